@@ -1,0 +1,69 @@
+"""One error family for atlas.
+
+Every error atlas raises on purpose is an :class:`AtlasError`.  Errors about bad input
+(a map file, a record, a move) also subclass :class:`ValueError`.  Messages that point
+into a file are built by :func:`located` so the same mistake reads the same everywhere:
+``maps/tron/ring.txt:3: row has 14 characters, expected 15``.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = [
+    "AtlasError",
+    "MapFormatError",
+    "RecordError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "BotError",
+    "located",
+]
+
+
+def located(path: str | os.PathLike[str] | None, line: int | None, message: str) -> str:
+    """Return ``"path:line: message"``, leaving out the parts that are unknown."""
+    where = ""
+    if path is not None:
+        where = os.fspath(path)
+        if line is not None:
+            where += f":{line}"
+        where += ": "
+    elif line is not None:
+        where = f"line {line}: "
+    return where + message
+
+
+class AtlasError(Exception):
+    """Base class of every error atlas raises on purpose."""
+
+
+class _LocatedError(AtlasError, ValueError):
+    """A bad-input error that knows the file and line it comes from."""
+
+    def __init__(self, message: str, *, path: str | os.PathLike[str] | None = None,
+                 line: int | None = None) -> None:
+        self.path = None if path is None else os.fspath(path)
+        self.line = line
+        self.reason = message
+        super().__init__(located(path, line, message))
+
+
+class MapFormatError(_LocatedError):
+    """A map file that cannot be read: names the file, the line and the problem."""
+
+
+class RecordError(_LocatedError):
+    """A replay record that is damaged, foreign, or does not replay."""
+
+
+class InvalidMoveError(AtlasError, ValueError):
+    """A move that cannot be parsed (bad syntax, wrong type)."""
+
+
+class IllegalMoveError(AtlasError, ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class BotError(AtlasError):
+    """A bot that cannot be started or named (unknown name, bad command line)."""
