@@ -108,3 +108,6 @@ class Game(Protocol):
 
     def summary(self, state: Any) -> dict[str, Any]:
         """A JSON digest of a position, used to check that a record replays exactly."""
+
+    def random_move(self, state: Any, player: PlayerId, rng: Any) -> Any:
+        """A uniformly random legal move (``rng`` a ``numpy.random.Generator``)."""
