@@ -1,0 +1,583 @@
+"""Replay records: one versioned JSON document per game, self-contained and replayable.
+
+A :class:`Record` holds everything needed to show a game and to check it: the game, the
+map (its text embedded, with its content hash), the parameters, the players, the seed,
+every turn's moves and answer times, the result and why, a status per seat, and a
+digest of the final position (``Game.summary``).  Replaying the moves from the map and
+the parameters must reach that digest (:func:`verify_record`).
+
+The format (``"format": "atlas-replay", "version": 1``)::
+
+    {
+      "format": "atlas-replay", "version": 1,
+      "game": "tron",
+      "map": {"name": "ring", "hash": "<sha256 of the canonical map text>",
+              "text": "<the map in its file format>"},
+      "params": {...},
+      "players": [{"name": "random", "kind": "builtin"},
+                  {"name": "mybot", "kind": "external", "command": "./mybot"}],
+      "seed": 7,
+      "turns": [{"moves": {"0": 2, "1": null}, "times": {"0": 0.0004, "1": 1.0}}, ...],
+      "result": {"winner": 0, "reason": "timeout", "scores": [1.0, 0.0], "detail": "..."},
+      "statuses": [{"status": "ok", "turn": null, "detail": ""},
+                   {"status": "timeout", "turn": 3, "detail": "no answer in 1.0 s"}],
+      "stderr": ["", "Traceback ..."],
+      "final": {...},
+      "created": "2026-11-21T23:00:00Z"
+    }
+
+Seats are 0-based everywhere; JSON object keys are the seat numbers as strings.  A move
+of ``null`` is a seat that gave no valid answer (crash, timeout, garbage or an illegal
+move): the game's rules say what that costs, and the seat's status says why.  ``stderr``
+is private (a bot's diagnostics may hold anything): :meth:`Record.public_json` drops it
+and a record without it loads with empty texts.  ``created`` is informative only and is
+kept out of equality, so the same seed gives an equal record.
+
+Records are game-agnostic: every game-specific step goes through the game's ``GAME``
+object (:mod:`atlas.sim.base`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import math
+import os
+import tempfile
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordError
+from ..maps import GameMap, format_map, parse_map
+from ..types import PlayerId
+from .base import REASONS, Game, Outcome
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "STATUSES",
+    "PLAYER_KINDS",
+    "STDERR_LIMIT",
+    "MapRef",
+    "PlayerEntry",
+    "TurnRecord",
+    "SeatStatus",
+    "Record",
+    "RecordBuilder",
+    "save_record",
+    "load_record",
+    "record_from_json",
+    "replay_states",
+    "verify_record",
+    "truncate_stderr",
+]
+
+FORMAT = "atlas-replay"
+VERSION = 1
+#: What happened to a seat: it played to the end, or how it failed.
+STATUSES = ("ok", "crashed", "timeout", "illegal", "invalid")
+PLAYER_KINDS = ("builtin", "external")
+#: Bytes of a seat's stderr kept in a record (first and last halves).
+STDERR_LIMIT = 4096
+#: Records larger than this (uncompressed) are refused when loading.
+MAX_RECORD_BYTES = 256 * 1024 * 1024
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class MapRef:
+    """The map of a game: its name, the SHA-256 of its canonical text, and the text."""
+
+    name: str
+    hash: str
+    text: str
+
+    @classmethod
+    def from_map(cls, game_map: GameMap) -> "MapRef":
+        return cls(game_map.name, game_map.content_hash, format_map(game_map))
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A seat's player: a built-in bot's name, or an external program and its command."""
+
+    name: str
+    kind: str = "builtin"
+    command: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One turn: the JSON move of every seat that had to move, and its answer time.
+
+    ``moves`` maps seat -> JSON move (``None`` = no valid answer); ``times`` maps seat ->
+    seconds taken to answer.
+    """
+
+    moves: Mapping[PlayerId, Any]
+    times: Mapping[PlayerId, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeatStatus:
+    """How a seat fared: ``status`` in :data:`STATUSES`, the turn it failed (0-based
+    index into ``Record.turns``) or ``None``, and a sentence."""
+
+    status: str = "ok"
+    turn: int | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Record:
+    """A finished game, as stored in a replay record (see the module docstring)."""
+
+    game: str
+    map: MapRef
+    params: Mapping[str, Any]
+    players: tuple[PlayerEntry, ...]
+    seed: int
+    turns: tuple[TurnRecord, ...]
+    result: Outcome
+    statuses: tuple[SeatStatus, ...]
+    final: Mapping[str, Any]
+    stderr: tuple[str, ...] = ()
+    created: str | None = field(default=None, compare=False)
+    format: str = FORMAT
+    version: int = VERSION
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    def game_map(self) -> GameMap:
+        """Rebuild the map from the embedded text (checked against the hash)."""
+        return _rebuild_map(self, None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The full record as plain JSON data, private ``stderr`` included."""
+        data = self.public_json()
+        data["stderr"] = list(self.stderr) or [""] * self.num_players
+        return data
+
+    def public_json(self) -> dict[str, Any]:
+        """The record as plain JSON data without the private ``stderr`` (for the site)."""
+        data: dict[str, Any] = {
+            "format": self.format,
+            "version": self.version,
+            "game": self.game,
+            "map": {"name": self.map.name, "hash": self.map.hash, "text": self.map.text},
+            "params": dict(self.params),
+            "players": [_player_json(p) for p in self.players],
+            "seed": self.seed,
+            "turns": [{"moves": {str(s): m for s, m in t.moves.items()},
+                       "times": {str(s): v for s, v in t.times.items()}}
+                      for t in self.turns],
+            "result": {"winner": self.result.winner, "reason": self.result.reason,
+                       "scores": list(self.result.scores), "detail": self.result.detail},
+            "statuses": [{"status": s.status, "turn": s.turn, "detail": s.detail}
+                         for s in self.statuses],
+            "final": dict(self.final),
+        }
+        if self.created is not None:
+            data["created"] = self.created
+        return data
+
+
+def _player_json(p: PlayerEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": p.name, "kind": p.kind}
+    if p.command is not None:
+        out["command"] = p.command
+    return out
+
+
+def truncate_stderr(text: str, limit: int = STDERR_LIMIT) -> str:
+    """Keep at most ``limit`` bytes of ``text`` (UTF-8): its first and last halves.
+
+    The cut is marked with ``[... N bytes cut ...]``.
+    """
+    raw = text.encode("utf-8", "replace")
+    if len(raw) <= limit:
+        return text
+    half = limit // 2
+    head = raw[:half].decode("utf-8", "ignore")
+    tail = raw[len(raw) - half:].decode("utf-8", "ignore")
+    return f"{head}\n[... {len(raw) - 2 * half} bytes cut ...]\n{tail}"
+
+
+# --------------------------------------------------------------------------- builder
+
+
+def _resolve_game(game: str | Game) -> Game:
+    if isinstance(game, str):
+        from . import get_game
+        return get_game(game)
+    return game
+
+
+def _as_player(p: PlayerEntry | Mapping[str, Any] | str) -> PlayerEntry:
+    if isinstance(p, PlayerEntry):
+        return p
+    if isinstance(p, str):
+        return PlayerEntry(p)
+    command = p.get("command")
+    if command is not None and not isinstance(command, str):
+        command = " ".join(str(c) for c in command)
+    return PlayerEntry(str(p["name"]), str(p.get("kind", "builtin")), command)
+
+
+class RecordBuilder:
+    """Collect a game as it is played, then :meth:`finish` it into a :class:`Record`.
+
+    Parameters
+    ----------
+    game : str or Game
+        The game's name or its ``GAME`` object.
+    game_map : GameMap
+        The map; its canonical text is embedded in the record.
+    params : mapping or None
+        The game parameters; merged over ``info.default_params`` so the record holds
+        every parameter the game was played with.
+    players : sequence
+        One per seat: a :class:`PlayerEntry`, a mapping ``{name, kind, command}`` or a
+        built-in bot's name.
+    seed : int
+        The game's seed.
+
+    Notes
+    -----
+    :meth:`add_turn` takes the game's own moves (``None`` for a seat without a valid
+    answer) and stores them through ``GAME.move_to_json``.
+    """
+
+    def __init__(self, game: str | Game, game_map: GameMap, params: Mapping[str, Any] | None,
+                 players: Sequence[PlayerEntry | Mapping[str, Any] | str], seed: int) -> None:
+        self.game = _resolve_game(game)
+        self.map = game_map
+        merged = dict(self.game.info.default_params)
+        merged.update(params or {})
+        self.params = json.loads(json.dumps(merged))  # plain JSON, detached
+        self.players = tuple(_as_player(p) for p in players)
+        if len(self.players) != self.game.info.num_players:
+            raise ValueError(f"{self.game.info.name} has {self.game.info.num_players} seats, "
+                             f"got {len(self.players)} players")
+        self.seed = int(seed)
+        self.turns: list[TurnRecord] = []
+        n = len(self.players)
+        self.statuses: list[SeatStatus] = [SeatStatus() for _ in range(n)]
+        self.stderr: list[str] = [""] * n
+
+    def add_turn(self, moves: Mapping[PlayerId, Any],
+                 times: Mapping[PlayerId, float] | None = None) -> None:
+        """Record one turn's moves (game moves, ``None`` = no valid answer) and times."""
+        to_json = self.game.move_to_json
+        jm = {int(s): (None if m is None else to_json(m)) for s, m in sorted(moves.items())}
+        jt = {int(s): float(t) for s, t in sorted((times or {}).items())}
+        self.turns.append(TurnRecord(jm, jt))
+
+    def set_status(self, seat: PlayerId, status: str, turn: int | None = None,
+                   detail: str = "") -> None:
+        """Set how ``seat`` fared (``status`` in :data:`STATUSES`)."""
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}; expected one of {', '.join(STATUSES)}")
+        self.statuses[seat] = SeatStatus(status, None if turn is None else int(turn), detail)
+
+    def set_stderr(self, seat: PlayerId, text: str) -> None:
+        """Keep (at most :data:`STDERR_LIMIT` bytes of) what ``seat`` wrote to stderr."""
+        self.stderr[seat] = truncate_stderr(text)
+
+    def finish(self, final_state: Any, outcome: Outcome) -> Record:
+        """The record of the finished game ending in ``final_state`` with ``outcome``."""
+        if outcome.reason not in REASONS:
+            raise ValueError(f"unknown reason {outcome.reason!r}; expected one of "
+                             f"{', '.join(REASONS)}")
+        result = Outcome(None if outcome.winner is None else int(outcome.winner),
+                         outcome.reason, tuple(float(s) for s in outcome.scores),
+                         outcome.detail)
+        created = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return Record(self.game.info.name, MapRef.from_map(self.map), self.params,
+                      self.players, self.seed, tuple(self.turns), result,
+                      tuple(self.statuses), self.game.summary(final_state),
+                      tuple(self.stderr), created)
+
+
+# --------------------------------------------------------------------------- JSON -> Record
+
+
+class _Checker:
+    """Typed field access that raises :class:`RecordError` naming the file and field."""
+
+    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+        self.path = path
+
+    def fail(self, message: str) -> RecordError:
+        return RecordError(message, path=self.path)
+
+    def get(self, obj: Mapping[str, Any], key: str, types: type | tuple[type, ...],
+            where: str, *, optional: bool = False, default: Any = None) -> Any:
+        if key not in obj:
+            if optional:
+                return default
+            raise self.fail(f"missing field {where}{key!r}")
+        value = obj[key]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in _tuple(types)):
+            names = " or ".join(t.__name__ for t in _tuple(types))
+            raise self.fail(f"field {where}{key!r} should be {names}, "
+                            f"got {type(value).__name__} {_short(value)}")
+        return value
+
+
+def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
+    return types if isinstance(types, tuple) else (types,)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _seat_key(ck: _Checker, key: str, n: int, where: str) -> int:
+    if not (key.isdigit() and int(key) < n):
+        raise ck.fail(f"{where} has seat {key!r}; seats are 0..{n - 1}")
+    return int(key)
+
+
+def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> Record:
+    """Build a :class:`Record` from JSON data, checking every field.
+
+    Raises
+    ------
+    RecordError
+        Foreign or damaged data; the message names ``path`` and the offending field.
+    """
+    ck = _Checker(path)
+    if not isinstance(data, dict):
+        raise ck.fail(f"not a replay record: the document is a {type(data).__name__}, "
+                      "not a JSON object")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise ck.fail(f"not a replay record: format is {_short(fmt)}, expected {FORMAT!r}")
+    version = data.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise ck.fail(f"unsupported record version {_short(version)}; this atlas reads "
+                      f"version {VERSION}")
+    game = ck.get(data, "game", str, "")
+    from . import GAME_MODULES
+    if game not in GAME_MODULES:
+        raise ck.fail(f"unknown game {game!r}; expected one of {', '.join(GAME_MODULES)}")
+    m = ck.get(data, "map", dict, "")
+    map_ref = MapRef(ck.get(m, "name", str, "map."), ck.get(m, "hash", str, "map."),
+                     ck.get(m, "text", str, "map."))
+    params = ck.get(data, "params", dict, "")
+    players = []
+    for i, p in enumerate(ck.get(data, "players", list, "")):
+        where = f"players[{i}]."
+        if not isinstance(p, dict):
+            raise ck.fail(f"players[{i}] should be an object, got {_short(p)}")
+        kind = ck.get(p, "kind", str, where)
+        if kind not in PLAYER_KINDS:
+            raise ck.fail(f"field {where}'kind' is {kind!r}; expected builtin or external")
+        players.append(PlayerEntry(ck.get(p, "name", str, where), kind,
+                                   ck.get(p, "command", (str, type(None)), where,
+                                          optional=True)))
+    n = len(players)
+    if n == 0:
+        raise ck.fail("the record has no players")
+    seed = ck.get(data, "seed", int, "")
+    turns = []
+    for i, t in enumerate(ck.get(data, "turns", list, "")):
+        where = f"turns[{i}]."
+        if not isinstance(t, dict):
+            raise ck.fail(f"turns[{i}] should be an object, got {_short(t)}")
+        moves = {_seat_key(ck, k, n, f"{where}moves"): v
+                 for k, v in ck.get(t, "moves", dict, where).items()}
+        times = {}
+        for k, v in ck.get(t, "times", dict, where, optional=True, default={}).items():
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+                raise ck.fail(f"{where}times[{k!r}] should be a number of seconds, "
+                              f"got {_short(v)}")
+            times[_seat_key(ck, k, n, f"{where}times")] = float(v)
+        turns.append(TurnRecord(dict(sorted(moves.items())), dict(sorted(times.items()))))
+    r = ck.get(data, "result", dict, "")
+    winner = ck.get(r, "winner", (int, type(None)), "result.")
+    if winner is not None and not 0 <= winner < n:
+        raise ck.fail(f"result.winner is seat {winner}; seats are 0..{n - 1}")
+    reason = ck.get(r, "reason", str, "result.")
+    if reason not in REASONS:
+        raise ck.fail(f"result.reason is {reason!r}; expected one of {', '.join(REASONS)}")
+    scores = ck.get(r, "scores", list, "result.")
+    if len(scores) != n or not all(isinstance(s, (int, float)) and not isinstance(s, bool)
+                                   for s in scores):
+        raise ck.fail(f"result.scores should be {n} numbers, got {_short(scores)}")
+    result = Outcome(winner, reason, tuple(float(s) for s in scores),
+                     ck.get(r, "detail", str, "result.", optional=True, default=""))
+    statuses = []
+    raw_statuses = ck.get(data, "statuses", list, "")
+    if len(raw_statuses) != n:
+        raise ck.fail(f"statuses has {len(raw_statuses)} entries for {n} players")
+    for i, s in enumerate(raw_statuses):
+        where = f"statuses[{i}]."
+        if not isinstance(s, dict):
+            raise ck.fail(f"statuses[{i}] should be an object, got {_short(s)}")
+        status = ck.get(s, "status", str, where)
+        if status not in STATUSES:
+            raise ck.fail(f"{where}status is {status!r}; expected one of {', '.join(STATUSES)}")
+        statuses.append(SeatStatus(status, ck.get(s, "turn", (int, type(None)), where),
+                                   ck.get(s, "detail", str, where, optional=True, default="")))
+    stderr = ck.get(data, "stderr", list, "", optional=True, default=[""] * n)
+    if len(stderr) != n or not all(isinstance(e, str) for e in stderr):
+        raise ck.fail(f"stderr should be {n} strings")
+    final = ck.get(data, "final", dict, "")
+    created = ck.get(data, "created", (str, type(None)), "", optional=True)
+    record = Record(game, map_ref, params, tuple(players), seed, tuple(turns), result,
+                    tuple(statuses), final, tuple(stderr), created)
+    _rebuild_map(record, path)  # refuses a map that does not parse or match its hash
+    return record
+
+
+def _rebuild_map(record: Record, path: str | os.PathLike[str] | None) -> GameMap:
+    try:
+        game_map = parse_map(record.map.text, game=record.game, name=record.map.name)
+    except MapFormatError as exc:
+        raise RecordError(f"the embedded map does not parse: {exc}", path=path) from None
+    if game_map.content_hash != record.map.hash:
+        raise RecordError(f"map hash mismatch: the embedded map {record.map.name!r} hashes to "
+                          f"{game_map.content_hash[:12]}..., the record says "
+                          f"{record.map.hash[:12]}...", path=path)
+    return game_map
+
+
+# --------------------------------------------------------------------------- files
+
+
+def save_record(record: Record, path: str | os.PathLike[str], *, public: bool = False) -> None:
+    """Write ``record`` to ``path`` (gzip-compressed when it ends in ``.gz``).
+
+    ``public=True`` leaves out the private ``stderr``.  The file is written to a
+    temporary name and moved into place, so a reader never sees half a record; the
+    same record always gives the same bytes (gzip ``mtime`` is 0).
+    """
+    p = Path(path)
+    data = record.public_json() if public else record.to_json()
+    raw = (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+    if p.name.endswith(".gz"):
+        raw = gzip.compress(raw, compresslevel=6, mtime=0)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=p.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_record(path: str | os.PathLike[str]) -> Record:
+    """Read a record written by :func:`save_record` (``.json`` or ``.json.gz``).
+
+    Raises
+    ------
+    RecordError
+        The file cannot be read, is not gzip/JSON, is not an atlas replay record of a
+        version this atlas reads, lacks a field or has one of the wrong type, or its
+        embedded map does not match its hash.  The message names the file.
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read file: {exc.strerror or exc}", path=p) from None
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
+                raw = fh.read(MAX_RECORD_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise RecordError(f"damaged gzip data: {exc}", path=p) from None
+    elif p.name.endswith(".gz"):
+        raise RecordError("not gzip data, although the name ends in .gz", path=p)
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes", path=p)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
+                          f"{exc.start})", path=p) from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc.msg}", path=p, line=exc.lineno) from None
+    return record_from_json(data, p)
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def replay_states(record: Record) -> list[Any]:
+    """The initial state and the state after each turn of ``record``.
+
+    The map is rebuilt from the embedded text and the game started with the recorded
+    parameters; each turn's JSON moves are decoded with ``GAME.move_from_json`` and
+    applied with ``GAME.apply``.
+
+    Raises
+    ------
+    RecordError
+        A turn names other seats than those to move, a move does not parse or is not
+        allowed, or moves go on after the game ended.
+
+    Notes
+    -----
+    Cost: one ``apply`` per turn plus a copy of each state (they are all returned).
+    """
+    game = _resolve_game(record.game)
+    game_map = _rebuild_map(record, None)
+    try:
+        state = game.initial_state(game_map, dict(record.params))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise RecordError(f"cannot start {record.game} with the recorded parameters "
+                          f"{_short(dict(record.params))}: {exc}") from None
+    states = [state]
+    for i, turn in enumerate(record.turns):
+        expected = tuple(game.to_move(state))
+        if tuple(sorted(turn.moves)) != tuple(sorted(expected)):
+            if not expected:
+                raise RecordError(f"turn {i}: moves recorded after the game ended")
+            raise RecordError(f"turn {i}: moves for seats {sorted(turn.moves)}, but seats "
+                              f"{sorted(expected)} were to move")
+        moves = {}
+        for seat, data in turn.moves.items():
+            try:
+                moves[seat] = None if data is None else game.move_from_json(data)
+            except InvalidMoveError as exc:
+                raise RecordError(f"turn {i}: seat {seat}: {exc}") from None
+        try:
+            state = game.apply(state, moves)
+        except IllegalMoveError as exc:
+            raise RecordError(f"turn {i}: {exc}") from None
+        states.append(state)
+    return states
+
+
+def verify_record(record: Record) -> None:
+    """Check that ``record`` replays to its recorded final position.
+
+    Raises
+    ------
+    RecordError
+        The replay fails (see :func:`replay_states`) or its final ``GAME.summary``
+        differs from ``record.final``; the message names the first differing key.
+    """
+    game = _resolve_game(record.game)
+    final = replay_states(record)[-1]
+    got = json.loads(json.dumps(game.summary(final)))
+    want = json.loads(json.dumps(dict(record.final)))
+    if got != want:
+        keys = sorted(set(got) | set(want))
+        diff = next((k for k in keys if got.get(k) != want.get(k)), "?")
+        raise RecordError(f"the record does not replay: after {len(record.turns)} turns the "
+                          f"final position differs at {diff!r} (replayed "
+                          f"{_short(got.get(diff))}, recorded {_short(want.get(diff))})")
