@@ -1,0 +1,165 @@
+"""Map formats: every bundled and contest map round-trips; bad files name file, line, problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from atlas.errors import MapFormatError
+from atlas.maps import (OUTPOST_HOMES, find_maps, format_map, outpost_full_water, parse_map,
+                        read_map, write_map)
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT / ".." / "shared" / "data"
+BUNDLED = find_maps(ROOT / "maps")
+CONTEST = find_maps(SHARED / "tron-maps") + find_maps(SHARED / "outpost-maps")
+
+
+def test_bundled_maps_cover_every_game():
+    games = {}
+    for path in BUNDLED:
+        games.setdefault(read_map(path).game, []).append(path)
+    assert len(games["tron"]) >= 12
+    assert len(games["isolation"]) >= 3
+    assert len(games["connect5"]) >= 2
+    sizes = [read_map(p).shape for p in games["tron"]]
+    assert min(sizes) == (15, 15) and max(max(s) for s in sizes) >= 50
+
+
+@pytest.mark.parametrize("path", BUNDLED + CONTEST, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_round_trip(path, tmp_path):
+    game_map = read_map(path, game="outpost" if "outpost" in path.parent.name else None)
+    out = tmp_path / path.name
+    write_map(game_map, out)
+    again = read_map(out, game=game_map.game)
+    assert again == game_map
+    assert again.content_hash == game_map.content_hash
+
+
+@pytest.mark.parametrize("path", find_maps(SHARED / "tron-maps"), ids=lambda p: p.name)
+def test_tron_contest_maps_write_back_byte_for_byte(path):
+    assert format_map(read_map(path)) == path.read_text()
+
+
+def test_tron_orientation():
+    m = parse_map("4 3\n####\n#1 #\n##2#\n", game="tron")
+    assert m.shape == (3, 4)
+    assert m.starts == ((1, 1), (2, 2))
+    assert m.blocked[1].tolist() == [True, False, False, True]
+    assert not m.blocked[2, 2]
+
+
+def test_tron_short_rows_padded_and_crlf():
+    m = parse_map("3 2\r\n#1\r\n2##\r\n", game="tron")
+    assert m.blocked.tolist() == [[True, False, False], [False, True, True]]
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("3 2\n#1#\n2###\n", 3, "row has 4 characters, expected 3"),
+    ("3 2\n#1#\n2#x\n", 3, "unexpected character 'x' in column 3"),
+    ("3\n#1#\n", 1, "expected the size 'W H'"),
+    ("3 3\n#1#\n#2#\n", 4, "expected 3 rows after the size line, found 2"),
+    ("3 2\n#1#\n#1#\n", 3, "second start '1'"),
+])
+def test_tron_errors_name_file_and_line(tmp_path, text, line, words):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    with pytest.raises(MapFormatError) as info:
+        read_map(path, game="tron")
+    assert info.value.line == line
+    assert str(info.value).startswith(f"{path}:{line}: ")
+    assert words in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_tron_missing_start(tmp_path):
+    with pytest.raises(MapFormatError, match="no start '2'"):
+        parse_map("3 1\n#1#\n", game="tron")
+
+
+def test_outpost_rotational_symmetry_and_homes():
+    m = parse_map("3 1\n0 49\n", game="outpost")
+    water = {tuple(rc) for rc in np.argwhere(m.blocked)}
+    # file (x, y) = (3, 1) is [row 1, col 3]; rotations (99-y, x), (99-x, 99-y), (y, 99-x)
+    assert {(1, 3), (3, 98), (98, 96), (96, 1)} <= water
+    assert {(49, 0), (0, 50), (50, 99), (99, 49)} <= water
+    assert len(water) == 8
+    assert m.starts == OUTPOST_HOMES == ((0, 0), (0, 99), (99, 99), (99, 0))
+
+
+def test_outpost_transpose_swaps_seats_1_and_3():
+    """Swapping x and y mirrors the board (transposes it) and swaps seats 1 and 3."""
+    rng = np.random.default_rng(3)
+    quarter = rng.random((50, 50)) < 0.2
+    full = outpost_full_water(quarter)
+    mirrored = outpost_full_water(quarter.T)
+    assert np.array_equal(mirrored, full.T)
+    homes_t = [(c, r) for r, c in OUTPOST_HOMES]
+    assert homes_t == [OUTPOST_HOMES[0], OUTPOST_HOMES[3], OUTPOST_HOMES[2], OUTPOST_HOMES[1]]
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("1 2\n3 x\n", 2, "expected two whole numbers"),
+    ("1 2\n50 3\n", 2, "outside the 50x50 quarter"),
+    ("1 2\n3\n", 2, "expected two whole numbers"),
+])
+def test_outpost_errors(text, line, words):
+    with pytest.raises(MapFormatError) as info:
+        parse_map(text, game="outpost", path="sub.txt")
+    assert info.value.line == line and words in str(info.value)
+
+
+def test_isolation_format():
+    m = parse_map("; a comment\nisolation 3 2 knight\n1.#\n..2\n", game="isolation")
+    assert m.meta["variant"] == "knight" and m.starts == ((0, 0), (1, 2))
+    assert m.blocked.tolist() == [[False, False, True], [False, False, False]]
+    free = parse_map("isolation 2 2\n..\n..\n", game="isolation")
+    assert free.starts == () and free.meta["variant"] == "queen"
+    assert format_map(free) == "isolation 2 2 queen\n..\n..\n"
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("isolation 2 2 bishop\n..\n..\n", 1, "unknown variant 'bishop'"),
+    ("isolation 2 2\n1.\n..\n", None, "start '2' is missing"),
+    ("isolation 2 2\n...\n..\n", 2, "row has 3 characters"),
+])
+def test_isolation_errors(text, line, words):
+    with pytest.raises(MapFormatError) as info:
+        parse_map(text, game="isolation")
+    assert info.value.line == line and words in str(info.value)
+
+
+def test_connect5_format():
+    m = parse_map("connect5 7 6 4\n", game="connect5")
+    assert m.shape == (6, 7) and m.meta["inarow"] == 4 and not m.blocked.any()
+    with pytest.raises(MapFormatError, match="in-a-row 9 cannot be reached"):
+        parse_map("connect5 7 6 9\n", game="connect5")
+    with pytest.raises(MapFormatError, match="expected 'connect5 COLUMNS ROWS INAROW'"):
+        parse_map("connect5 7 6\n", game="connect5")
+
+
+def test_game_sniffed_from_content():
+    assert parse_map("3 2\n#12\n###\n").game == "tron"
+    assert parse_map("1 2\n3 4\n").game == "outpost"
+    assert parse_map("isolation 1 1\n.\n").game == "isolation"
+    with pytest.raises(MapFormatError, match="cannot tell which game"):
+        parse_map("hello\n")
+
+
+def test_binary_huge_and_missing_files(tmp_path):
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"3 1\n\x00\x01\x02\n")
+    with pytest.raises(MapFormatError, match="binary file"):
+        read_map(binary)
+    huge = tmp_path / "huge.txt"
+    huge.write_bytes(b"0 0\n" * 2_000_000)
+    with pytest.raises(MapFormatError, match="larger than any map"):
+        read_map(huge)
+    with pytest.raises(MapFormatError, match="cannot read file"):
+        read_map(tmp_path / "missing.txt")
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes(b"3 1\n#1\xe9\n")
+    with pytest.raises(MapFormatError, match=r"latin.txt:2: not UTF-8"):
+        read_map(latin, game="tron")
