@@ -51,6 +51,7 @@ __all__ = [
     "write_map",
     "format_map",
     "outpost_quarter_cells",
+    "outpost_line_xy",
     "outpost_full_water",
     "find_maps",
     "MAX_MAP_BYTES",
@@ -367,6 +368,17 @@ def _parse_connect5(text: str, name: str, path: str | None) -> GameMap:
     return GameMap("connect5", name, blocked, (), {"inarow": inarow}, path)
 
 
+def outpost_line_xy(line: str) -> tuple[int, int] | None:
+    """The two whole numbers ``x y`` of one outpost map line, or None if it holds other text.
+
+    Lenient about whitespace and commas between the numbers; no range check.
+    """
+    parts = line.replace(",", " ").split()
+    if len(parts) != 2 or not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
 def outpost_quarter_cells(text: str, path: str | None = None) -> list[tuple[int, int, int]]:
     """Parse the lines of an outpost map into ``(line, x, y)`` triples.
 
@@ -378,11 +390,11 @@ def outpost_quarter_cells(text: str, path: str | None = None) -> list[tuple[int,
     for lineno, ln in enumerate(_lines(text), start=1):
         if not ln.strip():
             continue
-        parts = ln.replace(",", " ").split()
-        if len(parts) != 2 or not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
+        xy = outpost_line_xy(ln)
+        if xy is None:
             raise MapFormatError(f"expected two whole numbers 'x y', got {ln[:40]!r}",
                                  path=path, line=lineno)
-        x, y = int(parts[0]), int(parts[1])
+        x, y = xy
         if not (0 <= x < OUTPOST_QUARTER and 0 <= y < OUTPOST_QUARTER):
             raise MapFormatError(f"cell ({x}, {y}) is outside the 50x50 quarter "
                                  "(0..49 each way)", path=path, line=lineno)
