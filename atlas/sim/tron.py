@@ -1,0 +1,468 @@
+"""Tron light cycles (Google AI Challenge 2010): the rules, fair and official.
+
+Two cycles move at the same time, one step north, east, south or west each turn; the
+square a cycle leaves becomes wall.  A cycle that steps onto a wall, a trail or off the
+map crashes.  Both cycles on one square: draw.  Both crash: draw.  One crashes: the
+other wins.  A move of ``None`` (no valid answer in time) leaves the cycle where it is,
+and it crashes.
+
+Two resolutions of a turn (parameter ``compat``):
+
+``"fair"`` (default)
+    Simultaneous: the squares both cycles leave become walls before either arrives.
+    Entering the square the opponent is leaving crashes for either seat; a swap is a
+    draw (both crash); both stepping onto the same free square is a draw (collision).
+``"official"``
+    The 2010 engine's sequential order, reproduced exactly: player 1 (seat 0) marks its
+    square as wall and moves, then player 2 does.  Both start squares are walls from the
+    start, but afterwards a head is not a wall until its owner moves off it.  So on turn
+    1 stepping onto the other's start crashes; from turn 2 on seat 0 may follow seat 1's
+    tail but not the reverse, and a swap is won by seat 0; a seat that stays put (no
+    answer) and is stepped on gives a collision.  The verdict is checked in the order
+    collided, both crashed, seat 0 crashed, seat 1 crashed.
+
+State contract (:class:`TronState`): ``blocked`` holds walls, trails *and* both current
+head squares; ``heads`` is ``[[row, col], [row, col]]``; ``turn`` counts turns played.
+
+Moves are the ints 1..4 of the official protocol: 1 north (row - 1), 2 east (col + 1),
+3 south (row + 1), 4 west (col - 1).  Every direction is legal; a bad one crashes.
+
+References
+----------
+Google AI Challenge 2010 (Tron) engine, as documented in ``shared/data/tron-official.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numba
+import numpy as np
+
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..maps import GameMap
+from ..types import Grid, PlayerId
+from .base import GameInfo, Outcome
+
+__all__ = [
+    "NORTH", "EAST", "SOUTH", "WEST", "DIRECTIONS", "DELTAS", "COMPATS",
+    "DEFAULT_MAX_TURNS", "TronState", "TronGame", "GAME",
+    "play_inplace", "undo", "safe_moves", "random_playouts",
+    "RESULT_SEAT0", "RESULT_SEAT1", "RESULT_DRAW",
+]
+
+NORTH, EAST, SOUTH, WEST = 1, 2, 3, 4
+DIRECTIONS = (NORTH, EAST, SOUTH, WEST)
+#: ``DELTAS[move]`` is the ``(d_row, d_col)`` of a move; row 0 is unused.
+DELTAS = np.array([[0, 0], [-1, 0], [0, 1], [1, 0], [0, -1]], dtype=np.int32)
+COMPATS = ("fair", "official")
+#: A safety net only: every turn blocks at least one free square, so games end sooner.
+DEFAULT_MAX_TURNS = 1_000_000
+
+#: Codes of :func:`random_playouts` results.
+RESULT_SEAT0, RESULT_SEAT1, RESULT_DRAW = 0, 1, 2
+
+#: Why a cycle crashed (``TronState.causes``).
+_CAUSE_TEXT = {
+    "edge": "ran off the map",
+    "wall": "crashed into a wall or trail",
+    "none": "gave no valid move",
+    "collision": "collided with the other cycle",
+}
+
+
+@dataclass(eq=False)
+class TronState:
+    """A tron position.
+
+    Attributes
+    ----------
+    blocked : ndarray of bool, shape (H, W)
+        Walls, trails and both current head squares.
+    heads : ndarray of int32, shape (2, 2)
+        ``[row, col]`` of each seat's cycle (a crashed cycle keeps its last square,
+        except that colliding cycles share the square they met on).
+    turn : int
+        Turns played.
+    crashed : tuple of bool
+        Per seat, whether the cycle crashed (both are set on a collision).
+    compat : str
+        ``"fair"`` or ``"official"``.
+    max_turns : int
+        The game is a draw ("turn-limit") once ``turn`` reaches it.
+    collided : bool
+        Both cycles ended on one square.
+    causes : tuple of str
+        Per seat, why it crashed: ``""``, ``"edge"``, ``"wall"``, ``"none"`` or
+        ``"collision"``.
+    """
+
+    blocked: Grid
+    heads: np.ndarray
+    turn: int = 0
+    crashed: tuple[bool, bool] = (False, False)
+    compat: str = "fair"
+    max_turns: int = DEFAULT_MAX_TURNS
+    collided: bool = False
+    causes: tuple[str, str] = ("", "")
+
+    def copy(self) -> "TronState":
+        """An independent copy (arrays copied)."""
+        return TronState(self.blocked.copy(), self.heads.copy(), self.turn, self.crashed,
+                         self.compat, self.max_turns, self.collided, self.causes)
+
+    @property
+    def over(self) -> bool:
+        return self.crashed[0] or self.crashed[1] or self.turn >= self.max_turns
+
+    def __repr__(self) -> str:
+        h = self.heads.tolist()
+        return (f"TronState(turn={self.turn}, heads={h}, crashed={self.crashed}, "
+                f"compat={self.compat!r})")
+
+
+def _check_move(move: Any) -> int | None:
+    if move is None:
+        return None
+    if isinstance(move, (bool, np.bool_)) or not isinstance(move, (int, np.integer)):
+        raise InvalidMoveError(f"tron move should be an int 1..4, got {move!r}")
+    m = int(move)
+    if not 1 <= m <= 4:
+        raise InvalidMoveError(f"tron move should be 1 (north), 2 (east), 3 (south) or "
+                               f"4 (west), got {m}")
+    return m
+
+
+def _in_bounds(blocked: Grid, r: int, c: int) -> bool:
+    return 0 <= r < blocked.shape[0] and 0 <= c < blocked.shape[1]
+
+
+def _resolve(state: TronState, m0: int | None, m1: int | None
+             ) -> tuple[list[list[int]], list[bool], list[str], bool]:
+    """Resolve one turn: new heads, crashed flags, causes, collided (no mutation)."""
+    blocked = state.blocked
+    heads = [[int(state.heads[0, 0]), int(state.heads[0, 1])],
+             [int(state.heads[1, 0]), int(state.heads[1, 1])]]
+    moves = (m0, m1)
+    targets: list[tuple[int, int] | None] = []
+    for s in (0, 1):
+        m = moves[s]
+        if m is None:
+            targets.append(None)
+        else:
+            targets.append((heads[s][0] + int(DELTAS[m, 0]), heads[s][1] + int(DELTAS[m, 1])))
+    crashed = [False, False]
+    causes = ["", ""]
+    if state.compat == "fair":
+        for s in (0, 1):
+            t = targets[s]
+            if t is None:
+                crashed[s], causes[s] = True, "none"
+            elif not _in_bounds(blocked, *t):
+                crashed[s], causes[s] = True, "edge"
+            elif blocked[t]:
+                crashed[s], causes[s] = True, "wall"
+        collided = (targets[0] is not None and targets[0] == targets[1]
+                    and not crashed[0] and not crashed[1])
+        new_heads = [list(targets[s]) if (targets[s] is not None and not crashed[s])
+                     else heads[s] for s in (0, 1)]
+    else:
+        # Engine view: all of ``blocked`` is wall, except that after turn 1 the heads
+        # are not walls until their owners move off them.
+        lifted = []
+        if state.turn >= 1:
+            lifted = [tuple(heads[0]), tuple(heads[1])]
+        walls_added: set[tuple[int, int]] = set()
+
+        def is_wall(cell: tuple[int, int]) -> bool:
+            if cell in walls_added:
+                return True
+            if cell in lifted:
+                return False
+            return bool(blocked[cell])
+
+        pos: list[tuple[int, int]] = []
+        for s in (0, 1):
+            walls_added.add(tuple(heads[s]))
+            t = targets[s]
+            if t is None:
+                crashed[s], causes[s] = True, "none"
+                pos.append(tuple(heads[s]))
+            else:
+                pos.append(t)
+                if not _in_bounds(blocked, *t):
+                    crashed[s], causes[s] = True, "edge"
+                elif is_wall(t):
+                    crashed[s], causes[s] = True, "wall"
+        collided = pos[0] == pos[1]
+        new_heads = [list(pos[s]) if not crashed[s] else heads[s] for s in (0, 1)]
+        if collided:
+            new_heads = [list(pos[0]), list(pos[0])]
+    if collided:
+        crashed = [True, True]
+        causes = ["collision" if not c else c for c in causes]
+        if state.compat == "fair":
+            new_heads = [list(targets[0]), list(targets[0])]  # type: ignore[arg-type]
+    return new_heads, crashed, causes, collided
+
+
+def play_inplace(state: TronState, m0: int | None, m1: int | None) -> tuple[Any, ...]:
+    """Apply one turn to ``state`` itself and return a token for :func:`undo`.
+
+    For search code working on its own copy; moves are not validated beyond their
+    range.  Cost: O(1).
+    """
+    new_heads, crashed, causes, collided = _resolve(state, m0, m1)
+    token = (state.heads.copy(), state.turn, state.crashed, state.collided, state.causes,
+             [bool(state.blocked[r, c]) for r, c in new_heads], new_heads)
+    for r, c in new_heads:
+        state.blocked[r, c] = True
+    state.heads[:, :] = new_heads
+    state.turn += 1
+    state.crashed = (crashed[0], crashed[1])
+    state.causes = (causes[0], causes[1])
+    state.collided = collided
+    return token
+
+
+def undo(state: TronState, token: tuple[Any, ...]) -> None:
+    """Take back the turn that :func:`play_inplace` returned ``token`` for."""
+    heads, turn, crashed, collided, causes, was_blocked, new_heads = token
+    for (r, c), was in reversed(list(zip(new_heads, was_blocked))):
+        state.blocked[r, c] = was
+    state.heads[:, :] = heads
+    state.turn, state.crashed, state.collided, state.causes = turn, crashed, collided, causes
+
+
+def safe_moves(state: TronState, player: PlayerId) -> list[int]:
+    """The directions of ``player`` that do not step onto a blocked square or off the map.
+
+    Ignores what the opponent does this turn (a head-on collision is still possible).
+    """
+    r, c = int(state.heads[player, 0]), int(state.heads[player, 1])
+    out = []
+    for m in DIRECTIONS:
+        rr, cc = r + int(DELTAS[m, 0]), c + int(DELTAS[m, 1])
+        if _in_bounds(state.blocked, rr, cc) and not state.blocked[rr, cc]:
+            out.append(m)
+    return out
+
+
+class TronGame:
+    """The ``GAME`` object of tron (see :class:`atlas.sim.base.Game`)."""
+
+    info = GameInfo(
+        name="tron", num_players=2, simultaneous=True,
+        default_params={"compat": "fair", "max_turns": DEFAULT_MAX_TURNS},
+        description="Light cycles: move N/E/S/W each turn, the trail becomes wall; "
+                    "the last cycle moving wins.")
+
+    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
+                      ) -> TronState:
+        """Both cycles on their starts, which are blocked."""
+        p = dict(self.info.default_params)
+        p.update(params or {})
+        unknown = set(p) - {"compat", "max_turns"}
+        if unknown:
+            raise ValueError(f"unknown tron parameter(s) {', '.join(sorted(unknown))}; "
+                             "expected compat, max_turns")
+        if p["compat"] not in COMPATS:
+            raise ValueError(f"compat should be 'fair' or 'official', got {p['compat']!r}")
+        max_turns = p["max_turns"]
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
+            raise ValueError(f"max_turns should be a positive int, got {max_turns!r}")
+        if game_map.game != "tron" or len(game_map.starts) != 2:
+            raise ValueError(f"not a tron map with two starts: {game_map!r}")
+        blocked = np.array(game_map.blocked, dtype=np.bool_, copy=True)
+        heads = np.array(game_map.starts, dtype=np.int32).reshape(2, 2)
+        for r, c in game_map.starts:
+            blocked[r, c] = True
+        return TronState(blocked, heads, 0, (False, False), p["compat"], max_turns)
+
+    def to_move(self, state: TronState) -> tuple[PlayerId, ...]:
+        return () if state.over else (0, 1)
+
+    def legal_moves(self, state: TronState, player: PlayerId) -> tuple[int, ...]:
+        """All four directions while the game goes on (a bad one crashes)."""
+        return () if state.over else DIRECTIONS
+
+    def apply(self, state: TronState, moves: Mapping[PlayerId, Any]) -> TronState:
+        """The state after both seats' moves (a missing seat counts as ``None``)."""
+        if state.over:
+            raise IllegalMoveError(f"the game is over (turn {state.turn})")
+        extra = set(moves) - {0, 1}
+        if extra:
+            raise IllegalMoveError(f"tron has seats 0 and 1, got moves for {sorted(extra)}")
+        new = state.copy()
+        play_inplace(new, _check_move(moves.get(0)), _check_move(moves.get(1)))
+        return new
+
+    def outcome(self, state: TronState) -> Outcome | None:
+        c0, c1 = state.crashed
+        t = state.turn
+        if state.collided:
+            return Outcome(None, "draw", (0.5, 0.5), f"the cycles collided at turn {t}")
+        if c0 and c1:
+            return Outcome(None, "draw", (0.5, 0.5),
+                           f"both cycles crashed at turn {t} (player 1 "
+                           f"{_CAUSE_TEXT[state.causes[0]]}, player 2 "
+                           f"{_CAUSE_TEXT[state.causes[1]]})")
+        if c0 or c1:
+            loser = 0 if c0 else 1
+            scores = (0.0, 1.0) if c0 else (1.0, 0.0)
+            return Outcome(1 - loser, "crash", scores,
+                           f"player {loser + 1} {_CAUSE_TEXT[state.causes[loser]]} at turn {t}")
+        if t >= state.max_turns:
+            return Outcome(None, "turn-limit", (0.5, 0.5), f"turn limit {t} reached")
+        return None
+
+    def move_to_json(self, move: Any) -> int:
+        m = _check_move(move)
+        if m is None:
+            raise InvalidMoveError("None is not a move (records write it as null)")
+        return m
+
+    def move_from_json(self, data: Any) -> int:
+        m = _check_move(data)
+        if m is None:
+            raise InvalidMoveError("tron move should be an int 1..4, got None")
+        return m
+
+    def summary(self, state: TronState) -> dict[str, Any]:
+        """Turn, heads, crash flags and a SHA-1 of the blocked grid."""
+        digest = hashlib.sha1(np.packbits(state.blocked).tobytes()).hexdigest()
+        return {"turn": state.turn, "heads": state.heads.tolist(),
+                "crashed": list(state.crashed), "collided": state.collided,
+                "blocked_count": int(state.blocked.sum()), "blocked_sha1": digest}
+
+    def random_move(self, state: TronState, player: PlayerId, rng: np.random.Generator) -> int:
+        """A uniformly random safe direction (:func:`safe_moves`), else any direction."""
+        options = safe_moves(state, player) or list(DIRECTIONS)
+        return options[int(rng.integers(len(options)))]
+
+
+GAME = TronGame()
+
+
+# --------------------------------------------------------------------------- playouts
+
+
+@numba.njit(cache=True)
+def _next_random(s: np.uint64) -> tuple[np.uint64, np.uint64]:
+    # splitmix64: one 64-bit state word, good enough for playout policies.
+    s = s + np.uint64(0x9E3779B97F4A7C15)
+    z = s
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return s, z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def _playouts_kernel(blocked0: np.ndarray, width: int, h0: int, h1: int, turn0: int,
+                     official: bool, max_turns: int, n_games: int, seed: np.uint64,
+                     results: np.ndarray, lengths: np.ndarray) -> None:
+    # ``blocked0`` is flat with a one-cell wall border (width includes the border), so
+    # stepping off the map is stepping onto a wall.
+    offs = np.array([-width, 1, width, -1], dtype=np.int64)
+    blocked = blocked0.copy()
+    touched = np.empty(blocked0.size, dtype=np.int64)
+    s = seed
+    opts = np.empty(4, dtype=np.int64)
+    for g in range(n_games):
+        nt = 0
+        a = h0
+        b = h1
+        turn = turn0
+        res = -1
+        while res < 0:
+            if turn >= max_turns:
+                res = 2
+                break
+            ta = a
+            tb = b
+            for p in range(2):
+                here = a if p == 0 else b
+                k = 0
+                for d in range(4):
+                    if not blocked[here + offs[d]]:
+                        opts[k] = here + offs[d]
+                        k += 1
+                s, z = _next_random(s)
+                if k == 0:
+                    t = here + offs[z % np.uint64(4)]
+                else:
+                    t = opts[z % np.uint64(k)]
+                if p == 0:
+                    ta = t
+                else:
+                    tb = t
+            if official:
+                # Seat 0 moves first; after turn 1 seat 1's head is not a wall yet.
+                # Seat 1 then finds seat 0's old square walled and its new one not.
+                ca = blocked[ta] and not (turn >= 1 and ta == b)
+                cb = blocked[tb]
+                collided = ta == tb
+            else:
+                ca = blocked[ta]
+                cb = blocked[tb]
+                collided = ta == tb and not ca and not cb
+            if collided:
+                res = 2
+            elif ca and cb:
+                res = 2
+            elif ca:
+                res = 1
+            elif cb:
+                res = 0
+            else:
+                blocked[ta] = True
+                blocked[tb] = True
+                touched[nt] = ta
+                touched[nt + 1] = tb
+                nt += 2
+                a = ta
+                b = tb
+            turn += 1
+        results[g] = res
+        lengths[g] = turn - turn0
+        for i in range(nt):
+            blocked[touched[i]] = blocked0[touched[i]]
+
+
+def random_playouts(state: TronState, n_games: int, rng: np.random.Generator
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``n_games`` random games from ``state`` in compiled code.
+
+    Both seats follow the policy of :meth:`TronGame.random_move`: a uniformly random
+    safe direction, any direction when none is safe.
+
+    Returns
+    -------
+    results : ndarray of int8
+        :data:`RESULT_SEAT0`, :data:`RESULT_SEAT1` or :data:`RESULT_DRAW` per game.
+    lengths : ndarray of int32
+        Turns played in each game.
+
+    Notes
+    -----
+    One numba kernel over the flat grid with a wall border; the blocked squares a game
+    adds are reset from a list after it, so each game costs O(its length).  The kernel
+    has its own splitmix64 generator seeded from ``rng``.
+    """
+    if state.over:
+        raise ValueError("the game is over")
+    h, w = state.blocked.shape
+    padded = np.ones((h + 2, w + 2), dtype=np.bool_)
+    padded[1:-1, 1:-1] = state.blocked
+    flat = padded.ravel()
+    W = w + 2
+    a = (int(state.heads[0, 0]) + 1) * W + int(state.heads[0, 1]) + 1
+    b = (int(state.heads[1, 0]) + 1) * W + int(state.heads[1, 1]) + 1
+    results = np.empty(n_games, dtype=np.int8)
+    lengths = np.empty(n_games, dtype=np.int32)
+    seed = np.uint64(int(rng.integers(0, 2**63 - 1)))
+    _playouts_kernel(flat, W, a, b, int(state.turn), state.compat == "official",
+                     int(state.max_turns), int(n_games), seed, results, lengths)
+    return results, lengths
