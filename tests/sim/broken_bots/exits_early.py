@@ -1,0 +1,1 @@
+"""Broken bot: exits cleanly (status 0) before reading anything."""
