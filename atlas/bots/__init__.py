@@ -32,6 +32,8 @@ BOTS: dict[tuple[str, str], str] = {
     ("tron", "random"): "atlas.bots.random_bot:RandomBot",
     ("isolation", "random"): "atlas.bots.random_bot:RandomBot",
     ("connect5", "random"): "atlas.bots.random_bot:RandomBot",
+    ("connect5", "window4"): "atlas.bots.connect5_window:Window4Bot",
+    ("connect5", "strong"): "atlas.bots.connect5_strong:StrongConnect5Bot",
     ("outpost", "random"): "atlas.bots.random_bot:RandomBot",
 }
 

@@ -1,0 +1,389 @@
+"""The ``strong`` connect5 bot: alpha-beta with iterative deepening and a transposition table.
+
+Works for any board and ``inarow`` (Connect Four is ``inarow=4`` on 7 x 6).  The search
+is a negamax alpha-beta in one numba kernel over a flat board with make/undo:
+
+* **Tactics first.**  At every node a move that wins at once is taken; if the opponent
+  threatens to win at a playable cell, only the block is searched (two such threats are
+  a loss).  Moves that put a disc just under an opponent's winning cell are tried last.
+* **Ordering.**  Transposition-table move, two killer moves per ply, then the history
+  score with a centre-first bias.
+* **Evaluation.**  Incremental window counts: every window still open for one side only
+  is worth ``8 ** (k - 1)`` for its ``k`` discs, summed, from the side to move.
+* **Exact ends.**  Wins and losses are scored ``WIN - ply``; once the depth reaches the
+  number of empty cells the search is exact and stops.
+
+References
+----------
+Allis, L. V. (1988). *A knowledge-based approach of connect-four*, Vrije Universiteit.
+Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
+practice. *IEEE PAMI* 11(11).  ``connect5-minimax.txt`` (the seed bot this one beats).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from .connect5_window import EMPTY, clock, flat_board, window_table
+
+__all__ = ["StrongConnect5Bot", "WIN", "TT_BITS"]
+
+#: Score of a win at the root; a win at ply p scores ``WIN - p``.
+WIN = 1_000_000
+#: log2 of the transposition-table size.
+TT_BITS = 20
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_MAX_PLY = 512
+#: Indices into the kernel's int64 status vector.
+_S_SCORE, _S_NODES, _S_ABORT, _S_EMPTY, _S_BEST, _S_DONE = 0, 1, 2, 3, 4, 5
+
+
+def _weights(inarow: int) -> np.ndarray:
+    w = np.zeros(inarow + 1, dtype=np.int64)
+    for k in range(1, inarow):
+        w[k] = 8 ** (k - 1)
+    return w
+
+
+@numba.njit(cache=True)
+def _value(wcount: np.ndarray, w: int, weights: np.ndarray) -> int:
+    a = wcount[w, 0]
+    b = wcount[w, 1]
+    if b == 0:
+        return weights[a]
+    if a == 0:
+        return -weights[b]
+    return 0
+
+
+@numba.njit(cache=True)
+def _threat_cell(board: np.ndarray, windows: np.ndarray, wcount: np.ndarray, w: int,
+                 inarow: int) -> tuple[int, int]:
+    """``(seat, empty cell)`` if window ``w`` lacks one disc of one seat, else ``(-1, -1)``."""
+    for s in range(2):
+        if wcount[w, s] == inarow - 1 and wcount[w, 1 - s] == 0:
+            for k in range(inarow):
+                if board[windows[w, k]] == EMPTY:
+                    return s, windows[w, k]
+    return -1, -1
+
+
+@numba.njit(cache=True)
+def _threat_delta(seat: int, cell: int, step: int, threats: np.ndarray, rows: int,
+                  cols: int, bonus: np.ndarray) -> int:
+    """Change of the threat score when ``cell`` gains (``step=1``) or loses a threat."""
+    before = threats[cell, seat] > 0
+    threats[cell, seat] += step
+    after = threats[cell, seat] > 0
+    if before == after:
+        return 0
+    height = rows - cell // cols          # 1 = bottom row
+    good = (height % 2 == 1) == (seat == 0)
+    v = bonus[0] if good else bonus[1]
+    if seat == 1:
+        v = -v
+    return v if after else -v
+
+
+@numba.njit(cache=True)
+def _update(cell: int, p: int, step: int, board: np.ndarray, windows: np.ndarray,
+            wcount: np.ndarray, cell_ptr: np.ndarray, cell_windows: np.ndarray,
+            weights: np.ndarray, threats: np.ndarray, bonus: np.ndarray, rows: int,
+            cols: int, status: np.ndarray) -> None:
+    """Put (``step=1``) or take back (``step=-1``) a disc of seat ``p`` on ``cell``."""
+    inarow = windows.shape[1]
+    old_code = board[cell]
+    new_code = p + 1 if step > 0 else EMPTY
+    delta = 0
+    for i in range(cell_ptr[cell], cell_ptr[cell + 1]):
+        w = cell_windows[i]
+        old = _value(wcount, w, weights)
+        board[cell] = old_code
+        s0, c0 = _threat_cell(board, windows, wcount, w, inarow)
+        if s0 >= 0:
+            delta += _threat_delta(s0, c0, -1, threats, rows, cols, bonus)
+        board[cell] = new_code
+        wcount[w, p] += step
+        s1, c1 = _threat_cell(board, windows, wcount, w, inarow)
+        if s1 >= 0:
+            delta += _threat_delta(s1, c1, 1, threats, rows, cols, bonus)
+        delta += _value(wcount, w, weights) - old
+    status[_S_SCORE] += delta
+    status[_S_EMPTY] -= step
+
+
+@numba.njit(cache=True)
+def _wins_at(cell: int, p: int, wcount: np.ndarray, cell_ptr: np.ndarray,
+             cell_windows: np.ndarray, inarow: int) -> bool:
+    for i in range(cell_ptr[cell], cell_ptr[cell + 1]):
+        w = cell_windows[i]
+        if wcount[w, p] == inarow - 1 and wcount[w, 1 - p] == 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell_windows,
+             weights, threats, bonus, zob, key, tt_key, tt_move, tt_depth, tt_flag, tt_value, history, killers,
+             status, deadline, p, depth, ply, alpha, beta):
+    """Negamax value for seat ``p`` to move (see module notes); 0 once aborted."""
+    status[_S_NODES] += 1
+    if (status[_S_NODES] & 1023) == 0 and clock() > deadline:
+        status[_S_ABORT] = 1
+    if status[_S_ABORT] != 0:
+        return 0
+    if status[_S_EMPTY] == 0:
+        return 0
+    q = 1 - p
+    # immediate win, and the opponent's immediate wins
+    forced = -1
+    n_threats = 0
+    for c in range(cols):
+        if heights[c] >= rows:
+            continue
+        cell = (rows - 1 - heights[c]) * cols + c
+        if _wins_at(cell, p, wcount, cell_ptr, cell_windows, inarow):
+            if ply == 0:
+                status[_S_BEST] = c
+                status[_S_DONE] = 1
+            return WIN - ply - 1
+        if _wins_at(cell, q, wcount, cell_ptr, cell_windows, inarow):
+            n_threats += 1
+            forced = c
+    if n_threats >= 2:
+        if ply == 0:
+            status[_S_BEST] = forced
+            status[_S_DONE] = 1
+        return -(WIN - ply - 2)
+    if depth <= 0 and n_threats == 0:
+        return status[_S_SCORE] if p == 0 else -status[_S_SCORE]
+    h = key[0]
+    slot = h & (tt_key.shape[0] - 1)
+    tt_best = -1
+    if tt_key[slot] == h:
+        tt_best = tt_move[slot]
+        if tt_depth[slot] >= depth and ply > 0:
+            v = tt_value[slot]
+            if v > WIN - 1000:
+                v -= ply
+            elif v < -(WIN - 1000):
+                v += ply
+            f = tt_flag[slot]
+            if f == _EXACT:
+                return v
+            if f == _LOWER and v >= beta:
+                return v
+            if f == _UPPER and v <= alpha:
+                return v
+    # order the moves
+    moves = np.empty(cols, dtype=np.int64)
+    keys = np.empty(cols, dtype=np.int64)
+    n = 0
+    centre2 = cols - 1
+    for c in range(cols):
+        if heights[c] >= rows:
+            continue
+        if forced >= 0 and c != forced:
+            continue
+        k = history[p, c] - abs(2 * c - centre2)
+        if c == tt_best:
+            k += 1 << 50
+        elif c == killers[ply, 0]:
+            k += 1 << 48
+        elif c == killers[ply, 1]:
+            k += 1 << 47
+        if heights[c] + 1 < rows:
+            above = (rows - 2 - heights[c]) * cols + c
+            if _wins_at(above, q, wcount, cell_ptr, cell_windows, inarow):
+                k -= 1 << 52
+        moves[n] = c
+        keys[n] = k
+        n += 1
+    for i in range(1, n):
+        mv = moves[i]
+        kv = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] < kv:
+            moves[j + 1] = moves[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        moves[j + 1] = mv
+        keys[j + 1] = kv
+    # an extension when forced keeps the horizon honest
+    next_depth = depth - 1 if forced < 0 else depth
+    if next_depth < 0:
+        next_depth = 0
+    alpha0 = alpha
+    best = -(WIN + 1)
+    best_move = moves[0]
+    for i in range(n):
+        c = moves[i]
+        cell = (rows - 1 - heights[c]) * cols + c
+        _update(cell, p, 1, board, windows, wcount, cell_ptr, cell_windows, weights,
+                threats, bonus, rows, cols, status)
+        heights[c] += 1
+        key[0] ^= zob[cell, p]
+        v = -_negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr,
+                      cell_windows, weights, threats, bonus, zob, key, tt_key, tt_move, tt_depth, tt_flag, tt_value,
+                      history, killers, status, deadline, q, next_depth, ply + 1,
+                      -beta, -alpha)
+        key[0] ^= zob[cell, p]
+        heights[c] -= 1
+        _update(cell, p, -1, board, windows, wcount, cell_ptr, cell_windows, weights,
+                threats, bonus, rows, cols, status)
+        if status[_S_ABORT] != 0:
+            return 0
+        if v > best:
+            best = v
+            best_move = c
+            if ply == 0:
+                status[_S_BEST] = c
+        if ply == 0:
+            status[_S_DONE] += 1
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            if killers[ply, 0] != c:
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = c
+            history[p, c] += depth * depth
+            break
+    flag = _EXACT
+    if best <= alpha0:
+        flag = _UPPER
+    elif best >= beta:
+        flag = _LOWER
+    stored = best
+    if stored > WIN - 1000:
+        stored += ply
+    elif stored < -(WIN - 1000):
+        stored -= ply
+    tt_key[slot] = h
+    tt_move[slot] = best_move
+    tt_depth[slot] = depth
+    tt_flag[slot] = flag
+    tt_value[slot] = stored
+    return best
+
+
+@numba.njit(cache=True)
+def _load(start, board, windows, wcount, cell_ptr, cell_windows, weights, threats, bonus,
+          rows, cols, status, zob, key):
+    """Fill the search arrays (counts, threats, score, key) from the position ``start``."""
+    for cell in range(start.shape[0]):
+        if start[cell] != EMPTY:
+            p = start[cell] - 1
+            _update(cell, p, 1, board, windows, wcount, cell_ptr, cell_windows, weights,
+                    threats, bonus, rows, cols, status)
+            key[0] ^= zob[cell, p]
+
+
+class StrongConnect5Bot:
+    """Iterative-deepening alpha-beta with tactics, killers, history and a transposition table.
+
+    Parameters
+    ----------
+    game : str
+        ``"connect5"``.
+    seed : int
+        Seeds the choice between equally good first moves on an empty board.
+    margin : float
+        Seconds kept in hand before the deadline.
+    max_depth : int or None
+        Stop deepening at this depth (``None``: until the deadline or an exact result).
+
+    Notes
+    -----
+    Each iteration is one call of the numba kernel, which reads the clock every 1,024
+    nodes and aborts past the deadline; the move of the last finished iteration (or a
+    better root move fully searched by the aborted one) is played.  The table keeps
+    ``2 ** TT_BITS`` entries and lives as long as the bot.
+    """
+
+    name = "strong"
+
+    def __init__(self, game: str = "connect5", seed: int = 0, margin: float = 0.03,
+                 max_depth: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.margin = margin
+        self.max_depth = max_depth
+        size = 1 << TT_BITS
+        self.tt_key = np.zeros(size, dtype=np.uint64)
+        self.tt_move = np.zeros(size, dtype=np.int64)
+        self.tt_depth = np.full(size, -1, dtype=np.int64)
+        self.tt_flag = np.zeros(size, dtype=np.int64)
+        self.tt_value = np.zeros(size, dtype=np.int64)
+        self._geometry: tuple[int, int, int] | None = None
+        self.last_depth = 0
+        self.last_score = 0
+        self.last_nodes = 0
+
+    def _setup(self, rows: int, cols: int, inarow: int) -> None:
+        if self._geometry == (rows, cols, inarow):
+            return
+        self._geometry = (rows, cols, inarow)
+        self.windows, self.cell_ptr, self.cell_windows = window_table(rows, cols, inarow)
+        self.weights = _weights(inarow)
+        top = int(self.weights[inarow - 1])
+        self.bonus = np.array([top, top // 4], dtype=np.int64)
+        zrng = np.random.default_rng(0x5EED)
+        self.zob = zrng.integers(1, 2 ** 63, size=(rows * cols, 2), dtype=np.int64
+                                 ).astype(np.uint64)
+        self.tt_key[:] = 0
+
+    def move(self, state: Any, player: int, deadline: float) -> int:
+        """Best column found by the deadline."""
+        board, heights, rows, cols, inarow = flat_board(state)
+        self._setup(rows, cols, inarow)
+        playable = [c for c in range(cols) if heights[c] < rows]
+        if not playable:
+            return 0
+        if not board.any():
+            centre = [c for c in playable if abs(2 * c - (cols - 1)) <= 1]
+            return int(self.rng.choice(centre))
+        start = board
+        board = np.zeros_like(start)
+        wcount = np.zeros((self.windows.shape[0], 2), dtype=np.int64)
+        threats = np.zeros((rows * cols, 2), dtype=np.int64)
+        status = np.zeros(6, dtype=np.int64)
+        status[_S_EMPTY] = rows * cols
+        key = np.zeros(1, dtype=np.uint64)
+        _load(start, board, self.windows, wcount, self.cell_ptr, self.cell_windows,
+              self.weights, threats, self.bonus, rows, cols, status, self.zob, key)
+        history = np.zeros((2, cols), dtype=np.int64)
+        killers = np.full((_MAX_PLY, 2), -1, dtype=np.int64)
+        stop = deadline - self.margin
+        best = playable[0]
+        empties = int(status[_S_EMPTY])
+        limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        nodes = 0
+        for depth in range(1, limit + 1):
+            status[_S_ABORT] = 0
+            status[_S_DONE] = 0
+            status[_S_BEST] = -1
+            score = _negamax(board, heights, rows, cols, inarow, self.windows, wcount,
+                             self.cell_ptr, self.cell_windows, self.weights, threats,
+                             self.bonus, self.zob, key, self.tt_key,
+                             self.tt_move, self.tt_depth, self.tt_flag, self.tt_value,
+                             history, killers, status, stop, player, depth, 0,
+                             -(WIN + 1), WIN + 1)
+            nodes = int(status[_S_NODES])
+            if status[_S_ABORT] != 0:
+                if status[_S_DONE] > 0 and status[_S_BEST] >= 0:
+                    best = int(status[_S_BEST])
+                break
+            best = int(status[_S_BEST]) if status[_S_BEST] >= 0 else best
+            self.last_depth = depth
+            self.last_score = int(score)
+            if abs(score) > WIN - 1000 or time_left(stop) < 0:
+                break
+        self.last_nodes = nodes
+        return best
+
+
+def time_left(deadline: float) -> float:
+    """Seconds from now to ``deadline``."""
+    return deadline - float(clock())
