@@ -1,0 +1,310 @@
+"""Game positions as pictures: one frame per turn, in palette indices.
+
+A *painter* turns the states of one game, in order, into :class:`Frame` values: a grid
+of palette indices per cell plus a few marks (heads, pieces, outposts).  Painters are
+stateful because a picture may show history that a state does not keep (which cycle
+laid which trail, which piece burned which square).  :func:`compose` scales a frame
+by whole pixels and adds the caption band and the legend, still in palette indices, so
+the GIF encoder and the page viewer share one fixed palette.
+
+Notes
+-----
+Cost per frame: O(H·W) numpy work for the grid, O(H·W·k²) for the upscale, a stamp
+per mark and one small Pillow text render for the caption.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..maps import GameMap, OUTPOST_HOMES
+from . import palette as P
+from .images import base_grid, cell_size, font, shape_mask, stamp, upscale, territory_grid
+
+__all__ = [
+    "Frame",
+    "Mark",
+    "painter_for",
+    "record_frames",
+    "sample_turns",
+    "compose",
+    "text_band",
+    "legend_band",
+    "frame_cell_px",
+    "MAX_OUTPOST_FRAMES",
+]
+
+#: An Outpost GIF shows at most this many turns (see :func:`sample_turns`).
+MAX_OUTPOST_FRAMES = 120
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A mark drawn over one cell: a shape in a palette colour."""
+
+    cell: tuple[int, int]
+    shape: str
+    color: int
+    outline: int | None = P.MARK
+
+
+@dataclass
+class Frame:
+    """One picture of a position: cell colours, marks and a caption."""
+
+    grid: npt.NDArray[np.uint8]
+    marks: list[Mark] = field(default_factory=list)
+    turn: int = 0
+    caption: str = ""
+
+
+def _cells(a: Any) -> list[tuple[int, int]]:
+    arr = np.asarray(a).reshape(-1, 2)
+    return [(int(r), int(c)) for r, c in arr]
+
+
+class _TronPainter:
+    def __init__(self, game_map: GameMap) -> None:
+        self.grid = base_grid(game_map)
+
+    def __call__(self, state: Any) -> Frame:
+        heads = _cells(state.heads)
+        for seat, cell in enumerate(heads):
+            self.grid[cell] = P.PLAYER_TRAIL[seat]
+        grid = self.grid.copy()
+        crashed = np.asarray(getattr(state, "crashed", np.zeros(2, bool))).reshape(-1)
+        marks = []
+        for seat, cell in enumerate(heads):
+            grid[cell] = P.PLAYER[seat]
+            marks.append(Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat]))
+            if seat < crashed.size and crashed[seat]:
+                marks.append(Mark(cell, "cross", P.MARK, None))
+        return Frame(grid, marks, int(state.turn))
+
+
+class _IsolationPainter:
+    def __init__(self, game_map: GameMap) -> None:
+        self.map = game_map
+        self.owner = np.full(game_map.shape, -1, dtype=np.int8)
+
+    def __call__(self, state: Any) -> Frame:
+        pos = _cells(state.pos)
+        inside = [(r, c) for r, c in pos
+                  if 0 <= r < self.map.height and 0 <= c < self.map.width]
+        for seat, cell in enumerate(pos):
+            if cell in inside:
+                self.owner[cell] = seat
+        grid = base_grid(self.map)
+        burned = np.asarray(state.blocked, dtype=bool) & ~self.map.blocked
+        for seat in range(2):
+            grid[burned & (self.owner == seat)] = P.PLAYER_TINT[seat]
+        grid[burned & (self.owner < 0)] = P.WALL
+        marks = [Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat])
+                 for seat, cell in enumerate(pos) if cell in inside]
+        return Frame(grid, marks, int(state.turn))
+
+
+class _Connect5Painter:
+    def __init__(self, game_map: GameMap) -> None:
+        self.map = game_map
+        self.last = np.zeros(game_map.shape, dtype=np.int8)
+
+    def __call__(self, state: Any) -> Frame:
+        board = np.asarray(state.board, dtype=np.int8)
+        grid = np.full(board.shape, P.BOARD, dtype=np.uint8)
+        marks = []
+        new = np.argwhere((board != 0) & (self.last == 0))
+        for r, c in np.argwhere(board == 0):
+            marks.append(Mark((int(r), int(c)), "circle", P.FREE, None))
+        for seat in (0, 1):
+            for r, c in np.argwhere(board == seat + 1):
+                marks.append(Mark((int(r), int(c)), "circle", P.PLAYER[seat], None))
+                if seat == 1:
+                    marks.append(Mark((int(r), int(c)), "dot", P.PLAYER_DARK[1], None))
+        for r, c in new:
+            marks.append(Mark((int(r), int(c)), "ring", P.WARNING, None))
+        self.last = board.copy()
+        return Frame(grid, marks, int(state.turn))
+
+
+class _OutpostPainter:
+    def __init__(self, game_map: GameMap, params: dict[str, Any]) -> None:
+        self.map = game_map
+        self.radius = int(params.get("r", 10))
+
+    def __call__(self, state: Any) -> Frame:
+        outposts = _outpost_positions(state)
+        owner = getattr(state, "owner", None)
+        if owner is None:
+            from .images import outpost_owner
+
+            owner = outpost_owner(self.map, outposts, self.radius)
+        grid = territory_grid(self.map, owner)
+        marks = []
+        for seat, home in enumerate(OUTPOST_HOMES):
+            marks.append(Mark(home, "frame", P.PLAYER_DARK[seat], None))
+        for seat, cells in enumerate(outposts):
+            for cell in cells:
+                marks.append(Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat]))
+        return Frame(grid, marks, int(state.turn))
+
+
+def _outpost_positions(state: Any) -> list[list[tuple[int, int]]]:
+    raw = getattr(state, "outposts", None)
+    if raw is None:
+        raw = getattr(state, "positions")
+    out = []
+    for seat_list in raw:
+        arr = np.asarray(seat_list).reshape(-1, 2) if len(seat_list) else np.zeros((0, 2))
+        out.append([(int(r), int(c)) for r, c in arr])
+    return out
+
+
+def painter_for(game: str, game_map: GameMap, params: dict[str, Any] | None = None) -> Any:
+    """A fresh painter (``state -> Frame``) for ``game``; feed it states in order."""
+    if game == "tron":
+        return _TronPainter(game_map)
+    if game == "isolation":
+        return _IsolationPainter(game_map)
+    if game == "connect5":
+        return _Connect5Painter(game_map)
+    if game == "outpost":
+        return _OutpostPainter(game_map, dict(params or {}))
+    raise ValueError(f"unknown game {game!r}")
+
+
+def sample_turns(n_states: int, max_frames: int | None) -> list[int]:
+    """Indices of the states to draw: all of them, or at most ``max_frames`` evenly
+    spaced ones (every ``ceil(n / max_frames)``-th state), always with the last."""
+    if n_states <= 0:
+        return []
+    if max_frames is None or n_states <= max_frames:
+        return list(range(n_states))
+    step = -(-n_states // max_frames)
+    picks = list(range(0, n_states, step))
+    if picks[-1] != n_states - 1:
+        picks.append(n_states - 1)
+    return picks
+
+
+def record_frames(record: Any, states: Sequence[Any] | None = None,
+                  max_frames: int | None = None) -> Iterator[Frame]:
+    """Frames of a replay record, one per (sampled) state, captioned with the turn.
+
+    Stateful painters see every state even when only some are drawn.
+    """
+    if states is None:
+        from ..sim.records import replay_states
+
+        states = replay_states(record)
+    game_map = record.game_map()
+    painter = painter_for(record.game, game_map, dict(record.params))
+    picks = set(sample_turns(len(states), max_frames))
+    last = len(states) - 1
+    stateful = record.game in ("tron", "isolation", "connect5")
+    for i, state in enumerate(states):
+        if i not in picks:
+            if stateful:
+                painter(state)
+            continue
+        frame = painter(state)
+        frame.turn = i
+        frame.caption = f"turn {i}/{last}"
+        yield frame
+
+
+def frame_cell_px(game: str, shape: tuple[int, int]) -> int:
+    """Default pixels per cell of a GIF frame (Outpost boards are drawn smaller)."""
+    if game == "outpost":
+        return cell_size(shape, target=400, lo=1, hi=8)
+    return cell_size(shape, target=360, lo=3, hi=20)
+
+
+@lru_cache(maxsize=4096)
+def _text_pixels(text: str, size: int, width: int, height: int, align: str
+                 ) -> npt.NDArray[np.uint8]:
+    from PIL import Image, ImageDraw
+
+    img = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(img)
+    x = 6 if align == "left" else width - 6
+    draw.text((x, height / 2), text, fill=255, font=font(size),
+              anchor="lm" if align == "left" else "rm")
+    cover = np.asarray(img, dtype=np.uint16)
+    ramp = np.asarray(P.TEXT_RAMP, dtype=np.uint8)
+    out = ramp[(cover * (len(ramp) - 1) + 127) // 255]
+    out.setflags(write=False)
+    return out
+
+
+def text_band(width: int, height: int, left: str = "", right: str = "",
+              size: int = 12) -> npt.NDArray[np.uint8]:
+    """A caption band of palette indices: ``left`` and ``right`` texts, anti-aliased
+    with the text ramp on the caption background."""
+    band = np.full((height, width), P.CAPTION_BG, dtype=np.uint8)
+    if right:
+        r = _text_pixels(right, size, width, height, "right")
+        band = np.where(r != P.TEXT_RAMP[0], r, band)
+    if left:
+        lpx = _text_pixels(left, size, width, height, "left")
+        band = np.where(lpx != P.TEXT_RAMP[0], lpx, band)
+    return band
+
+
+def legend_band(width: int, names: Sequence[str], size: int = 12) -> npt.NDArray[np.uint8]:
+    """Legend rows: each seat's shape and colour, then its name, wrapping as needed."""
+    row_h = size + 8
+    swatch = row_h - 6
+    items = [f"{i + 1}. {name}" for i, name in enumerate(names)]
+    f = font(size)
+    widths = [int(f.getlength(t)) + swatch + 18 for t in items]
+    rows: list[list[int]] = [[]]
+    used = 0
+    for i, w in enumerate(widths):
+        if rows[-1] and used + w > width - 6:
+            rows.append([])
+            used = 0
+        rows[-1].append(i)
+        used += w
+    band = np.full((row_h * len(rows), width), P.CAPTION_BG, dtype=np.uint8)
+    for ri, row in enumerate(rows):
+        x = 4
+        for i in row:
+            y0 = ri * row_h + 3
+            mask = shape_mask(P.PLAYER_SHAPES[i % 4], swatch)
+            view = band[y0:y0 + swatch, x:x + swatch]
+            view[mask[: view.shape[0], : view.shape[1]]] = P.PLAYER[i % 4]
+            tw = max(1, min(width - x - swatch - 2, widths[i]))
+            txt = _text_pixels(items[i], size, tw, row_h, "left")
+            dest = band[ri * row_h:(ri + 1) * row_h, x + swatch - 2:x + swatch - 2 + tw]
+            dest[...] = np.where(txt != P.TEXT_RAMP[0], txt, dest)
+            x += widths[i]
+    return band
+
+
+def compose(frame: Frame, k: int, *, header_right: str = "",
+            legend: npt.NDArray[np.uint8] | None = None, min_width: int = 240
+            ) -> npt.NDArray[np.uint8]:
+    """The full picture of a frame in palette indices: caption band, board, legend.
+
+    The board is centred when narrower than ``min_width`` pixels.
+    """
+    board = upscale(frame.grid, k)
+    for m in frame.marks:
+        stamp(board, m.cell, k, m.shape, m.color, outline=m.outline)
+    width = max(board.shape[1], min_width)
+    if board.shape[1] < width:
+        pad = width - board.shape[1]
+        board = np.pad(board, ((0, 0), (pad // 2, pad - pad // 2)),
+                       constant_values=P.BACKGROUND)
+    parts = [text_band(width, 20, frame.caption, header_right), board]
+    if legend is not None:
+        parts.append(legend[:, :width] if legend.shape[1] >= width
+                     else np.pad(legend, ((0, 0), (0, width - legend.shape[1])),
+                                 constant_values=P.CAPTION_BG))
+    return np.concatenate(parts, axis=0)
