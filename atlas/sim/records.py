@@ -74,6 +74,7 @@ __all__ = [
     "replay_states",
     "verify_record",
     "truncate_stderr",
+    "utc_timestamp",
 ]
 
 FORMAT = "atlas-replay"
@@ -197,6 +198,11 @@ def _player_json(p: PlayerEntry) -> dict[str, Any]:
     return out
 
 
+def utc_timestamp() -> str:
+    """The current UTC time as ``2026-11-21T23:00:00Z`` (for ``Record.created``)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def truncate_stderr(text: str, limit: int = STDERR_LIMIT) -> str:
     """Keep at most ``limit`` bytes of ``text`` (UTF-8): its first and last halves.
 
@@ -292,15 +298,19 @@ class RecordBuilder:
         """Keep (at most :data:`STDERR_LIMIT` bytes of) what ``seat`` wrote to stderr."""
         self.stderr[seat] = truncate_stderr(text)
 
-    def finish(self, final_state: Any, outcome: Outcome) -> Record:
-        """The record of the finished game ending in ``final_state`` with ``outcome``."""
+    def finish(self, final_state: Any, outcome: Outcome, *, created: str | None = None
+               ) -> Record:
+        """The record of the finished game ending in ``final_state`` with ``outcome``.
+
+        ``created`` is an informative timestamp (e.g. :func:`utc_timestamp`); it is left
+        out by default so that the same game always gives the same bytes.
+        """
         if outcome.reason not in REASONS:
             raise ValueError(f"unknown reason {outcome.reason!r}; expected one of "
                              f"{', '.join(REASONS)}")
         result = Outcome(None if outcome.winner is None else int(outcome.winner),
                          outcome.reason, tuple(float(s) for s in outcome.scores),
                          outcome.detail)
-        created = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         return Record(self.game.info.name, MapRef.from_map(self.map), self.params,
                       self.players, self.seed, tuple(self.turns), result,
                       tuple(self.statuses), self.game.summary(final_state),
