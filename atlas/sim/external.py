@@ -415,15 +415,26 @@ def _grid_rows(grid: np.ndarray) -> list[str]:
     return ["".join("#" if v else "." for v in row) for row in grid]
 
 
+#: State fields never sent per turn: static, and in the ``start`` message already.
+STATIC_FIELDS = frozenset({"board", "params", "water"})
+
+
 def state_to_json(state: Any) -> dict[str, Any]:
     """A game state (a dataclass of arrays and scalars) as plain JSON data.
 
     Boolean grids become lists of row strings (``#`` blocked, ``.`` free), other arrays
-    nested lists, numpy scalars Python numbers; field names are kept.
+    nested lists, numpy scalars Python numbers; field names are kept.  Static fields
+    (:data:`STATIC_FIELDS`) are left out, and a padded flat grid ``X_flat`` is sent as
+    its ``[row, col]`` view ``X``.
     """
     out: dict[str, Any] = {}
     for f in dataclasses.fields(state):
-        out[f.name] = _to_json(getattr(state, f.name))
+        name = f.name
+        if name in STATIC_FIELDS:
+            continue
+        if name.endswith("_flat") and hasattr(state, name[:-5]):
+            name = name[:-5]
+        out[name] = _to_json(getattr(state, name))
     return out
 
 
@@ -444,12 +455,18 @@ def _to_json(value: Any) -> Any:
 
 
 def state_from_json(template: Any, data: Mapping[str, Any]) -> Any:
-    """Inverse of :func:`state_to_json`, taking types and dtypes from ``template``."""
+    """Inverse of :func:`state_to_json`, taking types, dtypes and static fields from
+    ``template`` (a state of the same game and map, e.g. the initial one)."""
+    state = template.copy()
     values = {}
-    for f in dataclasses.fields(template):
-        if f.name in data:
-            values[f.name] = _from_json(getattr(template, f.name), data[f.name])
-    return dataclasses.replace(template, **values)
+    for f in dataclasses.fields(state):
+        stem = f.name[:-5] if f.name.endswith("_flat") else ""
+        if stem and stem in data and hasattr(state, stem):
+            view = getattr(state, stem)
+            view[...] = np.asarray(data[stem], dtype=view.dtype)
+        elif f.name in data and f.name not in STATIC_FIELDS:
+            values[f.name] = _from_json(getattr(state, f.name), data[f.name])
+    return dataclasses.replace(state, **values)
 
 
 def _from_json(like: Any, value: Any) -> Any:
@@ -461,6 +478,9 @@ def _from_json(like: Any, value: Any) -> Any:
         return type(like)(value)
     if dataclasses.is_dataclass(like) and not isinstance(like, type):
         return state_from_json(like, value)
+    if isinstance(like, list) and like and isinstance(like[0], np.ndarray):
+        return [np.asarray(v, dtype=like[0].dtype).reshape((-1,) + like[0].shape[1:])
+                for v in value]
     if isinstance(like, tuple):
         if like and len(like) == len(value):
             return tuple(_from_json(a, b) for a, b in zip(like, value))
@@ -502,8 +522,7 @@ class JsonLinesBot(ExternalBot):
         message: dict[str, Any] = {"type": "turn", "turn": int(state.turn), "seat": player,
                                    "time": round(max(0.0, deadline - time.perf_counter()), 4),
                                    "state": state_to_json(state)}
-        if self.game == "isolation":
-            message["legal"] = [game.move_to_json(m) for m in game.legal_moves(state, player)]
+        message.update(_legal_json(self.game, game, state, player))
         self._send(message, deadline)
         line = self._proc().read_answer(_parse_line, deadline, "answer line")
         try:
@@ -516,6 +535,16 @@ class JsonLinesBot(ExternalBot):
             return game.move_from_json(data["move"])
         except (InvalidMoveError, ValueError, TypeError) as exc:
             raise BotFailure("invalid", f"cannot read the move: {exc}") from None
+
+
+def _legal_json(game_name: str, game: Any, state: Any, player: int) -> dict[str, Any]:
+    """What a turn message says about the expected answer (see docs/protocols.md)."""
+    legal = game.legal_moves(state, player)
+    if game_name == "isolation":
+        return {"expect": "cell", "legal": [game.move_to_json(m) for m in legal]}
+    if bool(np.any(state.pending)):
+        return {"expect": "disband", "legal": [int(i) for i in legal]}
+    return {"expect": "steps", "legal": [[int(i), [int(r), int(c)]] for i, (r, c) in legal]}
 
 
 def _parse_line(buf: bytearray) -> tuple[str | None, int]:
