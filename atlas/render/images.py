@@ -189,8 +189,10 @@ def _voronoi_grid(game_map: GameMap) -> IndexImage | None:
 
 def _chamber_layer(game_map: GameMap, grid: IndexImage) -> list[tuple[tuple[int, int], str]]:
     """Tint the chambers of the first start's view; return (cell, size text) labels."""
-    from ..analyze.chambers import chamber_tree
-
+    try:
+        from ..analyze.chambers import chamber_tree
+    except ImportError:  # the chamber analysis is optional for pictures
+        return []
     if len(game_map.starts) < 2:
         return []
     tree = chamber_tree(game_map.free, game_map.starts[0], game_map.starts[1])
@@ -288,8 +290,10 @@ def map_picture(game_map: GameMap, *, voronoi: bool = False, articulation: bool 
         cells = articulation_points(game_map.free)
         mark_cells(image, cells, k, "ring" if k >= 6 else "square", P.MARK)
     if starts:
+        size = k if k >= 8 else min(3 * k, 9)
         for seat, cell in enumerate(game_map.starts[:4]):
-            stamp(image, cell, k, P.PLAYER_SHAPES[seat], P.PLAYER[seat], outline=P.MARK)
+            stamp(image, cell, k, P.PLAYER_SHAPES[seat], P.PLAYER[seat], outline=P.MARK,
+                  size=size)
     return _draw_texts(index_image(image), texts, k)
 
 
