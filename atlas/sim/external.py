@@ -415,8 +415,14 @@ def _grid_rows(grid: np.ndarray) -> list[str]:
     return ["".join("#" if v else "." for v in row) for row in grid]
 
 
-#: State fields never sent per turn: static, and in the ``start`` message already.
-STATIC_FIELDS = frozenset({"board", "params", "water"})
+#: State class -> fields never sent per turn: static, and in the ``start`` message already.
+STATIC_FIELDS: dict[str, frozenset[str]] = {
+    "OutpostState": frozenset({"board", "params", "water"}),
+}
+
+
+def _static(state: Any) -> frozenset[str]:
+    return STATIC_FIELDS.get(type(state).__name__, frozenset())
 
 
 def state_to_json(state: Any) -> dict[str, Any]:
@@ -428,9 +434,10 @@ def state_to_json(state: Any) -> dict[str, Any]:
     its ``[row, col]`` view ``X``.
     """
     out: dict[str, Any] = {}
+    static = _static(state)
     for f in dataclasses.fields(state):
         name = f.name
-        if name in STATIC_FIELDS:
+        if name in static:
             continue
         if name.endswith("_flat") and hasattr(state, name[:-5]):
             name = name[:-5]
@@ -464,7 +471,7 @@ def state_from_json(template: Any, data: Mapping[str, Any]) -> Any:
         if stem and stem in data and hasattr(state, stem):
             view = getattr(state, stem)
             view[...] = np.asarray(data[stem], dtype=view.dtype)
-        elif f.name in data and f.name not in STATIC_FIELDS:
+        elif f.name in data and f.name not in _static(state):
             values[f.name] = _from_json(getattr(state, f.name), data[f.name])
     return dataclasses.replace(state, **values)
 
