@@ -1,0 +1,148 @@
+"""Games per second with random bots, per game, and tron's compiled playout kernel.
+
+Run from the repository root::
+
+    python benchmarks/bench_games.py            # all games, medians of 3 runs
+    python benchmarks/bench_games.py --json     # one JSON document
+
+Two measurements:
+
+* **Python loop** -- the engine as the tournament drives it: ``GAME.apply`` with one
+  :class:`atlas.bots.random_bot.RandomBot` per seat, until ``GAME.outcome`` is set.
+* **tron kernel** -- :func:`atlas.sim.tron.random_playouts`, whole random games inside
+  one numba kernel (the playout engine of Monte-Carlo bots), in this process: no
+  subprocesses, one core.
+
+Each figure is the median of ``--repeats`` runs of at least ``--seconds`` seconds (CPU
+time of this process); compilation is paid before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from atlas.bots.random_bot import RandomBot  # noqa: E402
+from atlas.maps import GameMap, find_maps, read_map  # noqa: E402
+from atlas.sim import GAME_MODULES, get_game  # noqa: E402
+from atlas.sim import tron  # noqa: E402
+
+__all__ = ["python_games_per_second", "kernel_games_per_second", "main"]
+
+
+def _maps(game: str) -> list[GameMap]:
+    """The benchmark maps of ``game``: tron's 15x15 and 25x25 rooms, else the first two."""
+    files = find_maps(ROOT / "maps" / game)
+    maps = [read_map(p, game) for p in files]
+    if game == "tron":
+        chosen = [m for m in maps if m.shape in ((15, 15), (25, 25))]
+        by_size: dict[tuple[int, int], GameMap] = {}
+        for m in chosen:
+            by_size.setdefault(m.shape, m)
+        return [by_size[k] for k in sorted(by_size)]
+    return maps[:2]
+
+
+def _play_one(game_name: str, game_map: GameMap, seed: int) -> int:
+    game = get_game(game_name)
+    state = game.initial_state(game_map)
+    bots = [RandomBot(game_name, seed * 16 + p) for p in range(game.info.num_players)]
+    turns = 0
+    while game.outcome(state) is None:
+        moves = {p: bots[p].move(state, p, float("inf")) for p in game.to_move(state)}
+        state = game.apply(state, moves)
+        turns += 1
+    return turns
+
+
+def python_games_per_second(game_name: str, game_map: GameMap, seconds: float,
+                            repeats: int) -> dict[str, Any]:
+    """Median games/s (and turns/s) of random games through the Python interface."""
+    rates, turn_rates = [], []
+    seed = 0
+    for _ in range(repeats):
+        games = turns = 0
+        start = time.process_time()
+        while True:
+            turns += _play_one(game_name, game_map, seed)
+            seed += 1
+            games += 1
+            elapsed = time.process_time() - start
+            if elapsed >= seconds:
+                break
+        rates.append(games / elapsed)
+        turn_rates.append(turns / elapsed)
+    return {"game": game_name, "map": game_map.name, "size": list(game_map.shape),
+            "engine": "python", "games_per_s": statistics.median(rates),
+            "turns_per_s": statistics.median(turn_rates)}
+
+
+def kernel_games_per_second(game_map: GameMap, seconds: float, repeats: int,
+                            compat: str = "fair") -> dict[str, Any]:
+    """Median games/s of :func:`atlas.sim.tron.random_playouts` on one core."""
+    state = tron.GAME.initial_state(game_map, {"compat": compat})
+    rng = np.random.default_rng(0)
+    tron.random_playouts(state, 10, rng)  # compile (or load the cache) first
+    batch = 2000
+    rates, mean_lengths = [], []
+    for _ in range(repeats):
+        games = 0
+        lengths_sum = 0
+        start = time.process_time()
+        while True:
+            _, lengths = tron.random_playouts(state, batch, rng)
+            games += batch
+            lengths_sum += int(lengths.sum())
+            elapsed = time.process_time() - start
+            if elapsed >= seconds:
+                break
+        rates.append(games / elapsed)
+        mean_lengths.append(lengths_sum / games)
+    return {"game": "tron", "map": game_map.name, "size": list(game_map.shape),
+            "engine": f"numba kernel ({compat})", "games_per_s": statistics.median(rates),
+            "mean_turns": statistics.median(mean_lengths)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="per run (CPU time)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--games", nargs="+", default=None, help="games to measure")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    names = args.games or [g for g, mod in GAME_MODULES.items()
+                           if importlib.util.find_spec(mod) is not None]
+    rows = []
+    for name in names:
+        for game_map in _maps(name):
+            rows.append(python_games_per_second(name, game_map, args.seconds, args.repeats))
+            if name == "tron":
+                for compat in tron.COMPATS:
+                    rows.append(kernel_games_per_second(game_map, args.seconds,
+                                                        args.repeats, compat))
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    print(f"{'game':10} {'map':12} {'size':7} {'engine':24} {'games/s':>10} {'extra':>16}")
+    for r in rows:
+        extra = (f"{r['turns_per_s']:.0f} turns/s" if "turns_per_s" in r
+                 else f"{r['mean_turns']:.1f} turns/game")
+        size = f"{r['size'][1]}x{r['size'][0]}"
+        print(f"{r['game']:10} {r['map']:12} {size:7} {r['engine']:24} "
+              f"{r['games_per_s']:>10.1f} {extra:>16}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
