@@ -119,13 +119,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="per run (CPU time)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", nargs="+", default=None, help="games to measure")
+    parser.add_argument("--maps", nargs="+", default=None, metavar="FILE",
+                        help="map files to use instead of the repository's (game from "
+                             "the file)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     names = args.games or [g for g, mod in GAME_MODULES.items()
                            if importlib.util.find_spec(mod) is not None]
+    chosen = [read_map(p) for p in args.maps] if args.maps else None
     rows = []
     for name in names:
-        for game_map in _maps(name):
+        maps = [m for m in chosen if m.game == name] if chosen else _maps(name)
+        for game_map in maps:
             rows.append(python_games_per_second(name, game_map, args.seconds, args.repeats))
             if name == "tron":
                 for compat in tron.COMPATS:

@@ -57,6 +57,7 @@ NORTH, EAST, SOUTH, WEST = 1, 2, 3, 4
 DIRECTIONS = (NORTH, EAST, SOUTH, WEST)
 #: ``DELTAS[move]`` is the ``(d_row, d_col)`` of a move; row 0 is unused.
 DELTAS = np.array([[0, 0], [-1, 0], [0, 1], [1, 0], [0, -1]], dtype=np.int32)
+_STEPS = tuple((int(dr), int(dc)) for dr, dc in DELTAS)  # the same, for Python loops
 COMPATS = ("fair", "official")
 #: A safety net only: every turn blocks at least one free square, so games end sooner.
 DEFAULT_MAX_TURNS = 1_000_000
@@ -152,7 +153,7 @@ def _resolve(state: TronState, m0: int | None, m1: int | None
         if m is None:
             targets.append(None)
         else:
-            targets.append((heads[s][0] + int(DELTAS[m, 0]), heads[s][1] + int(DELTAS[m, 1])))
+            targets.append((heads[s][0] + _STEPS[m][0], heads[s][1] + _STEPS[m][1]))
     crashed = [False, False]
     causes = ["", ""]
     if state.compat == "fair":
@@ -243,9 +244,11 @@ def safe_moves(state: TronState, player: PlayerId) -> list[int]:
     """
     r, c = int(state.heads[player, 0]), int(state.heads[player, 1])
     out = []
+    blocked = state.blocked
+    h, w = blocked.shape
     for m in DIRECTIONS:
-        rr, cc = r + int(DELTAS[m, 0]), c + int(DELTAS[m, 1])
-        if _in_bounds(state.blocked, rr, cc) and not state.blocked[rr, cc]:
+        rr, cc = r + _STEPS[m][0], c + _STEPS[m][1]
+        if 0 <= rr < h and 0 <= cc < w and not blocked[rr, cc]:
             out.append(m)
     return out
 
@@ -367,7 +370,7 @@ def _playouts_kernel(blocked0: np.ndarray, width: int, h0: int, h1: int, turn0: 
     # stepping off the map is stepping onto a wall.
     offs = np.array([-width, 1, width, -1], dtype=np.int64)
     blocked = blocked0.copy()
-    touched = np.empty(blocked0.size, dtype=np.int64)
+    touched = np.empty(2 * blocked0.size + 2, dtype=np.int64)  # two per turn
     s = seed
     opts = np.empty(4, dtype=np.int64)
     for g in range(n_games):
