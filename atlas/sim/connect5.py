@@ -154,7 +154,18 @@ def _parse_move(move: Any) -> int:
 
 
 class Connect5Game:
-    """The ``GAME`` object of connect5 (see :class:`atlas.sim.base.Game`)."""
+    r"""The ``GAME`` object of connect5 (see :class:`atlas.sim.base.Game`).
+
+    Examples
+    --------
+    >>> s = GAME.initial_state(default_map())
+    >>> for col in [0, 8, 1, 8, 2, 8, 3, 8, 4]:
+    ...     s = GAME.apply(s, {s.to_play: col})
+    >>> GAME.outcome(s).detail
+    'player 1 made 5 in a row at turn 9'
+    >>> s.board[5].tolist()
+    [1, 1, 1, 1, 1, 0, 0, 0, 2]
+    """
 
     info = GameInfo(
         name="connect5", num_players=2, simultaneous=False,

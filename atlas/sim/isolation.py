@@ -180,7 +180,18 @@ def _parse_move(move: Any) -> Cell:
 
 
 class IsolationGame:
-    """The ``GAME`` object of isolation (see :class:`atlas.sim.base.Game`)."""
+    r"""The ``GAME`` object of isolation (see :class:`atlas.sim.base.Game`).
+
+    Examples
+    --------
+    >>> from atlas.maps import parse_map
+    >>> s = GAME.initial_state(parse_map("isolation 3 1 queen\n1.2\n", game="isolation"))
+    >>> GAME.legal_moves(s, 0)
+    [(0, 1)]
+    >>> s = GAME.apply(s, {0: (0, 1)})
+    >>> GAME.outcome(s).detail
+    'player 2 has no move at turn 1'
+    """
 
     info = GameInfo(
         name="isolation", num_players=2, simultaneous=False,

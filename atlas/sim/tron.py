@@ -254,7 +254,18 @@ def safe_moves(state: TronState, player: PlayerId) -> list[int]:
 
 
 class TronGame:
-    """The ``GAME`` object of tron (see :class:`atlas.sim.base.Game`)."""
+    r"""The ``GAME`` object of tron (see :class:`atlas.sim.base.Game`).
+
+    Examples
+    --------
+    >>> from atlas.maps import parse_map
+    >>> s = GAME.initial_state(parse_map("3 2\n1 2\n   \n", game="tron"))
+    >>> GAME.outcome(GAME.apply(s, {0: EAST, 1: WEST})).detail
+    'the cycles collided at turn 1'
+    >>> s = GAME.apply(s, {0: SOUTH, 1: SOUTH})
+    >>> GAME.apply(s, {0: EAST, 1: WEST}).crashed   # a swap: both crash (fair)
+    (True, True)
+    """
 
     info = GameInfo(
         name="tron", num_players=2, simultaneous=True,

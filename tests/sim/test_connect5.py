@@ -146,3 +146,10 @@ def test_play_inplace_and_undo_restore_exactly():
         connect5.undo(s, cols.pop())
         assert GAME.summary(s) == snapshots.pop()
     assert not s.board.any() and not s.heights.any()
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(connect5, raise_on_error=False, verbose=False)
+    assert result.attempted >= 3 and result.failed == 0

@@ -171,3 +171,10 @@ def test_play_inplace_and_undo_restore_exactly():
         while tokens:
             isolation.undo(s, tokens.pop())
             assert GAME.summary(s) == snapshots.pop()
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(isolation, raise_on_error=False, verbose=False)
+    assert result.attempted >= 3 and result.failed == 0

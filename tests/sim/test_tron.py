@@ -324,3 +324,10 @@ def test_kernel_matches_the_python_rules_game_by_game(compat, text):
     want_results, want_lengths = _reference_playouts(state, n, seed)
     assert results.tolist() == want_results
     assert lengths.tolist() == want_lengths
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(tron, raise_on_error=False, verbose=False)
+    assert result.attempted >= 3 and result.failed == 0
