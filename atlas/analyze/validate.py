@@ -48,7 +48,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..errors import MapFormatError, located
-from ..maps import (OUTPOST_HOMES, OUTPOST_QUARTER, OUTPOST_SIZE, _decode, _lines, find_maps,
+from ..maps import (GAMES, OUTPOST_HOMES, OUTPOST_QUARTER, OUTPOST_SIZE, _decode, _lines, find_maps,
                     outpost_full_water, outpost_line_xy)
 from ..types import Cell, Grid
 
@@ -106,6 +106,7 @@ _CORNERS = (((0, 0), "every empire's home (the quarter's (0,0) turns into all fo
             ((_N - 1, _N - 1), "the centre of the 100x100 board"),
             ((0, _N - 1), "the middle of an edge of the 100x100 board"))
 _BOM = "\ufeff"
+_OTHER_GAMES = set(GAMES) - {"outpost"}
 #: What Java's ``Integer.parseInt`` accepts: one optional sign, then decimal digits.
 _JAVA_INT = re.compile(r"[+-]?\d+")
 
@@ -262,8 +263,10 @@ def _scan_lines(text: str) -> tuple[list[Problem], list[Problem], Grid, dict[Cel
             continue
         xy = outpost_line_xy(ln)
         if xy is None:
+            hint = (" (lines end with a lone carriage return: save with LF or CRLF line "
+                    "ends)" if "\r" in ln else "")
             errors.append(Problem("format", f"expected two whole numbers 'x y', got "
-                                  f"{ln[:40]!r}", line=lineno))
+                                  f"{ln[:40]!r}{hint}", line=lineno))
             continue
         x, y = xy
         trouble = _official_reader_trouble(ln)
@@ -549,18 +552,21 @@ def validate_map_file(path: str | os.PathLike[str]) -> ValidationReport:
 def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationReport]:
     """Validate files, and every ``*.txt`` file under folders, in the order given.
 
-    A missing path, or a folder without any map, gives an ``unreadable`` report; a file
-    named twice is validated once.
+    Inside a folder, files under a subfolder named after another game (``tron``,
+    ``isolation``, ``connect5``) are skipped, so ``atlas validate maps`` checks only
+    ``maps/outpost``.  A missing path, or a folder without any Outpost map, gives an
+    ``unreadable`` report; a file named twice is validated once.
     """
     reports: list[ValidationReport] = []
     seen: set[Path] = set()
     for path in paths:
         p = Path(path)
         if p.is_dir():
-            files = find_maps(p)
+            files = [f for f in find_maps(p)
+                     if not set(f.relative_to(p).parts[:-1]) & _OTHER_GAMES]
             if not files:
-                reports.append(_unreadable(os.fspath(path), "a folder with no map files "
-                                           "(*.txt) in it"))
+                reports.append(_unreadable(os.fspath(path), "a folder with no Outpost map "
+                                           "files (*.txt) in it"))
                 continue
         elif p.exists() or p.is_symlink():
             files = [p]

@@ -272,8 +272,7 @@ def reference_bottlenecks(water):
     for r, c in nx.articulation_points(g):
         if not 0 < r + c <= HOME_RADIUS:
             continue
-        h = g.copy()
-        h.remove_node((r, c))
+        h = nx.restricted_view(g, [(r, c)], [])
         sides = [comp for comp in nx.connected_components(h)
                  if any(((r + dr, c + dc) in comp)
                         for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))]
@@ -299,21 +298,20 @@ def test_home_behind_a_gate(tmp_path):
 
 def test_bottleneck_rule_matches_networkx_on_random_maps():
     rng = np.random.default_rng(2014)
-    for _ in range(6):
-        water = np.zeros((50, 50), dtype=bool)
-        # Random short walls near the home, plus the block to make up the count.
-        for _ in range(rng.integers(3, 8)):
-            r, c = rng.integers(0, 14, size=2)
-            if rng.random() < 0.5:
-                water[r, c:c + rng.integers(2, 9)] = True
-            else:
-                water[r:r + rng.integers(2, 9), c] = True
+    rows, cols = np.mgrid[0:50, 0:50]
+    total = 0
+    for density in (0.25, 0.35, 0.4):
+        # Random water around the home, plus the block to make up the count.
+        water = (rows + cols <= 16) & (rng.random((50, 50)) < density)
         water[0, 0] = False
         cells = [(int(x), int(y)) for y, x in zip(*np.nonzero(water))]
         cells += [xy for xy in BLOCK if not water[xy[1], xy[0]]][: 500 - len(cells)]
         report = validate_text(text_of(cells), "random.txt")
         warned = {p.cell for p in problems(report, "home-bottleneck")}
         assert warned == reference_bottlenecks(report.water)
+        assert all(r + c <= HOME_RADIUS for r, c in warned)
+        total += len(warned)
+    assert total >= 5  # the comparison is not vacuous
 
 
 def test_small_dead_end_is_not_a_bottleneck(tmp_path):
@@ -377,6 +375,21 @@ def test_connectivity_rules_match_networkx():
                 assert sorted(sorted(p.region) for p in cut) == sorted(
                     sorted(cp) for cp in comps if cp is not main)
             else:
+                # Every cut-off cell of the board, taken back to the quarter, is in the
+                # region of a problem, and nothing else is.
+                main = next(cp for cp in comps if (0, 0) in cp) if grid[0, 0] else \
+                    max(comps, key=len)
+                cut_off = np.zeros((100, 100), dtype=bool)
+                for cp in comps:
+                    if cp is not main:
+                        cut_off[tuple(np.array(sorted(cp)).T)] = True
+                back = np.zeros((50, 50), dtype=bool)
+                for k in range(4):  # undo each rotation: the quarter is the top-left copy
+                    back |= np.rot90(cut_off, k)[:50, :50]
+                marked = np.zeros((50, 50), dtype=bool)
+                for p in cut:
+                    marked[tuple(np.array(p.region).T)] = True
+                assert np.array_equal(marked, back)
                 assert bool(cut) == (len(comps) > 1)
 
 
@@ -394,7 +407,7 @@ def test_unreadable_and_not_a_map(tmp_path):
     reports = validate_paths([tmp_path / "missing.txt", empty_dir, binary, latin, huge])
     missing, nomaps, bin_rep, latin_rep, huge_rep = reports
     assert missing.unreadable and "no such file" in missing.errors[0].message
-    assert nomaps.unreadable and "no map files" in nomaps.errors[0].message
+    assert nomaps.unreadable and "no Outpost map files" in nomaps.errors[0].message
     assert missing.errors[0].rule == nomaps.errors[0].rule == "unreadable"
     for rep in (bin_rep, latin_rep, huge_rep):
         assert not rep.valid and not rep.unreadable and rep.errors[0].rule == "file"
@@ -413,6 +426,14 @@ def test_folders_are_walked_and_files_counted_once(tmp_path):
     reports = validate_paths([sub, good])
     assert [Path(r.file).name for r in reports] == ["bad.txt", "good.txt"]
     assert [r.valid for r in reports] == [False, True]
+    # The repository's maps folder: only maps/outpost is checked, and all of it passes.
+    reports = validate_paths([ROOT / "maps"])
+    assert sorted(Path(r.file).name for r in reports) == sorted(p.name for p in
+                                                                 OURS.glob("*.txt"))
+    assert all(r.valid for r in reports)
+    # A file named directly is checked whatever its folder: a tron map is no Outpost map.
+    (tron,) = validate_paths([sorted((ROOT / "maps" / "tron").glob("*.txt"))[0]])
+    assert not tron.valid and "format" in tron.rules()
 
 
 def test_cli_exit_codes_and_json(tmp_path, capsys):
