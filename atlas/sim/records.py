@@ -220,6 +220,14 @@ def truncate_stderr(text: str, limit: int = STDERR_LIMIT) -> str:
 # --------------------------------------------------------------------------- builder
 
 
+def _plain(data: Any) -> Any:
+    """``data`` as it reads back from JSON (tuples become lists), so records compare equal
+    before and after a file round trip."""
+    if isinstance(data, (str, int, float, bool)) or data is None:
+        return data
+    return json.loads(json.dumps(data))
+
+
 def _resolve_game(game: str | Game) -> Game:
     if isinstance(game, str):
         from . import get_game
@@ -283,7 +291,8 @@ class RecordBuilder:
                  times: Mapping[PlayerId, float] | None = None) -> None:
         """Record one turn's moves (game moves, ``None`` = no valid answer) and times."""
         to_json = self.game.move_to_json
-        jm = {int(s): (None if m is None else to_json(m)) for s, m in sorted(moves.items())}
+        jm = {int(s): (None if m is None else _plain(to_json(m)))
+              for s, m in sorted(moves.items())}
         jt = {int(s): float(t) for s, t in sorted((times or {}).items())}
         self.turns.append(TurnRecord(jm, jt))
 
@@ -313,7 +322,7 @@ class RecordBuilder:
                          outcome.detail)
         return Record(self.game.info.name, MapRef.from_map(self.map), self.params,
                       self.players, self.seed, tuple(self.turns), result,
-                      tuple(self.statuses), self.game.summary(final_state),
+                      tuple(self.statuses), _plain(self.game.summary(final_state)),
                       tuple(self.stderr), created)
 
 
