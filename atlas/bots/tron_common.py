@@ -1,0 +1,624 @@
+"""Board helpers shared by the built-in tron bots: the padded flat board and its kernels.
+
+Every tron bot works on the same layout: the board is copied into a flat ``uint8`` array
+with a one-cell wall border, cell ``[row, col]`` living at index ``(row+1)*(W+2)+(col+1)``,
+``FREE`` (1) for a cell that can be entered and ``BLOCKED`` (0) for walls, trails and both
+heads: the layout of :mod:`atlas.analyze.grid`, whose kernels the bots call directly.  The four moves are the
+index offsets ``-(W+2), +1, +(W+2), -1`` (north, east, south, west = moves 1..4), so no
+kernel ever checks bounds.  Scratch space comes from :class:`Workspace`: one ``int32`` and
+one ``float64`` matrix of rows of length ``n`` allocated once per board size, so that the
+search kernels never allocate.
+
+Kernels here:
+
+* :func:`voronoi_counts` -- two-source territory (cells each
+  player reaches first), its open-neighbour "edges", and whether the players still touch;
+* :func:`potential_articulation` -- the 3x3 local test for a possible cut vertex;
+* :func:`filler_move` / :func:`fill_length` -- the greedy space filler of the 2010
+  winner's post-mortem (fewest edges removed, avoid cut vertices, else largest space);
+* :func:`parity_bound` -- the checkerboard bound on the longest path in a room;
+* :func:`chamber_value` -- the tree of chambers over one player's territory, with the
+  optional checkerboard bound and "battlefront" rule used by the ``frontline`` bot.
+
+References
+----------
+.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010 (winner's write-up),
+   ``shared/seeds/tron-winner-postmortem.html``.
+.. [2] "Tree of chambers", 2010 contest submission notes,
+   ``shared/seeds/tron-tree-of-chambers.txt``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numba
+import numpy as np
+
+from ..analyze.components import component_size_kernel
+from ..analyze.distances import bfs_blocked_kernel
+from ..analyze.grid import BLOCKED, FREE
+
+__all__ = [
+    "FREE", "BLOCKED", "INF", "MOVES", "Workspace", "board_from_state", "offsets",
+    "voronoi_counts", "potential_articulation", "filler_move",
+    "fill_length", "parity_bound", "chamber_value", "component_size", "head_distance",
+    "legal_moves", "safety_deadline", "TronBot", "clock",
+]
+
+#: Steps between separated heads (:func:`head_distance`).
+INF = 1 << 28
+#: Move codes in offset order (north, east, south, west).
+MOVES = (1, 2, 3, 4)
+
+# Rows of the int32 workspace.
+R_DA, R_DB, R_QUEUE, R_MARK, R_DISC, R_LOW, R_PARENT, R_ITER, R_STACK, R_CNT0, R_CNT1 = range(11)
+# Rows of the float64 workspace.
+F_N, F_E, F_BESTA, F_BESTB, F_BF = range(5)
+_INT_ROWS = 11
+_FLOAT_ROWS = 5
+
+
+class Workspace:
+    """Scratch arrays for the kernels of one board size (allocated once, reused).
+
+    Attributes
+    ----------
+    ibuf : ndarray of int32, shape (11, n)
+        Distances of both players, BFS queue, flood marks, DFS state, colour counts.
+    fbuf : ndarray of float64, shape (5, n)
+        Chamber accumulators (nodes, edges, best child values, battlefront flag).
+    off : ndarray of int64, shape (4,)
+        Index offsets of moves 1..4.
+    """
+
+    def __init__(self, height: int, width: int) -> None:
+        self.height = height
+        self.width = width
+        self.w2 = width + 2
+        self.n = (height + 2) * (width + 2)
+        self.ibuf = np.zeros((_INT_ROWS, self.n), dtype=np.int32)
+        self.fbuf = np.zeros((_FLOAT_ROWS, self.n), dtype=np.float64)
+        self.off = offsets(width)
+
+
+def offsets(width: int) -> np.ndarray:
+    """Index offsets of the moves north, east, south, west on a board ``width`` wide."""
+    w2 = width + 2
+    return np.array([-w2, 1, w2, -1], dtype=np.int64)
+
+
+def board_from_state(state: Any, player: int) -> tuple[np.ndarray, int, int]:
+    """The padded flat board of a tron state and the head indices of ``player`` and rival.
+
+    ``state.blocked`` is a boolean ``[H, W]`` grid (walls, trails and both heads) and
+    ``state.heads`` the ``[row, col]`` of each seat.
+    """
+    blocked = np.asarray(state.blocked, dtype=bool)
+    h, w = blocked.shape
+    grid = np.zeros((h + 2, w + 2), dtype=np.uint8)
+    grid[1:-1, 1:-1] = ~blocked
+    heads = np.asarray(state.heads)
+    w2 = w + 2
+    me = int(heads[player][0] + 1) * w2 + int(heads[player][1] + 1)
+    opp = int(heads[1 - player][0] + 1) * w2 + int(heads[1 - player][1] + 1)
+    # A head is blocked whatever the state says about it.
+    flat = grid.ravel()
+    flat[me] = BLOCKED
+    flat[opp] = BLOCKED
+    return flat, me, opp
+
+
+def legal_moves(grid: np.ndarray, head: int, off: np.ndarray) -> list[int]:
+    """Moves (1..4) from ``head`` into free cells, in move order."""
+    return [k + 1 for k in range(4) if grid[head + off[k]] != 0]
+
+
+def safety_deadline(deadline: float, now: float) -> float:
+    """The time by which a bot stops thinking: 15 % of the budget (at least 20 ms) early."""
+    budget = max(deadline - now, 0.0)
+    return now + budget - max(0.02, 0.15 * budget)
+
+
+@numba.njit(cache=True)
+def clock():  # pragma: no cover - numba
+    """``time.perf_counter()`` read from compiled code (about a microsecond)."""
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@numba.njit(cache=True)
+def _open_neighbours(grid, c, off):  # pragma: no cover - numba
+    k = 0
+    for j in range(4):
+        if grid[c + off[j]] != 0:
+            k += 1
+    return k
+
+
+@numba.njit(cache=True)
+def voronoi_counts(grid, a, b, off, ibuf):  # pragma: no cover - numba
+    """Territory of heads ``a`` and ``b``: ``(n_a, n_b, e_a, e_b, touching)``.
+
+    A free cell belongs to the player that reaches it in strictly fewer steps; ``e_*``
+    add up the open neighbours of each territory cell ("edges", each counted from both
+    ends); ``touching`` is 1 when some cell is reachable by both players (they are not
+    separated).  Leaves the distances in ``ibuf[R_DA]`` and ``ibuf[R_DB]``.
+    Two BFS and one scan: O(n).
+    """
+    da = ibuf[R_DA]
+    db = ibuf[R_DB]
+    queue = ibuf[R_QUEUE]
+    bfs_blocked_kernel(grid, off[2], a, -1, da, queue)
+    bfs_blocked_kernel(grid, off[2], b, -1, db, queue)
+    na = 0
+    nb_ = 0
+    ea = 0
+    eb = 0
+    touching = 0
+    for c in range(grid.shape[0]):
+        if grid[c] == 0:
+            continue
+        x = da[c]
+        y = db[c]
+        if x >= 0 and y >= 0:
+            touching = 1
+        if x >= 0 and (y < 0 or x < y):
+            na += 1
+            ea += _open_neighbours(grid, c, off)
+        elif y >= 0 and (x < 0 or y < x):
+            nb_ += 1
+            eb += _open_neighbours(grid, c, off)
+    return na, nb_, ea, eb, touching
+
+
+@numba.njit(cache=True)
+def component_size(grid, src, off, ibuf):  # pragma: no cover - numba
+    """Number of free cells reachable from ``src`` (``src`` itself not counted)."""
+    return component_size_kernel(grid, off[2], src, ibuf[R_CNT0], ibuf[R_QUEUE])
+
+
+@numba.njit(cache=True)
+def head_distance(grid, a, b, off, ibuf):  # pragma: no cover - numba
+    """Steps from head ``a`` to a cell next to head ``b`` plus one (INF if separated)."""
+    da = ibuf[R_DA]
+    bfs_blocked_kernel(grid, off[2], a, -1, da, ibuf[R_QUEUE])
+    best = INF
+    for k in range(4):
+        c = b + off[k]
+        if c == a:
+            return 1
+        if grid[c] != 0 and da[c] >= 0 and da[c] + 1 < best:
+            best = da[c] + 1
+    return best
+
+
+@numba.njit(cache=True)
+def potential_articulation(grid, c, off):  # pragma: no cover - numba
+    """1 if the free neighbours of ``c`` fall into two or more groups in its 3x3 ring.
+
+    Two orthogonal neighbours of ``c`` are locally joined when the corner cell between
+    them is free; more than one group means ``c`` may be a cut vertex (the post-mortem's
+    3x3 test [1]_).  O(1).
+    """
+    groups = 0
+    first_free = -1
+    prev_free = False
+    # Walk the orthogonals N, E, S, W with corners NE, SE, SW, NW between them.
+    for k in range(4):
+        o = c + off[k]
+        if grid[o] != 0:
+            if not prev_free:
+                groups += 1
+            if first_free < 0:
+                first_free = k
+            corner = o + off[(k + 1) % 4]
+            prev_free = grid[corner] != 0
+        else:
+            prev_free = False
+    # The ring closes: W joined to N through the NW corner merges the first and last group.
+    if groups > 1 and grid[c + off[3]] != 0 and grid[c + off[0]] != 0 \
+            and grid[c + off[3] + off[0]] != 0:
+        groups -= 1
+    return 1 if groups > 1 else 0
+
+
+@numba.njit(cache=True)
+def _flood_count(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
+    """Cells reachable from free cell ``src`` (itself included), marking with ``stamp``."""
+    if grid[src] == 0:
+        return 0
+    mark[src] = stamp
+    head = 0
+    tail = 1
+    queue[0] = src
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for k in range(4):
+            nb = c + off[k]
+            if grid[nb] != 0 and mark[nb] != stamp:
+                mark[nb] = stamp
+                queue[tail] = nb
+                tail += 1
+    return tail
+
+
+@numba.njit(cache=True)
+def _largest_side(grid, t, off, ibuf, stamp):  # pragma: no cover - numba
+    """With ``t`` blocked, the largest component next to it; returns (size, next stamp)."""
+    mark = ibuf[R_MARK]
+    queue = ibuf[R_QUEUE]
+    grid[t] = 0
+    best = 0
+    for k in range(4):
+        o = t + off[k]
+        if grid[o] != 0 and mark[o] != stamp:
+            s = _flood_count(grid, o, off, mark, stamp, queue)
+            if s > best:
+                best = s
+            stamp += 1
+    grid[t] = 1
+    return best, stamp
+
+
+@numba.njit(cache=True)
+def filler_move(grid, head, off, ibuf, stamp):  # pragma: no cover - numba
+    """The greedy space filler's move from ``head``: direction index 0..3, or -1.
+
+    Rule of the post-mortem [1]_: among moves that keep the largest room reachable, avoid
+    cells that may be cut vertices and take the one with the fewest open neighbours (the
+    move removing the fewest edges, which hugs walls); if every move enters a possible
+    cut vertex, take the one leaving the largest space behind it.  Returns
+    ``(direction, stamp)``; ``stamp`` is the next free flood-mark value.
+
+    Notes
+    -----
+    O(1) per move except where the head or the target is a possible cut vertex, where a
+    flood fill (O(room)) decides.
+    """
+    mark = ibuf[R_MARK]
+    queue = ibuf[R_QUEUE]
+    cand = np.empty(4, np.int64)
+    room = np.zeros(4, np.int64)
+    nc = 0
+    for k in range(4):
+        if grid[head + off[k]] != 0:
+            cand[nc] = k
+            nc += 1
+    if nc == 0:
+        return -1, stamp
+    if nc == 1:
+        return cand[0], stamp
+    # Does the head separate its free neighbours?  Then keep only the largest room.
+    grid[head] = 1
+    split = potential_articulation(grid, head, off)
+    grid[head] = 0
+    if split:
+        stamps = np.full(4, -1, np.int64)
+        for i in range(nc):
+            t = head + off[cand[i]]
+            room[i] = -1
+            for j in range(i):
+                if mark[t] == stamps[j]:
+                    room[i] = room[j]
+            if room[i] < 0:
+                stamps[i] = stamp
+                room[i] = _flood_count(grid, t, off, mark, stamp, queue)
+                stamp += 1
+        biggest = 0
+        for i in range(nc):
+            if room[i] > biggest:
+                biggest = room[i]
+        m = 0
+        for i in range(nc):
+            if room[i] == biggest:
+                cand[m] = cand[i]
+                m += 1
+        nc = m
+        if nc == 1:
+            return cand[0], stamp
+    best = -1
+    best_key = 1 << 30
+    for i in range(nc):
+        t = head + off[cand[i]]
+        free_nb = _open_neighbours(grid, t, off)
+        if free_nb == 0:
+            key = 1 << 29          # a dead end: only when nothing else is left
+        elif potential_articulation(grid, t, off):
+            key = 1 << 20          # decided below by the space left
+        else:
+            key = free_nb
+        if key < best_key:
+            best_key = key
+            best = cand[i]
+    if best_key == 1 << 20:
+        # Every move enters a possible cut vertex: take the largest space left over.
+        best_space = -1
+        for i in range(nc):
+            t = head + off[cand[i]]
+            if _open_neighbours(grid, t, off) == 0:
+                continue
+            space, stamp = _largest_side(grid, t, off, ibuf, stamp)
+            if space > best_space:
+                best_space = space
+                best = cand[i]
+    return best, stamp
+
+
+@numba.njit(cache=True)
+def fill_length(grid, head, off, ibuf, max_steps):  # pragma: no cover - numba
+    """Steps the greedy filler survives from ``head`` alone (board restored afterwards).
+
+    Walks :func:`filler_move` until stuck or ``max_steps``; O(steps) plus the flood fills
+    at cut vertices.  The trail is kept in the tail of the ``R_STACK`` row.
+    """
+    trail = ibuf[R_STACK]
+    n = grid.shape[0]
+    stamp = ibuf[R_MARK].max() + 1
+    steps = 0
+    c = head
+    while steps < max_steps and steps < n:
+        k, stamp = filler_move(grid, c, off, ibuf, stamp)
+        if k < 0:
+            break
+        c = c + off[k]
+        grid[c] = 0
+        trail[steps] = c
+        steps += 1
+        if stamp > (1 << 30):
+            ibuf[R_MARK][:] = 0
+            stamp = 1
+    for i in range(steps):
+        grid[trail[i]] = 1
+    return steps
+
+
+@numba.njit(cache=True)
+def parity_bound(grid, head, off, ibuf, w2):  # pragma: no cover - numba
+    """Upper bound on the steps a lone player at ``head`` can still make.
+
+    Cells are coloured like a checkerboard; a path alternates colours, so starting next to
+    ``head`` on the other colour it can use at most ``2*min(a, b) + (a > b)`` cells, ``a``
+    the cells of the other colour and ``b`` of the head's colour in the reachable room
+    (the "chessboard problem" of [2]_).  O(room).
+    """
+    da = ibuf[R_DA]
+    queue = ibuf[R_QUEUE]
+    reached = bfs_blocked_kernel(grid, w2, head, -1, da, queue) - 1
+    hc = ((head // w2) + (head % w2)) & 1
+    a = 0
+    b = 0
+    for i in range(1, reached + 1):
+        c = queue[i]
+        if (((c // w2) + (c % w2)) & 1) == hc:
+            b += 1
+        else:
+            a += 1
+    if a > b:
+        return 2 * b + 1
+    return 2 * a
+
+
+@numba.njit(cache=True)
+def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
+                  use_front, swap):  # pragma: no cover - numba
+    """Value of the space the player at ``root`` can fill in its own territory.
+
+    The territory is the free cells with ``da < db`` (distances left in the workspace by
+    :func:`voronoi_counts`; after a separation that is the whole room).  A depth-first
+    search with low-links splits it into the tree of chambers of [2]_: a subtree hanging
+    from a cut vertex is a chamber that can be entered but not left.  A chamber is worth
+    ``k1 * nodes + k2 * edges`` of its cells plus its best child.  With ``use_parity`` the
+    nodes of a chamber are capped by the checkerboard bound from its entrance.  With
+    ``use_front`` a child chamber that touches the opponent's territory (a battlefront)
+    is worth only the steps needed to reach it plus its own value, as the player cannot
+    fill the current chamber first and still fight there [1]_.
+
+    Notes
+    -----
+    One explicit-stack DFS (Hopcroft-Tarjan low-links), O(territory).  Returns the value.
+    ``swap`` = 1 reads the distances the other way round (the value of the player whose
+    distances are in ``R_DB``).
+    """
+    da = ibuf[R_DB] if swap else ibuf[R_DA]
+    db = ibuf[R_DA] if swap else ibuf[R_DB]
+    disc = ibuf[R_DISC]
+    low = ibuf[R_LOW]
+    parent = ibuf[R_PARENT]
+    itr = ibuf[R_ITER]
+    stack = ibuf[R_STACK]
+    c0 = ibuf[R_CNT0]
+    c1 = ibuf[R_CNT1]
+    acc_n = fbuf[F_N]
+    acc_e = fbuf[F_E]
+    best_a = fbuf[F_BESTA]
+    best_b = fbuf[F_BESTB]
+    bf = fbuf[F_BF]
+    step_value = k1 + 2.0 * k2
+    neg = -1e18
+    disc[:] = -1
+    t = 0
+    disc[root] = 0
+    low[root] = 0
+    parent[root] = -1
+    itr[root] = 0
+    acc_n[root] = 0.0
+    acc_e[root] = 0.0
+    c0[root] = 0
+    c1[root] = 0
+    best_a[root] = 0.0
+    best_b[root] = neg
+    bf[root] = 0.0
+    sp = 0
+    stack[0] = root
+    while sp >= 0:
+        v = stack[sp]
+        if itr[v] < 4:
+            k = itr[v]
+            itr[v] += 1
+            u = v + off[k]
+            if grid[u] == 0 or da[u] < 0 or (0 <= db[u] <= da[u]):
+                continue
+            if disc[u] < 0:
+                t += 1
+                disc[u] = t
+                low[u] = t
+                parent[u] = v
+                itr[u] = 0
+                acc_n[u] = 1.0
+                acc_e[u] = _open_neighbours(grid, u, off)
+                if (((u // w2) + (u % w2)) & 1) == 0:
+                    c0[u] = 1
+                    c1[u] = 0
+                else:
+                    c0[u] = 0
+                    c1[u] = 1
+                best_a[u] = 0.0
+                best_b[u] = neg
+                front = 0.0
+                if use_front:
+                    for j in range(4):
+                        w = u + off[j]
+                        if w == opp or (grid[w] != 0 and db[w] >= 0
+                                        and (da[w] < 0 or db[w] <= da[w])):
+                            front = 1.0
+                bf[u] = front
+                sp += 1
+                stack[sp] = u
+            elif u != parent[v]:
+                if disc[u] < low[v]:
+                    low[v] = disc[u]
+        else:
+            sp -= 1
+            if sp < 0:
+                break
+            p = stack[sp]
+            if low[v] < low[p]:
+                low[p] = low[v]
+            if low[v] >= disc[p]:
+                val = _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b,
+                                     w2, k1, k2, use_parity, step_value, 0)
+                if use_front and bf[v] > 0.0:
+                    cand = step_value * da[v] + val
+                    if cand > best_b[p]:
+                        best_b[p] = cand
+                elif val > best_a[p]:
+                    best_a[p] = val
+            else:
+                acc_n[p] += acc_n[v]
+                acc_e[p] += acc_e[v]
+                c0[p] += c0[v]
+                c1[p] += c1[v]
+                if best_a[v] > best_a[p]:
+                    best_a[p] = best_a[v]
+                if best_b[v] > best_b[p]:
+                    best_b[p] = best_b[v]
+                if bf[v] > bf[p]:
+                    bf[p] = bf[v]
+    return _close_chamber(root, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2,
+                          use_parity, step_value, 1)
+
+
+@numba.njit(cache=True)
+def _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2, use_parity,
+                   step_value, is_root):  # pragma: no cover - numba
+    """Value of the chamber whose first cell is ``v`` (see :func:`chamber_value`)."""
+    nodes = acc_n[v]
+    if use_parity and nodes > 0.0:
+        if (((v // w2) + (v % w2)) & 1) == 0:
+            same = c0[v]
+            other = c1[v]
+        else:
+            same = c1[v]
+            other = c0[v]
+        bound = 2 * min(same, other) + (1 if same > other else 0)
+        if bound < nodes:
+            nodes = float(bound)
+    fill = k1 * nodes + k2 * acc_e[v] + best_a[v]
+    first = 1 if is_root else da[v]
+    front = best_b[v] - step_value * first
+    return fill if fill > front else front
+
+
+_WARM: dict[str, bool] = {}
+
+
+class _Board:
+    """The two fields of a tron state the bots read."""
+
+    def __init__(self, blocked: np.ndarray, heads: np.ndarray) -> None:
+        self.blocked = blocked
+        self.heads = heads
+
+
+class TronBot:
+    """Common Python side of the tron bots: board conversion, workspace, warm-up.
+
+    Subclasses implement :meth:`choose` on the padded flat board and return a move 1..4.
+    ``move`` never returns a move into a blocked cell when a free one exists.
+    """
+
+    name = "tron"
+
+    def __init__(self, game: str = "tron", seed: int = 0) -> None:
+        self.game = game
+        self.rng = np.random.default_rng(seed)
+        self._ws: Workspace | None = None
+        self.last_info: dict[str, Any] = {}
+        self.warm_up()
+
+    def warm_up(self) -> None:
+        """Load (or compile, the first time) this bot's kernels on a tiny board.
+
+        Done once per process and class, when the bot is made, so that no move pays it.
+        """
+        cls = type(self)
+        if _WARM.get(cls.__name__):
+            return
+        blocked = np.zeros((5, 6), dtype=bool)
+        blocked[2, 1:5] = True
+        heads = np.array([[1, 1], [3, 4]], dtype=np.int32)
+        grid, me, opp = board_from_state(_Board(blocked, heads), 0)
+        ws = Workspace(5, 6)
+        self.choose(grid, me, opp, ws, time.perf_counter() + 0.05)
+        grid, me, opp = board_from_state(_Board(np.zeros((4, 4), dtype=bool),
+                                                np.array([[0, 0], [3, 3]], np.int32)), 0)
+        self.choose(grid, me, opp, Workspace(4, 4), time.perf_counter() + 0.05)
+        _WARM[cls.__name__] = True
+
+    def workspace(self, height: int, width: int) -> Workspace:
+        """The scratch arrays of this board size (kept between moves)."""
+        ws = self._ws
+        if ws is None or ws.height != height or ws.width != width:
+            ws = self._ws = Workspace(height, width)
+        return ws
+
+    def start(self, game_map: Any, params: Any, player: int) -> None:  # noqa: ARG002
+        """Nothing to prepare: the kernels are compiled (cached) on import."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def move(self, state: Any, player: int, deadline: float) -> int:
+        """Move 1..4 (north, east, south, west) for seat ``player`` before ``deadline``."""
+        now = time.perf_counter()
+        stop = safety_deadline(deadline, now)
+        grid, me, opp = board_from_state(state, player)
+        h, w = np.asarray(state.blocked).shape
+        ws = self.workspace(h, w)
+        legal = legal_moves(grid, me, ws.off)
+        if not legal:
+            return 1
+        if len(legal) == 1:
+            return legal[0]
+        mv = int(self.choose(grid, me, opp, ws, stop))
+        if mv not in legal:
+            mv = legal[0]
+        return mv
+
+    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
+               stop: float) -> int:
+        raise NotImplementedError
