@@ -82,10 +82,19 @@ class IsolationState:
                 f"pos={self.pos.tolist()}, variant={self.variant!r})")
 
 
-def default_map() -> GameMap:
-    """The classic board: 8x8, queen moves, seat 0 top-left, seat 1 bottom-right."""
-    return GameMap("isolation", "default", np.zeros((8, 8), dtype=np.bool_),
-                   ((0, 0), (7, 7)), {"variant": "queen"})
+def default_map(variant: str = "queen", *, free_placement: bool = False) -> GameMap:
+    """The classic boards: 8x8 for queens, 7x7 for knights, no blocked squares.
+
+    Seat 0 starts top-left and seat 1 bottom-right, unless ``free_placement`` (then each
+    player's first move places its piece).
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"variant should be 'queen' or 'knight', got {variant!r}")
+    n = 8 if variant == "queen" else 7
+    starts = () if free_placement else ((0, 0), (n - 1, n - 1))
+    name = f"default-{variant}" + ("-free" if free_placement else "")
+    return GameMap("isolation", name, np.zeros((n, n), dtype=np.bool_), starts,
+                   {"variant": variant})
 
 
 def _legal(state: IsolationState, player: PlayerId) -> list[Cell]:

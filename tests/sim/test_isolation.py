@@ -52,6 +52,11 @@ def test_default_board_and_initial_state():
     # from the corner of an empty 8x8 board a queen has 7 + 7 + 6 moves (7,7 is taken)
     assert len(GAME.legal_moves(s, 0)) == 20
     assert GAME.legal_moves(s, 1) == []
+    knight = GAME.initial_state(isolation.default_map("knight"))
+    assert knight.blocked.shape == (7, 7) and knight.pos.tolist() == [[0, 0], [6, 6]]
+    assert sorted(GAME.legal_moves(knight, 0)) == [(1, 2), (2, 1)]
+    free = GAME.initial_state(isolation.default_map("knight", free_placement=True))
+    assert free.pos.tolist() == [[-1, -1], [-1, -1]] and len(GAME.legal_moves(free, 0)) == 49
 
 
 @pytest.mark.parametrize("variant", ["queen", "knight"])
