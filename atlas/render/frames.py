@@ -222,7 +222,7 @@ def frame_cell_px(game: str, shape: tuple[int, int]) -> int:
     """Default pixels per cell of a GIF frame (Outpost boards are drawn smaller)."""
     if game == "outpost":
         return cell_size(shape, target=400, lo=1, hi=8)
-    return cell_size(shape, target=360, lo=3, hi=20)
+    return cell_size(shape, target=320, lo=3, hi=20)
 
 
 @lru_cache(maxsize=4096)

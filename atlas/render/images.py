@@ -91,7 +91,8 @@ def shape_mask(shape: str, size: int) -> npt.NDArray[np.bool_]:
         m = (y >= top) & (y <= bottom) & (np.abs(dx) <= frac * rad * 0.95 + 0.25)
     elif shape == "cross":
         w = max(1.0, size / 7)
-        m = (np.abs(dx - dy) <= w) | (np.abs(dx + dy) <= w)
+        m = ((np.abs(dx - dy) <= w) | (np.abs(dx + dy) <= w)) & \
+            (np.maximum(np.abs(dx), np.abs(dy)) <= rad * 0.72)
     else:
         raise ValueError(f"unknown shape {shape!r}")
     m.setflags(write=False)

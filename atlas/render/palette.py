@@ -50,6 +50,7 @@ __all__ = [
     "PLAYER_TRAIL",
     "TEXT_RAMP",
     "PLAYER_WATER",
+    "TRANSPARENT",
     "chamber_index",
     "to_rgb",
     "hex_to_rgb",
@@ -113,6 +114,8 @@ PLAYER_TRAIL = (44, 45, 46, 47)
 TEXT_RAMP = tuple(range(48, 56))
 #: Water controlled by an empire (Outpost).
 PLAYER_WATER = (56, 57, 58, 59)
+#: Reserved for GIF frame differences: "unchanged since the previous frame".
+TRANSPARENT = 63
 
 _CHAMBER_HEX = ("#F3D9A4", "#BFE3D0", "#D9CCEA", "#F6C9C0", "#C8DDF0", "#E8E3A8",
                 "#F2CFE3", "#CFE8B8", "#E6D3C0", "#B9E0E6", "#E3C6A8", "#D6D6F0")
