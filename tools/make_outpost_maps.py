@@ -7,15 +7,22 @@ on the 50x50 quarter from a few features whose random details come from a seeded
 * a *lake* is a smooth blob: an ellipse whose radius wobbles with a few low harmonics
   of the angle (no pixel noise);
 * a *river* is a meandering course (a sine-generated curve, the classic model of river
-  meanders), drawn with a width that changes downstream; rivers start at the board's outer edge or at a lake and end inland, so
-  they never cut the land in two.
+  meanders), drawn with a width that changes downstream; rivers start at the board's
+  outer edge or at a lake and end inland, so they never cut the land in two.
 
 Rivers are drawn first and kept whole; the lakes then fill exactly the rest of the 500
 water cells (the lake cells deepest inside their blob win).  A pocket of land shut in by
 water is flooded and the shallowest lake shore gives the cells back, so the quarter's
-land stays 4-connected; a corner of the quarter and the land around the home are kept
-dry.  Every map is checked with ``atlas validate``'s rules and must pass without a
+land stays 4-connected; the corners of the quarter and the land around the home are
+kept dry.  Every map is checked with ``atlas validate``'s rules and must pass without a
 single warning; a draw that does not is redrawn from the same generator.
+
+References
+----------
+W. B. Langbein and L. B. Leopold, "River meanders: theory of minimum variance",
+U.S. Geological Survey Professional Paper 422-H (1966): the sine-generated curve.
+The Outpost spec, ``../shared/seeds/outpost-2014-spec.txt``: 500 water cells, corners
+land, land never partitioned, "lakes and rivers".
 """
 
 from __future__ import annotations

@@ -2,39 +2,13 @@
 
 A map author gets the whole list at once, not the first mistake: each problem names a
 stable rule id, the line of the file where one applies, the cell (so a picture can mark
-it) and a sentence that says what is wrong and what the spec asks for.  The rules are
-listed in ``docs/validate.md``.
+it) and a sentence that says what is wrong and what the spec asks for.
 
-Errors (the map is invalid):
-
-``file``
-    Not a text file: too large, binary (NUL bytes) or not UTF-8.
-``format``
-    A line that does not hold two whole numbers ``x y``.
-``range``
-    A coordinate outside 0..49.
-``duplicate``
-    The same cell listed twice (both lines are named).
-``count``
-    Not exactly 500 distinct water cells (the spec's 4 land : 1 water).
-``corner``
-    A corner of the 50x50 quarter is water.
-``land-connected``
-    The land of the quarter is not 4-connected.
-``full-land-connected``
-    The land of the 100x100 board is not 4-connected.
-
-Warnings (the map is valid, but):
-
-``official-reader``
-    A line the official 2014 simulator's reader would crash on.
-``home-bottleneck``
-    Land joined through a single cell (an articulation point) near a home.
-``scattered-water``
-    Most water cells touch no other water cell (noise rather than lakes and rivers).
-
-Paths that cannot be read at all (missing, a folder without maps, no permission) give a
-report with ``unreadable`` set and the rule ``unreadable``.
+Errors make a map invalid: ``file``, ``format``, ``range``, ``duplicate``, ``count``,
+``corner``, ``land-connected``, ``full-land-connected`` (and ``unreadable`` for a path
+that cannot be read at all).  Warnings leave it valid: ``official-reader``,
+``home-bottleneck``, ``scattered-water``.  :data:`RULES` says what each one means;
+``docs/validate.md`` is the list for map authors.
 """
 
 from __future__ import annotations
@@ -48,8 +22,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..errors import MapFormatError, located
-from ..maps import (GAMES, OUTPOST_HOMES, OUTPOST_QUARTER, OUTPOST_SIZE, _decode, _lines, find_maps,
-                    outpost_full_water, outpost_line_xy)
+from ..maps import (GAMES, OUTPOST_HOMES, OUTPOST_QUARTER, OUTPOST_SIZE, _decode, _lines,
+                    find_maps, outpost_full_water, outpost_line_xy)
 from ..types import Cell, Grid
 
 __all__ = [
@@ -63,6 +37,7 @@ __all__ = [
     "MIN_BOTTLENECK_LAND",
     "SCATTERED_FRACTION",
     "MAX_VALIDATE_BYTES",
+    "SHOWN_PER_RULE",
     "validate_text",
     "validate_map_file",
     "validate_paths",
@@ -96,7 +71,7 @@ RULES: dict[str, str] = {
     "full-land-connected": "the land of the 100x100 board is not 4-connected",
     "official-reader": "a line the official 2014 simulator's reader would crash on",
     "home-bottleneck": f"land joined through one cell within {HOME_RADIUS} steps of a home",
-    "scattered-water": "most water cells touch no other water cell",
+    "scattered-water": "a quarter or more of the water cells touch no other water cell",
 }
 
 _N = OUTPOST_QUARTER
@@ -495,8 +470,8 @@ def validate_text(text: str, name: str = "map") -> ValidationReport:
     Examples
     --------
     >>> report = validate_text("0 0\\n3 4\\n3 4\\n", "tiny.txt")
-    >>> sorted(report.rules())
-    ['corner', 'count', 'duplicate']
+    >>> [(p.rule, p.line) for p in report.errors]
+    [('duplicate', 3), ('count', None), ('corner', 1)]
     """
     errors, warnings, water, first_line = _scan_lines(text)
     more_errors, more_warnings = _check_water(water, first_line)
