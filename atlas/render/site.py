@@ -46,8 +46,9 @@ __all__ = [
     "slugify",
 ]
 
-#: Seconds per move in the built-in tournament.
-TOURNAMENT_TIME = 0.02
+#: Seconds per move in the built-in tournament, by game (short: the cold build of the
+#: bundled maps has a 3-minute budget on 2 cores).
+TOURNAMENT_TIME = {"tron": 0.01, "isolation": 0.02, "connect5": 0.02, "outpost": 0.02}
 #: Outpost games of the built-in tournament are shorter than the spec's T.
 OUTPOST_BUILD_PARAMS: dict[str, Any] = {"T": 200}
 #: Games per pairing, seating and map in the built-in tournament.
@@ -240,8 +241,8 @@ def _validate(entry: MapEntry, out: Path, cache: Cache, version: str) -> None:
 
 def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
                 cache: Cache, version: str, progress: bool,
-                bots: dict[str, Sequence[str]] | None, time_limit: float,
-                game_filter: Sequence[str] | None) -> list[Any]:
+                bots: dict[str, Sequence[str]] | None, time_limit: float | None,
+                game_filter: Sequence[str] | None, problems: list[str]) -> list[Any]:
     """Records of the built-in tournament (cached game by game)."""
     from ..bots import bot_names
     from ..sim import tournament as tour
@@ -257,7 +258,8 @@ def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
         if not maps or len(names) < 2:
             continue
         params = dict(OUTPOST_BUILD_PARAMS) if game == "outpost" else {}
-        specs = tour.schedule_games(game, maps, names, games_per, params, time_limit)
+        limit = TOURNAMENT_TIME[game] if time_limit is None else time_limit
+        specs = tour.schedule_games(game, maps, names, games_per, params, limit)
         for spec in specs:
             key = content_key("game", _spec_json(spec), version)
             data = cache.get_json("record", key)
@@ -271,7 +273,12 @@ def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
     if todo:
         done = tour.run_games([s for _, s in todo], jobs=jobs,
                               progress=progress)
-        for (key, _), rec in zip(todo, done):
+        for (key, spec), rec in zip(todo, done):
+            if tour.is_error(rec):  # not cached: the next build tries again
+                problems.append(f"game {spec.game} {' vs '.join(spec.players)} on "
+                                f"{spec.map_name} could not be played: "
+                                f"{rec.result.detail.splitlines()[-1][:200]}")
+                continue
             cache.put_json("record", key, rec.to_json())
             records.append(rec)
     return records
@@ -373,7 +380,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
                cache_dir: str | os.PathLike[str] | None = ".atlas-cache",
                progress: bool = True, tournament: bool = True,
                bots: dict[str, Sequence[str]] | None = None,
-               time_limit: float = TOURNAMENT_TIME,
+               time_limit: float | None = None,
                game_filter: Sequence[str] | None = None,
                log: Callable[[str], None] | None = None) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``.
@@ -396,8 +403,8 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         Play the built-in tournament.
     bots : dict, optional
         Bots per game for the tournament (default: every built-in bot).
-    time_limit : float
-        Seconds per move in the tournament.
+    time_limit : float, optional
+        Seconds per move in the tournament (default :data:`TOURNAMENT_TIME`).
     game_filter : sequence of str, optional
         Only these games take part in the tournament.
 
@@ -444,7 +451,8 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         if tournament and n_games > 0:
             recs = _tournament(entries, games_per=n_games, jobs=jobs, cache=cache,
                                version=version, progress=progress, bots=bots,
-                               time_limit=time_limit, game_filter=game_filter)
+                               time_limit=time_limit, game_filter=game_filter,
+                               problems=problems)
             game_entries += _game_entries(recs, "tournament", entries, taken)
         if records_dir is not None:
             recs = load_records(Path(records_dir), problems)

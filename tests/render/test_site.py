@@ -1,0 +1,233 @@
+"""atlas build: every map and game published, relative links, escaping, cache, atomicity."""
+
+from __future__ import annotations
+
+import re
+import time
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+from markupsafe import escape
+
+from atlas.maps import parse_map, write_map
+from atlas.render import site as site_mod
+from atlas.render.site import build_from_cli, build_site, slugify
+from atlas.sim.records import save_record
+
+from conftest import TRON25, play_record
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+OUTPOST_WATER = [f"{x} {y}" for x in range(15, 35) for y in range(15, 40)]
+
+
+def _maps(root: Path) -> Path:
+    maps = root / "maps"
+    for game in ("tron", "isolation", "connect5", "outpost"):
+        (maps / game).mkdir(parents=True)
+    (maps / "tron" / "pillars.txt").write_text(TRON25)
+    (maps / "tron" / "small.txt").write_text(
+        "9 5\n#########\n#1  #  2#\n#   #   #\n#       #\n#########\n")
+    (maps / "tron" / "broken.txt").write_text("5 5\n#####\n")
+    (maps / "tron" / "<b>odd & name.txt").write_text(
+        "5 3\n#####\n#1 2#\n#####\n")
+    (maps / "isolation" / "tiny.txt").write_text(
+        "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n")
+    (maps / "connect5" / "small.txt").write_text("connect5 6 5 4\n")
+    (maps / "outpost" / "lake.txt").write_text("\n".join(OUTPOST_WATER) + "\n")
+    (maps / "outpost" / "bad.txt").write_text("0 0\n3 4\n60 2\n")
+    return maps
+
+
+def _records(root: Path) -> Path:
+    recs = root / "records"
+    recs.mkdir()
+    gm = parse_map(TRON25, game="tron", name="pillars")
+    rec = play_record("tron", gm, seed=1, players=("<script>alert(1)</script>", "plain"),
+                      stderr=("SECRET-STDERR-TEXT", ""))
+    save_record(rec, recs / "imported.json")
+    iso = parse_map("isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n",
+                    game="isolation", name="tiny")
+    save_record(play_record("isolation", iso, seed=2), recs / "iso.json.gz")
+    (recs / "garbage.json").write_text("{not json")
+    return recs
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("site")
+    maps, recs = _maps(root), _records(root)
+    out = root / "out"
+    result = build_site(maps, out, records_dir=recs, cache_dir=root / "cache",
+                        progress=False, games=1, jobs=1,
+                        bots={"tron": ["random", "wallhugger"], "isolation": [],
+                              "connect5": [], "outpost": []},
+                        time_limit=0.05, log=lambda m: None)
+    return root, maps, recs, out, result
+
+
+def _pages(out: Path) -> list[Path]:
+    return sorted(out.rglob("*.html"))
+
+
+def test_index_shows_every_map_and_errors(built):
+    root, maps, recs, out, result = built
+    html = (out / "index.html").read_text()
+    for p in maps.rglob("*.txt"):
+        assert f'data-map="{escape(p.stem)}"' in html, p.stem
+    broken = next(m for m in result.maps if m.name == "broken")
+    assert not broken.ok
+    page = (out / broken.page).read_text()
+    assert "expected 5 rows" in page
+    assert any("broken.txt" in p for p in result.problems)
+
+
+def test_map_page_has_pictures_figures_and_games(built):
+    root, maps, recs, out, result = built
+    m = next(m for m in result.maps if m.name == "pillars")
+    page = (out / m.page).read_text()
+    for kind in ("plain", "voronoi"):
+        assert m.images[kind] in page
+        assert (out / m.images[kind]).stat().st_size > 100
+    assert str(m.figures["free"]) in page
+    # the imported game and the tournament games on this map are listed with their GIFs
+    assert len(m.games) >= 3
+    for g in m.games:
+        assert g.page in page and g.gif and (out / g.gif).exists()
+    origins = {g.origin for g in m.games}
+    assert origins == {"tournament", "imported"}
+
+
+def test_tournament_both_seats_and_standings(built):
+    root, maps, recs, out, result = built
+    tour = [g for g in result.games if g.origin == "tournament"]
+    valid_tron = [m for m in result.maps if m.game == "tron" and m.ok]
+    # random vs wallhugger, both seatings, one game each, on each tron map
+    assert len(tour) == 2 * len(valid_tron)
+    seatings = {tuple(p.name for p in g.record.players) for g in tour}
+    assert seatings == {("random", "wallhugger"), ("wallhugger", "random")}
+    page = (out / "standings.html").read_text()
+    wins = {n: 0 for n in ("random", "wallhugger")}
+    for g in tour:
+        if g.record.result.winner is not None:
+            wins[g.record.players[g.record.result.winner].name] += 1
+    m = re.search(r">wallhugger</a></td><td class=\"num\">-?\d+</td><td class=\"num\">(\d+)"
+                  r"</td><td class=\"num\">(\d+)</td>", page)
+    assert m is not None
+    assert int(m.group(2)) == wins["wallhugger"]
+    bots = {p.name for p in (out / "bots").iterdir()}
+    assert any(n.startswith("tron-wallhugger") for n in bots)
+
+
+def test_names_are_escaped_and_stderr_is_not_published(built):
+    root, maps, recs, out, result = built
+    for page in _pages(out):
+        text = page.read_text()
+        assert "<script>alert(1)</script>" not in text
+        assert "<b>odd" not in text
+        assert "SECRET-STDERR-TEXT" not in text
+    game = next(g for g in result.games if g.origin == "imported" and g.record.game == "tron")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in (out / game.page).read_text()
+    for f in out.rglob("*"):
+        if f.is_file():
+            assert b"SECRET-STDERR-TEXT" not in f.read_bytes()
+    assert any("garbage.json" in p for p in result.problems)
+
+
+def test_links_are_relative_and_resolve(built):
+    root, maps, recs, out, result = built
+    for page in _pages(out):
+        text = page.read_text()
+        assert "http://" not in text and "https://" not in text, page
+        for ref in re.findall(r'(?:href|src)="([^"]+)"', text):
+            assert not ref.startswith("/"), (page, ref)
+            target = ref.split("#")[0]
+            if target:
+                assert (page.parent / target).resolve().exists(), (page, ref)
+
+
+def test_game_page_has_viewer_data_and_moves(built):
+    import json
+
+    root, maps, recs, out, result = built
+    g = next(g for g in result.games if g.record.game == "tron")
+    text = (out / g.page).read_text()
+    blob = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
+                     text, re.S).group(1)
+    data = json.loads(blob)
+    assert data["w"] == 25 and data["h"] == 25 or data["w"] == g.record.game_map().width
+    assert len(data["frames"]) == len(g.record.turns) + 1
+    assert text.count('<tr id="move-') == len(g.record.turns)
+    assert "fetch(" not in (out / "static" / "viewer.js").read_text()
+
+
+def test_validation_page_lists_each_problem(built):
+    from atlas.analyze.validate import validate_map_file
+
+    root, maps, recs, out, result = built
+    text = (out / "validation.html").read_text()
+    for name in ("lake", "bad"):
+        report = validate_map_file(maps / "outpost" / f"{name}.txt")
+        for problem in report.errors + report.warnings:
+            assert f"<code>{problem.rule}</code>" in text
+    bad = next(m for m in result.maps if m.name == "bad")
+    assert not bad.valid and (out / bad.images["validation"]).exists()
+
+
+def test_warm_rebuild_hits_the_cache_and_is_fast(built):
+    root, maps, recs, out, result = built
+    t = time.perf_counter()
+    again = build_site(maps, out, records_dir=recs, cache_dir=root / "cache",
+                       progress=False, games=1, jobs=1,
+                       bots={"tron": ["random", "wallhugger"]}, time_limit=0.05,
+                       log=lambda m: None)
+    assert again.cache_misses == 0 and again.cache_hits > 0
+    assert time.perf_counter() - t < 15
+    assert [g.ident for g in again.games] == [g.ident for g in result.games]
+
+
+def test_failed_build_leaves_previous_site(tmp_path, monkeypatch):
+    maps = tmp_path / "maps" / "tron"
+    maps.mkdir(parents=True)
+    write_map(parse_map("5 3\n#####\n#1 2#\n#####\n", game="tron", name="a"), maps / "a.txt")
+    out = tmp_path / "site"
+    build_site(tmp_path / "maps", out, cache_dir=None, progress=False, tournament=False,
+               log=lambda m: None)
+    before = (out / "index.html").read_text()
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("atlas.render.pages.write_pages", boom)
+    with pytest.raises(RuntimeError):
+        build_site(tmp_path / "maps", out, cache_dir=None, progress=False,
+                   tournament=False, log=lambda m: None)
+    assert (out / "index.html").read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["maps", "site"]
+
+
+def test_cli_exit_status(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the default cache folder is created here
+    empty = tmp_path / "none"
+    empty.mkdir()
+    args = Namespace(maps=str(empty), out=str(tmp_path / "o1"), records=None, jobs=1,
+                     games=0, strict=False)
+    assert build_from_cli(args) == 1  # nothing could be built
+    maps = tmp_path / "maps" / "tron"
+    maps.mkdir(parents=True)
+    (maps / "good.txt").write_text("5 3\n#####\n#1 2#\n#####\n")
+    (maps / "bad.txt").write_text("oops\n")
+    args = Namespace(maps=str(tmp_path / "maps"), out=str(tmp_path / "o2"), records=None,
+                     jobs=1, games=0, strict=False)
+    assert build_from_cli(args) == 0
+    assert "bad.txt" in capsys.readouterr().err
+    args.strict = True
+    assert build_from_cli(args) == 1
+
+
+def test_slugify_is_safe_and_unique():
+    taken: set[str] = set()
+    assert slugify("Ring 2 / ../x", taken) == "ring-2-x"
+    assert slugify("Ring 2 / ../x", taken) == "ring-2-x-2"
+    assert slugify("<b>", taken) == "b"
+    assert slugify("", None) == "x"
