@@ -10,13 +10,16 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from atlas.analyze.validate import (ERROR_RULES, HOME_RADIUS, MAX_VALIDATE_BYTES,
                                     MIN_BOTTLENECK_LAND, RULES, WARNING_RULES,
                                     format_reports, validate_map_file, validate_paths,
                                     validate_text)
 from atlas.cli import main
-from atlas.maps import outpost_full_water
+from atlas.errors import MapFormatError
+from atlas.maps import outpost_full_water, parse_map
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICIAL = ROOT / ".." / "shared" / "data" / "outpost-maps"
@@ -492,3 +495,36 @@ def test_generator_writes_exactly_our_maps(tmp_path):
     assert sorted(p.name for p in written) == sorted(p.name for p in OURS.glob("*.txt"))
     for p in written:
         assert p.read_bytes() == (OURS / p.name).read_bytes(), p.name
+
+
+# --------------------------------------------------------------------------- robustness
+
+
+LINE = st.one_of(
+    st.tuples(st.integers(-3, 60), st.integers(-3, 60)).map(lambda t: f"{t[0]} {t[1]}"),
+    st.sampled_from(["", " ", "\t", "1,2", " 3 4", "5  6", "7\t8", "9 9 9", "x", "\ufeff1 1",
+                     "2 3\r", "4 5 ", "+6 7", "\r"]),
+    st.text(max_size=8),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(LINE, max_size=30), st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_any_text_gives_a_report_that_agrees_with_the_reader(lines, eol, final):
+    text = eol.join(lines) + (eol if final else "")
+    report = validate_text(text, "fuzz.txt")
+    json.dumps(report.to_json())
+    n_lines = text.count("\n") + 1
+    for p in report.problems:
+        assert p.rule in RULES
+        assert p.line is None or 1 <= p.line <= n_lines
+        assert p.cell is None or (0 <= p.cell[0] < 50 and 0 <= p.cell[1] < 50)
+    assert report.valid == (not report.errors)
+    # Where the map reader accepts the text, the validator read the same water.
+    try:
+        game_map = parse_map(text.lstrip("\ufeff"), game="outpost")
+    except MapFormatError:
+        assert report.rules() & {"format", "range", "count"}
+        return
+    assert not report.rules() & {"format", "range"}
+    assert np.array_equal(game_map.blocked[:50, :50], report.water)
