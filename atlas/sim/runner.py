@@ -28,13 +28,17 @@ from .external import BotFailure, external_bot
 from .records import PlayerEntry, Record, RecordBuilder
 
 __all__ = ["play_game", "make_player", "player_entry", "bot_seed", "play_from_cli",
-           "format_result", "EXTERNAL_PREFIX", "TIME_GRACE"]
+           "format_result", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
 
 #: A player spec that starts with this runs a program: ``cmd:./mybot --fast``.
 EXTERNAL_PREFIX = "cmd:"
 #: Built-in bots keep their own deadline; an answer later than the limit plus this
 #: (seconds, plus a quarter of the limit) counts as a timeout.
 TIME_GRACE = 0.05
+#: A built-in bot's first answer is judged late only past this many seconds: it may
+#: include compiling its numba kernels (loaded from numba's cache after the first run).
+#: The bot is still handed the real deadline.
+COMPILE_ALLOWANCE = 30.0
 #: Record status -> the outcome reason it gives a game the seat loses by it.
 _REASON_OF_STATUS = {"crashed": "crash", "timeout": "timeout", "invalid": "invalid",
                      "illegal": "illegal"}
@@ -123,7 +127,8 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
     Each turn, every seat in ``to_move`` is asked in seat order with its own deadline
     and a copy of the state.  A failure makes that seat's move ``None``: an exception
     or a dead process is ``crashed``, an answer after the deadline ``timeout``
-    (built-in bots get :data:`TIME_GRACE` plus a quarter of the limit), a move the game
+    (built-in bots get :data:`TIME_GRACE` plus a quarter of the limit, and
+    :data:`COMPILE_ALLOWANCE` for their first move), a move the game
     cannot read ``invalid``, a move the rules refuse ``illegal``.  In a two-seat
     alternating game (isolation, connect5) that seat then loses at once; in tron the
     cycle stays put and crashes; in outpost the empire makes no move for the rest of
@@ -157,13 +162,16 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
                 if seat in failed:
                     moves[seat] = None
                     continue
-                limit = time_limit
+                limit, judge = time_limit, time_limit * 1.25 + TIME_GRACE
                 if not moved[seat]:
                     own = getattr(bots[seat], "first_move_time", None)
                     limit = first_move_time if first_move_time is not None else max(
                         time_limit, own or time_limit)
+                    judge = limit * 1.25 + TIME_GRACE
+                    if own is None:  # a built-in bot: its first move may compile kernels
+                        judge = max(judge, COMPILE_ALLOWANCE)
                 moved[seat] = True
-                move, elapsed, failure = _ask(game, bots[seat], state, seat, limit)
+                move, elapsed, failure = _ask(game, bots[seat], state, seat, limit, judge)
                 times[seat] = round(elapsed, 6)
                 if failure is not None:
                     failed[seat] = (failure[0], turn, failure[1])
@@ -201,7 +209,7 @@ def _failure_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:300]
 
 
-def _ask(game: Any, bot: Any, state: Any, seat: PlayerId, limit: float,
+def _ask(game: Any, bot: Any, state: Any, seat: PlayerId, limit: float, judge: float,
          ) -> tuple[Any, float, tuple[str, str] | None]:
     """Ask ``bot`` for a move; returns (move, seconds, (status, detail) or None)."""
     t0 = time.perf_counter()
@@ -212,7 +220,7 @@ def _ask(game: Any, bot: Any, state: Any, seat: PlayerId, limit: float,
     except Exception as exc:
         return None, time.perf_counter() - t0, ("crashed", _failure_text(exc))
     elapsed = time.perf_counter() - t0
-    if elapsed > limit * 1.25 + TIME_GRACE:
+    if elapsed > judge:
         return None, elapsed, ("timeout", f"answered after {elapsed:.3f} s, "
                                           f"the limit is {limit:g} s")
     try:
