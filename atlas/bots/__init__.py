@@ -41,6 +41,9 @@ BOTS: dict[tuple[str, str], str] = {
     ("connect5", "window4"): "atlas.bots.connect5_window:Window4Bot",
     ("connect5", "strong"): "atlas.bots.connect5_strong:StrongConnect5Bot",
     ("outpost", "random"): "atlas.bots.random_bot:RandomBot",
+    ("outpost", "greedy"): "atlas.bots.outpost_bots:GreedyOutpostBot",
+    ("outpost", "balanced"): "atlas.bots.outpost_bots:BalancedOutpostBot",
+    ("outpost", "defender"): "atlas.bots.outpost_bots:DefenderOutpostBot",
 }
 
 
