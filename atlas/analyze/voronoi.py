@@ -10,7 +10,8 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
     Afterwards ``dist_a[i]`` holds the steps from the nearer head (``0`` at both heads,
     ``-1`` unreached) and ``dist_b[i]`` the owner code: ``1`` ``a`` strictly first,
     ``2`` ``b`` strictly first, ``3`` tie, ``0`` unreached; ``queue`` lists the
-    reached cells in order of distance, the heads first.  The heads may be blocked
+    reached cells in order of distance: the heads first (``queue[0] = a``,
+    ``queue[1] = b``; only ``a`` when ``a == b``), then the ``n1 + n2 + tie`` others.  The heads may be blocked
     cells (they usually are: a head stands on its trail); ``a == b`` makes every
     reached cell a tie.
 ``voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue) -> int``
