@@ -59,11 +59,15 @@ def test_schedule_is_maps_times_seatings_times_seeds():
 
 @pytest.mark.slow
 def test_same_results_with_one_job_two_jobs_and_a_dask_cluster():
-    # bots whose moves do not depend on the clock (window4 searches 4 plies, well
-    # inside 2 s), so any executor must give the very same games; one is a program
-    example = f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / 'tron_bot.py'}"
-    specs = schedule_games("tron", [TRON], ["random", example], seeds=2, time_limit=2.0)
-    specs += schedule_games("connect5", [C5], ["random", "window4"], seeds=1, time_limit=2.0)
+    # bots whose moves do not depend on the clock (the seeded random bot and the example
+    # programs), so any executor must give the very same games
+    def example(name):
+        return f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / name}"
+
+    specs = schedule_games("tron", [TRON], ["random", example("tron_bot.py")], seeds=2,
+                           time_limit=2.0)
+    specs += schedule_games("connect5", [C5], ["random", example("connect5_bot.py")],
+                            time_limit=2.0)
     one = run_games(specs, jobs=1, progress=False)
     two = run_games(specs, jobs=2, progress=False)
     distributed = pytest.importorskip("distributed")
