@@ -39,6 +39,8 @@ import numpy as np
 from ..analyze.components import component_size_kernel
 from ..analyze.distances import bfs_blocked_kernel
 from ..analyze.grid import BLOCKED, FREE
+from ..analyze.parity import parity_from_counts, parity_kernel
+from ..analyze.voronoi import voronoi_kernel
 
 __all__ = [
     "FREE", "BLOCKED", "INF", "MOVES", "Workspace", "board_from_state", "offsets",
@@ -53,10 +55,11 @@ INF = 1 << 28
 MOVES = (1, 2, 3, 4)
 
 # Rows of the int32 workspace.
-R_DA, R_DB, R_QUEUE, R_MARK, R_DISC, R_LOW, R_PARENT, R_ITER, R_STACK, R_CNT0, R_CNT1 = range(11)
+(R_DA, R_DB, R_QUEUE, R_MARK, R_DISC, R_LOW, R_PARENT, R_ITER, R_STACK, R_CNT0, R_CNT1,
+ R_TRAIL) = range(12)
 # Rows of the float64 workspace.
 F_N, F_E, F_BESTA, F_BESTB, F_BF = range(5)
-_INT_ROWS = 11
+_INT_ROWS = 12
 _FLOAT_ROWS = 5
 
 
@@ -65,8 +68,9 @@ class Workspace:
 
     Attributes
     ----------
-    ibuf : ndarray of int32, shape (11, n)
-        Distances of both players, BFS queue, flood marks, DFS state, colour counts.
+    ibuf : ndarray of int32, shape (12, n)
+        Distances and owners, BFS queue, flood marks, DFS state, colour counts, and a
+        trail of cells a rollout has blocked.
     fbuf : ndarray of float64, shape (5, n)
         Chamber accumulators (nodes, edges, best child values, battlefront flag).
     off : ndarray of int64, shape (4,)
@@ -142,36 +146,38 @@ def _open_neighbours(grid, c, off):  # pragma: no cover - numba
 def voronoi_counts(grid, a, b, off, ibuf):  # pragma: no cover - numba
     """Territory of heads ``a`` and ``b``: ``(n_a, n_b, e_a, e_b, touching)``.
 
-    A free cell belongs to the player that reaches it in strictly fewer steps; ``e_*``
-    add up the open neighbours of each territory cell ("edges", each counted from both
-    ends); ``touching`` is 1 when some cell is reachable by both players (they are not
-    separated).  Leaves the distances in ``ibuf[R_DA]`` and ``ibuf[R_DB]``.
-    Two BFS and one scan: O(n).
+    A free cell belongs to the player that reaches it in strictly fewer steps
+    (:func:`atlas.analyze.voronoi.voronoi_kernel`); ``e_*`` add up the open neighbours
+    of each territory cell ("edges", each counted from both ends); ``touching`` is 1
+    while some cell is reachable by both players (they are not separated): a tie cell,
+    or cells of the two territories side by side.  Leaves the distance to the nearer
+    head in ``ibuf[R_DA]`` and the owner code (1 ``a``, 2 ``b``, 3 tie, 0 unreached) in
+    ``ibuf[R_DB]``.  One two-source BFS and one pass over the reached cells: O(n).
     """
-    da = ibuf[R_DA]
-    db = ibuf[R_DB]
+    owner = ibuf[R_DB]
     queue = ibuf[R_QUEUE]
-    bfs_blocked_kernel(grid, off[2], a, -1, da, queue)
-    bfs_blocked_kernel(grid, off[2], b, -1, db, queue)
-    na = 0
-    nb_ = 0
+    n1, n2, tie = voronoi_kernel(grid, off[2], a, b, ibuf[R_DA], owner, queue)
+    start = 2 if a != b else 1
     ea = 0
     eb = 0
-    touching = 0
-    for c in range(grid.shape[0]):
-        if grid[c] == 0:
+    touching = 1 if tie > 0 else 0
+    for i in range(start, start + n1 + n2 + tie):
+        c = queue[i]
+        o = owner[c]
+        if o == 3:
             continue
-        x = da[c]
-        y = db[c]
-        if x >= 0 and y >= 0:
-            touching = 1
-        if x >= 0 and (y < 0 or x < y):
-            na += 1
-            ea += _open_neighbours(grid, c, off)
-        elif y >= 0 and (x < 0 or y < x):
-            nb_ += 1
-            eb += _open_neighbours(grid, c, off)
-    return na, nb_, ea, eb, touching
+        e = 0
+        for j in range(4):
+            w = c + off[j]
+            if grid[w] != 0:
+                e += 1
+                if owner[w] != o:
+                    touching = 1
+        if o == 1:
+            ea += e
+        else:
+            eb += e
+    return n1, n2, ea, eb, touching
 
 
 @numba.njit(cache=True)
@@ -377,29 +383,13 @@ def fill_length(grid, head, off, ibuf, max_steps):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def parity_bound(grid, head, off, ibuf, w2):  # pragma: no cover - numba
+def parity_bound(grid, head, off, ibuf):  # pragma: no cover - numba
     """Upper bound on the steps a lone player at ``head`` can still make.
 
-    Cells are coloured like a checkerboard; a path alternates colours, so starting next to
-    ``head`` on the other colour it can use at most ``2*min(a, b) + (a > b)`` cells, ``a``
-    the cells of the other colour and ``b`` of the head's colour in the reachable room
-    (the "chessboard problem" of [2]_).  O(room).
+    The checkerboard bound of :func:`atlas.analyze.parity.parity_kernel` over the room
+    reachable from ``head`` (the "chessboard problem" of [2]_).  O(room).
     """
-    da = ibuf[R_DA]
-    queue = ibuf[R_QUEUE]
-    reached = bfs_blocked_kernel(grid, w2, head, -1, da, queue) - 1
-    hc = ((head // w2) + (head % w2)) & 1
-    a = 0
-    b = 0
-    for i in range(1, reached + 1):
-        c = queue[i]
-        if (((c // w2) + (c % w2)) & 1) == hc:
-            b += 1
-        else:
-            a += 1
-    if a > b:
-        return 2 * b + 1
-    return 2 * a
+    return parity_kernel(grid, off[2], head, ibuf[R_DA], ibuf[R_QUEUE])
 
 
 @numba.njit(cache=True)
@@ -407,8 +397,8 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                   use_front, swap):  # pragma: no cover - numba
     """Value of the space the player at ``root`` can fill in its own territory.
 
-    The territory is the free cells with ``da < db`` (distances left in the workspace by
-    :func:`voronoi_counts`; after a separation that is the whole room).  A depth-first
+    The territory is the free cells the player reaches strictly first (owner codes left
+    in the workspace by :func:`voronoi_counts`; after a separation, the whole room).  A depth-first
     search with low-links splits it into the tree of chambers of [2]_: a subtree hanging
     from a cut vertex is a chamber that can be entered but not left.  A chamber is worth
     ``k1 * nodes + k2 * edges`` of its cells plus its best child.  With ``use_parity`` the
@@ -420,11 +410,11 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     Notes
     -----
     One explicit-stack DFS (Hopcroft-Tarjan low-links), O(territory).  Returns the value.
-    ``swap`` = 1 reads the distances the other way round (the value of the player whose
-    distances are in ``R_DB``).
+    ``swap`` = 0 for the player who was ``a`` in :func:`voronoi_counts`, 1 for ``b``.
     """
-    da = ibuf[R_DB] if swap else ibuf[R_DA]
-    db = ibuf[R_DA] if swap else ibuf[R_DB]
+    da = ibuf[R_DA]
+    owner = ibuf[R_DB]
+    mine = 2 if swap else 1
     disc = ibuf[R_DISC]
     low = ibuf[R_LOW]
     parent = ibuf[R_PARENT]
@@ -460,7 +450,7 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
             k = itr[v]
             itr[v] += 1
             u = v + off[k]
-            if grid[u] == 0 or da[u] < 0 or (0 <= db[u] <= da[u]):
+            if grid[u] == 0 or owner[u] != mine:
                 continue
             if disc[u] < 0:
                 t += 1
@@ -482,8 +472,8 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                 if use_front:
                     for j in range(4):
                         w = u + off[j]
-                        if w == opp or (grid[w] != 0 and db[w] >= 0
-                                        and (da[w] < 0 or db[w] <= da[w])):
+                        if w == opp or (grid[w] != 0 and owner[w] != mine
+                                        and owner[w] != 0):
                             front = 1.0
                 bf[u] = front
                 sp += 1
@@ -528,13 +518,11 @@ def _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2, use_
     """Value of the chamber whose first cell is ``v`` (see :func:`chamber_value`)."""
     nodes = acc_n[v]
     if use_parity and nodes > 0.0:
+        # The walk starts from the entrance outside the chamber, of the other colour.
         if (((v // w2) + (v % w2)) & 1) == 0:
-            same = c0[v]
-            other = c1[v]
+            bound = parity_from_counts(c1[v], c0[v])
         else:
-            same = c1[v]
-            other = c0[v]
-        bound = 2 * min(same, other) + (1 if same > other else 0)
+            bound = parity_from_counts(c0[v], c1[v])
         if bound < nodes:
             nodes = float(bound)
     fill = k1 * nodes + k2 * acc_e[v] + best_a[v]
