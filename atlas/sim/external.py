@@ -383,6 +383,15 @@ class GtpBot(ExternalBot):
             raise BotFailure("invalid", f"refused {line!r}: {content[:80]}")
         return content if ok else ""
 
+    def close(self) -> None:
+        """Say ``quit`` (without waiting for the answer), then end the process."""
+        if self.process is not None and self._known is not None:
+            try:
+                self.process.write(b"quit\n", time.perf_counter() + 0.05)
+            except BotFailure:
+                pass
+        super().close()
+
     def move(self, state: Any, player: int, deadline: float) -> int:
         board = np.asarray(state.board)
         rows, cols = board.shape
@@ -415,34 +424,25 @@ def _grid_rows(grid: np.ndarray) -> list[str]:
     return ["".join("#" if v else "." for v in row) for row in grid]
 
 
-#: State class -> fields never sent per turn: static, and in the ``start`` message already.
-STATIC_FIELDS: dict[str, frozenset[str]] = {
-    "OutpostState": frozenset({"board", "params", "water"}),
-}
-
-
-def _static(state: Any) -> frozenset[str]:
-    return STATIC_FIELDS.get(type(state).__name__, frozenset())
-
-
 def state_to_json(state: Any) -> dict[str, Any]:
-    """A game state (a dataclass of arrays and scalars) as plain JSON data.
+    """A game state as the plain JSON data of the JSON-lines protocol.
 
-    Boolean grids become lists of row strings (``#`` blocked, ``.`` free), other arrays
-    nested lists, numpy scalars Python numbers; field names are kept.  Static fields
-    (:data:`STATIC_FIELDS`) are left out, and a padded flat grid ``X_flat`` is sent as
-    its ``[row, col]`` view ``X``.
+    tron, isolation, connect5: every field of the state's dataclass, boolean grids as
+    lists of row strings (``#`` blocked, ``.`` free), arrays as nested lists.  outpost:
+    the documented view (``docs/protocols.md``): ``turn``, ``outposts`` per empire,
+    ``owner`` as a ``[row, col]`` grid, ``land``, ``water``, ``disputed``, ``afford``,
+    ``pending``, ``built``, ``skip``; the map and parameters are in the start message.
     """
-    out: dict[str, Any] = {}
-    static = _static(state)
-    for f in dataclasses.fields(state):
-        name = f.name
-        if name in static:
-            continue
-        if name.endswith("_flat") and hasattr(state, name[:-5]):
-            name = name[:-5]
-        out[name] = _to_json(getattr(state, name))
-    return out
+    if type(state).__name__ == "OutpostState":
+        return {"turn": int(state.turn),
+                "outposts": [np.asarray(a).tolist() for a in state.outposts],
+                "owner": np.asarray(state.owner).tolist(),
+                "land": _to_json(np.asarray(state.land)),
+                "water": _to_json(np.asarray(state.water_count)),
+                "disputed": _to_json(np.asarray(state.disputed)),
+                **{k: [_to_json(v) for v in getattr(state, k)]
+                   for k in ("afford", "pending", "built", "skip")}}
+    return {f.name: _to_json(getattr(state, f.name)) for f in dataclasses.fields(state)}
 
 
 def _to_json(value: Any) -> Any:
@@ -465,14 +465,32 @@ def state_from_json(template: Any, data: Mapping[str, Any]) -> Any:
     """Inverse of :func:`state_to_json`, taking types, dtypes and static fields from
     ``template`` (a state of the same game and map, e.g. the initial one)."""
     state = template.copy()
-    values = {}
-    for f in dataclasses.fields(state):
-        stem = f.name[:-5] if f.name.endswith("_flat") else ""
-        if stem and stem in data and hasattr(state, stem):
-            view = getattr(state, stem)
-            view[...] = np.asarray(data[stem], dtype=view.dtype)
-        elif f.name in data and f.name not in _static(state):
-            values[f.name] = _from_json(getattr(state, f.name), data[f.name])
+    if type(state).__name__ == "OutpostState":
+        return _outpost_from_json(state, data)
+    values = {f.name: _from_json(getattr(state, f.name), data[f.name])
+              for f in dataclasses.fields(state) if f.name in data}
+    return dataclasses.replace(state, **values)
+
+
+def _outpost_from_json(state: Any, data: Mapping[str, Any]) -> Any:
+    names = {f.name for f in dataclasses.fields(state)}
+    values: dict[str, Any] = {"turn": int(data["turn"])}
+    posts = [np.asarray(p, dtype=np.int32).reshape(-1, 2) for p in data["outposts"]]
+    counts = np.stack([np.asarray(data[k], dtype=np.int64)
+                       for k in ("land", "water", "disputed")], axis=1)
+    if "rc" in names:  # one array of every outpost and the empires' start offsets
+        values["rc"] = np.concatenate(posts).astype(state.rc.dtype)
+        values["starts"] = np.concatenate([[0], np.cumsum([len(p) for p in posts])]
+                                          ).astype(state.starts.dtype)
+    else:
+        values["outposts"] = posts
+    if "counts" in names:
+        values["counts"] = counts.astype(state.counts.dtype)
+    else:
+        values.update(land=counts[:, 0], water_count=counts[:, 1], disputed=counts[:, 2])
+    for key in ("afford", "pending", "built", "skip"):
+        values[key] = _from_json(getattr(state, key), data[key])
+    state.owner[...] = np.asarray(data["owner"], dtype=state.owner.dtype)
     return dataclasses.replace(state, **values)
 
 

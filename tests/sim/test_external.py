@@ -163,7 +163,7 @@ def test_gtp_dialogue(tmp_path):
         bot.close()
     assert log.read_text().splitlines() == [
         "boardsize 7 6", "inarow 5", "clear_board", "play black 4", "genmove white",
-        "play black 4", "genmove white"]
+        "play black 4", "genmove white", "quit"]
 
 
 def test_gtp_inarow_refused_matters_when_not_five(tmp_path):
@@ -184,18 +184,24 @@ def test_gtp_inarow_refused_matters_when_not_five(tmp_path):
 
 
 def test_state_json_round_trip_for_every_game_state():
-    for game_name, text in (("tron", TRON_TEXT), ("connect5", "connect5 7 6 4\n"),
-                            ("isolation", "isolation 4 3 knight\n1..#\n....\n#..2\n")):
+    for game_name, text, turns in (("outpost", "3 4\n10 10\n", 11),
+                                   ("tron", TRON_TEXT, 2), ("connect5", "connect5 7 6 4\n", 2),
+                                   ("isolation", "isolation 4 3 knight\n1..#\n....\n#..2\n", 2)):
         game = get_game(game_name)
         state = game.initial_state(parse_map(text, game=game_name, name="m"))
         rng = np.random.default_rng(1)
-        for _ in range(2):
+        for _ in range(turns):
             moves = {s: game.random_move(state, s, rng) for s in game.to_move(state)}
             state = game.apply(state, moves)
         data = json.loads(json.dumps(state_to_json(state)))
         back = state_from_json(game.initial_state(parse_map(text, game=game_name, name="m")),
                                data)
         assert game.summary(back) == game.summary(state)
+        if game_name == "outpost":
+            assert len(data["owner"]) == 100 and len(data["owner"][0]) == 100
+            assert data["turn"] == 11 and len(data["outposts"]) == 4
+            assert np.array_equal(np.asarray(data["owner"]), state.owner)
+            assert np.array_equal(back.owner, state.owner)
     assert len(data["blocked"]) == 3 and all(len(row) == 4 and set(row) <= set("#.")
                                              for row in data["blocked"])
     assert data["blocked"][0][3] == "#" and data["variant"] == "knight"
@@ -278,6 +284,31 @@ def test_missing_program_is_a_crash_not_an_exception():
 
 
 # --------------------------------------------------------------------------- examples
+
+
+def test_outpost_programs_play_through_json_lines():
+    game_map = parse_map("10 10\n11 10\n", game="outpost", name="lake")
+    players = [f"cmd:{sys.executable} {EXAMPLES / 'outpost_bot.py'}", "random",
+               f"cmd:{sys.executable} -m atlas.cli bot outpost random --seed 7", "random"]
+    record = play_game("outpost", game_map, players, params={"T": 12}, seed=1, time_limit=1.0)
+    assert [s.status for s in record.statuses] == ["ok"] * 4, record.statuses
+    assert record.final["turn"] == 12 and record.result.reason == "turn-limit"
+    # the served random bot plays what the built-in one would with the same seed
+    same = play_game("outpost", game_map, [players[0], "random", _SeededRandom(7), "random"],
+                     params={"T": 12}, seed=1, time_limit=1.0)
+    assert [t.moves[2] for t in record.turns] == [t.moves[2] for t in same.turns]
+
+
+class _SeededRandom:
+    """The built-in random bot with a given seed (the runner would derive one)."""
+
+    def __init__(self, seed):
+        from atlas.bots import make_bot
+        self.bot = make_bot("outpost", "random", seed)
+        self.name = "random"
+
+    def move(self, state, player, deadline):
+        return self.bot.move(state, player, deadline)
 
 
 @pytest.mark.parametrize("game_name, example", [("tron", "tron_bot.py"),
