@@ -43,7 +43,7 @@ kernel.  Owner codes are :data:`NEUTRAL` (-1), :data:`DISPUTED` (-2) or the empi
 
 ``ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, dist, mask,
 queue, counts) -> int``
-    Writes the owner of every cell into ``owner``; ``counts[e, 0]``, ``counts[e, 1]``,
+    (``board_flat`` and ``queue`` are not read.)  Writes the owner of every cell into ``owner``; ``counts[e, 0]``, ``counts[e, 1]``,
     ``counts[e, 2]`` (``int64``, shape ``(n_empires, 3)``, zeroed by the kernel) receive
     empire e's land, water and disputed-among cells.  Returns the number of cells
     within ``r`` of some outpost.
@@ -78,6 +78,7 @@ __all__ = [
     "outpost_cells",
     "ownership_kernel",
     "supply_kernel",
+    "supply_core",
 ]
 
 #: Owner code of a cell farther than ``r`` from every outpost.
@@ -96,66 +97,119 @@ _INT32_MIN: Final = -(2**31)
 @numba.njit(cache=True)
 def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, dist, mask,
                      queue, counts):  # pragma: no cover - compiled
-    """Multi-source BFS bounded by ``r`` carrying the set of nearest empires as a bitmask."""
+    """Stamp each outpost's diamond (nearest distance and set of nearest empires as a
+    bitmask per cell), then read owners and counts off in one pass.
+
+    ``board_flat`` and ``queue`` are not read (kept for a stable signature)."""
     n = land_flat.shape[0]
+    rows = n // stride - 2
+    cols = stride - 2
+    # dist[i] holds (nearest distance << 8) | (nearest empires' bits, up to 8 empires);
+    # with more empires the bits live in mask[] instead.
+    packed = counts.shape[0] <= 8
+    far = (r + 1) << 8
     for i in range(n):
-        dist[i] = -1
-        owner[i] = -1
+        dist[i] = far
+    area = 2 * r * r + 2 * r + 1
+    if packed and cells.shape[0] * min(area, rows * cols) > 2 * rows * cols:
+        # many outposts: a separable distance transform, O(cells) whatever their number
+        for k in range(cells.shape[0]):
+            c = cells[k]
+            v = dist[c]
+            dist[c] = ((v & 255) if v < 256 else 0) | (np.int32(1) << np.int32(empires[k]))
+        _transform(dist, stride, rows, cols)
+    else:
+        for k in range(cells.shape[0]):
+            _stamp(dist, mask, stride, rows, cols, r, cells[k], empires[k], packed)
     for e in range(counts.shape[0]):
         counts[e, 0] = 0
         counts[e, 1] = 0
         counts[e, 2] = 0
-    tail = 0
-    for k in range(cells.shape[0]):
-        c = cells[k]
-        bit = np.int32(1) << np.int32(empires[k])
-        if dist[c] < 0:
-            dist[c] = 0
-            mask[c] = bit
-            queue[tail] = c
-            tail += 1
-        else:
-            mask[c] |= bit
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        m = mask[c]
-        d = dist[c]
-        # every neighbour one closer has been popped: m is final
+    covered = 0
+    for i in range(n):
+        v = dist[i]
+        if v >= far:
+            owner[i] = -1
+            continue
+        covered += 1
+        m = (v & 255) if packed else mask[i]
         if m & (m - 1) == 0:
             e = 0
             while (m >> e) != 1:
                 e += 1
-            owner[c] = e
-            if land_flat[c] != 0:
+            owner[i] = e
+            if land_flat[i] != 0:
                 counts[e, 0] += 1
             else:
                 counts[e, 1] += 1
         else:
-            owner[c] = -2
+            owner[i] = -2
             e = 0
-            mm = m
-            while mm != 0:
-                if mm & 1:
+            while m != 0:
+                if m & 1:
                     counts[e, 2] += 1
-                mm >>= 1
+                m >>= 1
                 e += 1
-        if d >= r:
-            continue
-        for step in (-stride, 1, stride, -1):
-            nb = c + step
-            if board_flat[nb] == 0:
-                continue
-            dn = dist[nb]
-            if dn < 0:
-                dist[nb] = d + 1
-                mask[nb] = m
-                queue[tail] = nb
-                tail += 1
-            elif dn == d + 1:
-                mask[nb] |= m
-    return tail
+    return covered
+
+
+@numba.njit(cache=True)
+def _stamp(dist, mask, stride, rows, cols, r, c, empire, packed):  # pragma: no cover
+    """Merge one outpost's diamond into the nearest distances (and empire bits)."""
+    r0 = c // stride
+    c0 = c % stride
+    bit = np.int32(1) << np.int32(empire)
+    for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
+        dr = abs(rr - r0)
+        span = r - dr
+        base = rr * stride
+        lo = max(1, c0 - span)
+        hi = min(cols, c0 + span)
+        if packed:
+            for cc in range(lo, hi + 1):
+                i = base + cc
+                key = (dr + abs(cc - c0)) << 8
+                old = dist[i]
+                od = old & -256
+                dist[i] = key | bit if key < od else (old | bit if key == od else old)
+        else:
+            for cc in range(lo, hi + 1):
+                i = base + cc
+                key = (dr + abs(cc - c0)) << 8
+                od = dist[i]
+                if key < od:
+                    dist[i] = key
+                    mask[i] = bit
+                elif key == od:
+                    mask[i] |= bit
+
+
+@numba.njit(cache=True, inline="always")
+def _merge(v, u):  # pragma: no cover - compiled
+    """Combine packed (distance << 8 | bits) values: the nearer, or both bits on a tie."""
+    vd = v & -256
+    ud = u & -256
+    return u if ud < vd else (v | (u & 255) if ud == vd else v)
+
+
+@numba.njit(cache=True)
+def _transform(dist, stride, rows, cols):  # pragma: no cover - compiled
+    """Exact L1 nearest distance and nearest set: 1-D min-plus sweeps down and up the
+    columns, then along the rows (distances are separable; ties keep every source)."""
+    for rr in range(2, rows + 1):
+        base = rr * stride
+        for i in range(base + 1, base + cols + 1):
+            dist[i] = _merge(dist[i], dist[i - stride] + 256)
+    for rr in range(rows - 1, 0, -1):
+        base = rr * stride
+        for i in range(base + 1, base + cols + 1):
+            dist[i] = _merge(dist[i], dist[i + stride] + 256)
+    for rr in range(1, rows + 1):
+        base = rr * stride
+        for i in range(base + 2, base + cols + 1):
+            dist[i] = _merge(dist[i], dist[i - 1] + 256)
+        for i in range(base + cols - 1, base, -1):
+            dist[i] = _merge(dist[i], dist[i + 1] + 256)
 
 
 @numba.njit(cache=True, inline="always")
@@ -196,9 +250,11 @@ def _search(land_flat, stride, owner, empire, home_r, home_c, s, mark, link, see
         c = heads[kmin]
         heads[kmin] = link[c]
         pending -= 1
-        for step in (-stride, 1, stride, -1):
-            nb = c + step
-            if not _good(land_flat, owner, empire, nb):
+        for nb in (c - stride, c + 1, c + stride, c - 1):
+            if land_flat[nb] == 0:
+                continue
+            o = owner[nb]
+            if o != -1 and o != empire:
                 continue
             mk = mark[nb]
             if mk == 0:
@@ -234,6 +290,16 @@ def supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, li
         mark[i] = 0
     for i in range(min(n, n // stride + stride)):  # keys < rows + cols + 4
         heads[i] = -1
+    return supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link,
+                       seen, heads)
+
+
+@numba.njit(cache=True)
+def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,
+                heads):  # pragma: no cover - compiled
+    """:func:`supply_kernel` for buffers already clean: ``mark`` all 0 and ``heads``
+    all -1 on entry; both are left so on exit (so a caller checking several empires
+    clears them once)."""
     home_r = home // stride
     home_c = home % stride
     home_good = _good(land_flat, owner, empire, home)
@@ -256,6 +322,9 @@ def supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, li
                     break
         alive[k] = 1 if ok else 0
         survivors += 1 if ok else 0
+    for i in range(nseen):
+        mark[seen[i]] = 0
+    mark[home] = 0
     return survivors
 
 
@@ -353,10 +422,12 @@ def influence(water: npt.ArrayLike, outposts: Sequence[npt.ArrayLike], r: int) -
 
     Notes
     -----
-    One breadth-first search from all outposts at once over the whole board (water does
-    not block influence), stopped at depth ``r``; each cell's set of nearest empires is
-    the union of the sets of its neighbours one step closer, so every cell within ``r``
-    of an outpost is visited once: ``O(min(cells, outposts * (2r^2 + 2r + 1)))``.
+    Each outpost stamps its diamond of radius ``r`` (water does not block influence)
+    into a per-cell nearest distance and a bitmask of the empires at that distance;
+    one pass over the board then reads owners and counts.  Cost
+    ``O(cells + outposts * (2r^2 + 2r + 1))`` in tight row-contiguous loops, which beat
+    a breadth-first search from all outposts (random access, four neighbour tests per
+    cell) up to hundreds of outposts on the 100x100 board.
 
     References
     ----------

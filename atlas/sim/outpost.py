@@ -64,7 +64,7 @@ from ..analyze.outpost import (
     affordable,
     default_homes,
     ownership_kernel,
-    supply_kernel,
+    supply_core,
 )
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
@@ -82,6 +82,7 @@ __all__ = [
     "GAME",
     "check_move",
     "play_turn",
+    "with_outposts",
     "prepare_turn",
     "score_key",
 ]
@@ -187,50 +188,75 @@ class OutpostState:
     ----------
     water : ndarray of bool, shape (rows, cols)
         The map's water (read-only, shared by copies).
-    outposts : list of ndarray of int32, shape (k_e, 2)
-        Per empire, its outposts as ``[row, col]`` in list order (the order move and
-        disband indices refer to).
+    rc : ndarray of int32, shape (n, 2)
+        Every outpost as ``[row, col]``, empire by empire, each empire's in list order
+        (the order move and disband indices refer to); :attr:`outposts` splits it.
+    starts : ndarray of int64, shape (5,)
+        Empire e's outposts are ``rc[starts[e]:starts[e + 1]]``.
     owner_flat : ndarray of int32
         Owner codes (:data:`atlas.analyze.outpost.NEUTRAL` -1, ``DISPUTED`` -2, or the
         empire) on the padded flat grid; :attr:`owner` is the ``[row, col]`` view.
-    land, water_count, disputed : ndarray of int64, shape (4,)
-        Land and water cells each empire controls alone, disputed cells it is among.
+    counts : ndarray of int64, shape (4, 3)
+        Per empire: land and water cells it controls alone, disputed cells it is among
+        (:attr:`land`, :attr:`water_count`, :attr:`disputed`).
     turn : int
         Turns played (the next turn is ``turn + 1``; seasons are turns 10, 20, ...).
     params : OutpostParams
-    afford : ndarray of int64, shape (4,)
+    afford : tuple of int
         Outposts each empire could afford at the last season (1 before the first).
-    pending : ndarray of bool, shape (4,)
+    pending : tuple of bool
         Empires that must choose an outpost to disband before the next turn.
-    built : ndarray of bool, shape (4,)
+    built : tuple of bool
         Empires whose last outpost was built at home for the coming season turn.
-    skip : ndarray of bool, shape (4,)
+    skip : tuple of bool
         Official mode: empires that gave an invalid disband answer and do not move.
     board : Board
         Static arrays of the map for the kernels (shared by copies).
+
+    Notes
+    -----
+    ``owner`` and the counts are those left by the last turn played: a season's new
+    home outposts and disbands change them only when the next turn is played.
     """
 
     water: Grid
-    outposts: list[npt.NDArray[np.int32]]
+    rc: npt.NDArray[np.int32]
+    starts: npt.NDArray[np.int64]
     owner_flat: npt.NDArray[np.int32]
-    land: npt.NDArray[np.int64]
-    water_count: npt.NDArray[np.int64]
-    disputed: npt.NDArray[np.int64]
+    counts: npt.NDArray[np.int64]
     turn: int
     params: OutpostParams
-    afford: npt.NDArray[np.int64] = field(default_factory=lambda: np.ones(4, np.int64))
-    pending: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(4, bool))
-    built: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(4, bool))
-    skip: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(4, bool))
-    board: Board | None = None
+    board: Board
+    afford: tuple[int, ...] = (1, 1, 1, 1)
+    pending: tuple[bool, ...] = (False, False, False, False)
+    built: tuple[bool, ...] = (False, False, False, False)
+    skip: tuple[bool, ...] = (False, False, False, False)
 
     def copy(self) -> "OutpostState":
         """An independent copy (the water grid and the board are shared, read-only)."""
-        return OutpostState(self.water, [a.copy() for a in self.outposts],
-                            self.owner_flat.copy(), self.land.copy(),
-                            self.water_count.copy(), self.disputed.copy(), self.turn,
-                            self.params, self.afford.copy(), self.pending.copy(),
-                            self.built.copy(), self.skip.copy(), self.board)
+        return replace(self, rc=self.rc.copy(), starts=self.starts.copy(),
+                       owner_flat=self.owner_flat.copy(), counts=self.counts.copy())
+
+    @property
+    def outposts(self) -> list[npt.NDArray[np.int32]]:
+        """Per empire, its outposts as ``[row, col]`` rows in list order (views)."""
+        s = self.starts.tolist()
+        return [self.rc[s[e]:s[e + 1]] for e in range(len(s) - 1)]
+
+    def num_outposts(self, empire: int) -> int:
+        return int(self.starts[empire + 1] - self.starts[empire])
+
+    @property
+    def land(self) -> npt.NDArray[np.int64]:
+        return self.counts[:, 0]
+
+    @property
+    def water_count(self) -> npt.NDArray[np.int64]:
+        return self.counts[:, 1]
+
+    @property
+    def disputed(self) -> npt.NDArray[np.int64]:
+        return self.counts[:, 2]
 
     @property
     def owner(self) -> IntGrid:
@@ -243,7 +269,7 @@ class OutpostState:
         return self.turn >= self.params.last_turn
 
     def __repr__(self) -> str:
-        return (f"OutpostState(turn={self.turn}, outposts={[len(a) for a in self.outposts]}, "
+        return (f"OutpostState(turn={self.turn}, outposts={np.diff(self.starts).tolist()}, "
                 f"land={self.land.tolist()}, water={self.water_count.tolist()})")
 
 
@@ -251,8 +277,8 @@ class OutpostState:
 
 
 @numba.njit(cache=True)
-def _move_kernel(land_flat, stride, official, cells, starts, steps, moved
-                 ):  # pragma: no cover - compiled
+def _move_steps(land_flat, stride, official, cells, starts, steps
+                ):  # pragma: no cover - compiled
     """Apply steps ``(player, index, row, col)`` to flat ``cells``; see module docstring.
 
     Returns ``(code, entry)``: ``code`` 0 when done, -1 when an official turn was cut
@@ -260,8 +286,7 @@ def _move_kernel(land_flat, stride, official, cells, starts, steps, moved
     """
     rows = land_flat.shape[0] // stride - 2
     cols = stride - 2
-    for i in range(moved.shape[0]):
-        moved[i] = 0
+    moved = np.zeros(cells.shape[0], np.uint8)
     for k in range(steps.shape[0]):
         p = steps[k, 0]
         idx = steps[k, 1]
@@ -284,10 +309,8 @@ def _move_kernel(land_flat, stride, official, cells, starts, steps, moved
             return 3, k
         j = starts[p] + idx
         cur = cells[j]
-        cr = cur // stride - 1
-        cc = cur % stride - 1
+        dist = abs(tr - (cur // stride - 1)) + abs(tc - (cur % stride - 1))
         target = (tr + 1) * stride + tc + 1
-        dist = abs(tr - cr) + abs(tc - cc)
         if official:
             if dist == 1 and land_flat[target] != 0:
                 cells[j] = target
@@ -304,8 +327,8 @@ def _move_kernel(land_flat, stride, official, cells, starts, steps, moved
 
 
 @numba.njit(cache=True)
-def _settle_kernel(land_flat, board_flat, stride, r, cells, starts, homes, owner, bufs,
-                   counts, alive):  # pragma: no cover - compiled
+def _settle(land_flat, board_flat, stride, r, cells, starts, homes, owner, bufs, counts
+            ):  # pragma: no cover - compiled
     """Ownership, supply lines, removal of the cut-off outposts, ownership again.
 
     ``cells`` and ``starts`` are compacted in place; returns the outposts left.
@@ -318,12 +341,19 @@ def _settle_kernel(land_flat, board_flat, stride, r, cells, starts, homes, owner
             emps[j] = e
     ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1],
                      bufs[2], counts)
+    mark = bufs[3]
+    heads = bufs[6]
+    for i in range(mark.shape[0]):
+        mark[i] = 0
+    for i in range(min(mark.shape[0], mark.shape[0] // stride + stride)):
+        heads[i] = -1
+    alive = np.empty(n, np.uint8)
     left = 0
     for e in range(n_emp):
         a = starts[e]
         b = starts[e + 1]
-        left += supply_kernel(land_flat, stride, owner, e, homes[e], cells[a:b],
-                              alive[a:b], bufs[3], bufs[4], bufs[5], bufs[6])
+        left += supply_core(land_flat, stride, owner, e, homes[e], cells[a:b], alive[a:b],
+                            mark, bufs[4], bufs[5], heads)
     if left == n:
         return n
     w = 0
@@ -342,63 +372,103 @@ def _settle_kernel(land_flat, board_flat, stride, r, cells, starts, homes, owner
     return w
 
 
+@numba.njit(cache=True)
+def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, homes,
+                 owner, bufs, counts):  # pragma: no cover - compiled
+    """Moves, then (unless an official turn was cut short) :func:`_settle`.
+
+    Returns ``(code, entry, rc, starts)`` with the new outposts; on a spec-mode error
+    code nothing is computed.
+    """
+    n = rc.shape[0]
+    cells = np.empty(n, np.int64)
+    for j in range(n):
+        cells[j] = (rc[j, 0] + 1) * stride + rc[j, 1] + 1
+    new_starts = starts.copy()
+    code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps)
+    left = n
+    if code == 0:
+        left = _settle(land_flat, board_flat, stride, r, cells, new_starts, homes, owner,
+                       bufs, counts)
+    out = np.empty((left, 2), np.int32)
+    for j in range(left):
+        out[j, 0] = cells[j] // stride - 1
+        out[j, 1] = cells[j] % stride - 1
+    return code, k, out, new_starts
+
+
 # --------------------------------------------------------------------------- engine
 
-
-def _flat(state: OutpostState) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    sizes = [len(a) for a in state.outposts]
-    starts = np.zeros(len(sizes) + 1, np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    rc = np.concatenate(state.outposts).astype(np.int64) if starts[-1] else \
-        np.zeros((0, 2), np.int64)
-    stride = state.board.stride  # type: ignore[union-attr]
-    return (rc[:, 0] + 1) * stride + rc[:, 1] + 1, starts
+_NO_STEPS = np.zeros((0, 4), np.int64)
 
 
-def _unflat(state: OutpostState, cells: npt.NDArray[np.int64],
-            starts: npt.NDArray[np.int64]) -> None:
-    stride = state.board.stride  # type: ignore[union-attr]
-    rc = np.empty((int(starts[-1]), 2), np.int32)
-    rc[:, 0] = cells[: starts[-1]] // stride - 1
-    rc[:, 1] = cells[: starts[-1]] % stride - 1
-    state.outposts = [rc[starts[e]:starts[e + 1]] for e in range(len(starts) - 1)]
-
-
-def _settle(state: OutpostState, cells: npt.NDArray[np.int64],
-            starts: npt.NDArray[np.int64]) -> None:
+def _run(state: OutpostState, steps: npt.NDArray[np.int64], rc: npt.NDArray[np.int32],
+         starts: npt.NDArray[np.int64]) -> tuple[int, int, OutpostState]:
+    """One kernel call from ``rc``/``starts``; the new state shares nothing with ``state``."""
     b = state.board
-    assert b is not None
     _, bufs = scratch(b.land_flat.shape[0], 7)
-    counts = np.zeros((len(starts) - 1, 3), np.int64)
-    alive = np.empty(len(cells), np.uint8)
-    _settle_kernel(b.land_flat, b.board_flat, b.stride, state.params.r, cells, starts,
-                   b.homes_flat, state.owner_flat, bufs, counts, alive)
-    _unflat(state, cells, starts)
-    state.land = counts[:, 0].copy()
-    state.water_count = counts[:, 1].copy()
-    state.disputed = counts[:, 2].copy()
+    owner = np.empty_like(state.owner_flat)
+    counts = np.empty((NUM_EMPIRES, 3), np.int64)
+    code, k, new_rc, new_starts = _turn_kernel(
+        b.land_flat, b.board_flat, b.stride, state.params.r, state.params.official, rc,
+        starts, steps, b.homes_flat, owner, bufs, counts)
+    if code != _OK:  # cut short (official) or refused (spec): ownership not recomputed
+        owner = state.owner_flat.copy()
+        counts = state.counts.copy()
+    new = replace(state, rc=new_rc, starts=new_starts, owner_flat=owner, counts=counts)
+    return int(code), int(k), new
 
 
-def _steps_array(move: Any, player: int) -> npt.NDArray[np.int64]:
-    """A move (tuple of steps, or an int array of ``(index, row, col)`` rows) as
-    ``(player, index, row, col)`` rows."""
-    if isinstance(move, np.ndarray) and move.ndim == 2 and move.shape[1] == 3:
-        out = np.empty((len(move), 4), np.int64)
-        out[:, 0] = player
-        out[:, 1:] = move
-        return out
+def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...]) -> npt.NDArray[np.int64]:
+    """All seats' moves as ``(player, index, row, col)`` rows, seat by seat."""
+    rows: list[tuple[int, int, int, int]] = []
+    arrays = []
+    for s in range(NUM_EMPIRES):
+        move = moves.get(s)
+        if move is None or skip[s]:
+            continue
+        if isinstance(move, np.ndarray) and move.ndim == 2 and move.shape[1] == 3:
+            arr = np.empty((len(move), 4), np.int64)
+            arr[:, 0] = s
+            arr[:, 1:] = move
+            arrays.append(arr)
+            continue
+        try:
+            rows.extend([(s, i, t[0], t[1]) for i, t in move])
+        except (TypeError, ValueError, IndexError):
+            rows.extend(_slow_steps(s, move))
+    if rows:
+        first = np.array(rows)
+        if first.dtype.kind != "i" or first.ndim != 2:
+            raise IllegalMoveError(f"outpost moves are (index, (row, col)) steps of whole "
+                                   f"numbers, got {rows[:3]!r:.80}")
+        arrays.insert(0, first.astype(np.int64, copy=False))
+    if not arrays:
+        return _NO_STEPS
+    if len(arrays) == 1:
+        return arrays[0]
+    out = np.concatenate(arrays)
+    return out[np.argsort(out[:, 0], kind="stable")]
+
+
+def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int, int]]:
+    """Steps one by one, allowing a missing target (``None``); bad syntax raises."""
     rows = []
     try:
-        for entry in move:
-            idx, target = entry
+        for idx, target in move:
+            if not _is_int(idx):
+                raise TypeError
             if target is None:
-                rows.append((player, int(idx), _MISSING, _MISSING))
+                rows.append((s, int(idx), _MISSING, _MISSING))
             else:
-                rows.append((player, int(idx), int(target[0]), int(target[1])))
-    except (TypeError, ValueError, IndexError):
-        raise IllegalMoveError(f"seat {player}: an outpost move is a sequence of "
+                tr, tc = target
+                if not (_is_int(tr) and _is_int(tc)):
+                    raise TypeError
+                rows.append((s, int(idx), int(tr), int(tc)))
+    except (TypeError, ValueError):
+        raise IllegalMoveError(f"seat {s}: an outpost move is a sequence of "
                                f"(index, (row, col)) steps, got {move!r:.80}") from None
-    return np.array(rows, np.int64).reshape(-1, 4)
+    return rows
 
 
 def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState:
@@ -413,36 +483,22 @@ def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostStat
     IllegalMoveError
         Spec mode: a step that breaks the rules (the message names seat and entry).
     """
-    if state.over:
+    if state.turn >= state.params.last_turn:
         raise IllegalMoveError(f"the game is over (turn {state.turn})")
-    if state.pending.any():
-        raise IllegalMoveError(f"seats {np.flatnonzero(state.pending).tolist()} must first "
-                               "choose an outpost to disband")
-    extra = set(moves) - set(range(NUM_EMPIRES))
-    if extra:
-        raise IllegalMoveError(f"outpost has seats 0..3, got moves for {sorted(extra)}")
-    p = state.params
-    new = state.copy()
-    new.turn += 1
-    new.built[:] = False
-    cells, starts = _flat(state)
-    parts = [_steps_array(moves[s], s) for s in range(NUM_EMPIRES)
-             if moves.get(s) is not None and not state.skip[s]]
-    new.skip[:] = False
-    if parts:
-        steps = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        moved = np.empty(len(cells), np.uint8)
-        b = state.board
-        assert b is not None
-        code, k = _move_kernel(b.land_flat, b.stride, p.official, cells, starts, steps, moved)
-        if code == _ABORT:
-            _unflat(new, cells, starts)
-            return new
-        if code != _OK:
-            s, idx, tr, tc = (int(v) for v in steps[k])
-            target = "no target" if tr == _MISSING else f"({tr}, {tc})"
-            raise IllegalMoveError(f"seat {s}: step [{idx}, {target}] {_ERR_TEXT[code]}")
-    _settle(new, cells, starts)
+    if any(state.pending):
+        raise IllegalMoveError(f"seats {[s for s in range(4) if state.pending[s]]} must "
+                               "first choose an outpost to disband")
+    for s in moves:
+        if s not in (0, 1, 2, 3):
+            raise IllegalMoveError(f"outpost has seats 0..3, got a move for {s!r}")
+    steps = _steps(moves, state.skip)
+    code, k, new = _run(state, steps, state.rc, state.starts)
+    if code > 0:
+        s, idx, tr, tc = (int(v) for v in steps[k])
+        target = "no target" if tr == _MISSING else f"({tr}, {tc})"
+        raise IllegalMoveError(f"seat {s}: step [{idx}, {target}] {_ERR_TEXT[code]}")
+    new.turn = state.turn + 1
+    new.built = new.skip = (False,) * NUM_EMPIRES
     return new
 
 
@@ -456,49 +512,87 @@ def prepare_turn(state: OutpostState) -> None:
     p = state.params
     if nxt % SEASON != 0 or nxt > p.last_turn:
         return
+    afford, pending, built = [], [], []
+    lists = state.outposts
     for e in range(NUM_EMPIRES):
-        n = affordable(int(state.land[e]), int(state.water_count[e]), p.L, p.W,
+        n = affordable(int(state.counts[e, 0]), int(state.counts[e, 1]), p.L, p.W,
                        official=p.official)
-        state.afford[e] = n
-        k = len(state.outposts[e])
+        k = len(lists[e])
+        afford.append(n)
+        built.append(k < n)
+        pending.append(k > n)
         if k < n:
-            home = np.array([state.board.homes[e]], np.int32)  # type: ignore[union-attr]
-            state.outposts[e] = np.concatenate([state.outposts[e], home])
-            state.built[e] = True
-        elif k > n:
-            state.pending[e] = True
+            lists[e] = np.concatenate([lists[e], np.array([state.board.homes[e]], np.int32)])
+    state.afford, state.pending, state.built = tuple(afford), tuple(pending), tuple(built)
+    if any(built):
+        _set_lists(state, lists)
+
+
+def _set_lists(state: OutpostState, lists: Sequence[npt.NDArray[np.int32]]) -> None:
+    state.rc = np.concatenate(lists).astype(np.int32).reshape(-1, 2)
+    state.starts = np.zeros(NUM_EMPIRES + 1, np.int64)
+    np.cumsum([len(a) for a in lists], out=state.starts[1:])
+
+
+def with_outposts(state: OutpostState, outposts: Sequence[npt.ArrayLike]) -> OutpostState:
+    """A copy of ``state`` with these outposts (per empire, ``[row, col]`` in list
+    order), ownership recomputed and outposts without a supply line removed, as after
+    a turn.  For setting up positions (tests, benchmarks, bot search).
+
+    Raises
+    ------
+    ValueError
+        Not four lists of on-board land cells.
+    """
+    if len(outposts) != NUM_EMPIRES:
+        raise ValueError(f"outposts for {NUM_EMPIRES} empires expected, got {len(outposts)}")
+    h, w = state.water.shape
+    lists = []
+    for e, cells in enumerate(outposts):
+        arr = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+        if ((arr < 0) | (arr >= (h, w))).any() or state.water[arr[:, 0], arr[:, 1]].any():
+            raise ValueError(f"outposts of empire {e} must be land cells of the board")
+        lists.append(arr.astype(np.int32))
+    tmp = state.copy()
+    _set_lists(tmp, lists)
+    _, _, new = _run(tmp, _NO_STEPS, tmp.rc, tmp.starts)
+    return new
 
 
 def _disband(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState:
-    seats = set(np.flatnonzero(state.pending).tolist())
-    extra = set(moves) - seats
+    seats = [s for s in range(NUM_EMPIRES) if state.pending[s]]
+    extra = set(moves) - set(seats)
     if extra:
-        raise IllegalMoveError(f"only seats {sorted(seats)} choose an outpost to disband now, "
+        raise IllegalMoveError(f"only seats {seats} choose an outpost to disband now, "
                                f"got moves for {sorted(extra)}")
     new = state.copy()
-    for s in sorted(seats):
-        k = len(new.outposts[s])
+    lists = new.outposts
+    skip = list(new.skip)
+    for s in seats:
+        k = len(lists[s])
         m = moves.get(s)
-        if m is not None and (isinstance(m, bool) or not isinstance(m, (int, np.integer))):
+        if m is not None and not _is_int(m):
             raise IllegalMoveError(f"seat {s}: a disband answer is an outpost index, "
-                                   f"got {m!r}")
+                                   f"got {m!r:.60}")
         if new.params.official:
             if m is None or not 0 <= m < k:
-                new.skip[s] = True
+                skip[s] = True
                 continue
         elif m is None:
             m = k - 1
         elif not 0 <= m < k:
             raise IllegalMoveError(f"seat {s}: no outpost {m} to disband (it has {k})")
-        new.outposts[s] = np.delete(new.outposts[s], int(m), axis=0)
-    new.pending[:] = False
+        lists[s] = np.delete(lists[s], int(m), axis=0)
+    _set_lists(new, lists)
+    new.pending = (False,) * NUM_EMPIRES
+    new.skip = tuple(skip)
     return new
 
 
 def check_move(state: OutpostState, player: PlayerId, move: Any) -> str | None:
     """Why ``move`` is not allowed for ``player`` now, or ``None`` if it is."""
     try:
-        if state.pending.any():
+        if any(state.pending):
             _disband(state, {player: move})
         else:
             play_turn(state, {player: move})
@@ -564,20 +658,20 @@ class OutpostGame:
         if len(homes) != NUM_EMPIRES:
             raise ValueError(f"an outpost map needs 4 homes, got {len(homes)}")
         board = Board.from_water(game_map.blocked, homes)
-        zeros = np.zeros(NUM_EMPIRES, np.int64)
-        state = OutpostState(board.water, [np.array([h], np.int32) for h in board.homes],
-                             np.empty(len(board.land_flat), np.int32), zeros, zeros.copy(),
-                             zeros.copy(), 0, prm, board=board)
-        cells, starts = _flat(state)
-        _settle(state, cells, starts)
+        rc = np.array(board.homes, np.int32)
+        starts = np.arange(NUM_EMPIRES + 1, dtype=np.int64)
+        blank = OutpostState(board.water, rc, starts,
+                             np.full(len(board.land_flat), -1, np.int32),
+                             np.zeros((NUM_EMPIRES, 3), np.int64), 0, prm, board)
+        _, _, state = _run(blank, _NO_STEPS, rc, starts)
         prepare_turn(state)
         return state
 
     def to_move(self, state: OutpostState) -> tuple[PlayerId, ...]:
         if state.over:
             return ()
-        if state.pending.any():
-            return tuple(int(s) for s in np.flatnonzero(state.pending))
+        if any(state.pending):
+            return tuple(s for s in range(NUM_EMPIRES) if state.pending[s])
         return tuple(range(NUM_EMPIRES))
 
     def legal_moves(self, state: OutpostState, player: PlayerId) -> Sequence[Any]:
@@ -585,7 +679,7 @@ class OutpostGame:
         ``(index, (row, col))``; a move combines at most one per outpost."""
         if player not in self.to_move(state):
             return ()
-        if state.pending.any():
+        if any(state.pending):
             return tuple(range(len(state.outposts[player])))
         land = ~state.water
         h, w = land.shape
@@ -601,7 +695,7 @@ class OutpostGame:
         """The next state: disbands if any are pending, else one turn (+ season prep)."""
         if state.over:
             raise IllegalMoveError(f"the game is over (turn {state.turn})")
-        if state.pending.any():
+        if any(state.pending):
             return _disband(state, moves)
         new = play_turn(state, moves)
         prepare_turn(new)
@@ -640,14 +734,14 @@ class OutpostGame:
         return {"turn": state.turn,
                 "outposts": [a.tolist() for a in state.outposts],
                 "land": state.land.tolist(), "water": state.water_count.tolist(),
-                "disputed": state.disputed.tolist(), "afford": state.afford.tolist(),
-                "pending": state.pending.tolist()}
+                "disputed": state.disputed.tolist(), "afford": list(state.afford),
+                "pending": list(state.pending)}
 
     def random_move(self, state: OutpostState, player: PlayerId,
                     rng: np.random.Generator) -> Any:
         """Disband phase: a random index.  Otherwise each outpost stays or takes one
         of its legal steps, uniformly."""
-        if state.pending.any():
+        if any(state.pending):
             k = len(state.outposts[player])
             return int(rng.integers(k)) if k else 0
         steps = self.legal_moves(state, player)

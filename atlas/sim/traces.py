@@ -277,7 +277,7 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
         if state.over:
             return state, TraceMismatch(tick, 0, "tick", "game over", tick)
         asked: tuple[int, ...] = ()
-        if state.pending.any():
+        if any(state.pending):
             seats = asked = GAME.to_move(state)
             dmoves = {s: deletes[s] for s in seats}
             for s, d in dmoves.items():
