@@ -1,0 +1,86 @@
+"""Shared test fixtures: where the maps are, and a networkx grid graph for references.
+
+* ``REPO_ROOT``, ``REPO_MAPS``: this checkout and its ``maps/`` folder.
+* ``SHARED_DATA``: ``../shared/data`` beside the repository (the CI clone has it there).
+* :func:`repo_map_files`, :func:`shared_map_files`, :func:`all_map_files`: map file
+  lists, read when called so that maps added by others are picked up.
+* A test that takes an argument named ``any_map_file`` runs once per file of
+  :func:`all_map_files` (see :func:`pytest_generate_tests`).
+* ``grid_graph`` (session fixture): the networkx graph of the free cells of a grid.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from atlas.maps import find_maps
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_MAPS = REPO_ROOT / "maps"
+SHARED_DATA = REPO_ROOT / ".." / "shared" / "data"
+#: The folders of ``SHARED_DATA`` that hold map files.
+SHARED_MAP_FOLDERS = ("tron-maps", "outpost-maps")
+
+
+def repo_map_files(game: str | None = None) -> list[Path]:
+    """Every map file under ``maps/`` (or ``maps/GAME``), sorted."""
+    folder = REPO_MAPS if game is None else REPO_MAPS / game
+    return find_maps(folder) if folder.is_dir() else []
+
+
+def shared_map_files(folder: str | None = None) -> list[Path]:
+    """Every map file of ``../shared/data/tron-maps`` and ``outpost-maps`` (or one)."""
+    out: list[Path] = []
+    for name in SHARED_MAP_FOLDERS if folder is None else (folder,):
+        out += sorted((SHARED_DATA / name).glob("*.txt"))
+    return out
+
+
+def all_map_files() -> list[Path]:
+    """The repository's maps followed by the shared data's maps."""
+    return repo_map_files() + shared_map_files()
+
+
+def map_id(path: Path) -> str:
+    """A short test id: ``tron/ring`` or ``tron-maps/ring``."""
+    return f"{path.parent.name}/{path.stem}"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "any_map_file" in metafunc.fixturenames:
+        files = all_map_files()
+        metafunc.parametrize("any_map_file", files, ids=[map_id(p) for p in files])
+
+
+def _grid_graph(free: np.ndarray) -> nx.Graph:
+    """Graph of the free cells of ``free`` (nodes ``(row, col)``, 4-neighbour edges)."""
+    free = np.asarray(free, dtype=bool)
+    g = nx.Graph()
+    rows, cols = free.shape
+    for r in range(rows):
+        for c in range(cols):
+            if free[r, c]:
+                g.add_node((r, c))
+                if r + 1 < rows and free[r + 1, c]:
+                    g.add_edge((r, c), (r + 1, c))
+                if c + 1 < cols and free[r, c + 1]:
+                    g.add_edge((r, c), (r, c + 1))
+    return g
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``../shared/data``; fails (not skips) when the CI layout is missing."""
+    assert SHARED_DATA.is_dir(), f"shared data not found beside the repository: {SHARED_DATA}"
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def grid_graph() -> Callable[[np.ndarray], nx.Graph]:
+    """``grid_graph(free)``: the networkx graph of the free cells, for references."""
+    return _grid_graph
