@@ -141,7 +141,7 @@ def test_starts_block_paths_and_count_for_no_one():
 def test_unreachable_cells_count_for_no_one():
     free = np.array([[1, 1, 0, 1, 1]], bool)
     assert voronoi_counts(free, (0, 0), (0, 1)) == {"p1": 0, "p2": 0, "tie": 0}
-    assert voronoi_partition(free, [(0, 0)]).tolist() == [[0, -1, -1, -1, -1]]
+    assert voronoi_partition(free, [(0, 0)]).tolist() == [[0, 0, -1, -1, -1]]
 
 
 def test_ties_propagate_behind_a_tie_cell():
