@@ -258,7 +258,7 @@ EXPECTED = {
 def test_broken_bot_loses_cleanly_and_leaves_no_process(game_name, script):
     game_map = parse_map(MAPS[game_name], game=game_name, name="m")
     broken = external_bot(game_name, [sys.executable, str(BROKEN / script)],
-                          first_move_time=0.3)
+                          first_move_time=0.6)
     record = play_game(game_name, game_map, ["random", broken], seed=3, time_limit=0.1)
     status, reason = EXPECTED[script]
     assert record.statuses[1].status == status, record.statuses[1]
@@ -288,8 +288,11 @@ def test_missing_program_is_a_crash_not_an_exception():
 
 def test_outpost_programs_play_through_json_lines():
     game_map = parse_map("10 10\n11 10\n", game="outpost", name="lake")
-    players = [f"cmd:{sys.executable} {EXAMPLES / 'outpost_bot.py'}", "random",
-               f"cmd:{sys.executable} -m atlas.cli bot outpost random --seed 7", "random"]
+    # the served bot starts atlas and compiles the outpost kernels: a long first move
+    served = external_bot("outpost", [sys.executable, "-m", "atlas.cli", "bot", "outpost",
+                                      "random", "--seed", "7"], first_move_time=30.0)
+    players = [f"cmd:{sys.executable} {EXAMPLES / 'outpost_bot.py'}", "random", served,
+               "random"]
     record = play_game("outpost", game_map, players, params={"T": 12}, seed=1, time_limit=1.0)
     assert [s.status for s in record.statuses] == ["ok"] * 4, record.statuses
     assert record.final["turn"] == 12 and record.result.reason == "turn-limit"
