@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import BotError, IllegalMoveError, InvalidMoveError
+from ..errors import AtlasError, BotError, IllegalMoveError, InvalidMoveError
 from ..maps import GameMap, read_map
 from ..types import PlayerId
 from . import get_game
@@ -145,8 +145,10 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
     moved = [False] * n
     try:
         for seat, spec in enumerate(players):
+            # an unknown built-in name is the caller's mistake: BotError propagates
+            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat))
+        for seat in range(n):
             try:
-                bots[seat] = make_player(game_name, spec, bot_seed(seed, seat))
                 start = getattr(bots[seat], "start", None)
                 if start is not None:
                     start(game_map, dict(builder.params), seat)
@@ -290,9 +292,17 @@ def play_from_cli(args: argparse.Namespace, params: Mapping[str, Any]) -> int:
     game_map = read_map(args.map, game=args.game)
     params = dict(params)
     if getattr(args, "compat", None):
-        params["compat"] = args.compat
-    record = play_game(args.game, game_map, list(args.bots), params=params,
-                       seed=args.seed, time_limit=args.time)
+        # "fair" names each game's default rules (outpost calls them "spec")
+        default = get_game(args.game).info.default_params.get("compat", "fair")
+        params["compat"] = default if args.compat == "fair" else args.compat
+    try:
+        record = play_game(args.game, game_map, list(args.bots), params=params,
+                           seed=args.seed, time_limit=args.time)
+    except (ValueError, TypeError) as exc:  # bad parameters for this game
+        if isinstance(exc, AtlasError):
+            raise
+        print(f"atlas: error: {exc}", file=sys.stderr)
+        return 2
     if args.record:
         save_record(record, args.record)
     if args.json:

@@ -163,6 +163,8 @@ def test_make_player_and_names():
         make_player("tron", "cmd:  ", 0)
     with pytest.raises(BotError):
         play_game("tron", MAPS["tron"], ["random"])
+    with pytest.raises(BotError, match="unknown tron bot 'nosuch'"):
+        play_game("tron", MAPS["tron"], ["random", "nosuch"])
 
 
 def test_cli_play_json_and_record(tmp_path, capsys):
