@@ -1,8 +1,9 @@
 """A content-addressed cache for the build: same inputs, same key, no recomputation.
 
 Keys are SHA-256 digests of the parts that determine a result: the map's text, the
-parameters, the bots, the seed, and the *code version* (a digest of every atlas source
-file), so editing a map or the code invalidates exactly what it should.  Values are
+parameters, the bots, the seed, and the *code version* (a digest of the atlas source
+files that decide that kind of result, :data:`CODE_PARTS`), so editing a map or the
+code invalidates what it should and little else.  Values are
 bytes or JSON, stored under ``.atlas-cache/<kind>/<key[:2]>/<key>`` and written
 atomically (temporary name, then rename), so an interrupted build leaves no torn entry.
 """
@@ -17,19 +18,34 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Cache", "content_key", "code_version"]
+__all__ = ["Cache", "content_key", "code_version", "CODE_PARTS"]
 
 
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """SHA-256 over the relative paths and bytes of every ``atlas/**/*.py`` and template."""
+#: The parts of atlas whose code decides each kind of cached result.
+CODE_PARTS = {
+    "analysis": ("maps.py", "types.py", "errors.py", "analyze", "render"),
+    "game": ("maps.py", "types.py", "errors.py", "analyze", "sim", "bots"),
+    "replay": ("maps.py", "types.py", "errors.py", "analyze", "sim", "render"),
+}
+
+
+@lru_cache(maxsize=16)
+def code_version(kind: str | None = None) -> str:
+    """SHA-256 over the relative paths and bytes of the atlas source files that decide
+    results of ``kind`` (a key of :data:`CODE_PARTS`; ``None``: every ``*.py``), so a
+    change to a bot does not redraw the maps and a change to a picture replays no game.
+    """
     pkg = Path(__file__).resolve().parents[1]
+    parts = CODE_PARTS[kind] if kind is not None else ("",)
+    files: set[Path] = set()
+    for part in parts:
+        target = pkg / part if part else pkg
+        if target.is_file():
+            files.add(target)
+        elif target.is_dir():
+            files.update(target.rglob("*.py"))
     h = hashlib.sha256()
-    files = sorted(pkg.rglob("*.py"))
-    tpl = pkg.parent / "templates"
-    if tpl.is_dir():
-        files += sorted(p for p in tpl.rglob("*") if p.is_file())
-    for p in files:
+    for p in sorted(files):
         h.update(str(p.relative_to(pkg.parent)).encode())
         h.update(b"\0")
         h.update(p.read_bytes())

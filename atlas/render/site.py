@@ -184,12 +184,12 @@ def load_maps(maps_dir: Path) -> list[MapEntry]:
     return entries
 
 
-def _analysis(entry: MapEntry, cache: Cache, version: str) -> None:
+def _analysis(entry: MapEntry, cache: Cache, version: dict[str, str]) -> None:
     from .mapinfo import map_analysis
 
     gm = entry.game_map
     assert gm is not None
-    key = content_key("analysis", gm.game, format_map(gm), version)
+    key = content_key("analysis", gm.game, format_map(gm), version["analysis"])
     data = cache.get_json("analysis", key)
     if data is None:
         data = map_analysis(gm)
@@ -199,14 +199,14 @@ def _analysis(entry: MapEntry, cache: Cache, version: str) -> None:
     entry.chambers = data.get("chambers", [])
 
 
-def _pictures(entry: MapEntry, out: Path, cache: Cache, version: str) -> None:
+def _pictures(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str]) -> None:
     from .mapinfo import map_pictures
 
     gm = entry.game_map
     assert gm is not None
     kinds = map_pictures(gm, None)
     for kind in kinds:
-        key = content_key("picture", kind, gm.game, format_map(gm), version)
+        key = content_key("picture", kind, gm.game, format_map(gm), version["analysis"])
         data = cache.get_bytes("png", key)
         if data is None:
             data = map_pictures(gm, kind)
@@ -216,17 +216,17 @@ def _pictures(entry: MapEntry, out: Path, cache: Cache, version: str) -> None:
         entry.images[kind] = rel
 
 
-def _validate(entry: MapEntry, out: Path, cache: Cache, version: str) -> None:
+def _validate(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str]) -> None:
     from ..analyze.validate import validate_map_file
     from .mapinfo import validation_picture
 
-    key = content_key("validate", entry.text, entry.path.endswith(".txt"), version)
+    key = content_key("validate", entry.text, version["analysis"])
     report = cache.get_json("validation", key)
     if report is None:
         report = validate_map_file(entry.path).to_json()
         cache.put_json("validation", key, report)
     entry.validation = report
-    pkey = content_key("validation-picture", entry.text, report, version)
+    pkey = content_key("validation-picture", entry.text, report, version["analysis"])
     png = cache.get_bytes("png", pkey)
     if png is None:
         png = validation_picture(entry.text, report)
@@ -240,7 +240,7 @@ def _validate(entry: MapEntry, out: Path, cache: Cache, version: str) -> None:
 
 
 def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
-                cache: Cache, version: str, progress: bool,
+                cache: Cache, version: dict[str, str], progress: bool,
                 bots: dict[str, Sequence[str]] | None, time_limit: float | None,
                 game_filter: Sequence[str] | None, problems: list[str]) -> list[Any]:
     """Records of the built-in tournament (cached game by game)."""
@@ -261,7 +261,7 @@ def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
         limit = TOURNAMENT_TIME[game] if time_limit is None else time_limit
         specs = tour.schedule_games(game, maps, names, games_per, params, limit)
         for spec in specs:
-            key = content_key("game", _spec_json(spec), version)
+            key = content_key("game", _spec_json(spec), version["game"])
             data = cache.get_json("record", key)
             if data is not None:
                 try:
@@ -344,12 +344,13 @@ def _public(rec: Any) -> dict[str, Any]:
     return data
 
 
-def _render_game(entry: GameEntry, out: Path, cache: Cache, version: str) -> str | None:
+def _render_game(entry: GameEntry, out: Path, cache: Cache, version: dict[str, str]
+                 ) -> str | None:
     """Write the GIF and build the viewer data of one game; return a problem or None."""
     from .gif import record_gif_bytes
     from .viewer import viewer_data
 
-    key = content_key("gif", _public(entry.record), version)
+    key = content_key("gif", _public(entry.record), version["replay"])
     gif = cache.get_bytes("gif", key)
     viewer = cache.get_json("viewer", key)
     try:
@@ -419,7 +420,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     say = log or (lambda msg: print(msg, file=sys.stderr))
     out = Path(out_dir)
     cache = Cache(cache_dir)
-    version = code_version()
+    version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
     problems: list[str] = []
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-", dir=out.parent))

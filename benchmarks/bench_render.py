@@ -1,0 +1,144 @@
+"""Speed and size of the site build and of GIF replays (a benchmark, not a test).
+
+Prints:
+
+* a cold ``atlas build`` of the bundled maps (empty cache; budget 3 minutes on 2 cores)
+  and a warm rebuild with nothing changed (budget 15 s);
+* GIF encoding speed for 25x25 tron frames (budget >= 200 frames/s), with and without
+  drawing the frames;
+* GIF sizes: a long 25x25 tron game (budget 300 KB) and a 500-turn Outpost game on a
+  bundled map (budget 4 MB).
+
+Run from the repository root: ``python benchmarks/bench_render.py [--skip-build]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TRON25 = "25 25\n" + "#" * 25 + "\n" + "".join(
+    "#" + "".join("#" if (r in (8, 16) and c in range(6, 18)) else
+                  "1" if (r, c) == (3, 3) else "2" if (r, c) == (21, 21) else " "
+                  for c in range(1, 24)) + "#\n" for r in range(1, 24)) + "#" * 25 + "\n"
+
+
+def _play(game: str, game_map, seed: int, params=None, chooser=None):
+    from atlas.sim import get_game
+    from atlas.sim.records import RecordBuilder
+
+    g = get_game(game)
+    state = g.initial_state(game_map, params)
+    rng = np.random.default_rng(seed)
+    names = [f"bot{i}" for i in range(g.info.num_players)]
+    b = RecordBuilder(g, game_map, params, names, seed)
+    while g.outcome(state) is None:
+        moves = {p: (chooser(state, p, rng) if chooser else g.random_move(state, p, rng))
+                 for p in g.to_move(state)}
+        b.add_turn(moves)
+        state = g.apply(state, moves)
+    return b.finish(state, g.outcome(state))
+
+
+def _spiral():
+    heading = {0: 1, 1: 3}
+
+    def choose(state, seat, rng):
+        from atlas.sim.tron import safe_moves
+
+        safe = set(safe_moves(state, seat))
+        if safe and rng.random() < 0.08:
+            heading[seat] = int(sorted(safe)[int(rng.integers(len(safe)))])
+            return heading[seat]
+        d = heading[seat]
+        left, right, back = (d + 2) % 4 + 1, d % 4 + 1, (d + 1) % 4 + 1
+        for m in ((d, left, right, back) if seat == 0 else (d, right, left, back)):
+            if m in safe:
+                heading[seat] = m
+                return m
+        return d
+
+    return choose
+
+
+def bench_build(jobs: int | None) -> None:
+    from atlas.render.site import build_site
+
+    work = Path(tempfile.mkdtemp(prefix="atlas-bench-"))
+    try:
+        t = time.perf_counter()
+        r = build_site(ROOT / "maps", work / "site", cache_dir=work / "cache", jobs=jobs,
+                       progress=False, log=lambda m: None)
+        cold = time.perf_counter() - t
+        print(f"cold build: {cold:6.1f} s  ({sum(m.ok for m in r.maps)} maps, "
+              f"{len(r.games)} games, {len(r.problems)} problems)  budget 180 s")
+        t = time.perf_counter()
+        r = build_site(ROOT / "maps", work / "site", cache_dir=work / "cache", jobs=jobs,
+                       progress=False, log=lambda m: None)
+        warm = time.perf_counter() - t
+        print(f"warm build: {warm:6.1f} s  (cache {r.cache_hits} hits, {r.cache_misses} "
+              f"misses)  budget 15 s")
+        size = sum(f.stat().st_size for f in (work / "site").rglob("*") if f.is_file())
+        print(f"site size:  {size / 1e6:6.1f} MB")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def bench_gif() -> None:
+    from atlas.maps import parse_map, read_map
+    from atlas.render.frames import compose, frame_cell_px, legend_band, record_frames
+    from atlas.render.gif import encode_gif, record_gif_bytes
+    from atlas.sim.records import replay_states
+
+    gm = parse_map(TRON25, game="tron", name="pillars25")
+    rec = max((_play("tron", gm, s, chooser=_spiral()) for s in range(8)),
+              key=lambda r: len(r.turns))
+    states = replay_states(rec)
+    record_gif_bytes(rec, states=states)  # warm up fonts and caches
+    k = frame_cell_px("tron", gm.shape)
+    legend = legend_band(gm.width * k, [p.name for p in rec.players])
+    reps = 5
+    t = time.perf_counter()
+    for _ in range(reps):
+        images = [compose(f, k, legend=legend) for f in record_frames(rec, states)]
+    t_draw = (time.perf_counter() - t) / reps
+    t = time.perf_counter()
+    for _ in range(reps):
+        data = encode_gif(images, 120)
+    t_enc = (time.perf_counter() - t) / reps
+    n = len(images)
+    print(f"tron 25x25: {n} frames of {images[0].shape[1]}x{images[0].shape[0]} px")
+    print(f"  encode only:   {n / t_enc:7.0f} frames/s   budget >= 200")
+    print(f"  draw + encode: {n / (t_draw + t_enc):7.0f} frames/s")
+    print(f"  GIF size: {len(record_gif_bytes(rec, states=states)) / 1e3:7.1f} KB "
+          f"({len(rec.turns)} turns)   budget 300 KB")
+    maps = sorted((ROOT / "maps" / "outpost").glob("*.txt"))
+    if maps:
+        om = read_map(maps[0])
+        orec = _play("outpost", om, 1, params={"T": 500})
+        t = time.perf_counter()
+        data = record_gif_bytes(orec)
+        dt = time.perf_counter() - t
+        print(f"outpost {om.name}: {len(orec.turns)} turns -> GIF "
+              f"{len(data) / 1e6:5.2f} MB in {dt:4.1f} s   budget 4 MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--jobs", type=int, default=None)
+    args = parser.parse_args()
+    bench_gif()
+    if not args.skip_build:
+        bench_build(args.jobs)
+
+
+if __name__ == "__main__":
+    main()
