@@ -25,7 +25,8 @@ import numpy as np
 
 from .tron_common import (INF, R_TRAIL, TronBot, clock, Workspace, chamber_value, head_distance,
                           voronoi_counts)
-from .tron_voronoi import ENDGAME, MODE_CHAMBERS, WIN, iterative_deepening, search_root
+from .tron_voronoi import (ENDGAME, MODE_CHAMBERS, WIN, draw_value, iterative_deepening,
+                           search_root)
 
 __all__ = ["FAR_STEPS", "chambers_score", "rollout_value", "ChambersBot"]
 
@@ -83,7 +84,7 @@ def rollout_value(grid, me, opp, first, off, w2, ibuf, fbuf, max_turns, stop
     while True:
         ok = _one_step(grid, opp, me, off, w2, ibuf, fbuf, order, scores, counter)
         if mk < 0 or grid[me + off[mk]] == 0:
-            value = 0.0 if ok < 0 else -WIN + turn
+            value = draw_value(MODE_CHAMBERS) if ok < 0 else -WIN + turn
             break
         if ok < 0:
             value = WIN - turn
@@ -91,7 +92,7 @@ def rollout_value(grid, me, opp, first, off, w2, ibuf, fbuf, max_turns, stop
         t = me + off[mk]
         s = opp + off[ok]
         if t == s:
-            value = 0.0
+            value = draw_value(MODE_CHAMBERS)
             break
         grid[t] = 0
         grid[s] = 0

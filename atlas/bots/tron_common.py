@@ -403,9 +403,11 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     from a cut vertex is a chamber that can be entered but not left.  A chamber is worth
     ``k1 * nodes + k2 * edges`` of its cells plus its best child.  With ``use_parity`` the
     nodes of a chamber are capped by the checkerboard bound from its entrance.  With
-    ``use_front`` a child chamber that touches the opponent's territory (a battlefront)
-    is worth only the steps needed to reach it plus its own value, as the player cannot
-    fill the current chamber first and still fight there [1]_.
+    ``use_front`` a child chamber that touches the opponent's territory (a battlefront),
+    or leads to one, is worth only the steps needed to reach it plus its own value: the
+    player cannot fill the current chamber first and still fight there [1]_.  A chamber
+    is then worth the better of filling it (plus its best quiet child) and going to the
+    front.
 
     Notes
     -----
@@ -495,6 +497,7 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                     cand = step_value * da[v] + val
                     if cand > best_b[p]:
                         best_b[p] = cand
+                    bf[p] = 1.0            # this branch leads to the front
                 elif val > best_a[p]:
                     best_a[p] = val
             else:
@@ -567,7 +570,7 @@ class TronBot:
         if _WARM.get(cls.__name__):
             return
         blocked = np.zeros((5, 6), dtype=bool)
-        blocked[2, 1:5] = True
+        blocked[2, :] = True               # separated: the endgame kernels
         heads = np.array([[1, 1], [3, 4]], dtype=np.int32)
         grid, me, opp = board_from_state(_Board(blocked, heads), 0)
         ws = Workspace(5, 6)

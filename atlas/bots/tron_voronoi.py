@@ -41,6 +41,7 @@ from .tron_common import (R_MARK, clock, TronBot, Workspace, chamber_value, fill
                           head_distance, voronoi_counts)
 
 __all__ = ["MODE_VORONOI", "MODE_CHAMBERS", "MODE_FRONTLINE", "WIN", "K1", "K2",
+           "DRAW_CELLS", "draw_value",
            "evaluate", "search_root", "iterative_deepening", "fill_move", "VoronoiBot"]
 
 MODE_VORONOI = 0
@@ -53,6 +54,21 @@ K1 = 0.055
 K2 = 0.194
 #: Weight of a certain endgame advantage of one cell.
 ENDGAME = 1000.0
+
+
+#: A draw is scored as being this many cells behind (in each evaluation's units), so
+#: that a bot does not steer into a collision from an even position.
+DRAW_CELLS = 3.0
+
+
+@numba.njit(cache=True)
+def draw_value(mode):  # pragma: no cover - numba
+    """Value of a draw (collision or both crashing) under evaluation ``mode``."""
+    if mode == MODE_VORONOI:
+        return -DRAW_CELLS * 4.0              # a cell and its edges
+    if mode == MODE_CHAMBERS:
+        return -DRAW_CELLS
+    return -DRAW_CELLS * (K1 + 3.0 * K2)
 
 
 @numba.njit(cache=True)
@@ -102,6 +118,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
     """
     best = -1
     best_v = -3.0 * WIN
+    draw = draw_value(mode)
     for i in range(4):
         scores[i] = -np.inf
     nf = 2 * depth + 2
@@ -125,6 +142,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
         f_me[0] = me
         f_opp[0] = opp
         f_t[0] = t
+        f_s[0] = -1
         f_depth[0] = depth
         f_alpha[0] = best_v
         f_beta[0] = 3.0 * WIN
@@ -168,11 +186,11 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                         continue
                     f_any[sp] = 1
                     if ss == tt:
-                        if 0.0 < f_val[sp]:    # same square: draw
-                            f_val[sp] = 0.0
-                            if 0.0 <= f_alpha[sp]:
+                        if draw < f_val[sp]:   # same square: draw
+                            f_val[sp] = draw
+                            if draw <= f_alpha[sp]:
                                 done = True
-                                value = 0.0
+                                value = draw
                         continue
                     grid[tt] = 0
                     grid[ss] = 0
@@ -242,7 +260,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                     if f_any[sp]:
                         value = f_val[sp]
                     else:
-                        value = 0.0            # both stuck: draw
+                        value = draw           # both stuck: draw
                         o = f_opp[sp]
                         for j in range(4):
                             if grid[o + off[j]] != 0:

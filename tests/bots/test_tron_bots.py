@@ -1,0 +1,346 @@
+"""Tests of the built-in tron bots and their kernels (atlas/bots/tron_*.py)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from atlas.bots import make_bot
+from atlas.bots import tron_common as tc
+from atlas.bots.tron_chambers import rollout_value
+from atlas.bots.tron_frontline import endgame_move
+from atlas.bots.tron_voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
+                                     draw_value, evaluate, search_root)
+from atlas.maps import read_map
+from atlas.sim import get_game
+
+MAPS = Path(__file__).resolve().parents[2] / "maps" / "tron"
+BOT_NAMES = ("wallhugger", "voronoi", "chambers", "frontline")
+# Deadline overrun a bot may show on a busy machine (seconds).
+MARGIN = 0.05
+
+
+def position(rows: list[str]) -> SimpleNamespace:
+    """A tron position from text: ``#`` blocked, ``1``/``2`` the heads, space free."""
+    h, w = len(rows), max(len(r) for r in rows)
+    blocked = np.zeros((h, w), dtype=bool)
+    heads = np.zeros((2, 2), dtype=np.int32)
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row.ljust(w)):
+            if ch in "#12":
+                blocked[r, c] = True
+            if ch in "12":
+                heads[int(ch) - 1] = (r, c)
+    return SimpleNamespace(blocked=blocked, heads=heads, turn=0)
+
+
+def board(rows: list[str]) -> tuple[np.ndarray, int, int, tc.Workspace]:
+    pos = position(rows)
+    grid, me, opp = tc.board_from_state(pos, 0)
+    return grid, me, opp, tc.Workspace(*pos.blocked.shape)
+
+
+@pytest.fixture(scope="module")
+def bots():
+    # Made once: making a bot loads (or compiles) its kernels, which no move may pay.
+    return {name: make_bot("tron", name, seed=1) for name in BOT_NAMES}
+
+
+def test_board_layout_matches_analyze_convention():
+    grid, me, opp, ws = board(["1 #", "  2"])
+    assert grid.dtype == np.uint8 and grid.shape == (4 * 5,)
+    assert me == 1 * 5 + 1 and opp == 2 * 5 + 3
+    assert grid[me] == tc.BLOCKED and grid[opp] == tc.BLOCKED
+    assert grid[1 * 5 + 2] == tc.FREE and grid[1 * 5 + 3] == tc.BLOCKED
+    assert grid[0 : 5].sum() == 0                       # the wall border
+    assert tc.legal_moves(grid, me, ws.off) == [2, 3]   # east, south
+
+
+# --- wall hugger -----------------------------------------------------------------------
+
+def test_wallhugger_in_a_doorway_takes_the_larger_room(bots):
+    rows = ["##########",
+            "#  #     #",
+            "#  1     #",
+            "#  #     #",
+            "##########",
+            "#2########"]
+    # West: a 2x3 room (6 cells); east: a 3x5 room (15 cells).
+    assert bots["wallhugger"].move(position(rows), 0, time.perf_counter() + 0.2) == 2
+
+
+def test_wallhugger_leaves_a_dead_end_closet_alone(bots):
+    rows = ["##########",
+            "#      # #",
+            "#      # #",
+            "#       1#",
+            "#      ###",
+            "#2########"]
+    # North enters a 2-cell closet, west the open room.
+    assert bots["wallhugger"].move(position(rows), 0, time.perf_counter() + 0.2) == 4
+
+
+def test_wallhugger_hugs_the_wall(bots):
+    rows = ["#######",
+            "#     #",
+            "#1    #",
+            "#     #",
+            "#######",
+            "#2#####"]
+    # Along the wall (north or south: one open neighbour each once the head is a
+    # trail) rather than into the open (east: three).
+    assert bots["wallhugger"].move(position(rows), 0, time.perf_counter() + 0.2) in (1, 3)
+
+
+def test_potential_articulation_against_true_cut_vertices():
+    nx = pytest.importorskip("networkx")
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        free = rng.random((6, 7)) > 0.35
+        grid = np.zeros((8, 9), dtype=np.uint8)
+        grid[1:-1, 1:-1] = free
+        flat = grid.ravel()
+        off = tc.offsets(7)
+        g = nx.grid_2d_graph(6, 7)
+        g.remove_nodes_from([(r, c) for r, c in zip(*np.nonzero(~free))])
+        cuts = set(nx.articulation_points(g))
+        for r, c in cuts:
+            # Every true cut vertex is flagged by the local test (it may flag more).
+            assert tc.potential_articulation(flat, (r + 1) * 9 + c + 1, off) == 1
+
+
+# --- voronoi ---------------------------------------------------------------------------
+
+CUT_OFF = ["#############",
+           "#           #",
+           "#           #",
+           "#   1       #",
+           "#####-#######",
+           "###  2  #####",
+           "#############"]
+
+
+def test_voronoi_cuts_the_opponent_off(bots):
+    rows = [r.replace("-", " ") for r in CUT_OFF]
+    # East steps onto the gap's mouth and seals the opponent in its 4-cell pocket; any
+    # other move lets it out into the big room in two steps.
+    pos = position(rows)
+    assert bots["voronoi"].move(pos, 0, time.perf_counter() + 0.5) == 2
+    assert bots["voronoi"].last_info["value"] >= 20000.0  # won by 20+ cells
+    assert bots["frontline"].move(pos, 0, time.perf_counter() + 0.5) == 2
+
+
+def _reference_minimax(grid, me, opp, depth, off, w2, ws, mode, ply=0):
+    """Plain-Python minimax over the same simultaneous-move model (no pruning)."""
+    if depth == 0:
+        return evaluate(grid, me, opp, off, w2, ws.ibuf, ws.fbuf, mode)
+    mine = [me + off[k] for k in range(4) if grid[me + off[k]]]
+    theirs = [opp + off[k] for k in range(4) if grid[opp + off[k]]]
+    if not mine:
+        return -WIN + ply if theirs else draw_value(mode)
+    best = -np.inf
+    for t in mine:
+        worst = np.inf
+        if not theirs:
+            worst = WIN - ply
+        for s in theirs:
+            if s == t:
+                v = draw_value(mode)
+            else:
+                grid[t] = grid[s] = tc.BLOCKED
+                v = _reference_minimax(grid, t, s, depth - 1, off, w2, ws, mode, ply + 1)
+                grid[t] = grid[s] = tc.FREE
+            worst = min(worst, v)
+        best = max(best, worst)
+    return best
+
+
+@pytest.mark.parametrize("mode", [MODE_VORONOI, MODE_CHAMBERS, MODE_FRONTLINE])
+def test_alphabeta_equals_plain_minimax(mode):
+    rng = np.random.default_rng(3 + mode)
+    for trial in range(4):
+        free = rng.random((5, 6)) > 0.25
+        cells = list(zip(*np.nonzero(free)))
+        a, b = rng.choice(len(cells), 2, replace=False)
+        blocked = ~free
+        blocked[cells[a]] = blocked[cells[b]] = True
+        pos = SimpleNamespace(blocked=blocked, heads=np.array([cells[a], cells[b]]))
+        grid, me, opp = tc.board_from_state(pos, 0)
+        ws = tc.Workspace(5, 6)
+        for depth in (1, 2):
+            scores = np.zeros(4)
+            counter = np.zeros(2, dtype=np.int64)
+            k = search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, ws.fbuf, mode,
+                            np.arange(4, dtype=np.int64), scores, counter, 1 << 40, np.inf)
+            before = grid.copy()
+            want = _reference_minimax(grid, me, opp, depth, ws.off, ws.w2, ws, mode)
+            assert np.array_equal(grid, before)
+            if k < 0:
+                assert not any(grid[me + o] for o in ws.off)
+            else:
+                assert scores[k] == pytest.approx(want), (trial, depth)
+
+
+# --- chambers --------------------------------------------------------------------------
+
+SEED_CORRIDOR = ["#####################",
+                 "#####               #",
+                 "#1    ###############",
+                 "#####              ##",
+                 "#####################"]
+
+
+def test_chamber_estimate_of_the_seed_corridor():
+    rows = [r + "2#" if i == 2 else r + "##" for i, r in enumerate(SEED_CORRIDOR)]
+    grid, me, opp, ws = board(rows)
+    na, nb, _, _, touching = tc.voronoi_counts(grid, me, opp, ws.off, ws.ibuf)
+    assert (na, nb, touching) == (33, 0, 0)      # the whole corridor system is mine
+    # Chamber 1 (4 cells) then the longer branch, 15 cells, not 33 (seed section 3).
+    assert tc.chamber_value(grid, me, opp, ws.off, ws.w2, ws.ibuf, ws.fbuf,
+                            1.0, 0.0, False, False, 0) == 19.0
+    assert tc.fill_length(grid, me, ws.off, ws.ibuf, 1000) == 19
+
+
+def test_battlefront_counts_only_the_steps_to_the_front():
+    rows = ["#######",
+            "#1   ##",
+            "#    ##",
+            "#    ##",
+            "#### ##",
+            "#### ##",
+            "#### ##",
+            "#### ##",
+            "#### ##",
+            "#### ##",
+            "#    ##",
+            "#  2 ##",
+            "#######"]
+    grid, me, opp, ws = board(rows)
+    na, nb, _, _, touching = tc.voronoi_counts(grid, me, opp, ws.off, ws.ibuf)
+    # Mine: the 11-cell room and the corridor's first cell (6 steps; the opponent needs
+    # 7 for it); the next corridor cell is a tie, the rest the opponent's.
+    assert (na, nb, touching) == (12, 11, 1)
+    args = (grid, me, opp, ws.off, ws.w2, ws.ibuf, ws.fbuf, 1.0, 0.0, False)
+    # Tree of chambers: the room, then the corridor cell (a child chamber).
+    assert tc.chamber_value(*args, False, 0) == 12.0
+    # Battlefront: the corridor cell touches the contested cell, so the player either
+    # fills the room (11) or goes to the front (5 steps + 1); filling the room first and
+    # then taking the corridor cell is not possible.
+    assert tc.chamber_value(*args, True, 0) == 11.0
+
+
+def test_rollout_restores_the_board_and_scores_a_sure_loss():
+    rows = ["#########",
+            "#1#     #",
+            "# #     #",
+            "#       #",
+            "#      2#",
+            "#########"]
+    grid, me, opp, ws = board(rows)
+    before = grid.copy()
+    # South is the only move; it leads on into the big room: never a crash.
+    v = rollout_value(grid, me, opp, 2, ws.off, ws.w2, ws.ibuf, ws.fbuf, 50,
+                      time.perf_counter() + 1.0)
+    assert np.array_equal(grid, before)
+    assert v > -WIN / 2
+
+
+# --- frontline endgame -----------------------------------------------------------------
+
+def _longest_path(grid: np.ndarray, head: int, off: np.ndarray) -> int:
+    best = 0
+    stack = [(head, 0, iter(range(4)))]
+    while stack:
+        c, d, it = stack[-1]
+        best = max(best, d)
+        for k in it:
+            t = c + off[k]
+            if grid[t]:
+                grid[t] = tc.BLOCKED
+                stack.append((t, d + 1, iter(range(4))))
+                break
+        else:
+            stack.pop()
+            if stack:
+                grid[c] = tc.FREE
+    return best
+
+
+@pytest.mark.parametrize("rows", [
+    ["#######", "#1    #", "#     #", "#     #", "#######", "##2####"],
+    ["#########", "#   #   #", "#       #", "#1  #   #", "#########", "#2#######"],
+    ["########", "#  ## 1#", "#      #", "# #  # #", "#      #", "########", "#2######"],
+])
+def test_endgame_fills_a_separated_room_to_the_best_possible(rows):
+    grid, me, opp, ws = board(rows)
+    bound = int(tc.parity_bound(grid, me, ws.off, ws.ibuf))
+    best = _longest_path(grid.copy(), me, ws.off)
+    assert best <= bound                           # the bound is a bound
+    steps = 0
+    while True:
+        k, info = endgame_move(grid, me, ws, time.perf_counter() + 0.5)
+        if k < 0 or not grid[me + ws.off[k]]:
+            break
+        me = me + ws.off[k]
+        grid[me] = tc.BLOCKED
+        steps += 1
+    assert steps == best                           # the longest path, found exactly
+    free_cells = int(sum(1 for r in rows[:-1] for ch in r if ch == " "))
+    if bound == free_cells:
+        assert steps == free_cells                 # filled completely
+
+
+# --- every bot, real games ---------------------------------------------------------------
+
+@pytest.mark.parametrize("map_name", ["arena", "doors", "duel"])
+def test_bots_answer_legal_moves_in_time(bots, map_name):
+    game = get_game("tron")
+    gmap = read_map(MAPS / f"{map_name}.txt", "tron")
+    for name, bot in bots.items():
+        state = game.initial_state(gmap)
+        for _ in range(4):
+            moves = {}
+            for seat in (0, 1):
+                deadline = time.perf_counter() + 0.08
+                mv = bot.move(state.copy(), seat, deadline)
+                assert time.perf_counter() <= deadline + MARGIN, (name, map_name)
+                r, c = state.heads[seat] + np.array(
+                    [(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)])[mv]
+                assert mv in (1, 2, 3, 4) and not state.blocked[r, c], (name, map_name)
+                moves[seat] = mv
+            state = game.apply(state, moves)
+            if game.outcome(state) is not None:
+                break
+
+
+def _random_positions(n: int, seed: int):
+    game = get_game("tron")
+    gmap = read_map(MAPS / "pillars.txt", "tron")
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        state = game.initial_state(gmap)
+        for _ in range(int(rng.integers(5, 60))):
+            nxt = game.apply(state, {p: game.random_move(state, p, rng) for p in (0, 1)})
+            if game.outcome(nxt) is not None:
+                break
+            state = nxt
+        out.append(state)
+    return out
+
+
+def test_bots_never_suicide_when_a_safe_move_exists(bots):
+    deltas = np.array([(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)])
+    for state, (name, bot) in itertools.product(_random_positions(6, 11), bots.items()):
+        for seat in (0, 1):
+            head = state.heads[seat]
+            free = [m for m in (1, 2, 3, 4)
+                    if not state.blocked[tuple(head + deltas[m])]]
+            mv = bot.move(state.copy(), seat, time.perf_counter() + 0.05)
+            if free:
+                assert mv in free, (name, state.turn, seat)
