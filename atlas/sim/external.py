@@ -152,8 +152,7 @@ class BotProcess:
             if left <= 0:
                 raise BotFailure("timeout", "did not read its input in time")
             try:
-                _, ready, _ = select.select([], [self._in], [], left)
-                if ready:
+                if _wait(self._in, select.POLLOUT, left):
                     view = view[os.write(self._in, view):]
             except BlockingIOError:
                 continue
@@ -165,8 +164,7 @@ class BotProcess:
         left = deadline - time.perf_counter()
         if left <= 0:
             return False
-        ready, _, _ = select.select([self._out], [], [], left)
-        if not ready:
+        if not _wait(self._out, select.POLLIN, left):
             return False
         try:
             chunk = os.read(self._out, 65536)
@@ -242,6 +240,13 @@ class BotProcess:
                 stream.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+
+
+def _wait(fd: int, event: int, seconds: float) -> bool:
+    """Whether ``fd`` is ready for ``event`` (or hung up) within ``seconds``."""
+    poller = select.poll()
+    poller.register(fd, event)
+    return bool(poller.poll(max(0, int(seconds * 1000 + 0.999))))
 
 
 def _signal_group(pgid: int, sig: int) -> None:
@@ -452,8 +457,6 @@ def _to_json(value: Any) -> Any:
         return value.tolist()
     if isinstance(value, np.generic):
         return value.item()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return state_to_json(value)
     if isinstance(value, (list, tuple)):
         return [_to_json(v) for v in value]
     if isinstance(value, Mapping):
@@ -501,24 +504,18 @@ def _from_json(like: Any, value: Any) -> Any:
         return np.array(value, dtype=like.dtype)
     if isinstance(like, np.generic):
         return type(like)(value)
-    if dataclasses.is_dataclass(like) and not isinstance(like, type):
-        return state_from_json(like, value)
     if isinstance(like, list) and like and isinstance(like[0], np.ndarray):
         return [np.asarray(v, dtype=like[0].dtype).reshape((-1,) + like[0].shape[1:])
                 for v in value]
     if isinstance(like, tuple):
         if like and len(like) == len(value):
             return tuple(_from_json(a, b) for a, b in zip(like, value))
-        return tuple(_plain(v) for v in value)
+        return tuple(value)
     if isinstance(like, bool):
         return bool(value)
     if isinstance(like, int):
         return int(value)
     return value
-
-
-def _plain(value: Any) -> Any:
-    return tuple(_plain(v) for v in value) if isinstance(value, list) else value
 
 
 class JsonLinesBot(ExternalBot):
