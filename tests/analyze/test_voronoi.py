@@ -32,19 +32,31 @@ def grids(draw, max_side=20):
     return rng.random((h, w)) >= density
 
 
-def distances_from(g, src, walls):
-    """BFS lengths from ``src`` (joined to free neighbours) with ``walls`` removed."""
+def with_sources(g, sources):
+    """``g`` plus the (possibly blocked) sources, joined to their free neighbours."""
     g = g.copy()
-    g.add_node(src)
-    for dr, dc in STEPS:
-        if (src[0] + dr, src[1] + dc) in g:
-            g.add_edge(src, (src[0] + dr, src[1] + dc))
-    g.remove_nodes_from([w for w in walls if w != src])
-    return nx.single_source_shortest_path_length(g, src)
+    for r, c in sources:
+        g.add_node((r, c))
+        for dr, dc in STEPS:
+            if (r + dr, c + dc) in g:
+                g.add_edge((r, c), (r + dr, c + dc))
+    return g
+
+
+def distances_from(g, src, walls):
+    """BFS lengths from ``src`` in ``g`` (which holds it) with ``walls`` removed."""
+    hidden = [w for w in set(walls) if w != src and w in g]
+    edges = [e for w in hidden for e in g.edges(w)]
+    g.remove_nodes_from(hidden)
+    try:
+        return nx.single_source_shortest_path_length(g, src)
+    finally:
+        g.add_nodes_from(hidden)
+        g.add_edges_from(edges)
 
 
 def reference_counts(free, a, b, grid_graph):
-    g = grid_graph(free)
+    g = with_sources(grid_graph(free), [a, b])
     da = distances_from(g, a, [b])
     db = distances_from(g, b, [a])
     out = {"p1": 0, "p2": 0, "tie": 0}
@@ -65,7 +77,7 @@ def reference_counts(free, a, b, grid_graph):
 
 
 def reference_partition(free, sources, grid_graph):
-    g = grid_graph(free)
+    g = with_sources(grid_graph(free), sources)
     dists = [distances_from(g, s, sources) for s in sources]
     out = np.full(free.shape, UNREACHED, dtype=np.int64)
     for r, c in zip(*np.nonzero(free)):
