@@ -41,16 +41,20 @@ __all__ = [
 
 #: An Outpost GIF shows at most this many turns (see :func:`sample_turns`).
 MAX_OUTPOST_FRAMES = 120
+#: Outposts are drawn this many cells wide, so they show on a 100x100 board.
+OUTPOST_MARK_SCALE = 2.6
 
 
 @dataclass(frozen=True)
 class Mark:
-    """A mark drawn over one cell: a shape in a palette colour."""
+    """A mark drawn over one cell: a shape in a palette colour, ``scale`` cells wide
+    (centred on the cell; Outpost draws its outposts larger than a cell)."""
 
     cell: tuple[int, int]
     shape: str
     color: int
     outline: int | None = P.MARK
+    scale: float = 1.0
 
 
 @dataclass
@@ -150,7 +154,8 @@ class _OutpostPainter:
             marks.append(Mark(home, "frame", P.PLAYER_DARK[seat], None))
         for seat, cells in enumerate(outposts):
             for cell in cells:
-                marks.append(Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat]))
+                marks.append(Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat],
+                                  scale=OUTPOST_MARK_SCALE))
         return Frame(grid, marks, int(state.turn))
 
 
@@ -296,7 +301,8 @@ def compose(frame: Frame, k: int, *, header_right: str = "",
     """
     board = upscale(frame.grid, k)
     for m in frame.marks:
-        stamp(board, m.cell, k, m.shape, m.color, outline=m.outline)
+        stamp(board, m.cell, k, m.shape, m.color, outline=m.outline,
+              size=None if m.scale == 1.0 else max(k, int(round(k * m.scale))))
     width = max(board.shape[1], min_width)
     if board.shape[1] < width:
         pad = width - board.shape[1]

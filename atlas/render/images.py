@@ -46,6 +46,8 @@ __all__ = [
 ]
 
 IndexImage = npt.NDArray[np.uint8]
+#: At most this many chambers are labelled with their size (the largest ones, 4+ cells).
+MAX_CHAMBER_LABELS = 12
 
 
 def cell_size(shape: tuple[int, int], target: int = 480, lo: int = 2, hi: int = 24) -> int:
@@ -189,7 +191,8 @@ def _voronoi_grid(game_map: GameMap) -> IndexImage | None:
 
 
 def _chamber_layer(game_map: GameMap, grid: IndexImage) -> list[tuple[tuple[int, int], str]]:
-    """Tint the chambers of the first start's view; return (cell, size text) labels."""
+    """Tint the chambers of the first start's view; return (cell, size text) labels for
+    the :data:`MAX_CHAMBER_LABELS` largest chambers of at least 4 cells."""
     try:
         from ..analyze.chambers import chamber_tree
     except ImportError:  # the chamber analysis is optional for pictures
@@ -200,16 +203,21 @@ def _chamber_layer(game_map: GameMap, grid: IndexImage) -> list[tuple[tuple[int,
     labels = np.asarray(_attr(tree, "labels", "label", "label_grid"))
     chambers = list(_attr(tree, "chambers"))
     texts = []
+    sizes = sorted((int(_attr(ch, "size")) for ch in chambers), reverse=True)
+    floor = max(4, sizes[min(len(sizes), MAX_CHAMBER_LABELS) - 1] if sizes else 0)
     for i, ch in enumerate(chambers):
         ident = int(_attr(ch, "id", "label", "index", default=i))
         cells = labels == ident
         if not cells.any():
             continue
         grid[cells & game_map.free] = P.chamber_index(i)
+        size = int(_attr(ch, "size"))
+        if size < floor:
+            continue
         rows, cols = np.nonzero(cells)
         mid = np.array([rows.mean(), cols.mean()])
         pick = int(np.argmin((rows - mid[0]) ** 2 + (cols - mid[1]) ** 2))
-        texts.append(((int(rows[pick]), int(cols[pick])), str(int(_attr(ch, "size")))))
+        texts.append(((int(rows[pick]), int(cols[pick])), str(size)))
     return texts
 
 

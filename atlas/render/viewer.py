@@ -10,7 +10,7 @@ Format::
     {"w": cols, "h": rows, "k": pixels per cell, "palette": ["#RRGGBB", ...],
      "shapes": ["circle", ...], "base": [index per cell, row-major],
      "frames": [{"t": turn, "d": [cell, colour, cell, colour, ...],
-                 "m": [[row, col, shape, colour, outline or -1], ...]}, ...],
+                 "m": [[row, col, shape, colour, outline or -1, scale], ...]}, ...],
      "last": last turn, "sampled": bool}
 """
 
@@ -57,7 +57,8 @@ def viewer_data(record: Any, states: Sequence[Any] | None = None,
             diff = np.stack([idx, flat[idx]], axis=1).reshape(-1).astype(int).tolist()
         prev = flat.copy()
         marks = [[int(m.cell[0]), int(m.cell[1]), shape_ids[m.shape], int(m.color),
-                  -1 if m.outline is None else int(m.outline)] for m in frame.marks]
+                  -1 if m.outline is None else int(m.outline), float(m.scale)]
+                 for m in frame.marks]
         frames_out.append({"t": int(frame.turn), "d": diff, "m": marks})
         last = int(frame.turn)
     return {"w": gm.width, "h": gm.height,

@@ -37,8 +37,9 @@
     }
     return g;
   }
-  function mark(r, c, shape, color, outline) {
-    var x = c * k, y = r * k, s = k, cx = x + s / 2, cy = y + s / 2, rad = s * 0.43;
+  function mark(r, c, shape, color, outline, scale) {
+    var s = k * (scale || 1);
+    var x = c * k + (k - s) / 2, y = r * k + (k - s) / 2, cx = x + s / 2, cy = y + s / 2, rad = s * 0.43;
     ctx.fillStyle = data.palette[color];
     ctx.strokeStyle = outline >= 0 ? data.palette[outline] : data.palette[color];
     ctx.lineWidth = Math.max(1, s / 10);
@@ -85,7 +86,7 @@
       }
     }
     var ms = frames[i].m;
-    for (var j = 0; j < ms.length; j++) { mark(ms[j][0], ms[j][1], ms[j][2], ms[j][3], ms[j][4]); }
+    for (var j = 0; j < ms.length; j++) { mark(ms[j][0], ms[j][1], ms[j][2], ms[j][3], ms[j][4], ms[j][5]); }
     var t = frames[i].t;
     scrub.value = String(i);
     label.textContent = "turn " + t + " / " + data.last;
