@@ -90,6 +90,10 @@ UNLIMITED: Final = 2**31 - 1
 
 _INT32_MIN: Final = -(2**31)
 
+#: Owner code of a cell whose nearest empires form the bitmask m (m < 256).
+_OWNER_OF_MASK = np.array([-1] + [(m & -m).bit_length() - 1 if m & (m - 1) == 0 else -2
+                                  for m in range(1, 256)], dtype=np.int32)
+
 
 # --------------------------------------------------------------------------- kernels
 
@@ -119,8 +123,35 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
             dist[c] = ((v & 255) if v < 256 else 0) | (np.int32(1) << np.int32(empires[k]))
         _transform(dist, stride, rows, cols)
     else:
-        for k in range(cells.shape[0]):
-            _stamp(dist, mask, stride, rows, cols, r, cells[k], empires[k], packed)
+        for k in range(cells.shape[0]):  # _stamp, inlined (no reference counting)
+            c = cells[k]
+            r0 = c // stride
+            c0 = c % stride
+            bit = np.int32(1) << np.int32(empires[k])
+            for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
+                dr = abs(rr - r0)
+                span = r - dr
+                base = rr * stride
+                lo = max(1, c0 - span)
+                hi = min(cols, c0 + span)
+                if packed:
+                    for cc in range(lo, hi + 1):
+                        i = base + cc
+                        key = (dr + abs(cc - c0)) << 8
+                        old = dist[i]
+                        od = old & -256
+                        res = old | (bit & -np.int64(key == od))  # branch-free
+                        dist[i] = res ^ ((res ^ (key | bit)) & -np.int64(key < od))
+                else:
+                    for cc in range(lo, hi + 1):
+                        i = base + cc
+                        key = (dr + abs(cc - c0)) << 8
+                        od = dist[i]
+                        if key < od:
+                            dist[i] = key
+                            mask[i] = bit
+                        elif key == od:
+                            mask[i] |= bit
     for e in range(counts.shape[0]):
         counts[e, 0] = 0
         counts[e, 1] = 0
@@ -133,17 +164,18 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
             continue
         covered += 1
         m = (v & 255) if packed else mask[i]
-        if m & (m - 1) == 0:
-            e = 0
-            while (m >> e) != 1:
-                e += 1
-            owner[i] = e
-            if land_flat[i] != 0:
-                counts[e, 0] += 1
-            else:
-                counts[e, 1] += 1
+        if m < 256:
+            o = _OWNER_OF_MASK[m]
         else:
-            owner[i] = -2
+            o = -2
+            if m & (m - 1) == 0:
+                o = 0
+                while (m >> o) != 1:
+                    o += 1
+        owner[i] = o
+        if o >= 0:
+            counts[o, 1 - land_flat[i]] += 1
+        else:
             e = 0
             while m != 0:
                 if m & 1:
@@ -153,43 +185,14 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
     return covered
 
 
-@numba.njit(cache=True)
-def _stamp(dist, mask, stride, rows, cols, r, c, empire, packed):  # pragma: no cover
-    """Merge one outpost's diamond into the nearest distances (and empire bits)."""
-    r0 = c // stride
-    c0 = c % stride
-    bit = np.int32(1) << np.int32(empire)
-    for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
-        dr = abs(rr - r0)
-        span = r - dr
-        base = rr * stride
-        lo = max(1, c0 - span)
-        hi = min(cols, c0 + span)
-        if packed:
-            for cc in range(lo, hi + 1):
-                i = base + cc
-                key = (dr + abs(cc - c0)) << 8
-                old = dist[i]
-                od = old & -256
-                dist[i] = key | bit if key < od else (old | bit if key == od else old)
-        else:
-            for cc in range(lo, hi + 1):
-                i = base + cc
-                key = (dr + abs(cc - c0)) << 8
-                od = dist[i]
-                if key < od:
-                    dist[i] = key
-                    mask[i] = bit
-                elif key == od:
-                    mask[i] |= bit
-
-
 @numba.njit(cache=True, inline="always")
 def _merge(v, u):  # pragma: no cover - compiled
     """Combine packed (distance << 8 | bits) values: the nearer, or both bits on a tie."""
     vd = v & -256
     ud = u & -256
-    return u if ud < vd else (v | (u & 255) if ud == vd else v)
+    # branch-free (the pattern is irregular with many outposts): -(bool) is all ones
+    res = v | (u & 255 & -np.int64(ud == vd))
+    return res ^ ((res ^ u) & -np.int64(ud < vd))
 
 
 @numba.njit(cache=True)
@@ -221,67 +224,6 @@ def _good(land_flat, owner, empire, c):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _search(land_flat, stride, owner, empire, home_r, home_c, s, mark, link, seen, nseen,
-            heads):  # pragma: no cover - compiled
-    """Greedy best-first search from good cell ``s`` towards home.
-
-    Stops at the first cell known to reach home (mark 1) or known not to (mark 2), or
-    when the component of ``s`` is exhausted.  Every cell it entered is then marked with
-    the answer, so no later search enters it again.  Returns ``(found, nseen)``.
-    """
-    if mark[s] == 1:
-        return True, nseen
-    if mark[s] == 2:
-        return False, nseen
-    first = nseen
-    mark[s] = 3
-    seen[nseen] = s
-    nseen += 1
-    key = abs(s // stride - home_r) + abs(s % stride - home_c)
-    link[s] = heads[key]
-    heads[key] = s
-    kmin = key
-    kmax = key
-    pending = 1
-    result = 2
-    while pending > 0 and result == 2:
-        while heads[kmin] < 0:
-            kmin += 1
-        c = heads[kmin]
-        heads[kmin] = link[c]
-        pending -= 1
-        for nb in (c - stride, c + 1, c + stride, c - 1):
-            if land_flat[nb] == 0:
-                continue
-            o = owner[nb]
-            if o != -1 and o != empire:
-                continue
-            mk = mark[nb]
-            if mk == 0:
-                mark[nb] = 3
-                seen[nseen] = nb
-                nseen += 1
-                k = abs(nb // stride - home_r) + abs(nb % stride - home_c)
-                link[nb] = heads[k]
-                heads[k] = nb
-                if k < kmin:
-                    kmin = k
-                if k > kmax:
-                    kmax = k
-                pending += 1
-            elif mk == 1:
-                result = 1
-                break
-            elif mk == 2:
-                break
-    for k in range(kmin, kmax + 1):
-        heads[k] = -1
-    for i in range(first, nseen):
-        mark[seen[i]] = result
-    return result == 1, nseen
-
-
-@numba.njit(cache=True)
 def supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,
                   heads):  # pragma: no cover - compiled
     """Supply lines of one empire's outposts; see the module docstring."""
@@ -303,22 +245,111 @@ def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link
     home_r = home // stride
     home_c = home % stride
     home_good = _good(land_flat, owner, empire, home)
+    n = cells.shape[0]
     if home_good:
         mark[home] = 1
+    # outposts nearest home first; each search heads for the nearest cell already known
+    # to reach home (home, or the start of an earlier successful search)
+    keys = np.empty(n, np.int64)
+    for k in range(n):
+        keys[k] = abs(cells[k] // stride - home_r) + abs(cells[k] % stride - home_c)
+    order = np.argsort(keys)
+    tr = np.empty(n + 1, np.int64)
+    tc = np.empty(n + 1, np.int64)
+    tr[0] = home_r
+    tc[0] = home_c
+    nt = 1
     nseen = 0
     survivors = 0
-    for k in range(cells.shape[0]):
+    for kk in range(n):
+        k = order[kk]
         p = cells[k]
         ok = p == home
         if not ok and home_good:
-            for step in (-stride, 1, stride, -1):
-                nb = p + step
-                if not _good(land_flat, owner, empire, nb):
+            pr = p // stride
+            pc = p % stride
+            best = 0
+            bd = abs(pr - tr[0]) + abs(pc - tc[0])
+            for t in range(1, nt):
+                d = abs(pr - tr[t]) + abs(pc - tc[t])
+                if d < bd:
+                    bd = d
+                    best = t
+            for nb in (p - stride, p + 1, p + stride, p - 1):
+                if land_flat[nb] == 0:
                     continue
-                found, nseen = _search(land_flat, stride, owner, empire, home_r, home_c,
-                                       nb, mark, link, seen, nseen, heads)
-                if found:
+                o = owner[nb]
+                if o != -1 and o != empire:
+                    continue
+                # greedy best-first search from nb towards (gr, gc), inlined (a call
+                # passing arrays costs reference counting); stops at the first cell
+                # known to reach home (mark 1) or known not to (2), or when nb's
+                # component is exhausted; every cell entered gets the answer, so no
+                # later search enters it again
+                gr = tr[best]
+                gc = tc[best]
+                mk = mark[nb]
+                if mk == 1:
+                    result = 1
+                elif mk == 2:
+                    result = 2
+                else:
+                    first = nseen
+                    mark[nb] = 3
+                    seen[nseen] = nb
+                    nseen += 1
+                    key = abs(nb // stride - gr) + abs(nb % stride - gc)
+                    link[nb] = heads[key]
+                    heads[key] = nb
+                    kmin = key
+                    kmax = key
+                    pending = 1
+                    result = 2
+                    while pending > 0 and result == 2:
+                        while heads[kmin] < 0:
+                            kmin += 1
+                        c = heads[kmin]
+                        heads[kmin] = link[c]
+                        pending -= 1
+                        cr = c // stride  # one division per cell: neighbours' keys follow
+                        cc = c - cr * stride
+                        dr0 = abs(cr - gr)
+                        dc0 = abs(cc - gc)
+                        for q, kq in ((c - stride, abs(cr - 1 - gr) + dc0),
+                                      (c + 1, dr0 + abs(cc + 1 - gc)),
+                                      (c + stride, abs(cr + 1 - gr) + dc0),
+                                      (c - 1, dr0 + abs(cc - 1 - gc))):
+                            if land_flat[q] == 0:
+                                continue
+                            oq = owner[q]
+                            if oq != -1 and oq != empire:
+                                continue
+                            mq = mark[q]
+                            if mq == 0:
+                                mark[q] = 3
+                                seen[nseen] = q
+                                nseen += 1
+                                link[q] = heads[kq]
+                                heads[kq] = q
+                                if kq < kmin:
+                                    kmin = kq
+                                if kq > kmax:
+                                    kmax = kq
+                                pending += 1
+                            elif mq == 1:
+                                result = 1
+                                break
+                            elif mq == 2:
+                                break
+                    for kq in range(kmin, kmax + 1):
+                        heads[kq] = -1
+                    for i in range(first, nseen):
+                        mark[seen[i]] = result
+                if result == 1:
                     ok = True
+                    tr[nt] = nb // stride
+                    tc[nt] = nb % stride
+                    nt += 1
                     break
         alive[k] = 1 if ok else 0
         survivors += 1 if ok else 0
@@ -540,12 +571,13 @@ def supply_lines(water: npt.ArrayLike, owner: npt.ArrayLike,
 
     Notes
     -----
-    Per empire, one search per unresolved neighbour of an outpost, greedy best-first
-    towards home with a bucket queue keyed by the Manhattan distance to home.  Each
-    search stops at the first cell already known to reach home (or known not to) and
-    labels every cell it entered with its answer, so each good cell is entered at most
-    once per empire: ``O(cells)`` in the worst case, about the length of the supply
-    paths in open country.
+    Per empire, outposts nearest home first, one search per unresolved neighbour of an
+    outpost: greedy best-first (a bucket queue keyed by the Manhattan distance) towards
+    the nearest cell already known to reach home -- home itself or where an earlier
+    search started.  Each search stops at the first cell known to reach home (or known
+    not to) and labels every cell it entered with its answer, so each good cell is
+    entered at most once per empire: ``O(cells)`` in the worst case, about the distance
+    between neighbouring outposts per outpost in open country.
 
     References
     ----------

@@ -52,7 +52,7 @@ recorded games, replayed exactly by ``tests/sim/test_traces.py``).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any, Final, Mapping, Sequence
 
 import numba
@@ -234,8 +234,10 @@ class OutpostState:
 
     def copy(self) -> "OutpostState":
         """An independent copy (the water grid and the board are shared, read-only)."""
-        return replace(self, rc=self.rc.copy(), starts=self.starts.copy(),
-                       owner_flat=self.owner_flat.copy(), counts=self.counts.copy())
+        return OutpostState(self.water, self.rc.copy(), self.starts.copy(),
+                            self.owner_flat.copy(), self.counts.copy(), self.turn,
+                            self.params, self.board, self.afford, self.pending, self.built,
+                            self.skip)
 
     @property
     def outposts(self) -> list[npt.NDArray[np.int32]]:
@@ -415,13 +417,14 @@ def _run(state: OutpostState, steps: npt.NDArray[np.int64], rc: npt.NDArray[np.i
     if code != _OK:  # cut short (official) or refused (spec): ownership not recomputed
         owner = state.owner_flat.copy()
         counts = state.counts.copy()
-    new = replace(state, rc=new_rc, starts=new_starts, owner_flat=owner, counts=counts)
+    new = OutpostState(state.water, new_rc, new_starts, owner, counts, state.turn,
+                       state.params, b, state.afford, state.pending, state.built, state.skip)
     return int(code), int(k), new
 
 
 def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...]) -> npt.NDArray[np.int64]:
     """All seats' moves as ``(player, index, row, col)`` rows, seat by seat."""
-    rows: list[tuple[int, int, int, int]] = []
+    flat: list[Any] = []
     arrays = []
     for s in range(NUM_EMPIRES):
         move = moves.get(s)
@@ -433,16 +436,21 @@ def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...]) -> npt.NDArray
             arr[:, 1:] = move
             arrays.append(arr)
             continue
+        mark = len(flat)
+        ext = flat.extend
         try:
-            rows.extend([(s, i, t[0], t[1]) for i, t in move])
+            for i, t in move:
+                ext((s, i, t[0], t[1]))
         except (TypeError, ValueError, IndexError):
-            rows.extend(_slow_steps(s, move))
-    if rows:
-        first = np.array(rows)
-        if first.dtype.kind != "i" or first.ndim != 2:
+            del flat[mark:]
+            for row in _slow_steps(s, move):
+                ext(row)
+    if flat:
+        first = np.array(flat)
+        if first.dtype.kind != "i":
             raise IllegalMoveError(f"outpost moves are (index, (row, col)) steps of whole "
-                                   f"numbers, got {rows[:3]!r:.80}")
-        arrays.insert(0, first.astype(np.int64, copy=False))
+                                   f"numbers, got {flat[:8]!r:.80}")
+        arrays.insert(0, first.astype(np.int64, copy=False).reshape(-1, 4))
     if not arrays:
         return _NO_STEPS
     if len(arrays) == 1:
