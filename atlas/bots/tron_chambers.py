@@ -25,7 +25,7 @@ import numpy as np
 
 from .tron_common import (INF, R_TRAIL, TronBot, clock, Workspace, chamber_value, head_distance,
                           voronoi_counts)
-from .tron_voronoi import (ENDGAME, MODE_CHAMBERS, WIN, draw_value, iterative_deepening,
+from .tron_voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value, iterative_deepening,
                            search_root)
 
 __all__ = ["FAR_STEPS", "chambers_score", "rollout_value", "ChambersBot"]
@@ -42,8 +42,9 @@ def chambers_score(grid, me, opp, off, w2, ibuf, fbuf):  # pragma: no cover - nu
     are separated, ``1000 *`` (own room's chamber estimate minus the opponent's).
     """
     na, nb, ea, eb, touching = voronoi_counts(grid, me, opp, off, ibuf)
-    va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, 1.0, 0.0, False, False, 0)
-    vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, 1.0, 0.0, False, False, 1)
+    k2 = CHAMBERS_K2 if touching else 0.0
+    va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, 1.0, k2, False, False, 0)
+    vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, 1.0, k2, False, False, 1)
     if touching:
         return va - vb, 1
     return ENDGAME * (va - vb), 0

@@ -569,15 +569,15 @@ class TronBot:
         cls = type(self)
         if _WARM.get(cls.__name__):
             return
-        blocked = np.zeros((5, 6), dtype=bool)
-        blocked[2, :] = True               # separated: the endgame kernels
-        heads = np.array([[1, 1], [3, 4]], dtype=np.int32)
-        grid, me, opp = board_from_state(_Board(blocked, heads), 0)
-        ws = Workspace(5, 6)
-        self.choose(grid, me, opp, ws, time.perf_counter() + 0.05)
-        grid, me, opp = board_from_state(_Board(np.zeros((4, 4), dtype=bool),
-                                                np.array([[0, 0], [3, 3]], np.int32)), 0)
-        self.choose(grid, me, opp, Workspace(4, 4), time.perf_counter() + 0.05)
+        separated = np.zeros((5, 6), dtype=bool)
+        separated[2, :] = True             # the endgame kernels
+        far = np.zeros((3, 12), dtype=bool)  # heads 11 steps apart: far-apart play
+        boards = ((separated, [[1, 1], [3, 4]]), (far, [[1, 0], [1, 11]]),
+                  (np.zeros((4, 4), dtype=bool), [[0, 0], [3, 3]]))
+        for blocked, heads in boards:
+            grid, me, opp = board_from_state(_Board(blocked, np.array(heads, np.int32)), 0)
+            self.choose(grid, me, opp, Workspace(*blocked.shape),
+                        time.perf_counter() + 0.05)
         _WARM[cls.__name__] = True
 
     def workspace(self, height: int, width: int) -> Workspace:

@@ -79,7 +79,7 @@ def endgame_search(grid, head, off, ibuf, depth, bound, counter, stop
         if level == 0:
             first = k
         counter[0] += 1
-        if (counter[0] & 15) == 0 and clock() > stop:
+        if clock() > stop:
             counter[1] = 1
             while level > 0:
                 grid[pos[level]] = 1

@@ -14,7 +14,8 @@ Evaluations (``mode``):
     territory bonus for edges, which makes the bot hug walls when all else is equal);
     once the players are separated, ``1000 * (own room - opponent's room)``.
 ``MODE_CHAMBERS``
-    The tree-of-chambers estimate of each player's fillable territory (``chambers``).
+    The tree-of-chambers estimate of each player's fillable territory (``chambers``),
+    its cells plus half their open neighbours along the best chamber path.
 ``MODE_FRONTLINE``
     ``K1*(N1-N2) + K2*(E1-E2)`` along each player's best chamber path, with the
     checkerboard bound and the battlefront rule; endgame value from the parity-bounded
@@ -52,6 +53,9 @@ WIN = 1.0e7
 #: Weights of nodes and edges in the frontline evaluation (the post-mortem's tuned values).
 K1 = 0.055
 K2 = 0.194
+#: Weight of the open neighbours of the chamber cells in the ``chambers`` evaluation: a
+#: tie-break that makes it fill along walls, like the Voronoi bot's edge bonus.
+CHAMBERS_K2 = 0.5
 #: Weight of a certain endgame advantage of one cell.
 ENDGAME = 1000.0
 
@@ -67,7 +71,7 @@ def draw_value(mode):  # pragma: no cover - numba
     if mode == MODE_VORONOI:
         return -DRAW_CELLS * 4.0              # a cell and its edges
     if mode == MODE_CHAMBERS:
-        return -DRAW_CELLS
+        return -DRAW_CELLS * (1.0 + 3.0 * CHAMBERS_K2)
     return -DRAW_CELLS * (K1 + 3.0 * K2)
 
 
@@ -85,8 +89,10 @@ def evaluate(grid, me, opp, off, w2, ibuf, fbuf, mode):  # pragma: no cover - nu
         vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, 1.0, 0.0, parity, False, 1)
         return ENDGAME * (va - vb)
     if mode == MODE_CHAMBERS:
-        va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, 1.0, 0.0, False, False, 0)
-        vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, 1.0, 0.0, False, False, 1)
+        va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, 1.0, CHAMBERS_K2, False,
+                           False, 0)
+        vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, 1.0, CHAMBERS_K2, False,
+                           False, 1)
         return va - vb
     va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, K1, K2, True, True, 0)
     vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, K1, K2, True, True, 1)
