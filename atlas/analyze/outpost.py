@@ -114,8 +114,9 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
     far = (r + 1) << 8
     for i in range(n):
         dist[i] = far
+    m256 = np.int32(-256)
     area = 2 * r * r + 2 * r + 1
-    if packed and cells.shape[0] * min(area, rows * cols) > 2 * rows * cols:
+    if packed and cells.shape[0] * min(area, rows * cols) > 8 * rows * cols:
         # many outposts: a separable distance transform, O(cells) whatever their number
         for k in range(cells.shape[0]):
             c = cells[k]
@@ -135,13 +136,21 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
                 lo = max(1, c0 - span)
                 hi = min(cols, c0 + span)
                 if packed:
-                    for cc in range(lo, hi + 1):
-                        i = base + cc
-                        key = (dr + abs(cc - c0)) << 8
+                    # key = (distance << 8) | bit, linear along the row: nearer wins
+                    # (min), a tie adds the bit; int32 throughout so it vectorises
+                    mid = min(c0, hi)
+                    key = np.int32((dr + c0 - lo) << 8) | bit
+                    for i in range(base + lo, base + mid + 1):
                         old = dist[i]
-                        od = old & -256
-                        res = old | (bit & -np.int64(key == od))  # branch-free
-                        dist[i] = res ^ ((res ^ (key | bit)) & -np.int64(key < od))
+                        dist[i] = (old | bit) if (key & m256) == (old & m256) \
+                            else min(old, key)
+                        key -= np.int32(256)
+                    key = np.int32((dr + 1) << 8) | bit
+                    for i in range(base + mid + 1, base + hi + 1):
+                        old = dist[i]
+                        dist[i] = (old | bit) if (key & m256) == (old & m256) \
+                            else min(old, key)
+                        key += np.int32(256)
                 else:
                     for cc in range(lo, hi + 1):
                         i = base + cc

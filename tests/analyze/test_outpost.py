@@ -220,3 +220,18 @@ def test_bad_input_is_reported():
         influence(np.zeros((3, 3), bool), [[(0, 0)]], -1)
     with pytest.raises(GridError, match="homes"):
         supply_lines(np.zeros((3, 3), bool), np.zeros((3, 3), int), [[(0, 0)]], [])
+
+
+def test_many_empires_use_the_wide_masks():
+    """More than 8 empires: the nearest sets no longer fit the packed form."""
+    rng = np.random.default_rng(11)
+    water = rng.random((9, 13)) < 0.2
+    outposts = [[(int(rng.integers(9)), int(rng.integers(13))) for _ in range(2)]
+                for _ in range(11)]
+    outposts[10].append(outposts[3][0])  # a shared cell: empires 3 and 10 tie there
+    for r in (0, 2, 5):
+        inf = influence(water, outposts, r)
+        owner, land, wat, disputed = ref_owner(water, outposts, r)
+        np.testing.assert_array_equal(inf.owner, owner)
+        assert (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist()) == \
+            (land, wat, disputed)
