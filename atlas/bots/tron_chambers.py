@@ -51,7 +51,7 @@ def chambers_score(grid, me, opp, off, w2, ibuf, fbuf):  # pragma: no cover - nu
 
 
 @numba.njit(cache=True)
-def _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter
+def _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter, killer
               ):  # pragma: no cover - numba
     """The move (0..3) of the player at ``me`` that is best one turn deep; -1 if none.
 
@@ -62,7 +62,7 @@ def _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter
     counter[0] = 0
     counter[1] = 0
     return search_root(grid, me, opp, 1, off, w2, ibuf, fbuf, MODE_CHAMBERS, order, scores,
-                       counter, 1 << 40, np.inf)
+                       counter, 1 << 40, np.inf, killer)
 
 
 @numba.njit(cache=True)
@@ -78,12 +78,13 @@ def rollout_value(grid, me, opp, first, off, w2, ibuf, fbuf, max_turns, stop
     order = np.arange(4).astype(np.int64)
     scores = np.zeros(4, np.float64)
     counter = np.zeros(2, np.int64)
+    killer = np.zeros(4, np.int64)
     n_trail = 0
     value = 0.0
     turn = 0
     mk = first
     while True:
-        ok = _one_step(grid, opp, me, off, w2, ibuf, fbuf, order, scores, counter)
+        ok = _one_step(grid, opp, me, off, w2, ibuf, fbuf, order, scores, counter, killer)
         if mk < 0 or grid[me + off[mk]] == 0:
             value = draw_value(MODE_CHAMBERS) if ok < 0 else -WIN + turn
             break
@@ -107,7 +108,7 @@ def rollout_value(grid, me, opp, first, off, w2, ibuf, fbuf, max_turns, stop
         value = v
         if touching == 0 or turn >= max_turns or clock() > stop:
             break
-        mk = _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter)
+        mk = _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter, killer)
     for i in range(n_trail):
         grid[trail[i]] = 1
     return value

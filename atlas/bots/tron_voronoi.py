@@ -105,14 +105,16 @@ MAX_DEPTH = 96
 
 @numba.njit(cache=True)
 def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, counter,
-                limit, stop):  # pragma: no cover - numba
+                limit, stop, killer):  # pragma: no cover - numba
     """One alpha-beta search of ``depth`` turns; returns the best direction (0..3).
 
     My moves are tried in ``order`` (best of the previous depth first); ``scores`` gets
     each move's value (a bound for moves refuted by alpha-beta, ``-inf`` if illegal).
     ``counter[0]`` counts max nodes; when it passes ``limit`` or the clock passes ``stop``
     (a ``perf_counter`` time, checked every 64 nodes), ``counter[1]`` is set and the
-    result must be thrown away.  Returns -1 when no move is legal.
+    result must be thrown away.  Returns -1 when no move is legal.  ``killer[i]`` is the
+    direction tried first in frames at stack depth ``i`` (the last one that caused a
+    cutoff there; updated, so keep it across the depths of one deepening).
 
     Notes
     -----
@@ -184,9 +186,10 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                         if ret <= f_alpha[sp]:
                             done = True
                             value = ret
+                            killer[sp] = (killer[sp] + f_next[sp] - 1) & 3
                 pushed = False
                 while not done and f_next[sp] < 4:
-                    ss = oo + off[f_next[sp]]
+                    ss = oo + off[(killer[sp] + f_next[sp]) & 3]
                     f_next[sp] += 1
                     if grid[ss] == 0:
                         continue
@@ -197,6 +200,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                             if draw <= f_alpha[sp]:
                                 done = True
                                 value = draw
+                                killer[sp] = (killer[sp] + f_next[sp] - 1) & 3
                         continue
                     grid[tt] = 0
                     grid[ss] = 0
@@ -238,9 +242,10 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                         if ret >= f_beta[sp]:
                             done = True
                             value = ret
+                            killer[sp] = (killer[sp] + f_next[sp] - 1) & 3
                 pushed = False
                 while not done and f_next[sp] < 4:
-                    tk = f_me[sp] + off[f_next[sp]]
+                    tk = f_me[sp] + off[(killer[sp] + f_next[sp]) & 3]
                     f_next[sp] += 1
                     if grid[tk] == 0:
                         continue
@@ -296,6 +301,7 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
     depth and a dict of statistics (depth, nodes, seconds, value).
     """
     order = np.array([0, 1, 2, 3], dtype=np.int64)
+    killer = np.zeros(2 * max_depth + 2, dtype=np.int64)
     scores = np.zeros(4, dtype=np.float64)
     counter = np.zeros(2, dtype=np.int64)
     best = -1
@@ -312,7 +318,7 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
         counter[1] = 0
         limit = node_limit if node_limit > 0 else 1 << 60
         k = search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, ws.fbuf, mode,
-                        order, scores, counter, limit, stop)
+                        order, scores, counter, limit, stop, killer)
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
         if counter[1]:

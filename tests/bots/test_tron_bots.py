@@ -176,7 +176,8 @@ def test_alphabeta_equals_plain_minimax(mode):
             scores = np.zeros(4)
             counter = np.zeros(2, dtype=np.int64)
             k = search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, ws.fbuf, mode,
-                            np.arange(4, dtype=np.int64), scores, counter, 1 << 40, np.inf)
+                            np.arange(4, dtype=np.int64), scores, counter, 1 << 40, np.inf,
+                            np.zeros(2 * depth + 2, dtype=np.int64))
             before = grid.copy()
             want = _reference_minimax(grid, me, opp, depth, ws.off, ws.w2, ws, mode)
             assert np.array_equal(grid, before)
