@@ -11,11 +11,13 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
     graph of free cells of ``free_flat``, ``0`` elsewhere; returns how many there are.
     ``disc``, ``low``, ``stack``: ``int32`` buffers as long as ``free_flat``.
 ``articulation_from_kernel(free_flat, stride, root, disc, low, stack, is_cut) -> int``
-    The same, restricted to the component of flat cell ``root`` (``int64``, must be
-    free); ``is_cut`` is cleared everywhere first.
+    The same, restricted to the component of flat cell ``root`` (``int64``; if it is
+    blocked it still joins its free neighbours, like a tron head); ``is_cut`` is
+    cleared everywhere first.
 
-After either call ``disc[i] > 0`` is the depth-first discovery time of each visited cell
-and ``low[i]`` its low-point (Hopcroft and Tarjan), which callers may reuse.
+After either call ``disc[i]`` is the depth-first discovery time (``> 0``) of each visited
+cell, ``0`` for a free cell not visited and ``-1`` for a blocked one; ``low`` and
+``stack`` are scratch.
 """
 
 from __future__ import annotations
@@ -39,19 +41,23 @@ _U7 = np.uint64(7)
 
 
 @numba.njit(cache=True, inline="always")
-def _dfs(free_flat, stride, root, timer, disc, low, stack, is_cut):  # pragma: no cover
+def _dfs(stride, root, timer, disc, low, stack, is_cut):  # pragma: no cover - compiled
     """Iterative Hopcroft-Tarjan DFS from ``root``; returns the next free timer value.
 
-    A stack entry is ``cell * 8 + d`` where ``d`` (0..4) is the next direction to try
-    (north, east, south, west; 4 = done); the parent of ``stack[k]`` is
-    ``stack[k - 1]``.  The tree edge back to the parent is not excluded from the
-    low-point: for articulation points (unlike bridges) this leaves the test
+    ``disc`` is -1 on blocked cells, 0 on unvisited free cells, else the discovery
+    time.  A stack entry is ``cell * 8 + d`` where ``d`` (0..4) is the next direction
+    to try (north, east, south, west; 4 = done); the parent of ``stack[k]`` is
+    ``stack[k - 1]`` and ``low[k]`` is its low-point (kept by depth, not by cell: a
+    low-point only matters while its cell is on the stack, and the stack is hot in
+    cache).  The tree edge back to the parent is not excluded from the low-point: for
+    articulation points (unlike bridges) this leaves the test
     ``low[child] >= disc[parent]`` unchanged and saves a comparison.
     """
     us = np.uint64(stride)
+    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[d] is the neighbour
     r = np.uint64(root)
     disc[r] = timer
-    low[r] = timer
+    low[0] = timer
     timer += 1
     stack[0] = r << _U3
     depth = _U1
@@ -61,37 +67,36 @@ def _dfs(free_flat, stride, root, timer, disc, low, stack, is_cut):  # pragma: n
         e = np.uint64(stack[top])
         v = e >> _U3
         d = np.int64(e & _U7)
-        if d < 4:
-            stack[top] = e + _U1
-            if d == 0:
-                w = v - us
-            elif d == 1:
-                w = v + _U1
-            elif d == 2:
-                w = v + us
-            else:
-                w = v - _U1
-            if free_flat[w] == 0:
-                continue
+        lv = low[top]
+        descended = False
+        while d < 4:
+            w = v + offs[d]
+            d += 1
             dw = disc[w]
             if dw == 0:
+                stack[top] = (v << _U3) | np.uint64(d)
+                low[top] = lv
                 disc[w] = timer
-                low[w] = timer
+                low[depth] = timer
                 timer += 1
                 stack[depth] = w << _U3
                 depth += _U1
-            elif dw < low[v]:
-                low[v] = dw
-        else:
-            depth = top
-            if depth > _U0:
-                u = np.uint64(stack[depth - _U1]) >> _U3
-                lv = low[v]
-                if lv < low[u]:
-                    low[u] = lv
-                if depth == _U1:
-                    root_children += 1
-                elif lv >= disc[u]:
+                descended = True
+                break
+            if 0 < dw < lv:
+                lv = dw
+        if descended:
+            continue
+        depth = top
+        if depth > _U0:
+            pt = depth - _U1
+            if lv < low[pt]:
+                low[pt] = lv
+            if depth == _U1:
+                root_children += 1
+            else:
+                u = np.uint64(stack[pt]) >> _U3
+                if lv >= disc[u]:
                     is_cut[u] = 1
     if root_children >= 2:
         is_cut[r] = 1
@@ -102,12 +107,12 @@ def _dfs(free_flat, stride, root, timer, disc, low, stack, is_cut):  # pragma: n
 def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # pragma: no cover
     n = free_flat.shape[0]
     for i in range(n):
-        disc[i] = 0
+        disc[i] = np.int32(free_flat[i]) - 1
         is_cut[i] = 0
     timer = 1
     for s in range(n):
-        if free_flat[s] != 0 and disc[s] == 0:
-            timer = _dfs(free_flat, stride, s, timer, disc, low, stack, is_cut)
+        if disc[s] == 0:
+            timer = _dfs(stride, s, timer, disc, low, stack, is_cut)
     count = 0
     for i in range(n):
         count += is_cut[i]
@@ -119,9 +124,10 @@ def articulation_from_kernel(free_flat, stride, root, disc, low, stack,
                              is_cut):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
-        disc[i] = 0
+        disc[i] = np.int32(free_flat[i]) - 1
         is_cut[i] = 0
-    _dfs(free_flat, stride, root, 1, disc, low, stack, is_cut)
+    disc[root] = 0
+    _dfs(stride, root, 1, disc, low, stack, is_cut)
     count = 0
     for i in range(n):
         count += is_cut[i]

@@ -103,14 +103,16 @@ def chamber_kernel(free_flat, stride, me, opp, work):  # pragma: no cover - comp
             disc[i] = 0 if free_flat[i] != 0 else -1
     for i in range(n):
         block[i] = -1
-    # Hopcroft-Tarjan DFS from me (stack entries cell * 8 + next direction, as in
-    # atlas.analyze.articulation) that also keeps the visited cells on ``vstack``:
+    # Hopcroft-Tarjan DFS from me (stack entries cell * 8 + next direction, low-points
+    # by depth, as in atlas.analyze.articulation) that also keeps the visited cells on
+    # ``vstack``:
     # when a child v of u has low[v] >= disc[u], the cells above v on vstack, v
     # included, are the block entered through u.
     us = np.uint64(stride)
+    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[d] is the neighbour
     r = np.uint64(me)
     disc[r] = 1
-    low[r] = 1
+    low[0] = 1
     timer = 2
     stack[0] = r << _U3
     depth = _U1
@@ -121,48 +123,46 @@ def chamber_kernel(free_flat, stride, me, opp, work):  # pragma: no cover - comp
         e = np.uint64(stack[tp])
         v = e >> _U3
         d = np.int64(e & _U7)
-        if d < 4:
-            stack[tp] = e + _U1
-            if d == 0:
-                w = v - us
-            elif d == 1:
-                w = v + _U1
-            elif d == 2:
-                w = v + us
-            else:
-                w = v - _U1
+        lv = low[tp]
+        descended = False
+        while d < 4:
+            w = v + offs[d]
+            d += 1
             dw = disc[w]
-            if dw < 0:
-                continue
             if dw == 0:
+                stack[tp] = (v << _U3) | np.uint64(d)
+                low[tp] = lv
                 disc[w] = timer
-                low[w] = timer
+                low[depth] = timer
                 timer += 1
                 stack[depth] = w << _U3
                 depth += _U1
                 vstack[vs] = w
                 vs += _U1
-            elif dw < low[v]:
-                low[v] = dw
-        else:
-            depth = tp
-            if depth > _U0:
-                u = np.uint64(stack[depth - _U1]) >> _U3
-                lv = low[v]
-                if lv < low[u]:
-                    low[u] = lv
-                if lv >= disc[u]:
-                    cnt = 0
-                    while True:
-                        vs -= _U1
-                        x = np.uint64(vstack[vs])
-                        block[x] = nb
-                        cnt += 1
-                        if x == v:
-                            break
-                    size[nb] = cnt
-                    top[nb] = u
-                    nb += 1
+                descended = True
+                break
+            if 0 < dw < lv:
+                lv = dw
+        if descended:
+            continue
+        depth = tp
+        if depth > _U0:
+            pt = depth - _U1
+            if lv < low[pt]:
+                low[pt] = lv
+            u = np.uint64(stack[pt]) >> _U3
+            if lv >= disc[u]:
+                cnt = 0
+                while True:
+                    vs -= _U1
+                    x = np.uint64(vstack[vs])
+                    block[x] = nb
+                    cnt += 1
+                    if x == v:
+                        break
+                size[nb] = cnt
+                top[nb] = u
+                nb += 1
     block[r] = nb
     size[nb] = 0
     top[nb] = -1
