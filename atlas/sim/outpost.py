@@ -51,6 +51,7 @@ recorded games, replayed exactly by ``tests/sim/test_traces.py``).
 
 from __future__ import annotations
 
+import threading
 import warnings
 from dataclasses import dataclass
 from typing import Any, Final, Mapping, Sequence
@@ -59,7 +60,6 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from ..analyze.grid import scratch
 from ..analyze.outpost import (
     affordable,
     default_homes,
@@ -402,13 +402,17 @@ def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, 
 # --------------------------------------------------------------------------- engine
 
 _NO_STEPS = np.zeros((0, 4), np.int64)
+#: Per-thread kernel buffers (the kernels reinitialise what they read).
+_local = threading.local()
 
 
 def _run(state: OutpostState, steps: npt.NDArray[np.int64], rc: npt.NDArray[np.int32],
          starts: npt.NDArray[np.int64]) -> tuple[int, int, OutpostState]:
     """One kernel call from ``rc``/``starts``; the new state shares nothing with ``state``."""
     b = state.board
-    _, bufs = scratch(b.land_flat.shape[0], 7)
+    bufs = getattr(_local, "bufs", None)
+    if bufs is None or bufs.shape[1] != b.land_flat.shape[0]:
+        bufs = _local.bufs = np.zeros((7, b.land_flat.shape[0]), np.int32)
     owner = np.empty_like(state.owner_flat)
     counts = np.empty((NUM_EMPIRES, 3), np.int64)
     code, k, new_rc, new_starts = _turn_kernel(
