@@ -132,7 +132,7 @@ _entries: dict[int, str] = {
     LAND: "#F3EFE4",
     MARK: "#111111",
     CAPTION_BG: "#F4F5F7",
-    BOARD: "#2F5D9B",
+    BOARD: "#B4BFCC",
     ERROR: "#E8000B",
     WARNING: "#F0B400",
     MUTED: "#6B7280",
