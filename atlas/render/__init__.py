@@ -1,0 +1,12 @@
+"""Pictures, GIF replays and the static site.
+
+* :mod:`~atlas.render.palette` -- the one colour table (Okabe–Ito seats, shapes);
+* :mod:`~atlas.render.images` -- map and Outpost pictures (``atlas analyze --png``);
+* :mod:`~atlas.render.frames`, :mod:`~atlas.render.gif` -- replays as frames and GIFs
+  (``atlas replay --gif``);
+* :mod:`~atlas.render.viewer` -- the data of the in-page replay viewer;
+* :mod:`~atlas.render.site`, :mod:`~atlas.render.pages`, :mod:`~atlas.render.mapinfo`,
+  :mod:`~atlas.render.cache` -- ``atlas build``.
+
+Modules are imported on use; nothing heavy is imported here.
+"""

@@ -57,7 +57,7 @@ def flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if isinstance(data, dict):
         for k, v in data.items():
-            out += flatten(v, f"{prefix}{k}." if not isinstance(v, (dict,)) else f"{prefix}{k}.")
+            out += flatten(v, f"{prefix}{k}.")
         return [(k.rstrip("."), v) for k, v in out]
     text = json.dumps(data) if not isinstance(data, str) else data
     if len(text) > 120:

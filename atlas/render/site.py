@@ -20,7 +20,6 @@ the end, so a failed build leaves the previous site whole.  Cached results live 
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys

@@ -11,7 +11,6 @@ import pytest
 from markupsafe import escape
 
 from atlas.maps import parse_map, write_map
-from atlas.render import site as site_mod
 from atlas.render.site import build_from_cli, build_site, slugify
 from atlas.sim.records import save_record
 
