@@ -98,37 +98,35 @@ def _update(cell: int, p: int, step: int, board: np.ndarray, windows: np.ndarray
     old_code = board[cell]
     new_code = p + 1 if step > 0 else EMPTY
     delta = 0
+    top = inarow - 1
     for i in range(cell_ptr[cell], cell_ptr[cell + 1]):
         w = cell_windows[i]
         old = _value(wcount, w, weights)
-        board[cell] = old_code
-        s0, c0 = _threat_cell(board, windows, wcount, w, inarow)
-        if s0 >= 0:
-            delta += _threat_delta(s0, c0, -1, threats, rows, cols, bonus)
-        board[cell] = new_code
+        a0 = wcount[w, 0]
+        a1 = wcount[w, 1]
+        if (a0 == top and a1 == 0) or (a1 == top and a0 == 0):
+            board[cell] = old_code
+            s0, c0 = _threat_cell(board, windows, wcount, w, inarow)
+            if s0 >= 0:
+                delta += _threat_delta(s0, c0, -1, threats, rows, cols, bonus)
         wcount[w, p] += step
-        s1, c1 = _threat_cell(board, windows, wcount, w, inarow)
-        if s1 >= 0:
-            delta += _threat_delta(s1, c1, 1, threats, rows, cols, bonus)
+        board[cell] = new_code
+        a0 = wcount[w, 0]
+        a1 = wcount[w, 1]
+        if (a0 == top and a1 == 0) or (a1 == top and a0 == 0):
+            s1, c1 = _threat_cell(board, windows, wcount, w, inarow)
+            if s1 >= 0:
+                delta += _threat_delta(s1, c1, 1, threats, rows, cols, bonus)
         delta += _value(wcount, w, weights) - old
+    board[cell] = new_code
     status[_S_SCORE] += delta
     status[_S_EMPTY] -= step
 
 
 @numba.njit(cache=True)
-def _wins_at(cell: int, p: int, wcount: np.ndarray, cell_ptr: np.ndarray,
-             cell_windows: np.ndarray, inarow: int) -> bool:
-    for i in range(cell_ptr[cell], cell_ptr[cell + 1]):
-        w = cell_windows[i]
-        if wcount[w, p] == inarow - 1 and wcount[w, 1 - p] == 0:
-            return True
-    return False
-
-
-@numba.njit(cache=True)
 def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell_windows,
-             weights, threats, bonus, zob, key, tt_key, tt_move, tt_depth, tt_flag, tt_value, history, killers,
-             status, deadline, p, depth, ply, alpha, beta):
+             weights, threats, bonus, zob, key, tt, history, killers, mbuf, status, deadline,
+             p, depth, ply, alpha, beta):
     """Negamax value for seat ``p`` to move (see module notes); 0 once aborted."""
     status[_S_NODES] += 1
     if (status[_S_NODES] & 1023) == 0 and clock() > deadline:
@@ -145,12 +143,12 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
         if heights[c] >= rows:
             continue
         cell = (rows - 1 - heights[c]) * cols + c
-        if _wins_at(cell, p, wcount, cell_ptr, cell_windows, inarow):
+        if threats[cell, p] > 0:
             if ply == 0:
                 status[_S_BEST] = c
                 status[_S_DONE] = 1
             return WIN - ply - 1
-        if _wins_at(cell, q, wcount, cell_ptr, cell_windows, inarow):
+        if threats[cell, q] > 0:
             n_threats += 1
             forced = c
     if n_threats >= 2:
@@ -161,17 +159,17 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
     if depth <= 0 and n_threats == 0:
         return status[_S_SCORE] if p == 0 else -status[_S_SCORE]
     h = key[0]
-    slot = h & (tt_key.shape[0] - 1)
+    slot = h & (tt.shape[0] - 1)
     tt_best = -1
-    if tt_key[slot] == h:
-        tt_best = tt_move[slot]
-        if tt_depth[slot] >= depth and ply > 0:
-            v = tt_value[slot]
+    if tt[slot, 0] == h:
+        tt_best = tt[slot, 1]
+        if tt[slot, 2] >> 2 >= depth and ply > 0:
+            v = tt[slot, 3]
             if v > WIN - 1000:
                 v -= ply
             elif v < -(WIN - 1000):
                 v += ply
-            f = tt_flag[slot]
+            f = tt[slot, 2] & 3
             if f == _EXACT:
                 return v
             if f == _LOWER and v >= beta:
@@ -179,8 +177,8 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
             if f == _UPPER and v <= alpha:
                 return v
     # order the moves
-    moves = np.empty(cols, dtype=np.int64)
-    keys = np.empty(cols, dtype=np.int64)
+    moves = mbuf[ply, :cols]
+    keys = mbuf[ply, cols:]
     n = 0
     centre2 = cols - 1
     for c in range(cols):
@@ -197,7 +195,7 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
             k += 1 << 47
         if heights[c] + 1 < rows:
             above = (rows - 2 - heights[c]) * cols + c
-            if _wins_at(above, q, wcount, cell_ptr, cell_windows, inarow):
+            if threats[above, q] > 0:
                 k -= 1 << 52
         moves[n] = c
         keys[n] = k
@@ -227,8 +225,8 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
         heights[c] += 1
         key[0] ^= zob[cell, p]
         v = -_negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr,
-                      cell_windows, weights, threats, bonus, zob, key, tt_key, tt_move, tt_depth, tt_flag, tt_value,
-                      history, killers, status, deadline, q, next_depth, ply + 1,
+                      cell_windows, weights, threats, bonus, zob, key, tt,
+                      history, killers, mbuf, status, deadline, q, next_depth, ply + 1,
                       -beta, -alpha)
         key[0] ^= zob[cell, p]
         heights[c] -= 1
@@ -261,11 +259,10 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
         stored += ply
     elif stored < -(WIN - 1000):
         stored -= ply
-    tt_key[slot] = h
-    tt_move[slot] = best_move
-    tt_depth[slot] = depth
-    tt_flag[slot] = flag
-    tt_value[slot] = stored
+    tt[slot, 0] = h
+    tt[slot, 1] = best_move
+    tt[slot, 2] = depth * 4 + flag
+    tt[slot, 3] = stored
     return best
 
 
@@ -311,11 +308,8 @@ class StrongConnect5Bot:
         self.margin = margin
         self.max_depth = max_depth
         size = 1 << TT_BITS
-        self.tt_key = np.zeros(size, dtype=np.uint64)
-        self.tt_move = np.zeros(size, dtype=np.int64)
-        self.tt_depth = np.full(size, -1, dtype=np.int64)
-        self.tt_flag = np.zeros(size, dtype=np.int64)
-        self.tt_value = np.zeros(size, dtype=np.int64)
+        # one row per entry: key, best move, depth * 4 + bound flag, value
+        self.tt = np.zeros((size, 4), dtype=np.int64)
         self._geometry: tuple[int, int, int] | None = None
         self.last_depth = 0
         self.last_score = 0
@@ -331,8 +325,8 @@ class StrongConnect5Bot:
         self.bonus = np.array([top, top // 4], dtype=np.int64)
         zrng = np.random.default_rng(0x5EED)
         self.zob = zrng.integers(1, 2 ** 63, size=(rows * cols, 2), dtype=np.int64
-                                 ).astype(np.uint64)
-        self.tt_key[:] = 0
+                                 )
+        self.tt[:, 0] = 0
 
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Best column found by the deadline."""
@@ -350,11 +344,12 @@ class StrongConnect5Bot:
         threats = np.zeros((rows * cols, 2), dtype=np.int64)
         status = np.zeros(6, dtype=np.int64)
         status[_S_EMPTY] = rows * cols
-        key = np.zeros(1, dtype=np.uint64)
+        key = np.zeros(1, dtype=np.int64)
         _load(start, board, self.windows, wcount, self.cell_ptr, self.cell_windows,
               self.weights, threats, self.bonus, rows, cols, status, self.zob, key)
         history = np.zeros((2, cols), dtype=np.int64)
         killers = np.full((_MAX_PLY, 2), -1, dtype=np.int64)
+        mbuf = np.zeros((_MAX_PLY, 2 * cols), dtype=np.int64)
         stop = deadline - self.margin
         best = playable[0]
         empties = int(status[_S_EMPTY])
@@ -366,9 +361,8 @@ class StrongConnect5Bot:
             status[_S_BEST] = -1
             score = _negamax(board, heights, rows, cols, inarow, self.windows, wcount,
                              self.cell_ptr, self.cell_windows, self.weights, threats,
-                             self.bonus, self.zob, key, self.tt_key,
-                             self.tt_move, self.tt_depth, self.tt_flag, self.tt_value,
-                             history, killers, status, stop, player, depth, 0,
+                             self.bonus, self.zob, key, self.tt,
+                             history, killers, mbuf, status, stop, player, depth, 0,
                              -(WIN + 1), WIN + 1)
             nodes = int(status[_S_NODES])
             if status[_S_ABORT] != 0:

@@ -150,6 +150,12 @@ def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, 
     for i in range(n):
         m = buf[ply, i]
         k = history[p, m]
+        if not slide and depth >= 2:
+            # knight: few replies for the opponent and many onward jumps first
+            free[m] = 0
+            k += (32 + count_moves(free, nbr, slide, m)
+                  - 2 * count_moves(free, nbr, slide, pos[q])) << 40
+            free[m] = 1
         if m == tt_best:
             k += 1 << 60
         elif m == killers[ply, 0]:
