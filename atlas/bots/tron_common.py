@@ -576,8 +576,10 @@ class TronBot:
                   (np.zeros((4, 4), dtype=bool), [[0, 0], [3, 3]]))
         for blocked, heads in boards:
             grid, me, opp = board_from_state(_Board(blocked, np.array(heads, np.int32)), 0)
+            # A generous deadline: loading the kernels may take a while on a busy
+            # machine, and the tiny boards end the searches long before it.
             self.choose(grid, me, opp, Workspace(*blocked.shape),
-                        time.perf_counter() + 0.05)
+                        time.perf_counter() + 60.0)
         _WARM[cls.__name__] = True
 
     def workspace(self, height: int, width: int) -> Workspace:

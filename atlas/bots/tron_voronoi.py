@@ -309,6 +309,8 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
     total_nodes = 0
     t_start = time.perf_counter()
     value = 0.0
+    # No game lasts longer than there are free cells: deeper searches add nothing.
+    max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
     for depth in range(1, max_depth + 1):
         now = time.perf_counter()
         left = stop - now
