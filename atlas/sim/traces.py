@@ -153,7 +153,7 @@ def read_trace(path: str | Path) -> Trace:
     vals = {}
     for key in ("r", "L", "W", "ticks"):
         v = head.get(key)
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        if isinstance(v, bool) or not isinstance(v, int) or v < (1 if key == "ticks" else 0):
             raise TraceError(f"header field {key!r} should be a whole number, got "
                              f"{_short(v)}", path=p, line=rows[0][0])
         vals[key] = v
@@ -270,6 +270,9 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
     the replay has none pending is a mismatch in ``deletes``.  Cost: one engine turn per
     trace line.
     """
+    if game_map.game != "outpost":
+        raise TraceError(f"map {game_map.name!r} is a {game_map.game} map, not an outpost map",
+                         path=trace.path)
     state = GAME.initial_state(game_map, trace.params)
     for t in trace.turns:
         tick = t["tick"]

@@ -129,3 +129,11 @@ def test_map_is_found_by_name_or_reported(tmp_path):
         find_trace_map(read_trace(odd))
     (tmp_path / "nosuchmap.txt").write_text((MAPS / "map1.txt").read_text())
     assert find_trace_map(read_trace(odd)) == tmp_path / "nosuchmap.txt"
+
+
+def test_header_without_turns_is_refused(tmp_path, capsys):
+    bad = tmp_path / "zero.jsonl"
+    bad.write_text('{"header": true, "map": "map1", "r": 10, "L": 20, "W": 5, "ticks": 0, '
+                   '"players": ["a", "b", "c", "d"]}\n{"final": true}\n')
+    assert import_trace_from_cli(_args(bad)) == 2
+    assert "header field 'ticks'" in capsys.readouterr().err
