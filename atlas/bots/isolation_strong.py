@@ -66,10 +66,13 @@ def _distances(free, nbr, slide, src, dist, queue):
         for d in range(8):
             c = nbr[u, d]
             while c >= 0 and free[c]:
-                if dist[c] < 0:
+                dc = dist[c]
+                if dc < 0:
                     dist[c] = du
                     queue[tail] = c
                     tail += 1
+                elif dc < du:
+                    break  # that square slides on along this ray at least as early
                 if not slide:
                     break
                 c = nbr[c, d]
@@ -77,11 +80,16 @@ def _distances(free, nbr, slide, src, dist, queue):
 
 @numba.njit(cache=True)
 def voronoi_split(free, nbr, slide, pos, dist0, dist1, queue):
-    """Free cells each piece reaches first, ``(cells of seat 0, cells of seat 1)``."""
+    """Free cells each piece reaches first, and those both reach at all.
+
+    Returns ``(cells of seat 0, cells of seat 1, cells reachable by both)``; the last is
+    0 exactly when the pieces are separated.
+    """
     _distances(free, nbr, slide, pos[0], dist0, queue)
     _distances(free, nbr, slide, pos[1], dist1, queue)
     a = 0
     b = 0
+    both = 0
     for c in range(free.shape[0]):
         if not free[c]:
             continue
@@ -91,7 +99,9 @@ def voronoi_split(free, nbr, slide, pos, dist0, dist1, queue):
             a += 1
         elif y >= 0 and (x < 0 or y < x):
             b += 1
-    return a, b
+        if x >= 0 and y >= 0:
+            both += 1
+    return a, b, both
 
 
 @numba.njit(cache=True)
@@ -101,7 +111,8 @@ def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
         # knight: mobility, with a look at the squares one jump further
         return (KNIGHT_WEIGHTS[0] * count_moves(free, nbr, slide, pos[p])
                 - KNIGHT_WEIGHTS[1] * count_moves(free, nbr, slide, pos[q]))
-    if pos[0] >= 0 and pos[1] >= 0 and separated(free, nbr, pos, mark, queue, stamp):
+    v0, v1, both = voronoi_split(free, nbr, slide, pos, dist0, dist1, queue)
+    if pos[0] >= 0 and pos[1] >= 0 and both == 0:
         area_p = flood(free, nbr, pos[p], mark, queue, stamp)
         a, _, _ = longest_path(free, nbr, slide, pos[p], SEPARATED_PATH_NODES, area_p,
                                lp[0], lp[1], lp[2], lp[3], lp[4], np.inf)
@@ -111,7 +122,6 @@ def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
         if a > b:
             return SEPARATED_WIN + 100 * (a - b)
         return -SEPARATED_WIN + 100 * (a - b)
-    v0, v1 = voronoi_split(free, nbr, slide, pos, dist0, dist1, queue)
     terr = v0 - v1 if p == 0 else v1 - v0
     mob = count_moves(free, nbr, slide, pos[p]) - count_moves(free, nbr, slide, pos[q])
     return TERRITORY_WEIGHT * terr + MOBILITY_WEIGHT * mob

@@ -184,7 +184,8 @@ def test_voronoi_split_counts_squares_reached_first():
     b = flat_board(st)
     d0 = np.zeros(b.free.size, np.int64)
     d1 = np.zeros(b.free.size, np.int64)
-    a, c = voronoi_split(b.free, b.nbr, b.slide, b.pos, d0, d1, b.queue)
+    a, c, both = voronoi_split(b.free, b.nbr, b.slide, b.pos, d0, d1, b.queue)
+    assert both == int((~st.blocked).sum())  # an open board: every square reachable by both
     # queen distances: seat 0 reaches in one move row 0, column 0, its diagonal; seat 1
     # likewise; squares at equal distance count for no one
     ref0 = ref1 = 0
