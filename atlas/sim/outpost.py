@@ -333,6 +333,9 @@ def _settle(land_flat, board_flat, stride, r, cells, starts, homes, owner, bufs,
             ):  # pragma: no cover - compiled
     """Ownership, supply lines, removal of the cut-off outposts, ownership again.
 
+    ``bufs[3]`` must be all 0 and ``bufs[6]`` all -1 on entry (the engine's private
+    buffers are made so once; :func:`supply_core` leaves them so).
+
     ``cells`` and ``starts`` are compacted in place; returns the outposts left.
     """
     n_emp = homes.shape[0]
@@ -343,12 +346,8 @@ def _settle(land_flat, board_flat, stride, r, cells, starts, homes, owner, bufs,
             emps[j] = e
     ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1],
                      bufs[2], counts)
-    mark = bufs[3]
+    mark = bufs[3]  # all 0 and heads all -1 on entry: supply_core leaves them so
     heads = bufs[6]
-    for i in range(mark.shape[0]):
-        mark[i] = 0
-    for i in range(min(mark.shape[0], mark.shape[0] // stride + stride)):
-        heads[i] = -1
     alive = np.empty(n, np.uint8)
     left = 0
     for e in range(n_emp):
@@ -413,6 +412,7 @@ def _run(state: OutpostState, steps: npt.NDArray[np.int64], rc: npt.NDArray[np.i
     bufs = getattr(_local, "bufs", None)
     if bufs is None or bufs.shape[1] != b.land_flat.shape[0]:
         bufs = _local.bufs = np.zeros((7, b.land_flat.shape[0]), np.int32)
+        bufs[6] = -1  # supply_core's clean state (marks 0, bucket heads -1), kept so
     owner = np.empty_like(state.owner_flat)
     counts = np.empty((NUM_EMPIRES, 3), np.int64)
     code, k, new_rc, new_starts = _turn_kernel(
