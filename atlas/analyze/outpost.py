@@ -43,14 +43,19 @@ kernel.  Owner codes are :data:`NEUTRAL` (-1), :data:`DISPUTED` (-2) or the empi
 
 ``ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, dist, mask,
 queue, counts) -> int``
-    (``board_flat`` and ``queue`` are not read.)  Writes the owner of every cell into ``owner``; ``counts[e, 0]``, ``counts[e, 1]``,
+    Writes the owner of every cell into ``owner``; ``counts[e, 0]``, ``counts[e, 1]``,
     ``counts[e, 2]`` (``int64``, shape ``(n_empires, 3)``, zeroed by the kernel) receive
     empire e's land, water and disputed-among cells.  Returns the number of cells
-    within ``r`` of some outpost.
+    within ``r`` of some outpost.  ``board_flat`` and ``queue`` are not read (kept for
+    a stable signature); ``mask`` is only used with more than 8 empires.
 ``supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,
 heads) -> int``
     ``alive[i]`` (``uint8``) is set to 1 if outpost ``cells[i]`` of ``empire`` has a
     supply line to ``home``, else 0.  Returns the number of survivors.
+``supply_core(...)``
+    The same, for callers checking several empires with one set of buffers: ``mark``
+    must be all 0 and ``heads`` all -1 on entry, and are left so (no 10,000-cell reset
+    per call).
 """
 
 from __future__ import annotations
