@@ -134,7 +134,9 @@ def cpu_median(fn: Callable[[int], object], repeats: int, min_time: float = 0.05
     return statistics.median(samples)
 
 
-@numba.njit(cache=True)
+# Not cached on purpose: numba's cache would keep the kernels inlined at the time of the
+# first run even after they change (it only watches this file).
+@numba.njit
 def _loop_articulation(flat, stride, bufs, is_cut, reps):  # pragma: no cover - compiled
     s = 0
     for _ in range(reps):
@@ -142,7 +144,7 @@ def _loop_articulation(flat, stride, bufs, is_cut, reps):  # pragma: no cover - 
     return s
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _loop_components(flat, stride, bufs, reps):  # pragma: no cover - compiled
     s = 0
     for _ in range(reps):
@@ -150,7 +152,7 @@ def _loop_components(flat, stride, bufs, reps):  # pragma: no cover - compiled
     return s
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _loop_bfs(flat, stride, src, bufs, reps):  # pragma: no cover - compiled
     s = 0
     for _ in range(reps):
@@ -158,7 +160,7 @@ def _loop_bfs(flat, stride, src, bufs, reps):  # pragma: no cover - compiled
     return s
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _loop_voronoi(flat, stride, a, b, bufs, reps):  # pragma: no cover - compiled
     s = 0
     for _ in range(reps):
@@ -232,6 +234,72 @@ def nx_runner(kernel: str, g: nx.Graph, case: Case) -> Callable[[int], object]:
                    "voronoi": lambda: nx_voronoi(g, a, b)}[kernel])
 
 
+# --------------------------------------------------------------------------- live C
+
+#: A plain-C BFS on the same padded flat grid, compiled at run time with ``--calibrate``:
+#: the machine is shared, so the C figures of perf-reference.md (measured once) can be
+#: compared with the C speed of *this* run.
+C_BFS = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static long bfs(const unsigned char *f, long s, long n, long src, int *dist, int *q) {
+    for (long i = 0; i < n; i++) dist[i] = -1;
+    dist[src] = 0; q[0] = (int)src; long h = 0, t = 1;
+    while (h < t) {
+        long v = q[h++]; int d = dist[v] + 1; long w;
+        w = v - s; if (f[w] && dist[w] == -1) { dist[w] = d; q[t++] = (int)w; }
+        w = v + 1; if (f[w] && dist[w] == -1) { dist[w] = d; q[t++] = (int)w; }
+        w = v + s; if (f[w] && dist[w] == -1) { dist[w] = d; q[t++] = (int)w; }
+        w = v - 1; if (f[w] && dist[w] == -1) { dist[w] = d; q[t++] = (int)w; }
+    }
+    return t;
+}
+int main(int argc, char **argv) {
+    long n = atol(argv[2]), s = atol(argv[3]), src = atol(argv[4]), reps = atol(argv[5]);
+    unsigned char *f = malloc(n); int *dist = malloc(n * 4), *q = malloc(n * 4);
+    FILE *fp = fopen(argv[1], "rb"); if (!fp || fread(f, 1, n, fp) != (size_t)n) return 2;
+    fclose(fp);
+    double best[7]; long total = 0;
+    for (int r = 0; r < 7; r++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+        for (long k = 0; k < reps; k++) total += bfs(f, s, n, src, dist, q);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+        best[r] = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / reps;
+    }
+    for (int i = 0; i < 7; i++) for (int j = i + 1; j < 7; j++)
+        if (best[j] < best[i]) { double x = best[i]; best[i] = best[j]; best[j] = x; }
+    printf("%f %ld\n", best[3], total);
+    return 0;
+}
+"""
+
+
+def live_c_bfs(cases: list[Case], workdir: Path) -> float | None:
+    """CPU ns per call of the C BFS above, summed over ``cases``; None without a compiler."""
+    exe = workdir / "bfs_c"
+    if not exe.exists():
+        src = workdir / "bfs.c"
+        src.write_text(C_BFS)
+        try:
+            subprocess.run(["cc", "-O2", "-o", str(exe), str(src)], check=True,
+                           capture_output=True)
+        except (OSError, subprocess.CalledProcessError):
+            return None
+    total = 0.0
+    for i, case in enumerate(cases):
+        flat, stride = pad_free(case.free)
+        grid = workdir / f"grid{i}.bin"
+        grid.write_bytes(flat.tobytes())
+        reps = max(1, int(2e6 // max(1, int(case.free.sum()))))
+        out = subprocess.run([str(exe), str(grid), str(len(flat)), str(stride),
+                              str(flat_index(case.a, stride)), str(reps)], check=True,
+                             capture_output=True, text=True).stdout.split()
+        total += float(out[0])
+    return total
+
+
 # --------------------------------------------------------------------------- report
 
 
@@ -266,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=None, help="repeats per timing")
     ap.add_argument("--no-networkx", action="store_true", help="skip the networkx side")
     ap.add_argument("--seed", type=int, default=2010, help="seed of the synthetic grids")
+    ap.add_argument("--calibrate", action="store_true",
+                    help="also compile and time a plain-C BFS (needs cc) on the same grids")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = ap.parse_args(argv)
     classes = tuple(args.classes or (CLASSES[:4] if args.quick else CLASSES))
@@ -314,6 +384,28 @@ def main(argv: list[str] | None = None) -> int:
     print("\nkern: kernel from a compiled loop (no Python between calls); call: the public "
           "function from Python;\nnx: networkx on a prebuilt graph; times are CPU time, "
           f"median of {repeats} repeats, summed over a class's maps.")
+    calibration = {}
+    if args.calibrate:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            print("\nlive C BFS on the same grids (this machine, now) vs perf-reference.md:")
+            for cls, cases in data.items():
+                ns = live_c_bfs(cases, Path(tmp))
+                if ns is None:
+                    print("  no C compiler (cc) found")
+                    break
+                cells = sum(int(c.free.sum()) for c in cases)
+                live = ns / cells
+                ref = cref.get(("bfs", cls))
+                ours = next(r["kernel_ns_per_cell"] for r in rows
+                            if r["class"] == cls and r["kernel"] == "bfs") \
+                    if "bfs" in args.kernels else None
+                calibration[cls] = {"c_bfs_ns_per_cell_now": live, "c_bfs_reference": ref}
+                print(f"  {cls:<11} C BFS now {live:6.2f} ns/cell, reference "
+                      f"{ref if ref is not None else '-'}, machine factor "
+                      f"{live / ref if ref else float('nan'):.2f}"
+                      + (f"; atlas BFS / C BFS now = {ours / live:.2f}" if ours else ""))
     one = sorted((SHARED_DATA / "tron-maps").glob("*.txt"))[:1]
     if one:
         fresh = import_and_analyse(one[0], 3 if args.quick else 5)
@@ -324,7 +416,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         fresh = {}
     if args.json:
-        Path(args.json).write_text(json.dumps({"rows": rows, "fresh": fresh}, indent=2))
+        Path(args.json).write_text(json.dumps({"rows": rows, "fresh": fresh,
+                                               "calibration": calibration}, indent=2))
     return 0
 
 

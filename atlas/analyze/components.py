@@ -29,8 +29,12 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _fill(free_flat, stride, start, value, mark, queue):  # pragma: no cover - compiled
-    """Mark with ``value`` every free cell reachable from ``start`` whose mark is 0."""
+def _fill(stride, start, value, mark, queue):  # pragma: no cover - compiled
+    """Mark with ``value`` every cell reachable from ``start`` whose mark is 0.
+
+    ``mark`` holds -1 on walls and 0 on unvisited free cells, so one array is read per
+    step.
+    """
     us = np.uint64(stride)
     mark[start] = value
     queue[0] = start
@@ -40,22 +44,22 @@ def _fill(free_flat, stride, start, value, mark, queue):  # pragma: no cover - c
         v = np.uint64(queue[h])
         h += _U1
         w = v - us
-        if free_flat[w] != 0 and mark[w] == 0:
+        if mark[w] == 0:
             mark[w] = value
             queue[t] = w
             t += _U1
         w = v + _U1
-        if free_flat[w] != 0 and mark[w] == 0:
+        if mark[w] == 0:
             mark[w] = value
             queue[t] = w
             t += _U1
         w = v + us
-        if free_flat[w] != 0 and mark[w] == 0:
+        if mark[w] == 0:
             mark[w] = value
             queue[t] = w
             t += _U1
         w = v - _U1
-        if free_flat[w] != 0 and mark[w] == 0:
+        if mark[w] == 0:
             mark[w] = value
             queue[t] = w
             t += _U1
@@ -66,12 +70,15 @@ def _fill(free_flat, stride, start, value, mark, queue):  # pragma: no cover - c
 def components_kernel(free_flat, stride, labels, queue):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
-        labels[i] = 0
+        labels[i] = np.int32(free_flat[i]) - 1
     count = 0
     for s in range(n):
-        if free_flat[s] != 0 and labels[s] == 0:
+        if labels[s] == 0:
             count += 1
-            _fill(free_flat, stride, s, count, labels, queue)
+            _fill(stride, s, count, labels, queue)
+    for i in range(n):
+        if labels[i] < 0:
+            labels[i] = 0
     return count
 
 
@@ -79,8 +86,8 @@ def components_kernel(free_flat, stride, labels, queue):  # pragma: no cover - c
 def component_size_kernel(free_flat, stride, start, seen, queue):  # pragma: no cover
     n = free_flat.shape[0]
     for i in range(n):
-        seen[i] = 0
-    return _fill(free_flat, stride, start, 1, seen, queue) - 1
+        seen[i] = np.int32(free_flat[i]) - 1
+    return _fill(stride, start, 1, seen, queue) - 1
 
 
 @numba.njit(cache=True)

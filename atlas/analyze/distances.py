@@ -38,8 +38,27 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _expand(free_flat, stride, dist, queue, head, tail):  # pragma: no cover - compiled
-    """Run the BFS queue ``queue[head:tail]`` to exhaustion; return the final tail."""
+def _init_dist(free_flat, dist):  # pragma: no cover - compiled
+    """``dist`` = -1 on free cells, -2 on walls: the search then reads one array only."""
+    for i in range(free_flat.shape[0]):
+        dist[i] = -1 if free_flat[i] != 0 else -2
+
+
+@numba.njit(cache=True, inline="always")
+def _finish_dist(dist):  # pragma: no cover - compiled
+    """Turn the walls' -2 back into the documented -1 (unreached)."""
+    for i in range(dist.shape[0]):
+        if dist[i] == -2:
+            dist[i] = -1
+
+
+@numba.njit(cache=True, inline="always")
+def _expand(stride, dist, queue, head, tail):  # pragma: no cover - compiled
+    """Run the BFS queue ``queue[head:tail]`` to exhaustion; return the final tail.
+
+    ``dist`` must hold -1 on unvisited free cells and anything else (-2 on walls)
+    elsewhere (:func:`_init_dist`).
+    """
     us = np.uint64(stride)
     h = np.uint64(head)
     t = np.uint64(tail)
@@ -48,22 +67,22 @@ def _expand(free_flat, stride, dist, queue, head, tail):  # pragma: no cover - c
         h += _U1
         d = dist[v] + 1
         w = v - us
-        if free_flat[w] != 0 and dist[w] == -1:
+        if dist[w] == -1:
             dist[w] = d
             queue[t] = w
             t += _U1
         w = v + _U1
-        if free_flat[w] != 0 and dist[w] == -1:
+        if dist[w] == -1:
             dist[w] = d
             queue[t] = w
             t += _U1
         w = v + us
-        if free_flat[w] != 0 and dist[w] == -1:
+        if dist[w] == -1:
             dist[w] = d
             queue[t] = w
             t += _U1
         w = v - _U1
-        if free_flat[w] != 0 and dist[w] == -1:
+        if dist[w] == -1:
             dist[w] = d
             queue[t] = w
             t += _U1
@@ -72,32 +91,29 @@ def _expand(free_flat, stride, dist, queue, head, tail):  # pragma: no cover - c
 
 @numba.njit(cache=True)
 def bfs_kernel(free_flat, stride, sources, dist, queue):  # pragma: no cover - compiled
-    n = free_flat.shape[0]
-    for i in range(n):
-        dist[i] = -1
+    _init_dist(free_flat, dist)
     tail = 0
     for k in range(sources.shape[0]):
         s = sources[k]
-        if dist[s] == -1:
+        if dist[s] != 0:
             dist[s] = 0
             queue[tail] = s
             tail += 1
-    return _expand(free_flat, stride, dist, queue, 0, tail)
+    tail = _expand(stride, dist, queue, 0, tail)
+    _finish_dist(dist)
+    return tail
 
 
 @numba.njit(cache=True)
 def bfs_blocked_kernel(free_flat, stride, source, blocker, dist,
                        queue):  # pragma: no cover - compiled
-    n = free_flat.shape[0]
-    for i in range(n):
-        dist[i] = -1
+    _init_dist(free_flat, dist)
     if blocker >= 0:
         dist[blocker] = -2
     dist[source] = 0
     queue[0] = source
-    tail = _expand(free_flat, stride, dist, queue, 0, 1)
-    if blocker >= 0 and blocker != source:
-        dist[blocker] = -1
+    tail = _expand(stride, dist, queue, 0, 1)
+    _finish_dist(dist)
     return tail
 
 

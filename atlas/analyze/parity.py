@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..types import Cell
-from .distances import _expand
+from .distances import _expand, _finish_dist, _init_dist
 from .grid import as_free_grid, check_cell, pad_kernel, scratch
 
 __all__ = ["parity_bound", "parity_kernel", "parity_from_counts"]
@@ -37,12 +37,11 @@ def parity_from_counts(same, other):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def parity_kernel(free_flat, stride, start, dist, queue):  # pragma: no cover - compiled
-    n = free_flat.shape[0]
-    for i in range(n):
-        dist[i] = -1
+    _init_dist(free_flat, dist)
     dist[start] = 0
     queue[0] = start
-    tail = _expand(free_flat, stride, dist, queue, 0, 1)
+    tail = _expand(stride, dist, queue, 0, 1)
+    _finish_dist(dist)
     other = 0
     for k in range(1, tail):
         other += dist[np.uint64(queue[k])] & 1

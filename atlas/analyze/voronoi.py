@@ -56,7 +56,7 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: n
     dist = dist_a
     owner = dist_b
     for i in range(n):
-        dist[i] = -1
+        dist[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
         owner[i] = 0
     dist[a] = 0
     owner[a] = 1
@@ -78,45 +78,41 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: n
         d = dist[v] + 1
         o = owner[v]
         w = v - us
-        if free_flat[w] != 0:
-            dw = dist[w]
-            if dw == -1:
-                dist[w] = d
-                owner[w] = o
-                queue[t] = w
-                t += _U1
-            elif dw == d:
-                owner[w] |= o
+        dw = dist[w]
+        if dw == -1:
+            dist[w] = d
+            owner[w] = o
+            queue[t] = w
+            t += _U1
+        elif dw == d:
+            owner[w] |= o
         w = v + _U1
-        if free_flat[w] != 0:
-            dw = dist[w]
-            if dw == -1:
-                dist[w] = d
-                owner[w] = o
-                queue[t] = w
-                t += _U1
-            elif dw == d:
-                owner[w] |= o
+        dw = dist[w]
+        if dw == -1:
+            dist[w] = d
+            owner[w] = o
+            queue[t] = w
+            t += _U1
+        elif dw == d:
+            owner[w] |= o
         w = v + us
-        if free_flat[w] != 0:
-            dw = dist[w]
-            if dw == -1:
-                dist[w] = d
-                owner[w] = o
-                queue[t] = w
-                t += _U1
-            elif dw == d:
-                owner[w] |= o
+        dw = dist[w]
+        if dw == -1:
+            dist[w] = d
+            owner[w] = o
+            queue[t] = w
+            t += _U1
+        elif dw == d:
+            owner[w] |= o
         w = v - _U1
-        if free_flat[w] != 0:
-            dw = dist[w]
-            if dw == -1:
-                dist[w] = d
-                owner[w] = o
-                queue[t] = w
-                t += _U1
-            elif dw == d:
-                owner[w] |= o
+        dw = dist[w]
+        if dw == -1:
+            dist[w] = d
+            owner[w] = o
+            queue[t] = w
+            t += _U1
+        elif dw == d:
+            owner[w] |= o
     n1 = 0
     n2 = 0
     tie = 0
@@ -128,6 +124,9 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: n
             n2 += 1
         else:
             tie += 1
+    for i in range(n):
+        if dist[i] == -2:
+            dist[i] = -1
     return n1, n2, tie
 
 
@@ -136,12 +135,12 @@ def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,
                              queue):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
-        dist[i] = -1
+        dist[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
         owner[i] = -1
     t = np.uint64(0)
     for k in range(sources.shape[0]):
         s = sources[k]
-        if dist[s] == -1:
+        if dist[s] < 0:
             dist[s] = 0
             owner[s] = k
             queue[t] = s
@@ -156,45 +155,44 @@ def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,
         d = dist[v] + 1
         o = owner[v]
         w = v - us
-        if free_flat[w] != 0:
-            dw = dist[w]
-            if dw == -1:
-                dist[w] = d
-                owner[w] = o
-                queue[t] = w
-                t += _U1
-            elif dw == d and owner[w] != o:
-                owner[w] = -2
+        dw = dist[w]
+        if dw == -1:
+            dist[w] = d
+            owner[w] = o
+            queue[t] = w
+            t += _U1
+        elif dw == d and owner[w] != o:
+            owner[w] = -2
         w = v + _U1
-        if free_flat[w] != 0:
-            dw = dist[w]
-            if dw == -1:
-                dist[w] = d
-                owner[w] = o
-                queue[t] = w
-                t += _U1
-            elif dw == d and owner[w] != o:
-                owner[w] = -2
+        dw = dist[w]
+        if dw == -1:
+            dist[w] = d
+            owner[w] = o
+            queue[t] = w
+            t += _U1
+        elif dw == d and owner[w] != o:
+            owner[w] = -2
         w = v + us
-        if free_flat[w] != 0:
-            dw = dist[w]
-            if dw == -1:
-                dist[w] = d
-                owner[w] = o
-                queue[t] = w
-                t += _U1
-            elif dw == d and owner[w] != o:
-                owner[w] = -2
+        dw = dist[w]
+        if dw == -1:
+            dist[w] = d
+            owner[w] = o
+            queue[t] = w
+            t += _U1
+        elif dw == d and owner[w] != o:
+            owner[w] = -2
         w = v - _U1
-        if free_flat[w] != 0:
-            dw = dist[w]
-            if dw == -1:
-                dist[w] = d
-                owner[w] = o
-                queue[t] = w
-                t += _U1
-            elif dw == d and owner[w] != o:
-                owner[w] = -2
+        dw = dist[w]
+        if dw == -1:
+            dist[w] = d
+            owner[w] = o
+            queue[t] = w
+            t += _U1
+        elif dw == d and owner[w] != o:
+            owner[w] = -2
+    for i in range(n):
+        if dist[i] == -2:
+            dist[i] = -1
     return np.int64(t)
 
 
