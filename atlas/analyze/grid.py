@@ -64,6 +64,9 @@ FREE: Final = 1
 BLOCKED: Final = 0
 
 
+_BOOL = np.dtype(np.bool_)
+
+
 class GridError(AtlasError, ValueError):
     """A grid or a cell handed to an analysis that cannot be analysed."""
 
@@ -72,13 +75,17 @@ class GridError(AtlasError, ValueError):
 
 
 def as_free_grid(free: npt.ArrayLike, name: str = "free") -> Grid:
-    """Return ``free`` as a C-contiguous 2-D ``bool`` array (``True`` = free).
+    """Return ``free`` as a writeable C-contiguous 2-D ``bool`` array (``True`` = free).
 
     Raises
     ------
     GridError
         ``free`` is not a non-empty 2-D grid of booleans or numbers.
     """
+    if type(free) is np.ndarray and free.dtype is _BOOL and free.ndim == 2 and free.size:
+        flags = free.flags
+        if flags.c_contiguous and flags.writeable:
+            return free  # the common case, kept cheap for per-move callers
     arr = np.asarray(free)
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
         raise GridError(f"{name} must be a non-empty 2-D grid, got shape {arr.shape}")
@@ -86,7 +93,9 @@ def as_free_grid(free: npt.ArrayLike, name: str = "free") -> Grid:
         if arr.dtype.kind not in "biuf":
             raise GridError(f"{name} must hold booleans (True = free), got dtype {arr.dtype}")
         arr = arr != 0
-    return np.ascontiguousarray(arr)
+    arr = np.ascontiguousarray(arr)
+    # One compiled signature per kernel: read-only grids (GameMap.blocked) are copied.
+    return arr if arr.flags.writeable else arr.copy()
 
 
 def check_cell(cell: object, shape: tuple[int, ...], name: str = "cell") -> Cell:
@@ -97,6 +106,10 @@ def check_cell(cell: object, shape: tuple[int, ...], name: str = "cell") -> Cell
     GridError
         ``cell`` is not a pair of integers inside the grid.
     """
+    if type(cell) is tuple and len(cell) == 2:
+        r, c = cell
+        if type(r) is int and type(c) is int and 0 <= r < shape[0] and 0 <= c < shape[1]:
+            return cell  # the common case, kept cheap for per-move callers
     try:
         r, c = cell  # type: ignore[misc]
         ri = operator.index(r)

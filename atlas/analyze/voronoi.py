@@ -244,7 +244,7 @@ def voronoi_counts(free: npt.ArrayLike, a: Cell, b: Cell) -> dict[str, int]:
     flat, work = scratch((h + 2) * stride, 3)
     n1, n2, tie = _counts_entry(grid, (ar + 1) * stride + ac + 1,
                                 (br + 1) * stride + bc + 1, flat, work)
-    return {"p1": int(n1), "p2": int(n2), "tie": int(tie)}
+    return {"p1": n1, "p2": n2, "tie": tie}  # numba returns Python ints
 
 
 @numba.njit(cache=True)
