@@ -230,19 +230,43 @@ def frame_cell_px(game: str, shape: tuple[int, int]) -> int:
     return cell_size(shape, target=320, lo=3, hi=20)
 
 
-@lru_cache(maxsize=4096)
-def _text_pixels(text: str, size: int, width: int, height: int, align: str
-                 ) -> npt.NDArray[np.uint8]:
+@lru_cache(maxsize=2048)
+def _glyph(ch: str, size: int, height: int) -> tuple[npt.NDArray[np.uint8], float]:
+    """Coverage (0..255) of one character drawn at the left of a ``height``-pixel row,
+    and its advance width."""
     from PIL import Image, ImageDraw
 
-    img = Image.new("L", (width, height), 0)
-    draw = ImageDraw.Draw(img)
-    x = 6 if align == "left" else width - 6
-    draw.text((x, height / 2), text, fill=255, font=font(size),
-              anchor="lm" if align == "left" else "rm")
-    cover = np.asarray(img, dtype=np.uint16)
+    f = font(size)
+    advance = float(f.getlength(ch))
+    img = Image.new("L", (int(advance) + size, height), 0)
+    ImageDraw.Draw(img).text((size // 2, height / 2), ch, fill=255, font=f, anchor="lm")
+    cover = np.asarray(img, dtype=np.uint8)
+    cover.setflags(write=False)
+    return cover, advance
+
+
+@lru_cache(maxsize=512)
+def _text_pixels(text: str, size: int, width: int, height: int, align: str
+                 ) -> npt.NDArray[np.uint8]:
+    """Anti-aliased text as text-ramp palette indices, composed from cached glyphs (one
+    Pillow render per distinct character, not per caption)."""
+    widths = [_glyph(ch, size, height)[1] for ch in text]
+    total = sum(widths)
+    x = 6.0 if align == "left" else width - 6.0 - total
+    pad = size // 2
+    cover = np.zeros((height, width + 2 * pad + 2 * size), dtype=np.uint8)
+    for ch, adv in zip(text, widths):
+        g, _ = _glyph(ch, size, height)
+        x0 = int(round(x)) + pad
+        if x0 < 0:
+            x += adv
+            continue
+        view = cover[:, x0:x0 + g.shape[1]]
+        np.maximum(view, g[:, : view.shape[1]], out=view)
+        x += adv
+    cover16 = cover[:, 2 * pad:2 * pad + width].astype(np.uint16)
     ramp = np.asarray(P.TEXT_RAMP, dtype=np.uint8)
-    out = ramp[(cover * (len(ramp) - 1) + 127) // 255]
+    out = ramp[(cover16 * (len(ramp) - 1) + 127) // 255]
     out.setflags(write=False)
     return out
 

@@ -43,6 +43,7 @@ __all__ = [
     "OUTPOST_BUILD_PARAMS",
     "DEFAULT_GAMES",
     "slugify",
+    "render_replay",
 ]
 
 #: Seconds per move in the built-in tournament, by game (short: the cold build of the
@@ -129,6 +130,7 @@ class BuildResult:
     seconds: float
     cache_hits: int = 0
     cache_misses: int = 0
+    stages: dict[str, float] = field(default_factory=dict)
 
     @property
     def built_anything(self) -> bool:
@@ -344,31 +346,57 @@ def _public(rec: Any) -> dict[str, Any]:
     return data
 
 
-def _render_game(entry: GameEntry, out: Path, cache: Cache, version: dict[str, str]
-                 ) -> str | None:
-    """Write the GIF and build the viewer data of one game; return a problem or None."""
+def render_replay(record: Any) -> tuple[bytes, dict[str, Any]]:
+    """The GIF bytes and the viewer data of one record (a worker's job)."""
+    from ..sim.records import replay_states
     from .gif import record_gif_bytes
     from .viewer import viewer_data
 
-    key = content_key("gif", _public(entry.record), version["replay"])
-    gif = cache.get_bytes("gif", key)
-    viewer = cache.get_json("viewer", key)
-    try:
-        if gif is None or viewer is None:
-            from ..sim.records import replay_states
+    states = replay_states(record)
+    return record_gif_bytes(record, states=states), viewer_data(record, states)
 
-            states = replay_states(entry.record)
-            gif = record_gif_bytes(entry.record, states=states)
-            viewer = viewer_data(entry.record, states)
-            cache.put_bytes("gif", key, gif)
-            cache.put_json("viewer", key, viewer)
+
+def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any]] | str:
+    from ..sim.records import record_from_json
+
+    try:
+        return render_replay(record_from_json(data))
     except (AtlasError, ValueError, KeyError, IndexError, TypeError) as exc:
-        return f"game {entry.ident}: cannot render the replay: {exc}"
+        return str(exc)
+
+
+def _render_games(entries: list[GameEntry], out: Path, cache: Cache,
+                  version: dict[str, str], progress: bool) -> list[str]:
+    """Write every game's GIF and attach its viewer data; cached ones are reused.
+    Returns the problems.  (Rendering runs in this process: a replay takes a few
+    milliseconds per turn, less than starting worker processes costs.)"""
+    problems: list[str] = []
+    todo: list[tuple[GameEntry, str]] = []
+    for e in entries:
+        key = content_key("gif", _public(e.record), version["replay"])
+        gif = cache.get_bytes("gif", key)
+        viewer = cache.get_json("viewer", key) if gif is not None else None
+        if gif is None or viewer is None:
+            todo.append((e, key))
+        else:
+            _attach(e, out, gif, viewer)
+    for e, key in _bar(todo, "replays", progress):
+        res = _render_json(e.record.public_json())
+        if isinstance(res, str):
+            problems.append(f"game {e.ident}: cannot render the replay: {res}")
+            continue
+        gif, viewer = res
+        cache.put_bytes("gif", key, gif)
+        cache.put_json("viewer", key, viewer)
+        _attach(e, out, gif, viewer)
+    return problems
+
+
+def _attach(entry: GameEntry, out: Path, gif: bytes, viewer: dict[str, Any]) -> None:
     rel = f"img/games/{entry.ident}.gif"
     (out / rel).write_bytes(gif)
     entry.gif = rel
     entry.viewer = viewer
-    return None
 
 
 # --------------------------------------------------------------------------- build
@@ -422,6 +450,15 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     cache = Cache(cache_dir)
     version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
     problems: list[str] = []
+    stages: dict[str, float] = {}
+    mark = time.perf_counter()
+
+    def stage(name: str) -> None:
+        nonlocal mark
+        now = time.perf_counter()
+        stages[name] = now - mark
+        mark = now
+
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-", dir=out.parent))
     try:
@@ -446,6 +483,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
             if e.validation is not None and not e.validation.get("valid"):
                 problems.append(f"map {e.path}: invalid Outpost map "
                                 f"({len(e.validation.get('errors', []))} errors)")
+        stage("maps")
         taken: set[str] = set()
         game_entries: list[GameEntry] = []
         n_games = DEFAULT_GAMES if games is None else games
@@ -458,21 +496,22 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         if records_dir is not None:
             recs = load_records(Path(records_dir), problems)
             game_entries += _game_entries(recs, "imported", entries, taken)
-        for g in _bar(game_entries, "replays", progress):
-            problem = _render_game(g, tmp, cache, version)
-            if problem:
-                problems.append(problem)
+        stage("games")
+        problems += _render_games(game_entries, tmp, cache, version, progress)
+        stage("replays")
         write_pages(tmp, entries, game_entries, problems)
         _move_into_place(tmp, out)
+        stage("pages")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     result = BuildResult(out, entries, game_entries, problems, time.perf_counter() - t0,
-                         cache.hits, cache.misses)
+                         cache.hits, cache.misses, stages)
     ok_maps = sum(1 for m in entries if m.ok)
     say(f"atlas build: {ok_maps} of {len(entries)} maps, {len(game_entries)} games "
         f"-> {out}/index.html in {result.seconds:.1f} s "
-        f"(cache: {cache.hits} hits, {cache.misses} misses)")
+        f"(cache: {cache.hits} hits, {cache.misses} misses; "
+        + ", ".join(f"{k} {v:.1f} s" for k, v in stages.items()) + ")")
     if problems:
         say(f"atlas build: {len(problems)} problem(s):")
         for p in problems:
