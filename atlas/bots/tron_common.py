@@ -58,9 +58,9 @@ MOVES = (1, 2, 3, 4)
 (R_DA, R_DB, R_QUEUE, R_MARK, R_DISC, R_LOW, R_PARENT, R_ITER, R_STACK, R_CNT0, R_CNT1,
  R_TRAIL) = range(12)
 # Rows of the float64 workspace.
-F_N, F_E, F_BESTA, F_BESTB, F_BF = range(5)
+F_N, F_E, F_BESTA, F_BESTB, F_BF, F_LEAD = range(6)
 _INT_ROWS = 12
-_FLOAT_ROWS = 5
+_FLOAT_ROWS = 6
 
 
 class Workspace:
@@ -406,8 +406,8 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     ``use_front`` a child chamber that touches the opponent's territory (a battlefront),
     or leads to one, is worth only the steps needed to reach it plus its own value: the
     player cannot fill the current chamber first and still fight there [1]_.  A chamber
-    is then worth the better of filling it (plus its best quiet child) and going to the
-    front.
+    is then worth the better of filling it first (plus what is left of its best child
+    branch, front chambers lost) and going straight to the front.
 
     Notes
     -----
@@ -429,6 +429,7 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     best_a = fbuf[F_BESTA]
     best_b = fbuf[F_BESTB]
     bf = fbuf[F_BF]
+    lead = fbuf[F_LEAD]
     step_value = k1 + 2.0 * k2
     neg = -1e18
     disc[:] = -1
@@ -444,6 +445,7 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     best_a[root] = 0.0
     best_b[root] = neg
     bf[root] = 0.0
+    lead[root] = 0.0
     sp = 0
     stack[0] = root
     while sp >= 0:
@@ -478,6 +480,7 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                                         and owner[w] != 0):
                             front = 1.0
                 bf[u] = front
+                lead[u] = 0.0
                 sp += 1
                 stack[sp] = u
             elif u != parent[v]:
@@ -491,13 +494,19 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
             if low[v] < low[p]:
                 low[p] = low[v]
             if low[v] >= disc[p]:
-                val = _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b,
-                                     w2, k1, k2, use_parity, step_value, 0)
-                if use_front and bf[v] > 0.0:
-                    cand = step_value * da[v] + val
-                    if cand > best_b[p]:
-                        best_b[p] = cand
-                    bf[p] = 1.0            # this branch leads to the front
+                val, fill = _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b,
+                                           w2, k1, k2, use_parity, step_value, 0)
+                if use_front:
+                    # Quiet value: what is left of the branch for a player who fills
+                    # the current chamber first; a chamber on the front is lost by then.
+                    quiet = 0.0 if bf[v] > 0.0 else fill
+                    if quiet > best_a[p]:
+                        best_a[p] = quiet
+                    if bf[v] > 0.0 or lead[v] > 0.0:
+                        cand = step_value * da[v] + val
+                        if cand > best_b[p]:
+                            best_b[p] = cand
+                        lead[p] = 1.0      # this branch leads to the front
                 elif val > best_a[p]:
                     best_a[p] = val
             else:
@@ -511,14 +520,17 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                     best_b[p] = best_b[v]
                 if bf[v] > bf[p]:
                     bf[p] = bf[v]
-    return _close_chamber(root, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2,
-                          use_parity, step_value, 1)
+                if lead[v] > lead[p]:
+                    lead[p] = lead[v]
+    val, _ = _close_chamber(root, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2,
+                            use_parity, step_value, 1)
+    return val
 
 
 @numba.njit(cache=True)
 def _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2, use_parity,
                    step_value, is_root):  # pragma: no cover - numba
-    """Value of the chamber whose first cell is ``v`` (see :func:`chamber_value`)."""
+    """Value of the chamber whose first cell is ``v`` and its value when filled first."""
     nodes = acc_n[v]
     if use_parity and nodes > 0.0:
         # The walk starts from the entrance outside the chamber, of the other colour.
@@ -531,7 +543,7 @@ def _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2, use_
     fill = k1 * nodes + k2 * acc_e[v] + best_a[v]
     first = 1 if is_root else da[v]
     front = best_b[v] - step_value * first
-    return fill if fill > front else front
+    return (fill if fill > front else front), fill
 
 
 _WARM: dict[str, bool] = {}
