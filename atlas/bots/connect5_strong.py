@@ -35,6 +35,8 @@ __all__ = ["StrongConnect5Bot", "WIN", "TT_BITS"]
 WIN = 1_000_000
 #: log2 of the transposition-table size.
 TT_BITS = 20
+#: Value of the lowest threat of a column with the right parity, in four-disc windows.
+ZUGZWANG = 4
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _MAX_PLY = 512
 #: Indices into the kernel's int64 status vector.
@@ -124,6 +126,30 @@ def _update(cell: int, p: int, step: int, board: np.ndarray, windows: np.ndarray
 
 
 @numba.njit(cache=True)
+def _zugzwang(threats, heights, rows, cols, z):
+    """Lowest threat of each column, by parity (Allis): odd squares favour seat 0, even
+    squares seat 1 (heights counted from 1 at the bottom); value from seat 0's side."""
+    v = 0
+    for c in range(cols):
+        for h in range(heights[c], rows):
+            cell = (rows - 1 - h) * cols + c
+            t0 = threats[cell, 0] > 0
+            t1 = threats[cell, 1] > 0
+            if t0 or t1:
+                odd = h % 2 == 0
+                if t0 and odd:
+                    v += z
+                elif t1 and not odd:
+                    v -= z
+                elif t0:
+                    v += z // 8
+                else:
+                    v -= z // 8
+                break
+    return v
+
+
+@numba.njit(cache=True)
 def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell_windows,
              weights, threats, bonus, zob, key, tt, history, killers, mbuf, status, deadline,
              p, depth, ply, alpha, beta):
@@ -157,7 +183,8 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
             status[_S_DONE] = 1
         return -(WIN - ply - 2)
     if depth <= 0 and n_threats == 0:
-        return status[_S_SCORE] if p == 0 else -status[_S_SCORE]
+        v = status[_S_SCORE] + _zugzwang(threats, heights, rows, cols, bonus[2])
+        return v if p == 0 else -v
     h = key[0]
     slot = h & (tt.shape[0] - 1)
     tt_best = -1
@@ -302,7 +329,7 @@ class StrongConnect5Bot:
 
     name = "strong"
 
-    def __init__(self, game: str = "connect5", seed: int = 0, margin: float = 0.03,
+    def __init__(self, game: str = "connect5", seed: int = 0, margin: float = 0.02,
                  max_depth: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
@@ -322,7 +349,8 @@ class StrongConnect5Bot:
         self.windows, self.cell_ptr, self.cell_windows = window_table(rows, cols, inarow)
         self.weights = _weights(inarow)
         top = int(self.weights[inarow - 1])
-        self.bonus = np.array([top, top // 4], dtype=np.int64)
+        # threat squares: right parity, wrong parity, lowest threat of a column
+        self.bonus = np.array([top // 2, top // 8, ZUGZWANG * top], dtype=np.int64)
         zrng = np.random.default_rng(0x5EED)
         self.zob = zrng.integers(1, 2 ** 63, size=(rows * cols, 2), dtype=np.int64
                                  )
