@@ -193,43 +193,26 @@ def _voronoi_grid(game_map: GameMap) -> IndexImage | None:
 def _chamber_layer(game_map: GameMap, grid: IndexImage) -> list[tuple[tuple[int, int], str]]:
     """Tint the chambers of the first start's view; return (cell, size text) labels for
     the :data:`MAX_CHAMBER_LABELS` largest chambers of at least 4 cells."""
-    try:
-        from ..analyze.chambers import chamber_tree
-    except ImportError:  # the chamber analysis is optional for pictures
-        return []
+    from ..analyze.chambers import chamber_tree
+
     if len(game_map.starts) < 2:
         return []
     tree = chamber_tree(game_map.free, game_map.starts[0], game_map.starts[1])
-    labels = np.asarray(_attr(tree, "labels", "label", "label_grid"))
-    chambers = list(_attr(tree, "chambers"))
+    labels = np.asarray(tree.labels)
     texts = []
-    sizes = sorted((int(_attr(ch, "size")) for ch in chambers), reverse=True)
+    sizes = sorted((ch.size for ch in tree.chambers), reverse=True)
     floor = max(4, sizes[min(len(sizes), MAX_CHAMBER_LABELS) - 1] if sizes else 0)
-    for i, ch in enumerate(chambers):
-        ident = int(_attr(ch, "id", "label", "index", default=i))
-        cells = labels == ident
+    for i, ch in enumerate(tree.chambers):
+        cells = labels == ch.id
         if not cells.any():
             continue
         grid[cells & game_map.free] = P.chamber_index(i)
-        size = int(_attr(ch, "size"))
-        if size < floor:
+        if ch.size < floor:
             continue
         rows, cols = np.nonzero(cells)
-        mid = np.array([rows.mean(), cols.mean()])
-        pick = int(np.argmin((rows - mid[0]) ** 2 + (cols - mid[1]) ** 2))
-        texts.append(((int(rows[pick]), int(cols[pick])), str(size)))
+        pick = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
+        texts.append(((int(rows[pick]), int(cols[pick])), str(int(ch.size))))
     return texts
-
-
-def _attr(obj: Any, *names: str, default: Any = None) -> Any:
-    for name in names:
-        if isinstance(obj, dict) and name in obj:
-            return obj[name]
-        if hasattr(obj, name):
-            return getattr(obj, name)
-    if default is not None:
-        return default
-    raise AttributeError(f"{type(obj).__name__} has none of {', '.join(names)}")
 
 
 def _draw_texts(pil: Any, texts: Sequence[tuple[tuple[int, int], str]], k: int) -> Any:

@@ -69,44 +69,32 @@ def map_figures(gm: GameMap) -> dict[str, Any]:
 
 
 def chamber_list(gm: GameMap) -> list[dict[str, Any]]:
-    """The chamber tree of seat 1 (tron), as nested ``{id, size, entrance, children}``."""
+    """The chamber tree of seat 1 (tron), as nested ``{id, size, entrance, children}``
+    (``entrance`` as ``[row, col]``, ``None`` for the root)."""
+    from ..analyze.chambers import chamber_tree
+
     if gm.game != "tron" or len(gm.starts) != 2:
         return []
-    try:
-        from ..analyze.chambers import chamber_tree
-    except ImportError:
-        return []
-    from .images import _attr
-
     tree = chamber_tree(gm.free, gm.starts[0], gm.starts[1])
-    nodes = []
-    for i, ch in enumerate(_attr(tree, "chambers")):
-        entrance = _attr(ch, "entrance", default=())
-        parent = _attr(ch, "parent", default=-1)
-        nodes.append({"id": int(_attr(ch, "id", "label", "index", default=i)), "index": i,
-                      "size": int(_attr(ch, "size")),
-                      "entrance": None if entrance is None or len(entrance) == 0
-                      else [int(entrance[0]), int(entrance[1])],
-                      "parent": -1 if parent is None else int(parent), "children": []})
-    by_id = {n["id"]: n for n in nodes}
+    nodes = {ch.id: {"id": int(ch.id), "size": int(ch.size),
+                     "entrance": None if ch.entrance is None
+                     else [int(ch.entrance[0]), int(ch.entrance[1])],
+                     "children": []} for ch in tree.chambers}
     roots = []
-    for n in nodes:
-        if n["parent"] in by_id and n["parent"] != n["id"]:
-            by_id[n["parent"]]["children"].append(n)
+    for ch in tree.chambers:
+        if ch.parent is None or ch.parent not in nodes:
+            roots.append(nodes[ch.id])
         else:
-            roots.append(n)
+            nodes[ch.parent]["children"].append(nodes[ch.id])
     return roots
 
 
 def map_analysis(gm: GameMap) -> dict[str, Any]:
     """``{"summary": <atlas analyze JSON>, "figures": ..., "chambers": ...}``."""
-    try:
-        from ..analyze.summary import summarize_map
-    except ImportError:
-        summary: dict[str, Any] = {}
-    else:
-        summary = summarize_map(gm)
-    return {"summary": summary, "figures": map_figures(gm), "chambers": chamber_list(gm)}
+    from ..analyze.summary import summarize_map
+
+    return {"summary": summarize_map(gm), "figures": map_figures(gm),
+            "chambers": chamber_list(gm)}
 
 
 def picture_kinds(gm: GameMap) -> list[str]:
