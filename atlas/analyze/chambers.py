@@ -83,19 +83,19 @@ _U7 = np.uint64(7)
 @numba.njit(cache=True)
 def chamber_kernel(free_flat, stride, me, opp, work):  # pragma: no cover - compiled
     n = free_flat.shape[0]
-    disc = work[3]
-    low = work[4]
-    stack = work[5]
-    vstack = work[6]
-    block = work[7]
-    size = work[8]
-    top = work[9]
-    parent = work[10]
-    best = work[11]
+    disc = work[ROW_DISC]
+    low = work[ROW_LOW]
+    stack = work[ROW_STACK]
+    vstack = work[ROW_VSTACK]
+    block = work[ROW_BLOCK]
+    size = work[ROW_SIZE]
+    top = work[ROW_TOP]
+    parent = work[ROW_PARENT]
+    best = work[ROW_BEST]
     # The region: disc = 0 inside (not yet visited), -1 outside.
     if opp >= 0:
-        owner = work[1]
-        voronoi_kernel(free_flat, stride, me, opp, work[0], owner, work[2])
+        owner = work[ROW_OWNER]
+        voronoi_kernel(free_flat, stride, me, opp, work[ROW_DIST], owner, work[ROW_QUEUE])
         for i in range(n):
             disc[i] = 0 if owner[i] == 1 else -1
     else:
