@@ -148,7 +148,7 @@ def map_pictures(gm: GameMap, kind: str | None) -> Any:
 
 def validation_picture(text: str, report: dict[str, Any], cell_px: int = 10) -> bytes:
     """The 50x50 quarter as read (every in-range ``x y`` line is water) with the cells
-    the validator points at marked: red rings for errors, yellow for warnings."""
+    the validator points at filled and ringed: red for errors, yellow for warnings."""
     n = OUTPOST_QUARTER
     water = np.zeros((n, n), dtype=bool)
     for line in text.splitlines():
@@ -159,16 +159,24 @@ def validation_picture(text: str, report: dict[str, Any], cell_px: int = 10) -> 
     image = upscale(grid, cell_px)
     _grid_lines(image, cell_px, under=(P.LAND,))
 
-    def cells(problems: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    def cells(problems: list[dict[str, Any]], key: str) -> list[tuple[int, int]]:
         out = []
         for p in problems:
-            for xy in ([p["cell"]] if p.get("cell") else []) + list(p.get("region", [])):
+            raw = ([p["cell"]] if p.get("cell") else []) if key == "cell" \
+                else list(p.get("region", []))
+            for xy in raw:
                 x, y = int(xy[0]), int(xy[1])
                 if 0 <= x < n and 0 <= y < n:
                     out.append((y, x))
         return out
 
-    mark_cells(image, cells(report.get("warnings", [])), cell_px, "ring", P.WARNING)
-    mark_cells(image, cells(report.get("errors", [])), cell_px, "ring", P.ERROR)
+    big = 3 * cell_px
+    for kind, color in (("warnings", P.WARNING), ("errors", P.ERROR)):
+        problems = report.get(kind, [])
+        region = np.zeros((n, n), dtype=bool)
+        for r, c in cells(problems, "region") + cells(problems, "cell"):
+            region[r, c] = True
+        image[upscale(region.astype(np.uint8), cell_px).astype(bool)] = color
+        mark_cells(image, cells(problems, "cell"), cell_px, "ring", color, size=big)
     return png_bytes(index_image(image))
 

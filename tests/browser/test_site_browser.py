@@ -101,7 +101,10 @@ def test_map_page_shows_its_picture(site, page):
     sizes = imgs.evaluate_all("els => els.map(e => [e.naturalWidth, e.naturalHeight])")
     assert all(w > 0 and h > 0 for w, h in sizes)
     assert sizes[0][0] / sizes[0][1] == pytest.approx(15 / 9)
-    assert page.locator(".gif-card img").count() == 1
+    gif = page.locator(".gif-card img")
+    assert gif.count() == 1
+    gif.scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelector('.gif-card img').naturalWidth > 0")
 
 
 def test_viewer_steps_forward_and_back(site, page):

@@ -198,13 +198,15 @@ def test_map_figures_cross_checked():
 
 
 def test_validation_picture_rings_the_reported_cells():
-    text = "0 0\n3 4\n"
+    text = "0 0\n3 4\n20 30\n"
     report = {"errors": [{"rule": "corner", "line": 1, "message": "m", "cell": [0, 0]}],
               "warnings": [{"rule": "w", "line": 2, "message": "m", "cell": [3, 4]}]}
     import io
     png = validation_picture(text, report, cell_px=10)
     idx = np.asarray(Image.open(io.BytesIO(png)))
-    assert (idx[0:10, 0:10] == P.ERROR).any()
-    assert (idx[40:50, 30:40] == P.WARNING).any()
+    assert (idx[0:10, 0:10] == P.ERROR).all()      # the cell is filled
+    assert (idx[40:50, 30:40] == P.WARNING).all()
+    assert (idx[35:55, 25:45] == P.WARNING).sum() > 100  # and ringed 3 cells wide
     assert not (idx[100:200, 100:200] == P.ERROR).any()
-    assert idx[45, 35] == P.WATER or (idx[41:49, 31:39] == P.WATER).any()
+    assert idx[305, 205] == P.WATER                  # an unmarked water cell (20, 30)
+    assert idx[305, 105] == P.LAND
