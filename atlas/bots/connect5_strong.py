@@ -9,7 +9,12 @@ is a negamax alpha-beta in one numba kernel over a flat board with make/undo:
 * **Ordering.**  Transposition-table move, two killer moves per ply, then the history
   score with a centre-first bias.
 * **Evaluation.**  Incremental window counts: every window still open for one side only
-  is worth ``8 ** (k - 1)`` for its ``k`` discs, summed, from the side to move.
+  is worth ``8 ** (k - 1)`` for its ``k`` discs, summed, from the side to move.  A
+  table of *threat squares* (empty squares that would complete a line) is kept up to
+  date with the counts: it answers "can I win now?" in O(1), adds a bonus per threat
+  square of the right parity (odd heights for seat 0, even for seat 1, counted from 1
+  at the bottom), and at the leaves the lowest threat of every column is valued by
+  that parity, after Allis's zugzwang rules.
 * **Exact ends.**  Wins and losses are scored ``WIN - ply``; once the depth reaches the
   number of empty cells the search is exact and stops.
 
