@@ -1,68 +1,12 @@
-"""Fixtures for the render tests: small maps and seeded games played into records."""
+"""Fixtures for the render tests (helpers live in ``render_helpers``)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
-import numpy as np
 import pytest
 
 from atlas.maps import GameMap, parse_map
-from atlas.sim import get_game
-from atlas.sim.records import Record, RecordBuilder
 
-#: A 25x25 open tron room with two pillars (the size the issue's GIF budget names).
-TRON25 = "25 25\n" + "#" * 25 + "\n" + "".join(
-    "#" + "".join("#" if (r in (8, 16) and c in range(6, 18)) else
-                  "1" if (r, c) == (3, 3) else "2" if (r, c) == (21, 21) else " "
-                  for c in range(1, 24)) + "#\n" for r in range(1, 24)) + "#" * 25 + "\n"
-
-
-class _WallFollower:
-    """Tron mover that goes straight until blocked, then turns left (seat 0) or right
-    (seat 1): it spirals inwards through open rooms, so games are long."""
-
-    def __init__(self) -> None:
-        self.heading = {0: 1, 1: 3}
-
-    def __call__(self, state: Any, seat: int, rng: np.random.Generator) -> int:
-        from atlas.sim.tron import safe_moves
-
-        safe = set(safe_moves(state, seat))
-        if safe and rng.random() < 0.08:
-            self.heading[seat] = int(sorted(safe)[int(rng.integers(len(safe)))])
-            return self.heading[seat]
-        d = self.heading[seat]
-        left, right, back = (d + 2) % 4 + 1, d % 4 + 1, (d + 1) % 4 + 1
-        order = (d, left, right, back) if seat == 0 else (d, right, left, back)
-        for m in order:
-            if m in safe:
-                self.heading[seat] = m
-                return m
-        return d
-
-
-def play_record(game: str, game_map: GameMap, seed: int = 0, *,
-                players: tuple[str, ...] | None = None, params: dict | None = None,
-                chooser: Callable[[Any, int, np.random.Generator], Any] | None = None,
-                stderr: tuple[str, ...] = ()) -> Record:
-    """A finished seeded game between simple movers, as a record."""
-    g = get_game(game)
-    n = g.info.num_players
-    names = players or tuple(f"bot{i}" for i in range(n))
-    state = g.initial_state(game_map, params)
-    rng = np.random.default_rng(seed)
-    builder = RecordBuilder(g, game_map, params, list(names), seed)
-    for seat, text in enumerate(stderr):
-        builder.set_stderr(seat, text)
-    if chooser is None and game == "tron":
-        chooser = _WallFollower()
-    while g.outcome(state) is None:
-        moves = {p: (chooser(state, p, rng) if chooser else g.random_move(state, p, rng))
-                 for p in g.to_move(state)}
-        builder.add_turn(moves, {p: 0.001 for p in moves})
-        state = g.apply(state, moves)
-    return builder.finish(state, g.outcome(state))
+from render_helpers import TRON25
 
 
 @pytest.fixture

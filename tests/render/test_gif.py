@@ -16,7 +16,7 @@ from atlas.render.gif import HOLD_LAST_MS, encode_gif, record_gif_bytes, write_g
 from atlas.render.viewer import viewer_data
 from atlas.sim.records import replay_states
 
-from conftest import play_record
+from render_helpers import play_record
 
 
 def _frames(data: bytes) -> list[np.ndarray]:

@@ -14,7 +14,7 @@ from atlas.maps import parse_map, write_map
 from atlas.render.site import build_from_cli, build_site, slugify
 from atlas.sim.records import save_record
 
-from conftest import TRON25, play_record
+from render_helpers import TRON25, play_record
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 OUTPOST_WATER = [f"{x} {y}" for x in range(15, 35) for y in range(15, 40)]
