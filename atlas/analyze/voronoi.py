@@ -11,9 +11,9 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
     ``-1`` unreached) and ``dist_b[i]`` the owner code: ``1`` ``a`` strictly first,
     ``2`` ``b`` strictly first, ``3`` tie, ``0`` unreached; ``queue`` lists the
     reached cells in order of distance: the heads first (``queue[0] = a``,
-    ``queue[1] = b``; only ``a`` when ``a == b``), then the ``n1 + n2 + tie`` others.  The heads may be blocked
-    cells (they usually are: a head stands on its trail); ``a == b`` makes every
-    reached cell a tie.
+    ``queue[1] = b``; only ``a`` when ``a == b``), then the ``n1 + n2 + tie`` others.
+    The heads may be blocked cells (they usually are: a head stands on its trail);
+    ``a == b`` makes every reached cell a tie.
 ``voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue) -> int``
     n-source partition.  ``sources``: ``int64`` flat cells; ``dist``, ``owner``,
     ``queue``: ``int32`` buffers.  Afterwards ``owner[i]`` is the index of the source
@@ -228,8 +228,9 @@ def voronoi_counts(free: npt.ArrayLike, a: Cell, b: Cell) -> dict[str, int]:
     One breadth-first search from both heads at once that carries an owner per cell
     (a cell reached at the same distance from both owners becomes a tie, and ties
     propagate); it equals two searches, each with the other head as a wall, because a
-    shortest path through the other head is never the nearer one.  O(rows x cols).  The "Voronoi heuristic" of the 2010 Tron
-    contest; see the seed document ``tron-tree-of-chambers.txt`` (part 1).
+    shortest path through the other head is never the nearer one.  O(rows x cols).
+    The "Voronoi heuristic" of the 2010 Tron contest; see the seed document
+    ``tron-tree-of-chambers.txt`` (section 3, part 1).
 
     Examples
     --------

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import networkx as nx
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
