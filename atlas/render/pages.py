@@ -161,7 +161,10 @@ def write_pages(out: Path, maps: Sequence[Any], games: Sequence[Any],
               nav="maps", m=m, summary=flatten(m.summary), **common)
     for e in games:
         rec = e.record
-        data = json.dumps(e.viewer, separators=(",", ":")) if e.viewer else "null"
+        # numbers and fixed names only; "</" is escaped all the same so that no text
+        # could ever close the <script> element early
+        data = (json.dumps(e.viewer, separators=(",", ":")) if e.viewer else "null"
+                ).replace("</", "<\\/")
         write(e.page, "game.html", title=f"{' vs '.join(p.name for p in rec.players)} "
               f"on {rec.map.name}", nav="games", e=e, rec=rec,
               viewer_json=data, **common)
