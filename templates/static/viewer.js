@@ -9,7 +9,7 @@
   if (!data) { return; }
   var canvas = document.getElementById("board");
   var ctx = canvas.getContext("2d");
-  var k = Math.max(4, Math.min(24, Math.floor(560 / Math.max(data.w, data.h))));
+  var k = Math.max(4, Math.min(56, Math.floor(560 / Math.max(data.w, data.h))));
   canvas.width = data.w * k;
   canvas.height = data.h * k;
   var frames = data.frames;
