@@ -228,12 +228,15 @@ def test_room_with_two_dead_ends():
                                          set(zip(*map(list, np.nonzero(free)))))
 
 
-def test_every_tron_map_against_the_reference(any_map_file, grid_graph):
+def test_every_map_file_against_the_reference(any_map_file, grid_graph):
     gm = read_map(any_map_file)
-    if gm.game != "tron":
-        return
-    a, b = gm.starts
-    for me, opp in ((a, b), (b, a)):
+    if gm.game == "tron":
+        pairs = [gm.starts, gm.starts[::-1]]
+    elif len(gm.starts) >= 3:  # outpost: two opposite homes
+        pairs = [(gm.starts[0], gm.starts[2])]
+    else:  # other grids: opposite corners, or the starts
+        pairs = [gm.starts[:2] or ((0, 0), (gm.height - 1, gm.width - 1))]
+    for me, opp in pairs:
         tree = compare(gm.free, me, opp, grid_graph)
         assert tree.region_size == voronoi_counts(gm.free, me, opp)["p1"]
         assert tree.labels[me] == 1
