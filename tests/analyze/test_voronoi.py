@@ -188,3 +188,35 @@ def test_bad_cells_are_refused():
         voronoi_counts(np.ones((3, 3), bool), (0, 0), (3, 3))
     with pytest.raises(GridError, match="at least one source"):
         voronoi_partition(np.ones((3, 3), bool), [])
+
+
+def test_kernel_is_callable_from_compiled_code():
+    import numba
+
+    @numba.njit
+    def best_first_move(flat, stride, a, b, bufs):
+        # What a bot does: score each step of head a by the Voronoi count.
+        best = -1
+        best_score = -1_000_000
+        for off in (-stride, 1, stride, -1):
+            c = a + off
+            if flat[c] == 0:
+                continue
+            flat[c] = 0
+            n1, n2, tie = voronoi_kernel(flat, stride, c, b, bufs[0], bufs[1], bufs[2])
+            flat[c] = 1
+            if n1 - n2 > best_score:
+                best, best_score = c, n1 - n2
+        return best, best_score
+
+    free = np.ones((9, 9), bool)
+    flat, stride = pad_free(free)
+    a, b = flat_index((4, 1), stride), flat_index((4, 7), stride)
+    flat[a] = flat[b] = 0
+    cell, score = best_first_move(flat, stride, a, b, new_buffers(len(flat), 3))
+    # Stepping towards the opponent (east) claims the most.
+    assert cell == flat_index((4, 2), stride)
+    after = free.copy()
+    after[4, 1] = after[4, 7] = after[4, 2] = False
+    counts = voronoi_counts(after, (4, 2), (4, 7))
+    assert score == counts["p1"] - counts["p2"]
