@@ -32,7 +32,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .connect5_window import EMPTY, clock, flat_board, window_table
+from .connect5_window import EMPTY, clock, flat_board, tiny_state, window_table
 
 __all__ = ["StrongConnect5Bot", "WIN", "TT_BITS"]
 
@@ -343,6 +343,7 @@ class StrongConnect5Bot:
         # one row per entry: key, best move, depth * 4 + bound flag, value
         self.tt = np.zeros((size, 4), dtype=np.int64)
         self._geometry: tuple[int, int, int] | None = None
+        self._warm = False
         self.last_depth = 0
         self.last_score = 0
         self.last_nodes = 0
@@ -361,8 +362,16 @@ class StrongConnect5Bot:
                                  )
         self.tt[:, 0] = 0
 
+    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
+        """Load the kernels now (numba's cache), so that no move pays for it later."""
+        if not self._warm:
+            self._warm = True
+            self.move(tiny_state(), 0, clock() + 0.05)
+
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Best column found by the deadline."""
+        if not self._warm:
+            self.start()
         board, heights, rows, cols, inarow = flat_board(state)
         self._setup(rows, cols, inarow)
         playable = [c for c in range(cols) if heights[c] < rows]

@@ -25,7 +25,8 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["Window4Bot", "window_table", "move_score", "flat_board", "SEARCH_DEPTH",
+__all__ = ["Window4Bot", "window_table", "move_score", "flat_board", "tiny_state",
+           "SEARCH_DEPTH",
            "EMPTY", "SEAT0", "SEAT1"]
 
 #: Board codes of the connect5 state.
@@ -80,6 +81,15 @@ def flat_board(state: Any) -> tuple[np.ndarray, np.ndarray, int, int, int]:
     rows, cols = board.shape
     heights = np.ascontiguousarray(state.heights, dtype=np.int32).copy()
     return board.ravel().copy(), heights, int(rows), int(cols), int(state.inarow)
+
+
+def tiny_state() -> Any:
+    """A small connect-three position (4 x 4), for loading the kernels before a game."""
+    from types import SimpleNamespace
+    board = np.zeros((4, 4), np.int8)
+    board[3, 1], board[3, 2] = 1, 2
+    return SimpleNamespace(board=board, heights=np.array([0, 1, 1, 0], np.int32),
+                           inarow=3, to_play=0, turn=2)
 
 
 def seed_scores(inarow: int) -> np.ndarray:
@@ -213,6 +223,10 @@ class Window4Bot:
         if key not in self._tables:
             self._tables[key] = (*window_table(rows, cols, inarow), seed_scores(inarow))
         return self._tables[key]
+
+    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
+        """Load the kernels now (numba's cache), so that no move pays for it later."""
+        self.values(tiny_state(), 0, clock() + 0.05)
 
     def values(self, state: Any, player: int, deadline: float) -> np.ndarray:
         """Minimax value of each column for ``player`` (``INT64_MIN`` if not playable)."""

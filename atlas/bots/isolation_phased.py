@@ -28,7 +28,8 @@ import numpy as np
 
 from .connect5_window import clock
 
-__all__ = ["PhasedIsolationBot", "Board", "flat_board", "longest_path", "phase_of",
+__all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
+           "phase_of",
            "BEGIN", "MIDDLE", "END", "WIN", "BEGIN_SHARE", "END_SHARE"]
 
 #: Phases of the game.
@@ -86,6 +87,16 @@ def neighbour_table(rows: int, cols: int, slide: bool) -> np.ndarray:
                 if 0 <= rr < rows and 0 <= cc < cols:
                     nbr[r * cols + c, d] = rr * cols + cc
     return nbr
+
+
+def tiny_state(rows: list[str], variant: str) -> Any:
+    """A small position from text (``#`` blocked, ``0``/``1`` pieces), for warming up."""
+    from types import SimpleNamespace
+    grid = np.array([list(r) for r in rows])
+    pos = np.full((2, 2), -1, np.int32)
+    for p in (0, 1):
+        pos[p] = np.argwhere(grid == str(p))[0]
+    return SimpleNamespace(blocked=grid != ".", pos=pos, variant=variant, to_play=0, turn=0)
 
 
 def flat_board(state: Any) -> Board:
@@ -404,13 +415,25 @@ class PhasedIsolationBot:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
         self.max_depth = max_depth
+        self._warm = False
         self.last_depth = 0
         self.last_nodes = 0
         self.last_phase = BEGIN
         self.last_score = 0
 
+    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
+        """Load every kernel now (numba's cache), so that no move pays for it later."""
+        if self._warm:
+            return
+        self._warm = True
+        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
+            for variant in ("queen", "knight"):
+                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
         """The destination ``(row, col)`` chosen by the deadline."""
+        if not self._warm:
+            self.start()
         board = flat_board(state)
         stop = deadline - self.margin
         out = np.empty(board.free.size, dtype=np.int64)

@@ -31,7 +31,7 @@ import numpy as np
 from .connect5_window import clock
 from .isolation_phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
                                Board, count_moves, flat_board, flood, gen_moves,
-                               longest_path, separated)
+                               longest_path, separated, tiny_state)
 
 __all__ = ["StrongIsolationBot", "voronoi_split", "TT_BITS"]
 
@@ -283,6 +283,7 @@ class StrongIsolationBot:
         self.tt_flag = np.zeros(size, dtype=np.int64)
         self.tt_value = np.zeros(size, dtype=np.int64)
         self._cells = -1
+        self._warm = False
         self.last_depth = 0
         self.last_nodes = 0
         self.last_score = 0
@@ -308,8 +309,19 @@ class StrongIsolationBot:
             key ^= self.zside
         return np.array([key], dtype=np.uint64)
 
+    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
+        """Load every kernel now (numba's cache), so that no move pays for it later."""
+        if self._warm:
+            return
+        self._warm = True
+        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
+            for variant in ("queen", "knight"):
+                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
         """The destination ``(row, col)`` chosen by the deadline."""
+        if not self._warm:
+            self.start()
         start = clock()
         board = flat_board(state)
         stop = deadline - self.margin

@@ -251,6 +251,7 @@ class OutpostPlanner:
     def __init__(self, game: str = "outpost", seed: int = 0, margin: float = 0.02) -> None:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
+        self._warm = False
 
     def _arrays(self, state: Any) -> tuple[Any, ...]:
         b = state.board
@@ -295,6 +296,11 @@ class OutpostPlanner:
         n = int(starts[player + 1] - starts[player])
         if n == 0:
             return ()
+        if not self._warm:  # load the disband kernel now, not at a season's deadline
+            self._warm = True
+            _disband_scores(land, board, stride, r, cells, emps, starts, homes, player,
+                            self.mode, L, W, bufs, owner, counts, alive,
+                            np.full(len(land), -1, dtype=np.int32))
         before = cells.copy()
         order = self.rng.permutation(n).astype(np.int64)
         field = self._field(state, player, bufs[2])
