@@ -47,17 +47,14 @@ UNREACHED = -1
 _U1 = np.uint64(1)
 
 
-@numba.njit(cache=True)
-def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: no cover
-    # One BFS from both heads; owner bits: 1 = a, 2 = b, 3 = both (tie).  A cell's
-    # owner is final when it leaves the queue: every cell one step nearer has been
-    # expanded by then, and owners only grow by union at equal distance.
-    n = free_flat.shape[0]
-    dist = dist_a
-    owner = dist_b
-    for i in range(n):
-        dist[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
-        owner[i] = 0
+@numba.njit(cache=True, inline="always")
+def _voronoi_core(stride, a, b, dist, owner, queue):  # pragma: no cover - compiled
+    """The search of :func:`voronoi_kernel` on ``dist`` = -1 free / -2 wall, owner 0.
+
+    One BFS from both heads; owner bits: 1 = a, 2 = b, 3 = both (tie).  A cell's owner
+    is final when it leaves the queue: every cell one step nearer has been expanded by
+    then, and owners only grow by union at equal distance.
+    """
     dist[a] = 0
     owner[a] = 1
     queue[0] = a
@@ -124,10 +121,20 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: n
             n2 += 1
         else:
             tie += 1
-    for i in range(n):
-        if dist[i] == -2:
-            dist[i] = -1
     return n1, n2, tie
+
+
+@numba.njit(cache=True)
+def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: no cover
+    n = free_flat.shape[0]
+    for i in range(n):
+        dist_a[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
+        dist_b[i] = 0
+    counts = _voronoi_core(stride, a, b, dist_a, dist_b, queue)
+    for i in range(n):
+        if dist_a[i] == -2:
+            dist_a[i] = -1
+    return counts
 
 
 @numba.njit(cache=True)
@@ -197,9 +204,21 @@ def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,
 
 
 @numba.njit(cache=True)
-def _counts_entry(free2d, a, b, flat, work):  # pragma: no cover - compiled
-    pad_kernel(free2d, flat)
-    return voronoi_kernel(flat, free2d.shape[1] + 2, a, b, work[0], work[1], work[2])
+def _counts_entry(free2d, a, b, work):  # pragma: no cover - compiled
+    # voronoi_kernel without the padded grid: the walls go straight into ``dist``.
+    h, w = free2d.shape
+    stride = w + 2
+    dist = work[0]
+    owner = work[1]
+    for i in range((h + 2) * stride):
+        dist[i] = -2
+        owner[i] = 0
+    for r in range(h):
+        base = (r + 1) * stride + 1
+        for c in range(w):
+            if free2d[r, c]:
+                dist[base + c] = -1
+    return _voronoi_core(stride, a, b, dist, owner, work[2])
 
 
 def voronoi_counts(free: npt.ArrayLike, a: Cell, b: Cell) -> dict[str, int]:
@@ -242,9 +261,9 @@ def voronoi_counts(free: npt.ArrayLike, a: Cell, b: Cell) -> dict[str, int]:
     ar, ac = check_cell(a, grid.shape, "a")
     br, bc = check_cell(b, grid.shape, "b")
     stride = w + 2
-    flat, work = scratch((h + 2) * stride, 3)
+    _, work = scratch((h + 2) * stride, 3)
     n1, n2, tie = _counts_entry(grid, (ar + 1) * stride + ac + 1,
-                                (br + 1) * stride + bc + 1, flat, work)
+                                (br + 1) * stride + bc + 1, work)
     return {"p1": n1, "p2": n2, "tie": tie}  # numba returns Python ints
 
 
