@@ -14,7 +14,9 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
     Single-source BFS from flat ``source`` (``int64``) that treats flat ``blocker``
     (``int64``, ``-1`` for none) as a wall; ``dist[blocker]`` is ``-1`` afterwards
     (unless it is the source).  Returns the number of reached cells (source included).
-    This is one half of the two-player Voronoi of :mod:`atlas.analyze.voronoi`.
+    Two of these (each head with the other as the blocker) give the distances that
+    define the two-player Voronoi of :mod:`atlas.analyze.voronoi`, which counts it in
+    one joint search instead.
 """
 
 from __future__ import annotations
