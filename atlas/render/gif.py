@@ -83,9 +83,13 @@ def _player_names(record: Any) -> list[str]:
 
 def record_gif_bytes(record: Any, *, states: Sequence[Any] | None = None,
                      max_frames: int | None = None, cell_px: int | None = None,
-                     frame_ms: int | None = None, hold_last_ms: int = HOLD_LAST_MS
-                     ) -> bytes:
-    """The GIF of a replay record, as bytes (see :func:`write_gif`)."""
+                     frame_ms: int | None = None, hold_last_ms: int = HOLD_LAST_MS,
+                     frames: Sequence[Any] | None = None) -> bytes:
+    """The GIF of a replay record, as bytes (see :func:`write_gif`).
+
+    ``frames`` (from :func:`~atlas.render.frames.record_frames`) skips drawing them
+    again when the caller already has them.
+    """
     game_map = record.game_map()
     if max_frames is None and record.game == "outpost":
         max_frames = MAX_OUTPOST_FRAMES
@@ -98,7 +102,8 @@ def record_gif_bytes(record: Any, *, states: Sequence[Any] | None = None,
     else:
         outcome = "draw" if result.reason in ("draw", "win") else result.reason
     images = []
-    frames = list(record_frames(record, states=states, max_frames=max_frames))
+    if frames is None:
+        frames = list(record_frames(record, states=states, max_frames=max_frames))
     for i, frame in enumerate(frames):
         right = outcome if i == len(frames) - 1 else record.map.name
         images.append(compose(frame, k, header_right=right, legend=legend))

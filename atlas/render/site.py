@@ -349,11 +349,13 @@ def _public(rec: Any) -> dict[str, Any]:
 def render_replay(record: Any) -> tuple[bytes, dict[str, Any]]:
     """The GIF bytes and the viewer data of one record (a worker's job)."""
     from ..sim.records import replay_states
+    from .frames import MAX_OUTPOST_FRAMES, record_frames
     from .gif import record_gif_bytes
     from .viewer import viewer_data
 
-    states = replay_states(record)
-    return record_gif_bytes(record, states=states), viewer_data(record, states)
+    limit = MAX_OUTPOST_FRAMES if record.game == "outpost" else None
+    frames = list(record_frames(record, replay_states(record), max_frames=limit))
+    return record_gif_bytes(record, frames=frames), viewer_data(record, frames=frames)
 
 
 def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any]] | str:

@@ -30,13 +30,15 @@ SHAPES = ("circle", "square", "triangle", "diamond", "ring", "dot", "cross", "fr
 
 
 def viewer_data(record: Any, states: Sequence[Any] | None = None,
-                max_frames: int | None = None) -> dict[str, Any]:
+                max_frames: int | None = None, frames: Sequence[Any] | None = None
+                ) -> dict[str, Any]:
     """The viewer JSON of a replay record (see the module docstring).
 
     Notes
     -----
     Each frame stores only the cells that changed since the previous drawn frame, so
-    a tron game costs a few numbers per turn.  Outpost games keep the GIF's sampling
+    a tron game costs a few numbers per turn.  ``frames`` (from
+    :func:`~atlas.render.frames.record_frames`) reuses frames already drawn.  Outpost games keep the GIF's sampling
     (:data:`~atlas.render.frames.MAX_OUTPOST_FRAMES` turns at most).
     """
     if max_frames is None and record.game == "outpost":
@@ -47,7 +49,9 @@ def viewer_data(record: Any, states: Sequence[Any] | None = None,
     base: list[int] = []
     last = 0
     shape_ids = {s: i for i, s in enumerate(SHAPES)}
-    for frame in record_frames(record, states=states, max_frames=max_frames):
+    if frames is None:
+        frames = list(record_frames(record, states=states, max_frames=max_frames))
+    for frame in frames:
         flat = frame.grid.reshape(-1)
         if prev is None:
             base = [int(v) for v in flat]
