@@ -38,8 +38,8 @@ import time
 import numba
 import numpy as np
 
-from .tron_common import (R_MARK, clock, TronBot, Workspace, chamber_value, filler_move,
-                          head_distance, voronoi_counts)
+from .tron_common import (INF, R_MARK, TronBot, Workspace, chamber_value, clock,
+                          filler_move, head_distance, voronoi_counts)
 
 __all__ = ["MODE_VORONOI", "MODE_CHAMBERS", "MODE_FRONTLINE", "WIN", "K1", "K2",
            "DRAW_CELLS", "draw_value",
@@ -341,9 +341,6 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
                   "value": value}
 
 
-INF_STEPS = 1 << 28
-
-
 def fill_move(grid: np.ndarray, me: int, ws: Workspace) -> int:
     """The greedy filler's direction (0..3) from ``me``; 0 when stuck."""
     stamp = int(ws.ibuf[R_MARK].max()) + 1
@@ -362,7 +359,7 @@ class VoronoiBot(TronBot):
 
     def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
                stop: float) -> int:
-        if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF_STEPS:
+        if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
             # Separated: no opponent to outguess, fill the room greedily (post-mortem).
             self.last_info = {"depth": 0, "nodes": 0, "endgame": True}
             return fill_move(grid, me, ws) + 1
