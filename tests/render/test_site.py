@@ -16,7 +16,6 @@ from atlas.sim.records import save_record
 
 from render_helpers import TRON25, play_record
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 OUTPOST_WATER = [f"{x} {y}" for x in range(15, 35) for y in range(15, 40)]
 
 
