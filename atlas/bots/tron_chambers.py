@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from .tron_common import (INF, R_TRAIL, TronBot, clock, Workspace, chamber_value, head_distance,
-                          voronoi_counts)
+                          voronoi_touching)
 from .tron_voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value, iterative_deepening,
                            search_root)
 
@@ -41,7 +41,7 @@ def chambers_score(grid, me, opp, off, w2, ibuf, fbuf):  # pragma: no cover - nu
     While the players touch, own fillable territory minus the opponent's; once they
     are separated, ``1000 *`` (own room's chamber estimate minus the opponent's).
     """
-    na, nb, ea, eb, touching = voronoi_counts(grid, me, opp, off, ibuf)
+    na, nb, touching = voronoi_touching(grid, me, opp, off, ibuf)
     k2 = CHAMBERS_K2 if touching else 0.0
     va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, 1.0, k2, False, False, 0)
     vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, 1.0, k2, False, False, 1)

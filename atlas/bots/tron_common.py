@@ -44,7 +44,7 @@ from ..analyze.voronoi import voronoi_kernel
 
 __all__ = [
     "FREE", "BLOCKED", "INF", "MOVES", "Workspace", "board_from_state", "offsets",
-    "voronoi_counts", "potential_articulation", "filler_move",
+    "voronoi_counts", "voronoi_touching", "potential_articulation", "filler_move",
     "fill_length", "parity_bound", "chamber_value", "component_size", "head_distance",
     "legal_moves", "safety_deadline", "TronBot", "clock",
 ]
@@ -182,6 +182,29 @@ def voronoi_counts(grid, a, b, off, ibuf):  # pragma: no cover - numba
         else:
             eb += e
     return n1, n2, ea, eb, touching
+
+
+@numba.njit(cache=True)
+def voronoi_touching(grid, a, b, off, ibuf):  # pragma: no cover - numba
+    """Territories of heads ``a`` and ``b`` (as :func:`voronoi_counts`) without the edges.
+
+    Returns ``(n_a, n_b, touching)``; the scan for touching territories stops at the
+    first contact, which a BFS-ordered scan meets early when the heads are close.
+    """
+    owner = ibuf[R_DB]
+    queue = ibuf[R_QUEUE]
+    n1, n2, tie = voronoi_kernel(grid, off[2], a, b, ibuf[R_DA], owner, queue)
+    if tie > 0:
+        return n1, n2, 1
+    start = 2 if a != b else 1
+    for i in range(start, start + n1 + n2):
+        c = queue[i]
+        o = owner[c]
+        for j in range(4):
+            w = c + off[j]
+            if grid[w] != 0 and owner[w] != o:
+                return n1, n2, 1
+    return n1, n2, 0
 
 
 @numba.njit(cache=True)

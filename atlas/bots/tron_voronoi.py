@@ -39,7 +39,7 @@ import numba
 import numpy as np
 
 from .tron_common import (INF, R_MARK, TronBot, Workspace, chamber_value, clock,
-                          filler_move, head_distance, voronoi_counts)
+                          filler_move, head_distance, voronoi_counts, voronoi_touching)
 
 __all__ = ["MODE_VORONOI", "MODE_CHAMBERS", "MODE_FRONTLINE", "WIN", "K1", "K2",
            "DRAW_CELLS", "draw_value",
@@ -78,11 +78,12 @@ def draw_value(mode):  # pragma: no cover - numba
 @numba.njit(cache=True)
 def evaluate(grid, me, opp, off, w2, ibuf, fbuf, mode):  # pragma: no cover - numba
     """Value of the position for the player at ``me`` (both moves of the turn applied)."""
-    na, nb, ea, eb, touching = voronoi_counts(grid, me, opp, off, ibuf)
     if mode == MODE_VORONOI:
+        na, nb, ea, eb, touching = voronoi_counts(grid, me, opp, off, ibuf)
         if touching == 0:
             return ENDGAME * (na - nb)
         return float((na + ea) - (nb + eb))
+    na, nb, touching = voronoi_touching(grid, me, opp, off, ibuf)
     if touching == 0:
         parity = mode == MODE_FRONTLINE
         va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, 1.0, 0.0, parity, False, 0)

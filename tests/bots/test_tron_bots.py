@@ -61,6 +61,57 @@ def test_board_layout_matches_analyze_convention():
     assert tc.legal_moves(grid, me, ws.off) == [2, 3]   # east, south
 
 
+def _reachable(free: np.ndarray, head: tuple[int, int]) -> set[tuple[int, int]]:
+    h, w = free.shape
+    seen: set[tuple[int, int]] = set()
+    todo = [head]
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            q = (r + dr, c + dc)
+            if 0 <= q[0] < h and 0 <= q[1] < w and free[q] and q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return seen
+
+
+def test_territories_and_contact_against_plain_python():
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        free = rng.random((7, 9)) > 0.4
+        cells = list(zip(*np.nonzero(free)))
+        if len(cells) < 2:
+            continue
+        i, j = rng.choice(len(cells), 2, replace=False)
+        a, b = cells[i], cells[j]
+        free[a] = free[b] = False
+        pos = SimpleNamespace(blocked=~free, heads=np.array([a, b]))
+        grid, me, opp = tc.board_from_state(pos, 0)
+        ws = tc.Workspace(7, 9)
+        ra, rb = _reachable(free, a), _reachable(free, b)
+        dist = {}
+        for head, name in ((a, "a"), (b, "b")):
+            frontier, d, seen = [head], 0, {head}
+            while frontier:
+                d += 1
+                nxt = []
+                for r, c in frontier:
+                    for q in ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)):
+                        if q in (ra | rb) and q not in seen:
+                            seen.add(q)
+                            dist[name, q] = d
+                            nxt.append(q)
+                frontier = nxt
+        inf = 10 ** 9
+        n_a = sum(dist.get(("a", q), inf) < dist.get(("b", q), inf) for q in ra | rb)
+        n_b = sum(dist.get(("b", q), inf) < dist.get(("a", q), inf) for q in ra | rb)
+        touching = int(bool(ra & rb))
+        na, nb, _, _, t1 = tc.voronoi_counts(grid, me, opp, ws.off, ws.ibuf)
+        assert (na, nb, t1) == (n_a, n_b, touching)
+        assert tuple(tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)) == (n_a, n_b,
+                                                                             touching)
+
+
 # --- wall hugger -----------------------------------------------------------------------
 
 def test_wallhugger_in_a_doorway_takes_the_larger_room(bots):
