@@ -116,10 +116,8 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
     # dist[i] holds (nearest distance << 8) | (nearest empires' bits, up to 8 empires);
     # with more empires the bits live in mask[] instead.
     packed = counts.shape[0] <= 8
-    far = (r + 1) << 8
-    for i in range(n):
-        dist[i] = far
-    m256 = np.int32(-256)
+    far = np.int32((r + 1) << 8)
+    dist[:] = far
     area = 2 * r * r + 2 * r + 1
     if packed and cells.shape[0] * min(area, rows * cols) > 8 * rows * cols:
         # many outposts: a separable distance transform, O(cells) whatever their number
@@ -128,8 +126,33 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
             v = dist[c]
             dist[c] = ((v & 255) if v < 256 else 0) | (np.int32(1) << np.int32(empires[k]))
         _transform(dist, stride, rows, cols)
+    elif packed:
+        # each diamond row is a slice combined with the same row of a template of
+        # distance << 8 values: min(old, key), or old | key on a tie (same distance
+        # bits); int32 slices with no index arithmetic in the loop, so it vectorises
+        w = 2 * r + 1
+        tmpl = np.empty(w * w, np.int32)
+        for a in range(w):
+            for b in range(w):
+                tmpl[a * w + b] = (abs(a - r) + abs(b - r)) << 8
+        for k in range(cells.shape[0]):
+            c = cells[k]
+            r0 = c // stride
+            c0 = c % stride
+            bit = np.int32(1) << np.int32(empires[k])
+            for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
+                span = r - abs(rr - r0)
+                lo = max(1, c0 - span)
+                hi = min(cols, c0 + span)
+                t0 = (rr - r0 + r) * w + r - c0 + lo
+                seg = dist[rr * stride + lo:rr * stride + hi + 1]
+                tm = tmpl[t0:t0 + hi - lo + 1]
+                for t in range(seg.shape[0]):
+                    key = tm[t] | bit
+                    old = seg[t]
+                    seg[t] = (old | key) if (old ^ key) < np.int32(256) else min(old, key)
     else:
-        for k in range(cells.shape[0]):  # _stamp, inlined (no reference counting)
+        for k in range(cells.shape[0]):
             c = cells[k]
             r0 = c // stride
             c0 = c % stride
@@ -138,34 +161,17 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
                 dr = abs(rr - r0)
                 span = r - dr
                 base = rr * stride
-                lo = max(1, c0 - span)
-                hi = min(cols, c0 + span)
-                if packed:
-                    # key = (distance << 8) | bit, linear along the row: nearer wins
-                    # (min), a tie adds the bit; int32 throughout so it vectorises
-                    mid = min(c0, hi)
-                    key = np.int32((dr + c0 - lo) << 8) | bit
-                    for i in range(base + lo, base + mid + 1):
-                        old = dist[i]
-                        dist[i] = (old | bit) if (key & m256) == (old & m256) \
-                            else min(old, key)
-                        key -= np.int32(256)
-                    key = np.int32((dr + 1) << 8) | bit
-                    for i in range(base + mid + 1, base + hi + 1):
-                        old = dist[i]
-                        dist[i] = (old | bit) if (key & m256) == (old & m256) \
-                            else min(old, key)
-                        key += np.int32(256)
-                else:
-                    for cc in range(lo, hi + 1):
-                        i = base + cc
-                        key = (dr + abs(cc - c0)) << 8
-                        od = dist[i]
-                        if key < od:
-                            dist[i] = key
-                            mask[i] = bit
-                        elif key == od:
-                            mask[i] |= bit
+                for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
+                    i = base + cc
+                    key = (dr + abs(cc - c0)) << 8
+                    od = dist[i]
+                    if key < od:
+                        dist[i] = key
+                        mask[i] = bit
+                    elif key == od:
+                        mask[i] |= bit
+    if counts.shape[0] <= 4:
+        return _read_owners4(land_flat, dist, far, owner, counts)
     for e in range(counts.shape[0]):
         counts[e, 0] = 0
         counts[e, 1] = 0
@@ -197,6 +203,47 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
                 m >>= 1
                 e += 1
     return covered
+
+
+@numba.njit(cache=True)
+def _read_owners4(land_flat, dist, far, owner, counts):  # pragma: no cover - compiled
+    """Owners and counts off the packed grid for at most 4 empires, in one branch-free
+    pass whose per-empire sums are int32 scalar accumulators (so it vectorises)."""
+    i32 = np.int32
+    z = i32(0)
+    one = i32(1)
+    cov = l0 = l1 = l2 = l3 = t0 = t1 = t2 = t3 = d0 = d1 = d2 = d3 = z
+    for i in range(dist.shape[0]):
+        v = dist[i]
+        m = (v & i32(15)) if v < far else z
+        multi = (m & (m - one)) != 0
+        # owner: -1 for no bit, -2 for several, else log2(m) for m in 1, 2, 4, 8
+        owner[i] = i32(-1) if m == 0 else (i32(-2) if multi else (m >> one) - (m >> i32(3)))
+        ld = i32(land_flat[i])
+        mu = one if multi else z
+        cov = i32(cov + (one if m != 0 else z))
+        a = one if m == 1 else z
+        l0 = i32(l0 + (a & ld))
+        t0 = i32(t0 + a)
+        a = one if m == 2 else z
+        l1 = i32(l1 + (a & ld))
+        t1 = i32(t1 + a)
+        a = one if m == 4 else z
+        l2 = i32(l2 + (a & ld))
+        t2 = i32(t2 + a)
+        a = one if m == 8 else z
+        l3 = i32(l3 + (a & ld))
+        t3 = i32(t3 + a)
+        d0 = i32(d0 + (mu & m))
+        d1 = i32(d1 + (mu & (m >> one)))
+        d2 = i32(d2 + (mu & (m >> i32(2))))
+        d3 = i32(d3 + (mu & (m >> i32(3))))
+    res = ((l0, t0, d0), (l1, t1, d1), (l2, t2, d2), (l3, t3, d3))
+    for e in range(counts.shape[0]):
+        counts[e, 0] = res[e][0]
+        counts[e, 1] = res[e][1] - res[e][0]
+        counts[e, 2] = res[e][2]
+    return cov
 
 
 @numba.njit(cache=True, inline="always")
