@@ -12,9 +12,10 @@ Usage::
     python benchmarks/ladder.py tron --bots wallhugger voronoi --maps duel arena --seeds 2
     python benchmarks/ladder.py isolation --time 0.2 --out isolation-ladder.jsonl
 
-Generic over games: a two-player game's bots are paired; for a game with more seats
-each ordered selection of distinct bots fills the seats in turn (rotations), and a
-seat's points are credited to its bot against every other bot of the game.
+Generic over games: every ordered selection of distinct bots fills the seats (for two
+players: every pairing in both seats); with fewer bots than seats they fill the seats in
+turn, in every rotation.  A seat's points count for its bot against every other bot in
+that game.
 """
 
 from __future__ import annotations
@@ -54,8 +55,13 @@ def schedule(game: str, bots: Sequence[str], maps: Sequence[Path], seeds: Sequen
     """Every bot pairing (all seat orders) on every map with every seed."""
     jobs = []
     p = tuple(sorted((params or {}).items()))
-    for combo in itertools.permutations(bots, num_players) if len(bots) >= num_players \
-            else []:
+    if len(bots) >= num_players:
+        combos = list(itertools.permutations(bots, num_players))
+    else:
+        # Fewer bots than seats: the bots fill the seats in turn, every rotation.
+        combos = [tuple(bots[(i + r) % len(bots)] for i in range(num_players))
+                  for r in range(len(bots))]
+    for combo in combos:
         for m in maps:
             for s in seeds:
                 jobs.append(Job(game, str(m), tuple(combo), s, time_limit, p))
@@ -83,8 +89,12 @@ def run_job(job: Job) -> dict[str, Any]:
             "statuses": statuses, "slowest_move": slowest, "seconds": round(elapsed, 3)}
 
 
+Tally = dict[str, tuple[float, int]]
+PairTally = dict[tuple[str, str], tuple[float, int]]
+
+
 def standings(results: Sequence[dict[str, Any]], bots: Sequence[str]
-              ) -> tuple[dict[str, tuple[float, int]], dict[tuple[str, str], tuple[float, int]]]:
+              ) -> tuple[Tally, PairTally]:
     """Points and games per bot, and per ordered pair (row bot vs column bot)."""
     total = {b: (0.0, 0) for b in bots}
     pair: dict[tuple[str, str], tuple[float, int]] = {}

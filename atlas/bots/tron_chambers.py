@@ -23,10 +23,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .tron_common import (INF, R_TRAIL, TronBot, clock, Workspace, chamber_value, head_distance,
-                          voronoi_touching)
-from .tron_voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value, iterative_deepening,
-                           search_root)
+from .tron_common import (INF, R_TRAIL, TronBot, Workspace, chamber_value, clock,
+                          head_distance, voronoi_touching)
+from .tron_voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value,
+                           iterative_deepening, search_root)
 
 __all__ = ["FAR_STEPS", "chambers_score", "rollout_value", "ChambersBot"]
 

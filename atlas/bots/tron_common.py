@@ -3,7 +3,8 @@
 Every tron bot works on the same layout: the board is copied into a flat ``uint8`` array
 with a one-cell wall border, cell ``[row, col]`` living at index ``(row+1)*(W+2)+(col+1)``,
 ``FREE`` (1) for a cell that can be entered and ``BLOCKED`` (0) for walls, trails and both
-heads: the layout of :mod:`atlas.analyze.grid`, whose kernels the bots call directly.  The four moves are the
+heads: the layout of :mod:`atlas.analyze.grid`, whose kernels (Voronoi, BFS, parity,
+components) the bots call directly from their compiled search.  The four moves are the
 index offsets ``-(W+2), +1, +(W+2), -1`` (north, east, south, west = moves 1..4), so no
 kernel ever checks bounds.  Scratch space comes from :class:`Workspace`: one ``int32`` and
 one ``float64`` matrix of rows of length ``n`` allocated once per board size, so that the
@@ -11,7 +12,7 @@ search kernels never allocate.
 
 Kernels here:
 
-* :func:`voronoi_counts` -- two-source territory (cells each
+* :func:`voronoi_counts` / :func:`voronoi_touching` -- two-source territory (cells each
   player reaches first), its open-neighbour "edges", and whether the players still touch;
 * :func:`potential_articulation` -- the 3x3 local test for a possible cut vertex;
 * :func:`filler_move` / :func:`fill_length` -- the greedy space filler of the 2010
@@ -425,8 +426,9 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     """Value of the space the player at ``root`` can fill in its own territory.
 
     The territory is the free cells the player reaches strictly first (owner codes left
-    in the workspace by :func:`voronoi_counts`; after a separation, the whole room).  A depth-first
-    search with low-links splits it into the tree of chambers of [2]_: a subtree hanging
+    in the workspace by :func:`voronoi_counts` or :func:`voronoi_touching`; after a
+    separation, the whole room).  A depth-first search with low-links splits it into
+    the tree of chambers of [2]_: a subtree hanging
     from a cut vertex is a chamber that can be entered but not left.  A chamber is worth
     ``k1 * nodes + k2 * edges`` of its cells plus its best child.  With ``use_parity`` the
     nodes of a chamber are capped by the checkerboard bound from its entrance.  With
@@ -440,6 +442,11 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     -----
     One explicit-stack DFS (Hopcroft-Tarjan low-links), O(territory).  Returns the value.
     ``swap`` = 0 for the player who was ``a`` in :func:`voronoi_counts`, 1 for ``b``.
+
+    References
+    ----------
+    .. [1] A. Sloane, 2010 post-mortem (``shared/seeds/tron-winner-postmortem.html``).
+    .. [2] ``shared/seeds/tron-tree-of-chambers.txt``, section 3.
     """
     da = ibuf[R_DA]
     owner = ibuf[R_DB]

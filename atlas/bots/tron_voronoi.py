@@ -1,4 +1,4 @@
-"""``voronoi``: alpha-beta minimax on the Voronoi territory, and the search the stronger bots share.
+"""``voronoi``: alpha-beta on the Voronoi territory; the search the stronger bots share.
 
 The search treats a simultaneous turn the usual contest way: a max node chooses my move,
 a min node then chooses the opponent's reply knowing it, and the position is evaluated
