@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.connect5_strong import WIN, StrongConnect5Bot, _load, _weights
+from atlas.bots.connect5_strong import (WIN, StrongConnect5Bot, _bb_eval, _bb_negamax,
+                                        _bb_wins, _load, _weights, _zugzwang,
+                                        bit_geometry, bitboards)
 from atlas.bots.connect5_window import Window4Bot, move_score, seed_scores, window_table
-from atlas.sim.connect5 import GAME, Connect5State
+from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
 
 
 def _state(rows: int, cols: int, discs: dict[tuple[int, int], int], inarow: int = 5
@@ -179,3 +181,176 @@ def test_bots_answer_legal_moves_in_time(name):
         move = bot.move(st.copy(), p, deadline)
         assert time.perf_counter() <= deadline + 0.05  # scheduling slack on a busy machine
         assert move in GAME.legal_moves(st, p)
+
+
+# ------------------------------------------------------------------ bitboard search
+
+
+def _random_state(rows: int, cols: int, inarow: int, plies: int,
+                  rng: np.random.Generator) -> Connect5State:
+    """A random position of at most ``plies`` discs that is not over."""
+    while True:
+        st = GAME.initial_state(_blank_map(rows, cols, inarow))
+        for _ in range(plies):
+            if GAME.outcome(st) is not None:
+                break
+            st = GAME.apply(st, {st.to_play: GAME.random_move(st, st.to_play, rng)})
+        if GAME.outcome(st) is None:
+            return st
+
+
+def _winning_cells_reference(board: np.ndarray, seat: int, inarow: int) -> set[tuple[int, int]]:
+    """Every cell (occupied or not) that would complete a line of ``seat`` if it were its."""
+    rows, cols = board.shape
+    out = set()
+    for w in _windows_reference(rows, cols, inarow):
+        cells = [divmod(c, cols) for c in w]
+        other = [rc for rc in cells if board[rc] != seat + 1]
+        if len(other) == 1:
+            out.add(other[0])
+    return out
+
+
+def _bits_to_cells(bits: int, rows: int, cols: int) -> set[tuple[int, int]]:
+    h1 = rows + 1
+    return {(rows - 1 - (b % h1), b // h1) for b in range(cols * h1) if (bits >> b) & 1}
+
+
+def test_bit_geometry_only_for_boards_of_64_bits():
+    bot = StrongConnect5Bot()
+    bot._setup(6, 9, 5)                       # 9 * 7 = 63 bits
+    geo = bit_geometry(6, 9, 5, bot.bonus, bot.weights)
+    assert geo is not None
+    assert bin(int(geo[4]) & ((1 << 64) - 1)).count("1") == 54   # every cell, no sentinel
+    assert bit_geometry(7, 8, 5, bot.bonus, bot.weights) is not None    # 64 bits
+    assert bit_geometry(6, 10, 5, bot.bonus, bot.weights) is None       # 70 bits
+    assert bit_geometry(8, 8, 5, bot.bonus, bot.weights) is None        # 72 bits
+
+
+def test_bitboards_of_a_position():
+    st = _state(6, 9, {(5, 0): 0, (4, 0): 1, (5, 8): 0})
+    own, allb = bitboards(st.board.ravel(), 6, 9, 1)
+    # column c starts at bit 7 * c, the bottom row is bit 0 of its column
+    assert allb == (1 << 0) | (1 << 1) | (1 << 56)
+    assert own == 1 << 1
+
+
+@pytest.mark.parametrize("rows, cols, inarow", [(6, 9, 5), (6, 7, 4), (4, 4, 3), (7, 8, 6),
+                                                (5, 5, 2)])
+def test_bitboard_winning_cells_match_a_window_scan(rows, cols, inarow):
+    rng = np.random.default_rng(inarow)
+    bot = StrongConnect5Bot()
+    bot._setup(rows, cols, inarow)
+    for _ in range(25):
+        st = _random_state(rows, cols, inarow, int(rng.integers(0, rows * cols // 2)), rng)
+        for seat in (0, 1):
+            own, _ = bitboards(st.board.ravel(), rows, cols, seat)
+            got = _bits_to_cells(int(_bb_wins(own, bot.geo)), rows, cols)
+            assert got == _winning_cells_reference(st.board, seat, inarow)
+
+
+@pytest.mark.parametrize("rows, cols, inarow", [(6, 9, 5), (6, 7, 4), (7, 8, 6)])
+def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
+    # windows, threat squares and zugzwang, on bitboards, against _load + _zugzwang
+    rng = np.random.default_rng(11)
+    bot = StrongConnect5Bot()
+    bot._setup(rows, cols, inarow)
+    for _ in range(30):
+        st = _random_state(rows, cols, inarow, int(rng.integers(1, rows * cols - 8)), rng)
+        start = st.board.ravel().astype(np.int8)
+        board = np.zeros_like(start)
+        wcount = np.zeros((bot.windows.shape[0], 2), np.int64)
+        threats = np.zeros((rows * cols, 2), np.int64)
+        status = np.zeros(6, np.int64)
+        status[3] = rows * cols
+        key = np.zeros(1, np.int64)
+        _load(start, board, bot.windows, wcount, bot.cell_ptr, bot.cell_windows, bot.weights,
+              threats, bot.bonus, rows, cols, status, bot.zob, key)
+        expected = status[0] + _zugzwang(threats, st.heights, rows, cols, bot.bonus[2])
+        x0, mask = bitboards(start, rows, cols, 0)
+        x1 = x0 ^ mask
+        w0 = _bb_wins(x0, bot.geo) & ~mask
+        w1 = _bb_wins(x1, bot.geo) & ~mask
+        assert _bb_eval(x0, x1, mask, w0, w1, bot.geo) == expected
+
+
+def _solve_reference(board: np.ndarray, p: int, inarow: int, ply: int, memo: dict) -> int:
+    """Plain minimax to the end with the kernel's scores (win at ply p: WIN - p - 1)."""
+    key = (board.tobytes(), ply)
+    if key in memo:
+        return memo[key]
+    rows, cols = board.shape
+    best = None
+    empty = False
+    for c in range(cols):
+        filled = np.nonzero(board[:, c])[0]
+        r = (filled[0] if filled.size else rows) - 1
+        if r < 0:
+            continue
+        empty = True
+        board[r, c] = p + 1
+        if is_winning_drop(board, r, c, inarow):
+            v = WIN - ply - 1
+        elif (board != 0).all():
+            v = 0
+        else:
+            v = -_solve_reference(board, 1 - p, inarow, ply + 1, memo)
+        board[r, c] = 0
+        best = v if best is None else max(best, v)
+    memo[key] = best if empty else 0
+    return memo[key]
+
+
+@pytest.mark.parametrize("rows, cols, inarow, plies", [(4, 4, 3, 5), (5, 4, 4, 9),
+                                                        (4, 5, 3, 9)])
+def test_bitboard_search_to_the_end_is_exact(rows, cols, inarow, plies):
+    rng = np.random.default_rng(rows * cols + inarow)
+    bot = StrongConnect5Bot()
+    bot._setup(rows, cols, inarow)
+    tt = np.full((1 << 12, 2), -1, np.int64)
+    for _ in range(12):
+        st = _random_state(rows, cols, inarow, plies, rng)
+        empties = int((st.board == 0).sum())
+        cur, mask = bitboards(st.board.ravel(), rows, cols, st.to_play)
+        status = np.zeros(6, np.int64)
+        v = _bb_negamax(cur, mask, _bb_wins(cur, bot.geo), _bb_wins(cur ^ mask, bot.geo),
+                        empties, 0, -(WIN + 1), WIN + 1, bot.geo, tt,
+                        np.zeros((2, cols), np.int64),
+                        np.zeros((rows * cols + 2, 3 * cols), np.int64), status,
+                        time.perf_counter() + 60)
+        assert status[2] == 0
+        assert v == _solve_reference(st.board.copy(), st.to_play, inarow, 0, {})
+
+
+def test_strong_solves_the_end_of_a_game_exactly():
+    # the last 12 cells of a 7 x 6 connect four game: the bot proves the result at once
+    rng = np.random.default_rng(21)
+    bot = StrongConnect5Bot(seed=0)
+    bot.start()
+    solved = 0
+    for _ in range(5):
+        st = _random_state(6, 7, 4, 31, rng)
+        empties = int((st.board == 0).sum())
+        move = bot.move(st.copy(), st.to_play, time.perf_counter() + 2.0)
+        assert move in GAME.legal_moves(st, st.to_play)
+        ref = _solve_reference(st.board.copy(), st.to_play, 4, 0, {})
+        if bot.last_depth == empties:
+            solved += 1
+            assert (bot.last_score > 0) == (ref > 0) and (bot.last_score == 0) == (ref == 0)
+        if ref > 0:   # a winning move keeps the win
+            after = GAME.apply(st, {st.to_play: move})
+            if GAME.outcome(after) is None:
+                v = -_solve_reference(after.board.copy(), after.to_play, 4, 1, {})
+                assert v > 0
+    assert solved >= 3
+
+
+def test_strong_on_a_board_too_big_for_bitboards():
+    # 10 x 7 = 80 bits: the array kernel plays; seat 1 must block the four at column 4
+    st = _state(7, 10, {(6, 0): 0, (6, 1): 0, (6, 2): 0, (6, 3): 0,
+                        (5, 0): 1, (5, 1): 1, (5, 2): 1})
+    bot = StrongConnect5Bot(seed=0)
+    bot.start()
+    assert bot.move(st.copy(), 1, time.perf_counter() + 1.0) == 4
+    # the array table was filled and the bitboard one (reset for this board) was not
+    assert bot.geo is None and (bot.tt[:, 0] != 0).any() and (bot.tt_bits[:, 0] == -1).all()
