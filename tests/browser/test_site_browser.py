@@ -43,8 +43,8 @@ def _record(game: str, text: str, seed: int):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    pytest.importorskip("playwright.sync_api")
+        pytest.fail("Debian's chromium is not installed: run 'apt-get install chromium' "
+                    "(.ci/run does) to run the browser tests")
     from atlas.render.site import build_site
 
     root = tmp_path_factory.mktemp("browser")

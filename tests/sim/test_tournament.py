@@ -70,7 +70,7 @@ def test_same_results_with_one_job_two_jobs_and_a_dask_cluster():
                             time_limit=2.0)
     one = run_games(specs, jobs=1, progress=False)
     two = run_games(specs, jobs=2, progress=False)
-    distributed = pytest.importorskip("distributed")
+    import distributed
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None,
                                   silence_logs=40) as cluster:
