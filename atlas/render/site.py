@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import AtlasError, MapFormatError, RecordError
+from ..fsutil import default_mode
 from ..maps import GAMES, GameMap, find_maps, format_map, read_map
 from .cache import Cache, code_version, content_key
 
@@ -463,6 +464,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
 
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-", dir=out.parent))
+    os.chmod(tmp, default_mode(directory=True))
     try:
         for sub in ("img/maps", "img/games", "maps", "games", "bots", "static"):
             (tmp / sub).mkdir(parents=True, exist_ok=True)

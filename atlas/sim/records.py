@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordError
+from ..fsutil import default_mode
 from ..maps import GameMap, format_map, parse_map
 from ..types import PlayerId
 from .base import REASONS, Game, Outcome
@@ -491,6 +492,7 @@ def save_record(record: Record, path: str | os.PathLike[str], *, public: bool = 
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
+        os.chmod(tmp, default_mode())
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
+from atlas.fsutil import default_mode
 from atlas.maps import parse_map, write_map
 from atlas.render.site import build_from_cli, build_site, slugify
 from atlas.sim.records import save_record
@@ -192,6 +193,9 @@ def test_failed_build_leaves_previous_site(tmp_path, monkeypatch):
     build_site(tmp_path / "maps", out, cache_dir=None, progress=False, tournament=False,
                log=lambda m: None)
     before = (out / "index.html").read_text()
+    # the site is moved into place from a private temporary folder: it must still be
+    # readable by a web server running as another user (0o755 under the usual umask)
+    assert out.stat().st_mode & 0o777 == default_mode(directory=True)
 
     def boom(*a, **k):
         raise RuntimeError("disk full")

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from atlas.fsutil import default_mode
+
 from atlas.errors import RecordError
 from atlas.maps import read_map
 from atlas.sim import get_game
@@ -51,6 +53,7 @@ def test_round_trip_and_replay(tmp_path, game_name, suffix):
     record, states = play_record(game_name, seed=3)
     path = tmp_path / f"game{suffix}"
     save_record(record, path)
+    assert path.stat().st_mode & 0o777 == default_mode()  # not mkstemp's private 0600
     if suffix.endswith(".gz"):
         assert path.read_bytes()[:2] == b"\x1f\x8b"
     loaded = load_record(path)
