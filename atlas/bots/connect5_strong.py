@@ -560,11 +560,11 @@ def _bb_eval(x0, x1, mask, w0, w1, geo):
     v = _bb_windows(x0, x1, geo)
     v += (_popcount(w0 & odd) - _popcount(w1 & even)) * right
     v += (_popcount(w0 & even) - _popcount(w1 & odd)) * wrong
-    t = w0 | w1
-    above = (t << 1) & board
-    for _ in range(geo[_G_ROWS]):
-        above |= (above << 1) & board
-    low = t & ~above
+    # lowest threat of each column: with the sentinels set every column has a bit, so
+    # subtracting the bottom row borrows up to each column's lowest bit and no further
+    bottom = geo[_G_BOTTOM]
+    y = w0 | w1 | (bottom << geo[_G_ROWS])
+    low = y & ~(y - bottom) & board
     a = low & w0 & odd
     b = low & w1 & even
     rest = low & ~a & ~b
@@ -644,7 +644,8 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
     key = cur + mask
     slot = (key ^ (key >> 24) ^ (key >> 43)) & (tt.shape[0] - 1)
     tt_best = -1
-    if tt[slot, 0] == key:
+    use_tt = depth > 1
+    if use_tt and tt[slot, 0] == key:
         data = tt[slot, 1]
         tt_best = data & 63
         if (data >> 8) & 255 >= depth and ply > 0:
@@ -700,8 +701,16 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
         c = mbuf[ply, i]
         mv = cand & (colbits << (c * h1))
         w = mbuf[ply, 2 * cols + c] if eager else _bb_wins(cur | mv, geo)
-        v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -beta, -alpha, geo,
-                         tt, history, mbuf, status, deadline)
+        if i == 0 or beta - alpha <= 1:
+            v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -beta, -alpha,
+                             geo, tt, history, mbuf, status, deadline)
+        else:
+            # principal variation search: prove the move no better, search again if not
+            v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -alpha - 1,
+                             -alpha, geo, tt, history, mbuf, status, deadline)
+            if alpha < v < beta and status[_S_ABORT] == 0:
+                v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -beta, -v,
+                                 geo, tt, history, mbuf, status, deadline)
         if status[_S_ABORT] != 0:
             return 0
         if v > best:
@@ -726,6 +735,8 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
         stored += ply
     elif stored < -(WIN - 1000):
         stored -= ply
+    if not use_tt:
+        return best
     d = _TT_SOLVED if depth >= empties else min(depth, _TT_SOLVED - 1)
     tt[slot, 0] = key
     tt[slot, 1] = ((stored + _TT_OFFSET) << 16) | (d << 8) | (flag << 6) | best_move
