@@ -51,6 +51,7 @@ recorded games, replayed exactly by ``tests/sim/test_traces.py``).
 
 from __future__ import annotations
 
+import array
 import threading
 import warnings
 from dataclasses import dataclass
@@ -279,21 +280,25 @@ class OutpostState:
 
 
 @numba.njit(cache=True)
-def _move_steps(land_flat, stride, official, cells, starts, steps
+def _move_steps(land_flat, stride, official, cells, starts, steps, ends
                 ):  # pragma: no cover - compiled
-    """Apply steps ``(player, index, row, col)`` to flat ``cells``; see module docstring.
+    """Apply steps to flat ``cells``; see module docstring.
 
-    Returns ``(code, entry)``: ``code`` 0 when done, -1 when an official turn was cut
-    short at ``entry``, or an ``_ERR_*`` code (spec mode) for ``entry``.
+    ``steps`` is flat ``index, row, col`` triples, seat by seat: seat p's are triples
+    ``ends[p - 1]`` (0 for seat 0) to ``ends[p]``.  Returns ``(code, entry)``: ``code``
+    0 when done, -1 when an official turn was cut short at triple ``entry``, or an
+    ``_ERR_*`` code (spec mode) for ``entry``.
     """
     rows = land_flat.shape[0] // stride - 2
     cols = stride - 2
     moved = np.zeros(cells.shape[0], np.uint8)
-    for k in range(steps.shape[0]):
-        p = steps[k, 0]
-        idx = steps[k, 1]
-        tr = steps[k, 2]
-        tc = steps[k, 3]
+    p = 0
+    for k in range(steps.shape[0] // 3):
+        while k >= ends[p]:
+            p += 1
+        idx = steps[3 * k]
+        tr = steps[3 * k + 1]
+        tc = steps[3 * k + 2]
         count = starts[p + 1] - starts[p]
         if official:
             if idx >= count:
@@ -374,7 +379,7 @@ def _settle(land_flat, board_flat, stride, r, cells, starts, homes, owner, bufs,
 
 
 @numba.njit(cache=True)
-def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, homes,
+def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, ends, homes,
                  owner, bufs, counts):  # pragma: no cover - compiled
     """Moves, then (unless an official turn was cut short) :func:`_settle`.
 
@@ -386,7 +391,7 @@ def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, 
     for j in range(n):
         cells[j] = (rc[j, 0] + 1) * stride + rc[j, 1] + 1
     new_starts = starts.copy()
-    code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps)
+    code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps, ends)
     left = n
     if code == 0:
         left = _settle(land_flat, board_flat, stride, r, cells, new_starts, homes, owner,
@@ -400,12 +405,14 @@ def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, 
 
 # --------------------------------------------------------------------------- engine
 
-_NO_STEPS = np.zeros((0, 4), np.int64)
+_NO_STEPS = np.zeros(0, np.int64)
+_NO_ENDS = np.zeros(NUM_EMPIRES, np.int64)
 #: Per-thread kernel buffers (the kernels reinitialise what they read).
 _local = threading.local()
 
 
-def _run(state: OutpostState, steps: npt.NDArray[np.int64], rc: npt.NDArray[np.int32],
+def _run(state: OutpostState, steps: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
+         rc: npt.NDArray[np.int32],
          starts: npt.NDArray[np.int64]) -> tuple[int, int, OutpostState]:
     """One kernel call from ``rc``/``starts``; the new state shares nothing with ``state``."""
     b = state.board
@@ -417,7 +424,7 @@ def _run(state: OutpostState, steps: npt.NDArray[np.int64], rc: npt.NDArray[np.i
     counts = np.empty((NUM_EMPIRES, 3), np.int64)
     code, k, new_rc, new_starts = _turn_kernel(
         b.land_flat, b.board_flat, b.stride, state.params.r, state.params.official, rc,
-        starts, steps, b.homes_flat, owner, bufs, counts)
+        starts, steps, ends, b.homes_flat, owner, bufs, counts)
     if code != _OK:  # cut short (official) or refused (spec): ownership not recomputed
         owner = state.owner_flat.copy()
         counts = state.counts.copy()
@@ -426,44 +433,41 @@ def _run(state: OutpostState, steps: npt.NDArray[np.int64], rc: npt.NDArray[np.i
     return int(code), int(k), new
 
 
-def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...]) -> npt.NDArray[np.int64]:
-    """All seats' moves as ``(player, index, row, col)`` rows, seat by seat."""
+def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...],
+           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """All seats' moves as flat ``index, row, col`` triples, seat by seat, and each
+    seat's end (in triples): one Python loop over the steps and one conversion."""
     flat: list[Any] = []
-    arrays = []
+    ap = flat.append
+    ends = [0] * NUM_EMPIRES
     for s in range(NUM_EMPIRES):
         move = moves.get(s)
-        if move is None or skip[s]:
-            continue
-        if isinstance(move, np.ndarray) and move.ndim == 2 and move.shape[1] == 3:
-            arr = np.empty((len(move), 4), np.int64)
-            arr[:, 0] = s
-            arr[:, 1:] = move
-            arrays.append(arr)
-            continue
-        mark = len(flat)
-        ext = flat.extend
-        try:
-            for i, t in move:
-                ext((s, i, t[0], t[1]))
-        except (TypeError, ValueError, IndexError):
-            del flat[mark:]
-            for row in _slow_steps(s, move):
-                ext(row)
-    if flat:
-        first = np.array(flat)
-        if first.dtype.kind != "i":
-            raise IllegalMoveError(f"outpost moves are (index, (row, col)) steps of whole "
-                                   f"numbers, got {flat[:8]!r:.80}")
-        arrays.insert(0, first.astype(np.int64, copy=False).reshape(-1, 4))
-    if not arrays:
-        return _NO_STEPS
-    if len(arrays) == 1:
-        return arrays[0]
-    out = np.concatenate(arrays)
-    return out[np.argsort(out[:, 0], kind="stable")]
+        if move is not None and not skip[s]:
+            if isinstance(move, np.ndarray) and move.ndim == 2 and move.shape[1] == 3:
+                flat.extend(move.astype(np.int64).ravel().tolist())
+            else:
+                mark = len(flat)
+                try:
+                    for i, (a, b) in move:
+                        ap(i)
+                        ap(a)
+                        ap(b)
+                except (TypeError, ValueError):
+                    del flat[mark:]
+                    for row in _slow_steps(s, move):
+                        flat.extend(row)
+        ends[s] = len(flat) // 3
+    if not flat:
+        return _NO_STEPS, _NO_ENDS
+    try:  # whole numbers only (bool and numpy integers are ints), int64 range
+        steps = np.frombuffer(array.array("q", flat), np.int64)
+    except (TypeError, OverflowError):
+        raise IllegalMoveError(f"outpost moves are (index, (row, col)) steps of whole "
+                               f"numbers, got {flat[:9]!r:.80}") from None
+    return steps, np.array(ends, np.int64)
 
 
-def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int, int]]:
+def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int]]:
     """Steps one by one, allowing a missing target (``None``); bad syntax raises."""
     rows = []
     try:
@@ -471,12 +475,12 @@ def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int, int]]:
             if not _is_int(idx):
                 raise TypeError
             if target is None:
-                rows.append((s, int(idx), _MISSING, _MISSING))
+                rows.append((int(idx), _MISSING, _MISSING))
             else:
                 tr, tc = target
                 if not (_is_int(tr) and _is_int(tc)):
                     raise TypeError
-                rows.append((s, int(idx), int(tr), int(tc)))
+                rows.append((int(idx), int(tr), int(tc)))
     except (TypeError, ValueError):
         raise IllegalMoveError(f"seat {s}: an outpost move is a sequence of "
                                f"(index, (row, col)) steps, got {move!r:.80}") from None
@@ -503,10 +507,11 @@ def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostStat
     for s in moves:
         if s not in (0, 1, 2, 3):
             raise IllegalMoveError(f"outpost has seats 0..3, got a move for {s!r}")
-    steps = _steps(moves, state.skip)
-    code, k, new = _run(state, steps, state.rc, state.starts)
+    steps, ends = _steps(moves, state.skip)
+    code, k, new = _run(state, steps, ends, state.rc, state.starts)
     if code > 0:
-        s, idx, tr, tc = (int(v) for v in steps[k])
+        s = int(np.searchsorted(ends, k, side="right"))
+        idx, tr, tc = (int(v) for v in steps[3 * k:3 * k + 3])
         target = "no target" if tr == _MISSING else f"({tr}, {tc})"
         raise IllegalMoveError(f"seat {s}: step [{idx}, {target}] {_ERR_TEXT[code]}")
     new.turn = state.turn + 1
@@ -567,7 +572,7 @@ def with_outposts(state: OutpostState, outposts: Sequence[npt.ArrayLike]) -> Out
         lists.append(arr.astype(np.int32))
     tmp = state.copy()
     _set_lists(tmp, lists)
-    _, _, new = _run(tmp, _NO_STEPS, tmp.rc, tmp.starts)
+    _, _, new = _run(tmp, _NO_STEPS, _NO_ENDS, tmp.rc, tmp.starts)
     return new
 
 
@@ -675,7 +680,7 @@ class OutpostGame:
         blank = OutpostState(board.water, rc, starts,
                              np.full(len(board.land_flat), -1, np.int32),
                              np.zeros((NUM_EMPIRES, 3), np.int64), 0, prm, board)
-        _, _, state = _run(blank, _NO_STEPS, rc, starts)
+        _, _, state = _run(blank, _NO_STEPS, _NO_ENDS, rc, starts)
         prepare_turn(state)
         return state
 
