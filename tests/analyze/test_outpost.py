@@ -135,6 +135,38 @@ def test_real_map_matches_reference():
     assert [g.tolist() for g in got] == ref_supply(m.blocked, owner, outposts, OUTPOST_HOMES)
 
 
+def numpy_owner(water, outposts, r):
+    """Vectorised brute force (every cell against every outpost), for large boards."""
+    h, w = water.shape
+    yy, xx = np.mgrid[:h, :w]
+    per_emp = np.stack([np.min([np.abs(yy - a) + np.abs(xx - b) for a, b in cells], axis=0)
+                        if len(cells) else np.full((h, w), 10**6) for cells in outposts])
+    best = per_emp.min(axis=0)
+    nearest = (per_emp == best) & (best <= r)
+    many = nearest.sum(axis=0)
+    owner = np.where(many == 0, NEUTRAL, np.where(many > 1, DISPUTED, nearest.argmax(axis=0)))
+    alone = nearest & (many == 1)
+    return (owner, (alone & ~water).sum(axis=(1, 2)).tolist(),
+            (alone & water).sum(axis=(1, 2)).tolist(),
+            (nearest & (many > 1)).sum(axis=(1, 2)).tolist())
+
+
+@pytest.mark.parametrize("per_empire", [1, 10, 20, 40, 80])
+def test_many_outposts_match_reference_on_a_real_map(per_empire):
+    """Both ownership methods (diamonds stamped row by row, and the distance transform
+    used for many outposts) against the brute force, ties included."""
+    m = read_map(DATA / "outpost-maps" / "map1.txt", game="outpost")
+    rng = np.random.default_rng(per_empire)
+    # clustered outposts (a 30x30 window) make many ties and disputed cells
+    outposts = [[(int(a), int(b)) for a, b in rng.integers(35, 65, (per_empire, 2))]
+                for _ in range(4)]
+    inf = influence(m.blocked, outposts, 10)
+    owner, land_c, wat_c, disp = numpy_owner(m.blocked, outposts, 10)
+    np.testing.assert_array_equal(inf.owner, owner)
+    assert (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist()) == (land_c, wat_c, disp)
+    assert sum(disp) > 0
+
+
 # --------------------------------------------------------------------------- edge cases
 
 

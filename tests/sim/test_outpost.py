@@ -313,3 +313,27 @@ def test_copy_is_independent_and_summary_is_json(map1):
     summ = GAME.summary(s)
     assert summ["outposts"] == [[[0, 0]], [[0, 99]], [[99, 99]], [[99, 0]]]
     assert summ["turn"] == 0 and summ["land"] == s.land.tolist()
+
+
+def test_moves_in_every_accepted_form_play_alike():
+    """Tuples, lists, numpy integers and (k, 3) arrays are the same move; anything but
+    whole numbers is refused, whatever the seat."""
+    m = small_map(water=[(1, 1)])
+    s = with_outposts(GAME.initial_state(m), [[(0, 0), (2, 2)], [(0, 11)], [(11, 11)],
+                                              [(11, 0)]])
+    want = lists(GAME.apply(s, {0: ((1, (2, 3)),), 3: ((0, (10, 0)),)}))
+    assert want[0] == [[0, 0], [2, 3]] and want[3] == [[10, 0]]
+    for move0, move3 in (([[1, [2, 3]]], [[0, [10, 0]]]),
+                         (((np.int64(1), (np.int32(2), np.int64(3))),),
+                          ((0, np.array([10, 0])),)),
+                         (np.array([[1, 2, 3]]), np.array([[0, 10, 0]]))):
+        assert lists(GAME.apply(s, {0: move0, 3: move3})) == want
+        # seat order in the mapping does not matter
+        assert lists(GAME.apply(s, {3: move3, 0: move0})) == want
+    for bad in (((1, (2.0, 3)),), ((1.5, (2, 3)),), ((1, ("2", 3)),), ((1, (2, 3, 4)),),
+                ((1, (2 ** 70, 3)),)):
+        with pytest.raises(IllegalMoveError):
+            GAME.apply(s, {3: ((0, (10, 0)),), 0: bad})
+    # the error names the seat whose step is illegal, after legal seats' steps
+    with pytest.raises(IllegalMoveError, match=r"seat 2: step \[0, \(9, 9\)\]"):
+        GAME.apply(s, {0: ((1, (2, 3)),), 1: ((0, (1, 11)),), 2: ((0, (9, 9)),)})
