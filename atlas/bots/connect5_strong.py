@@ -1,7 +1,9 @@
 """The ``strong`` connect5 bot: alpha-beta with iterative deepening and a transposition table.
 
-Works for any board and ``inarow`` (Connect Four is ``inarow=4`` on 7 x 6).  The search
-is a negamax alpha-beta in one numba kernel over a flat board with make/undo:
+Works for any board and ``inarow`` (Connect Four is ``inarow=4`` on 7 x 6).  Boards of
+at most 64 bits (``cols * (rows + 1) <= 64``, the bundled 9 x 6 and 7 x 6 included) are
+searched on bitboards by :func:`_bb_negamax`; larger ones by :func:`_negamax`, a negamax
+alpha-beta in one numba kernel over a flat board with make/undo.  Both share:
 
 * **Tactics first.**  At every node a move that wins at once is taken; if the opponent
   threatens to win at a playable cell, only the block is searched (two such threats are
@@ -18,8 +20,25 @@ is a negamax alpha-beta in one numba kernel over a flat board with make/undo:
 * **Exact ends.**  Wins and losses are scored ``WIN - ply``; once the depth reaches the
   number of empty cells the search is exact and stops.
 
+The bitboard search keeps one int64 of discs for the side to move and one of all discs
+(cell ``(h, c)``, ``h`` from the bottom, is bit ``c * (rows + 1) + h``; the bit above
+each column stays empty, so shifted lines never wrap).  The cells that would complete a
+line are found with shifts in the four directions, and each child receives them from its
+parent, which needs them anyway to order its moves by the number of winning cells they
+make (threat-first, after the table move; then history and centre).  Moves just under an
+opponent's winning cell are never searched (they lose at once), principal variation
+search narrows the windows, and the table key is ``discs + all discs`` (unique per
+position), kept across moves.  The window counts of the evaluation use bit-sliced
+counters and popcounts, so the evaluation equals the array one exactly.  With at most
+:data:`SOLVE_EMPTIES` empty cells a move first tries, for :data:`SOLVE_SHARE` of its
+time, to solve the game with a null window around a draw; a proven win or draw is
+played at once, otherwise the heuristic iterative deepening runs as usual.  About 3 to 4
+million nodes per second on one core (the array kernel: about 0.4 million).
+
 References
 ----------
+Pons, P. (2019). *Solving Connect 4: how to build a perfect AI* (bitboard layout,
+winning-position masks, threat-first ordering).
 Allis, L. V. (1988). *A knowledge-based approach of connect-four*, Vrije Universiteit.
 Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
 practice. *IEEE PAMI* 11(11).  ``connect5-minimax.txt`` (the seed bot this one beats).
@@ -329,6 +348,7 @@ _G_SIZE = 80
 _TT_OFFSET = 1 << 30
 #: Depth stored for an exact (solved to the end of the game) entry.
 _TT_SOLVED = 255
+_U64 = (1 << 64) - 1
 
 
 @intrinsic
@@ -770,7 +790,7 @@ class StrongConnect5Bot:
 
     name = "strong"
 
-    def __init__(self, game: str = "connect5", seed: int = 0, margin: float = 0.02,
+    def __init__(self, game: str = "connect5", seed: int = 0, margin: float = 0.012,
                  max_depth: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
@@ -847,6 +867,8 @@ class StrongConnect5Bot:
         wopp = int(_bb_wins(cur ^ mask, self.geo))
         empties = int((board == EMPTY).sum())
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        drawn = -1
+        heuristic_stop = stop
         if limit == empties and empties <= self.solve_empties:
             # exact win/draw/loss with a null window around a draw
             now = float(clock())
@@ -858,24 +880,50 @@ class StrongConnect5Bot:
             if status[_S_ABORT] == 0 and status[_S_BEST] >= 0 and score >= 0:
                 self.last_depth = empties
                 self.last_score = int(score)
-                return int(status[_S_BEST])
+                if score > 0:
+                    return int(status[_S_BEST])
+                # a proven draw: look for a move that keeps the draw and sets more traps
+                drawn = best = int(status[_S_BEST])
+                now = float(clock())
+                heuristic_stop = now + 0.5 * (stop - now)
         for depth in range(1, limit + 1):
             status[_S_ABORT] = 0
             status[_S_DONE] = 0
             status[_S_BEST] = -1
             score = _bb_negamax(cur, mask, wcur, wopp, depth, 0, -(WIN + 1), WIN + 1,
-                                self.geo, self.tt_bits, history, mbuf, status, stop)
+                                self.geo, self.tt_bits, history, mbuf, status,
+                                heuristic_stop)
             if status[_S_ABORT] != 0:
                 if status[_S_DONE] > 0 and status[_S_BEST] >= 0:
                     best = int(status[_S_BEST])
                 break
             best = int(status[_S_BEST]) if status[_S_BEST] >= 0 else best
-            self.last_depth = depth
-            self.last_score = int(score)
-            if abs(score) > WIN - 1000 or time_left(stop) < 0:
+            if drawn < 0:
+                self.last_depth = depth
+                self.last_score = int(score)
+            if abs(score) > WIN - 1000 or time_left(heuristic_stop) < 0:
                 break
         self.last_nodes = int(status[_S_NODES])
+        if drawn >= 0 and best != drawn and not self._holds_draw(cur, mask, best, rows,
+                                                                 empties, stop):
+            best = drawn
         return best
+
+    def _holds_draw(self, cur: int, mask: int, col: int, rows: int, empties: int,
+                    stop: float) -> bool:
+        """Whether dropping into ``col`` is proven, by ``stop``, not to lose."""
+        h1 = rows + 1
+        column = ((1 << rows) - 1) << (col * h1)
+        mv = ((mask & _U64) + (1 << (col * h1))) & column
+        opp = cur ^ mask
+        status = np.zeros(6, dtype=np.int64)
+        mbuf = np.zeros((empties + 2, 3 * self._geometry[1]), dtype=np.int64)
+        history = np.zeros((2, self._geometry[1]), dtype=np.int64)
+        # the opponent's value with a null window above a draw: <= 0 keeps the draw
+        v = _bb_negamax(opp, _signed((mask & _U64) | mv), _bb_wins(opp, self.geo),
+                        _bb_wins(_signed((cur & _U64) | mv), self.geo), empties - 1, 1,
+                        0, 1, self.geo, self.tt_bits, history, mbuf, status, stop)
+        return status[_S_ABORT] == 0 and v <= 0
 
     def _search_arrays(self, start: np.ndarray, heights: np.ndarray, rows: int, cols: int,
                        inarow: int, player: int, stop: float, best: int) -> int:

@@ -323,13 +323,20 @@ def test_bitboard_search_to_the_end_is_exact(rows, cols, inarow, plies):
 
 
 def test_strong_solves_the_end_of_a_game_exactly():
-    # the last 12 cells of a 7 x 6 connect four game: the bot proves the result at once
-    rng = np.random.default_rng(21)
+    # the last cells of 7 x 6 connect four games: the bot proves the result at once
+    rng = np.random.default_rng(1)
     bot = StrongConnect5Bot(seed=0)
     bot.start()
-    solved = 0
-    for _ in range(5):
-        st = _random_state(6, 7, 4, 31, rng)
+    solved = drawn = 0
+    seed_bot = Window4Bot(seed=0)
+    for _ in range(10):
+        # four random discs, then the seed bot for both sides: fewer games decided early
+        st = _random_state(6, 7, 4, 4, rng)
+        while st.turn < 32 and GAME.outcome(st) is None:
+            st = GAME.apply(st, {st.to_play: seed_bot.move(st, st.to_play,
+                                                           time.perf_counter() + 1.0)})
+        if GAME.outcome(st) is not None:
+            continue
         empties = int((st.board == 0).sum())
         move = bot.move(st.copy(), st.to_play, time.perf_counter() + 2.0)
         assert move in GAME.legal_moves(st, st.to_play)
@@ -337,12 +344,21 @@ def test_strong_solves_the_end_of_a_game_exactly():
         if bot.last_depth == empties:
             solved += 1
             assert (bot.last_score > 0) == (ref > 0) and (bot.last_score == 0) == (ref == 0)
-        if ref > 0:   # a winning move keeps the win
+        if ref >= 0:   # the move keeps the win, or the draw (after the trap search)
             after = GAME.apply(st, {st.to_play: move})
             if GAME.outcome(after) is None:
                 v = -_solve_reference(after.board.copy(), after.to_play, 4, 1, {})
-                assert v > 0
-    assert solved >= 3
+                assert (v > 0) == (ref > 0) and v >= 0
+                drawn += ref == 0
+        if ref == 0:   # which moves keep the draw: the check behind the trap search
+            cur, mask = bitboards(st.board.ravel(), 6, 7, st.to_play)
+            for c in GAME.legal_moves(st, st.to_play):
+                after = GAME.apply(st, {st.to_play: c})
+                keeps = GAME.outcome(after) is not None or _solve_reference(
+                    after.board.copy(), after.to_play, 4, 1, {}) <= 0
+                assert bot._holds_draw(cur, mask, c, 6, empties,
+                                       time.perf_counter() + 5.0) == keeps
+    assert solved >= 3 and drawn >= 1
 
 
 def test_strong_on_a_board_too_big_for_bitboards():
