@@ -60,9 +60,10 @@ CHAMBERS_K2 = 0.5
 ENDGAME = 1000.0
 
 
-#: A draw is scored as being this many cells behind (in each evaluation's units), so
-#: that a bot does not steer into a collision from an even position.
-DRAW_CELLS = 3.0
+#: A draw is scored as being this many cells behind (in each evaluation's units): a bot
+#: that is behind takes a collision the opponent cannot avoid, one that is ahead (or
+#: even) avoids it.
+DRAW_CELLS = 0.5
 
 
 @numba.njit(cache=True)
@@ -112,7 +113,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
     My moves are tried in ``order`` (best of the previous depth first); ``scores`` gets
     each move's value (a bound for moves refuted by alpha-beta, ``-inf`` if illegal).
     ``counter[0]`` counts max nodes; when it passes ``limit`` or the clock passes ``stop``
-    (a ``perf_counter`` time, checked every 64 nodes), ``counter[1]`` is set and the
+    (a ``perf_counter`` time, checked every 16 nodes), ``counter[1]`` is set and the
     result must be thrown away.  Returns -1 when no move is legal.  ``killer[i]`` is the
     direction tried first in frames at stack depth ``i`` (the last one that caused a
     cutoff there; updated, so keep it across the depths of one deepening).
@@ -229,7 +230,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                 if f_next[sp] < 0:
                     f_next[sp] = 0
                     counter[0] += 1
-                    if counter[0] > limit or ((counter[0] & 63) == 0 and clock() > stop):
+                    if counter[0] > limit or ((counter[0] & 15) == 0 and clock() > stop):
                         counter[1] = 1
                         continue
                     if f_depth[sp] == 0:
@@ -335,7 +336,7 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
         if abs(value) >= WIN - 1000:
             break                       # the outcome is decided
         # A depth costs about three times the previous one: stop if it cannot finish.
-        if spent * 2.5 > stop - time.perf_counter():
+        if spent * 3.0 > stop - time.perf_counter():
             break
     elapsed = time.perf_counter() - t_start
     return best, {"depth": depth_done, "nodes": total_nodes, "seconds": elapsed,
