@@ -82,6 +82,7 @@ __all__ = [
     "default_homes",
     "outpost_cells",
     "ownership_kernel",
+    "ownership_update",
     "supply_kernel",
     "supply_core",
 ]
@@ -243,17 +244,21 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # pragma: no cover
     one = i32(1)
     s31 = i32(31)
     cov = l0 = l1 = l2 = l3 = t0 = t1 = t2 = t3 = d0 = d1 = d2 = d3 = i32(0)
+    # slices indexed from 0: no negative-index test per access, so the loop vectorises
+    dist_s = dist[lo:hi]
+    owner_s = owner[lo:hi]
+    land_s = land_flat[lo:hi]
     # arithmetic masks only (x >> 31 is all ones for x < 0): no branch to mispredict
-    for i in range(lo, hi):
-        v = dist[i]
+    for i in range(dist_s.shape[0]):
+        v = dist_s[i]
         m = i32(v & i32(15) & i32(i32(v - far) >> s31))  # the bits, 0 beyond r
         none = i32(i32(m - one) >> s31)  # all ones if m == 0
         mu = i32(i32(-(m & i32(m - one))) >> s31)  # all ones if several bits
         # owner: -1 for no bit, -2 for several, else log2(m) for m in 1, 2, 4, 8
         o = i32(i32(m >> one) - i32(m >> i32(3)))
         o = i32((o & ~mu) | (i32(-2) & mu))
-        owner[i] = i32(o | none)
-        ld = i32(land_flat[i])
+        owner_s[i] = i32(o | none)
+        ld = i32(land_s[i])
         cov = i32(cov + (~none & one))
         a = i32(i32(i32(m ^ one) - one) >> s31) & one
         l0 = i32(l0 + (a & ld))
@@ -285,6 +290,90 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # pragma: no cover
     acc[10] += t3
     acc[11] += d3
     acc[12] += cov
+
+
+@numba.njit(cache=True)
+def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign
+                ):  # pragma: no cover - compiled
+    """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
+    ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
+    write their owners."""
+    for rr in range(r0, r1 + 1):
+        base = rr * stride
+        for i in range(base + c0, base + c1 + 1):
+            v = dist[i]
+            if v >= far:
+                if sign > 0:
+                    owner[i] = -1
+                continue
+            m = v & 255
+            o = _OWNER_OF_MASK[m]
+            if sign > 0:
+                owner[i] = o
+            if o >= 0:
+                counts[o, 1 - land_flat[i]] += sign
+            else:
+                e = 0
+                while m != 0:
+                    if m & 1:
+                        counts[e, 2] += sign
+                    m >>= 1
+                    e += 1
+
+
+@numba.njit(cache=True)
+def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts
+                     ):  # pragma: no cover - compiled
+    """Bring ``owner``, ``counts`` and the packed grid ``dist`` of
+    :func:`ownership_kernel` up to date for the outposts ``cells``/``empires``, when
+    only cells inside ``boxes`` can have changed (up to 8 empires).
+
+    ``boxes`` is ``int64`` ``(k, 4)``: first row, last row, first column, last column,
+    padded coordinates, inside the board (for an outpost that moved from a to b, the
+    bounding box of both diamonds).  Per box: its cells' old counts are taken off,
+    the box is cleared and every diamond meeting it stamped again, clipped to it, and
+    the new owners and counts are read off.  Boxes may overlap (a cell recomputed
+    twice gets the same answer).  Cost: the boxes' area plus, per box, a test per
+    outpost and the stamped overlaps.
+    """
+    far = np.int32((r + 1) << 8)
+    n = cells.shape[0]
+    prow = np.empty(n, np.int64)
+    pcol = np.empty(n, np.int64)
+    for k in range(n):
+        prow[k] = cells[k] // stride
+        pcol[k] = cells[k] - prow[k] * stride
+    w = 2 * r + 1
+    tmpl = np.empty(w * w, np.int32)
+    for a in range(w):
+        for b in range(w):
+            tmpl[a * w + b] = (abs(a - r) + abs(b - r)) << 8
+    for q in range(boxes.shape[0]):
+        r0 = boxes[q, 0]
+        r1 = boxes[q, 1]
+        c0 = boxes[q, 2]
+        c1 = boxes[q, 3]
+        _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, -1)
+        for rr in range(r0, r1 + 1):
+            dist[rr * stride + c0:rr * stride + c1 + 1] = far
+        for k in range(n):
+            pr = prow[k]
+            pc = pcol[k]
+            if pr + r < r0 or pr - r > r1 or pc + r < c0 or pc - r > c1:
+                continue
+            bit = np.int32(1) << np.int32(empires[k])
+            for rr in range(max(r0, pr - r), min(r1, pr + r) + 1):
+                span = r - abs(rr - pr)
+                lo = max(c0, pc - span)
+                hi = min(c1, pc + span)
+                if lo > hi:
+                    continue
+                t0 = (rr - pr + r) * w + r - pc + lo
+                seg = dist[rr * stride + lo:rr * stride + hi + 1]
+                tm = tmpl[t0:t0 + hi - lo + 1]
+                for t in range(seg.shape[0]):
+                    seg[t] = _merge_masks(seg[t], tm[t] | bit)
+        _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, 1)
 
 
 @numba.njit(cache=True, inline="always")

@@ -54,7 +54,7 @@ from __future__ import annotations
 import array
 import threading
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Mapping, Sequence
 
 import numba
@@ -65,6 +65,7 @@ from ..analyze.outpost import (
     affordable,
     default_homes,
     ownership_kernel,
+    ownership_update,
     supply_core,
 )
 from ..errors import IllegalMoveError, InvalidMoveError
@@ -213,6 +214,11 @@ class OutpostState:
         Official mode: empires that gave an invalid disband answer and do not move.
     board : Board
         Static arrays of the map for the kernels (shared by copies).
+    key_flat, key_src : ndarray, read-only
+        Engine bookkeeping: the packed distance-and-empires grid of
+        :func:`~atlas.analyze.outpost.ownership_kernel` behind ``owner_flat``, and the
+        outposts it was computed for (flat cells and empires, shape ``(2, m)``), so the
+        next turn recomputes only around the outposts that moved.
 
     Notes
     -----
@@ -232,13 +238,16 @@ class OutpostState:
     pending: tuple[bool, ...] = (False, False, False, False)
     built: tuple[bool, ...] = (False, False, False, False)
     skip: tuple[bool, ...] = (False, False, False, False)
+    key_flat: npt.NDArray[np.int32] | None = None
+    key_src: npt.NDArray[np.int64] = field(default_factory=lambda: _NO_SRC)
 
     def copy(self) -> "OutpostState":
-        """An independent copy (the water grid and the board are shared, read-only)."""
+        """An independent copy (the water grid, the board and the read-only ownership
+        bookkeeping ``key_flat``/``key_src`` are shared)."""
         return OutpostState(self.water, self.rc.copy(), self.starts.copy(),
                             self.owner_flat.copy(), self.counts.copy(), self.turn,
                             self.params, self.board, self.afford, self.pending, self.built,
-                            self.skip)
+                            self.skip, self.key_flat, self.key_src)
 
     @property
     def outposts(self) -> list[npt.NDArray[np.int32]]:
@@ -334,23 +343,68 @@ def _move_steps(land_flat, stride, official, cells, starts, steps, ends
 
 
 @numba.njit(cache=True)
-def _settle(land_flat, board_flat, stride, r, cells, starts, homes, owner, bufs, counts
-            ):  # pragma: no cover - compiled
+def _own(land_flat, board_flat, stride, r, cells, emps, owner, key, bufs, counts, boxes, nb,
+         area):  # pragma: no cover - compiled
+    """Ownership of ``cells``: only the ``nb`` boxes recomputed when their area is
+    small (a quarter of the board or less; ``nb < 0``: everything)."""
+    rows = land_flat.shape[0] // stride - 2
+    if 0 <= nb and area * 4 <= rows * (stride - 2):
+        if nb > 0:
+            ownership_update(land_flat, stride, r, cells, emps, boxes[:nb], owner, key,
+                             counts)
+    else:
+        ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, key, bufs[1],
+                         bufs[2], counts)
+
+
+@numba.njit(cache=True, inline="always")
+def _box(stride, rows, cols, r, a, b, boxes, nb):  # pragma: no cover - compiled
+    """Store the bounding box of the diamonds around flat cells a and b; its area."""
+    ar = a // stride
+    ac = a - ar * stride
+    br = b // stride
+    bc = b - br * stride
+    boxes[nb, 0] = max(1, min(ar, br) - r)
+    boxes[nb, 1] = min(rows, max(ar, br) + r)
+    boxes[nb, 2] = max(1, min(ac, bc) - r)
+    boxes[nb, 3] = min(cols, max(ac, bc) + r)
+    return (boxes[nb, 1] - boxes[nb, 0] + 1) * (boxes[nb, 3] - boxes[nb, 2] + 1)
+
+
+@numba.njit(cache=True)
+def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner, key, bufs,
+            counts, src):  # pragma: no cover - compiled
     """Ownership, supply lines, removal of the cut-off outposts, ownership again.
 
+    On entry ``owner``, ``counts`` and the packed grid ``key`` (see
+    :func:`~atlas.analyze.outpost.ownership_kernel`) hold the ownership of the outposts
+    ``src`` (flat cells and empires, shape ``(2, m)``; with no column, nothing is
+    known): when ``cells``/``emps`` are the same list with a few outposts moved, only
+    the boxes around the moves are recomputed, and after removals only the boxes
+    around the removed outposts.
     ``bufs[3]`` must be all 0 and ``bufs[6]`` all -1 on entry (the engine's private
     buffers are made so once; :func:`supply_core` leaves them so).
 
-    ``cells`` and ``starts`` are compacted in place; returns the outposts left.
+    ``cells``, ``emps`` and ``starts`` are compacted in place; returns the outposts left.
     """
     n_emp = homes.shape[0]
     n = cells.shape[0]
-    emps = np.empty(n, np.int64)
-    for e in range(n_emp):
-        for j in range(starts[e], starts[e + 1]):
-            emps[j] = e
-    ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1],
-                     bufs[2], counts)
+    rows = land_flat.shape[0] // stride - 2
+    cols = stride - 2
+    boxes = np.empty((max(n, src.shape[1]), 4), np.int64)
+    nb = -1
+    area = 0
+    if src.shape[1] == n and n > 0:
+        nb = 0
+        for j in range(n):
+            if src[1, j] != emps[j]:
+                nb = -1
+                break
+            if src[0, j] != cells[j]:
+                area += _box(stride, rows, cols, r, src[0, j], cells[j], boxes, nb)
+                nb += 1
+    _own(land_flat, board_flat, stride, r, cells, emps, owner, key, bufs, counts, boxes, nb,
+         area)
     mark = bufs[3]  # all 0 and heads all -1 on entry: supply_core leaves them so
     heads = bufs[6]
     alive = np.empty(n, np.uint8)
@@ -363,6 +417,8 @@ def _settle(land_flat, board_flat, stride, r, cells, starts, homes, owner, bufs,
     if left == n:
         return n
     w = 0
+    nb = 0
+    area = 0
     for e in range(n_emp):
         a = starts[e]
         b = starts[e + 1]
@@ -372,41 +428,54 @@ def _settle(land_flat, board_flat, stride, r, cells, starts, homes, owner, bufs,
                 cells[w] = cells[j]
                 emps[w] = e
                 w += 1
+            else:
+                area += _box(stride, rows, cols, r, cells[j], cells[j], boxes, nb)
+                nb += 1
     starts[n_emp] = w
-    ownership_kernel(land_flat, board_flat, stride, r, cells[:w], emps[:w], owner, bufs[0],
-                     bufs[1], bufs[2], counts)
+    _own(land_flat, board_flat, stride, r, cells[:w], emps[:w], owner, key, bufs, counts,
+         boxes, nb, area)
     return w
 
 
 @numba.njit(cache=True)
 def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, ends, homes,
-                 owner, bufs, counts):  # pragma: no cover - compiled
+                 owner, key, bufs, counts, src):  # pragma: no cover - compiled
     """Moves, then (unless an official turn was cut short) :func:`_settle`.
 
-    Returns ``(code, entry, rc, starts)`` with the new outposts; on a spec-mode error
-    code nothing is computed.
+    Returns ``(code, entry, rc, starts, src)`` with the new outposts (``src``: their
+    flat cells and empires); on a code other than 0 nothing else is computed.
     """
     n = rc.shape[0]
     cells = np.empty(n, np.int64)
+    emps = np.empty(n, np.int64)
     for j in range(n):
         cells[j] = (rc[j, 0] + 1) * stride + rc[j, 1] + 1
+    for e in range(starts.shape[0] - 1):
+        for j in range(starts[e], starts[e + 1]):
+            emps[j] = e
     new_starts = starts.copy()
     code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps, ends)
     left = n
     if code == 0:
-        left = _settle(land_flat, board_flat, stride, r, cells, new_starts, homes, owner,
-                       bufs, counts)
+        left = _settle(land_flat, board_flat, stride, r, cells, emps, new_starts, homes, owner,
+                       key, bufs, counts, src)
     out = np.empty((left, 2), np.int32)
+    new_src = np.empty((2, left), np.int64)
     for j in range(left):
         out[j, 0] = cells[j] // stride - 1
         out[j, 1] = cells[j] % stride - 1
-    return code, k, out, new_starts
+        new_src[0, j] = cells[j]
+        new_src[1, j] = emps[j]
+    return code, k, out, new_starts, new_src
 
 
 # --------------------------------------------------------------------------- engine
 
 _NO_STEPS = np.zeros(0, np.int64)
 _NO_ENDS = np.zeros(NUM_EMPIRES, np.int64)
+#: No outposts behind an ownership (``OutpostState.key_src``).
+_NO_SRC = np.zeros((2, 0), np.int64)
+_NO_SRC.setflags(write=False)
 #: Per-thread kernel buffers (the kernels reinitialise what they read).
 _local = threading.local()
 
@@ -414,22 +483,34 @@ _local = threading.local()
 def _run(state: OutpostState, steps: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
          rc: npt.NDArray[np.int32],
          starts: npt.NDArray[np.int64]) -> tuple[int, int, OutpostState]:
-    """One kernel call from ``rc``/``starts``; the new state shares nothing with ``state``."""
+    """One kernel call from ``rc``/``starts``; the new state shares nothing writable
+    with ``state``."""
     b = state.board
     bufs = getattr(_local, "bufs", None)
     if bufs is None or bufs.shape[1] != b.land_flat.shape[0]:
         bufs = _local.bufs = np.zeros((7, b.land_flat.shape[0]), np.int32)
         bufs[6] = -1  # supply_core's clean state (marks 0, bucket heads -1), kept so
-    owner = np.empty_like(state.owner_flat)
-    counts = np.empty((NUM_EMPIRES, 3), np.int64)
-    code, k, new_rc, new_starts = _turn_kernel(
+    key = state.key_flat
+    src = state.key_src
+    if key is None:
+        key = np.empty(b.land_flat.shape[0], np.int32)
+        src = _NO_SRC
+    else:
+        key = key.copy()
+    owner = state.owner_flat.copy()
+    counts = state.counts.copy()
+    code, k, new_rc, new_starts, new_src = _turn_kernel(
         b.land_flat, b.board_flat, b.stride, state.params.r, state.params.official, rc,
-        starts, steps, ends, b.homes_flat, owner, bufs, counts)
-    if code != _OK:  # cut short (official) or refused (spec): ownership not recomputed
-        owner = state.owner_flat.copy()
-        counts = state.counts.copy()
+        starts, steps, ends, b.homes_flat, owner, key, bufs, counts, src)
+    # cut short (official) or refused (spec): ownership not recomputed, and the
+    # copies of owner, counts and key were not touched
+    if code != _OK:
+        new_src = src
+    key.setflags(write=False)
+    new_src.setflags(write=False)
     new = OutpostState(state.water, new_rc, new_starts, owner, counts, state.turn,
-                       state.params, b, state.afford, state.pending, state.built, state.skip)
+                       state.params, b, state.afford, state.pending, state.built, state.skip,
+                       key if code == _OK or state.key_flat is not None else None, new_src)
     return int(code), int(k), new
 
 
