@@ -13,7 +13,7 @@ import pytest
 from atlas.bots import make_bot
 from atlas.bots import tron_common as tc
 from atlas.bots.tron_chambers import rollout_value
-from atlas.bots.tron_frontline import endgame_move
+from atlas.bots.tron_frontline import endgame_move, space_fill_length, space_filler_move
 from atlas.bots.tron_voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
                                      draw_value, evaluate, search_root)
 from atlas.maps import read_map
@@ -345,6 +345,36 @@ def test_endgame_fills_a_separated_room_to_the_best_possible(rows):
     free_cells = int(sum(1 for r in rows[:-1] for ch in r if ch == " "))
     if bound == free_cells:
         assert steps == free_cells                 # filled completely
+
+
+def test_space_filler_walks_real_paths_no_longer_than_the_longest():
+    rng = np.random.default_rng(17)
+    for _ in range(30):
+        free = rng.random((5, 6)) > 0.25
+        free[0, 0] = True
+        rows = ["".join(" " if f else "#" for f in row) for row in free]
+        rows[0] = "1" + rows[0][1:]
+        rows.append("#" * 5 + "2")                   # the opponent, walled off
+        grid, me, opp, ws = board(rows)
+        before = grid.copy()
+        longest = _longest_path(grid.copy(), me, ws.off)
+        for art_w in (0, 8):
+            steps = space_fill_length(grid, me, ws.off, ws.ibuf, 1000, art_w, np.inf)
+            assert np.array_equal(grid, before)     # the board is restored
+            # Replay the filler's own moves: each enters a free cell, none is skipped.
+            g, c, walked = grid.copy(), me, 0
+            stamp = int(ws.ibuf[tc.R_MARK].max()) + 1
+            while True:
+                k, stamp = space_filler_move(g, c, ws.off, ws.ibuf, stamp, art_w)
+                if k < 0:
+                    break
+                c = c + ws.off[k]
+                assert g[c] == tc.FREE
+                g[c] = tc.BLOCKED
+                walked += 1
+            assert walked == steps <= longest
+            if longest > 0:
+                assert steps >= 1
 
 
 # --- every bot, real games ---------------------------------------------------------------
