@@ -832,6 +832,21 @@ class StrongConnect5Bot:
             for bits in (False, True):
                 self._choose(tiny_state(), 0, clock() + 0.05, bits)
             self._geometry = None
+        shape = getattr(game_map, "shape", None)
+        if shape is not None:   # the game's table now rather than during a move
+            rows, cols = int(shape[0]), int(shape[1])
+            self._tables(rows, cols, cols * (rows + 1) <= 64)
+
+    def _tables(self, rows: int, cols: int, bits: bool) -> None:
+        """Allocate the transposition table of one search, small for small boards."""
+        if bits:
+            size = 1 << min(TT_BITS + 1, max(10, rows * cols))
+            if self.tt_bits is None or self.tt_bits.shape[0] < size:
+                self.tt_bits = np.full((size, 2), -1, dtype=np.int64)
+        else:
+            size = 1 << min(TT_BITS, max(10, rows * cols))
+            if self.tt is None or self.tt.shape[0] < size:
+                self.tt = np.zeros((size, 4), dtype=np.int64)
 
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Best column found by the deadline."""
@@ -857,8 +872,7 @@ class StrongConnect5Bot:
     def _search_bits(self, board: np.ndarray, rows: int, cols: int, player: int,
                      stop: float, best: int) -> int:
         """Iterative deepening with :func:`_bb_negamax`."""
-        if self.tt_bits is None:
-            self.tt_bits = np.full((1 << (TT_BITS + 1), 2), -1, dtype=np.int64)
+        self._tables(rows, cols, True)
         cur, mask = bitboards(board, rows, cols, player)
         status = np.zeros(6, dtype=np.int64)
         history = np.zeros((2, cols), dtype=np.int64)
@@ -928,8 +942,7 @@ class StrongConnect5Bot:
     def _search_arrays(self, start: np.ndarray, heights: np.ndarray, rows: int, cols: int,
                        inarow: int, player: int, stop: float, best: int) -> int:
         """Iterative deepening with the array kernel :func:`_negamax` (any board size)."""
-        if self.tt is None:
-            self.tt = np.zeros((1 << TT_BITS, 4), dtype=np.int64)
+        self._tables(rows, cols, False)
         board = np.zeros_like(start)
         wcount = np.zeros((self.windows.shape[0], 2), dtype=np.int64)
         threats = np.zeros((rows * cols, 2), dtype=np.int64)
