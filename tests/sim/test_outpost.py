@@ -337,3 +337,39 @@ def test_moves_in_every_accepted_form_play_alike():
     # the error names the seat whose step is illegal, after legal seats' steps
     with pytest.raises(IllegalMoveError, match=r"seat 2: step \[0, \(9, 9\)\]"):
         GAME.apply(s, {0: ((1, (2, 3)),), 1: ((0, (1, 11)),), 2: ((0, (9, 9)),)})
+
+
+@pytest.mark.parametrize("per_empire, steps_per_turn", [(1, 4), (3, 1), (12, 4)])
+def test_turns_recomputing_only_around_moves_agree_with_the_analysis(map1, per_empire,
+                                                                     steps_per_turn):
+    """Few moves: the engine recomputes ownership only in boxes around them; many: the
+    whole board.  Either way every turn's owners and counts are those of
+    :func:`influence` on the new outposts, and the state played from is untouched."""
+    rng = np.random.default_rng(per_empire)
+    land = np.argwhere(~map1.blocked)
+    s = GAME.initial_state(map1, {"T": 40})
+    lists0 = []
+    for e, home in enumerate(map1.starts):
+        near = land[np.abs(land - home).sum(axis=1) < 45]
+        lists0.append([home] + [tuple(c) for c in near[rng.choice(len(near), per_empire)]])
+    s = with_outposts(s, lists0)
+    for _ in range(25):
+        if any(s.pending):
+            s = GAME.apply(s, {p: 0 for p in GAME.to_move(s)})
+            continue
+        moves = {}
+        for p in range(4):
+            steps = list(GAME.legal_moves(s, p))
+            picks = rng.permutation(len(steps))[:steps_per_turn] if steps else []
+            seen = set()
+            moves[p] = tuple(steps[i] for i in picks
+                             if steps[i][0] not in seen and not seen.add(steps[i][0]))
+        before = (s.owner.copy(), s.counts.copy(), lists(s))
+        t = GAME.apply(s, moves)
+        np.testing.assert_array_equal(s.owner, before[0])
+        assert s.counts.tolist() == before[1].tolist() and lists(s) == before[2]
+        inf = influence(t.water, t.outposts, t.params.r)
+        np.testing.assert_array_equal(t.owner, inf.owner)
+        assert (t.land.tolist(), t.water_count.tolist(), t.disputed.tolist()) == \
+            (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist())
+        s = t
