@@ -343,12 +343,17 @@ def _move_steps(land_flat, stride, official, cells, starts, steps, ends
 
 
 @numba.njit(cache=True)
-def _own(land_flat, board_flat, stride, r, cells, emps, owner, key, bufs, counts, boxes, nb,
-         area):  # pragma: no cover - compiled
-    """Ownership of ``cells``: only the ``nb`` boxes recomputed when their area is
-    small (a quarter of the board or less; ``nb < 0``: everything)."""
+def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy, owner, key,
+         bufs, counts, boxes, nb, area):  # pragma: no cover - compiled
+    """Ownership of ``cells`` into ``owner``, ``key`` and ``counts``: from the previous
+    ``owner_old``/``key_old`` (copied first if ``copy``, else the same arrays) with only
+    the ``nb`` boxes recomputed when their area is small (a quarter of the board or
+    less; ``nb < 0``: everything), else from scratch."""
     rows = land_flat.shape[0] // stride - 2
     if 0 <= nb and area * 4 <= rows * (stride - 2):
+        if copy:
+            owner[:] = owner_old
+            key[:] = key_old
         if nb > 0:
             ownership_update(land_flat, stride, r, cells, emps, boxes[:nb], owner, key,
                              counts)
@@ -372,11 +377,12 @@ def _box(stride, rows, cols, r, a, b, boxes, nb):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner, key, bufs,
-            counts, src):  # pragma: no cover - compiled
-    """Ownership, supply lines, removal of the cut-off outposts, ownership again.
+def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_old, key_old,
+            owner, key, bufs, counts, src):  # pragma: no cover - compiled
+    """Ownership, supply lines, removal of the cut-off outposts, ownership again, into
+    ``owner``, ``key`` and ``counts``.
 
-    On entry ``owner``, ``counts`` and the packed grid ``key`` (see
+    ``owner_old``, ``counts`` (on entry) and the packed grid ``key_old`` (see
     :func:`~atlas.analyze.outpost.ownership_kernel`) hold the ownership of the outposts
     ``src`` (flat cells and empires, shape ``(2, m)``; with no column, nothing is
     known): when ``cells``/``emps`` are the same list with a few outposts moved, only
@@ -403,8 +409,8 @@ def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner,
             if src[0, j] != cells[j]:
                 area += _box(stride, rows, cols, r, src[0, j], cells[j], boxes, nb)
                 nb += 1
-    _own(land_flat, board_flat, stride, r, cells, emps, owner, key, bufs, counts, boxes, nb,
-         area)
+    _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, True, owner, key,
+         bufs, counts, boxes, nb, area)
     mark = bufs[3]  # all 0 and heads all -1 on entry: supply_core leaves them so
     heads = bufs[6]
     alive = np.empty(n, np.uint8)
@@ -432,15 +438,17 @@ def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner,
                 area += _box(stride, rows, cols, r, cells[j], cells[j], boxes, nb)
                 nb += 1
     starts[n_emp] = w
-    _own(land_flat, board_flat, stride, r, cells[:w], emps[:w], owner, key, bufs, counts,
-         boxes, nb, area)
+    _own(land_flat, board_flat, stride, r, cells[:w], emps[:w], owner, key, False, owner, key,
+         bufs, counts, boxes, nb, area)
     return w
 
 
 @numba.njit(cache=True)
 def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, ends, homes,
-                 owner, key, bufs, counts, src):  # pragma: no cover - compiled
-    """Moves, then (unless an official turn was cut short) :func:`_settle`.
+                 owner_old, key_old, owner, key, bufs, counts, src
+                 ):  # pragma: no cover - compiled
+    """Moves, then (unless an official turn was cut short) :func:`_settle` from
+    ``owner_old``/``key_old`` into ``owner``/``key`` (left untouched otherwise).
 
     Returns ``(code, entry, rc, starts, src)`` with the new outposts (``src``: their
     flat cells and empires); on a code other than 0 nothing else is computed.
@@ -457,8 +465,8 @@ def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, 
     code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps, ends)
     left = n
     if code == 0:
-        left = _settle(land_flat, board_flat, stride, r, cells, emps, new_starts, homes, owner,
-                       key, bufs, counts, src)
+        left = _settle(land_flat, board_flat, stride, r, cells, emps, new_starts, homes,
+                       owner_old, key_old, owner, key, bufs, counts, src)
     out = np.empty((left, 2), np.int32)
     new_src = np.empty((2, left), np.int64)
     for j in range(left):
@@ -476,6 +484,8 @@ _NO_ENDS = np.zeros(NUM_EMPIRES, np.int64)
 #: No outposts behind an ownership (``OutpostState.key_src``).
 _NO_SRC = np.zeros((2, 0), np.int64)
 _NO_SRC.setflags(write=False)
+_NO_KEY = np.zeros(0, np.int32)
+_NO_KEY.setflags(write=False)
 #: Per-thread kernel buffers (the kernels reinitialise what they read).
 _local = threading.local()
 
@@ -490,27 +500,28 @@ def _run(state: OutpostState, steps: npt.NDArray[np.int64], ends: npt.NDArray[np
     if bufs is None or bufs.shape[1] != b.land_flat.shape[0]:
         bufs = _local.bufs = np.zeros((7, b.land_flat.shape[0]), np.int32)
         bufs[6] = -1  # supply_core's clean state (marks 0, bucket heads -1), kept so
-    key = state.key_flat
+    key_old = state.key_flat
     src = state.key_src
-    if key is None:
-        key = np.empty(b.land_flat.shape[0], np.int32)
+    if key_old is None:
+        key_old = _NO_KEY
         src = _NO_SRC
-    else:
-        key = key.copy()
-    owner = state.owner_flat.copy()
+    key = np.empty(b.land_flat.shape[0], np.int32)
+    owner = np.empty_like(state.owner_flat)
     counts = state.counts.copy()
     code, k, new_rc, new_starts, new_src = _turn_kernel(
         b.land_flat, b.board_flat, b.stride, state.params.r, state.params.official, rc,
-        starts, steps, ends, b.homes_flat, owner, key, bufs, counts, src)
-    # cut short (official) or refused (spec): ownership not recomputed, and the
-    # copies of owner, counts and key were not touched
+        starts, steps, ends, b.homes_flat, state.owner_flat, key_old, owner, key, bufs, counts,
+        src)
+    # cut short (official) or refused (spec): ownership not recomputed
     if code != _OK:
         new_src = src
+        owner = state.owner_flat.copy()
+        key = key_old
     key.setflags(write=False)
     new_src.setflags(write=False)
     new = OutpostState(state.water, new_rc, new_starts, owner, counts, state.turn,
                        state.params, b, state.afford, state.pending, state.built, state.skip,
-                       key if code == _OK or state.key_flat is not None else None, new_src)
+                       key if key.shape[0] else None, new_src)
     return int(code), int(k), new
 
 
