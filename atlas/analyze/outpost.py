@@ -47,7 +47,15 @@ queue, counts) -> int``
     ``counts[e, 2]`` (``int64``, shape ``(n_empires, 3)``, zeroed by the kernel) receive
     empire e's land, water and disputed-among cells.  Returns the number of cells
     within ``r`` of some outpost.  ``board_flat`` and ``queue`` are not read (kept for
-    a stable signature); ``mask`` is only used with more than 8 empires.
+    a stable signature); ``mask`` is scratch (the transposed grid of the distance
+    transform with many outposts, the empire sets with more than 8 empires).  ``dist``
+    is left holding ``(distance << 8) | empire bits`` per cell (up to 8 empires; at
+    least ``(r + 1) << 8`` beyond ``r``).
+``ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts)``
+    Brings ``owner``, ``counts`` and the packed grid ``dist`` left by
+    :func:`ownership_kernel` up to date for new outposts when only the cells inside
+    ``boxes`` (``int64`` rows: first row, last row, first column, last column, padded
+    coordinates) can have changed: the game engine's turn when few outposts moved.
 ``supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,
 heads) -> int``
     ``alive[i]`` (``uint8``) is set to 1 if outpost ``cells[i]`` of ``empire`` has a
@@ -110,7 +118,8 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
     """Stamp each outpost's diamond (nearest distance and set of nearest empires as a
     bitmask per cell), then read owners and counts off in one pass.
 
-    ``board_flat`` and ``queue`` are not read (kept for a stable signature)."""
+    ``board_flat`` and ``queue`` are not read (kept for a stable signature); ``mask``
+    is scratch (see the module docstring)."""
     n = land_flat.shape[0]
     rows = n // stride - 2
     cols = stride - 2
