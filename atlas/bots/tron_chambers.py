@@ -10,7 +10,9 @@ Two regimes, as in ``tron-tree-of-chambers.txt`` section 2:
 * far from the opponent: for each of my moves, the game is played forward with both
   players choosing their move one step deep on the same evaluation, until the players
   are separated (scored by the chamber estimates of both rooms) or one crashes.  This
-  finds moves whose worth only shows 20 or more turns later.
+  finds moves whose worth only shows 20 or more turns later.  A short alpha-beta
+  search (half the time) runs first, and only the moves it scores close to the best
+  are rolled out, so a rollout never picks a move the search sees losing territory.
 
 References
 ----------
@@ -20,6 +22,8 @@ References
 
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 
@@ -28,10 +32,15 @@ from .tron_common import (INF, R_TRAIL, TronBot, Workspace, chamber_value, clock
 from .tron_voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value,
                            iterative_deepening, search_root)
 
-__all__ = ["FAR_STEPS", "chambers_score", "rollout_value", "ChambersBot"]
+__all__ = ["FAR_STEPS", "SEARCH_SHARE", "ROLLOUT_MARGIN", "chambers_score", "rollout_value", "ChambersBot"]
 
 #: Heads further apart than this many steps play the rollout instead of the search.
 FAR_STEPS = 6
+#: Share of a far-apart move's time spent on a short alpha-beta search before the
+#: rollouts; moves it scores more than :data:`ROLLOUT_MARGIN` below the best (about
+#: two cells and their edges) are not rolled out.
+SEARCH_SHARE = 0.5
+ROLLOUT_MARGIN = 2.0 * (1.0 + 3.0 * CHAMBERS_K2)
 
 
 @numba.njit(cache=True)
@@ -123,9 +132,17 @@ class ChambersBot(TronBot):
                stop: float) -> int:
         dist = int(head_distance(grid, me, opp, ws.off, ws.ibuf))
         if FAR_STEPS < dist < INF:
-            import time
-
+            # A short search first: moves it finds clearly worse get no rollout.
+            now = time.perf_counter()
+            k0, info = iterative_deepening(grid, me, opp, ws, MODE_CHAMBERS,
+                                           now + SEARCH_SHARE * (stop - now), partial=True)
             moves = [k for k in range(4) if grid[me + ws.off[k]] != 0]
+            if k0 >= 0:
+                top = max(info["scores"])
+                moves = [k for k in moves if info["scores"][k] >= top - ROLLOUT_MARGIN]
+                if len(moves) == 1:
+                    self.last_info = info
+                    return moves[0] + 1
             best, best_v = -1, -np.inf
             for i, k in enumerate(moves):
                 # Share what is left of the time between the remaining rollouts.
@@ -137,6 +154,7 @@ class ChambersBot(TronBot):
                     best, best_v = k, v
             self.last_info = {"depth": 0, "nodes": 0, "rollout": best_v}
             return best + 1 if best >= 0 else 1
-        k, info = iterative_deepening(grid, me, opp, ws, MODE_CHAMBERS, stop)
+        k, info = iterative_deepening(grid, me, opp, ws, MODE_CHAMBERS, stop,
+                                      partial=True)
         self.last_info = info
         return k + 1 if k >= 0 else 1

@@ -294,13 +294,17 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
 
 
 def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode: int,
-                        stop: float, max_depth: int = 64, node_limit: int = 0
-                        ) -> tuple[int, dict]:
+                        stop: float, max_depth: int = 64, node_limit: int = 0,
+                        partial: bool = False) -> tuple[int, dict]:
     """Deepen :func:`search_root` until ``stop`` (a ``perf_counter`` time).
 
     A depth that is still running at ``stop`` (or passes ``node_limit`` nodes, if given)
-    is discarded.  Returns the direction (0..3) of the last complete
-    depth and a dict of statistics (depth, nodes, seconds, value).
+    is discarded, unless ``partial``: then its best root move is kept when at least one
+    root move was searched to the full depth (the previous best is searched first, so
+    a move that beats it at the new depth is a real improvement).  Returns the
+    direction (0..3) of the last complete depth and a dict of statistics (depth,
+    nodes, seconds, value, partial, and the root moves' scores of the last complete
+    depth: exact for the best, upper bounds for the others).
     """
     order = np.array([0, 1, 2, 3], dtype=np.int64)
     killer = np.zeros(2 * max_depth + 2, dtype=np.int64)
@@ -311,6 +315,8 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
     total_nodes = 0
     t_start = time.perf_counter()
     value = 0.0
+    used_partial = 0
+    last_scores = [-np.inf] * 4
     # No game lasts longer than there are free cells: deeper searches add nothing.
     max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
     for depth in range(1, max_depth + 1):
@@ -326,12 +332,17 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
         if counter[1]:
+            if partial and k >= 0 and scores[k] > -WIN * 2.0:
+                best = int(k)
+                value = float(scores[best])
+                used_partial = depth
             break
         if k < 0:
             break
         best = int(k)
         depth_done = depth
         value = float(scores[best])
+        last_scores = [float(x) for x in scores]
         order = np.argsort(-scores, kind="stable").astype(np.int64)
         if abs(value) >= WIN - 1000:
             break                       # the outcome is decided
@@ -340,7 +351,7 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
             break
     elapsed = time.perf_counter() - t_start
     return best, {"depth": depth_done, "nodes": total_nodes, "seconds": elapsed,
-                  "value": value}
+                  "value": value, "partial": used_partial, "scores": last_scores}
 
 
 def fill_move(grid: np.ndarray, me: int, ws: Workspace) -> int:
