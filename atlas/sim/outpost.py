@@ -351,9 +351,11 @@ def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy
     less; ``nb < 0``: everything), else from scratch."""
     rows = land_flat.shape[0] // stride - 2
     if 0 <= nb and area * 4 <= rows * (stride - 2):
-        if copy:
-            owner[:] = owner_old
-            key[:] = key_old
+        if copy:  # plain loops: numba's slice assignment copies element by element
+            for i in range(owner.shape[0]):
+                owner[i] = owner_old[i]
+            for i in range(key.shape[0]):
+                key[i] = key_old[i]
         if nb > 0:
             ownership_update(land_flat, stride, r, cells, emps, boxes[:nb], owner, key,
                              counts)
