@@ -781,7 +781,7 @@ class StrongConnect5Bot:
     -----
     Boards of at most 64 bits (``cols * (rows + 1) <= 64``: up to 9 x 6, 8 x 7, 7 x 8)
     are searched by :func:`_bb_negamax` on bitboards (3 to 4 million nodes per second,
-    about 8 times the array kernel's; at 0.1 s a move the 9 x 6 game is usually solved
+    4 to 8 times the array kernel's; at 0.1 s a move the 9 x 6 game is usually solved
     exactly from about 22 empty cells); larger ones by the array kernel :func:`_negamax`.  Each iteration is one kernel call, which reads
     the clock every few thousand nodes and aborts past the deadline; the move of the
     last finished iteration (or a better root move fully searched by the aborted one) is
