@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.connect5_strong import (WIN, StrongConnect5Bot, _bb_eval, _bb_negamax,
-                                        _bb_wins, _load, _weights, _zugzwang,
-                                        bit_geometry, bitboards)
+from atlas.bots.connect5_bitboard import _bb_eval, _bb_negamax, _bb_wins, bit_geometry, bitboards
+from atlas.bots.connect5_search import WIN, _load, _weights, _zugzwang
+from atlas.bots.connect5_strong import StrongConnect5Bot
 from atlas.bots.connect5_window import Window4Bot, move_score, seed_scores, window_table
 from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
 
