@@ -156,7 +156,7 @@ def _cmd_import_trace(args: argparse.Namespace) -> int:
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from .sim.external import serve_builtin_bot
+    from .bots.serve import serve_builtin_bot
 
     return serve_builtin_bot(args.game, args.name, seed=args.seed, time_limit=args.time)
 
