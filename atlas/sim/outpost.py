@@ -51,7 +51,7 @@ recorded games, replayed exactly by ``tests/sim/test_traces.py``).
 
 from __future__ import annotations
 
-import array
+import struct
 import threading
 import warnings
 from dataclasses import dataclass, field
@@ -483,6 +483,8 @@ def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, 
 
 _NO_STEPS = np.zeros(0, np.int64)
 _NO_ENDS = np.zeros(NUM_EMPIRES, np.int64)
+_NO_STEPS.setflags(write=False)  # read-only like every step array (one compiled signature)
+_NO_ENDS.setflags(write=False)
 #: No outposts behind an ownership (``OutpostState.key_src``).
 _NO_SRC = np.zeros((2, 0), np.int64)
 _NO_SRC.setflags(write=False)
@@ -553,12 +555,13 @@ def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...],
         ends[s] = len(flat) // 3
     if not flat:
         return _NO_STEPS, _NO_ENDS
+    k = len(flat)
     try:  # whole numbers only (bool and numpy integers are ints), int64 range
-        steps = np.frombuffer(array.array("q", flat), np.int64)
-    except (TypeError, OverflowError):
+        packed = np.frombuffer(struct.pack(f"{k + NUM_EMPIRES}q", *flat, *ends), np.int64)
+    except struct.error:
         raise IllegalMoveError(f"outpost moves are (index, (row, col)) steps of whole "
                                f"numbers, got {flat[:9]!r:.80}") from None
-    return steps, np.array(ends, np.int64)
+    return packed[:k], packed[k:]  # read-only views, like _NO_STEPS and _NO_ENDS
 
 
 def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int]]:
