@@ -271,6 +271,7 @@ class FrontlineBot(TronBot):
         if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
             k, info = endgame_move(grid, me, ws, stop)
         else:
-            k, info = iterative_deepening(grid, me, opp, ws, MODE_FRONTLINE, stop)
+            k, info = iterative_deepening(grid, me, opp, ws, MODE_FRONTLINE, stop,
+                                          partial=True)
         self.last_info = info
         return k + 1 if k >= 0 else 1

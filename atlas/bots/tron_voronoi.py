@@ -346,8 +346,10 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
         order = np.argsort(-scores, kind="stable").astype(np.int64)
         if abs(value) >= WIN - 1000:
             break                       # the outcome is decided
-        # A depth costs about three times the previous one: stop if it cannot finish.
-        if spent * 3.0 > stop - time.perf_counter():
+        # A depth costs about three times the previous one: stop if it cannot finish
+        # (with ``partial``, if it cannot even search its first root move, the previous
+        # best, which takes about as long as the whole previous depth).
+        if spent * (1.0 if partial else 3.0) > stop - time.perf_counter():
             break
     elapsed = time.perf_counter() - t_start
     return best, {"depth": depth_done, "nodes": total_nodes, "seconds": elapsed,
