@@ -51,27 +51,21 @@ recorded games, replayed exactly by ``tests/sim/test_traces.py``).
 
 from __future__ import annotations
 
-import struct
 import threading
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Final, Mapping, Sequence
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
-from ..analyze.outpost import (
-    affordable,
-    default_homes,
-    ownership_kernel,
-    ownership_update,
-    supply_core,
-)
+from ..analyze.outpost import affordable, default_homes
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Cell, Grid, IntGrid, PlayerId
 from .base import GameInfo, Outcome
+from .outpost_kernels import _ERR_TEXT, _MISSING, _OK, _turn_kernel
+from .outpost_moves import NUM_EMPIRES, _NO_ENDS, _NO_STEPS, _is_int, _parse_steps, _steps
 
 __all__ = [
     "COMPATS",
@@ -90,23 +84,8 @@ __all__ = [
 ]
 
 COMPATS = ("spec", "official")
-NUM_EMPIRES: Final = 4
 #: A season every this many turns (turns 10, 20, ...).
 SEASON: Final = 10
-#: Row of a step whose target is missing (official ``[index, null]``).
-_MISSING: Final = -(2**62)
-
-# codes returned by the move kernel
-_OK, _ABORT = 0, -1
-_ERR_INDEX, _ERR_MISSING, _ERR_BOARD, _ERR_WATER, _ERR_FAR, _ERR_TWICE = 1, 2, 3, 4, 5, 6
-_ERR_TEXT = {
-    _ERR_INDEX: "has no outpost with that index",
-    _ERR_MISSING: "has no target cell",
-    _ERR_BOARD: "targets a cell off the board",
-    _ERR_WATER: "targets water",
-    _ERR_FAR: "is more than one orthogonal step from the outpost",
-    _ERR_TWICE: "names an outpost that already moved this turn",
-}
 
 
 @dataclass(frozen=True)
@@ -285,206 +264,8 @@ class OutpostState:
                 f"land={self.land.tolist()}, water={self.water_count.tolist()})")
 
 
-# --------------------------------------------------------------------------- kernels
-
-
-@numba.njit(cache=True)
-def _move_steps(land_flat, stride, official, cells, starts, steps, ends
-                ):  # pragma: no cover - compiled
-    """Apply steps to flat ``cells``; see module docstring.
-
-    ``steps`` is flat ``index, row, col`` triples, seat by seat: seat p's are triples
-    ``ends[p - 1]`` (0 for seat 0) to ``ends[p]``.  Returns ``(code, entry)``: ``code``
-    0 when done, -1 when an official turn was cut short at triple ``entry``, or an
-    ``_ERR_*`` code (spec mode) for ``entry``.
-    """
-    rows = land_flat.shape[0] // stride - 2
-    cols = stride - 2
-    moved = np.zeros(cells.shape[0], np.uint8)
-    p = 0
-    for k in range(steps.shape[0] // 3):
-        while k >= ends[p]:
-            p += 1
-        idx = steps[3 * k]
-        tr = steps[3 * k + 1]
-        tc = steps[3 * k + 2]
-        count = starts[p + 1] - starts[p]
-        if official:
-            if idx >= count:
-                continue
-            if idx < 0 or tr == -(2**62):
-                return -1, k
-        else:
-            if idx < 0 or idx >= count:
-                return 1, k
-            if tr == -(2**62):
-                return 2, k
-        if tr < 0 or tr >= rows or tc < 0 or tc >= cols:
-            if official:
-                continue
-            return 3, k
-        j = starts[p] + idx
-        cur = cells[j]
-        dist = abs(tr - (cur // stride - 1)) + abs(tc - (cur % stride - 1))
-        target = (tr + 1) * stride + tc + 1
-        if official:
-            if dist == 1 and land_flat[target] != 0:
-                cells[j] = target
-            continue
-        if moved[j] != 0:
-            return 6, k
-        if land_flat[target] == 0:
-            return 4, k
-        if dist > 1:
-            return 5, k
-        moved[j] = 1
-        cells[j] = target
-    return 0, -1
-
-
-@numba.njit(cache=True)
-def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy, owner, key,
-         bufs, counts, boxes, nb, area):  # pragma: no cover - compiled
-    """Ownership of ``cells`` into ``owner``, ``key`` and ``counts``: from the previous
-    ``owner_old``/``key_old`` (copied first if ``copy``, else the same arrays) with only
-    the ``nb`` boxes recomputed when their area is small (a quarter of the board or
-    less; ``nb < 0``: everything), else from scratch."""
-    rows = land_flat.shape[0] // stride - 2
-    if 0 <= nb and area * 4 <= rows * (stride - 2):
-        if copy:  # plain loops: numba's slice assignment copies element by element
-            for i in range(owner.shape[0]):
-                owner[i] = owner_old[i]
-            for i in range(key.shape[0]):
-                key[i] = key_old[i]
-        if nb > 0:
-            ownership_update(land_flat, stride, r, cells, emps, boxes[:nb], owner, key,
-                             counts)
-    else:
-        ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, key, bufs[1],
-                         bufs[2], counts)
-
-
-@numba.njit(cache=True, inline="always")
-def _box(stride, rows, cols, r, a, b, boxes, nb):  # pragma: no cover - compiled
-    """Store the bounding box of the diamonds around flat cells a and b; its area."""
-    ar = a // stride
-    ac = a - ar * stride
-    br = b // stride
-    bc = b - br * stride
-    boxes[nb, 0] = max(1, min(ar, br) - r)
-    boxes[nb, 1] = min(rows, max(ar, br) + r)
-    boxes[nb, 2] = max(1, min(ac, bc) - r)
-    boxes[nb, 3] = min(cols, max(ac, bc) + r)
-    return (boxes[nb, 1] - boxes[nb, 0] + 1) * (boxes[nb, 3] - boxes[nb, 2] + 1)
-
-
-@numba.njit(cache=True)
-def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_old, key_old,
-            owner, key, bufs, counts, src):  # pragma: no cover - compiled
-    """Ownership, supply lines, removal of the cut-off outposts, ownership again, into
-    ``owner``, ``key`` and ``counts``.
-
-    ``owner_old``, ``counts`` (on entry) and the packed grid ``key_old`` (see
-    :func:`~atlas.analyze.outpost.ownership_kernel`) hold the ownership of the outposts
-    ``src`` (flat cells and empires, shape ``(2, m)``; with no column, nothing is
-    known): when ``cells``/``emps`` are the same list with a few outposts moved, only
-    the boxes around the moves are recomputed, and after removals only the boxes
-    around the removed outposts.
-    ``bufs[3]`` must be all 0 and ``bufs[6]`` all -1 on entry (the engine's private
-    buffers are made so once; :func:`supply_core` leaves them so).
-
-    ``cells``, ``emps`` and ``starts`` are compacted in place; returns the outposts left.
-    """
-    n_emp = homes.shape[0]
-    n = cells.shape[0]
-    rows = land_flat.shape[0] // stride - 2
-    cols = stride - 2
-    boxes = np.empty((max(n, src.shape[1]), 4), np.int64)
-    nb = -1
-    area = 0
-    if src.shape[1] == n and n > 0:
-        nb = 0
-        for j in range(n):
-            if src[1, j] != emps[j]:
-                nb = -1
-                break
-            if src[0, j] != cells[j]:
-                area += _box(stride, rows, cols, r, src[0, j], cells[j], boxes, nb)
-                nb += 1
-    _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, True, owner, key,
-         bufs, counts, boxes, nb, area)
-    mark = bufs[3]  # all 0 and heads all -1 on entry: supply_core leaves them so
-    heads = bufs[6]
-    alive = np.empty(n, np.uint8)
-    left = 0
-    for e in range(n_emp):
-        a = starts[e]
-        b = starts[e + 1]
-        left += supply_core(land_flat, stride, owner, e, homes[e], cells[a:b], alive[a:b],
-                            mark, bufs[4], bufs[5], heads)
-    if left == n:
-        return n
-    w = 0
-    nb = 0
-    area = 0
-    for e in range(n_emp):
-        a = starts[e]
-        b = starts[e + 1]
-        starts[e] = w
-        for j in range(a, b):
-            if alive[j] != 0:
-                cells[w] = cells[j]
-                emps[w] = e
-                w += 1
-            else:
-                area += _box(stride, rows, cols, r, cells[j], cells[j], boxes, nb)
-                nb += 1
-    starts[n_emp] = w
-    _own(land_flat, board_flat, stride, r, cells[:w], emps[:w], owner, key, False, owner, key,
-         bufs, counts, boxes, nb, area)
-    return w
-
-
-@numba.njit(cache=True)
-def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, ends, homes,
-                 owner_old, key_old, owner, key, bufs, counts, src
-                 ):  # pragma: no cover - compiled
-    """Moves, then (unless an official turn was cut short) :func:`_settle` from
-    ``owner_old``/``key_old`` into ``owner``/``key`` (left untouched otherwise).
-
-    Returns ``(code, entry, rc, starts, src)`` with the new outposts (``src``: their
-    flat cells and empires); on a code other than 0 nothing else is computed.
-    """
-    n = rc.shape[0]
-    cells = np.empty(n, np.int64)
-    emps = np.empty(n, np.int64)
-    for j in range(n):
-        cells[j] = (rc[j, 0] + 1) * stride + rc[j, 1] + 1
-    for e in range(starts.shape[0] - 1):
-        for j in range(starts[e], starts[e + 1]):
-            emps[j] = e
-    new_starts = starts.copy()
-    code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps, ends)
-    left = n
-    if code == 0:
-        left = _settle(land_flat, board_flat, stride, r, cells, emps, new_starts, homes,
-                       owner_old, key_old, owner, key, bufs, counts, src)
-    out = np.empty((left, 2), np.int32)
-    new_src = np.empty((2, left), np.int64)
-    for j in range(left):
-        out[j, 0] = cells[j] // stride - 1
-        out[j, 1] = cells[j] % stride - 1
-        new_src[0, j] = cells[j]
-        new_src[1, j] = emps[j]
-    return code, k, out, new_starts, new_src
-
-
 # --------------------------------------------------------------------------- engine
 
-_NO_STEPS = np.zeros(0, np.int64)
-_NO_ENDS = np.zeros(NUM_EMPIRES, np.int64)
-_NO_STEPS.setflags(write=False)  # read-only like every step array (one compiled signature)
-_NO_ENDS.setflags(write=False)
 #: No outposts behind an ownership (``OutpostState.key_src``).
 _NO_SRC = np.zeros((2, 0), np.int64)
 _NO_SRC.setflags(write=False)
@@ -527,61 +308,6 @@ def _run(state: OutpostState, steps: npt.NDArray[np.int64], ends: npt.NDArray[np
                        state.params, b, state.afford, state.pending, state.built, state.skip,
                        key if key.shape[0] else None, new_src)
     return int(code), int(k), new
-
-
-def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...],
-           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """All seats' moves as flat ``index, row, col`` triples, seat by seat, and each
-    seat's end (in triples): one Python loop over the steps and one conversion."""
-    flat: list[Any] = []
-    ap = flat.append
-    ends = [0] * NUM_EMPIRES
-    for s in range(NUM_EMPIRES):
-        move = moves.get(s)
-        if move is not None and not skip[s]:
-            if isinstance(move, np.ndarray) and move.ndim == 2 and move.shape[1] == 3:
-                flat.extend(move.astype(np.int64).ravel().tolist())
-            else:
-                mark = len(flat)
-                try:
-                    for i, (a, b) in move:
-                        ap(i)
-                        ap(a)
-                        ap(b)
-                except (TypeError, ValueError):
-                    del flat[mark:]
-                    for row in _slow_steps(s, move):
-                        flat.extend(row)
-        ends[s] = len(flat) // 3
-    if not flat:
-        return _NO_STEPS, _NO_ENDS
-    k = len(flat)
-    try:  # whole numbers only (bool and numpy integers are ints), int64 range
-        packed = np.frombuffer(struct.pack(f"{k + NUM_EMPIRES}q", *flat, *ends), np.int64)
-    except struct.error:
-        raise IllegalMoveError(f"outpost moves are (index, (row, col)) steps of whole "
-                               f"numbers, got {flat[:9]!r:.80}") from None
-    return packed[:k], packed[k:]  # read-only views, like _NO_STEPS and _NO_ENDS
-
-
-def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int]]:
-    """Steps one by one, allowing a missing target (``None``); bad syntax raises."""
-    rows = []
-    try:
-        for idx, target in move:
-            if not _is_int(idx):
-                raise TypeError
-            if target is None:
-                rows.append((int(idx), _MISSING, _MISSING))
-            else:
-                tr, tc = target
-                if not (_is_int(tr) and _is_int(tc)):
-                    raise TypeError
-                rows.append((int(idx), int(tr), int(tc)))
-    except (TypeError, ValueError):
-        raise IllegalMoveError(f"seat {s}: an outpost move is a sequence of "
-                               f"(index, (row, col)) steps, got {move!r:.80}") from None
-    return rows
 
 
 def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState:
@@ -718,29 +444,6 @@ def check_move(state: OutpostState, player: PlayerId, move: Any) -> str | None:
 def score_key(land: int, water: int) -> tuple[int, int]:
     """Standings order: ``land + water``, then ``land``."""
     return (land + water, land)
-
-
-def _parse_steps(data: Any) -> tuple[tuple[int, tuple[int, int] | None], ...]:
-    if not isinstance(data, (list, tuple)):
-        raise InvalidMoveError("an outpost move is a list of [index, [row, col]] steps or "
-                               f"a disband index, got {data!r:.60}")
-    out = []
-    for entry in data:
-        ok = isinstance(entry, (list, tuple)) and len(entry) in (1, 2) and _is_int(entry[0])
-        target = None
-        if ok and len(entry) == 2 and entry[1] is not None:
-            t = entry[1]
-            ok = isinstance(t, (list, tuple)) and len(t) == 2 and all(_is_int(v) for v in t)
-            if ok:
-                target = (int(t[0]), int(t[1]))
-        if not ok:
-            raise InvalidMoveError(f"an outpost step is [index, [row, col]], got {entry!r:.60}")
-        out.append((int(entry[0]), target))
-    return tuple(out)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 class OutpostGame:
