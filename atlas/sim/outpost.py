@@ -527,9 +527,10 @@ class OutpostGame:
         best = max(keys)
         winners = [e for e, k in enumerate(keys) if k == best]
         winner = winners[0] if len(winners) == 1 else None
-        detail = "; ".join(f"empire {e}: {k[0]} cells ({k[1]} land, {k[0] - k[1]} water)"
+        # people read seats from 1, as on the site and in the other games' details
+        detail = "; ".join(f"player {e + 1}: {k[0]} cells ({k[1]} land, {k[0] - k[1]} water)"
                            for e, k in enumerate(keys))
-        head = f"empire {winner} wins" if winner is not None else "shared first place"
+        head = f"player {winner + 1} wins" if winner is not None else "shared first place"
         return Outcome(winner, "turn-limit", scores,
                        f"{head} after {state.turn} turns; {detail}")
 

@@ -281,7 +281,7 @@ def test_outcome_scores_and_ties():
     assert out.winner == 0 and out.reason == "turn-limit"
     # 1, 2, 3 are tied (same corner diamonds): each beats nobody and ties two
     assert out.scores == (1.0, 1 / 3, 1 / 3, 1 / 3)
-    assert "empire 0 wins" in out.detail
+    assert "player 1 wins" in out.detail  # seats are read from 1 in details
     t = GAME.apply(GAME.initial_state(m, {"T": 1, "r": 2, "L": 5, "W": 0}), {})
     out = GAME.outcome(t)
     assert out.winner is None and out.scores == (0.5, 0.5, 0.5, 0.5)
