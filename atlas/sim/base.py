@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
+from ..errors import IllegalMoveError
 from ..maps import GameMap
 from ..types import PlayerId
 
-__all__ = ["GameInfo", "Outcome", "Game", "State", "REASONS"]
+__all__ = ["GameInfo", "Outcome", "Game", "State", "REASONS", "begin_alternating_turn"]
 
 #: Why a game ended, or why a seat lost; the words used in records and on the site.
 REASONS = (
@@ -111,3 +112,24 @@ class Game(Protocol):
 
     def random_move(self, state: Any, player: PlayerId, rng: Any) -> Any:
         """A uniformly random legal move (``rng`` a ``numpy.random.Generator``)."""
+
+
+def begin_alternating_turn(state: Any, moves: Mapping[PlayerId, Any], *, over: bool
+                           ) -> tuple[Any, PlayerId, Any]:
+    """The checks every alternating game's ``apply`` starts with.
+
+    Returns ``(new, seat, move)``: a copy of ``state`` to play on, the seat to move and
+    its move.  A ``None`` move (no valid answer) sets ``new.forfeit`` to that seat, and
+    the caller returns ``new`` as it is.  Raises ``IllegalMoveError`` when the game is
+    over or ``moves`` is not exactly the seat to move.
+    """
+    if over:
+        raise IllegalMoveError(f"the game is over (turn {state.turn})")
+    p = state.to_play
+    if set(moves) != {p}:
+        raise IllegalMoveError(f"seat {p} is to move, got moves for {sorted(moves)}")
+    new = state.copy()
+    move = moves[p]
+    if move is None:
+        new.forfeit = p
+    return new, p, move

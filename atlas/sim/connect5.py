@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import PlayerId
-from .base import GameInfo, Outcome
+from .base import GameInfo, Outcome, begin_alternating_turn
 
 __all__ = [
     "EMPTY", "SEAT0_DISC", "SEAT1_DISC", "DEFAULT_COLUMNS", "DEFAULT_ROWS",
@@ -207,15 +207,8 @@ class Connect5Game:
 
     def apply(self, state: Connect5State, moves: Mapping[PlayerId, Any]) -> Connect5State:
         """The state after the seat to move drops into ``moves[to_play]`` (``None`` loses)."""
-        if state.over:
-            raise IllegalMoveError(f"the game is over (turn {state.turn})")
-        p = state.to_play
-        if set(moves) != {p}:
-            raise IllegalMoveError(f"seat {p} is to move, got moves for {sorted(moves)}")
-        new = state.copy()
-        move = moves[p]
+        new, p, move = begin_alternating_turn(state, moves, over=state.over)
         if move is None:
-            new.forfeit = p
             return new
         col = _parse_move(move)
         rows, cols = state.board.shape

@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Cell, Grid, PlayerId
-from .base import GameInfo, Outcome
+from .base import GameInfo, Outcome, begin_alternating_turn
 
 __all__ = [
     "VARIANTS", "QUEEN_DIRECTIONS", "KNIGHT_JUMPS", "UNPLACED",
@@ -245,15 +245,8 @@ class IsolationGame:
 
     def apply(self, state: IsolationState, moves: Mapping[PlayerId, Any]) -> IsolationState:
         """The state after the seat to move plays ``moves[to_play]`` (``None`` loses)."""
-        if not self.to_move(state):
-            raise IllegalMoveError(f"the game is over (turn {state.turn})")
-        p = state.to_play
-        if set(moves) != {p}:
-            raise IllegalMoveError(f"seat {p} is to move, got moves for {sorted(moves)}")
-        new = state.copy()
-        move = moves[p]
+        new, p, move = begin_alternating_turn(state, moves, over=not self.to_move(state))
         if move is None:
-            new.forfeit = p
             return new
         cell = _parse_move(move)
         if not _is_legal(state, p, cell):
