@@ -10,8 +10,9 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from .connect5_search import _EXACT, _LOWER, _S_ABORT, _S_BEST, _S_DONE, _S_NODES, _UPPER, WIN
+from .connect5_search import _S_ABORT, _S_BEST, _S_DONE, _S_NODES, WIN
 from .connect5_window import clock
+from .search import bound_flag, tt_cuts, value_from_tt, value_to_tt
 
 __all__ = ["bit_geometry", "bitboards"]
 
@@ -349,17 +350,8 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
         data = tt[slot, 1]
         tt_best = data & 63
         if (data >> 8) & 255 >= depth and ply > 0:
-            v = (data >> 16) - _TT_OFFSET
-            if v > WIN - 1000:
-                v -= ply
-            elif v < -(WIN - 1000):
-                v += ply
-            f = (data >> 6) & 3
-            if f == _EXACT:
-                return v
-            if f == _LOWER and v >= beta:
-                return v
-            if f == _UPPER and v <= alpha:
+            v = value_from_tt((data >> 16) - _TT_OFFSET, ply, WIN)
+            if tt_cuts((data >> 6) & 3, v, alpha, beta):
                 return v
     cols = geo[_G_COLS]
     h1 = geo[_G_H1]
@@ -425,16 +417,8 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
         if alpha >= beta:
             history[seat, c] += depth * depth
             break
-    flag = _EXACT
-    if best <= alpha0:
-        flag = _UPPER
-    elif best >= beta:
-        flag = _LOWER
-    stored = best
-    if stored > WIN - 1000:
-        stored += ply
-    elif stored < -(WIN - 1000):
-        stored -= ply
+    flag = bound_flag(best, alpha0, beta)
+    stored = value_to_tt(best, ply, WIN)
     if not use_tt:
         return best
     d = _TT_SOLVED if depth >= empties else min(depth, _TT_SOLVED - 1)

@@ -12,6 +12,7 @@ import numba
 import numpy as np
 
 from .connect5_window import EMPTY, clock
+from .search import bound_flag, tt_cuts, value_from_tt, value_to_tt
 
 __all__ = ["WIN", "TT_BITS", "ZUGZWANG", "SOLVE_EMPTIES", "SOLVE_SHARE"]
 
@@ -25,7 +26,6 @@ ZUGZWANG = 4
 SOLVE_EMPTIES = 28
 #: Share of the move's time the exact attempt may take before the heuristic search.
 SOLVE_SHARE = 0.5
-_EXACT, _LOWER, _UPPER = 0, 1, 2
 _MAX_PLY = 512
 #: Indices into the kernel's int64 status vector.
 _S_SCORE, _S_NODES, _S_ABORT, _S_EMPTY, _S_BEST, _S_DONE = 0, 1, 2, 3, 4, 5
@@ -179,17 +179,8 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
     if tt[slot, 0] == h:
         tt_best = tt[slot, 1]
         if tt[slot, 2] >> 2 >= depth and ply > 0:
-            v = tt[slot, 3]
-            if v > WIN - 1000:
-                v -= ply
-            elif v < -(WIN - 1000):
-                v += ply
-            f = tt[slot, 2] & 3
-            if f == _EXACT:
-                return v
-            if f == _LOWER and v >= beta:
-                return v
-            if f == _UPPER and v <= alpha:
+            v = value_from_tt(tt[slot, 3], ply, WIN)
+            if tt_cuts(tt[slot, 2] & 3, v, alpha, beta):
                 return v
     # order the moves
     moves = mbuf[ply, :cols]
@@ -264,16 +255,8 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
                 killers[ply, 0] = c
             history[p, c] += depth * depth
             break
-    flag = _EXACT
-    if best <= alpha0:
-        flag = _UPPER
-    elif best >= beta:
-        flag = _LOWER
-    stored = best
-    if stored > WIN - 1000:
-        stored += ply
-    elif stored < -(WIN - 1000):
-        stored -= ply
+    flag = bound_flag(best, alpha0, beta)
+    stored = value_to_tt(best, ply, WIN)
     tt[slot, 0] = h
     tt[slot, 1] = best_move
     tt[slot, 2] = depth * 4 + flag

@@ -29,6 +29,7 @@ import numba
 import numpy as np
 
 from .connect5_window import clock
+from .search import bound_flag, tt_cuts, value_from_tt, value_to_tt
 from .isolation_phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
                                Board, count_moves, flat_board, flood, gen_moves,
                                longest_path, separated, tiny_state)
@@ -45,7 +46,6 @@ TERRITORY_WEIGHT, MOBILITY_WEIGHT = 8, 3
 KNIGHT_WEIGHTS = (1, 2)
 #: Value of a separated position won or lost on walks (below ``WIN``: not proven).
 SEPARATED_WIN = WIN // 4
-_EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
 @numba.njit(cache=True)
@@ -149,13 +149,8 @@ def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, 
     if tt_key[slot] == h:
         tt_best = tt_move[slot]
         if tt_depth[slot] >= depth and ply > 0:
-            v = tt_value[slot]
-            if v > WIN - 1000:
-                v -= ply
-            elif v < -(WIN - 1000):
-                v += ply
-            f = tt_flag[slot]
-            if f == _EXACT or (f == _LOWER and v >= beta) or (f == _UPPER and v <= alpha):
+            v = value_from_tt(tt_value[slot], ply, WIN)
+            if tt_cuts(tt_flag[slot], v, alpha, beta):
                 return v
     for i in range(n):
         m = buf[ply, i]
@@ -230,16 +225,8 @@ def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, 
                 killers[ply, 0] = m
             history[p, m] += depth * depth
             break
-    flag = _EXACT
-    if best <= alpha0:
-        flag = _UPPER
-    elif best >= beta:
-        flag = _LOWER
-    stored = best
-    if stored > WIN - 1000:
-        stored += ply
-    elif stored < -(WIN - 1000):
-        stored -= ply
+    flag = bound_flag(best, alpha0, beta)
+    stored = value_to_tt(best, ply, WIN)
     tt_key[slot] = h
     tt_move[slot] = best_move
     tt_depth[slot] = depth

@@ -1,0 +1,61 @@
+"""Transposition-table bookkeeping shared by the alpha-beta searches of the bots.
+
+Small compiled helpers that the isolation and connect5 searches call from their own
+numba kernels (numba inlines them into the caller's machine code).  Scores within
+:data:`MATE_BAND` of ``win`` are wins or losses ``win - ply`` plies away; the table
+stores them relative to the node (distance from the node, not from the root), so that a
+position reached at another depth reads back the right distance.
+
+References
+----------
+Marsland, T. A. (1986). A review of game-tree pruning. *ICCA Journal* 9(1) (bound
+flags of a transposition-table entry).
+"""
+
+from __future__ import annotations
+
+import numba
+
+__all__ = ["EXACT", "LOWER", "UPPER", "MATE_BAND", "bound_flag", "value_to_tt",
+           "value_from_tt", "tt_cuts"]
+
+#: Bound flags of a table entry: the value is exact, a lower bound or an upper bound.
+EXACT, LOWER, UPPER = 0, 1, 2
+#: Scores this close to ``win`` are forced wins or losses.
+MATE_BAND = 1000
+
+
+@numba.njit(cache=True)
+def bound_flag(best, alpha0, beta):  # pragma: no cover - compiled
+    """The flag of a search result ``best`` found in the window ``(alpha0, beta)``."""
+    if best <= alpha0:
+        return UPPER
+    if best >= beta:
+        return LOWER
+    return EXACT
+
+
+@numba.njit(cache=True)
+def value_to_tt(value, ply, win):  # pragma: no cover - compiled
+    """A score as the table keeps it: win/loss distances counted from this node."""
+    if value > win - MATE_BAND:
+        return value + ply
+    if value < -(win - MATE_BAND):
+        return value - ply
+    return value
+
+
+@numba.njit(cache=True)
+def value_from_tt(value, ply, win):  # pragma: no cover - compiled
+    """Inverse of :func:`value_to_tt` for a node ``ply`` plies from the root."""
+    if value > win - MATE_BAND:
+        return value - ply
+    if value < -(win - MATE_BAND):
+        return value + ply
+    return value
+
+
+@numba.njit(cache=True)
+def tt_cuts(flag, value, alpha, beta):  # pragma: no cover - compiled
+    """Whether a table entry with ``flag`` and ``value`` settles the window."""
+    return flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha)

@@ -1,0 +1,33 @@
+"""Tests of atlas.bots.search: the transposition-table bookkeeping of the searches."""
+
+from __future__ import annotations
+
+import pytest
+
+from atlas.bots.search import (EXACT, LOWER, MATE_BAND, UPPER, bound_flag, tt_cuts,
+                               value_from_tt, value_to_tt)
+
+WIN = 100_000
+
+
+@pytest.mark.parametrize("best, flag", [(-5, UPPER), (-3, UPPER), (0, EXACT), (4, LOWER),
+                                        (9, LOWER)])
+def test_bound_flag_in_window_minus_3_to_4(best, flag):
+    assert bound_flag(best, -3, 4) == flag
+
+
+def test_mate_scores_are_stored_relative_to_the_node():
+    # a win 7 plies from the root, found at ply 3, is a win 4 plies from that node
+    assert value_to_tt(WIN - 7, 3, WIN) == WIN - 4
+    assert value_from_tt(WIN - 4, 5, WIN) == WIN - 9  # read back 5 plies from the root
+    assert value_to_tt(-(WIN - 7), 3, WIN) == -(WIN - 4)
+    for v in (0, 123, -(WIN - MATE_BAND), WIN - MATE_BAND):  # heuristic values unchanged
+        assert value_to_tt(v, 6, WIN) == v == value_from_tt(v, 6, WIN)
+    for v in (WIN - 20, -(WIN - 20), 17):
+        assert value_from_tt(value_to_tt(v, 11, WIN), 11, WIN) == v
+
+
+def test_tt_cuts_only_when_the_bound_settles_the_window():
+    assert tt_cuts(EXACT, 0, -1, 1)
+    assert tt_cuts(LOWER, 5, -1, 5) and not tt_cuts(LOWER, 4, -1, 5)
+    assert tt_cuts(UPPER, -1, -1, 5) and not tt_cuts(UPPER, 0, -1, 5)
