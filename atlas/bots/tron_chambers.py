@@ -27,7 +27,8 @@ import time
 import numba
 import numpy as np
 
-from .tron_common import (INF, R_TRAIL, TronBot, Workspace, chamber_value, clock,
+from .tron_common import (INF, R_TRAIL, TronBot, Workspace, _Board, board_from_state,
+                          chamber_value, clock,
                           head_distance, voronoi_touching)
 from .tron_voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value,
                            iterative_deepening, search_root)
@@ -123,10 +124,31 @@ def rollout_value(grid, me, opp, first, off, w2, ibuf, fbuf, max_turns, stop
     return value
 
 
+_ROLLOUT_WARM: list[bool] = []
+
+
 class ChambersBot(TronBot):
     """Alpha-beta on the tree of chambers nearby; forward rollouts when far apart."""
 
     name = "chambers"
+
+    def warm_up(self) -> None:
+        """Load the kernels, the rollout's too (the search may leave it unused).
+
+        The far-apart warm-up board may leave one move to roll out, or none, so the
+        rollout kernel is called here once; loading it during a game would cost a
+        move's time several times over.
+        """
+        super().warm_up()
+        if _ROLLOUT_WARM:
+            return
+        blocked = np.zeros((3, 12), dtype=bool)
+        grid, me, opp = board_from_state(_Board(blocked, np.array([[1, 0], [1, 11]],
+                                                                  np.int32)), 0)
+        ws = Workspace(3, 12)
+        rollout_value(grid, me, opp, 1, ws.off, ws.w2, ws.ibuf, ws.fbuf, ws.n,
+                      time.perf_counter() + 60.0)
+        _ROLLOUT_WARM.append(True)
 
     def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
                stop: float) -> int:
