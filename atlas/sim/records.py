@@ -40,19 +40,17 @@ object (:mod:`atlas.sim.base`).
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import math
 import os
 import tempfile
-import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordError
-from ..fsutil import default_mode
+from ..fsutil import default_mode, read_maybe_gzip
 from ..maps import GameMap, format_map, parse_map
 from ..types import PlayerId
 from .base import REASONS, Game, Outcome
@@ -510,17 +508,8 @@ def load_record(path: str | os.PathLike[str]) -> Record:
         embedded map does not match its hash.  The message names the file.
     """
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"cannot read file: {exc.strerror or exc}", path=p) from None
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
-                raw = fh.read(MAX_RECORD_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise RecordError(f"damaged gzip data: {exc}", path=p) from None
-    elif p.name.endswith(".gz"):
+    raw, gzipped = read_maybe_gzip(p, MAX_RECORD_BYTES, RecordError)
+    if not gzipped and p.name.endswith(".gz"):
         raise RecordError("not gzip data, although the name ends in .gz", path=p)
     if len(raw) > MAX_RECORD_BYTES:
         raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes", path=p)

@@ -18,17 +18,15 @@ from the command line.
 from __future__ import annotations
 
 import argparse
-import gzip
-import io
 import json
 import re
 import sys
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import MapFormatError, RecordError
+from ..fsutil import read_maybe_gzip
 from ..maps import GameMap, read_map
 from .outpost import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
 from .records import PlayerEntry, Record, RecordBuilder, save_record
@@ -122,16 +120,7 @@ def read_trace(path: str | Path) -> Trace:
         names the file and line.
     """
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise TraceError(f"cannot read file: {exc.strerror or exc}", path=p) from None
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
-                raw = fh.read(MAX_TRACE_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise TraceError(f"damaged gzip data: {exc}", path=p) from None
+    raw, _ = read_maybe_gzip(p, MAX_TRACE_BYTES, TraceError)
     if len(raw) > MAX_TRACE_BYTES:
         raise TraceError(f"larger than {MAX_TRACE_BYTES} bytes, not a trace", path=p)
     try:
