@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..types import Cell, IntGrid
-from .grid import GridError, as_free_grid, check_cell, pad_kernel, scratch, unpad
+from .grid import as_free_grid, pad_kernel, scratch, source_indices, unpad
 
 __all__ = ["bfs_distances", "bfs_kernel", "bfs_blocked_kernel"]
 
@@ -157,11 +157,8 @@ def bfs_distances(free: npt.ArrayLike, sources: Sequence[Cell]) -> IntGrid:
     """
     grid = as_free_grid(free)
     h, w = grid.shape
-    cells = [check_cell(s, grid.shape, "source") for s in sources]
-    if not cells:
-        raise GridError("bfs_distances needs at least one source cell")
+    src = source_indices(grid, sources, "bfs_distances")
     stride = w + 2
-    src = np.array([(r + 1) * stride + c + 1 for r, c in cells], dtype=np.int64)
     flat, work = scratch((h + 2) * stride, 2)
     _bfs_entry(grid, src, flat, work)
     return unpad(work[0], (h, w))

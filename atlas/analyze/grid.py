@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import operator
 import threading
-from typing import Final
+from typing import Final, Sequence
 
 import numba
 import numpy as np
@@ -52,6 +52,7 @@ from ..errors import AtlasError, located
 from ..types import Cell, Grid, IntGrid
 
 __all__ = [
+    "source_indices",
     "FREE",
     "BLOCKED",
     "GridError",
@@ -139,6 +140,19 @@ def cell_of(index: int, stride: int) -> Cell:
     """Inverse of :func:`flat_index`."""
     r, c = divmod(int(index), stride)
     return r - 1, c - 1
+
+
+def source_indices(grid: Grid, sources: Sequence[object], caller: str
+                   ) -> npt.NDArray[np.int64]:
+    """Padded flat indices (int64) of ``sources``, each checked against ``grid``'s shape.
+
+    Raises ``GridError`` naming ``caller`` when there is no source.
+    """
+    cells = [check_cell(s, grid.shape, "source") for s in sources]
+    if not cells:
+        raise GridError(f"{caller} needs at least one source cell")
+    stride = grid.shape[1] + 2
+    return np.array([flat_index(c, stride) for c in cells], dtype=np.int64)
 
 
 @numba.njit(cache=True)

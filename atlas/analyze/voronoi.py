@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..types import Cell, IntGrid
-from .grid import GridError, as_free_grid, check_cell, pad_kernel, scratch, unpad
+from .grid import as_free_grid, check_cell, pad_kernel, scratch, source_indices, unpad
 
 __all__ = ["voronoi_counts", "voronoi_partition", "voronoi_kernel",
            "voronoi_partition_kernel", "TIE", "UNREACHED"]
@@ -309,11 +309,8 @@ def voronoi_partition(free: npt.ArrayLike, sources: Sequence[Cell]) -> IntGrid:
     """
     grid = as_free_grid(free)
     h, w = grid.shape
-    cells = [check_cell(s, grid.shape, "source") for s in sources]
-    if not cells:
-        raise GridError("voronoi_partition needs at least one source cell")
+    src = source_indices(grid, sources, "voronoi_partition")
     stride = w + 2
-    src = np.array([(r + 1) * stride + c + 1 for r, c in cells], dtype=np.int64)
     flat, work = scratch((h + 2) * stride, 3)
     _partition_entry(grid, src, flat, work)
     return unpad(work[1], (h, w))
