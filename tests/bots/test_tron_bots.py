@@ -13,7 +13,8 @@ import pytest
 from atlas.bots import make_bot
 from atlas.bots import tron_common as tc
 from atlas.bots.tron_chambers import rollout_value
-from atlas.bots.tron_frontline import endgame_move, space_fill_length, space_filler_move
+from atlas.bots.tron_fill import space_fill_length, space_filler_move
+from atlas.bots.tron_frontline import endgame_move
 from atlas.bots.tron_voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
                                      draw_value, evaluate, search_root)
 from atlas.maps import read_map

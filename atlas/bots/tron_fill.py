@@ -1,0 +1,155 @@
+"""The endgame space filler of the tron bots: greedy filling with true cut vertices.
+
+:func:`space_filler_move` is the post-mortem's greedy rule (fewest open neighbours,
+avoid cut vertices) made exact where it matters: a move into a possible cut vertex is
+scored by the checkerboard bound of the largest room it keeps.  :func:`space_fill_length`
+walks it to the end: a lower bound on the cells a lone player can still fill, used by
+``frontline``'s endgame search and as its evaluation of separated positions.
+
+References
+----------
+.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010,
+   ``shared/seeds/tron-winner-postmortem.html``.
+"""
+
+from __future__ import annotations
+
+import numba
+
+from .tron_common import R_MARK, R_QUEUE, R_STACK, _open_neighbours, clock, potential_articulation
+
+__all__ = ["space_filler_move", "space_fill_length"]
+
+
+@numba.njit(cache=True)
+def _side_bound(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
+    """Checkerboard bound of a walk that starts at free cell ``src`` in its room.
+
+    Floods the room (marking it ``stamp``) counting the cells of each colour: a walk
+    from a cell of colour A alternates A, B, A, ... so it visits at most
+    ``2*min(a, b) + (a > b)`` cells.  O(room).
+    """
+    w2 = off[2]
+    mark[src] = stamp
+    head = 0
+    tail = 1
+    queue[0] = src
+    colour = ((src // w2) + (src % w2)) & 1
+    same = 0
+    other = 0
+    while head < tail:
+        c = queue[head]
+        head += 1
+        if (((c // w2) + (c % w2)) & 1) == colour:
+            same += 1
+        else:
+            other += 1
+        for k in range(4):
+            nb = c + off[k]
+            if grid[nb] != 0 and mark[nb] != stamp:
+                mark[nb] = stamp
+                queue[tail] = nb
+                tail += 1
+    return 2 * min(same, other) + (1 if same > other else 0)
+
+
+@numba.njit(cache=True)
+def space_filler_move(grid, head, off, ibuf, stamp, art_w):  # pragma: no cover - numba
+    """The endgame filler's move from ``head``: ``(direction 0..3 or -1, next stamp)``.
+
+    The greedy rule of the post-mortem [1]_ with true cut vertices and the checkerboard
+    bound: each move is scored by the space it keeps, the largest parity bound of the
+    rooms next to the target once the target is blocked (the whole room when the target
+    is not a cut vertex; the 3x3 test of
+    :func:`atlas.bots.tron_common.potential_articulation` skips the flood for most
+    cells); among the moves keeping the most, the one with the fewest open neighbours
+    (wall hugging), a dead end last.  ``art_w`` (0 or 8) weighs a target that may be a
+    cut vertex like that many extra open neighbours: 8 also prefers safe-looking cells
+    among the moves keeping the same space, 0 only counts neighbours; each variant
+    fills some rooms better than the other.
+
+    Notes
+    -----
+    O(1) per candidate that is not a possible cut vertex, O(room) otherwise.
+    """
+    mark = ibuf[R_MARK]
+    queue = ibuf[R_QUEUE]
+    big = 1 << 40
+    best = -1
+    best_keep = -1
+    best_nb = 99                 # rank of the best move
+    grid[head] = 1
+    split = potential_articulation(grid, head, off)
+    grid[head] = 0
+    for k in range(4):
+        t = head + off[k]
+        if grid[t] == 0:
+            continue
+        free_nb = _open_neighbours(grid, t, off)
+        art = 0
+        if free_nb == 0:
+            keep = 0
+        elif free_nb == 1 or not potential_articulation(grid, t, off):
+            keep = big
+        else:
+            art = 1
+            # Block t: do its free neighbours fall into separate rooms?
+            grid[t] = 0
+            keep = -1
+            first = stamp
+            parts = 0
+            for j in range(4):
+                o = t + off[j]
+                if grid[o] != 0 and (mark[o] < first or mark[o] >= stamp):
+                    b = _side_bound(grid, o, off, mark, stamp, queue)
+                    stamp += 1
+                    parts += 1
+                    if b > keep:
+                        keep = b
+            grid[t] = 1
+            if parts <= 1:
+                keep = big
+        if split and free_nb > 0:
+            # The head separates its neighbours: a move keeps at most its own room.
+            room = _side_bound(grid, t, off, mark, stamp, queue)
+            stamp += 1
+            if room < keep:
+                keep = room
+        # Most space kept, then (art_w > 4) not a possible cut vertex, then fewest open
+        # neighbours.
+        rank = art_w * art + free_nb
+        if keep > best_keep or (keep == best_keep and rank < best_nb):
+            best = k
+            best_keep = keep
+            best_nb = rank
+    return best, stamp
+
+
+@numba.njit(cache=True)
+def space_fill_length(grid, head, off, ibuf, max_steps, art_w, stop
+                      ):  # pragma: no cover - numba
+    """Steps :func:`space_filler_move` survives from ``head`` (board restored).
+
+    Gives up (returning the steps so far) when the clock passes ``stop``, read every 32
+    steps.  The trail is kept in the ``R_STACK`` row.  O(steps) plus the floods at
+    possible cut vertices (O(steps x room) at worst).
+    """
+    trail = ibuf[R_STACK]
+    n = grid.shape[0]
+    stamp = ibuf[R_MARK].max() + 1
+    steps = 0
+    c = head
+    while steps < max_steps and steps < n:
+        if stamp > (1 << 30):
+            ibuf[R_MARK][:] = 0
+            stamp = 1
+        k, stamp = space_filler_move(grid, c, off, ibuf, stamp, art_w)
+        if k < 0 or ((steps & 31) == 31 and clock() > stop):
+            break
+        c = c + off[k]
+        grid[c] = 0
+        trail[steps] = c
+        steps += 1
+    for i in range(steps):
+        grid[trail[i]] = 1
+    return steps
