@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["Job", "schedule", "run_job", "standings", "format_table", "main"]
+__all__ = ["Job", "schedule", "run_job", "standings", "pair_intervals", "format_table", "main"]
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,31 @@ def standings(results: Sequence[dict[str, Any]], bots: Sequence[str]
     return total, pair
 
 
+def pair_intervals(results: Sequence[dict[str, Any]]
+                   ) -> dict[tuple[str, str], tuple[float, float, float, int]]:
+    """Per ordered pair: ``(low, mean, high, games)`` of the row bot's score per game.
+
+    The interval is the mean score plus or minus 1.96 standard errors (scores 0, 0.5 or
+    1 per game, clipped to [0, 1]): with 26 games it is about +-0.18 wide, so a single
+    ladder tells a 65 % bot from a 50 % one only roughly.
+    """
+    scores: dict[tuple[str, str], list[float]] = {}
+    for r in results:
+        seats = r["bots"]
+        for i, b in enumerate(seats):
+            for j, o in enumerate(seats):
+                if i != j and o != b:
+                    scores.setdefault((b, o), []).append(float(r["scores"][i]))
+    out = {}
+    for key, xs in scores.items():
+        n = len(xs)
+        mean = sum(xs) / n
+        var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.25
+        half = 1.96 * (var / n) ** 0.5
+        out[key] = (max(mean - half, 0.0), mean, min(mean + half, 1.0), n)
+    return out
+
+
 def format_table(results: Sequence[dict[str, Any]], bots: Sequence[str]) -> str:
     """The standings and the pairwise matrix as text."""
     total, pair = standings(results, bots)
@@ -132,6 +157,13 @@ def format_table(results: Sequence[dict[str, Any]], bots: Sequence[str]) -> str:
                 pts, n = pair[(b, o)]
                 cells.append(f"{100 * pts / n:>{width - 1}.1f}%")
         lines.append(f"{b:<{width}}" + "".join(cells))
+    lines.append("")
+    lines.append("each pair, row bot's points % with a 95 % interval (normal approximation "
+                 "over the games' scores):")
+    for (b, o), (lo, mean, hi, n) in sorted(pair_intervals(results).items()):
+        if order.index(b) < order.index(o):
+            lines.append(f"  {b} vs {o}: {100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                         f" over {n} games")
     bad = [r for r in results if any(s not in ("ok", "") for s in r["statuses"])]
     if bad:
         lines.append("")
