@@ -23,8 +23,8 @@ __all__ = ["bit_geometry", "bitboards"]
 # a sentinel that no disc ever takes, so lines do not wrap from one column to the next.
 #: Indices into the geometry vector of the bitboard kernels.
 _G_ROWS, _G_COLS, _G_K, _G_H1, _G_BOARD, _G_BOTTOM, _G_ODD, _G_CELLS = range(8)
-_G_BONUS, _G_SHIFT, _G_START, _G_WEIGHT, _G_ORDER = 8, 12, 16, 20, 40
-_G_SIZE = 80
+_G_BONUS, _G_SHIFT, _G_START, _G_WEIGHT, _G_ORDER, _G_PARITY = 8, 12, 16, 20, 40, 80
+_G_SIZE = 100
 #: Offset of the value field of a packed transposition-table entry.
 _TT_OFFSET = 1 << 30
 #: Depth stored for an exact (solved to the end of the game) entry.
@@ -43,15 +43,17 @@ def _popcount(typingctx, x):
 
 
 def bit_geometry(rows: int, cols: int, inarow: int, bonus: np.ndarray,
-                 weights: np.ndarray) -> np.ndarray | None:
+                 weights: np.ndarray, parity: np.ndarray | None = None
+                 ) -> np.ndarray | None:
     """The int64 geometry vector of the bitboard kernels, or ``None`` if the board is too big.
 
     Holds the sizes, the masks of all cells, bottom cells and odd rows (heights 1, 3, ...,
     good for seat 0), the four line shifts with the masks of the cells where a window of
-    ``inarow`` cells can start, the window weights and the centre-first column order.
+    ``inarow`` cells can start, the window weights, the centre-first column order and
+    the parity-window values by empty cells (``parity[e]``; none if ``None``).
     """
     h1 = rows + 1
-    if cols * h1 > 64 or inarow > 16 or cols > _G_SIZE - _G_ORDER:
+    if cols * h1 > 64 or inarow > 16 or cols > _G_PARITY - _G_ORDER:
         return None
     geo = np.zeros(_G_SIZE, dtype=np.int64)
 
@@ -77,6 +79,8 @@ def bit_geometry(rows: int, cols: int, inarow: int, bonus: np.ndarray,
     geo[_G_WEIGHT:_G_WEIGHT + inarow] = weights[:inarow]
     order = sorted(range(cols), key=lambda c: (abs(2 * c - (cols - 1)), c))
     geo[_G_ORDER:_G_ORDER + cols] = order
+    if parity is not None:
+        geo[_G_PARITY:_G_PARITY + inarow] = parity[:inarow]
     return geo
 
 
@@ -160,20 +164,27 @@ def _add(c0, c1, c2, a):
 @numba.njit(cache=True)
 def _bb_windows(x0, x1, geo):
     """Window score from seat 0's side: ``weights[j]`` per window holding ``j`` discs of
-    one seat only, counted with bit-sliced counters over the window start cells.
+    one seat only, plus the parity windows of :func:`_bb_parity`, counted with bit-sliced
+    counters over the window start cells.
 
-    Unrolled for ``inarow <= 5`` (about 80 ns on 9 x 6); longer lines take
-    :func:`_bb_windows_any`.
+    Unrolled for ``inarow <= 5`` (about 100 ns on 9 x 6); longer lines take
+    :func:`_bb_windows_any` and :func:`_bb_parity`.
     """
     k = geo[_G_K]
     if k > 5:
-        return _bb_windows_any(x0, x1, geo)
+        return _bb_windows_any(x0, x1, geo) + _bb_parity(x0, x1, geo)
+    odd = geo[_G_ODD]
+    empty = geo[_G_BOARD] & ~(x0 | x1)
+    fill0 = x0 | (empty & odd)
+    fill1 = x1 | (empty & ~odd)
     total = 0
     for d in range(4):
         s = geo[_G_SHIFT + d]
         w = geo[_G_START + d]
         a0 = x0 & w
         b0 = x1 & w
+        f0 = fill0 & w
+        f1 = fill1 & w
         a1 = a2 = b1 = b2 = 0
         any0 = a0
         any1 = b0
@@ -183,23 +194,21 @@ def _bb_windows(x0, x1, geo):
                 b = (x1 >> (i * s)) & w
                 any0 |= a
                 any1 |= b
+                f0 &= fill0 >> (i * s)
+                f1 &= fill1 >> (i * s)
                 a0, a1, a2 = _add(a0, a1, a2, a)
                 b0, b1, b2 = _add(b0, b1, b2, b)
         open0 = w & ~any1
         open1 = w & ~any0
         n0, n1, n2 = ~a0, ~a1, ~a2
         m0, m1, m2 = ~b0, ~b1, ~b2
-        total += (_popcount(open0 & a0 & n1 & n2) - _popcount(open1 & b0 & m1 & m2)
-                  ) * geo[_G_WEIGHT + 1]
-        if k > 2:
-            total += (_popcount(open0 & n0 & a1 & n2) - _popcount(open1 & m0 & b1 & m2)
-                      ) * geo[_G_WEIGHT + 2]
-        if k > 3:
-            total += (_popcount(open0 & a0 & a1 & n2) - _popcount(open1 & b0 & b1 & m2)
-                      ) * geo[_G_WEIGHT + 3]
-        if k > 4:
-            total += (_popcount(open0 & n0 & n1 & a2) - _popcount(open1 & m0 & m1 & b2)
-                      ) * geo[_G_WEIGHT + 4]
+        for j in range(1, k):
+            c0 = (a0 if j & 1 else n0) & (a1 if j & 2 else n1) & (a2 if j & 4 else n2)
+            c1 = (b0 if j & 1 else m0) & (b1 if j & 2 else m1) & (b2 if j & 4 else m2)
+            total += (_popcount(open0 & c0) - _popcount(open1 & c1)) * geo[_G_WEIGHT + j]
+            pv = geo[_G_PARITY + k - j]
+            if pv != 0:
+                total += (_popcount(f0 & c0) - _popcount(f1 & c1)) * pv
     return total
 
 
@@ -246,9 +255,66 @@ def _bb_windows_any(x0, x1, geo):
 
 
 @numba.njit(cache=True)
+def _bb_parity(x0, x1, geo):
+    """Parity windows from seat 0's side: ``geo[_G_PARITY + e]`` per window free of the
+    other seat whose ``e >= 2`` empty cells all lie on the seat's own rows (odd heights
+    for seat 0, even for seat 1).
+
+    Such a window is a line the seat completes if the columns are filled up in pairs,
+    the second player answering in the same column (Allis's *claimeven*): the empty
+    odd squares go to seat 0, the even ones to seat 1.  A window with one empty cell is
+    a threat square, valued by :func:`_bb_eval`.  Disc counts use the bit-sliced
+    counters of :func:`_bb_windows`; O(4 inarow) word operations.
+    """
+    k = geo[_G_K]
+    odd = geo[_G_ODD]
+    empty = geo[_G_BOARD] & ~(x0 | x1)
+    fill0 = x0 | (empty & odd)
+    fill1 = x1 | (empty & ~odd)
+    total = 0
+    for d in range(4):
+        s = geo[_G_SHIFT + d]
+        w = geo[_G_START + d]
+        f0 = fill0 & w
+        f1 = fill1 & w
+        a0 = x0 & w
+        b0 = x1 & w
+        a1 = a2 = a3 = b1 = b2 = b3 = 0
+        for i in range(1, k):
+            f0 &= fill0 >> (i * s)
+            f1 &= fill1 >> (i * s)
+            a = (x0 >> (i * s)) & w
+            b = (x1 >> (i * s)) & w
+            c = a0 & a
+            a0 ^= a
+            c2 = a1 & c
+            a1 ^= c
+            a3 |= a2 & c2
+            a2 ^= c2
+            c = b0 & b
+            b0 ^= b
+            c2 = b1 & c
+            b1 ^= c
+            b3 |= b2 & c2
+            b2 ^= c2
+        for e in range(2, k):
+            v = geo[_G_PARITY + e]
+            if v == 0 or f0 | f1 == 0:
+                continue
+            j = k - e
+            m0 = f0 & (a0 if j & 1 else ~a0) & (a1 if j & 2 else ~a1) & \
+                (a2 if j & 4 else ~a2) & (a3 if j & 8 else ~a3)
+            m1 = f1 & (b0 if j & 1 else ~b0) & (b1 if j & 2 else ~b1) & \
+                (b2 if j & 4 else ~b2) & (b3 if j & 8 else ~b3)
+            total += (_popcount(m0) - _popcount(m1)) * v
+    return total
+
+
+@numba.njit(cache=True)
 def _bb_eval(x0, x1, mask, w0, w1, geo):
-    """Static value from seat 0's side: windows, threat squares by parity, and the lowest
-    threat of each column by Allis's zugzwang rule (as :func:`_zugzwang`).
+    """Static value from seat 0's side: windows and parity windows (:func:`_bb_windows`),
+    threat squares by parity, and the lowest threat of each column by Allis's zugzwang
+    rule (as :func:`_zugzwang`).
 
     ``w0``, ``w1`` are the empty winning cells of each seat.
     """

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.connect5_bitboard import _bb_eval, _bb_negamax, _bb_wins, bit_geometry, bitboards
-from atlas.bots.connect5_search import WIN, _load, _weights, _zugzwang
+from atlas.bots.connect5_bitboard import (_bb_eval, _bb_negamax, _bb_parity, _bb_wins,
+                                         bit_geometry, bitboards)
+from atlas.bots.connect5_search import (PARITY, WIN, _load, _parity_weights, _weights,
+                                        _zugzwang)
 from atlas.bots.connect5_strong import StrongConnect5Bot
 from atlas.bots.connect5_window import Window4Bot, move_score, seed_scores, window_table
 from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
@@ -249,9 +251,54 @@ def test_bitboard_winning_cells_match_a_window_scan(rows, cols, inarow):
             assert got == _winning_cells_reference(st.board, seat, inarow)
 
 
+def _parity_reference(board: np.ndarray, inarow: int, parity: np.ndarray) -> int:
+    """Plain-Python parity windows from seat 0's side: a window free of the other seat
+    with e >= 2 empty cells, all on the seat's rows (odd heights for seat 0), is worth
+    ``parity[e]``."""
+    rows, cols = board.shape
+    total = 0
+    for w in _windows_reference(rows, cols, inarow):
+        vals = [int(board.flat[c]) for c in w]
+        heights = [rows - c // cols for c in w if board.flat[c] == 0]
+        for seat, sign in ((0, 1), (1, -1)):
+            if (2 - seat) in vals or len(heights) < 2:
+                continue
+            if all((h % 2 == 1) == (seat == 0) for h in heights):
+                total += sign * int(parity[len(heights)])
+    return total
+
+
+def test_parity_weights_follow_the_measured_shares():
+    # two empty cells: a four-disc window's worth; three: a fifth of it; a threat: none
+    assert _parity_weights(5).tolist() == [0, 0, 512, 102, 0, 0]
+    assert _parity_weights(4).tolist() == [0, 0, 64, 13, 0]
+    assert _parity_weights(3).tolist() == [0, 0, 8, 0]
+    assert PARITY == (1.0, 0.2)
+
+
+def test_parity_windows_count_claimeven_lines():
+    # X on the bottom row (height 1, odd: X's rows) at columns 0, 1, 2; O above it at
+    # columns 0, 1 (height 2, even: O's rows) and at the bottom of column 8.
+    st = _state(6, 9, {(5, 0): 0, (5, 1): 0, (5, 2): 0, (4, 0): 1, (4, 1): 1, (5, 8): 1})
+    bot = StrongConnect5Bot()
+    bot._setup(6, 9, 5)
+    x0, mask = bitboards(st.board.ravel(), 6, 9, 0)
+    p2, p3 = int(bot.parity[2]), int(bot.parity[3])
+    # X: bottom windows over columns 0..4 (empties 3, 4 at height 1) and 1..5 (three
+    # empties); O: the height-2 window over columns 0..4 (three empties at height 2).
+    # Vertical and diagonal windows mix heights, and columns 2..6 has four empties.
+    assert _bb_parity(x0, x0 ^ mask, bot.geo) == (p2 + p3) - p3 == 512
+    assert _parity_reference(st.board, 5, bot.parity) == 512
+    # the seats swapped: each seat's lines now need cells on the other seat's rows
+    st2 = _state(6, 9, {(5, 0): 1, (5, 1): 1, (5, 2): 1, (4, 0): 0, (4, 1): 0, (5, 8): 0})
+    x0, mask = bitboards(st2.board.ravel(), 6, 9, 0)
+    assert _bb_parity(x0, x0 ^ mask, bot.geo) == 0
+
+
 @pytest.mark.parametrize("rows, cols, inarow", [(6, 9, 5), (6, 7, 4), (7, 8, 6)])
 def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
-    # windows, threat squares and zugzwang, on bitboards, against _load + _zugzwang
+    # windows, threat squares and zugzwang, on bitboards, against _load + _zugzwang; the
+    # parity windows (bitboards only) against a plain-Python count
     rng = np.random.default_rng(11)
     bot = StrongConnect5Bot()
     bot._setup(rows, cols, inarow)
@@ -271,7 +318,9 @@ def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
         x1 = x0 ^ mask
         w0 = _bb_wins(x0, bot.geo) & ~mask
         w1 = _bb_wins(x1, bot.geo) & ~mask
-        assert _bb_eval(x0, x1, mask, w0, w1, bot.geo) == expected
+        parity = _parity_reference(st.board, inarow, bot.parity)
+        assert _bb_parity(x0, x1, bot.geo) == parity
+        assert _bb_eval(x0, x1, mask, w0, w1, bot.geo) == expected + parity
 
 
 def _solve_reference(board: np.ndarray, p: int, inarow: int, ply: int, memo: dict) -> int:
