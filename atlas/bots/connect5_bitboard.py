@@ -177,6 +177,8 @@ def _bb_windows(x0, x1, geo):
     empty = geo[_G_BOARD] & ~(x0 | x1)
     fill0 = x0 | (empty & odd)
     fill1 = x1 | (empty & ~odd)
+    p2 = geo[_G_PARITY + 2]
+    p3 = geo[_G_PARITY + 3]
     total = 0
     for d in range(4):
         s = geo[_G_SHIFT + d]
@@ -202,13 +204,32 @@ def _bb_windows(x0, x1, geo):
         open1 = w & ~any0
         n0, n1, n2 = ~a0, ~a1, ~a2
         m0, m1, m2 = ~b0, ~b1, ~b2
-        for j in range(1, k):
-            c0 = (a0 if j & 1 else n0) & (a1 if j & 2 else n1) & (a2 if j & 4 else n2)
-            c1 = (b0 if j & 1 else m0) & (b1 if j & 2 else m1) & (b2 if j & 4 else m2)
-            total += (_popcount(open0 & c0) - _popcount(open1 & c1)) * geo[_G_WEIGHT + j]
-            pv = geo[_G_PARITY + k - j]
-            if pv != 0:
-                total += (_popcount(f0 & c0) - _popcount(f1 & c1)) * pv
+        # windows by disc count j: c_j for seat 0, d_j for seat 1
+        c1 = a0 & n1 & n2
+        d1 = b0 & m1 & m2
+        total += (_popcount(open0 & c1) - _popcount(open1 & d1)) * geo[_G_WEIGHT + 1]
+        c2 = d2 = c3 = d3 = 0
+        if k > 2:
+            c2 = n0 & a1 & n2
+            d2 = m0 & b1 & m2
+            total += (_popcount(open0 & c2) - _popcount(open1 & d2)) * geo[_G_WEIGHT + 2]
+        if k > 3:
+            c3 = a0 & a1 & n2
+            d3 = b0 & b1 & m2
+            total += (_popcount(open0 & c3) - _popcount(open1 & d3)) * geo[_G_WEIGHT + 3]
+        if k > 4:
+            total += (_popcount(open0 & n0 & n1 & a2) - _popcount(open1 & m0 & m1 & b2)
+                      ) * geo[_G_WEIGHT + 4]
+        if f0 | f1:
+            # parity windows two (k - 2 discs) and three (k - 3 discs) cells short
+            if k == 5:
+                e2, g2, e3, g3 = c3, d3, c2, d2
+            elif k == 4:
+                e2, g2, e3, g3 = c2, d2, c1, d1
+            else:
+                e2, g2, e3, g3 = c1, d1, 0, 0
+            total += (_popcount(f0 & e2) - _popcount(f1 & g2)) * p2
+            total += (_popcount(f0 & e3) - _popcount(f1 & g3)) * p3
     return total
 
 
