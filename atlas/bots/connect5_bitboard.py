@@ -65,7 +65,7 @@ def bit_geometry(rows: int, cols: int, inarow: int, bonus: np.ndarray,
     bottom = sum(bit(0, c) for c in range(cols))
     for i, v in enumerate((rows, cols, inarow, h1, full, bottom, odd, rows * cols)):
         geo[i] = _signed(v)
-    geo[_G_BONUS:_G_BONUS + 3] = bonus
+    geo[_G_BONUS:_G_BONUS + 3] = bonus[:3]
     # (dh, dc): vertical, horizontal, the two diagonals
     for d, (dh, dc) in enumerate(((1, 0), (0, 1), (1, 1), (-1, 1))):
         geo[_G_SHIFT + d] = dc * h1 + dh

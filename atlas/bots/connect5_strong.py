@@ -20,7 +20,8 @@ kernel over a flat board with make/undo.  Both share:
   that parity, after Allis's zugzwang rules.  The bitboard search also values *parity
   windows* (:data:`~atlas.bots.connect5_search.PARITY`): a window free of the other
   side whose two or three empty cells all lie on the side's own rows, a line it
-  completes if the columns fill up in pairs (Allis's claimeven).  Without them the
+  completes if the columns fill up in pairs (Allis's claimeven); the array search
+  keeps them with its window counts.  Without them the
   bot walked into middle games already lost to zugzwang (on 9 x 6 it scored 75 % as
   the first player against window4, 100 % with them; deeper search did not help: at
   0.4 s a move it still scored 81 %).
@@ -37,11 +38,12 @@ opponent's winning cell are never searched (they lose at once), principal variat
 search narrows the windows, and the table key is ``discs + all discs`` (unique per
 position), kept across moves.  The window counts of the evaluation use bit-sliced
 counters and popcounts: the evaluation equals the array one plus the parity windows
-(which the array kernel lacks).  With at most :data:`SOLVE_EMPTIES` empty cells a move
+(kept by the array kernel with its window counts).  With at most :data:`SOLVE_EMPTIES` empty cells a move
 first tries, for :data:`SOLVE_SHARE` of its time, to solve the game with a null window
 around a draw; a proven win or draw is played at once, otherwise the heuristic
-iterative deepening runs as usual.  About 3 to 4
-million nodes per second on one core (the array kernel: about 0.4 million).
+iterative deepening runs as usual.  About 4 to 5 million nodes per second on one core
+in the 9 x 6 middle game (the array kernel: about 1.1 million), measured on a shared
+two-core machine.
 
 References
 ----------
@@ -61,7 +63,7 @@ import numpy as np
 from .connect5_bitboard import _U64, _bb_negamax, _bb_wins, _signed, bit_geometry, bitboards
 from .connect5_search import (_MAX_PLY, _S_ABORT, _S_BEST, _S_DONE, _S_EMPTY, _S_NODES,
                               SOLVE_EMPTIES, SOLVE_SHARE, TT_BITS, WIN, ZUGZWANG, _load,
-                              _negamax, _parity_weights, _weights)
+                              _negamax, _parity_weights, _weights, window_counts)
 from .connect5_window import EMPTY, clock, flat_board, tiny_state, window_table
 
 __all__ = ["StrongConnect5Bot", "WIN", "TT_BITS", "SOLVE_EMPTIES", "SOLVE_SHARE",
@@ -85,9 +87,10 @@ class StrongConnect5Bot:
     Notes
     -----
     Boards of at most 64 bits (``cols * (rows + 1) <= 64``: up to 9 x 6, 8 x 7, 7 x 8)
-    are searched by :func:`_bb_negamax` on bitboards (3 to 4 million nodes per second,
-    4 to 8 times the array kernel's; at 0.1 s a move the 9 x 6 game is usually solved
-    exactly from about 22 empty cells); larger ones by the array kernel :func:`_negamax`.  Each iteration is one kernel call, which reads
+    are searched by :func:`_bb_negamax` on bitboards (4 to 5 million nodes per second,
+    about 4 times the array kernel's; at 0.1 s a move the 9 x 6 game is usually solved
+    exactly from about 22 to 26 empty cells); larger ones by the array kernel
+    :func:`_negamax`.  Each iteration is one kernel call, which reads
     the clock every few thousand nodes and aborts past the deadline; the move of the
     last finished iteration (or a better root move fully searched by the aborted one) is
     played.  The tables keep ``2 ** TT_BITS`` entries and live as long as the bot.
@@ -120,11 +123,13 @@ class StrongConnect5Bot:
         self.windows, self.cell_ptr, self.cell_windows = window_table(rows, cols, inarow)
         self.weights = _weights(inarow)
         top = int(self.weights[inarow - 1])
-        # threat squares: right parity, wrong parity, lowest threat of a column
-        self.bonus = np.array([top // 2, top // 8, ZUGZWANG * top], dtype=np.int64)
+        self.parity = _parity_weights(inarow)
+        # threat squares (right parity, wrong parity, lowest of a column), then the
+        # parity windows by empty cells
+        self.bonus = np.concatenate([np.array([top // 2, top // 8, ZUGZWANG * top],
+                                              dtype=np.int64), self.parity])
         zrng = np.random.default_rng(0x5EED)
         self.zob = zrng.integers(1, 2 ** 63, size=(rows * cols, 2), dtype=np.int64)
-        self.parity = _parity_weights(inarow)
         self.geo = bit_geometry(rows, cols, inarow, self.bonus, self.weights, self.parity)
         if self.tt is not None:
             self.tt[:, 0] = 0
@@ -250,7 +255,7 @@ class StrongConnect5Bot:
         """Iterative deepening with the array kernel :func:`_negamax` (any board size)."""
         self._tables(rows, cols, False)
         board = np.zeros_like(start)
-        wcount = np.zeros((self.windows.shape[0], 2), dtype=np.int64)
+        wcount = window_counts(self.windows, rows, cols)
         threats = np.zeros((rows * cols, 2), dtype=np.int64)
         status = np.zeros(6, dtype=np.int64)
         status[_S_EMPTY] = rows * cols

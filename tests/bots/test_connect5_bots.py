@@ -11,7 +11,7 @@ from atlas.bots import make_bot
 from atlas.bots.connect5_bitboard import (_bb_eval, _bb_negamax, _bb_parity, _bb_wins,
                                          bit_geometry, bitboards)
 from atlas.bots.connect5_search import (PARITY, WIN, _load, _parity_weights, _weights,
-                                        _zugzwang)
+                                        _update, _zugzwang, window_counts)
 from atlas.bots.connect5_strong import StrongConnect5Bot
 from atlas.bots.connect5_window import Window4Bot, move_score, seed_scores, window_table
 from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
@@ -133,6 +133,23 @@ def _reference_eval(board: np.ndarray, inarow: int, bonus: tuple[int, int]) -> i
     return total
 
 
+def _parity_reference(board: np.ndarray, inarow: int, parity: np.ndarray) -> int:
+    """Plain-Python parity windows from seat 0's side: a window free of the other seat
+    with e >= 2 empty cells, all on the seat's rows (odd heights for seat 0), is worth
+    ``parity[e]``."""
+    rows, cols = board.shape
+    total = 0
+    for w in _windows_reference(rows, cols, inarow):
+        vals = [int(board.flat[c]) for c in w]
+        heights = [rows - c // cols for c in w if board.flat[c] == 0]
+        for seat, sign in ((0, 1), (1, -1)):
+            if (2 - seat) in vals or len(heights) < 2:
+                continue
+            if all((h % 2 == 1) == (seat == 0) for h in heights):
+                total += sign * int(parity[len(heights)])
+    return total
+
+
 @pytest.mark.parametrize("inarow, rows, cols", [(5, 6, 9), (4, 6, 7)])
 def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
     rng = np.random.default_rng(7)
@@ -146,7 +163,7 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
             st = GAME.apply(st, {st.to_play: GAME.random_move(st, st.to_play, rng)})
         start = st.board.ravel().astype(np.int8)
         board = np.zeros_like(start)
-        wcount = np.zeros((bot.windows.shape[0], 2), np.int64)
+        wcount = window_counts(bot.windows, rows, cols)
         threats = np.zeros((rows * cols, 2), np.int64)
         status = np.zeros(6, np.int64)
         status[3] = rows * cols
@@ -155,8 +172,21 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
               threats, bot.bonus, rows, cols, status, bot.zob, key)
         assert (board == start).all()
         expected = _reference_eval(st.board, inarow, tuple(int(v) for v in bot.bonus))
+        expected += _parity_reference(st.board, inarow, bot.parity)
         assert status[0] == expected
         assert status[3] == int((start == 0).sum())
+        # take back the top disc of a column (as the search's undo does)
+        filled = [c for c in range(cols) if st.heights[c] > 0]
+        if filled:
+            c = int(rng.choice(filled))
+            r = rows - int(st.heights[c])
+            cell = r * cols + c
+            _update(cell, int(board[cell]) - 1, -1, board, bot.windows, wcount, bot.cell_ptr,
+                    bot.cell_windows, bot.weights, threats, bot.bonus, rows, cols, status)
+            after = st.board.copy()
+            after[r, c] = 0
+            assert status[0] == (_reference_eval(after, inarow, tuple(int(v) for v in bot.bonus))
+                                 + _parity_reference(after, inarow, bot.parity))
 
 
 def _blank_map(rows: int, cols: int, inarow: int):
@@ -251,23 +281,6 @@ def test_bitboard_winning_cells_match_a_window_scan(rows, cols, inarow):
             assert got == _winning_cells_reference(st.board, seat, inarow)
 
 
-def _parity_reference(board: np.ndarray, inarow: int, parity: np.ndarray) -> int:
-    """Plain-Python parity windows from seat 0's side: a window free of the other seat
-    with e >= 2 empty cells, all on the seat's rows (odd heights for seat 0), is worth
-    ``parity[e]``."""
-    rows, cols = board.shape
-    total = 0
-    for w in _windows_reference(rows, cols, inarow):
-        vals = [int(board.flat[c]) for c in w]
-        heights = [rows - c // cols for c in w if board.flat[c] == 0]
-        for seat, sign in ((0, 1), (1, -1)):
-            if (2 - seat) in vals or len(heights) < 2:
-                continue
-            if all((h % 2 == 1) == (seat == 0) for h in heights):
-                total += sign * int(parity[len(heights)])
-    return total
-
-
 def test_parity_weights_follow_the_measured_shares():
     # two empty cells: a four-disc window's worth; three: a fifth of it; a threat: none
     assert _parity_weights(5).tolist() == [0, 0, 512, 102, 0, 0]
@@ -297,8 +310,8 @@ def test_parity_windows_count_claimeven_lines():
 
 @pytest.mark.parametrize("rows, cols, inarow", [(6, 9, 5), (6, 7, 4), (7, 8, 6)])
 def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
-    # windows, threat squares and zugzwang, on bitboards, against _load + _zugzwang; the
-    # parity windows (bitboards only) against a plain-Python count
+    # windows, parity windows, threat squares and zugzwang, on bitboards, against
+    # _load + _zugzwang; the parity windows alone against a plain-Python count
     rng = np.random.default_rng(11)
     bot = StrongConnect5Bot()
     bot._setup(rows, cols, inarow)
@@ -306,7 +319,7 @@ def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
         st = _random_state(rows, cols, inarow, int(rng.integers(1, rows * cols - 8)), rng)
         start = st.board.ravel().astype(np.int8)
         board = np.zeros_like(start)
-        wcount = np.zeros((bot.windows.shape[0], 2), np.int64)
+        wcount = window_counts(bot.windows, rows, cols)
         threats = np.zeros((rows * cols, 2), np.int64)
         status = np.zeros(6, np.int64)
         status[3] = rows * cols
@@ -320,7 +333,7 @@ def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
         w1 = _bb_wins(x1, bot.geo) & ~mask
         parity = _parity_reference(st.board, inarow, bot.parity)
         assert _bb_parity(x0, x1, bot.geo) == parity
-        assert _bb_eval(x0, x1, mask, w0, w1, bot.geo) == expected + parity
+        assert _bb_eval(x0, x1, mask, w0, w1, bot.geo) == expected
 
 
 def _solve_reference(board: np.ndarray, p: int, inarow: int, ply: int, memo: dict) -> int:
