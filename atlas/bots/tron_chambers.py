@@ -6,7 +6,7 @@ Two regimes, as in ``tron-tree-of-chambers.txt`` section 2:
   deepening alpha-beta (:func:`atlas.bots.tron_voronoi.iterative_deepening`) scored by
   the tree of chambers: each player's fillable share of its Voronoi territory, the
   territory split into chambers that can be entered but not left, a chamber worth its
-  size plus its best child (:func:`atlas.bots.tron_common.chamber_value`);
+  size plus its best child (:func:`atlas.bots.tron_tree.chamber_value`);
 * far from the opponent: for each of my moves, the game is played forward with both
   players choosing their move one step deep on the same evaluation, until the players
   are separated (scored by the chamber estimates of both rooms) or one crashes.  This
@@ -28,8 +28,8 @@ import numba
 import numpy as np
 
 from .tron_common import (INF, R_TRAIL, TronBot, Workspace, _Board, board_from_state,
-                          chamber_value, clock,
-                          head_distance, voronoi_touching)
+                          clock, head_distance, voronoi_touching)
+from .tron_tree import chamber_value
 from .tron_voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value,
                            iterative_deepening, search_root)
 

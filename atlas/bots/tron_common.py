@@ -15,11 +15,10 @@ Kernels here:
 * :func:`voronoi_counts` / :func:`voronoi_touching` -- two-source territory (cells each
   player reaches first), its open-neighbour "edges", and whether the players still touch;
 * :func:`potential_articulation` -- the 3x3 local test for a possible cut vertex;
-* :func:`filler_move` / :func:`fill_length` -- the greedy space filler of the 2010
-  winner's post-mortem (fewest edges removed, avoid cut vertices, else largest space);
 * :func:`parity_bound` -- the checkerboard bound on the longest path in a room;
-* :func:`chamber_value` -- the tree of chambers over one player's territory, with the
-  optional checkerboard bound and "battlefront" rule used by the ``frontline`` bot.
+
+The greedy space fillers live in :mod:`atlas.bots.tron_fill` and the tree-of-chambers
+evaluation in :mod:`atlas.bots.tron_tree`.
 
 References
 ----------
@@ -41,13 +40,13 @@ import numpy as np
 from ..analyze.components import component_size_kernel
 from ..analyze.distances import bfs_blocked_kernel
 from ..analyze.grid import BLOCKED, FREE
-from ..analyze.parity import parity_from_counts, parity_kernel
+from ..analyze.parity import parity_kernel
 from ..analyze.voronoi import voronoi_kernel
 
 __all__ = [
     "FREE", "BLOCKED", "INF", "MOVES", "Workspace", "board_from_state", "offsets",
-    "voronoi_counts", "voronoi_touching", "potential_articulation", "filler_move",
-    "fill_length", "parity_bound", "chamber_value", "component_size", "head_distance",
+    "voronoi_counts", "voronoi_touching", "potential_articulation",
+    "parity_bound", "component_size", "head_distance",
     "legal_moves", "safety_deadline", "TronBot", "clock",
 ]
 
@@ -267,157 +266,6 @@ def potential_articulation(grid, c, off):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def _flood_count(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
-    """Cells reachable from free cell ``src`` (itself included), marking with ``stamp``."""
-    if grid[src] == 0:
-        return 0
-    mark[src] = stamp
-    head = 0
-    tail = 1
-    queue[0] = src
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for k in range(4):
-            nb = c + off[k]
-            if grid[nb] != 0 and mark[nb] != stamp:
-                mark[nb] = stamp
-                queue[tail] = nb
-                tail += 1
-    return tail
-
-
-@numba.njit(cache=True)
-def _largest_side(grid, t, off, ibuf, stamp):  # pragma: no cover - numba
-    """With ``t`` blocked, the largest component next to it; returns (size, next stamp)."""
-    mark = ibuf[R_MARK]
-    queue = ibuf[R_QUEUE]
-    grid[t] = 0
-    best = 0
-    for k in range(4):
-        o = t + off[k]
-        if grid[o] != 0 and mark[o] != stamp:
-            s = _flood_count(grid, o, off, mark, stamp, queue)
-            if s > best:
-                best = s
-            stamp += 1
-    grid[t] = 1
-    return best, stamp
-
-
-@numba.njit(cache=True)
-def filler_move(grid, head, off, ibuf, stamp):  # pragma: no cover - numba
-    """The greedy space filler's move from ``head``: direction index 0..3, or -1.
-
-    Rule of the post-mortem [1]_: among moves that keep the largest room reachable, avoid
-    cells that may be cut vertices and take the one with the fewest open neighbours (the
-    move removing the fewest edges, which hugs walls); if every move enters a possible
-    cut vertex, take the one leaving the largest space behind it.  Returns
-    ``(direction, stamp)``; ``stamp`` is the next free flood-mark value.
-
-    Notes
-    -----
-    O(1) per move except where the head or the target is a possible cut vertex, where a
-    flood fill (O(room)) decides.
-    """
-    mark = ibuf[R_MARK]
-    queue = ibuf[R_QUEUE]
-    cand = np.empty(4, np.int64)
-    room = np.zeros(4, np.int64)
-    nc = 0
-    for k in range(4):
-        if grid[head + off[k]] != 0:
-            cand[nc] = k
-            nc += 1
-    if nc == 0:
-        return -1, stamp
-    if nc == 1:
-        return cand[0], stamp
-    # Does the head separate its free neighbours?  Then keep only the largest room.
-    grid[head] = 1
-    split = potential_articulation(grid, head, off)
-    grid[head] = 0
-    if split:
-        stamps = np.full(4, -1, np.int64)
-        for i in range(nc):
-            t = head + off[cand[i]]
-            room[i] = -1
-            for j in range(i):
-                if mark[t] == stamps[j]:
-                    room[i] = room[j]
-            if room[i] < 0:
-                stamps[i] = stamp
-                room[i] = _flood_count(grid, t, off, mark, stamp, queue)
-                stamp += 1
-        biggest = 0
-        for i in range(nc):
-            if room[i] > biggest:
-                biggest = room[i]
-        m = 0
-        for i in range(nc):
-            if room[i] == biggest:
-                cand[m] = cand[i]
-                m += 1
-        nc = m
-        if nc == 1:
-            return cand[0], stamp
-    best = -1
-    best_key = 1 << 30
-    for i in range(nc):
-        t = head + off[cand[i]]
-        free_nb = _open_neighbours(grid, t, off)
-        if free_nb == 0:
-            key = 1 << 29          # a dead end: only when nothing else is left
-        elif potential_articulation(grid, t, off):
-            key = 1 << 20          # decided below by the space left
-        else:
-            key = free_nb
-        if key < best_key:
-            best_key = key
-            best = cand[i]
-    if best_key == 1 << 20:
-        # Every move enters a possible cut vertex: take the largest space left over.
-        best_space = -1
-        for i in range(nc):
-            t = head + off[cand[i]]
-            if _open_neighbours(grid, t, off) == 0:
-                continue
-            space, stamp = _largest_side(grid, t, off, ibuf, stamp)
-            if space > best_space:
-                best_space = space
-                best = cand[i]
-    return best, stamp
-
-
-@numba.njit(cache=True)
-def fill_length(grid, head, off, ibuf, max_steps):  # pragma: no cover - numba
-    """Steps the greedy filler survives from ``head`` alone (board restored afterwards).
-
-    Walks :func:`filler_move` until stuck or ``max_steps``; O(steps) plus the flood fills
-    at cut vertices.  The trail is kept in the tail of the ``R_STACK`` row.
-    """
-    trail = ibuf[R_STACK]
-    n = grid.shape[0]
-    stamp = ibuf[R_MARK].max() + 1
-    steps = 0
-    c = head
-    while steps < max_steps and steps < n:
-        k, stamp = filler_move(grid, c, off, ibuf, stamp)
-        if k < 0:
-            break
-        c = c + off[k]
-        grid[c] = 0
-        trail[steps] = c
-        steps += 1
-        if stamp > (1 << 30):
-            ibuf[R_MARK][:] = 0
-            stamp = 1
-    for i in range(steps):
-        grid[trail[i]] = 1
-    return steps
-
-
-@numba.njit(cache=True)
 def parity_bound(grid, head, off, ibuf):  # pragma: no cover - numba
     """Upper bound on the steps a lone player at ``head`` can still make.
 
@@ -425,166 +273,6 @@ def parity_bound(grid, head, off, ibuf):  # pragma: no cover - numba
     reachable from ``head`` (the "chessboard problem" of [2]_).  O(room).
     """
     return parity_kernel(grid, off[2], head, ibuf[R_DA], ibuf[R_QUEUE])
-
-
-@numba.njit(cache=True)
-def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
-                  use_front, swap):  # pragma: no cover - numba
-    """Value of the space the player at ``root`` can fill in its own territory.
-
-    The territory is the free cells the player reaches strictly first (owner codes left
-    in the workspace by :func:`voronoi_counts` or :func:`voronoi_touching`; after a
-    separation, the whole room).  A depth-first search with low-links splits it into
-    the tree of chambers of [2]_: a subtree hanging
-    from a cut vertex is a chamber that can be entered but not left.  A chamber is worth
-    ``k1 * nodes + k2 * edges`` of its cells plus its best child.  With ``use_parity`` the
-    nodes of a chamber are capped by the checkerboard bound from its entrance.  With
-    ``use_front`` a child chamber that touches the opponent's territory (a battlefront),
-    or leads to one, is worth only the steps needed to reach it plus its own value: the
-    player cannot fill the current chamber first and still fight there [1]_.  A chamber
-    is then worth the better of filling it first (plus what is left of its best child
-    branch, front chambers lost) and going straight to the front.
-
-    Notes
-    -----
-    One explicit-stack DFS (Hopcroft-Tarjan low-links), O(territory).  Returns the value.
-    ``swap`` = 0 for the player who was ``a`` in :func:`voronoi_counts`, 1 for ``b``.
-
-    References
-    ----------
-    .. [1] A. Sloane, 2010 post-mortem (``shared/seeds/tron-winner-postmortem.html``).
-    .. [2] ``shared/seeds/tron-tree-of-chambers.txt``, section 3.
-    """
-    da = ibuf[R_DA]
-    owner = ibuf[R_DB]
-    mine = 2 if swap else 1
-    disc = ibuf[R_DISC]
-    low = ibuf[R_LOW]
-    parent = ibuf[R_PARENT]
-    itr = ibuf[R_ITER]
-    stack = ibuf[R_STACK]
-    c0 = ibuf[R_CNT0]
-    c1 = ibuf[R_CNT1]
-    acc_n = fbuf[F_N]
-    acc_e = fbuf[F_E]
-    best_a = fbuf[F_BESTA]
-    best_b = fbuf[F_BESTB]
-    bf = fbuf[F_BF]
-    lead = fbuf[F_LEAD]
-    step_value = k1 + 2.0 * k2
-    neg = -1e18
-    disc[:] = -1
-    t = 0
-    disc[root] = 0
-    low[root] = 0
-    parent[root] = -1
-    itr[root] = 0
-    acc_n[root] = 0.0
-    acc_e[root] = 0.0
-    c0[root] = 0
-    c1[root] = 0
-    best_a[root] = 0.0
-    best_b[root] = neg
-    bf[root] = 0.0
-    lead[root] = 0.0
-    sp = 0
-    stack[0] = root
-    while sp >= 0:
-        v = stack[sp]
-        if itr[v] < 4:
-            k = itr[v]
-            itr[v] += 1
-            u = v + off[k]
-            if grid[u] == 0 or owner[u] != mine:
-                continue
-            if disc[u] < 0:
-                t += 1
-                disc[u] = t
-                low[u] = t
-                parent[u] = v
-                itr[u] = 0
-                acc_n[u] = 1.0
-                acc_e[u] = _open_neighbours(grid, u, off)
-                if (((u // w2) + (u % w2)) & 1) == 0:
-                    c0[u] = 1
-                    c1[u] = 0
-                else:
-                    c0[u] = 0
-                    c1[u] = 1
-                best_a[u] = 0.0
-                best_b[u] = neg
-                front = 0.0
-                if use_front:
-                    for j in range(4):
-                        w = u + off[j]
-                        if w == opp or (grid[w] != 0 and owner[w] != mine
-                                        and owner[w] != 0):
-                            front = 1.0
-                bf[u] = front
-                lead[u] = 0.0
-                sp += 1
-                stack[sp] = u
-            elif u != parent[v]:
-                if disc[u] < low[v]:
-                    low[v] = disc[u]
-        else:
-            sp -= 1
-            if sp < 0:
-                break
-            p = stack[sp]
-            if low[v] < low[p]:
-                low[p] = low[v]
-            if low[v] >= disc[p]:
-                val, fill = _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b,
-                                           w2, k1, k2, use_parity, step_value, 0)
-                if use_front:
-                    # Quiet value: what is left of the branch for a player who fills
-                    # the current chamber first; a chamber on the front is lost by then.
-                    quiet = 0.0 if bf[v] > 0.0 else fill
-                    if quiet > best_a[p]:
-                        best_a[p] = quiet
-                    if bf[v] > 0.0 or lead[v] > 0.0:
-                        cand = step_value * da[v] + val
-                        if cand > best_b[p]:
-                            best_b[p] = cand
-                        lead[p] = 1.0      # this branch leads to the front
-                elif val > best_a[p]:
-                    best_a[p] = val
-            else:
-                acc_n[p] += acc_n[v]
-                acc_e[p] += acc_e[v]
-                c0[p] += c0[v]
-                c1[p] += c1[v]
-                if best_a[v] > best_a[p]:
-                    best_a[p] = best_a[v]
-                if best_b[v] > best_b[p]:
-                    best_b[p] = best_b[v]
-                if bf[v] > bf[p]:
-                    bf[p] = bf[v]
-                if lead[v] > lead[p]:
-                    lead[p] = lead[v]
-    val, _ = _close_chamber(root, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2,
-                            use_parity, step_value, 1)
-    return val
-
-
-@numba.njit(cache=True)
-def _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2, use_parity,
-                   step_value, is_root):  # pragma: no cover - numba
-    """Value of the chamber whose first cell is ``v`` and its value when filled first."""
-    nodes = acc_n[v]
-    if use_parity and nodes > 0.0:
-        # The walk starts from the entrance outside the chamber, of the other colour.
-        if (((v // w2) + (v % w2)) & 1) == 0:
-            bound = parity_from_counts(c1[v], c0[v])
-        else:
-            bound = parity_from_counts(c0[v], c1[v])
-        if bound < nodes:
-            nodes = float(bound)
-    fill = k1 * nodes + k2 * acc_e[v] + best_a[v]
-    first = 1 if is_root else da[v]
-    front = best_b[v] - step_value * first
-    return (fill if fill > front else front), fill
 
 
 _WARM: dict[str, bool] = {}

@@ -1,10 +1,15 @@
-"""The endgame space filler of the tron bots: greedy filling with true cut vertices.
+"""The greedy space fillers of the tron bots.
+
+:func:`filler_move` / :func:`fill_length` are the rule of the 2010 winner's post-mortem
+[1]_ as written: the move removing the fewest edges (hug walls), avoiding possible cut
+vertices (the 3x3 test), and when one must be entered, the largest space left over.  The
+``wallhugger`` and ``voronoi`` bots fill with it.
 
 :func:`space_filler_move` is the post-mortem's greedy rule (fewest open neighbours,
 avoid cut vertices) made exact where it matters: a move into a possible cut vertex is
 scored by the checkerboard bound of the largest room it keeps.  :func:`space_fill_length`
 walks it to the end: a lower bound on the cells a lone player can still fill, used by
-``frontline``'s endgame search and as its evaluation of separated positions.
+``frontline``'s endgame search.
 
 References
 ----------
@@ -15,10 +20,167 @@ References
 from __future__ import annotations
 
 import numba
+import numpy as np
 
-from .tron_common import R_MARK, R_QUEUE, R_STACK, _open_neighbours, clock, potential_articulation
+from .tron_common import (R_MARK, R_QUEUE, R_STACK, _open_neighbours, clock,
+                          potential_articulation)
 
-__all__ = ["space_filler_move", "space_fill_length"]
+__all__ = ["filler_move", "fill_length", "space_filler_move", "space_fill_length"]
+
+
+@numba.njit(cache=True)
+def _flood_count(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
+    """Cells reachable from free cell ``src`` (itself included), marking with ``stamp``."""
+    if grid[src] == 0:
+        return 0
+    mark[src] = stamp
+    head = 0
+    tail = 1
+    queue[0] = src
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for k in range(4):
+            nb = c + off[k]
+            if grid[nb] != 0 and mark[nb] != stamp:
+                mark[nb] = stamp
+                queue[tail] = nb
+                tail += 1
+    return tail
+
+
+
+@numba.njit(cache=True)
+def _largest_side(grid, t, off, ibuf, stamp):  # pragma: no cover - numba
+    """With ``t`` blocked, the largest component next to it; returns (size, next stamp)."""
+    mark = ibuf[R_MARK]
+    queue = ibuf[R_QUEUE]
+    grid[t] = 0
+    best = 0
+    for k in range(4):
+        o = t + off[k]
+        if grid[o] != 0 and mark[o] != stamp:
+            s = _flood_count(grid, o, off, mark, stamp, queue)
+            if s > best:
+                best = s
+            stamp += 1
+    grid[t] = 1
+    return best, stamp
+
+
+
+@numba.njit(cache=True)
+def filler_move(grid, head, off, ibuf, stamp):  # pragma: no cover - numba
+    """The greedy space filler's move from ``head``: direction index 0..3, or -1.
+
+    Rule of the post-mortem [1]_: among moves that keep the largest room reachable, avoid
+    cells that may be cut vertices and take the one with the fewest open neighbours (the
+    move removing the fewest edges, which hugs walls); if every move enters a possible
+    cut vertex, take the one leaving the largest space behind it.  Returns
+    ``(direction, stamp)``; ``stamp`` is the next free flood-mark value.
+
+    Notes
+    -----
+    O(1) per move except where the head or the target is a possible cut vertex, where a
+    flood fill (O(room)) decides.
+    """
+    mark = ibuf[R_MARK]
+    queue = ibuf[R_QUEUE]
+    cand = np.empty(4, np.int64)
+    room = np.zeros(4, np.int64)
+    nc = 0
+    for k in range(4):
+        if grid[head + off[k]] != 0:
+            cand[nc] = k
+            nc += 1
+    if nc == 0:
+        return -1, stamp
+    if nc == 1:
+        return cand[0], stamp
+    # Does the head separate its free neighbours?  Then keep only the largest room.
+    grid[head] = 1
+    split = potential_articulation(grid, head, off)
+    grid[head] = 0
+    if split:
+        stamps = np.full(4, -1, np.int64)
+        for i in range(nc):
+            t = head + off[cand[i]]
+            room[i] = -1
+            for j in range(i):
+                if mark[t] == stamps[j]:
+                    room[i] = room[j]
+            if room[i] < 0:
+                stamps[i] = stamp
+                room[i] = _flood_count(grid, t, off, mark, stamp, queue)
+                stamp += 1
+        biggest = 0
+        for i in range(nc):
+            if room[i] > biggest:
+                biggest = room[i]
+        m = 0
+        for i in range(nc):
+            if room[i] == biggest:
+                cand[m] = cand[i]
+                m += 1
+        nc = m
+        if nc == 1:
+            return cand[0], stamp
+    best = -1
+    best_key = 1 << 30
+    for i in range(nc):
+        t = head + off[cand[i]]
+        free_nb = _open_neighbours(grid, t, off)
+        if free_nb == 0:
+            key = 1 << 29          # a dead end: only when nothing else is left
+        elif potential_articulation(grid, t, off):
+            key = 1 << 20          # decided below by the space left
+        else:
+            key = free_nb
+        if key < best_key:
+            best_key = key
+            best = cand[i]
+    if best_key == 1 << 20:
+        # Every move enters a possible cut vertex: take the largest space left over.
+        best_space = -1
+        for i in range(nc):
+            t = head + off[cand[i]]
+            if _open_neighbours(grid, t, off) == 0:
+                continue
+            space, stamp = _largest_side(grid, t, off, ibuf, stamp)
+            if space > best_space:
+                best_space = space
+                best = cand[i]
+    return best, stamp
+
+
+
+@numba.njit(cache=True)
+def fill_length(grid, head, off, ibuf, max_steps):  # pragma: no cover - numba
+    """Steps the greedy filler survives from ``head`` alone (board restored afterwards).
+
+    Walks :func:`filler_move` until stuck or ``max_steps``; O(steps) plus the flood fills
+    at cut vertices.  The trail is kept in the tail of the ``R_STACK`` row.
+    """
+    trail = ibuf[R_STACK]
+    n = grid.shape[0]
+    stamp = ibuf[R_MARK].max() + 1
+    steps = 0
+    c = head
+    while steps < max_steps and steps < n:
+        k, stamp = filler_move(grid, c, off, ibuf, stamp)
+        if k < 0:
+            break
+        c = c + off[k]
+        grid[c] = 0
+        trail[steps] = c
+        steps += 1
+        if stamp > (1 << 30):
+            ibuf[R_MARK][:] = 0
+            stamp = 1
+    for i in range(steps):
+        grid[trail[i]] = 1
+    return steps
+
 
 
 @numba.njit(cache=True)

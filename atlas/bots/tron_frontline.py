@@ -5,7 +5,7 @@ While the cycles can still meet, iterative-deepening alpha-beta
 ``K1*(N1-N2) + K2*(E1-E2)``, ``N`` the nodes and ``E`` the edges (open neighbours) a
 player can use along its best path through the tree of chambers of its Voronoi
 territory, with ``K1 = 0.055`` and ``K2 = 0.194``.  Two refinements of the chamber
-count (:func:`atlas.bots.tron_common.chamber_value`):
+count (:func:`atlas.bots.tron_tree.chamber_value`):
 
 * the checkerboard bound: a chamber entered from a cell of one colour cannot yield
   more cells than a colour-alternating walk can visit;

@@ -38,8 +38,10 @@ import time
 import numba
 import numpy as np
 
-from .tron_common import (INF, R_MARK, TronBot, Workspace, chamber_value, clock,
-                          filler_move, head_distance, voronoi_counts, voronoi_touching)
+from .tron_common import (INF, R_MARK, TronBot, Workspace, clock, head_distance,
+                          voronoi_counts, voronoi_touching)
+from .tron_fill import filler_move
+from .tron_tree import chamber_value
 
 __all__ = ["MODE_VORONOI", "MODE_CHAMBERS", "MODE_FRONTLINE", "WIN", "K1", "K2",
            "DRAW_CELLS", "draw_value",

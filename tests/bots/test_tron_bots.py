@@ -13,6 +13,8 @@ import pytest
 from atlas.bots import make_bot
 from atlas.bots import tron_common as tc
 from atlas.bots.tron_chambers import rollout_value
+from atlas.bots import tron_fill as fill
+from atlas.bots import tron_tree as tree
 from atlas.bots.tron_fill import space_fill_length, space_filler_move
 from atlas.bots.tron_frontline import endgame_move
 from atlas.bots.tron_voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
@@ -254,9 +256,9 @@ def test_chamber_estimate_of_the_seed_corridor():
     na, nb, _, _, touching = tc.voronoi_counts(grid, me, opp, ws.off, ws.ibuf)
     assert (na, nb, touching) == (33, 0, 0)      # the whole corridor system is mine
     # Chamber 1 (4 cells) then the longer branch, 15 cells, not 33 (seed section 3).
-    assert tc.chamber_value(grid, me, opp, ws.off, ws.w2, ws.ibuf, ws.fbuf,
+    assert tree.chamber_value(grid, me, opp, ws.off, ws.w2, ws.ibuf, ws.fbuf,
                             1.0, 0.0, False, False, 0) == 19.0
-    assert tc.fill_length(grid, me, ws.off, ws.ibuf, 1000) == 19
+    assert fill.fill_length(grid, me, ws.off, ws.ibuf, 1000) == 19
 
 
 def test_battlefront_counts_only_the_steps_to_the_front():
@@ -280,11 +282,11 @@ def test_battlefront_counts_only_the_steps_to_the_front():
     assert (na, nb, touching) == (12, 11, 1)
     args = (grid, me, opp, ws.off, ws.w2, ws.ibuf, ws.fbuf, 1.0, 0.0, False)
     # Tree of chambers: the room, then the corridor cell (a child chamber).
-    assert tc.chamber_value(*args, False, 0) == 12.0
+    assert tree.chamber_value(*args, False, 0) == 12.0
     # Battlefront: the corridor cell touches the contested cell, so the player either
     # fills the room (11) or goes to the front (5 steps + 1); filling the room first and
     # then taking the corridor cell is not possible.
-    assert tc.chamber_value(*args, True, 0) == 11.0
+    assert tree.chamber_value(*args, True, 0) == 11.0
 
 
 def test_rollout_restores_the_board_and_scores_a_sure_loss():
