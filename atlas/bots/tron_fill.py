@@ -29,25 +29,45 @@ __all__ = ["filler_move", "fill_length", "space_filler_move", "space_fill_length
 
 
 @numba.njit(cache=True)
-def _flood_count(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
-    """Cells reachable from free cell ``src`` (itself included), marking with ``stamp``."""
-    if grid[src] == 0:
-        return 0
+def _flood(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
+    """Flood the room of free cell ``src`` (marking it ``stamp``).
+
+    Returns ``(cells, same)``: the cells reached, ``src`` included, and how many of
+    them have the colour of ``src`` on the checkerboard.  Each move changes colour, so
+    a cell's colour is that of ``src`` when its BFS layer is even: the layers are told
+    apart by where the queue ended when the previous one began.  O(room).
+    """
     mark[src] = stamp
     head = 0
     tail = 1
     queue[0] = src
+    same = 0
+    layer_end = 1
+    even = True
     while head < tail:
+        if head == layer_end:
+            even = not even
+            layer_end = tail
         c = queue[head]
         head += 1
+        if even:
+            same += 1
         for k in range(4):
             nb = c + off[k]
             if grid[nb] != 0 and mark[nb] != stamp:
                 mark[nb] = stamp
                 queue[tail] = nb
                 tail += 1
-    return tail
+    return tail, same
 
+
+@numba.njit(cache=True)
+def _flood_count(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
+    """Cells reachable from free cell ``src`` (itself included), marking with ``stamp``."""
+    if grid[src] == 0:
+        return 0
+    cells, _ = _flood(grid, src, off, mark, stamp, queue)
+    return cells
 
 
 @numba.njit(cache=True)
@@ -153,36 +173,6 @@ def filler_move(grid, head, off, ibuf, stamp):  # pragma: no cover - numba
     return best, stamp
 
 
-
-@numba.njit(cache=True)
-def fill_length(grid, head, off, ibuf, max_steps):  # pragma: no cover - numba
-    """Steps the greedy filler survives from ``head`` alone (board restored afterwards).
-
-    Walks :func:`filler_move` until stuck or ``max_steps``; O(steps) plus the flood fills
-    at cut vertices.  The trail is kept in the tail of the ``R_STACK`` row.
-    """
-    trail = ibuf[R_STACK]
-    n = grid.shape[0]
-    stamp = ibuf[R_MARK].max() + 1
-    steps = 0
-    c = head
-    while steps < max_steps and steps < n:
-        k, stamp = filler_move(grid, c, off, ibuf, stamp)
-        if k < 0:
-            break
-        c = c + off[k]
-        grid[c] = 0
-        trail[steps] = c
-        steps += 1
-        if stamp > (1 << 30):
-            ibuf[R_MARK][:] = 0
-            stamp = 1
-    for i in range(steps):
-        grid[trail[i]] = 1
-    return steps
-
-
-
 @numba.njit(cache=True)
 def _side_bound(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
     """Checkerboard bound of a walk that starts at free cell ``src`` in its room.
@@ -191,27 +181,8 @@ def _side_bound(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
     from a cell of colour A alternates A, B, A, ... so it visits at most
     ``2*min(a, b) + (a > b)`` cells.  O(room).
     """
-    w2 = off[2]
-    mark[src] = stamp
-    head = 0
-    tail = 1
-    queue[0] = src
-    colour = ((src // w2) + (src % w2)) & 1
-    same = 0
-    other = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        if (((c // w2) + (c % w2)) & 1) == colour:
-            same += 1
-        else:
-            other += 1
-        for k in range(4):
-            nb = c + off[k]
-            if grid[nb] != 0 and mark[nb] != stamp:
-                mark[nb] = stamp
-                queue[tail] = nb
-                tail += 1
+    cells, same = _flood(grid, src, off, mark, stamp, queue)
+    other = cells - same
     return 2 * min(same, other) + (1 if same > other else 0)
 
 
@@ -288,13 +259,13 @@ def space_filler_move(grid, head, off, ibuf, stamp, art_w):  # pragma: no cover 
 
 
 @numba.njit(cache=True)
-def space_fill_length(grid, head, off, ibuf, max_steps, art_w, stop
-                      ):  # pragma: no cover - numba
-    """Steps :func:`space_filler_move` survives from ``head`` (board restored).
+def _walk(grid, head, off, ibuf, max_steps, exact, art_w, stop):  # pragma: no cover - numba
+    """Steps a filler survives from ``head`` alone (board restored afterwards).
 
-    Gives up (returning the steps so far) when the clock passes ``stop``, read every 32
-    steps.  The trail is kept in the ``R_STACK`` row.  O(steps) plus the floods at
-    possible cut vertices (O(steps x room) at worst).
+    Walks :func:`space_filler_move` (``exact``, with ``art_w``) or :func:`filler_move`
+    until stuck, ``max_steps``, or the clock passing ``stop`` (read every 32 steps).
+    The trail is kept in the ``R_STACK`` row.  O(steps) plus the floods at possible
+    cut vertices (O(steps x room) at worst).
     """
     trail = ibuf[R_STACK]
     n = grid.shape[0]
@@ -305,7 +276,10 @@ def space_fill_length(grid, head, off, ibuf, max_steps, art_w, stop
         if stamp > (1 << 30):
             ibuf[R_MARK][:] = 0
             stamp = 1
-        k, stamp = space_filler_move(grid, c, off, ibuf, stamp, art_w)
+        if exact:
+            k, stamp = space_filler_move(grid, c, off, ibuf, stamp, art_w)
+        else:
+            k, stamp = filler_move(grid, c, off, ibuf, stamp)
         if k < 0 or ((steps & 31) == 31 and clock() > stop):
             break
         c = c + off[k]
@@ -315,3 +289,23 @@ def space_fill_length(grid, head, off, ibuf, max_steps, art_w, stop
     for i in range(steps):
         grid[trail[i]] = 1
     return steps
+
+
+@numba.njit(cache=True)
+def fill_length(grid, head, off, ibuf, max_steps):  # pragma: no cover - numba
+    """Steps the post-mortem's greedy filler (:func:`filler_move`) survives from ``head``.
+
+    The board is restored.  O(steps) plus the flood fills at cut vertices.
+    """
+    return _walk(grid, head, off, ibuf, max_steps, False, 0, np.inf)
+
+
+@numba.njit(cache=True)
+def space_fill_length(grid, head, off, ibuf, max_steps, art_w, stop
+                      ):  # pragma: no cover - numba
+    """Steps :func:`space_filler_move` survives from ``head`` (board restored).
+
+    Gives up (returning the steps so far) when the clock passes ``stop``, read every 32
+    steps.  O(steps) plus the floods at possible cut vertices (O(steps x room) at worst).
+    """
+    return _walk(grid, head, off, ibuf, max_steps, True, art_w, stop)

@@ -12,9 +12,9 @@ import pytest
 
 from atlas.bots import make_bot
 from atlas.bots import tron_common as tc
-from atlas.bots.tron_chambers import rollout_value
 from atlas.bots import tron_fill as fill
 from atlas.bots import tron_tree as tree
+from atlas.bots.tron_chambers import rollout_value
 from atlas.bots.tron_fill import space_fill_length, space_filler_move
 from atlas.bots.tron_frontline import endgame_move
 from atlas.bots.tron_voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
@@ -303,6 +303,32 @@ def test_rollout_restores_the_board_and_scores_a_sure_loss():
                       time.perf_counter() + 1.0)
     assert np.array_equal(grid, before)
     assert v > -WIN / 2
+
+
+def test_flood_counts_cells_and_colours_like_plain_python():
+    # Random boards: the room of a free cell and how many of its cells share that
+    # cell's checkerboard colour, against a plain-Python flood.
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        h, w = int(rng.integers(3, 12)), int(rng.integers(3, 12))
+        blocked = rng.random((h, w)) < rng.uniform(0.1, 0.5)
+        free_cells = np.argwhere(~blocked)
+        if len(free_cells) == 0:
+            continue
+        src_rc = tuple(int(x) for x in free_cells[rng.integers(len(free_cells))])
+        room = _reachable(~blocked, src_rc) | {src_rc}
+        same = sum(1 for r, c in room if (r + c) % 2 == (src_rc[0] + src_rc[1]) % 2)
+        grid = np.zeros((h + 2, w + 2), dtype=np.uint8)
+        grid[1:-1, 1:-1] = ~blocked
+        grid = grid.ravel()
+        ws = tc.Workspace(h, w)
+        src = (src_rc[0] + 1) * (w + 2) + src_rc[1] + 1
+        mark = ws.ibuf[tc.R_MARK]
+        assert fill._flood(grid, src, ws.off, mark, 5, ws.ibuf[tc.R_QUEUE]) == (len(room), same)
+        other = len(room) - same
+        assert fill._side_bound(grid, src, ws.off, mark, 6, ws.ibuf[tc.R_QUEUE]) \
+            == 2 * min(same, other) + (same > other)
+        assert fill._flood_count(grid, src, ws.off, mark, 7, ws.ibuf[tc.R_QUEUE]) == len(room)
 
 
 # --- frontline endgame -----------------------------------------------------------------
