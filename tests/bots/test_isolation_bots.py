@@ -10,6 +10,8 @@ import pytest
 from atlas.bots import make_bot
 from atlas.bots.isolation_phased import (BEGIN, END, MIDDLE, WIN, flat_board, flood,
                                          longest_path, phase_of, separated)
+from atlas.bots.isolation_knight import (knight_spread, knight_tables, knight_voronoi,
+                                         knight_walk, popcount)
 from atlas.bots.isolation_strong import StrongIsolationBot, voronoi_split
 from atlas.maps import GameMap
 from atlas.sim.isolation import GAME, KNIGHT_JUMPS, QUEEN_DIRECTIONS, IsolationState
@@ -184,7 +186,7 @@ def test_voronoi_split_counts_squares_reached_first():
     b = flat_board(st)
     d0 = np.zeros(b.free.size, np.int64)
     d1 = np.zeros(b.free.size, np.int64)
-    a, c, both = voronoi_split(b.free, b.nbr, b.slide, b.pos, d0, d1, b.queue)
+    a, c, both = voronoi_split(b.free, b.nbr, b.slide, b.pos, d0, d1, b.queue, -1)
     assert both == int((~st.blocked).sum())  # an open board: every square reachable by both
     # queen distances: seat 0 reaches in one move row 0, column 0, its diagonal; seat 1
     # likewise; squares at equal distance count for no one
@@ -223,3 +225,140 @@ def test_bots_answer_legal_moves_in_time(name, variant, starts):
         move = bot.move(st.copy(), p, deadline)
         assert time.perf_counter() <= deadline + 0.05  # scheduling slack on a busy machine
         assert tuple(move) in GAME.legal_moves(st, p)
+
+
+# --- the knight bitboard search (atlas/bots/isolation_knight.py) ------------------------
+
+
+def _knight_bits(blocked: np.ndarray) -> np.uint64:
+    return np.uint64(sum(1 << int(c) for c in np.flatnonzero(~blocked.ravel())))
+
+
+def _knight_distances(blocked: np.ndarray, start: tuple[int, int]) -> dict:
+    """Jump distance from ``start`` to every free square it reaches (plain BFS)."""
+    dist = {}
+    frontier = [start]
+    d = 0
+    while frontier:
+        d += 1
+        nxt = []
+        for r, c in frontier:
+            for m in _moves(blocked, r, c, "knight"):
+                if m not in dist:
+                    dist[m] = d
+                    nxt.append(m)
+        frontier = nxt
+    return dist
+
+
+@pytest.mark.parametrize("rows, cols", [(7, 7), (8, 8), (5, 9), (4, 3)])
+def test_knight_spread_and_popcount_match_plain_jumps(rows, cols):
+    tables = knight_tables(rows, cols)
+    rng = np.random.default_rng(rows * 10 + cols)
+    for _ in range(30):
+        cells = rng.random((rows, cols)) < 0.3
+        x = np.uint64(sum(1 << int(c) for c in np.flatnonzero(cells.ravel())))
+        expect = set()
+        for r, c in np.argwhere(cells):
+            for dr, dc in KNIGHT_JUMPS:
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    expect.add((r + dr) * cols + c + dc)
+        got = int(knight_spread(x, tables.tab))
+        assert {i for i in range(rows * cols) if got >> i & 1} == expect
+        assert popcount(x) == int(cells.sum())
+
+
+@pytest.mark.parametrize("tie", [-1, 0, 1])
+def test_knight_voronoi_matches_plain_distances(tie):
+    rng = np.random.default_rng(7 + tie)
+    tables = knight_tables(7, 7)
+    for _ in range(40):
+        blocked = rng.random((7, 7)) < 0.35
+        cells = rng.choice(49, 2, replace=False)
+        a, b = (divmod(int(c), 7) for c in cells)
+        blocked[a] = blocked[b] = True
+        da, db = _knight_distances(blocked, a), _knight_distances(blocked, b)
+        ref = [0, 0]
+        for sq in set(da) | set(db):
+            x, y = da.get(sq, 99), db.get(sq, 99)
+            if x < y or (x == y and tie == 0):
+                ref[0] += 1
+            elif y < x or (x == y and tie == 1):
+                ref[1] += 1
+        own0, own1, reach0, reach1 = knight_voronoi(
+            _knight_bits(blocked), a[0] * 7 + a[1], b[0] * 7 + b[1], tie, tables.tab)
+        assert [own0, own1] == ref
+        assert ((int(reach0) & int(reach1)) == 0) == (not set(da) & set(db))
+
+
+def test_knight_voronoi_ties_all_go_to_the_mover_on_equal_colours():
+    # a knight changes colour every jump: pieces on squares of the same colour reach
+    # every square after jump counts of the same parity, so many ties; on squares of
+    # different colours never
+    tables = knight_tables(7, 7)
+    free = _knight_bits(np.zeros((7, 7), bool)) & ~np.uint64((1 << 24) | (1 << 10))
+    none0, none1, _, _ = knight_voronoi(free, 24, 10, -1, tables.tab)  # (3,3), (1,3)
+    mover0, mover1, _, _ = knight_voronoi(free, 24, 10, 0, tables.tab)
+    assert mover0 + mover1 == 47 > none0 + none1 and mover1 == none1
+    free = _knight_bits(np.zeros((7, 7), bool)) & ~np.uint64((1 << 24) | (1 << 17))
+    none0, none1, _, _ = knight_voronoi(free, 24, 17, -1, tables.tab)  # (3,3), (2,3)
+    assert none0 + none1 == 47
+
+
+def test_strong_places_on_the_other_colour_as_second_player():
+    # free placement on the knight board: the second piece decides whether the colours
+    # match at the first player's turns; the strong bot takes the side that moves onto
+    # the squares the other piece needs next
+    game_map = GameMap("isolation", "t", np.zeros((7, 7), bool), (), {"variant": "knight"})
+    bot = StrongIsolationBot(seed=0, max_depth=4)
+    for first in [(0, 0), (1, 2), (3, 3), (2, 3)]:
+        st = GAME.apply(GAME.initial_state(game_map), {0: first})
+        move = bot.move(st.copy(), 1, time.perf_counter() + 5.0)
+        assert (sum(move) - sum(first)) % 2 == 1
+
+
+def test_strong_knight_search_is_exact_near_the_end():
+    rng = np.random.default_rng(9)
+    checked = won = 0
+    while checked < 12:
+        blocked = rng.random((4, 5)) < 0.3
+        cells = np.argwhere(~blocked)
+        if len(cells) < 6:
+            continue
+        a, b = rng.choice(len(cells), 2, replace=False)
+        pos = [tuple(int(v) for v in cells[a]), tuple(int(v) for v in cells[b])]
+        blocked[pos[0]] = blocked[pos[1]] = True
+        if not _moves(blocked, *pos[0], "knight"):
+            continue
+        st = IsolationState(blocked.copy(), np.array(pos, np.int32), 0, 0, "knight")
+        b0 = flat_board(st)
+        if separated(b0.free, b0.nbr, b0.pos, b0.mark, b0.queue, b0.stamp):
+            continue
+        bot = StrongIsolationBot(seed=0)
+        move = bot.move(st.copy(), 0, time.perf_counter() + 5.0)
+        wins = _solve(blocked.copy(), list(pos), 0, "knight")
+        assert (bot.last_score > WIN - 1000) == wins
+        if wins:
+            after = blocked.copy()
+            after[move] = True
+            assert not _solve(after, [move, pos[1]], 1, "knight")
+            won += 1
+        checked += 1
+    assert 0 < won < checked
+
+
+def test_knight_walk_is_the_longest_walk_when_uncapped():
+    rng = np.random.default_rng(13)
+    tables = knight_tables(4, 5)
+    cur = np.zeros(22, np.int64)
+    idx = np.zeros(22, np.int64)
+    rem = np.zeros(22, np.uint64)
+    for _ in range(25):
+        blocked = rng.random((4, 5)) < 0.25
+        start = (int(rng.integers(4)), int(rng.integers(5)))
+        blocked[start] = True
+        free = _knight_bits(blocked)
+        reach = np.uint64(sum(1 << (r * 5 + c) for r, c in _knight_distances(blocked, start)))
+        got = knight_walk(free, start[0] * 5 + start[1], reach, tables.tab, tables.jumps,
+                          10**7, cur, idx, rem)
+        assert got == _longest_reference(blocked, start, "knight")
