@@ -259,7 +259,8 @@ class StrongIsolationBot:
     seed : int
         Seeds the Zobrist keys' companion generator for ties (the keys are fixed).
     margin : float
-        Seconds kept in hand before the deadline.
+        Seconds kept in hand before the deadline (the moves end about 10 ms after the
+        kernel's stop on the 9 x 9 board: at 0.1 s a move the slowest took 0.096 s).
     max_depth : int or None
         Stop deepening at this depth.
 
@@ -272,7 +273,7 @@ class StrongIsolationBot:
 
     name = "strong"
 
-    def __init__(self, game: str = "isolation", seed: int = 0, margin: float = 0.03,
+    def __init__(self, game: str = "isolation", seed: int = 0, margin: float = 0.015,
                  max_depth: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
