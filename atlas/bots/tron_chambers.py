@@ -174,7 +174,8 @@ class ChambersBot(TronBot):
                                         ws.n, until))
                 if v > best_v:
                     best, best_v = k, v
-            self.last_info = {"depth": 0, "nodes": 0, "rollout": best_v}
+            self.last_info = {"depth": info["depth"], "nodes": info["nodes"], "rollout": best_v,
+                              "rollouts": len(moves)}
             return best + 1 if best >= 0 else 1
         k, info = iterative_deepening(grid, me, opp, ws, MODE_CHAMBERS, stop,
                                       partial=True)
