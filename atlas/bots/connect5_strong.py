@@ -65,6 +65,7 @@ from .connect5_search import (_MAX_PLY, _S_ABORT, _S_BEST, _S_DONE, _S_EMPTY, _S
                               SOLVE_EMPTIES, SOLVE_SHARE, TT_BITS, WIN, ZUGZWANG, _load,
                               _negamax, _parity_weights, _weights, window_counts)
 from .connect5_window import EMPTY, clock, flat_board, tiny_state, window_table
+from .search import gc_paused
 
 __all__ = ["StrongConnect5Bot", "WIN", "TT_BITS", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "bit_geometry", "bitboards"]
@@ -159,6 +160,7 @@ class StrongConnect5Bot:
             if self.tt is None or self.tt.shape[0] < size:
                 self.tt = np.zeros((size, 4), dtype=np.int64)
 
+    @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Best column found by the deadline."""
         if not self._warm:

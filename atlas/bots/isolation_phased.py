@@ -27,6 +27,7 @@ import numba
 import numpy as np
 
 from .connect5_window import clock
+from .search import gc_paused
 
 __all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
            "phase_of",
@@ -430,6 +431,7 @@ class PhasedIsolationBot:
             for variant in ("queen", "knight"):
                 self.move(tiny_state(rows, variant), 0, clock() + 0.02)
 
+    @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
         """The destination ``(row, col)`` chosen by the deadline."""
         if not self._warm:

@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from .connect5_window import clock
-from .search import bound_flag, tt_cuts, value_from_tt, value_to_tt
+from .search import bound_flag, gc_paused, tt_cuts, value_from_tt, value_to_tt
 from .isolation_knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .isolation_phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
                                Board, count_moves, flat_board, flood, gen_moves,
@@ -326,6 +326,7 @@ class StrongIsolationBot:
             for variant in ("queen", "knight"):
                 self.move(tiny_state(rows, variant), 0, clock() + 0.02)
 
+    @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
         """The destination ``(row, col)`` chosen by the deadline."""
         if not self._warm:

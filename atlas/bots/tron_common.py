@@ -42,6 +42,7 @@ from ..analyze.distances import bfs_blocked_kernel
 from ..analyze.grid import BLOCKED, FREE
 from ..analyze.parity import parity_kernel
 from ..analyze.voronoi import voronoi_kernel
+from .search import gc_paused
 
 __all__ = [
     "FREE", "BLOCKED", "INF", "MOVES", "Workspace", "board_from_state", "offsets",
@@ -340,22 +341,13 @@ class TronBot:
     def close(self) -> None:
         """Nothing to release."""
 
+    @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Move 1..4 (north, east, south, west) for seat ``player`` before ``deadline``.
 
-        Python's cyclic garbage collector is paused while the bot thinks: a full
-        collection in a process holding numba's compiled code takes 50 ms on an idle
-        machine and several times that on a loaded one, longer than a 0.1 s move.
+        Python's cyclic garbage collector is paused while the bot thinks
+        (:func:`atlas.bots.search.gc_paused`).
         """
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return self._move(state, player, deadline)
-        finally:
-            if enabled:
-                gc.enable()
-
-    def _move(self, state: Any, player: int, deadline: float) -> int:
         now = time.perf_counter()
         stop = safety_deadline(deadline, now)
         grid, me, opp = board_from_state(state, player)

@@ -31,3 +31,31 @@ def test_tt_cuts_only_when_the_bound_settles_the_window():
     assert tt_cuts(EXACT, 0, -1, 1)
     assert tt_cuts(LOWER, 5, -1, 5) and not tt_cuts(LOWER, 4, -1, 5)
     assert tt_cuts(UPPER, -1, -1, 5) and not tt_cuts(UPPER, 0, -1, 5)
+
+
+def test_gc_paused_switches_the_collector_off_for_the_move_only():
+    import gc
+
+    from atlas.bots.search import gc_paused
+
+    seen = []
+
+    @gc_paused
+    def move(fail: bool) -> int:
+        seen.append(gc.isenabled())
+        if fail:
+            raise RuntimeError("bot crashed")
+        return 3
+
+    assert gc.isenabled()
+    assert move(False) == 3
+    with pytest.raises(RuntimeError):
+        move(True)
+    assert seen == [False, False]
+    assert gc.isenabled()                  # back on after a move and after a crash
+    gc.disable()
+    try:
+        move(False)
+        assert not gc.isenabled()          # left off if it was off before
+    finally:
+        gc.enable()
