@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from .connect5_window import EMPTY, clock
-from .search import bound_flag, tt_cuts, value_from_tt, value_to_tt
+from .search import bound_flag, note_cutoff, tt_cuts, value_from_tt, value_to_tt
 
 __all__ = ["WIN", "TT_BITS", "ZUGZWANG", "PARITY", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "window_counts"]
@@ -297,10 +297,7 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
         if v > alpha:
             alpha = v
         if alpha >= beta:
-            if killers[ply, 0] != c:
-                killers[ply, 1] = killers[ply, 0]
-                killers[ply, 0] = c
-            history[p, c] += depth * depth
+            note_cutoff(killers, history, ply, p, c, depth * depth)
             break
     flag = bound_flag(best, alpha0, beta)
     stored = value_to_tt(best, ply, WIN)

@@ -33,7 +33,8 @@ import numba
 import numpy as np
 
 from .connect5_window import clock
-from .search import bound_flag, tt_cuts, value_from_tt, value_to_tt
+from .search import (bound_flag, note_cutoff, sort_moves, tt_cuts, value_from_tt,
+                     value_to_tt)
 from .isolation_phased import S_ABORT, S_BEST, S_DONE, S_NODES, WIN
 
 __all__ = ["KnightTables", "knight_tables", "knight_spread", "popcount", "knight_voronoi",
@@ -302,16 +303,7 @@ def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps,
         elif m == killers[ply, 1]:
             k += 1 << 57
         keys[ply, i] = k
-    for i in range(1, n):
-        m = buf[ply, i]
-        k = keys[ply, i]
-        j = i - 1
-        while j >= 0 and keys[ply, j] < k:
-            buf[ply, j + 1] = buf[ply, j]
-            keys[ply, j + 1] = keys[ply, j]
-            j -= 1
-        buf[ply, j + 1] = m
-        keys[ply, j + 1] = k
+    sort_moves(buf, keys, ply, n)
     alpha0 = alpha
     best = -(WIN + 1)
     best_move = buf[ply, 0]
@@ -341,10 +333,7 @@ def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps,
             if v > alpha:
                 alpha = v
             if alpha >= beta:
-                if killers[ply, 0] != m:
-                    killers[ply, 1] = killers[ply, 0]
-                    killers[ply, 0] = m
-                history[p, m] += 1
+                note_cutoff(killers, history, ply, p, m, 1)
                 break
             continue
         ckey = key ^ zobrist[0, m] ^ zobrist[1 + p, m] ^ zside
@@ -377,10 +366,7 @@ def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps,
         if v > alpha:
             alpha = v
         if alpha >= beta:
-            if killers[ply, 0] != m:
-                killers[ply, 1] = killers[ply, 0]
-                killers[ply, 0] = m
-            history[p, m] += depth * depth
+            note_cutoff(killers, history, ply, p, m, depth * depth)
             break
     if use_tt:
         tt_key[slot] = key

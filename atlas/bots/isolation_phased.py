@@ -27,7 +27,7 @@ import numba
 import numpy as np
 
 from .connect5_window import clock
-from .search import gc_paused
+from .search import gc_paused, sort_moves
 
 __all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
            "phase_of",
@@ -329,16 +329,7 @@ def _alphabeta(phase, free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, ke
         keys[ply, i] = -evaluate(phase, free, nbr, slide, pos, q, mark, queue, stamp, lp)
         pos[p] = src
         free[m] = 1
-    for i in range(1, n):
-        m = buf[ply, i]
-        k = keys[ply, i]
-        j = i - 1
-        while j >= 0 and keys[ply, j] < k:
-            buf[ply, j + 1] = buf[ply, j]
-            keys[ply, j + 1] = keys[ply, j]
-            j -= 1
-        buf[ply, j + 1] = m
-        keys[ply, j + 1] = k
+    sort_moves(buf, keys, ply, n)
     swing = SWING[phase]
     best = -(WIN + 1)
     for i in range(n):

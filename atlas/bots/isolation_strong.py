@@ -35,7 +35,8 @@ import numba
 import numpy as np
 
 from .connect5_window import clock
-from .search import bound_flag, gc_paused, tt_cuts, value_from_tt, value_to_tt
+from .search import (bound_flag, gc_paused, note_cutoff, sort_moves, tt_cuts, value_from_tt,
+                     value_to_tt)
 from .isolation_knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .isolation_phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
                                Board, count_moves, flat_board, flood, gen_moves,
@@ -182,16 +183,7 @@ def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, 
         elif m == killers[ply, 1]:
             k += 1 << 57
         keys[ply, i] = k
-    for i in range(1, n):
-        m = buf[ply, i]
-        k = keys[ply, i]
-        j = i - 1
-        while j >= 0 and keys[ply, j] < k:
-            buf[ply, j + 1] = buf[ply, j]
-            keys[ply, j + 1] = keys[ply, j]
-            j -= 1
-        buf[ply, j + 1] = m
-        keys[ply, j + 1] = k
+    sort_moves(buf, keys, ply, n)
     src = pos[p]
     alpha0 = alpha
     best = -(WIN + 1)
@@ -234,10 +226,7 @@ def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, 
         if v > alpha:
             alpha = v
         if alpha >= beta:
-            if killers[ply, 0] != m:
-                killers[ply, 1] = killers[ply, 0]
-                killers[ply, 0] = m
-            history[p, m] += depth * depth
+            note_cutoff(killers, history, ply, p, m, depth * depth)
             break
     flag = bound_flag(best, alpha0, beta)
     stored = value_to_tt(best, ply, WIN)

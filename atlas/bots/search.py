@@ -21,7 +21,7 @@ from typing import Any, Callable, TypeVar
 import numba
 
 __all__ = ["EXACT", "LOWER", "UPPER", "MATE_BAND", "bound_flag", "value_to_tt",
-           "value_from_tt", "tt_cuts", "gc_paused"]
+           "value_from_tt", "tt_cuts", "sort_moves", "note_cutoff", "gc_paused"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -86,3 +86,34 @@ def value_from_tt(value, ply, win):  # pragma: no cover - compiled
 def tt_cuts(flag, value, alpha, beta):  # pragma: no cover - compiled
     """Whether a table entry with ``flag`` and ``value`` settles the window."""
     return flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha)
+
+
+@numba.njit(cache=True)
+def sort_moves(buf, keys, ply, n):  # pragma: no cover - compiled
+    """Sort the first ``n`` moves of row ``ply`` of ``buf`` by ``keys``, largest first.
+
+    Insertion sort, in place on both arrays (a node has at most a few dozen moves).
+    """
+    for i in range(1, n):
+        m = buf[ply, i]
+        k = keys[ply, i]
+        j = i - 1
+        while j >= 0 and keys[ply, j] < k:
+            buf[ply, j + 1] = buf[ply, j]
+            keys[ply, j + 1] = keys[ply, j]
+            j -= 1
+        buf[ply, j + 1] = m
+        keys[ply, j + 1] = k
+
+
+@numba.njit(cache=True)
+def note_cutoff(killers, history, ply, side, move, bonus):  # pragma: no cover - compiled
+    """Remember ``move`` of ``side`` that caused a beta cutoff at ``ply``.
+
+    It becomes the first of the two killer moves of that ply (the old first moves to
+    second) and its history score grows by ``bonus`` (``depth * depth`` as a rule).
+    """
+    if killers[ply, 0] != move:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = move
+    history[side, move] += bonus

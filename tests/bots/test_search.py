@@ -59,3 +59,36 @@ def test_gc_paused_switches_the_collector_off_for_the_move_only():
         assert not gc.isenabled()          # left off if it was off before
     finally:
         gc.enable()
+
+
+def test_sort_moves_orders_one_row_by_key_largest_first():
+    import numpy as np
+
+    from atlas.bots.search import sort_moves
+
+    rng = np.random.default_rng(3)
+    buf = rng.integers(0, 100, size=(3, 12)).astype(np.int64)
+    keys = rng.integers(-50, 50, size=(3, 12)).astype(np.int64)
+    before_buf, before_keys = buf.copy(), keys.copy()
+    sort_moves(buf, keys, 1, 9)
+    want = sorted(zip(before_keys[1, :9], before_buf[1, :9]), key=lambda kv: -kv[0])
+    assert list(keys[1, :9]) == [k for k, _ in want]
+    assert sorted(zip(keys[1, :9], buf[1, :9])) == sorted(want)   # pairs kept together
+    assert np.array_equal(buf[1, 9:], before_buf[1, 9:])          # the rest untouched
+    assert np.array_equal(buf[[0, 2]], before_buf[[0, 2]])
+
+
+def test_note_cutoff_keeps_two_distinct_killers_and_adds_history():
+    import numpy as np
+
+    from atlas.bots.search import note_cutoff
+
+    killers = np.full((4, 2), -1, dtype=np.int64)
+    history = np.zeros((2, 10), dtype=np.int64)
+    note_cutoff(killers, history, 2, 1, 7, 9)
+    note_cutoff(killers, history, 2, 1, 7, 4)      # the same move: no second copy
+    assert list(killers[2]) == [7, -1]
+    note_cutoff(killers, history, 2, 0, 3, 1)
+    assert list(killers[2]) == [3, 7]
+    assert history[1, 7] == 13 and history[0, 3] == 1
+    assert (killers[[0, 1, 3]] == -1).all()
