@@ -283,7 +283,6 @@ def evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp):
         return count_moves(free, nbr, slide, pos[p]) - count_moves(free, nbr, slide, pos[q])
     if phase == MIDDLE:
         mine = flood(free, nbr, pos[p], mark, queue, stamp)
-        sm = stamp[0]
         theirs = flood(free, nbr, pos[q], mark, queue, stamp)
         if pos[p] >= 0 and pos[q] >= 0:
             touching = False
