@@ -310,11 +310,11 @@ def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps,
     for i in range(n):
         m = buf[ply, i]
         child = free & ~(_ONE << np.uint64(m))
+        c0 = m if p == 0 else pos0
+        c1 = pos1 if p == 0 else m
         if depth == 1:
             # the leaves, evaluated here rather than in a call each
             status[S_NODES] += 1
-            c0 = m if p == 0 else pos0
-            c1 = pos1 if p == 0 else m
             if other < 0:
                 replies = popcount(child)
             else:
@@ -323,39 +323,25 @@ def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps,
                 v = WIN - ply - 1
             else:
                 v = -_evaluate(child, c0, c1, q, tab, jumps, cur, idx, rem)
-            if v > best:
-                best = v
-                best_move = m
-                if ply == 0:
-                    status[S_BEST] = m
-            if ply == 0:
-                status[S_DONE] += 1
-            if v > alpha:
-                alpha = v
-            if alpha >= beta:
-                note_cutoff(killers, history, ply, p, m, 1)
-                break
-            continue
-        ckey = key ^ zobrist[0, m] ^ zobrist[1 + p, m] ^ zside
-        if src >= 0:
-            ckey ^= zobrist[1 + p, src]
-        c0 = m if p == 0 else pos0
-        c1 = pos1 if p == 0 else m
-        if i == 0:
-            v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha, ckey,
-                               tab, jumps, order, walk, rem, zobrist, zside,
-                               tt_key, tt, killers, history, status, deadline)
         else:
-            v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -alpha - 1, -alpha,
-                               ckey, tab, jumps, order, walk, rem, zobrist,
-                               zside, tt_key, tt, killers, history, status, deadline)
-            if alpha < v < beta:
-                v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha,
-                                   ckey, tab, jumps, order, walk, rem,
-                                   zobrist, zside, tt_key, tt, killers, history, status,
-                                   deadline)
-        if status[S_ABORT] != 0:
-            return 0
+            ckey = key ^ zobrist[0, m] ^ zobrist[1 + p, m] ^ zside
+            if src >= 0:
+                ckey ^= zobrist[1 + p, src]
+            if i == 0:
+                v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha, ckey,
+                                   tab, jumps, order, walk, rem, zobrist, zside,
+                                   tt_key, tt, killers, history, status, deadline)
+            else:
+                v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -alpha - 1, -alpha,
+                                   ckey, tab, jumps, order, walk, rem, zobrist,
+                                   zside, tt_key, tt, killers, history, status, deadline)
+                if alpha < v < beta:
+                    v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha,
+                                       ckey, tab, jumps, order, walk, rem,
+                                       zobrist, zside, tt_key, tt, killers, history,
+                                       status, deadline)
+            if status[S_ABORT] != 0:
+                return 0
         if v > best:
             best = v
             best_move = m
@@ -366,6 +352,7 @@ def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps,
         if v > alpha:
             alpha = v
         if alpha >= beta:
+            # a cutoff at a leaf's parent (depth 1) adds 1 to the history
             note_cutoff(killers, history, ply, p, m, depth * depth)
             break
     if use_tt:
