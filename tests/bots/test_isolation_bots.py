@@ -151,31 +151,37 @@ def _solve(blocked: np.ndarray, pos: list[tuple[int, int]], p: int, variant: str
     return False
 
 
-def test_strong_search_is_exact_near_the_end():
-    rng = np.random.default_rng(5)
+@pytest.mark.parametrize("variant, shape, density, min_free, seed", [
+    ("queen", (4, 4), 0.45, 4, 5),
+    ("knight", (4, 5), 0.3, 6, 9),
+])
+def test_strong_search_is_exact_near_the_end(variant, shape, density, min_free, seed):
+    # Small random boards with the pieces still in touch: the search's verdict (a win
+    # or not) equals a full game-tree solve, and a move it calls winning is one.
+    rng = np.random.default_rng(seed)
     checked = won = 0
     while checked < 12:
-        blocked = rng.random((4, 4)) < 0.45
+        blocked = rng.random(shape) < density
         cells = np.argwhere(~blocked)
-        if len(cells) < 4:
+        if len(cells) < min_free:
             continue
         a, b = rng.choice(len(cells), 2, replace=False)
         pos = [tuple(int(v) for v in cells[a]), tuple(int(v) for v in cells[b])]
         blocked[pos[0]] = blocked[pos[1]] = True
-        if not _moves(blocked, *pos[0], "queen"):
+        if not _moves(blocked, *pos[0], variant):
             continue
-        st = IsolationState(blocked.copy(), np.array(pos, np.int32), 0, 0, "queen")
-        bot = StrongIsolationBot(seed=0)
+        st = IsolationState(blocked.copy(), np.array(pos, np.int32), 0, 0, variant)
         b0 = flat_board(st)
         if separated(b0.free, b0.nbr, b0.pos, b0.mark, b0.queue, b0.stamp):
             continue
+        bot = StrongIsolationBot(seed=0)
         move = bot.move(st.copy(), 0, time.perf_counter() + 5.0)
-        wins = _solve(blocked.copy(), list(pos), 0, "queen")
+        wins = _solve(blocked.copy(), list(pos), 0, variant)
         assert (bot.last_score > WIN - 1000) == wins
         if wins:
             after = blocked.copy()
             after[move] = True
-            assert not _solve(after, [move, pos[1]], 1, "queen")  # a winning move
+            assert not _solve(after, [move, pos[1]], 1, variant)  # a winning move
             won += 1
         checked += 1
     assert 0 < won < checked
@@ -206,25 +212,10 @@ def test_voronoi_split_counts_squares_reached_first():
 @pytest.mark.parametrize("variant, starts", [("queen", ((0, 0), (6, 6))),
                                              ("knight", ((0, 0), (6, 6))),
                                              ("queen", ())])
-def test_bots_answer_legal_moves_in_time(name, variant, starts):
+def test_bots_answer_legal_moves_in_time(name, variant, starts, moves_in_time):
     game_map = GameMap("isolation", "t", np.zeros((7, 7), bool), starts, {"variant": variant})
-    rng = np.random.default_rng(1)
-    bot = make_bot("isolation", name, seed=0)
-    warm = GAME.initial_state(game_map)
-    bot.move(warm.copy(), 0, time.perf_counter() + 0.5)  # compiles outside the timing
-    for plies in (0, 1, 6, 15):
-        st = GAME.initial_state(game_map)
-        for _ in range(plies):
-            if GAME.outcome(st) is not None:
-                break
-            st = GAME.apply(st, {st.to_play: GAME.random_move(st, st.to_play, rng)})
-        if GAME.outcome(st) is not None:
-            continue
-        p = st.to_play
-        deadline = time.perf_counter() + 0.15
-        move = bot.move(st.copy(), p, deadline)
-        assert time.perf_counter() <= deadline + 0.05  # scheduling slack on a busy machine
-        assert tuple(move) in GAME.legal_moves(st, p)
+    moves_in_time("isolation", make_bot("isolation", name, seed=0), game_map, (0, 1, 6, 15),
+                  seed=1, as_move=tuple)
 
 
 # --- the knight bitboard search (atlas/bots/isolation_knight.py) ------------------------
@@ -315,36 +306,6 @@ def test_strong_places_on_the_other_colour_as_second_player():
         st = GAME.apply(GAME.initial_state(game_map), {0: first})
         move = bot.move(st.copy(), 1, time.perf_counter() + 5.0)
         assert (sum(move) - sum(first)) % 2 == 1
-
-
-def test_strong_knight_search_is_exact_near_the_end():
-    rng = np.random.default_rng(9)
-    checked = won = 0
-    while checked < 12:
-        blocked = rng.random((4, 5)) < 0.3
-        cells = np.argwhere(~blocked)
-        if len(cells) < 6:
-            continue
-        a, b = rng.choice(len(cells), 2, replace=False)
-        pos = [tuple(int(v) for v in cells[a]), tuple(int(v) for v in cells[b])]
-        blocked[pos[0]] = blocked[pos[1]] = True
-        if not _moves(blocked, *pos[0], "knight"):
-            continue
-        st = IsolationState(blocked.copy(), np.array(pos, np.int32), 0, 0, "knight")
-        b0 = flat_board(st)
-        if separated(b0.free, b0.nbr, b0.pos, b0.mark, b0.queue, b0.stamp):
-            continue
-        bot = StrongIsolationBot(seed=0)
-        move = bot.move(st.copy(), 0, time.perf_counter() + 5.0)
-        wins = _solve(blocked.copy(), list(pos), 0, "knight")
-        assert (bot.last_score > WIN - 1000) == wins
-        if wins:
-            after = blocked.copy()
-            after[move] = True
-            assert not _solve(after, [move, pos[1]], 1, "knight")
-            won += 1
-        checked += 1
-    assert 0 < won < checked
 
 
 def test_knight_walk_is_the_longest_walk_when_uncapped():
