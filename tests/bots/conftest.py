@@ -1,0 +1,43 @@
+"""Fixtures shared by the bot tests."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pytest
+
+from atlas.sim import get_game
+
+
+@pytest.fixture
+def moves_in_time() -> Callable[..., None]:
+    """A check that a bot of an alternating game answers legal moves in time.
+
+    ``check(game, bot, game_map, plies, seed, as_move=...)`` plays each number of
+    ``plies`` of seeded random moves from the start, then asks ``bot`` for a move with
+    0.15 s and asserts it came back within 0.05 s of the deadline (scheduling slack on
+    a busy machine) and is legal.  The bot is first warmed up, outside the timing.
+    """
+    def check(game_name: str, bot: Any, game_map: Any, plies: Sequence[int], seed: int,
+              as_move: Callable[[Any], Any] = lambda m: m) -> None:
+        game = get_game(game_name)
+        rng = np.random.default_rng(seed)
+        warm = game.initial_state(game_map)
+        bot.move(warm.copy(), 0, time.perf_counter() + 0.5)  # compiles outside the timing
+        for n in plies:
+            st = game.initial_state(game_map)
+            for _ in range(n):
+                if game.outcome(st) is not None:
+                    break
+                st = game.apply(st, {st.to_play: game.random_move(st, st.to_play, rng)})
+            if game.outcome(st) is not None:
+                continue
+            p = st.to_play
+            deadline = time.perf_counter() + 0.15
+            move = bot.move(st.copy(), p, deadline)
+            assert time.perf_counter() <= deadline + 0.05
+            assert as_move(move) in game.legal_moves(st, p)
+
+    return check
