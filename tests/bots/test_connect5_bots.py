@@ -150,6 +150,23 @@ def _parity_reference(board: np.ndarray, inarow: int, parity: np.ndarray) -> int
     return total
 
 
+def _loaded(bot, start, rows, cols):
+    """The array search's state after :func:`_load` of the flat board ``start``.
+
+    Returns the board it filled, the window counts, the threat table and the status
+    (evaluation in ``status[0]``), as the bot's own setup builds them.
+    """
+    board = np.zeros_like(start)
+    wcount = window_counts(bot.windows, rows, cols)
+    threats = np.zeros((rows * cols, 2), np.int64)
+    status = np.zeros(6, np.int64)
+    status[3] = rows * cols
+    key = np.zeros(1, np.int64)
+    _load(start, board, bot.windows, wcount, bot.cell_ptr, bot.cell_windows, bot.weights,
+          threats, bot.bonus, rows, cols, status, bot.zob, key)
+    return board, wcount, threats, status
+
+
 @pytest.mark.parametrize("inarow, rows, cols", [(5, 6, 9), (4, 6, 7)])
 def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
     rng = np.random.default_rng(7)
@@ -162,14 +179,7 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
                 break
             st = GAME.apply(st, {st.to_play: GAME.random_move(st, st.to_play, rng)})
         start = st.board.ravel().astype(np.int8)
-        board = np.zeros_like(start)
-        wcount = window_counts(bot.windows, rows, cols)
-        threats = np.zeros((rows * cols, 2), np.int64)
-        status = np.zeros(6, np.int64)
-        status[3] = rows * cols
-        key = np.zeros(1, np.uint64)
-        _load(start, board, bot.windows, wcount, bot.cell_ptr, bot.cell_windows, bot.weights,
-              threats, bot.bonus, rows, cols, status, bot.zob, key)
+        board, wcount, threats, status = _loaded(bot, start, rows, cols)
         assert (board == start).all()
         expected = _reference_eval(st.board, inarow, tuple(int(v) for v in bot.bonus))
         expected += _parity_reference(st.board, inarow, bot.parity)
@@ -303,14 +313,7 @@ def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
     for _ in range(30):
         st = _random_state(rows, cols, inarow, int(rng.integers(1, rows * cols - 8)), rng)
         start = st.board.ravel().astype(np.int8)
-        board = np.zeros_like(start)
-        wcount = window_counts(bot.windows, rows, cols)
-        threats = np.zeros((rows * cols, 2), np.int64)
-        status = np.zeros(6, np.int64)
-        status[3] = rows * cols
-        key = np.zeros(1, np.int64)
-        _load(start, board, bot.windows, wcount, bot.cell_ptr, bot.cell_windows, bot.weights,
-              threats, bot.bonus, rows, cols, status, bot.zob, key)
+        board, wcount, threats, status = _loaded(bot, start, rows, cols)
         expected = status[0] + _zugzwang(threats, st.heights, rows, cols, bot.bonus[2])
         x0, mask = bitboards(start, rows, cols, 0)
         x1 = x0 ^ mask
