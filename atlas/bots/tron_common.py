@@ -58,10 +58,10 @@ MOVES = (1, 2, 3, 4)
 
 # Rows of the int32 workspace.
 (R_DA, R_DB, R_QUEUE, R_MARK, R_DISC, R_LOW, R_PARENT, R_ITER, R_STACK, R_CNT0, R_CNT1,
- R_TRAIL) = range(12)
+ R_TRAIL, R_COLOUR) = range(13)
 # Rows of the float64 workspace.
 F_E, F_BESTA, F_BESTB, F_BF, F_LEAD = range(5)
-_INT_ROWS = 12
+_INT_ROWS = 13
 _FLOAT_ROWS = 5
 
 
@@ -70,9 +70,10 @@ class Workspace:
 
     Attributes
     ----------
-    ibuf : ndarray of int32, shape (12, n)
-        Distances and owners, BFS queue, flood marks, DFS state, colour counts, and a
-        trail of cells a rollout has blocked.
+    ibuf : ndarray of int32, shape (13, n)
+        Distances and owners, BFS queue, flood marks, DFS state, colour counts, a
+        trail of cells a rollout has blocked, and (constant) each cell's checkerboard
+        colour, ``(row + column) % 2``, so that hot loops need no division.
     fbuf : ndarray of float64, shape (5, n)
         Chamber accumulators (edges, best child values, battlefront and lead flags;
         the nodes are the two colour counts of ``ibuf``).
@@ -86,6 +87,8 @@ class Workspace:
         self.w2 = width + 2
         self.n = (height + 2) * (width + 2)
         self.ibuf = np.zeros((_INT_ROWS, self.n), dtype=np.int32)
+        cells = np.arange(self.n)
+        self.ibuf[R_COLOUR] = (cells // self.w2 + cells % self.w2) & 1
         self.fbuf = np.zeros((_FLOAT_ROWS, self.n), dtype=np.float64)
         self.off = offsets(width)
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..analyze.parity import parity_from_counts
 from .tron_common import (F_BESTA, F_BESTB, F_BF, F_E, F_LEAD, R_CNT0, R_CNT1, R_DA,
-                          R_DB, R_DISC, R_ITER, R_LOW, R_PARENT, R_STACK)
+                          R_COLOUR, R_DB, R_DISC, R_ITER, R_LOW, R_PARENT, R_STACK)
 
 __all__ = ["chamber_value"]
 
@@ -67,6 +67,7 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     stack = ibuf[R_STACK]
     c0 = ibuf[R_CNT0]
     c1 = ibuf[R_CNT1]
+    colour = ibuf[R_COLOUR]
     acc_e = fbuf[F_E]
     best_a = fbuf[F_BESTA]
     best_b = fbuf[F_BESTB]
@@ -79,7 +80,6 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
     # array access of this hot loop.
     ur = np.uint64(root)
     uo = np.uint64(opp)
-    ow = np.uint64(w2)
     t = 0
     disc[ur] = 0
     low[ur] = 0
@@ -130,12 +130,8 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                                               and owner[w] != 0)):
                     front = 1.0
             acc_e[u] = e
-            if ((u // ow + u % ow) & np.uint64(1)) == 0:
-                c0[u] = 1
-                c1[u] = 0
-            else:
-                c0[u] = 0
-                c1[u] = 1
+            c1[u] = colour[u]
+            c0[u] = 1 - colour[u]
             best_a[u] = 0.0
             best_b[u] = neg
             bf[u] = front
