@@ -64,6 +64,19 @@ def test_board_layout_matches_analyze_convention():
     assert tc.legal_moves(grid, me, ws.off) == [2, 3]   # east, south
 
 
+@pytest.mark.parametrize("budget, thinks", [(0.1, 0.065), (0.9, 0.78), (1.0, 0.88),
+                                            (2.9, 2.78), (0.04, 0.008)])
+def test_safety_margin_is_bounded(budget, thinks):
+    # 30 % of the budget kept back, within [35 ms, 0.12 s] and at most four fifths.
+    assert tc.safety_deadline(100.0 + budget, 100.0) - 100.0 == pytest.approx(thinks)
+
+
+def test_workspace_colour_row_is_the_checkerboard():
+    ws = tc.Workspace(3, 4)
+    rows, cols = np.divmod(np.arange(ws.n), ws.w2)
+    assert np.array_equal(ws.ibuf[tc.R_COLOUR], (rows + cols) % 2)
+
+
 def _reachable(free: np.ndarray, head: tuple[int, int]) -> set[tuple[int, int]]:
     h, w = free.shape
     seen: set[tuple[int, int]] = set()
