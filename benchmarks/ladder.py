@@ -11,6 +11,12 @@ Usage::
     python benchmarks/ladder.py tron --time 0.1 --jobs 2
     python benchmarks/ladder.py tron --bots wallhugger voronoi --maps duel arena --seeds 2
     python benchmarks/ladder.py isolation --time 0.2 --out isolation-ladder.jsonl
+    python benchmarks/ladder.py tron --depth 5 --bots voronoi chambers frontline
+
+``--depth N`` (tron) makes every searching bot search exactly ``N`` turns whatever the
+clock says, which compares the evaluations apart from their speed; the time per move
+then only bounds the rest of their play (the separated endgame), and should be generous
+enough that no fixed-depth search times out.
 
 Generic over games: every ordered selection of distinct bots fills the seats (for two
 players: every pairing in both seats); with fewer bots than seats they fill the seats in
@@ -34,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["Job", "schedule", "run_job", "standings", "pair_intervals", "format_table", "main"]
+__all__ = ["Job", "schedule", "run_job", "fixed_depth_bot", "standings", "pair_intervals", "format_table", "main"]
 
 
 @dataclass(frozen=True)
@@ -47,11 +53,12 @@ class Job:
     seed: int
     time_limit: float
     params: tuple[tuple[str, Any], ...] = ()
+    depth: int = 0
 
 
 def schedule(game: str, bots: Sequence[str], maps: Sequence[Path], seeds: Sequence[int],
              time_limit: float, num_players: int,
-             params: dict[str, Any] | None = None) -> list[Job]:
+             params: dict[str, Any] | None = None, depth: int = 0) -> list[Job]:
     """Every bot pairing (all seat orders) on every map with every seed."""
     jobs = []
     p = tuple(sorted((params or {}).items()))
@@ -64,18 +71,22 @@ def schedule(game: str, bots: Sequence[str], maps: Sequence[Path], seeds: Sequen
     for combo in combos:
         for m in maps:
             for s in seeds:
-                jobs.append(Job(game, str(m), tuple(combo), s, time_limit, p))
+                jobs.append(Job(game, str(m), tuple(combo), s, time_limit, p, depth))
     return jobs
 
 
 def run_job(job: Job) -> dict[str, Any]:
     """Play one game; return the bots, scores, reason and timing as plain data."""
     from atlas.maps import read_map
-    from atlas.sim.runner import play_game
+    from atlas.sim.runner import bot_seed, play_game
 
     game_map = read_map(job.map_path, job.game)
+    players: list[Any] = list(job.bots)
+    if job.depth > 0:
+        players = [fixed_depth_bot(job.game, name, bot_seed(job.seed, seat), job.depth)
+                   for seat, name in enumerate(job.bots)]
     t0 = time.perf_counter()
-    record = play_game(job.game, game_map, list(job.bots), params=dict(job.params) or None,
+    record = play_game(job.game, game_map, players, params=dict(job.params) or None,
                        seed=job.seed, time_limit=job.time_limit)
     elapsed = time.perf_counter() - t0
     statuses = [getattr(s, "status", "ok") for s in record.statuses]
@@ -87,6 +98,16 @@ def run_job(job: Job) -> dict[str, Any]:
             "scores": list(record.result.scores), "reason": record.result.reason,
             "detail": record.result.detail, "turns": len(record.turns),
             "statuses": statuses, "slowest_move": slowest, "seconds": round(elapsed, 3)}
+
+
+def fixed_depth_bot(game: str, name: str, seed: int, depth: int) -> Any:
+    """Built-in bot ``name`` searching exactly ``depth`` turns (bots with no search as is)."""
+    from atlas.bots import make_bot
+
+    bot = make_bot(game, name, seed)
+    if hasattr(bot, "fixed_depth"):
+        bot.fixed_depth = depth
+    return bot
 
 
 Tally = dict[str, tuple[float, int]]
@@ -188,6 +209,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="game parameter (value parsed as JSON when possible)")
+    ap.add_argument("--depth", type=int, default=0,
+                    help="tron: every search goes exactly this many turns, whatever the "
+                         "clock (compares the evaluations apart from their speed)")
     ap.add_argument("--out", help="write every result as JSON lines here")
     args = ap.parse_args(argv)
 
@@ -207,10 +231,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             params[key] = json.loads(value)
         except json.JSONDecodeError:
             params[key] = value
+    if args.depth > 0 and args.game != "tron":
+        ap.error("--depth is for the tron searches")
     jobs = schedule(args.game, bots, maps, range(args.seeds), args.time, info.num_players,
-                    params)
+                    params, args.depth)
+    depth = f", searches {args.depth} turns deep" if args.depth > 0 else ""
     print(f"{args.game}: {len(bots)} bots, {len(maps)} maps, {len(jobs)} games, "
-          f"{args.time:g} s per move, {args.jobs} worker(s)", flush=True)
+          f"{args.time:g} s per move{depth}, {args.jobs} worker(s)", flush=True)
     t0 = time.perf_counter()
     results = []
     out = open(args.out, "w", encoding="utf-8") if args.out else None

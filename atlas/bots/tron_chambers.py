@@ -153,7 +153,7 @@ class ChambersBot(TronBot):
     def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
                stop: float) -> int:
         dist = int(head_distance(grid, me, opp, ws.off, ws.ibuf))
-        if FAR_STEPS < dist < INF:
+        if FAR_STEPS < dist < INF and self.fixed_depth <= 0:
             # A short search first: moves it finds clearly worse get no rollout.
             now = time.perf_counter()
             k0, info = iterative_deepening(grid, me, opp, ws, MODE_CHAMBERS,
@@ -178,6 +178,6 @@ class ChambersBot(TronBot):
                               "rollouts": len(moves)}
             return best + 1 if best >= 0 else 1
         k, info = iterative_deepening(grid, me, opp, ws, MODE_CHAMBERS, stop,
-                                      partial=True)
+                                      partial=True, fixed_depth=self.fixed_depth)
         self.last_info = info
         return k + 1 if k >= 0 else 1

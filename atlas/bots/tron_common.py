@@ -132,6 +132,10 @@ SAFETY_MIN = 0.035
 SAFETY_MAX = 0.12
 
 
+#: Seconds a move for what a fixed-depth bot does by the clock (endgame, fill).
+FIXED_DEPTH_CLOCK = 0.1
+
+
 def safety_deadline(deadline: float, now: float) -> float:
     """The time by which a bot stops thinking: 30 % of the budget early, within limits.
 
@@ -305,6 +309,12 @@ class TronBot:
     """
 
     name = "tron"
+    #: When positive, the alpha-beta searches go to exactly this many turns, whatever
+    #: the clock says (``benchmarks/ladder.py --depth``: the evaluations compared apart
+    #: from their speed); the rest of the bot's play keeps at most
+    #: :data:`FIXED_DEPTH_CLOCK` seconds a move, and ``chambers`` searches at every
+    #: distance (its far-apart rollouts go by the clock).
+    fixed_depth = 0
 
     def __init__(self, game: str = "tron", seed: int = 0) -> None:
         self.game = game
@@ -360,6 +370,8 @@ class TronBot:
         """
         now = time.perf_counter()
         stop = safety_deadline(deadline, now)
+        if self.fixed_depth > 0:
+            stop = min(stop, now + FIXED_DEPTH_CLOCK)
         grid, me, opp = board_from_state(state, player)
         h, w = np.asarray(state.blocked).shape
         ws = self.workspace(h, w)

@@ -136,6 +136,6 @@ class FrontlineBot(TronBot):
             k, info = endgame_move(grid, me, ws, stop)
         else:
             k, info = iterative_deepening(grid, me, opp, ws, MODE_FRONTLINE, stop,
-                                          partial=True)
+                                          partial=True, fixed_depth=self.fixed_depth)
         self.last_info = info
         return k + 1 if k >= 0 else 1

@@ -297,8 +297,11 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
 
 def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode: int,
                         stop: float, max_depth: int = 64, node_limit: int = 0,
-                        partial: bool = False) -> tuple[int, dict]:
+                        partial: bool = False, fixed_depth: int = 0) -> tuple[int, dict]:
     """Deepen :func:`search_root` until ``stop`` (a ``perf_counter`` time).
+
+    With ``fixed_depth > 0`` the search goes to exactly that depth (or the end of the
+    game) and ignores ``stop``, ``node_limit`` and ``partial``.
 
     A depth that is still running at ``stop`` (or passes ``node_limit`` nodes, if given)
     is discarded, unless ``partial``: then its best root move is kept when at least one
@@ -308,6 +311,8 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
     nodes, seconds, value, partial, and the root moves' scores of the last complete
     depth: exact for the best, upper bounds for the others).
     """
+    if fixed_depth > 0:
+        stop, max_depth, node_limit, partial = np.inf, fixed_depth, 0, False
     order = np.array([0, 1, 2, 3], dtype=np.int64)
     killer = np.zeros(2 * max_depth + 2, dtype=np.int64)
     scores = np.zeros(4, dtype=np.float64)
@@ -351,7 +356,7 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
         # A depth costs about three times the previous one: stop if it cannot finish
         # (with ``partial``, if it cannot even search its first root move, the previous
         # best, which takes about as long as the whole previous depth).
-        if spent * (1.0 if partial else 3.0) > stop - time.perf_counter():
+        if fixed_depth <= 0 and spent * (1.0 if partial else 3.0) > stop - time.perf_counter():
             break
     elapsed = time.perf_counter() - t_start
     return best, {"depth": depth_done, "nodes": total_nodes, "seconds": elapsed,
@@ -380,7 +385,8 @@ class VoronoiBot(TronBot):
             # Separated: no opponent to outguess, fill the room greedily (post-mortem).
             self.last_info = {"depth": 0, "nodes": 0, "endgame": True}
             return fill_move(grid, me, ws) + 1
-        k, info = iterative_deepening(grid, me, opp, ws, self.mode, stop)
+        k, info = iterative_deepening(grid, me, opp, ws, self.mode, stop,
+                                      fixed_depth=self.fixed_depth)
         self.last_info = info
         return k + 1 if k >= 0 else 1
 
