@@ -12,11 +12,13 @@ Usage::
     python benchmarks/ladder.py tron --bots wallhugger voronoi --maps duel arena --seeds 2
     python benchmarks/ladder.py isolation --time 0.2 --out isolation-ladder.jsonl
     python benchmarks/ladder.py tron --depth 5 --bots voronoi chambers frontline
+    python benchmarks/ladder.py tron --depth 5 voronoi=6 --bots voronoi frontline
 
 ``--depth N`` (tron) makes every searching bot search exactly ``N`` turns whatever the
-clock says, which compares the evaluations apart from their speed; the time per move
-then only bounds the rest of their play (the separated endgame), and should be generous
-enough that no fixed-depth search times out.
+clock says, which compares the evaluations apart from their speed; ``BOT=N`` entries
+give single bots another depth (0: search by the clock).  The time per move then only
+bounds the rest of their play (the separated endgame), and should be generous enough
+that no fixed-depth search times out.
 
 Generic over games: every ordered selection of distinct bots fills the seats (for two
 players: every pairing in both seats); with fewer bots than seats they fill the seats in
@@ -40,7 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["Job", "schedule", "run_job", "fixed_depth_bot", "standings", "pair_intervals", "format_table", "main"]
+__all__ = ["Job", "schedule", "run_job", "fixed_depth_bot", "parse_depths", "standings",
+           "pair_intervals", "format_table", "main"]
 
 
 @dataclass(frozen=True)
@@ -53,15 +56,20 @@ class Job:
     seed: int
     time_limit: float
     params: tuple[tuple[str, Any], ...] = ()
-    depth: int = 0
+    depths: tuple[tuple[str, int], ...] = ()
 
 
 def schedule(game: str, bots: Sequence[str], maps: Sequence[Path], seeds: Sequence[int],
              time_limit: float, num_players: int,
-             params: dict[str, Any] | None = None, depth: int = 0) -> list[Job]:
-    """Every bot pairing (all seat orders) on every map with every seed."""
+             params: dict[str, Any] | None = None,
+             depths: dict[str, int] | None = None) -> list[Job]:
+    """Every bot pairing (all seat orders) on every map with every seed.
+
+    ``depths`` maps bot names to a fixed search depth (:func:`fixed_depth_bot`).
+    """
     jobs = []
     p = tuple(sorted((params or {}).items()))
+    d = tuple(sorted((depths or {}).items()))
     if len(bots) >= num_players:
         combos = list(itertools.permutations(bots, num_players))
     else:
@@ -71,7 +79,7 @@ def schedule(game: str, bots: Sequence[str], maps: Sequence[Path], seeds: Sequen
     for combo in combos:
         for m in maps:
             for s in seeds:
-                jobs.append(Job(game, str(m), tuple(combo), s, time_limit, p, depth))
+                jobs.append(Job(game, str(m), tuple(combo), s, time_limit, p, d))
     return jobs
 
 
@@ -82,9 +90,11 @@ def run_job(job: Job) -> dict[str, Any]:
 
     game_map = read_map(job.map_path, job.game)
     players: list[Any] = list(job.bots)
-    if job.depth > 0:
-        players = [fixed_depth_bot(job.game, name, bot_seed(job.seed, seat), job.depth)
-                   for seat, name in enumerate(job.bots)]
+    depths = dict(job.depths)
+    for seat, name in enumerate(job.bots):
+        if depths.get(name, 0) > 0:
+            players[seat] = fixed_depth_bot(job.game, name, bot_seed(job.seed, seat),
+                                            depths[name])
     t0 = time.perf_counter()
     record = play_game(job.game, game_map, players, params=dict(job.params) or None,
                        seed=job.seed, time_limit=job.time_limit)
@@ -108,6 +118,28 @@ def fixed_depth_bot(game: str, name: str, seed: int, depth: int) -> Any:
     if hasattr(bot, "fixed_depth"):
         bot.fixed_depth = depth
     return bot
+
+
+def parse_depths(items: Sequence[str], bots: Sequence[str], fail: Any) -> dict[str, int]:
+    """``--depth`` items (``N`` for every bot, ``BOT=N`` for one) as bot -> depth > 0."""
+    every = 0
+    one: dict[str, int] = {}
+    for item in items:
+        name, eq, value = item.rpartition("=")
+        try:
+            n = int(value)
+        except ValueError:
+            fail(f"--depth {item!r}: expected N or BOT=N with N a whole number")
+        if n < 0:
+            fail(f"--depth {item!r}: the depth must be 0 or more")
+        if not eq:
+            every = n
+        elif name not in bots:
+            fail(f"--depth {item!r}: {name!r} is not one of the bots {', '.join(bots)}")
+        else:
+            one[name] = n
+    depths = {b: one.get(b, every) for b in bots}
+    return {b: n for b, n in depths.items() if n > 0}
 
 
 Tally = dict[str, tuple[float, int]]
@@ -209,9 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="game parameter (value parsed as JSON when possible)")
-    ap.add_argument("--depth", type=int, default=0,
-                    help="tron: every search goes exactly this many turns, whatever the "
-                         "clock (compares the evaluations apart from their speed)")
+    ap.add_argument("--depth", nargs="+", default=[], metavar="N|BOT=N",
+                    help="tron: every search goes exactly N turns, whatever the clock "
+                         "(compares the evaluations apart from their speed); BOT=N "
+                         "gives one bot another depth, 0 for its timed search")
     ap.add_argument("--out", help="write every result as JSON lines here")
     args = ap.parse_args(argv)
 
@@ -231,11 +264,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             params[key] = json.loads(value)
         except json.JSONDecodeError:
             params[key] = value
-    if args.depth > 0 and args.game != "tron":
+    depths = parse_depths(args.depth, bots, ap.error)
+    if depths and args.game != "tron":
         ap.error("--depth is for the tron searches")
     jobs = schedule(args.game, bots, maps, range(args.seeds), args.time, info.num_players,
-                    params, args.depth)
-    depth = f", searches {args.depth} turns deep" if args.depth > 0 else ""
+                    params, depths)
+    depth = (", fixed depths " + ", ".join(f"{b} {n}" for b, n in sorted(depths.items()))
+             if depths else "")
     print(f"{args.game}: {len(bots)} bots, {len(maps)} maps, {len(jobs)} games, "
           f"{args.time:g} s per move{depth}, {args.jobs} worker(s)", flush=True)
     t0 = time.perf_counter()
