@@ -148,7 +148,7 @@ def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, 
             tt_flag, tt_value, killers, history, status, deadline):
     """Principal-variation alpha-beta with a transposition table, killers and history."""
     status[S_NODES] += 1
-    if (status[S_NODES] & 63) == 0 and clock() > deadline:
+    if (status[S_NODES] & 7) == 0 and clock() > deadline:
         status[S_ABORT] = 1
     if status[S_ABORT] != 0:
         return 0
@@ -248,21 +248,23 @@ class StrongIsolationBot:
     seed : int
         Seeds the Zobrist keys' companion generator for ties (the keys are fixed).
     margin : float
-        Seconds kept in hand before the deadline (the moves end about 10 ms after the
-        kernel's stop on the 9 x 9 board: at 0.1 s a move the slowest took 0.096 s).
+        Seconds kept in hand before the deadline.  In the ladders at 0.1 s a move with
+        15 ms kept, the slowest move took 92 ms on a quiet machine and 98 ms on a
+        loaded one (three busy processes on two cores); 20 ms leaves room for that.
     max_depth : int or None
         Stop deepening at this depth.
 
     Notes
     -----
-    The kernel reads the clock every 64 nodes and aborts past the deadline.  A leaf
-    costs two breadth-first passes over the move graph, O(cells * moves per cell).  The
-    table (``2 ** TT_BITS`` entries) lives as long as the bot.
+    The kernel reads the clock every 8 nodes (a queen-board node costs 30-50 us: every
+    64 nodes let a move run up to 3 ms past its stop) and aborts past the deadline.  A
+    leaf costs two breadth-first passes over the move graph, O(cells * moves per cell).
+    The table (``2 ** TT_BITS`` entries) lives as long as the bot.
     """
 
     name = "strong"
 
-    def __init__(self, game: str = "isolation", seed: int = 0, margin: float = 0.015,
+    def __init__(self, game: str = "isolation", seed: int = 0, margin: float = 0.02,
                  max_depth: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
