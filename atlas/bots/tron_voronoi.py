@@ -312,6 +312,7 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
     depth: exact for the best, upper bounds for the others).
     """
     if fixed_depth > 0:
+        # No deadline: nothing below stops early (time left is always infinite).
         stop, max_depth, node_limit, partial = np.inf, fixed_depth, 0, False
     order = np.array([0, 1, 2, 3], dtype=np.int64)
     killer = np.zeros(2 * max_depth + 2, dtype=np.int64)
@@ -356,7 +357,7 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
         # A depth costs about three times the previous one: stop if it cannot finish
         # (with ``partial``, if it cannot even search its first root move, the previous
         # best, which takes about as long as the whole previous depth).
-        if fixed_depth <= 0 and spent * (1.0 if partial else 3.0) > stop - time.perf_counter():
+        if spent * (1.0 if partial else 3.0) > stop - time.perf_counter():
             break
     elapsed = time.perf_counter() - t_start
     return best, {"depth": depth_done, "nodes": total_nodes, "seconds": elapsed,
