@@ -11,8 +11,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from .connect5_search import _S_ABORT, _S_BEST, _S_DONE, _S_NODES, WIN
-from .connect5_window import clock
-from .search import bound_flag, tt_cuts, value_from_tt, value_to_tt
+from .search import bound_flag, clock, tt_cuts, value_from_tt, value_to_tt
 
 __all__ = ["bit_geometry", "bitboards"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .connect5_window import EMPTY, clock
-from .search import bound_flag, note_cutoff, tt_cuts, value_from_tt, value_to_tt
+from .connect5_window import EMPTY
+from .search import bound_flag, clock, note_cutoff, tt_cuts, value_from_tt, value_to_tt
 
 __all__ = ["WIN", "TT_BITS", "ZUGZWANG", "PARITY", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "window_counts"]

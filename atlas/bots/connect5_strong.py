@@ -64,8 +64,8 @@ from .connect5_bitboard import _U64, _bb_negamax, _bb_wins, _signed, bit_geometr
 from .connect5_search import (_MAX_PLY, _S_ABORT, _S_BEST, _S_DONE, _S_EMPTY, _S_NODES,
                               SOLVE_EMPTIES, SOLVE_SHARE, TT_BITS, WIN, ZUGZWANG, _load,
                               _negamax, _parity_weights, _weights, window_counts)
-from .connect5_window import EMPTY, clock, flat_board, tiny_state, window_table
-from .search import gc_paused
+from .connect5_window import EMPTY, flat_board, tiny_state, window_table
+from .search import clock, gc_paused
 
 __all__ = ["StrongConnect5Bot", "WIN", "TT_BITS", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "bit_geometry", "bitboards"]

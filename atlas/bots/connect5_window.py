@@ -14,16 +14,17 @@ in general).  A window holding an opposing disc scores nothing.  The state heuri
 is the sum of the scores of the bot's moves minus those of the opponent's moves.
 
 The module also holds the board helpers the ``strong`` bot shares: the flat board
-(``cell = row * cols + col``, row 0 at the top), the window table, and a numba clock.
+(``cell = row * cols + col``, row 0 at the top) and the window table.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numba
 import numpy as np
+
+from .search import clock
 
 __all__ = ["Window4Bot", "window_table", "move_score", "flat_board", "tiny_state",
            "SEARCH_DEPTH",
@@ -35,14 +36,6 @@ EMPTY, SEAT0, SEAT1 = 0, 1, 2
 SEARCH_DEPTH = 4
 #: Direction vectors (drow, dcol) of the four line directions.
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
-
-
-@numba.njit(cache=True)
-def clock() -> float:
-    """``time.perf_counter()`` from inside a numba kernel (about 1 microsecond)."""
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
 
 
 def window_table(rows: int, cols: int, inarow: int,

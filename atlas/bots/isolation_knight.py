@@ -32,8 +32,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .connect5_window import clock
-from .search import (bound_flag, note_cutoff, sort_moves, tt_cuts, value_from_tt,
+from .search import (bound_flag, clock, note_cutoff, sort_moves, tt_cuts, value_from_tt,
                      value_to_tt)
 from .isolation_phased import S_ABORT, S_BEST, S_DONE, S_NODES, WIN
 

@@ -26,8 +26,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .connect5_window import clock
-from .search import gc_paused, sort_moves
+from .search import clock, gc_paused, sort_moves
 
 __all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
            "phase_of",

@@ -34,9 +34,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from .connect5_window import clock
-from .search import (bound_flag, gc_paused, note_cutoff, sort_moves, tt_cuts, value_from_tt,
-                     value_to_tt)
+from .search import (bound_flag, clock, gc_paused, note_cutoff, sort_moves, tt_cuts,
+                     value_from_tt, value_to_tt)
 from .isolation_knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .isolation_phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
                                Board, count_moves, flat_board, flood, gen_moves,

@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from ..analyze.outpost import ownership_kernel, supply_core
-from .connect5_window import clock
+from .search import clock
 
 __all__ = ["GreedyOutpostBot", "BalancedOutpostBot", "DefenderOutpostBot", "OutpostPlanner",
            "GREEDY", "BALANCED", "DEFENDER"]

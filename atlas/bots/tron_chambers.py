@@ -27,8 +27,9 @@ import time
 import numba
 import numpy as np
 
+from .search import clock
 from .tron_common import (INF, R_TRAIL, TronBot, Workspace, _Board, board_from_state,
-                          clock, head_distance, voronoi_touching)
+                          head_distance, voronoi_touching)
 from .tron_tree import chamber_value
 from .tron_voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value,
                            iterative_deepening, search_root)

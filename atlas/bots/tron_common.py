@@ -48,7 +48,7 @@ __all__ = [
     "FREE", "BLOCKED", "INF", "MOVES", "Workspace", "board_from_state", "offsets",
     "voronoi_counts", "voronoi_touching", "potential_articulation",
     "parity_bound", "component_size", "head_distance",
-    "legal_moves", "safety_deadline", "TronBot", "clock",
+    "legal_moves", "safety_deadline", "TronBot",
 ]
 
 #: Steps between separated heads (:func:`head_distance`).
@@ -149,14 +149,6 @@ def safety_deadline(deadline: float, now: float) -> float:
     budget = max(deadline - now, 0.0)
     margin = max(SAFETY_MIN, min(SAFETY_SHARE * budget, SAFETY_MAX))
     return now + max(budget - margin, 0.2 * budget)
-
-
-@numba.njit(cache=True)
-def clock():  # pragma: no cover - numba
-    """``time.perf_counter()`` read from compiled code (about a microsecond)."""
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
 
 
 @numba.njit(cache=True)

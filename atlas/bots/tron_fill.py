@@ -22,8 +22,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .tron_common import (R_MARK, R_QUEUE, R_STACK, _open_neighbours, clock,
-                          potential_articulation)
+from .search import clock
+from .tron_common import R_MARK, R_QUEUE, R_STACK, _open_neighbours, potential_articulation
 
 __all__ = ["filler_move", "fill_length", "space_filler_move", "space_fill_length"]
 

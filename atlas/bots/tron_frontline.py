@@ -34,7 +34,8 @@ import time
 import numba
 import numpy as np
 
-from .tron_common import INF, TronBot, Workspace, clock, head_distance, parity_bound
+from .search import clock
+from .tron_common import INF, TronBot, Workspace, head_distance, parity_bound
 from .tron_fill import space_fill_length
 from .tron_voronoi import MODE_FRONTLINE, iterative_deepening
 

@@ -38,8 +38,9 @@ import time
 import numba
 import numpy as np
 
-from .tron_common import (INF, R_MARK, TronBot, Workspace, clock, head_distance,
-                          voronoi_counts, voronoi_touching)
+from .search import clock
+from .tron_common import (INF, R_MARK, TronBot, Workspace, head_distance, voronoi_counts,
+                          voronoi_touching)
 from .tron_fill import filler_move
 from .tron_tree import chamber_value
 
