@@ -1,7 +1,8 @@
 """What the searching bots share: the clock, transposition-table bookkeeping, a move without GC.
 
-Small compiled helpers that the isolation and connect5 searches call from their own
-numba kernels (numba inlines them into the caller's machine code).  Scores within
+Small compiled helpers that the searches call from their own numba kernels (numba
+inlines the table helpers into the caller's machine code; :func:`clock` is the one
+deadline check of every game's kernels, tron's included).  Scores within
 :data:`MATE_BAND` of ``win`` are wins or losses ``win - ply`` plies away; the table
 stores them relative to the node (distance from the node, not from the root), so that a
 position reached at another depth reads back the right distance.
