@@ -65,7 +65,7 @@ from .connect5_search import (_MAX_PLY, _S_ABORT, _S_BEST, _S_DONE, _S_EMPTY, _S
                               SOLVE_EMPTIES, SOLVE_SHARE, TT_BITS, WIN, ZUGZWANG, _load,
                               _negamax, _parity_weights, _weights, window_counts)
 from .connect5_window import EMPTY, flat_board, tiny_state, window_table
-from .search import clock, gc_paused
+from .search import clock, gc_paused, stop_time
 
 __all__ = ["StrongConnect5Bot", "WIN", "TT_BITS", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "bit_geometry", "bitboards"]
@@ -177,10 +177,10 @@ class StrongConnect5Bot:
             centre = [c for c in playable if abs(2 * c - (cols - 1)) <= 1]
             return int(self.rng.choice(centre))
         if bits and self.geo is not None:
-            return self._search_bits(board, rows, cols, player, deadline - self.margin,
+            return self._search_bits(board, rows, cols, player, stop_time(deadline, self.margin),
                                      playable[0])
         return self._search_arrays(board, heights, rows, cols, inarow, player,
-                                   deadline - self.margin, playable[0])
+                                   stop_time(deadline, self.margin), playable[0])
 
     def _search_bits(self, board: np.ndarray, rows: int, cols: int, player: int,
                      stop: float, best: int) -> int:

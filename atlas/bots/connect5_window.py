@@ -24,7 +24,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .search import clock
+from .search import clock, stop_time
 
 __all__ = ["Window4Bot", "window_table", "move_score", "flat_board", "tiny_state",
            "SEARCH_DEPTH",
@@ -226,7 +226,7 @@ class Window4Bot:
         board, heights, rows, cols, inarow = flat_board(state)
         windows, cell_ptr, cell_windows, scores = self._table(rows, cols, inarow)
         return root_values(board, heights, cols, rows, windows, cell_ptr, cell_windows,
-                           scores, player + 1, self.depth, deadline - self.margin)
+                           scores, player + 1, self.depth, stop_time(deadline, self.margin))
 
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Best column by depth-4 minimax, ties broken at random."""

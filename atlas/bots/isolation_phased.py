@@ -26,7 +26,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .search import clock, gc_paused, sort_moves
+from .search import clock, gc_paused, sort_moves, stop_time
 
 __all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
            "phase_of",
@@ -426,7 +426,8 @@ class PhasedIsolationBot:
         if not self._warm:
             self.start()
         board = flat_board(state)
-        stop = deadline - self.margin
+        stop = stop_time(deadline, self.margin)
+        self.last_depth = 0   # this move's deepest finished depth, not the last move's
         out = np.empty(board.free.size, dtype=np.int64)
         n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
         if n == 0:

@@ -34,8 +34,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from .search import (bound_flag, clock, gc_paused, note_cutoff, sort_moves, tt_cuts,
-                     value_from_tt, value_to_tt)
+from .search import (bound_flag, clock, gc_paused, note_cutoff, sort_moves, stop_time,
+                     tt_cuts, value_from_tt, value_to_tt)
 from .isolation_knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .isolation_phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
                                Board, count_moves, flat_board, flood, gen_moves,
@@ -323,7 +323,8 @@ class StrongIsolationBot:
             self.start()
         start = clock()
         board = flat_board(state)
-        stop = deadline - self.margin
+        stop = stop_time(deadline, self.margin)
+        self.last_depth = 0   # this move's deepest finished depth, not the last move's
         out = np.empty(board.free.size, dtype=np.int64)
         n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
         if n == 0:

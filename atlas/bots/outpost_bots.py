@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from ..analyze.outpost import ownership_kernel, supply_core
-from .search import clock
+from .search import clock, stop_time
 
 __all__ = ["GreedyOutpostBot", "BalancedOutpostBot", "DefenderOutpostBot", "OutpostPlanner",
            "GREEDY", "BALANCED", "DEFENDER"]
@@ -306,7 +306,7 @@ class OutpostPlanner:
         field = self._field(state, player, bufs[2])
         _plan(land, board, stride, r, cells, emps, starts, homes, player, self.mode, L, W,
               bufs, owner, counts, alive, order, self._guard_radius(state, player),
-              field, self.field_weight, deadline - self.margin)
+              field, self.field_weight, stop_time(deadline, self.margin))
         a = int(starts[player])
         steps = []
         for i in range(n):

@@ -42,7 +42,7 @@ from ..analyze.distances import bfs_blocked_kernel
 from ..analyze.grid import BLOCKED, FREE
 from ..analyze.parity import parity_kernel
 from ..analyze.voronoi import voronoi_kernel
-from .search import gc_paused
+from .search import gc_paused, stop_time
 
 __all__ = [
     "FREE", "BLOCKED", "INF", "MOVES", "Workspace", "board_from_state", "offsets",
@@ -148,7 +148,7 @@ def safety_deadline(deadline: float, now: float) -> float:
     """
     budget = max(deadline - now, 0.0)
     margin = max(SAFETY_MIN, min(SAFETY_SHARE * budget, SAFETY_MAX))
-    return now + max(budget - margin, 0.2 * budget)
+    return stop_time(deadline, margin, now)
 
 
 @numba.njit(cache=True)

@@ -100,6 +100,18 @@ def test_takes_an_immediate_win_over_a_block(name):
     assert bot.move(st.copy(), 0, time.perf_counter() + 1.0) == 8
 
 
+@pytest.mark.parametrize("name", ["window4", "strong"])
+def test_searches_when_the_move_is_shorter_than_the_margin(name):
+    # The site's tournament gives 20 ms a move, no more than window4 keeps in hand: the bot
+    # must still search (a fifth of the budget) and see the win, not play a fallback.
+    discs = {(5, 0): 1, (5, 1): 1, (5, 2): 1, (5, 3): 1,
+             (5, 8): 0, (4, 8): 0, (3, 8): 0, (2, 8): 0}
+    st = _state(6, 9, discs)
+    bot = make_bot("connect5", name, seed=2)
+    bot.start()
+    assert bot.move(st.copy(), 0, time.perf_counter() + bot.margin) == 8
+
+
 def test_strong_finds_a_forced_win_in_connect_four():
     # seat 0 on (5, 2), (5, 3): columns 1 and 4 make an open three on the bottom row
     st = _state(6, 7, {(5, 2): 0, (5, 3): 0, (5, 6): 1, (4, 6): 1}, inarow=4)

@@ -136,6 +136,22 @@ def test_takes_the_move_that_leaves_the_opponent_stuck(name):
     assert bot.move(st.copy(), 0, time.perf_counter() + 1.0) == (0, 1)
 
 
+@pytest.mark.parametrize("name", ["phased", "strong"])
+def test_searches_when_the_move_is_shorter_than_the_margin(name):
+    # With a budget no longer than the margin kept in hand, the bot still searches a
+    # fifth of it (the site's tournament gives 20 ms a move) instead of a random move.
+    st = _state(["1...0", "##...", ".....", ".....", "....."])
+    bot = make_bot("isolation", name, seed=0)
+    bot.start()
+    assert bot.move(st.copy(), 0, time.perf_counter() + bot.margin) == (0, 1)
+    # the opening of an 8 x 8 queen board: a first depth takes more than one clock check
+    # (a first move on a new board size also clears the transposition table: not timed)
+    bot.move(_state(["0......1"] + ["........"] * 7).copy(), 0, time.perf_counter() + 0.1)
+    opening = _state(["0......."] + ["........"] * 6 + [".......1"])
+    bot.move(opening.copy(), 0, time.perf_counter() + bot.margin)
+    assert bot.last_depth >= 2
+
+
 def _solve(blocked: np.ndarray, pos: list[tuple[int, int]], p: int, variant: str) -> bool:
     """Whether seat ``p`` to move wins (plain game-tree search, test reference)."""
     moves = _moves(blocked, *pos[p], variant)

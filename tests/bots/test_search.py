@@ -1,11 +1,11 @@
-"""Tests of atlas.bots.search: the transposition-table bookkeeping of the searches."""
+"""Tests of atlas.bots.search: the transposition-table bookkeeping of the searches, the stop time."""
 
 from __future__ import annotations
 
 import pytest
 
-from atlas.bots.search import (EXACT, LOWER, MATE_BAND, UPPER, bound_flag, tt_cuts,
-                               value_from_tt, value_to_tt)
+from atlas.bots.search import (EXACT, LOWER, MATE_BAND, UPPER, bound_flag, stop_time,
+                               tt_cuts, value_from_tt, value_to_tt)
 
 WIN = 100_000
 
@@ -92,3 +92,15 @@ def test_note_cutoff_keeps_two_distinct_killers_and_adds_history():
     assert list(killers[2]) == [3, 7]
     assert history[1, 7] == 13 and history[0, 3] == 1
     assert (killers[[0, 1, 3]] == -1).all()
+
+
+@pytest.mark.parametrize("budget, margin, thinks", [
+    (0.1, 0.02, 0.08),      # the margin before the deadline
+    (1.0, 0.03, 0.97),
+    (0.03, 0.02, 0.01),
+    (0.02, 0.02, 0.004),    # a margin as long as the budget: a fifth of it all the same
+    (0.01, 0.03, 0.002),
+    (-0.5, 0.02, 0.0),      # a deadline already past: stop now
+])
+def test_stop_time_keeps_the_margin_but_thinks_a_fifth_of_the_budget(budget, margin, thinks):
+    assert stop_time(100.0 + budget, margin, 100.0) - 100.0 == pytest.approx(thinks)
