@@ -52,9 +52,9 @@ def stop_time(deadline: float, margin: float, now: float | None = None) -> float
 
     The margins (10-35 ms) are set for moves of 0.1 s and more; the site's tournament
     gives 10-20 ms a move, where ``deadline - margin`` is already past and a search would
-    stop before its first depth.  A fifth of 20 ms is still a few thousand nodes, and the
-    game runner forgives a built-in bot an answer up to a quarter of the limit plus 50 ms
-    late, which the clock checks' overshoot stays well within.
+    stop before its first depth.  A fifth of 20 ms is still hundreds of nodes (thousands in
+    connect5), and the game runner forgives a built-in bot an answer up to a quarter of
+    the limit plus 50 ms late, which the clock checks' overshoot stays well within.
     """
     if now is None:
         now = time.perf_counter()
