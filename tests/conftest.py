@@ -1,8 +1,8 @@
 """Shared test fixtures: where the maps are, and a networkx grid graph for references.
 
 * ``REPO_ROOT``, ``REPO_MAPS``: this checkout and its ``maps/`` folder.
-* ``SHARED_DATA``: ``../shared/data`` beside the repository (the CI clone has it there).
-* :func:`repo_map_files`, :func:`shared_map_files`, :func:`all_map_files`: map file
+* ``OUTSIDE_DATA``: ``tests/data``, the contest maps and official traces (see its README).
+* :func:`repo_map_files`, :func:`outside_map_files`, :func:`all_map_files`: map file
   lists, read when called so that maps added by others are picked up.
 * A test that takes an argument named ``any_map_file`` runs once per file of
   :func:`all_map_files` (see :func:`pytest_generate_tests`).
@@ -22,9 +22,9 @@ from atlas.maps import find_maps
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 REPO_MAPS = REPO_ROOT / "maps"
-SHARED_DATA = REPO_ROOT / ".." / "shared" / "data"
-#: The folders of ``SHARED_DATA`` that hold map files.
-SHARED_MAP_FOLDERS = ("tron-maps", "outpost-maps")
+OUTSIDE_DATA = REPO_ROOT / "tests" / "data"
+#: The folders of ``OUTSIDE_DATA`` that hold map files.
+OUTSIDE_MAP_FOLDERS = ("tron-maps", "outpost-maps")
 
 
 def repo_map_files(game: str | None = None) -> list[Path]:
@@ -33,17 +33,17 @@ def repo_map_files(game: str | None = None) -> list[Path]:
     return find_maps(folder) if folder.is_dir() else []
 
 
-def shared_map_files(folder: str | None = None) -> list[Path]:
-    """Every map file of ``../shared/data/tron-maps`` and ``outpost-maps`` (or one)."""
+def outside_map_files(folder: str | None = None) -> list[Path]:
+    """Every map file of ``tests/data/tron-maps`` and ``outpost-maps`` (or one)."""
     out: list[Path] = []
-    for name in SHARED_MAP_FOLDERS if folder is None else (folder,):
-        out += sorted((SHARED_DATA / name).glob("*.txt"))
+    for name in OUTSIDE_MAP_FOLDERS if folder is None else (folder,):
+        out += sorted((OUTSIDE_DATA / name).glob("*.txt"))
     return out
 
 
 def all_map_files() -> list[Path]:
-    """The repository's maps followed by the shared data's maps."""
-    return repo_map_files() + shared_map_files()
+    """The repository's maps followed by the contest and course maps of ``tests/data``."""
+    return repo_map_files() + outside_map_files()
 
 
 def map_id(path: Path) -> str:
@@ -74,10 +74,10 @@ def _grid_graph(free: np.ndarray) -> nx.Graph:
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    """``../shared/data``; fails (not skips) when the CI layout is missing."""
-    assert SHARED_DATA.is_dir(), f"shared data not found beside the repository: {SHARED_DATA}"
-    return SHARED_DATA
+def outside_data() -> Path:
+    """``tests/data``: the contest maps and the official traces."""
+    assert OUTSIDE_DATA.is_dir(), f"test data missing: {OUTSIDE_DATA}"
+    return OUTSIDE_DATA
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from atlas.maps import (OUTPOST_HOMES, find_maps, format_map, outpost_full_water
                         read_map, write_map)
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT / ".." / "shared" / "data"
+SHARED = ROOT / "tests" / "data"
 BUNDLED = find_maps(ROOT / "maps")
 CONTEST = find_maps(SHARED / "tron-maps") + find_maps(SHARED / "outpost-maps")
 

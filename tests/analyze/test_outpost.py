@@ -21,7 +21,7 @@ from atlas.analyze.outpost import (
 )
 from atlas.maps import OUTPOST_HOMES, read_map
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 # --------------------------------------------------------------------------- references

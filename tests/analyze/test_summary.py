@@ -79,8 +79,8 @@ def test_small_tron_map_by_hand():
         assert ln[22] == " " and ln[23] != " ", ln
 
 
-def test_cli_prints_the_same_json(capsys, shared_data):
-    path = shared_data / "tron-maps" / "keyhole.txt"
+def test_cli_prints_the_same_json(capsys, outside_data):
+    path = outside_data / "tron-maps" / "keyhole.txt"
     assert main(["analyze", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == summarize_map(read_map(path))
     assert main(["analyze", str(path)]) == 0

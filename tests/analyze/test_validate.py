@@ -22,7 +22,7 @@ from atlas.errors import MapFormatError
 from atlas.maps import outpost_full_water, parse_map
 
 ROOT = Path(__file__).resolve().parents[2]
-OFFICIAL = ROOT / ".." / "shared" / "data" / "outpost-maps"
+OFFICIAL = ROOT / "tests" / "data" / "outpost-maps"
 OURS = ROOT / "maps" / "outpost"
 
 # A valid quarter: a 20x25 lake, x 10..29, y 10..34 (500 cells), listed x-major.

@@ -480,6 +480,6 @@ def test_fixed_depth_searches_that_deep_whatever_the_clock(name):
     mv = bot.move(position(rows), 0, time.perf_counter() + 0.001)
     assert mv in (2, 3)
     assert bot.last_info["depth"] == 4 and "rollouts" not in bot.last_info
-    bot.fixed_depth = 0
-    bot.move(position(rows), 0, time.perf_counter() + 0.001)
+    bot.fixed_depth = 0  # by the clock again: a deadline already past stops it early
+    bot.move(position(rows), 0, time.perf_counter() - 1.0)
     assert bot.last_info["depth"] < 4

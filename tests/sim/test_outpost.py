@@ -12,7 +12,7 @@ from atlas.errors import IllegalMoveError, InvalidMoveError
 from atlas.maps import GameMap, read_map
 from atlas.sim.outpost import GAME, OutpostParams, with_outposts
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def small_map(n=12, water=()):

@@ -19,7 +19,7 @@ from atlas.sim.traces import (
     replay_trace,
 )
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 TRACES = sorted((DATA / "outpost-traces").glob("*.jsonl.gz"))
 MAPS = DATA / "outpost-maps"
 
@@ -69,7 +69,7 @@ def test_import_trace_writes_a_record_that_verifies(tmp_path, capsys):
     assert rec.turns[rec.statuses[0].turn].moves[0] is None
 
 
-def test_import_trace_names_the_first_difference(tmp_path, capsys):
+def test_import_trace_names_the_first_difference(tmp_path, capsys, monkeypatch):
     src = DATA / "outpost-traces" / "base_map1_r10L20W5_rep0.jsonl.gz"
     bad = tmp_path / "map1_corrupt.jsonl.gz"
 
@@ -78,7 +78,8 @@ def test_import_trace_names_the_first_difference(tmp_path, capsys):
         lines[120]["water"][1] += 1        # a later difference must not be reported
 
     _rewrite(src, bad, corrupt)
-    # the map is not beside the copy: found in ../shared/data/outpost-maps
+    # the map is not beside the copy: found in the current directory
+    monkeypatch.chdir(MAPS)
     assert import_trace_from_cli(_args(bad)) == 1
     err = capsys.readouterr().err
     assert "turn 57, seat 2, field 'land'" in err
