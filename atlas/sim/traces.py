@@ -180,9 +180,10 @@ def _check_turn(t: Any, k: int, path: Path, line: int) -> None:
 def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
     """The map file named by the trace header.
 
-    Looked for as ``NAME.txt`` (then ``NAME``) in ``search``, next to the trace, in
-    ``../shared/data/outpost-maps/`` beside the repository, in ``maps/outpost/`` of the
-    repository, and in the current directory, in that order.
+    Looked for as ``NAME.txt`` (then ``NAME``) in ``search``, next to the trace, in an
+    ``outpost-maps`` folder beside the trace's folder (the layout the recorded traces are
+    distributed in), in the current directory, and among atlas's own Outpost maps, in
+    that order.
 
     Raises
     ------
@@ -192,9 +193,9 @@ def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
     repo = Path(__file__).resolve().parents[2]
     dirs = [Path(d) for d in search]
     if trace.path is not None:
-        dirs.append(Path(trace.path).parent)
-    dirs += [repo / ".." / "shared" / "data" / "outpost-maps", repo / "maps" / "outpost",
-             Path.cwd()]
+        here = Path(trace.path).parent
+        dirs += [here, here.parent / "outpost-maps"]
+    dirs += [Path.cwd(), repo / "maps" / "outpost"]
     for d in dirs:
         for cand in (d / f"{trace.map_name}.txt", d / trace.map_name):
             if cand.is_file():
