@@ -138,25 +138,25 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from .sim.runner import play_from_cli
+    from .arena.runner import play_from_cli
 
     return play_from_cli(args, _params(args.param))
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from .sim.tournament import tournament_from_cli
+    from .arena.tournament import tournament_from_cli
 
     return tournament_from_cli(args, _params(args.param))
 
 
 def _cmd_import_trace(args: argparse.Namespace) -> int:
-    from .sim.traces import import_trace_from_cli
+    from .sim.outpost.traces import import_trace_from_cli
 
     return import_trace_from_cli(args)
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from .bots.serve import serve_builtin_bot
+    from .arena.serve import serve_builtin_bot
 
     return serve_builtin_bot(args.game, args.name, seed=args.seed, time_limit=args.time)
 
@@ -170,7 +170,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    from .render.site import build_from_cli
+    from .render.site.build import build_from_cli
 
     return build_from_cli(args)
 

@@ -33,7 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from atlas.bots.random_bot import RandomBot  # noqa: E402
+from atlas.bots.random import RandomBot  # noqa: E402
 from atlas.maps import GameMap, find_maps, read_map  # noqa: E402
 from atlas.sim import GAME_MODULES, get_game  # noqa: E402
 from atlas.sim import tron  # noqa: E402

@@ -69,7 +69,7 @@ def _spiral():
 
 
 def bench_build(jobs: int | None) -> None:
-    from atlas.render.site import build_site
+    from atlas.render.site.build import build_site
 
     work = Path(tempfile.mkdtemp(prefix="atlas-bench-"))
     try:

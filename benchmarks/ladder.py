@@ -86,7 +86,7 @@ def schedule(game: str, bots: Sequence[str], maps: Sequence[Path], seeds: Sequen
 def run_job(job: Job) -> dict[str, Any]:
     """Play one game; return the bots, scores, reason and timing as plain data."""
     from atlas.maps import read_map
-    from atlas.sim.runner import bot_seed, play_game
+    from atlas.arena.runner import bot_seed, play_game
 
     game_map = read_map(job.map_path, job.game)
     players: list[Any] = list(job.bots)

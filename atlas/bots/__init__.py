@@ -29,21 +29,21 @@ class Bot(Protocol):
 
 #: (game, bot name) -> "module:attribute" of a callable ``(seed: int) -> Bot``.
 BOTS: dict[tuple[str, str], str] = {
-    ("tron", "random"): "atlas.bots.random_bot:RandomBot",
-    ("tron", "wallhugger"): "atlas.bots.tron_wallhugger:WallHugger",
-    ("tron", "voronoi"): "atlas.bots.tron_voronoi:VoronoiBot",
-    ("tron", "chambers"): "atlas.bots.tron_chambers:ChambersBot",
-    ("tron", "frontline"): "atlas.bots.tron_frontline:FrontlineBot",
-    ("isolation", "random"): "atlas.bots.random_bot:RandomBot",
-    ("isolation", "phased"): "atlas.bots.isolation_phased:PhasedIsolationBot",
-    ("isolation", "strong"): "atlas.bots.isolation_strong:StrongIsolationBot",
-    ("connect5", "random"): "atlas.bots.random_bot:RandomBot",
-    ("connect5", "window4"): "atlas.bots.connect5_window:Window4Bot",
-    ("connect5", "strong"): "atlas.bots.connect5_strong:StrongConnect5Bot",
-    ("outpost", "random"): "atlas.bots.random_bot:RandomBot",
-    ("outpost", "greedy"): "atlas.bots.outpost_bots:GreedyOutpostBot",
-    ("outpost", "balanced"): "atlas.bots.outpost_bots:BalancedOutpostBot",
-    ("outpost", "defender"): "atlas.bots.outpost_bots:DefenderOutpostBot",
+    ("tron", "random"): "atlas.bots.random:RandomBot",
+    ("tron", "wallhugger"): "atlas.bots.tron.wallhugger:WallHugger",
+    ("tron", "voronoi"): "atlas.bots.tron.voronoi:VoronoiBot",
+    ("tron", "chambers"): "atlas.bots.tron.chambers:ChambersBot",
+    ("tron", "frontline"): "atlas.bots.tron.frontline:FrontlineBot",
+    ("isolation", "random"): "atlas.bots.random:RandomBot",
+    ("isolation", "phased"): "atlas.bots.isolation.phased:PhasedIsolationBot",
+    ("isolation", "strong"): "atlas.bots.isolation.strong:StrongIsolationBot",
+    ("connect5", "random"): "atlas.bots.random:RandomBot",
+    ("connect5", "window4"): "atlas.bots.connect5.window:Window4Bot",
+    ("connect5", "strong"): "atlas.bots.connect5.strong:StrongConnect5Bot",
+    ("outpost", "random"): "atlas.bots.random:RandomBot",
+    ("outpost", "greedy"): "atlas.bots.outpost.heuristic:GreedyOutpostBot",
+    ("outpost", "balanced"): "atlas.bots.outpost.heuristic:BalancedOutpostBot",
+    ("outpost", "defender"): "atlas.bots.outpost.heuristic:DefenderOutpostBot",
 }
 
 

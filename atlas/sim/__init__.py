@@ -13,7 +13,7 @@ GAME_MODULES = {
     "tron": "atlas.sim.tron",
     "isolation": "atlas.sim.isolation",
     "connect5": "atlas.sim.connect5",
-    "outpost": "atlas.sim.outpost",
+    "outpost": "atlas.sim.outpost.rules",
 }
 
 

@@ -59,7 +59,7 @@ class Outcome:
         One of :data:`REASONS`.
     scores : tuple of float
         Points per seat for standings: 1 / 0.5 / 0 in two-player games; for outpost, the
-        documented score of :mod:`atlas.sim.outpost`.
+        documented score of :mod:`atlas.sim.outpost.rules`.
     detail : str
         A sentence for people ("player 2 crashed into a wall at turn 31").
     """

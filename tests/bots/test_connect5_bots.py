@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.connect5_bitboard import (_bb_eval, _bb_negamax, _bb_parity, _bb_wins,
+from atlas.bots.connect5.bitboard import (_bb_eval, _bb_negamax, _bb_parity, _bb_wins,
                                          bit_geometry, bitboards)
-from atlas.bots.connect5_search import (PARITY, WIN, _load, _parity_weights, _weights,
+from atlas.bots.connect5.search import (PARITY, WIN, _load, _parity_weights, _weights,
                                         _update, _zugzwang, window_counts)
-from atlas.bots.connect5_strong import StrongConnect5Bot
-from atlas.bots.connect5_window import Window4Bot, move_score, seed_scores, window_table
+from atlas.bots.connect5.strong import StrongConnect5Bot
+from atlas.bots.connect5.window import Window4Bot, move_score, seed_scores, window_table
 from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
 
 

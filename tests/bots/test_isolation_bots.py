@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.isolation_phased import (BEGIN, END, MIDDLE, WIN, flat_board, flood,
+from atlas.bots.isolation.phased import (BEGIN, END, MIDDLE, WIN, flat_board, flood,
                                          longest_path, phase_of, separated)
-from atlas.bots.isolation_knight import (knight_spread, knight_tables, knight_voronoi,
+from atlas.bots.isolation.knight import (knight_spread, knight_tables, knight_voronoi,
                                          knight_walk, popcount)
-from atlas.bots.isolation_strong import StrongIsolationBot, voronoi_split
+from atlas.bots.isolation.strong import StrongIsolationBot, voronoi_split
 from atlas.maps import GameMap
 from atlas.sim.isolation import GAME, KNIGHT_JUMPS, QUEEN_DIRECTIONS, IsolationState
 

@@ -9,7 +9,7 @@ import pytest
 
 from atlas.bots import make_bot
 from atlas.maps import GameMap
-from atlas.sim.outpost import GAME, check_move, play_turn, with_outposts
+from atlas.sim.outpost.rules import GAME, check_move, play_turn, with_outposts
 
 BOTS = ("greedy", "balanced", "defender")
 PARAMS = {"r": 3, "L": 6, "W": 2, "T": 40}

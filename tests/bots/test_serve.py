@@ -1,4 +1,4 @@
-"""Tests of atlas.bots.serve: built-in bots spoken to through each external protocol."""
+"""Tests of atlas.arena.serve: built-in bots spoken to through each external protocol."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from atlas.bots.serve import serve_builtin_bot
+from atlas.arena.serve import serve_builtin_bot
 from atlas.maps import parse_map
 from atlas.sim import get_game
-from atlas.sim.external import state_to_json
+from atlas.arena.process import state_to_json
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots import tron_common as tc
-from atlas.bots import tron_fill as fill
-from atlas.bots import tron_tree as tree
-from atlas.bots.tron_chambers import rollout_value
-from atlas.bots.tron_fill import space_fill_length, space_filler_move
-from atlas.bots.tron_frontline import endgame_move
-from atlas.bots.tron_voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
+from atlas.bots.tron import common as tc
+from atlas.bots.tron import fill
+from atlas.bots.tron import tree
+from atlas.bots.tron.chambers import rollout_value
+from atlas.bots.tron.fill import space_fill_length, space_filler_move
+from atlas.bots.tron.frontline import endgame_move
+from atlas.bots.tron.voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
                                      draw_value, evaluate, search_root)
 from atlas.maps import read_map
 from atlas.sim import get_game

@@ -45,7 +45,7 @@ def site(tmp_path_factory) -> Path:
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.fail("Debian's chromium is not installed: run 'apt-get install chromium' "
                     "(.ci/run does) to run the browser tests")
-    from atlas.render.site import build_site
+    from atlas.render.site.build import build_site
 
     root = tmp_path_factory.mktemp("browser")
     maps = root / "maps"

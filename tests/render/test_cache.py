@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from atlas.render.cache import CODE_PARTS, Cache, code_version, content_key
+from atlas.render.site.cache import CODE_PARTS, Cache, code_version, content_key
 
 
 def test_content_key_is_stable_and_order_free_for_dicts():

@@ -13,7 +13,7 @@ from atlas.maps import OUTPOST_HOMES, parse_map
 from atlas.render import palette as P
 from atlas.render.images import (map_picture, outpost_picture, shape_mask, supply_paths,
                                  thumbnail, upscale, write_map_png)
-from atlas.render.mapinfo import map_figures, validation_picture
+from atlas.render.site.mapinfo import map_figures, validation_picture
 
 
 def _rgb(image) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from atlas.analyze.chambers import chamber_tree
 from atlas.maps import parse_map
-from atlas.render.mapinfo import chamber_list, map_analysis, map_pictures, picture_kinds
+from atlas.render.site.mapinfo import chamber_list, map_analysis, map_pictures, picture_kinds
 
 
 def _walk(nodes):

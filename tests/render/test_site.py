@@ -12,7 +12,7 @@ from markupsafe import escape
 
 from atlas.fsutil import default_mode
 from atlas.maps import parse_map, write_map
-from atlas.render.site import build_from_cli, build_site, slugify
+from atlas.render.site.build import build_from_cli, build_site, slugify
 from atlas.sim.records import save_record
 
 from render_helpers import TRON25, play_record
@@ -200,7 +200,7 @@ def test_failed_build_leaves_previous_site(tmp_path, monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("atlas.render.pages.write_pages", boom)
+    monkeypatch.setattr("atlas.render.site.pages.write_pages", boom)
     with pytest.raises(RuntimeError):
         build_site(tmp_path / "maps", out, cache_dir=None, progress=False,
                    tournament=False, log=lambda m: None)

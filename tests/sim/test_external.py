@@ -1,4 +1,4 @@
-"""Tests of atlas.sim.external: protocol bytes, broken bots, example programs."""
+"""Tests of atlas.arena.process: protocol bytes, broken bots, example programs."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 
 from atlas.maps import parse_map
 from atlas.sim import get_game
-from atlas.sim.external import (BotFailure, GtpBot, JsonLinesBot, TronProtocolBot,
+from atlas.arena.process import (BotFailure, GtpBot, JsonLinesBot, TronProtocolBot,
                                 external_bot, state_from_json,
                                 state_to_json, tron_board_text)
-from atlas.sim.runner import play_game
+from atlas.arena.runner import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = Path(__file__).resolve().parent / "broken_bots"

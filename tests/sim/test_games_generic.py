@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from atlas.bots.random_bot import RandomBot
+from atlas.bots.random import RandomBot
 from atlas.maps import find_maps, parse_map, read_map
 from atlas.sim import GAME_MODULES, get_game
 from atlas.sim.base import REASONS, Game, GameInfo, Outcome

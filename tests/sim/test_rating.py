@@ -1,4 +1,4 @@
-"""Tests of atlas.sim.rating: Bradley-Terry by MM against a plain gradient-ascent fit."""
+"""Tests of atlas.arena.rating: Bradley-Terry by MM against a plain gradient-ascent fit."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from atlas.sim.rating import (RATING_BASE, RATING_SCALE, bradley_terry, expected_score,
+from atlas.arena.rating import (RATING_BASE, RATING_SCALE, bradley_terry, expected_score,
                               pairwise_comparisons)
 
 

@@ -1,4 +1,4 @@
-"""Tests of atlas.sim.runner: whole games, every failure turned into data, the CLI."""
+"""Tests of atlas.arena.runner: whole games, every failure turned into data, the CLI."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from atlas.cli import main
 from atlas.errors import BotError
 from atlas.maps import parse_map
 from atlas.sim import get_game
-from atlas.sim.external import ExternalBot, TronProtocolBot
+from atlas.arena.process import ExternalBot, TronProtocolBot
 from atlas.sim.records import load_record, verify_record
-from atlas.sim.runner import bot_seed, make_player, play_game, player_entry
+from atlas.arena.runner import bot_seed, make_player, play_game, player_entry
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "bots"

@@ -1,4 +1,4 @@
-"""Tests of atlas.sim.tournament: schedules, executors that agree, standings."""
+"""Tests of atlas.arena.tournament: schedules, executors that agree, standings."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from atlas.cli import main
 from atlas.maps import parse_map
 from atlas.sim.base import Outcome
-from atlas.sim.rating import bradley_terry
+from atlas.arena.rating import bradley_terry
 from atlas.sim.records import MapRef, PlayerEntry, Record, SeatStatus, load_record, verify_record
-from atlas.sim.tournament import (GameSpec, is_error, run_games, schedule_games, seatings,
+from atlas.arena.tournament import (GameSpec, is_error, run_games, schedule_games, seatings,
                                   standings)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import pytest
 
 from atlas.maps import read_map
 from atlas.sim.records import load_record, verify_record
-from atlas.sim.traces import (
+from atlas.sim.outpost.traces import (
     TraceError,
     find_trace_map,
     import_trace_from_cli,

@@ -1,0 +1,1 @@
+"""The built-in connect5 bots: the seed's window minimax and a bitboard negamax."""

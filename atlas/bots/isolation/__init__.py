@@ -1,0 +1,1 @@
+"""The built-in isolation bots: the seed's phased alpha-beta and a stronger search."""

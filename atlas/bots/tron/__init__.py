@@ -1,0 +1,1 @@
+"""The built-in tron bots: a greedy filler and three searches on Voronoi territory."""

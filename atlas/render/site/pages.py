@@ -1,0 +1,183 @@
+"""The pages of the site, written with jinja2 from ``templates/``.
+
+Every page gets ``root``, the relative path back to the site's top (``""`` or
+``"../"``), so all links are relative and the site works from ``file://`` and from any
+static host.  Autoescaping is on for every template: map names, bot names, details and
+messages that come from files or bots are always HTML-escaped.  Bot error output
+(``stderr``) is never published: pages are built from ``Record.public_json``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Sequence
+
+from ...maps import GAMES
+from .. import palette as P
+
+__all__ = ["write_pages", "standings", "templates_dir", "environment", "flatten"]
+
+GAME_TITLES = {"tron": "Tron", "isolation": "Isolation", "connect5": "Connect 5",
+               "outpost": "Outpost"}
+
+
+def templates_dir() -> Path:
+    """The ``templates/`` folder of the atlas source tree."""
+    return Path(__file__).resolve().parents[3] / "templates"
+
+
+def environment() -> Any:
+    """The jinja2 environment: templates folder, autoescape on, strict undefined."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
+                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(game_titles=GAME_TITLES, player_hex=P.PLAYER_HEX,
+                       player_shapes=P.PLAYER_SHAPES)
+    from .mapinfo import PICTURE_TITLES
+
+    env.globals["picture_titles"] = PICTURE_TITLES
+    env.filters["move"] = _move_text
+    return env
+
+
+def _move_text(move: Any, limit: int = 60) -> str:
+    if move is None:
+        return "—"
+    text = move if isinstance(move, str) else json.dumps(move, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """``{"a": {"b": 1}}`` -> ``[("a.b", "1")]``; lists of scalars joined, long ones cut."""
+    out: list[tuple[str, str]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += flatten(v, f"{prefix}{k}.")
+        return [(k.rstrip("."), v) for k, v in out]
+    text = json.dumps(data) if not isinstance(data, str) else data
+    if len(text) > 120:
+        text = text[:117] + "..."
+    return [(prefix, text)]
+
+
+def _result_text(rec: Any) -> str:
+    r = rec.result
+    if r.winner is not None:
+        return f"{rec.players[r.winner].name} (seat {r.winner + 1}) wins — {r.reason}"
+    if rec.game == "outpost":
+        return "scores " + ", ".join(f"{p.name} {s:g}" for p, s in zip(rec.players, r.scores))
+    return f"draw — {r.reason}"
+
+
+def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, Any]]:
+    """Per game: rows (bot, games, wins, draws, losses, points, rating), the
+    head-to-head table and each bot's page name.
+
+    Wins, draws and losses are pairwise: in a two-player game they are the game's
+    result; in Outpost each pair of seats is compared by score.  Ratings are
+    Bradley–Terry on the Elo scale (:func:`atlas.sim.rating.bradley_terry`).
+    """
+    from ...arena.rating import bradley_terry, pairwise_comparisons
+
+    by_game: dict[str, list[Any]] = defaultdict(list)
+    for g in game_entries:
+        by_game[g.record.game].append(g)
+    out: dict[str, dict[str, Any]] = {}
+    for game in GAMES:
+        entries = by_game.get(game, [])
+        if not entries:
+            continue
+        names = sorted({p.name for g in entries for p in g.record.players})
+        comps = []
+        stats = {n: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0.0}
+                 for n in names}
+        h2h: dict[str, dict[str, list[int]]] = {a: {b: [0, 0, 0] for b in names}
+                                                for a in names}
+        for g in entries:
+            rec = g.record
+            seats = [p.name for p in rec.players]
+            for n in set(seats):
+                stats[n]["games"] += 1
+            for seat, name in enumerate(seats):
+                stats[name]["points"] += float(rec.result.scores[seat]) \
+                    if rec.game != "outpost" else 0.0
+            for a, b, s in pairwise_comparisons(seats, list(rec.result.scores)):
+                comps.append((a, b, s))
+                col = 0 if s == 1.0 else 1 if s == 0.5 else 2
+                h2h[a][b][col] += 1
+                h2h[b][a][2 - col] += 1
+                stats[a][["wins", "draws", "losses"][col]] += 1
+                stats[b][["wins", "draws", "losses"][2 - col]] += 1
+        ratings = bradley_terry(names, comps) if comps else {n: 1500.0 for n in names}
+        rows = [{"name": n, "slug": slugger(game, n), "rating": round(ratings.get(n, 1500.0)),
+                 **stats[n]} for n in names]
+        rows.sort(key=lambda r: (-r["rating"], r["name"]))
+        out[game] = {"rows": rows, "h2h": h2h, "names": [r["name"] for r in rows],
+                     "pairwise": game == "outpost"}
+    return out
+
+
+def write_pages(out: Path, maps: Sequence[Any], games: Sequence[Any],
+                problems: Sequence[str]) -> None:
+    """Write every page and the static files of the site into ``out``."""
+    env = environment()
+    static = templates_dir() / "static"
+    for f in static.iterdir():
+        if f.is_file():
+            shutil.copyfile(f, out / "static" / f.name)
+    bot_slugs: dict[tuple[str, str], str] = {}
+    taken: set[str] = set()
+
+    def bot_slug(game: str, name: str) -> str:
+        from .build import slugify
+
+        key = (game, name)
+        if key not in bot_slugs:
+            bot_slugs[key] = slugify(f"{game}-{name}", taken)
+        return bot_slugs[key]
+
+    table = standings(games, bot_slug)
+    map_by_slug = {m.slug: m for m in maps}
+    by_game = {g: [m for m in maps if m.game == g] for g in GAMES}
+    other = [m for m in maps if m.game not in GAMES]
+    games_by_game = {g: [e for e in games if e.record.game == g] for g in GAMES}
+
+    def write(rel: str, template: str, **ctx: Any) -> None:
+        depth = rel.count("/")
+        html = env.get_template(template).render(root="../" * depth, **ctx)
+        (out / rel).write_text(html, encoding="utf-8")
+
+    common = {"result_text": _result_text, "bot_slug": bot_slug,
+              "map_by_slug": map_by_slug}
+    write("index.html", "index.html", title="Maps", nav="maps", by_game=by_game,
+          other=other, problems=problems, n_games=len(games), **common)
+    for m in maps:
+        write(m.page, "map.html", title=f"{m.name} ({GAME_TITLES.get(m.game, m.game)})",
+              nav="maps", m=m, summary=flatten(m.summary), **common)
+    for e in games:
+        rec = e.record
+        # numbers and fixed names only; "</" is escaped all the same so that no text
+        # could ever close the <script> element early
+        data = (json.dumps(e.viewer, separators=(",", ":")) if e.viewer else "null"
+                ).replace("</", "<\\/")
+        write(e.page, "game.html", title=f"{' vs '.join(p.name for p in rec.players)} "
+              f"on {rec.map.name}", nav="games", e=e, rec=rec,
+              viewer_json=data, **common)
+    write("games.html", "games.html", title="Games", nav="games",
+          games_by_game=games_by_game, **common)
+    write("standings.html", "standings.html", title="Standings", nav="standings",
+          table=table, **common)
+    for game, t in table.items():
+        for row in t["rows"]:
+            mine = [e for e in games_by_game[game]
+                    if row["name"] in [p.name for p in e.record.players]]
+            write(f"bots/{row['slug']}.html", "bot.html",
+                  title=f"{row['name']} ({GAME_TITLES[game]})", nav="standings",
+                  game=game, row=row, t=t, games=mine, **common)
+    write("validation.html", "validation.html", title="Outpost map validation",
+          nav="validation", maps=[m for m in maps if m.validation is not None], **common)
