@@ -108,15 +108,20 @@ def _params(pairs: Sequence[str]) -> dict[str, object]:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from .analyze.summary import format_summary, summarize_map
+    from .analyze.summary import format_summary
     from .maps import read_map
+    from .sim.registry import summarize_map
 
     game_map = read_map(args.map, game=args.game)
     summary = summarize_map(game_map)
     if args.png:
-        from .render.images import write_map_png
+        from .render.games import render_of
+        from .render.images import png_bytes
 
-        write_map_png(game_map, args.png)
+        render = render_of(game_map.game)
+        data = png_bytes(render.picture(game_map, render.png_kind))
+        with open(args.png, "wb") as fh:
+            fh.write(data)
     if args.json:
         print(json.dumps(summary))
     else:
@@ -138,25 +143,100 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from .arena.runner import play_from_cli
+    from .arena.runner import format_result, play_game
+    from .maps import read_map
+    from .sim.base import Status
+    from .sim.records import save_record
+    from .sim.registry import get_info
 
-    return play_from_cli(args, _params(args.param))
+    params = _params(args.param)
+    game_map = read_map(args.map, game=args.game)
+    if args.compat:
+        # "fair" names each game's default rules (outpost calls them "spec")
+        compat = get_info(args.game).param("compat")
+        default = compat.default if compat is not None else "fair"
+        params["compat"] = default if args.compat == "fair" else args.compat
+    record = play_game(args.game, game_map, list(args.bots), params=params,
+                       seed=args.seed, time_limit=args.time)
+    if args.record:
+        save_record(record, args.record)
+    if args.json:
+        r = record.result
+        print(json.dumps({"winner": r.winner, "reason": r.reason, "turns": len(record.turns),
+                          "scores": list(r.scores), "detail": r.detail,
+                          "statuses": [s.status for s in record.statuses]}))
+    else:
+        print(format_result(record))
+        for seat, s in enumerate(record.statuses):
+            if s.status != Status.OK:
+                print(f"  player {seat + 1}: {s.status} at turn {s.turn}: {s.detail}",
+                      file=sys.stderr)
+    return 0
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from .arena.tournament import tournament_from_cli
+    import os
 
-    return tournament_from_cli(args, _params(args.param))
+    from .arena.tournament import (load_maps, results_json, run_games, schedule_games,
+                                   standings, write_results)
+    from .bots.registry import bot_names
+
+    params = _params(args.param)
+    maps = load_maps(args.game, args.maps or [os.path.join("maps", args.game)])
+    bots = list(args.bots or bot_names(args.game))
+    specs = schedule_games(args.game, maps, bots, args.seeds, params, args.time)
+    records = run_games(specs, jobs=args.jobs, scheduler=args.scheduler,
+                        progress=sys.stderr.isatty() or not args.json)
+    table = standings(records, bots)
+    files = write_results(args.out, specs, records, table) if args.out else None
+    if args.json:
+        print(json.dumps(results_json(specs, records, table, files)))
+    else:
+        print(f"{args.game}: {len(specs)} games on {len(maps)} map(s), "
+              f"{len(bots)} bots, {args.seeds} seed(s), {args.time:g} s per move")
+        print(table.format_table())
+    return 0
 
 
 def _cmd_import_trace(args: argparse.Namespace) -> int:
-    from .sim.outpost.traces import import_trace_from_cli
+    """Exit 0 when the trace replays exactly (and the record is written), 1 when it does
+    not (the first differing turn, seat and field are printed), 2 when the trace or its
+    map cannot be read."""
+    from pathlib import Path
 
-    return import_trace_from_cli(args)
+    from .errors import MapFormatError
+    from .maps import read_map
+    from .sim.outpost.traces import (TraceError, TraceMismatchError, find_trace_map,
+                                     read_trace, trace_to_record)
+    from .sim.records import save_record
+
+    try:
+        trace = read_trace(args.trace)
+        map_path = Path(args.map) if args.map else find_trace_map(trace)
+        game_map = read_map(map_path, game="outpost")
+    except (TraceError, MapFormatError) as exc:
+        print(f"atlas import-trace: {exc}", file=sys.stderr)
+        return 2
+    try:
+        record = trace_to_record(trace, game_map)
+    except TraceMismatchError as exc:
+        print(f"atlas import-trace: {exc}", file=sys.stderr)
+        return 1
+    except TraceError as exc:
+        print(f"atlas import-trace: {exc}", file=sys.stderr)
+        return 2
+    fin = record.final
+    print(f"{args.trace}: {len(trace.turns)} turns replayed exactly on {game_map.name} "
+          f"(r={trace.r} L={trace.L} W={trace.W}); land {fin['land']}, "
+          f"water {fin['water']}")
+    if args.record:
+        save_record(record, args.record)
+        print(f"record written to {args.record}")
+    return 0
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from .arena.serve import serve_builtin_bot
+    from .arena.protocols import serve_builtin_bot
 
     return serve_builtin_bot(args.game, args.name, seed=args.seed, time_limit=args.time)
 
@@ -170,9 +250,22 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    from .render.site.build import build_from_cli
+    """Exit 0 when a site was built (1 when nothing could be, or when ``--strict`` and
+    any map or record is broken)."""
+    from .render.site.build import build_site
 
-    return build_from_cli(args)
+    try:
+        result = build_site(args.maps, args.out, records_dir=args.records, jobs=args.jobs,
+                            games=args.games, progress=sys.stderr.isatty())
+    except OSError as exc:
+        print(f"atlas: error: {exc}", file=sys.stderr)
+        return 2
+    if not result.built_anything:
+        print("atlas build: nothing could be built", file=sys.stderr)
+        return 1
+    if args.strict and result.problems:
+        return 1
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -307,7 +307,7 @@ def import_and_analyse(map_path: Path, runs: int) -> dict[str, float]:
     """Fresh-process times for ``import atlas`` + ``summarize_map`` (warm numba cache)."""
     code = ("import time; t0 = time.perf_counter()\n"
             "from atlas.maps import read_map\n"
-            "from atlas.analyze.summary import summarize_map\n"
+            "from atlas.sim.registry import summarize_map\n"
             "t1 = time.perf_counter()\n"
             f"summarize_map(read_map({str(map_path)!r}))\n"
             "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)\n")

@@ -93,7 +93,9 @@ def bench_build(jobs: int | None) -> None:
 
 def bench_gif() -> None:
     from atlas.maps import parse_map, read_map
-    from atlas.render.frames import compose, frame_cell_px, legend_band, record_frames
+    from atlas.render.frames import compose, legend_band
+    from atlas.render.replay import record_frames
+    from atlas.render.games import render_of
     from atlas.render.gif import encode_gif, record_gif_bytes
     from atlas.sim.records import replay_states
 
@@ -102,7 +104,7 @@ def bench_gif() -> None:
               key=lambda r: len(r.turns))
     states = replay_states(rec)
     record_gif_bytes(rec, states=states)  # warm up fonts and caches
-    k = frame_cell_px("tron", gm.shape)
+    k = render_of("tron").cell_px(gm.shape)
     legend = legend_band(gm.width * k, [p.name for p in rec.players])
     reps = 5
     t = time.perf_counter()

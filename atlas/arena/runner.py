@@ -10,25 +10,22 @@ process outlives its game.
 
 from __future__ import annotations
 
-import argparse
-import json
 import shlex
-import sys
 import time
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import AtlasError, BotError, IllegalMoveError, InvalidMoveError
-from ..maps import GameMap, read_map
+from ..errors import BotError, IllegalMoveError, InvalidMoveError
+from ..maps import GameMap
 from ..types import PlayerId
 from ..sim import get_game
-from ..sim.base import Outcome
-from .process import BotFailure, external_bot
+from ..sim.base import Outcome, Reason, Status
+from .process import BotFailure
+from .protocols import external_bot
 from ..sim.records import PlayerEntry, Record, RecordBuilder
 
-__all__ = ["play_game", "make_player", "player_entry", "bot_seed", "play_from_cli",
-           "format_result", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
+__all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
 
 #: A player spec that starts with this runs a program: ``cmd:./mybot --fast``.
 EXTERNAL_PREFIX = "cmd:"
@@ -39,11 +36,6 @@ TIME_GRACE = 0.05
 #: include compiling its numba kernels (loaded from numba's cache after the first run).
 #: The bot is still handed the real deadline.
 COMPILE_ALLOWANCE = 30.0
-#: Record status -> the outcome reason it gives a game the seat loses by it.
-_REASON_OF_STATUS = {"crashed": "crash", "timeout": "timeout", "invalid": "invalid",
-                     "illegal": "illegal"}
-_STATUS_WORDS = {"crashed": "crashed", "timeout": "timed out", "invalid": "gave an invalid answer",
-                 "illegal": "played an illegal move"}
 
 
 def bot_seed(seed: int, seat: PlayerId) -> int:
@@ -153,7 +145,7 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
                 if start is not None:
                     start(game_map, dict(builder.params), seat)
             except Exception as exc:  # a bot that cannot start loses, the game goes on
-                failed[seat] = ("crashed", 0, _failure_text(exc))
+                failed[seat] = (Status.CRASHED.value, 0, _failure_text(exc))
         ends_on_failure = n == 2 and not game.info.simultaneous
         while game.outcome(state) is None:
             seats = tuple(game.to_move(state))
@@ -185,7 +177,7 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
                 break
         outcome = game.outcome(state)
         if outcome is None:  # unreachable: an alternating game ends on a None move
-            outcome = Outcome(None, "draw", (0.5,) * n, "stopped")
+            outcome = Outcome(None, Reason.DRAW.value, (0.5,) * n, "stopped")
         outcome = _explain(outcome, failed, n)
         for seat, (status, turn, detail) in sorted(failed.items()):
             builder.set_status(seat, status, turn, detail)
@@ -218,17 +210,18 @@ def _ask(game: Any, bot: Any, state: Any, seat: PlayerId, limit: float, judge: f
     try:
         move = bot.move(state.copy(), seat, t0 + limit)
     except BotFailure as exc:
-        return None, time.perf_counter() - t0, (exc.status, exc.detail)
+        return None, time.perf_counter() - t0, (exc.status.value, exc.detail)
     except Exception as exc:
-        return None, time.perf_counter() - t0, ("crashed", _failure_text(exc))
+        return None, time.perf_counter() - t0, (Status.CRASHED.value, _failure_text(exc))
     elapsed = time.perf_counter() - t0
     if elapsed > judge:
-        return None, elapsed, ("timeout", f"answered after {elapsed:.3f} s, "
+        return None, elapsed, (Status.TIMEOUT.value, f"answered after {elapsed:.3f} s, "
                                           f"the limit is {limit:g} s")
     try:
         game.move_to_json(move)
     except (InvalidMoveError, ValueError, TypeError) as exc:
-        return None, elapsed, ("invalid", f"cannot read the move {move!r}: {exc}"[:300])
+        return None, elapsed, (Status.INVALID.value,
+                               f"cannot read the move {move!r}: {exc}"[:300])
     return move, elapsed, None
 
 
@@ -252,7 +245,7 @@ def _apply_checked(game: Any, state: Any, moves: dict[PlayerId, Any],
         raise IllegalMoveError(f"turn {turn}: moves {moves!r} refused: {first_error}")
     for seat, why in culprits:
         moves[seat] = None
-        failed[seat] = ("illegal", turn, why[:300])
+        failed[seat] = (Status.ILLEGAL.value, turn, why[:300])
     return game.apply(state, moves)
 
 
@@ -265,10 +258,10 @@ def _explain(outcome: Outcome, failed: Mapping[PlayerId, tuple[str, int, str]],
     if loser not in failed:
         return outcome
     status, turn, detail = failed[loser]
-    text = f"player {loser + 1} {_STATUS_WORDS[status]} at turn {turn}"
+    text = f"player {loser + 1} {Status(status).words} at turn {turn}"
     if detail:
         text += f": {detail}"
-    return Outcome(outcome.winner, _REASON_OF_STATUS[status], outcome.scores, text[:400])
+    return Outcome(outcome.winner, Status(status).reason.value, outcome.scores, text[:400])
 
 
 def format_result(record: Record) -> str:
@@ -283,37 +276,3 @@ def format_result(record: Record) -> str:
     tail = f" -- {r.detail}" if r.detail else ""
     return f"{record.game} on {record.map.name}: {head} after {len(record.turns)} turns " \
            f"[scores {scores}]{tail}"
-
-
-def play_from_cli(args: argparse.Namespace, params: Mapping[str, Any]) -> int:
-    """``atlas play GAME MAP BOT BOT ...``: play, print the result, write the record."""
-    from ..sim.records import save_record
-
-    game_map = read_map(args.map, game=args.game)
-    params = dict(params)
-    if getattr(args, "compat", None):
-        # "fair" names each game's default rules (outpost calls them "spec")
-        default = get_game(args.game).info.default_params.get("compat", "fair")
-        params["compat"] = default if args.compat == "fair" else args.compat
-    try:
-        record = play_game(args.game, game_map, list(args.bots), params=params,
-                           seed=args.seed, time_limit=args.time)
-    except (ValueError, TypeError) as exc:  # bad parameters for this game
-        if isinstance(exc, AtlasError):
-            raise
-        print(f"atlas: error: {exc}", file=sys.stderr)
-        return 2
-    if args.record:
-        save_record(record, args.record)
-    if args.json:
-        r = record.result
-        print(json.dumps({"winner": r.winner, "reason": r.reason, "turns": len(record.turns),
-                          "scores": list(r.scores), "detail": r.detail,
-                          "statuses": [s.status for s in record.statuses]}))
-    else:
-        print(format_result(record))
-        for seat, s in enumerate(record.statuses):
-            if s.status != "ok":
-                print(f"  player {seat + 1}: {s.status} at turn {s.turn}: {s.detail}",
-                      file=sys.stderr)
-    return 0

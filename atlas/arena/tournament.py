@@ -12,7 +12,6 @@ counts wins, draws, losses and points per bot, fits Bradley-Terry ratings
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import itertools
 import json
@@ -26,7 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..errors import BotError, MapFormatError
 from ..maps import GameMap, find_maps, format_map, parse_map, read_map
 from ..sim import get_game
-from ..sim.base import Outcome
+from ..sim.base import Outcome, Reason
 from .rating import bradley_terry, pairwise_comparisons
 from ..sim.records import MapRef, Record, SeatStatus, record_from_json, save_record
 from .runner import play_game, player_entry
@@ -44,7 +43,8 @@ __all__ = [
     "standings",
     "bot_label",
     "results_json",
-    "tournament_from_cli",
+    "load_maps",
+    "write_results",
 ]
 
 #: The result detail of a game that could not be played starts with this.
@@ -165,7 +165,7 @@ def error_record(spec: GameSpec, exc: BaseException) -> Record:
                                             name=spec.map_name))
     except Exception:
         map_ref = MapRef(spec.map_name, "", spec.map_text)
-    outcome = Outcome(None, "draw", (0.0,) * n, f"{ERROR_PREFIX}{tb}"[:1000])
+    outcome = Outcome(None, Reason.DRAW.value, (0.0,) * n, f"{ERROR_PREFIX}{tb}"[:1000])
     return Record(spec.game, map_ref, spec.params_dict,
                   tuple(player_entry(p) for p in spec.players), spec.seed, (), outcome,
                   tuple(SeatStatus() for _ in range(n)), {}, ("",) * n)
@@ -401,7 +401,8 @@ def results_json(specs: Sequence[GameSpec], records: Sequence[Record],
             "games": games, "standings": table.to_json()}
 
 
-def _load_maps(game: str, paths: Sequence[str]) -> list[GameMap]:
+def load_maps(game: str, paths: Sequence[str | os.PathLike[str]]) -> list[GameMap]:
+    """The maps of ``game`` in ``paths`` (map files, or folders searched for them)."""
     maps = []
     for path in paths:
         for p in find_maps(path) if Path(path).is_dir() else [Path(path)]:
@@ -411,30 +412,17 @@ def _load_maps(game: str, paths: Sequence[str]) -> list[GameMap]:
     return maps
 
 
-def tournament_from_cli(args: argparse.Namespace, params: Mapping[str, Any]) -> int:
-    """``atlas tournament GAME ...``: schedule, run, rate; write and print the results."""
-    from ..bots import bot_names
-
-    maps = _load_maps(args.game, args.maps or [os.path.join("maps", args.game)])
-    bots = list(args.bots or bot_names(args.game))
-    specs = schedule_games(args.game, maps, bots, args.seeds, params, args.time)
-    records = run_games(specs, jobs=args.jobs, scheduler=args.scheduler,
-                        progress=sys.stderr.isatty() or not args.json)
-    table = standings(records, bots)
+def write_results(out: str | os.PathLike[str], specs: Sequence[GameSpec],
+                  records: Sequence[Record], table: Standings) -> list[str]:
+    """Write every record under ``out/records/`` and ``out/results.json``; return the
+    records' paths relative to ``out``."""
+    folder = Path(out)
+    (folder / "records").mkdir(parents=True, exist_ok=True)
     files: list[str] = []
-    if args.out:
-        out = Path(args.out)
-        (out / "records").mkdir(parents=True, exist_ok=True)
-        for k, (spec, rec) in enumerate(zip(specs, records)):
-            name = f"records/{k:05d}-{spec.map_name}-s{spec.seed}.json.gz"
-            save_record(rec, out / name)
-            files.append(name)
-        data = results_json(specs, records, table, files)
-        (out / "results.json").write_text(json.dumps(data, indent=1) + "\n")
-    if args.json:
-        print(json.dumps(results_json(specs, records, table, files or None)))
-    else:
-        print(f"{args.game}: {len(specs)} games on {len(maps)} map(s), "
-              f"{len(bots)} bots, {args.seeds} seed(s), {args.time:g} s per move")
-        print(table.format_table())
-    return 0
+    for k, (spec, rec) in enumerate(zip(specs, records)):
+        name = f"records/{k:05d}-{spec.map_name}-s{spec.seed}.json.gz"
+        save_record(rec, folder / name)
+        files.append(name)
+    data = results_json(specs, records, table, files)
+    (folder / "results.json").write_text(json.dumps(data, indent=1) + "\n")
+    return files

@@ -20,8 +20,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..sim.registry import get_info
 from . import palette as P
-from .frames import MAX_OUTPOST_FRAMES, frame_cell_px, record_frames
+from .replay import record_frames
+from .games import render_of
 
 __all__ = ["viewer_data", "SHAPES"]
 
@@ -38,11 +40,11 @@ def viewer_data(record: Any, states: Sequence[Any] | None = None,
     -----
     Each frame stores only the cells that changed since the previous drawn frame, so
     a tron game costs a few numbers per turn.  ``frames`` (from
-    :func:`~atlas.render.frames.record_frames`) reuses frames already drawn.  Outpost games keep the GIF's sampling
-    (:data:`~atlas.render.frames.MAX_OUTPOST_FRAMES` turns at most).
+    :func:`~atlas.render.replay.record_frames`) reuses frames already drawn.  Games with
+    :attr:`~atlas.sim.base.GameInfo.max_frames` keep the GIF's sampling.
     """
-    if max_frames is None and record.game == "outpost":
-        max_frames = MAX_OUTPOST_FRAMES
+    if max_frames is None:
+        max_frames = get_info(record.game).max_frames
     gm = record.game_map()
     frames_out: list[dict[str, Any]] = []
     prev: np.ndarray | None = None
@@ -66,7 +68,7 @@ def viewer_data(record: Any, states: Sequence[Any] | None = None,
         frames_out.append({"t": int(frame.turn), "d": diff, "m": marks})
         last = int(frame.turn)
     return {"w": gm.width, "h": gm.height,
-            "k": frame_cell_px(record.game, gm.shape) if record.game != "outpost" else 5,
+            "k": render_of(record.game).viewer_cell_px(gm.shape),
             "palette": list(P.PALETTE_HEX), "shapes": list(SHAPES), "base": base,
             "frames": frames_out, "last": last,
             "sampled": len(frames_out) < last + 1}

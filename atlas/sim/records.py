@@ -53,7 +53,8 @@ from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordE
 from ..fsutil import default_mode, read_maybe_gzip
 from ..maps import GameMap, format_map, parse_map
 from ..types import PlayerId
-from .base import REASONS, Game, Outcome
+from .base import REASONS, STATUSES, Game, Outcome
+from .registry import game_names, get_game
 
 __all__ = [
     "FORMAT",
@@ -78,8 +79,6 @@ __all__ = [
 
 FORMAT = "atlas-replay"
 VERSION = 1
-#: What happened to a seat: it played to the end, or how it failed.
-STATUSES = ("ok", "crashed", "timeout", "illegal", "invalid")
 PLAYER_KINDS = ("builtin", "external")
 #: Bytes of a seat's stderr kept in a record (first and last halves).
 STDERR_LIMIT = 4096
@@ -229,7 +228,6 @@ def _plain(data: Any) -> Any:
 
 def _resolve_game(game: str | Game) -> Game:
     if isinstance(game, str):
-        from . import get_game
         return get_game(game)
     return game
 
@@ -386,9 +384,8 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         raise ck.fail(f"unsupported record version {_short(version)}; this atlas reads "
                       f"version {VERSION}")
     game = ck.get(data, "game", str, "")
-    from . import GAME_MODULES
-    if game not in GAME_MODULES:
-        raise ck.fail(f"unknown game {game!r}; expected one of {', '.join(GAME_MODULES)}")
+    if game not in game_names():
+        raise ck.fail(f"unknown game {game!r}; expected one of {', '.join(game_names())}")
     m = ck.get(data, "map", dict, "")
     map_ref = MapRef(ck.get(m, "name", str, "map."), ck.get(m, "hash", str, "map."),
                      ck.get(m, "text", str, "map."))

@@ -44,7 +44,7 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Grid, PlayerId
-from .base import GameInfo, Outcome
+from .base import GameBase, GameInfo, Outcome, Param
 
 __all__ = [
     "NORTH", "EAST", "SOUTH", "WEST", "DIRECTIONS", "DELTAS", "COMPATS",
@@ -253,7 +253,7 @@ def safe_moves(state: TronState, player: PlayerId) -> list[int]:
     return out
 
 
-class TronGame:
+class TronGame(GameBase[TronState]):
     r"""The ``GAME`` object of tron (see :class:`atlas.sim.base.Game`).
 
     Examples
@@ -268,32 +268,26 @@ class TronGame:
     """
 
     info = GameInfo(
-        name="tron", num_players=2, simultaneous=True,
-        default_params={"compat": "fair", "max_turns": DEFAULT_MAX_TURNS},
+        name="tron", title="Tron", num_players=2, simultaneous=True,
+        params=(Param("compat", str, "fair", "fair: simultaneous moves; official: the 2010 "
+                      "engine's sequential resolution", choices=COMPATS),
+                Param("max_turns", int, DEFAULT_MAX_TURNS, "a safety net: the game is a "
+                      "draw after this many turns", minimum=1)),
+        protocol="tron", frame_ms=120,
         description="Light cycles: move N/E/S/W each turn, the trail becomes wall; "
                     "the last cycle moving wins.")
 
     def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
                       ) -> TronState:
         """Both cycles on their starts, which are blocked."""
-        p = dict(self.info.default_params)
-        p.update(params or {})
-        unknown = set(p) - {"compat", "max_turns"}
-        if unknown:
-            raise ValueError(f"unknown tron parameter(s) {', '.join(sorted(unknown))}; "
-                             "expected compat, max_turns")
-        if p["compat"] not in COMPATS:
-            raise ValueError(f"compat should be 'fair' or 'official', got {p['compat']!r}")
-        max_turns = p["max_turns"]
-        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-            raise ValueError(f"max_turns should be a positive int, got {max_turns!r}")
+        p = self.check_params(params)
         if game_map.game != "tron" or len(game_map.starts) != 2:
             raise ValueError(f"not a tron map with two starts: {game_map!r}")
         blocked = np.array(game_map.blocked, dtype=np.bool_, copy=True)
         heads = np.array(game_map.starts, dtype=np.int32).reshape(2, 2)
         for r, c in game_map.starts:
             blocked[r, c] = True
-        return TronState(blocked, heads, 0, (False, False), p["compat"], max_turns)
+        return TronState(blocked, heads, 0, (False, False), p["compat"], p["max_turns"])
 
     def to_move(self, state: TronState) -> tuple[PlayerId, ...]:
         return () if state.over else (0, 1)
@@ -350,6 +344,16 @@ class TronGame:
         return {"turn": state.turn, "heads": state.heads.tolist(),
                 "crashed": list(state.crashed), "collided": state.collided,
                 "blocked_count": int(state.blocked.sum()), "blocked_sha1": digest}
+
+    def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
+        """The grid's figures and, with two starts, Voronoi counts, chamber trees and
+        parity bounds (:func:`atlas.analyze.summary.duel_summary`)."""
+        from ..analyze.summary import duel_summary, grid_summary
+
+        out = grid_summary(game_map)
+        if len(game_map.starts) == 2:
+            out.update(duel_summary(game_map.free, *game_map.starts))
+        return out
 
     def random_move(self, state: TronState, player: PlayerId, rng: np.random.Generator) -> int:
         """A uniformly random safe direction (:func:`safe_moves`), else any direction."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-from argparse import Namespace
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,9 @@ from markupsafe import escape
 
 from atlas.fsutil import default_mode
 from atlas.maps import parse_map, write_map
-from atlas.render.site.build import build_from_cli, build_site, slugify
+from atlas.cli import main
+from atlas.render.site.build import build_site
+from atlas.render.site.pages import slugify
 from atlas.sim.records import save_record
 
 from render_helpers import TRON25, play_record
@@ -212,19 +213,18 @@ def test_cli_exit_status(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the default cache folder is created here
     empty = tmp_path / "none"
     empty.mkdir()
-    args = Namespace(maps=str(empty), out=str(tmp_path / "o1"), records=None, jobs=1,
-                     games=0, strict=False)
-    assert build_from_cli(args) == 1  # nothing could be built
+    o1 = str(tmp_path / "o1")
+    assert main(["build", "--maps", str(empty), "--out", o1, "--jobs", "1",
+                 "--games", "0"]) == 1  # nothing could be built
     maps = tmp_path / "maps" / "tron"
     maps.mkdir(parents=True)
     (maps / "good.txt").write_text("5 3\n#####\n#1 2#\n#####\n")
     (maps / "bad.txt").write_text("oops\n")
-    args = Namespace(maps=str(tmp_path / "maps"), out=str(tmp_path / "o2"), records=None,
-                     jobs=1, games=0, strict=False)
-    assert build_from_cli(args) == 0
+    args = ["build", "--maps", str(tmp_path / "maps"), "--out", str(tmp_path / "o2"),
+            "--jobs", "1", "--games", "0"]
+    assert main(args) == 0
     assert "bad.txt" in capsys.readouterr().err
-    args.strict = True
-    assert build_from_cli(args) == 1
+    assert main(args + ["--strict"]) == 1
 
 
 def test_slugify_is_safe_and_unique():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 from pathlib import Path
@@ -11,10 +10,10 @@ import pytest
 
 from atlas.maps import read_map
 from atlas.sim.records import load_record, verify_record
+from atlas.cli import main
 from atlas.sim.outpost.traces import (
     TraceError,
     find_trace_map,
-    import_trace_from_cli,
     read_trace,
     replay_trace,
 )
@@ -41,7 +40,12 @@ def test_trace_replays_exactly(path):
 
 
 def _args(trace, record=None, map_=None):
-    return argparse.Namespace(trace=str(trace), map=map_, record=record)
+    argv = ["import-trace", str(trace)]
+    if map_ is not None:
+        argv += ["--map", str(map_)]
+    if record is not None:
+        argv += ["--record", str(record)]
+    return argv
 
 
 def _rewrite(src: Path, dst: Path, edit) -> None:
@@ -55,7 +59,7 @@ def _rewrite(src: Path, dst: Path, edit) -> None:
 def test_import_trace_writes_a_record_that_verifies(tmp_path, capsys):
     src = DATA / "outpost-traces" / "g5-8_mapblob_r10L20W5_rep0.jsonl.gz"
     out = tmp_path / "game.json.gz"
-    assert import_trace_from_cli(_args(src, str(out))) == 0
+    assert main(_args(src, str(out))) == 0
     assert "200 turns replayed exactly" in capsys.readouterr().out
     rec = load_record(out)
     verify_record(rec)
@@ -80,7 +84,7 @@ def test_import_trace_names_the_first_difference(tmp_path, capsys, monkeypatch):
     _rewrite(src, bad, corrupt)
     # the map is not beside the copy: found in the current directory
     monkeypatch.chdir(MAPS)
-    assert import_trace_from_cli(_args(bad)) == 1
+    assert main(_args(bad)) == 1
     err = capsys.readouterr().err
     assert "turn 57, seat 2, field 'land'" in err
     want = json.loads(gzip.open(src, "rt").readlines()[57])["land"][2]
@@ -96,24 +100,24 @@ def test_import_trace_catches_a_changed_move(tmp_path, capsys):
         lines[3]["moves"][1][0][1] = [x - 1, y - 1]  # diagonal: ignored officially
 
     _rewrite(src, bad, corrupt)
-    assert import_trace_from_cli(_args(bad, map_=str(MAPS / "map1.txt"))) == 1
+    assert main(_args(bad, map_=str(MAPS / "map1.txt"))) == 1
     assert "turn 3, seat 1, field 'outposts'" in capsys.readouterr().err
 
 
 def test_import_trace_refuses_foreign_files(tmp_path, capsys):
-    assert import_trace_from_cli(_args(tmp_path / "missing.jsonl.gz")) == 2
+    assert main(_args(tmp_path / "missing.jsonl.gz")) == 2
     assert "cannot read file" in capsys.readouterr().err
     foreign = tmp_path / "map.jsonl"
     foreign.write_text((MAPS / "map1.txt").read_text())
-    assert import_trace_from_cli(_args(foreign)) == 2
+    assert main(_args(foreign)) == 2
     assert f"{foreign}:1: not a JSON line" in capsys.readouterr().err
     notrace = tmp_path / "rec.jsonl"
     notrace.write_text('{"format": "atlas-replay"}\n')
-    assert import_trace_from_cli(_args(notrace)) == 2
+    assert main(_args(notrace)) == 2
     assert "not an Outpost trace" in capsys.readouterr().err
     damaged = tmp_path / "cut.jsonl.gz"
     damaged.write_bytes(gzip.compress(b'{"header": true}\n' * 100)[:40])
-    assert import_trace_from_cli(_args(damaged)) == 2
+    assert main(_args(damaged)) == 2
     assert "damaged gzip data" in capsys.readouterr().err
 
 
@@ -136,5 +140,5 @@ def test_header_without_turns_is_refused(tmp_path, capsys):
     bad = tmp_path / "zero.jsonl"
     bad.write_text('{"header": true, "map": "map1", "r": 10, "L": 20, "W": 5, "ticks": 0, '
                    '"players": ["a", "b", "c", "d"]}\n{"final": true}\n')
-    assert import_trace_from_cli(_args(bad)) == 2
+    assert main(_args(bad)) == 2
     assert "header field 'ticks'" in capsys.readouterr().err

@@ -1,1 +1,11 @@
-"""The built-in Outpost bots."""
+"""The built-in Outpost bots: three heuristics over the influence kernels."""
+
+__all__ = ["BOTS"]
+
+#: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
+BOTS = {
+    "random": "atlas.bots.random:RandomBot",
+    "greedy": "atlas.bots.outpost.heuristic:GreedyOutpostBot",
+    "balanced": "atlas.bots.outpost.heuristic:BalancedOutpostBot",
+    "defender": "atlas.bots.outpost.heuristic:DefenderOutpostBot",
+}

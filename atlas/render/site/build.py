@@ -31,46 +31,36 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ...errors import AtlasError, MapFormatError, RecordError
 from ...fsutil import default_mode
-from ...maps import GAMES, GameMap, find_maps, format_map, read_map
+from ...maps import GameMap, find_maps, format_map, read_map
+from ...sim.registry import game_names, get_info
+from ..games import render_of
+from ..images import png_bytes
 from .cache import Cache, code_version, content_key
+from .pages import slugify
 
 __all__ = [
     "MapEntry",
     "GameEntry",
     "BuildResult",
     "build_site",
-    "build_from_cli",
     "TOURNAMENT_TIME",
-    "OUTPOST_BUILD_PARAMS",
+    "BUILD_PARAMS",
     "DEFAULT_GAMES",
-    "slugify",
+    "figures_of",
     "render_replay",
 ]
 
 #: Seconds per move in the built-in tournament, by game (short: the cold build of the
 #: bundled maps has a 3-minute budget on 2 cores).
 #: Outpost's bots need about 0.1 s for a useful answer; its games are few and short.
+#: A game not named here gets :data:`DEFAULT_TOURNAMENT_TIME`.
 TOURNAMENT_TIME = {"tron": 0.01, "isolation": 0.02, "connect5": 0.02, "outpost": 0.1}
-#: Outpost games of the built-in tournament are shorter than the spec's T.
-OUTPOST_BUILD_PARAMS: dict[str, Any] = {"T": 200}
+DEFAULT_TOURNAMENT_TIME = 0.05
+#: Game parameters of the built-in tournament, by game: Outpost games are shorter than
+#: the spec's T.
+BUILD_PARAMS: dict[str, dict[str, Any]] = {"outpost": {"T": 200}}
 #: Games per pairing, seating and map in the built-in tournament.
 DEFAULT_GAMES = 1
-
-
-def slugify(text: str, taken: set[str] | None = None) -> str:
-    """A file-name-safe, lower-case form of ``text``; unique within ``taken``."""
-    out = "".join(ch if (ch.isascii() and ch.isalnum()) or ch in "-_" else "-"
-                  for ch in text.lower()).strip("-_")
-    while "--" in out:
-        out = out.replace("--", "-")
-    out = out[:60] or "x"
-    if taken is not None:
-        base, n = out, 2
-        while out in taken:
-            out = f"{base}-{n}"
-            n += 1
-        taken.add(out)
-    return out
 
 
 @dataclass
@@ -151,8 +141,9 @@ def _bar(items: Iterable[Any], desc: str, progress: bool, total: int | None = No
 
 
 def _game_of(path: Path, root: Path) -> str | None:
+    games = game_names()
     for part in path.relative_to(root).parts[:-1]:
-        if part in GAMES:
+        if part in games:
             return part
     return None
 
@@ -188,31 +179,50 @@ def load_maps(maps_dir: Path) -> list[MapEntry]:
 
 
 def _analysis(entry: MapEntry, cache: Cache, version: dict[str, str]) -> None:
-    from .mapinfo import map_analysis
+    from ...sim.registry import summarize_map
 
     gm = entry.game_map
     assert gm is not None
     key = content_key("analysis", gm.game, format_map(gm), version["analysis"])
-    data = cache.get_json("analysis", key)
-    if data is None:
-        data = map_analysis(gm)
-        cache.put_json("analysis", key, data)
-    entry.summary = data.get("summary", {})
-    entry.figures = data.get("figures", {})
-    entry.chambers = data.get("chambers", [])
+    summary = cache.get_json("analysis", key)
+    if summary is None:
+        summary = summarize_map(gm)
+        cache.put_json("analysis", key, summary)
+    entry.summary = {k: v for k, v in summary.items() if k != "chamber_tree"}
+    entry.figures = figures_of(summary)
+    entry.chambers = summary.get("chamber_tree", [])
+
+
+def figures_of(summary: dict[str, Any]) -> dict[str, Any]:
+    """The few figures a map's card and page lead with, from its summary."""
+    w, h = summary["width"], summary["height"]
+    fig: dict[str, Any] = {"size": f"{w}x{h}", "cells": w * h}
+    if "inarow" in summary:
+        fig["inarow"] = summary["inarow"]
+        return fig
+    if "land" in summary:
+        fig["land"], fig["water"] = summary["land"], summary["water"]
+    else:
+        fig["free"] = summary["free_cells"]
+    fig["components"] = summary["components"]
+    fig["articulation_points"] = len(summary["articulation_points"])
+    if "variant" in summary:
+        fig["variant"] = summary["variant"]
+    if "voronoi" in summary:
+        v = summary["voronoi"]
+        fig["voronoi"] = [v["p1"], v["p2"], v["tie"]]
+    return fig
 
 
 def _pictures(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str]) -> None:
-    from .mapinfo import map_pictures
-
     gm = entry.game_map
     assert gm is not None
-    kinds = map_pictures(gm, None)
-    for kind in kinds:
+    render = render_of(gm.game)
+    for kind in render.picture_kinds(gm):
         key = content_key("picture", kind, gm.game, format_map(gm), version["analysis"])
         data = cache.get_bytes("png", key)
         if data is None:
-            data = map_pictures(gm, kind)
+            data = png_bytes(render.picture(gm, kind))
             cache.put_bytes("png", key, data)
         rel = f"img/maps/{entry.slug}-{kind}.png"
         (out / rel).write_bytes(data)
@@ -220,19 +230,18 @@ def _pictures(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str])
 
 
 def _validate(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str]) -> None:
-    from ...analyze.validate import validate_map_file
-    from .mapinfo import validation_picture
-
-    key = content_key("validate", entry.text, version["analysis"])
+    render = render_of(entry.game)
+    key = content_key("validate", entry.game, entry.text, version["analysis"])
     report = cache.get_json("validation", key)
     if report is None:
-        report = validate_map_file(entry.path).to_json()
+        report = render.validate_file(entry.path)
         cache.put_json("validation", key, report)
     entry.validation = report
-    pkey = content_key("validation-picture", entry.text, report, version["analysis"])
+    pkey = content_key("validation-picture", entry.game, entry.text, report,
+                       version["analysis"])
     png = cache.get_bytes("png", pkey)
     if png is None:
-        png = validation_picture(entry.text, report)
+        png = render.validation_picture(entry.text, report)
         cache.put_bytes("png", pkey, png)
     rel = f"img/maps/{entry.slug}-validation.png"
     (out / rel).write_bytes(png)
@@ -253,15 +262,16 @@ def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
 
     records: list[Any] = []
     todo: list[tuple[str, Any]] = []
-    for game in GAMES:
+    for game in game_names():
         if game_filter is not None and game not in game_filter:
             continue
         maps = [e.game_map for e in entries if e.game == game and e.valid]
         names = list(bots.get(game, ()) if bots is not None else bot_names(game))
         if not maps or len(names) < 2:
             continue
-        params = dict(OUTPOST_BUILD_PARAMS) if game == "outpost" else {}
-        limit = TOURNAMENT_TIME[game] if time_limit is None else time_limit
+        params = dict(BUILD_PARAMS.get(game, {}))
+        limit = TOURNAMENT_TIME.get(game, DEFAULT_TOURNAMENT_TIME) if time_limit is None \
+            else time_limit
         specs = tour.schedule_games(game, maps, names, games_per, params, limit)
         for spec in specs:
             key = content_key("game", _spec_json(spec), version["game"])
@@ -350,11 +360,11 @@ def _public(rec: Any) -> dict[str, Any]:
 def render_replay(record: Any) -> tuple[bytes, dict[str, Any]]:
     """The GIF bytes and the viewer data of one record (a worker's job)."""
     from ...sim.records import replay_states
-    from ..frames import MAX_OUTPOST_FRAMES, record_frames
+    from ..replay import record_frames
     from ..gif import record_gif_bytes
     from ..viewer import viewer_data
 
-    limit = MAX_OUTPOST_FRAMES if record.game == "outpost" else None
+    limit = get_info(record.game).max_frames
     frames = list(record_frames(record, replay_states(record), max_frames=limit))
     return record_gif_bytes(record, frames=frames), viewer_data(record, frames=frames)
 
@@ -470,7 +480,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
             (tmp / sub).mkdir(parents=True, exist_ok=True)
         entries = load_maps(Path(maps_dir))
         for e in _bar(entries, "maps", progress):
-            if e.game == "outpost" and e.text:
+            if e.game in game_names() and render_of(e.game).validates and e.text:
                 try:
                     _validate(e, tmp, cache, version)
                 except (AtlasError, OSError, ValueError) as exc:
@@ -537,20 +547,3 @@ def _move_into_place(tmp: Path, out: Path) -> None:
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
-
-
-def build_from_cli(args: Any) -> int:
-    """``atlas build``: exit 0 when a site was built (1 when nothing could be, or when
-    ``--strict`` and any map or record is broken)."""
-    try:
-        result = build_site(args.maps, args.out, records_dir=args.records, jobs=args.jobs,
-                            games=args.games, progress=sys.stderr.isatty())
-    except OSError as exc:
-        print(f"atlas: error: {exc}", file=sys.stderr)
-        return 2
-    if not result.built_anything:
-        print("atlas build: nothing could be built", file=sys.stderr)
-        return 1
-    if getattr(args, "strict", False) and result.problems:
-        return 1
-    return 0

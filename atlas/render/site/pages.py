@@ -15,13 +15,44 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Sequence
 
-from ...maps import GAMES
+from ...sim.registry import game_names, get_info
 from .. import palette as P
+from ..games import render_of
 
-__all__ = ["write_pages", "standings", "templates_dir", "environment", "flatten"]
+__all__ = ["write_pages", "standings", "templates_dir", "environment", "flatten",
+           "slugify", "game_titles", "picture_titles"]
 
-GAME_TITLES = {"tron": "Tron", "isolation": "Isolation", "connect5": "Connect 5",
-               "outpost": "Outpost"}
+
+def game_titles() -> dict[str, str]:
+    """Game name -> the title people read, for every registered game."""
+    return {g: get_info(g).title for g in game_names()}
+
+
+def picture_titles() -> dict[str, dict[str, str]]:
+    """Game -> picture kind -> caption, from each game's render module."""
+    out = {}
+    for g in game_names():
+        render = render_of(g)
+        out[g] = dict(render.pictures)
+        if render.validates:
+            out[g]["validation"] = render.validation_caption
+    return out
+
+
+def slugify(text: str, taken: set[str] | None = None) -> str:
+    """A file-name-safe, lower-case form of ``text``; unique within ``taken``."""
+    out = "".join(ch if (ch.isascii() and ch.isalnum()) or ch in "-_" else "-"
+                  for ch in text.lower()).strip("-_")
+    while "--" in out:
+        out = out.replace("--", "-")
+    out = out[:60] or "x"
+    if taken is not None:
+        base, n = out, 2
+        while out in taken:
+            out = f"{base}-{n}"
+            n += 1
+        taken.add(out)
+    return out
 
 
 def templates_dir() -> Path:
@@ -36,11 +67,8 @@ def environment() -> Any:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(game_titles=GAME_TITLES, player_hex=P.PLAYER_HEX,
-                       player_shapes=P.PLAYER_SHAPES)
-    from .mapinfo import PICTURE_TITLES
-
-    env.globals["picture_titles"] = PICTURE_TITLES
+    env.globals.update(game_titles=game_titles(), player_hex=P.PLAYER_HEX,
+                       player_shapes=P.PLAYER_SHAPES, picture_titles=picture_titles())
     env.filters["move"] = _move_text
     return env
 
@@ -69,7 +97,7 @@ def _result_text(rec: Any) -> str:
     r = rec.result
     if r.winner is not None:
         return f"{rec.players[r.winner].name} (seat {r.winner + 1}) wins — {r.reason}"
-    if rec.game == "outpost":
+    if rec.num_players > 2:
         return "scores " + ", ".join(f"{p.name} {s:g}" for p, s in zip(rec.players, r.scores))
     return f"draw — {r.reason}"
 
@@ -88,7 +116,7 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
     for g in game_entries:
         by_game[g.record.game].append(g)
     out: dict[str, dict[str, Any]] = {}
-    for game in GAMES:
+    for game in game_names():
         entries = by_game.get(game, [])
         if not entries:
             continue
@@ -105,7 +133,7 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
                 stats[n]["games"] += 1
             for seat, name in enumerate(seats):
                 stats[name]["points"] += float(rec.result.scores[seat]) \
-                    if rec.game != "outpost" else 0.0
+                    if rec.num_players == 2 else 0.0
             for a, b, s in pairwise_comparisons(seats, list(rec.result.scores)):
                 comps.append((a, b, s))
                 col = 0 if s == 1.0 else 1 if s == 0.5 else 2
@@ -118,7 +146,7 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
                  **stats[n]} for n in names]
         rows.sort(key=lambda r: (-r["rating"], r["name"]))
         out[game] = {"rows": rows, "h2h": h2h, "names": [r["name"] for r in rows],
-                     "pairwise": game == "outpost"}
+                     "pairwise": get_info(game).num_players > 2}
     return out
 
 
@@ -134,8 +162,6 @@ def write_pages(out: Path, maps: Sequence[Any], games: Sequence[Any],
     taken: set[str] = set()
 
     def bot_slug(game: str, name: str) -> str:
-        from .build import slugify
-
         key = (game, name)
         if key not in bot_slugs:
             bot_slugs[key] = slugify(f"{game}-{name}", taken)
@@ -143,9 +169,12 @@ def write_pages(out: Path, maps: Sequence[Any], games: Sequence[Any],
 
     table = standings(games, bot_slug)
     map_by_slug = {m.slug: m for m in maps}
-    by_game = {g: [m for m in maps if m.game == g] for g in GAMES}
-    other = [m for m in maps if m.game not in GAMES]
-    games_by_game = {g: [e for e in games if e.record.game == g] for g in GAMES}
+    games = list(games)
+    known = game_names()
+    titles = game_titles()
+    by_game = {g: [m for m in maps if m.game == g] for g in known}
+    other = [m for m in maps if m.game not in known]
+    games_by_game = {g: [e for e in games if e.record.game == g] for g in known}
 
     def write(rel: str, template: str, **ctx: Any) -> None:
         depth = rel.count("/")
@@ -157,7 +186,7 @@ def write_pages(out: Path, maps: Sequence[Any], games: Sequence[Any],
     write("index.html", "index.html", title="Maps", nav="maps", by_game=by_game,
           other=other, problems=problems, n_games=len(games), **common)
     for m in maps:
-        write(m.page, "map.html", title=f"{m.name} ({GAME_TITLES.get(m.game, m.game)})",
+        write(m.page, "map.html", title=f"{m.name} ({titles.get(m.game, m.game)})",
               nav="maps", m=m, summary=flatten(m.summary), **common)
     for e in games:
         rec = e.record
@@ -177,7 +206,7 @@ def write_pages(out: Path, maps: Sequence[Any], games: Sequence[Any],
             mine = [e for e in games_by_game[game]
                     if row["name"] in [p.name for p in e.record.players]]
             write(f"bots/{row['slug']}.html", "bot.html",
-                  title=f"{row['name']} ({GAME_TITLES[game]})", nav="standings",
+                  title=f"{row['name']} ({titles[game]})", nav="standings",
                   game=game, row=row, t=t, games=mine, **common)
     write("validation.html", "validation.html", title="Outpost map validation",
           nav="validation", maps=[m for m in maps if m.validation is not None], **common)

@@ -51,6 +51,7 @@ recorded games, replayed exactly by ``tests/sim/test_traces.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import warnings
 from dataclasses import dataclass, field
@@ -63,7 +64,7 @@ from ...analyze.outpost import affordable, default_homes
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...maps import GameMap
 from ...types import Cell, Grid, IntGrid, PlayerId
-from ..base import GameInfo, Outcome
+from ..base import GameBase, GameInfo, Outcome, Param, _from_json, _to_json
 from .kernels import _ERR_TEXT, _MISSING, _OK, _turn_kernel
 from .moves import NUM_EMPIRES, _NO_ENDS, _NO_STEPS, _is_int, _parse_steps, _steps
 
@@ -446,24 +447,27 @@ def score_key(land: int, water: int) -> tuple[int, int]:
     return (land + water, land)
 
 
-class OutpostGame:
+class OutpostGame(GameBase[OutpostState]):
     """The ``GAME`` object of outpost (see :class:`atlas.sim.base.Game`)."""
 
     info = GameInfo(
-        name="outpost", num_players=NUM_EMPIRES, simultaneous=True,
-        default_params=OutpostParams().to_json(),
+        name="outpost", title="Outpost", num_players=NUM_EMPIRES, simultaneous=True,
+        params=(Param("r", int, 10, "radius of influence (Manhattan)", minimum=0),
+                Param("L", int, 20, "land cells each outpost beyond the first costs",
+                      minimum=0),
+                Param("W", int, 5, "water cells each outpost beyond the first costs",
+                      minimum=0),
+                Param("T", int, 500, "turns in a game", minimum=1),
+                Param("compat", str, "spec", "spec: the rules as written; official: the "
+                      "2014 simulator's behaviour", choices=COMPATS)),
+        protocol="jsonl", frame_ms=80, max_frames=120,
         description="Four empires move outposts one step a turn; the nearest outposts "
                     "within r control a cell; supply lines home; seasons build or disband.")
 
     def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None,
                       ) -> OutpostState:
         """One outpost per empire on its home; ownership computed."""
-        p = dict(self.info.default_params)
-        p.update(params or {})
-        unknown = set(p) - {"r", "L", "W", "T", "compat"}
-        if unknown:
-            raise ValueError(f"unknown outpost parameter(s) {', '.join(sorted(unknown))}; "
-                             "expected r, L, W, T, compat")
+        p = self.check_params(params)
         prm = OutpostParams(**p)
         if game_map.game != "outpost":
             raise ValueError(f"not an outpost map: {game_map!r}")
@@ -573,6 +577,60 @@ class OutpostGame:
             if j < len(opts):
                 out.append((i, opts[j]))
         return tuple(out)
+
+
+    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None
+                     ) -> int:
+        """``T`` turns (``T + 1`` in official mode), plus one disband turn per season."""
+        prm = OutpostParams(**self.check_params(params))
+        return prm.last_turn + prm.last_turn // SEASON + 1
+
+    def state_to_json(self, state: OutpostState) -> dict[str, Any]:
+        """The documented view (``docs/protocols.md``): ``turn``, ``outposts`` per
+        empire, ``owner`` as a ``[row, col]`` grid, ``land``, ``water``, ``disputed``,
+        ``afford``, ``pending``, ``built``, ``skip`` (the map and the parameters are in
+        the start message)."""
+        return {"turn": int(state.turn),
+                "outposts": [np.asarray(a).tolist() for a in state.outposts],
+                "owner": np.asarray(state.owner).tolist(),
+                "land": _to_json(np.asarray(state.land)),
+                "water": _to_json(np.asarray(state.water_count)),
+                "disputed": _to_json(np.asarray(state.disputed)),
+                **{k: [_to_json(v) for v in getattr(state, k)]
+                   for k in ("afford", "pending", "built", "skip")}}
+
+    def state_from_json(self, template: OutpostState, data: Mapping[str, Any]
+                        ) -> OutpostState:
+        """Inverse of :meth:`state_to_json`; the ownership bookkeeping is dropped, so
+        the next turn played from the result recomputes it in full."""
+        state = template.copy()
+        posts = [np.asarray(p, dtype=np.int32).reshape(-1, 2) for p in data["outposts"]]
+        counts = np.stack([np.asarray(data[k], dtype=np.int64)
+                           for k in ("land", "water", "disputed")], axis=1)
+        values: dict[str, Any] = {
+            "turn": int(data["turn"]),
+            "rc": np.concatenate(posts).astype(np.int32),
+            "starts": np.concatenate([[0], np.cumsum([len(p) for p in posts])]
+                                     ).astype(np.int64),
+            "counts": counts, "key_flat": None, "key_src": _NO_SRC}
+        for key in ("afford", "pending", "built", "skip"):
+            values[key] = _from_json(getattr(state, key), data[key])
+        state.owner[...] = np.asarray(data["owner"], dtype=state.owner.dtype)
+        return dataclasses.replace(state, **values)
+
+    def turn_json(self, state: OutpostState, player: PlayerId) -> dict[str, Any]:
+        """A disband turn: ``{"expect": "disband", "legal": [index, ...]}``; otherwise
+        ``{"expect": "steps", "legal": [[index, [row, col]], ...]}``."""
+        legal = self.legal_moves(state, player)
+        if any(state.pending):
+            return {"expect": "disband", "legal": [int(i) for i in legal]}
+        return {"expect": "steps", "legal": [[int(i), [int(r), int(c)]] for i, (r, c) in legal]}
+
+    def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
+        """Land, water, their components, articulation points of the land, the homes."""
+        from ...analyze.summary import outpost_summary
+
+        return outpost_summary(game_map)
 
 
 GAME = OutpostGame()

@@ -11,25 +11,23 @@ as ``[index, [x, y]]`` entries, ``deletes``, ``errors``, ``land``, ``water``,
 :func:`replay_trace` plays the moves and disband answers through
 :mod:`atlas.sim.outpost.rules` in ``compat="official"`` mode (``T = ticks - 1``: the simulator
 plays ``nrounds + 1`` turns) and checks every turn; :func:`trace_to_record` also builds
-an atlas replay record; ``atlas import-trace`` (:func:`import_trace_from_cli`) does both
+an atlas replay record; ``atlas import-trace`` does both
 from the command line.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from ...errors import MapFormatError, RecordError
+from ...errors import RecordError
 from ...fsutil import read_maybe_gzip
-from ...maps import GameMap, read_map
+from ...maps import GameMap
 from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
-from ..records import PlayerEntry, Record, RecordBuilder, save_record
+from ..records import PlayerEntry, Record, RecordBuilder
 
 __all__ = [
     "Trace",
@@ -40,7 +38,6 @@ __all__ = [
     "find_trace_map",
     "replay_trace",
     "trace_to_record",
-    "import_trace_from_cli",
 ]
 
 #: Largest trace read (uncompressed bytes).
@@ -337,35 +334,3 @@ def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
 
 
 # --------------------------------------------------------------------------- CLI
-
-
-def import_trace_from_cli(args: argparse.Namespace) -> int:
-    """``atlas import-trace FILE [--map MAP] [--record OUT]``.
-
-    Exit status 0 when the trace replays exactly (and the record is written), 1 when it
-    does not (the first differing turn, seat and field are printed), 2 when the trace
-    or its map cannot be read.
-    """
-    try:
-        trace = read_trace(args.trace)
-        map_path = Path(args.map) if args.map else find_trace_map(trace)
-        game_map = read_map(map_path, game="outpost")
-    except (TraceError, MapFormatError) as exc:
-        print(f"atlas import-trace: {exc}", file=sys.stderr)
-        return 2
-    try:
-        record = trace_to_record(trace, game_map)
-    except TraceMismatchError as exc:
-        print(f"atlas import-trace: {exc}", file=sys.stderr)
-        return 1
-    except TraceError as exc:
-        print(f"atlas import-trace: {exc}", file=sys.stderr)
-        return 2
-    fin = record.final
-    print(f"{args.trace}: {len(trace.turns)} turns replayed exactly on {game_map.name} "
-          f"(r={trace.r} L={trace.L} W={trace.W}); land {fin['land']}, "
-          f"water {fin['water']}")
-    if args.record:
-        save_record(record, args.record)
-        print(f"record written to {args.record}")
-    return 0

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from atlas.cli import main
-from atlas.errors import BotError
+from atlas.errors import BotError, UnknownNameError
 from atlas.maps import parse_map
 from atlas.sim import get_game
-from atlas.arena.process import ExternalBot, TronProtocolBot
+from atlas.arena.process import ExternalBot
+from atlas.arena.protocols.tron import TronProtocolBot
 from atlas.sim.records import load_record, verify_record
 from atlas.arena.runner import bot_seed, make_player, play_game, player_entry
 
@@ -157,13 +158,14 @@ def test_make_player_and_names():
     assert player_entry("cmd:./bots/fast --x").kind == "external"
     assert player_entry("cmd:./bots/fast --x").command == "./bots/fast --x"
     assert player_entry("random").kind == "builtin"
-    with pytest.raises(BotError):
+    with pytest.raises(UnknownNameError, match="unknown tron bot 'no-such-bot'; expected "
+                                               "one of random, wallhugger"):
         make_player("tron", "no-such-bot", 0)
-    with pytest.raises(BotError):
+    with pytest.raises(BotError, match="empty command line"):
         make_player("tron", "cmd:  ", 0)
-    with pytest.raises(BotError):
+    with pytest.raises(BotError, match="tron is played by 2 bots, got 1"):
         play_game("tron", MAPS["tron"], ["random"])
-    with pytest.raises(BotError, match="unknown tron bot 'nosuch'"):
+    with pytest.raises(UnknownNameError, match="unknown tron bot 'nosuch'"):
         play_game("tron", MAPS["tron"], ["random", "nosuch"])
 
 

@@ -1,4 +1,4 @@
-"""Tests of atlas.arena.serve: built-in bots spoken to through each external protocol."""
+"""Tests of atlas.arena.protocols' served side: built-in bots spoken to through each external protocol."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from atlas.arena.serve import serve_builtin_bot
+from atlas.arena.protocols import serve_builtin_bot
 from atlas.maps import parse_map
 from atlas.sim import get_game
-from atlas.arena.process import state_to_json
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +69,7 @@ def test_serve_isolation_jsonl_in_memory():
     lines = [{"type": "start", "game": "isolation", "seat": 0, "players": 2, "map": text,
               "map_name": "m", "params": {}},
              {"type": "turn", "turn": 0, "seat": 0, "time": 1.0,
-              "state": state_to_json(state)}]
+              "state": get_game("isolation").state_to_json(state)}]
     out = io.BytesIO()
     serve_builtin_bot("isolation", "random", time_limit=0.2,
                       stdin=io.BytesIO("".join(json.dumps(m) + "\n" for m in lines).encode()),

@@ -13,9 +13,11 @@ import pytest
 
 from atlas.maps import parse_map
 from atlas.sim import get_game
-from atlas.arena.process import (BotFailure, GtpBot, JsonLinesBot, TronProtocolBot,
-                                external_bot, state_from_json,
-                                state_to_json, tron_board_text)
+from atlas.arena.process import BotFailure
+from atlas.arena.protocols import external_bot
+from atlas.arena.protocols.gtp import GtpBot
+from atlas.arena.protocols.jsonl import JsonLinesBot
+from atlas.arena.protocols.tron import TronProtocolBot, tron_board_text
 from atlas.arena.runner import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,8 +193,8 @@ def test_state_json_round_trip_for_every_game_state():
         for _ in range(turns):
             moves = {s: game.random_move(state, s, rng) for s in game.to_move(state)}
             state = game.apply(state, moves)
-        data = json.loads(json.dumps(state_to_json(state)))
-        back = state_from_json(game.initial_state(parse_map(text, game=game_name, name="m")),
+        data = json.loads(json.dumps(game.state_to_json(state)))
+        back = game.state_from_json(game.initial_state(parse_map(text, game=game_name, name="m")),
                                data)
         assert game.summary(back) == game.summary(state)
         if game_name == "outpost":

@@ -1,0 +1,178 @@
+"""atlas's GTP dialect for connect5: the host side and the served side.
+
+Commands ``boardsize COLS ROWS``, ``inarow N``, ``clear_board``, ``play COLOUR COL``,
+``genmove COLOUR`` and ``quit``, answered ``= ...`` or ``? ...`` and a blank line; black
+is seat 0, columns are 1-based (``docs/protocols.md``).  :class:`GtpBot` plays an engine
+inside atlas; :func:`serve` runs a built-in bot as one (``atlas bot connect5 NAME``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from ...maps import GameMap
+from ...sim.registry import get_game
+from ...sim.base import Status
+from ..process import BotFailure, ExternalBot
+from .common import move_limit, send_line
+
+__all__ = ["GtpBot", "COLOURS", "serve"]
+
+COLOURS = ("black", "white")
+
+
+def _parse_gtp(buf: bytearray) -> tuple[tuple[bool, str] | None, int]:
+    text = bytes(buf).replace(b"\r", b"")
+    # skip blank lines before a response, then wait for the blank line closing it
+    start = len(text) - len(text.lstrip(b"\n"))
+    end = text.find(b"\n\n", start)
+    if end < 0:
+        return None, 0
+    raw_used = _raw_length(buf, end + 2)
+    body = text[start:end].decode("utf-8", "replace")
+    if body[:1] not in ("=", "?"):
+        raise BotFailure(Status.INVALID, f"not a GTP response: {body[:40]!r}")
+    content = body[1:].lstrip("0123456789").strip()  # drop an optional id
+    return (body[0] == "=", content), raw_used
+
+
+def _raw_length(buf: bytearray, clean_len: int) -> int:
+    """Bytes of ``buf`` that make ``clean_len`` bytes once ``\\r`` is removed."""
+    n = 0
+    for i, b in enumerate(buf):
+        if b != 13:
+            n += 1
+            if n == clean_len:
+                return i + 1
+    return len(buf)
+
+
+class GtpBot(ExternalBot):
+    """A connect5 engine speaking atlas's GTP dialect (see ``docs/protocols.md``)."""
+
+    protocol = "gtp"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._known: np.ndarray | None = None
+
+    def _command(self, line: str, deadline: float, *, required: bool = True) -> str:
+        proc = self._proc()
+        proc.write((line + "\n").encode("ascii"), deadline)
+        ok, content = proc.read_answer(_parse_gtp, deadline, f"GTP response to {line!r}")
+        if not ok and required:
+            raise BotFailure(Status.INVALID, f"refused {line!r}: {content[:80]}")
+        return content if ok else ""
+
+    def close(self) -> None:
+        """Say ``quit`` (without waiting for the answer), then end the process."""
+        if self.process is not None and self._known is not None:
+            try:
+                self.process.write(b"quit\n", time.perf_counter() + 0.05)
+            except BotFailure:
+                pass
+        super().close()
+
+    def move(self, state: Any, player: int, deadline: float) -> int:
+        board = np.asarray(state.board)
+        rows, cols = board.shape
+        if self._known is None:
+            inarow = int(getattr(state, "inarow", self.params.get("inarow", 5)))
+            self._command(f"boardsize {cols} {rows}", deadline)
+            self._command(f"inarow {inarow}", deadline, required=inarow != 5)
+            self._command("clear_board", deadline)
+            self._known = np.zeros_like(board)
+        changed = np.argwhere(board != self._known)
+        for r, c in sorted(changed.tolist(), key=lambda rc: (-rc[0], rc[1])):
+            colour = COLOURS[int(board[r, c]) - 1]
+            self._command(f"play {colour} {c + 1}", deadline)
+        answer = self._command(f"genmove {COLOURS[player]}", deadline).split()
+        word = answer[0].lower() if answer else ""
+        if not word.lstrip("-").isdigit():
+            raise BotFailure(Status.INVALID, f"genmove answered {' '.join(answer)[:40]!r}, "
+                                        "not a column number")
+        column = int(word) - 1
+        try:
+            self._known = np.asarray(get_game(self.game).apply(state, {player: column}).board)
+        except (ValueError, IndexError):
+            self._known = board.copy()  # the runner will judge the move illegal
+        return column
+
+
+
+def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
+          out: BinaryIO) -> None:
+    """Answer a GTP controller on ``inp``/``out`` with ``bot`` until ``quit`` or EOF."""
+    game = get_game(game_name)
+    size, inarow = [9, 6], 5
+    state: Any = None
+    first = True
+
+    def fresh() -> Any:
+        board_map = GameMap(game_name, "gtp", np.zeros((size[1], size[0]), dtype=np.bool_),
+                            (), {"inarow": inarow})
+        if hasattr(bot, "start"):
+            bot.start(board_map, {"inarow": inarow}, 0)
+        return game.initial_state(board_map, {"inarow": inarow})
+
+    commands = ("protocol_version", "name", "version", "known_command", "list_commands",
+                "boardsize", "inarow", "clear_board", "play", "genmove", "quit")
+    for raw in iter(inp.readline, b""):
+        t0 = time.perf_counter()
+        parts = raw.decode("utf-8", "replace").split("#")[0].split()
+        if not parts:
+            continue
+        ident = parts.pop(0) if parts[0].isdigit() else ""
+        cmd, args = (parts[0].lower(), parts[1:]) if parts else ("", [])
+        ok, text = True, ""
+        try:
+            if cmd == "protocol_version":
+                text = "2"
+            elif cmd == "name":
+                text = f"atlas-{getattr(bot, 'name', 'bot')}"
+            elif cmd == "version":
+                text = "1"
+            elif cmd == "known_command":
+                text = "true" if args and args[0] in commands else "false"
+            elif cmd == "list_commands":
+                text = "\n".join(commands)
+            elif cmd == "boardsize":
+                cols = int(args[0])
+                size[:] = [cols, int(args[1]) if len(args) > 1 else size[1]]
+                state = None
+            elif cmd == "inarow":
+                inarow, state = int(args[0]), None
+            elif cmd == "clear_board":
+                state = fresh()
+            elif cmd in ("play", "genmove"):
+                seat = _colour_seat(args[0])
+                if state is None:
+                    state = fresh()
+                if cmd == "play":
+                    state = game.apply(state, {seat: int(args[1]) - 1})
+                else:
+                    column = bot.move(state.copy(), seat, t0 + move_limit(limits, first))
+                    first = False
+                    state = game.apply(state, {seat: int(column)})
+                    text = str(int(column) + 1)
+            elif cmd == "quit":
+                send_line(out, f"={ident}\n\n")
+                return
+            else:
+                ok, text = False, "unknown command"
+        except (ValueError, IndexError, KeyError) as exc:
+            ok, text = False, str(exc) or "syntax error"
+        send_line(out, f"{'=' if ok else '?'}{ident} {text}".rstrip() + "\n\n")
+
+
+def _colour_seat(word: str) -> int:
+    word = word.lower()
+    for seat, colour in enumerate(COLOURS):
+        if word in (colour, colour[0]):
+            return seat
+    raise ValueError(f"unknown colour {word!r}")
+
+

@@ -1,0 +1,101 @@
+"""atlas's JSON-lines protocol (isolation, outpost, and any game that names it).
+
+The host sends a ``start`` message, then one ``turn`` message per move, each answered by
+one line ``{"move": ...}`` (``docs/protocols.md``).  What a state looks like and which
+answer is expected are the game's own (``GAME.state_to_json`` and ``GAME.turn_json``),
+so the protocol knows no game by name.  :class:`JsonLinesBot` plays a program inside
+atlas; :func:`serve` runs a built-in bot as one (``atlas bot GAME NAME``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, BinaryIO, Mapping
+
+from ...errors import InvalidMoveError
+from ...maps import format_map, parse_map
+from ...sim.registry import get_game
+from ...sim.base import Status
+from ..process import BotFailure, ExternalBot
+from .common import move_limit, send_line
+
+__all__ = ["JsonLinesBot", "serve"]
+
+
+class JsonLinesBot(ExternalBot):
+    """A program speaking atlas's JSON-lines protocol (isolation, outpost)."""
+
+    protocol = "jsonl"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._started = False
+
+    def _send(self, message: Mapping[str, Any], deadline: float) -> None:
+        line = json.dumps(message, separators=(",", ":")) + "\n"
+        self._proc().write(line.encode("utf-8"), deadline)
+
+    def move(self, state: Any, player: int, deadline: float) -> Any:
+        game = get_game(self.game)
+        if not self._started:
+            assert self.game_map is not None
+            self._send({"type": "start", "game": self.game, "seat": player,
+                        "players": game.info.num_players, "map_name": self.game_map.name,
+                        "map": format_map(self.game_map), "params": self.params}, deadline)
+            self._started = True
+        message: dict[str, Any] = {"type": "turn", "turn": int(state.turn), "seat": player,
+                                   "time": round(max(0.0, deadline - time.perf_counter()), 4),
+                                   "state": game.state_to_json(state)}
+        message.update(game.turn_json(state, player))
+        self._send(message, deadline)
+        line = self._proc().read_answer(_parse_line, deadline, "answer line")
+        try:
+            data = json.loads(line)
+        except ValueError:
+            raise BotFailure(Status.INVALID, f"answer is not JSON: {line[:40]!r}") from None
+        if not isinstance(data, dict) or "move" not in data:
+            raise BotFailure(Status.INVALID, f"answer has no 'move': {line[:40]!r}")
+        try:
+            return game.move_from_json(data["move"])
+        except (InvalidMoveError, ValueError, TypeError) as exc:
+            raise BotFailure(Status.INVALID, f"cannot read the move: {exc}") from None
+
+
+def _parse_line(buf: bytearray) -> tuple[str | None, int]:
+    end = buf.find(b"\n")
+    if end < 0:
+        return None, 0
+    line = bytes(buf[:end]).decode("utf-8", "replace").strip()
+    return (line or None), end + 1
+
+
+def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
+          out: BinaryIO) -> None:
+    """Answer a JSON-lines host on ``inp``/``out`` with ``bot`` until ``end`` or EOF."""
+    game = get_game(game_name)
+    template: Any = None
+    seat, first = 0, True
+    for raw in iter(inp.readline, b""):
+        t0 = time.perf_counter()
+        if not raw.strip():
+            continue
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "start":
+            board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
+            params = dict(msg.get("params") or {})
+            seat = int(msg.get("seat", 0))
+            template = game.initial_state(board_map, params)
+            if hasattr(bot, "start"):
+                bot.start(board_map, params, seat)
+        elif kind == "turn":
+            state = game.state_from_json(template, msg["state"])
+            limit = move_limit(limits, first)
+            if "time" in msg:
+                limit = min(limit, 0.8 * float(msg["time"]))
+            move = bot.move(state, int(msg.get("seat", seat)), t0 + limit)
+            first = False
+            send_line(out, json.dumps({"move": game.move_to_json(move)}) + "\n")
+        elif kind == "end":
+            return

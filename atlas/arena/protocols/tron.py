@@ -1,0 +1,102 @@
+"""The 2010 tron contest's protocol, byte for byte: the host side and the served side.
+
+Each turn the host sends ``"W H\\n"`` and H rows: ``#`` for walls and trails, space for
+free, ``1`` the receiving bot's head, ``2`` the opponent's (so the second seat sees the
+labels swapped).  The answer is one digit 1-4 (north, east, south, west); other bytes
+are skipped and unread bytes stay for the next turn.  These are the official engine's
+facts, as documented in ``tests/data/tron-official.md``.
+
+:class:`TronProtocolBot` plays a 2010 contest program inside atlas; :func:`serve` runs a
+built-in bot as such a program (``atlas bot tron NAME``), for the official engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from ...maps import GameMap
+from ...sim.registry import get_game
+from ..process import ExternalBot
+from .common import move_limit, send_line
+
+__all__ = ["TronProtocolBot", "tron_board_text", "serve", "TRON_DIGITS"]
+
+#: Tron answers: the digit byte -> direction (1 N, 2 E, 3 S, 4 W).
+TRON_DIGITS = {ord("1"): 1, ord("2"): 2, ord("3"): 3, ord("4"): 4}
+#: Characters of the official tron board.
+TRON_WALL, TRON_FREE, TRON_ME, TRON_OPPONENT = "#", " ", "1", "2"
+
+
+def tron_board_text(state: Any, player: int) -> str:
+    """The board the official engine sends to ``player``: ``"W H\\n"`` and H rows.
+
+    ``#`` for every blocked cell (walls and trails), space for free, ``1`` the head of
+    ``player`` and ``2`` the opponent's (so seat 1 sees the labels swapped).
+    """
+    blocked = np.asarray(state.blocked, dtype=np.bool_)
+    h, w = blocked.shape
+    chars = np.where(blocked, TRON_WALL, TRON_FREE).astype("<U1")
+    heads = np.asarray(state.heads)
+    for seat, label in ((1 - player, TRON_OPPONENT), (player, TRON_ME)):
+        r, c = int(heads[seat, 0]), int(heads[seat, 1])
+        if 0 <= r < h and 0 <= c < w:
+            chars[r, c] = label
+    return f"{w} {h}\n" + "".join("".join(row) + "\n" for row in chars)
+
+
+def _parse_tron_digit(buf: bytearray) -> tuple[int | None, int]:
+    for i, b in enumerate(buf):
+        if b in TRON_DIGITS:
+            return TRON_DIGITS[b], i + 1
+    return None, len(buf)
+
+
+class TronProtocolBot(ExternalBot):
+    """A 2010 contest bot: the official protocol, one digit per turn."""
+
+    protocol = "tron-official"
+
+    def move(self, state: Any, player: int, deadline: float) -> int:
+        proc = self._proc()
+        proc.write(tron_board_text(state, player).encode("ascii"), deadline)
+        return proc.read_answer(_parse_tron_digit, deadline, "direction digit 1-4")
+
+
+
+def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
+          out: BinaryIO) -> None:
+    """Answer the official engine's boards on ``inp`` with ``bot``'s digits until EOF."""
+    game = get_game(game_name)
+    turn = 0
+    while True:
+        header = inp.readline()
+        if not header:
+            return
+        if not header.strip():
+            continue
+        t0 = time.perf_counter()
+        w, h = (int(v) for v in header.split()[:2])
+        rows = [inp.readline().decode("ascii", "replace").rstrip("\r\n").ljust(w)[:w]
+                for _ in range(h)]
+        chars = np.array([list(r) for r in rows], dtype="<U1").reshape(h, w)
+        heads = [np.argwhere(chars == label) for label in (TRON_ME, TRON_OPPONENT)]
+        if any(len(hd) == 0 for hd in heads):
+            send_line(out, "1\n")  # no head to move: any digit will do
+            turn += 1
+            continue
+        starts = tuple((int(hd[0][0]), int(hd[0][1])) for hd in heads)
+        board_map = GameMap(game_name, "stdin", chars == TRON_WALL, starts)
+        state = game.initial_state(board_map)
+        if dataclasses.is_dataclass(state) and hasattr(state, "turn"):
+            state = dataclasses.replace(state, turn=turn)
+        if turn == 0 and hasattr(bot, "start"):
+            bot.start(board_map, {}, 0)
+        move = bot.move(state, 0, t0 + move_limit(limits, turn == 0))
+        send_line(out, f"{int(move) if move in (1, 2, 3, 4) else 1}\n")
+        turn += 1
+
+

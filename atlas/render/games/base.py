@@ -1,0 +1,103 @@
+"""What every game's render module provides, and the defaults most games share.
+
+A game's render module (named in :mod:`atlas.sim.registry`) holds ``RENDER``, an
+instance of a :class:`GameRender` subclass: how its maps are pictured on a map page and
+by ``atlas analyze --png``, how a position becomes a replay frame (its *painter*), and
+how many pixels a cell takes.  The defaults draw a grid map (walls and free cells, the
+starts marked) and a painter must be given by every game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ...maps import GameMap
+from .. import images as I
+from ..frames import Frame
+
+__all__ = ["GameRender", "Painter", "cells_of"]
+
+
+class Painter:
+    """Turns the states of one game, in order, into :class:`~atlas.render.frames.Frame`
+    values.  ``stateful`` painters remember history a state does not keep (which cycle
+    laid which trail), so they must see every state even when only some are drawn."""
+
+    stateful = True
+
+    def __call__(self, state: Any) -> Frame:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class GameRender:
+    """How one game is drawn (subclass it; the defaults draw a grid map).
+
+    Attributes
+    ----------
+    pictures : dict
+        Picture kind -> caption, in the order a map page shows them; ``thumb`` is the
+        small picture of the index and has no caption.
+    png_kind : str
+        The kind ``atlas analyze --png`` writes.
+    validates : bool
+        Whether the site validates submitted maps of this game (:meth:`validate_file`).
+    validation_caption : str
+        The caption of :meth:`validation_picture` on a map page.
+    """
+
+    pictures: Mapping[str, str] = {"thumb": "",
+                                   "plain": "The map (start cells marked: seat 1 circle, "
+                                            "seat 2 square)"}
+    png_kind = "plain"
+    validates = False
+    validation_caption = ""
+
+    def picture_kinds(self, game_map: GameMap) -> list[str]:
+        """The kinds of pictures a map page shows for ``game_map``."""
+        return list(self.pictures)
+
+    def picture(self, game_map: GameMap, kind: str) -> Any:
+        """The picture ``kind`` of ``game_map`` as a Pillow image."""
+        if kind == "thumb":
+            return self.thumbnail(game_map)
+        if kind == "plain":
+            return I.map_picture(game_map, base=self.base_grid(game_map))
+        raise ValueError(f"unknown picture kind {kind!r}")
+
+    def base_grid(self, game_map: GameMap) -> I.IndexImage:
+        """Palette indices of the bare map: walls and free cells."""
+        return I.base_grid(game_map)
+
+    def thumbnail(self, game_map: GameMap, size: int = 160) -> Any:
+        """A small picture of the bare map (starts marked), about ``size`` pixels wide."""
+        k = I.cell_size(game_map.shape, target=size, lo=1, hi=12)
+        return I.map_picture(game_map, base=self.base_grid(game_map), cell_px=k)
+
+    def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
+        """A fresh painter for one game on ``game_map`` with ``params``."""
+        raise NotImplementedError
+
+    def cell_px(self, shape: tuple[int, int]) -> int:
+        """Pixels per cell of a replay frame."""
+        return I.cell_size(shape, target=320, lo=3, hi=20)
+
+    def viewer_cell_px(self, shape: tuple[int, int]) -> int:
+        """Pixels per cell in the page's replay viewer (the GIF's by default)."""
+        return self.cell_px(shape)
+
+    def validate_file(self, path: str) -> dict[str, Any]:  # pragma: no cover - interface
+        """The validation report of a submitted map file (when :attr:`validates`)."""
+        raise NotImplementedError
+
+    def validation_picture(self, text: str, report: Mapping[str, Any]
+                           ) -> bytes:  # pragma: no cover
+        """A picture of the problems :meth:`validate_file` found, as PNG bytes."""
+        raise NotImplementedError
+
+
+def cells_of(array: Any) -> list[tuple[int, int]]:
+    """``[[row, col], ...]`` (any array-like) as a list of ``(row, col)`` tuples."""
+    arr = np.asarray(array).reshape(-1, 2)
+    return [(int(r), int(c)) for r, c in arr]
