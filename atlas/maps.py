@@ -21,8 +21,13 @@ isolation (atlas format)
     free-placement board (each player places its piece as its first move).
 connect5 (atlas format)
     ``connect5 COLUMNS ROWS INAROW``.
+any other game (atlas grid format)
+    ``GAME W H [WORD ...]`` then H rows of W characters: ``.`` free, ``#`` blocked, the
+    digits ``1`` to ``9`` the starts (numbered from 1, none missing).  The words after
+    the size are kept as the map's ``options``.  This is how a game registered with
+    :func:`atlas.sim.registry.register_game` keeps its maps without a format of its own.
 
-Lines that start with ``;`` are comments in the two atlas formats.
+Lines that start with ``;`` are comments in the atlas formats.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from .types import Cell, Grid
 
 __all__ = [
     "GAMES",
+    "GAME_NAME",
     "GameMap",
     "OUTPOST_SIZE",
     "OUTPOST_QUARTER",
@@ -57,7 +63,10 @@ __all__ = [
     "MAX_MAP_BYTES",
 ]
 
+#: The games whose maps have a format of their own; any other game uses the grid format.
 GAMES = ("tron", "isolation", "connect5", "outpost")
+#: What a game's name may look like (it names folders, files and pages).
+GAME_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 
 OUTPOST_SIZE = 100
 OUTPOST_QUARTER = 50
@@ -77,7 +86,7 @@ class GameMap:
     Parameters
     ----------
     game : str
-        ``"tron"``, ``"isolation"``, ``"connect5"`` or ``"outpost"``.
+        ``"tron"``, ``"isolation"``, ``"connect5"``, ``"outpost"`` or a registered game.
     name : str
         The map's name (the file name without its extension).
     blocked : ndarray of bool, shape (rows, cols)
@@ -98,8 +107,9 @@ class GameMap:
     source: str | None = None
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise ValueError(f"unknown game {self.game!r}; expected one of {', '.join(GAMES)}")
+        if not isinstance(self.game, str) or not GAME_NAME.match(self.game):
+            raise ValueError(f"bad game name {self.game!r}: lower-case letters, digits, "
+                             "'-' and '_', starting with a letter")
         blocked = np.array(self.blocked, dtype=np.bool_, copy=True)
         if blocked.ndim != 2:
             raise ValueError(f"blocked must be a 2-D grid, got shape {blocked.shape}")
@@ -209,12 +219,14 @@ def parse_map(text: str, *, game: str | None = None, name: str = "map",
     """
     if game is None:
         game = _sniff_game(text, path)
-    if game not in GAMES:
-        raise MapFormatError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}",
-                             path=path)
+    if not isinstance(game, str) or not GAME_NAME.match(game):
+        raise MapFormatError(f"bad game name {game!r}", path=path)
+    source = None if path is None else os.fspath(path)
     parser = {"tron": _parse_tron, "outpost": _parse_outpost,
-              "isolation": _parse_isolation, "connect5": _parse_connect5}[game]
-    return parser(text, name, None if path is None else os.fspath(path))
+              "isolation": _parse_isolation, "connect5": _parse_connect5}.get(game)
+    if parser is None:
+        return _parse_grid_map(text, name, source, game)
+    return parser(text, name, source)
 
 
 _TWO_INTS = re.compile(r"^\s*-?\d+\s+-?\d+\s*$")
@@ -227,14 +239,16 @@ def _sniff_game(text: str, path: str | os.PathLike[str] | None) -> str:
     head = lines[0].split()
     if head and head[0] in ("isolation", "connect5"):
         return head[0]
+    if len(head) >= 3 and GAME_NAME.match(head[0]) and head[1].isdigit() and head[2].isdigit():
+        return head[0]
     if _TWO_INTS.match(lines[0]):
         if len(lines) > 1 and _TWO_INTS.match(lines[1]):
             return "outpost"
         return "tron"
     raise MapFormatError("cannot tell which game this map is for: the first line should be "
-                         "'W H' (tron), 'x y' (outpost), 'isolation W H' or "
-                         f"'connect5 COLUMNS ROWS INAROW', got {lines[0][:40]!r}",
-                         path=path, line=1)
+                         "'W H' (tron), 'x y' (outpost), 'isolation W H', "
+                         "'connect5 COLUMNS ROWS INAROW' or 'GAME W H', "
+                         f"got {lines[0][:40]!r}", path=path, line=1)
 
 
 def _lines(text: str) -> list[str]:
@@ -258,14 +272,14 @@ def _parse_size(token_line: str, path: str | None, line: int, what: str) -> tupl
 
 
 def _parse_grid(rows: list[str], first_line: int, width: int, height: int, *,
-                free_chars: str, wall: str, path: str | None, pad: bool
-                ) -> tuple[np.ndarray, dict[str, Cell]]:
+                free_chars: str, wall: str, path: str | None, pad: bool,
+                start_chars: str = "12") -> tuple[np.ndarray, dict[str, Cell]]:
     if len(rows) < height:
         raise MapFormatError(f"expected {height} rows after the size line, found {len(rows)}",
                              path=path, line=first_line + len(rows))
     blocked = np.zeros((height, width), dtype=np.bool_)
     starts: dict[str, Cell] = {}
-    allowed = set(free_chars) | {wall, "1", "2"}
+    allowed = set(free_chars) | {wall} | set(start_chars)
     for r in range(height):
         row = rows[r]
         lineno = first_line + r
@@ -284,7 +298,7 @@ def _parse_grid(rows: list[str], first_line: int, width: int, height: int, *,
                                      f"allowed: {shown!r}", path=path, line=lineno)
             if ch == wall:
                 blocked[r, c] = True
-            elif ch in "12":
+            elif ch in start_chars:
                 if ch in starts:
                     raise MapFormatError(f"second start {ch!r} (the first is on line "
                                          f"{first_line + starts[ch][0]})",
@@ -314,20 +328,21 @@ def _strip_comments(lines: list[str]) -> list[tuple[int, str]]:
     return [(i + 1, ln) for i, ln in enumerate(lines) if not ln.startswith(";")]
 
 
-def _parse_isolation(text: str, name: str, path: str | None) -> GameMap:
+def _parse_header_grid(text: str, path: str | None, game: str, usage: str,
+                       start_chars: str) -> tuple[list[str], np.ndarray, dict[str, Cell], int]:
+    """An atlas grid file: ``GAME W H [WORD ...]`` then H rows of ``.#`` and starts.
+
+    Returns the header's words after the size, the blocked grid, the starts by
+    character and the header's line number.
+    """
     numbered = _strip_comments(_lines(text))
     if not numbered:
         raise MapFormatError("empty file, not a map", path=path, line=1)
     lineno, head = numbered[0]
     parts = head.split()
-    if len(parts) not in (3, 4) or parts[0] != "isolation":
-        raise MapFormatError(f"expected 'isolation W H [queen|knight]', got {head[:40]!r}",
-                             path=path, line=lineno)
+    if len(parts) < 3 or parts[0] != game:
+        raise MapFormatError(f"expected {usage!r}, got {head[:40]!r}", path=path, line=lineno)
     width, height = _parse_size(" ".join(parts[1:3]), path, lineno, "W H")
-    variant = parts[3] if len(parts) == 4 else "queen"
-    if variant not in ISOLATION_VARIANTS:
-        raise MapFormatError(f"unknown variant {variant!r}; expected queen or knight",
-                             path=path, line=lineno)
     body = numbered[1:]
     rows = [ln for _, ln in body]
     first = body[0][0] if body else lineno + 1
@@ -335,13 +350,37 @@ def _parse_isolation(text: str, name: str, path: str | None) -> GameMap:
         raise MapFormatError("comment lines are not allowed between the rows of the board",
                              path=path, line=first)
     blocked, starts = _parse_grid(rows, first, width, height, free_chars=".", wall="#",
-                                  path=path, pad=False)
+                                  path=path, pad=False, start_chars=start_chars)
+    return parts[3:], blocked, starts, lineno
+
+
+def _parse_isolation(text: str, name: str, path: str | None) -> GameMap:
+    words, blocked, starts, lineno = _parse_header_grid(
+        text, path, "isolation", "isolation W H [queen|knight]", "12")
+    if len(words) > 1:
+        raise MapFormatError(f"expected 'isolation W H [queen|knight]', got extra words "
+                             f"{' '.join(words)[:40]!r}", path=path, line=lineno)
+    variant = words[0] if words else "queen"
+    if variant not in ISOLATION_VARIANTS:
+        raise MapFormatError(f"unknown variant {variant!r}; expected queen or knight",
+                             path=path, line=lineno)
     if len(starts) == 1:
         missing = "2" if "1" in starts else "1"
         raise MapFormatError(f"start {missing!r} is missing: give both starts, or neither "
                              "for a free-placement board", path=path)
     start_cells = (starts["1"], starts["2"]) if starts else ()
     return GameMap("isolation", name, blocked, start_cells, {"variant": variant}, path)
+
+
+def _parse_grid_map(text: str, name: str, path: str | None, game: str) -> GameMap:
+    words, blocked, starts, _ = _parse_header_grid(text, path, game, f"{game} W H [WORD ...]",
+                                                   "123456789")
+    labels = sorted(starts)
+    if labels != [str(k) for k in range(1, len(labels) + 1)]:
+        raise MapFormatError(f"starts should be numbered from 1 with none missing, got "
+                             f"{', '.join(labels)}", path=path)
+    meta = {"options": tuple(words)} if words else {}
+    return GameMap(game, name, blocked, tuple(starts[k] for k in labels), meta, path)
 
 
 def _parse_connect5(text: str, name: str, path: str | None) -> GameMap:
@@ -440,6 +479,9 @@ def format_map(game_map: GameMap) -> str:
                             free=".", wall="#")
     if g.game == "connect5":
         return f"connect5 {g.width} {g.height} {int(g.meta.get('inarow', 5))}\n"
+    if g.game != "outpost":
+        words = " ".join([g.game, str(g.width), str(g.height), *g.meta.get("options", ())])
+        return _format_grid(g, words, free=".", wall="#")
     quarter = g.blocked[:OUTPOST_QUARTER, :OUTPOST_QUARTER]
     ys, xs = np.nonzero(quarter)
     order = np.lexsort((ys, xs))
@@ -448,7 +490,7 @@ def format_map(game_map: GameMap) -> str:
 
 def _format_grid(g: GameMap, header: str, *, free: str, wall: str) -> str:
     chars = np.where(g.blocked, wall, free).astype("<U1")
-    for label, (r, c) in zip("12", g.starts):
+    for label, (r, c) in zip("123456789", g.starts):
         chars[r, c] = label
     return header + "\n" + "".join("".join(row) + "\n" for row in chars)
 

@@ -163,3 +163,32 @@ def test_binary_huge_and_missing_files(tmp_path):
     latin.write_bytes(b"3 1\n#1\xe9\n")
     with pytest.raises(MapFormatError, match=r"latin.txt:2: not UTF-8"):
         read_map(latin, game="tron")
+
+
+def test_grid_format_of_any_other_game_round_trips():
+    text = "; a comment\nmygame 4 3 fast wide\n1..#\n.#..\n3..2\n"
+    gm = parse_map(text, name="g")
+    assert gm.game == "mygame" and gm.shape == (3, 4)
+    assert gm.starts == ((0, 0), (2, 3), (2, 0))   # by number, not by position
+    assert gm.meta["options"] == ("fast", "wide")
+    assert gm.blocked.tolist() == [[False, False, False, True], [False, True, False, False],
+                                   [False, False, False, False]]
+    again = parse_map(format_map(gm), name="g")
+    assert again == gm and format_map(again) == "mygame 4 3 fast wide\n1..#\n.#..\n3..2\n"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("mygame 2 2\n1.\n.3\n", "numbered from 1 with none missing"),
+    ("mygame 2 2\n1.\n", "expected 2 rows"),
+    ("mygame 2 2\n1x\n..\n", "unexpected character 'x'"),
+    ("mygame 2 2\n11\n..\n", "second start '1'"),
+    ("mygame two 2\n..\n..\n", "cannot tell which game"),
+])
+def test_grid_format_errors_name_the_problem(text, message):
+    with pytest.raises(MapFormatError, match=message):
+        parse_map(text)
+
+
+def test_a_game_name_must_be_a_plain_word():
+    with pytest.raises(MapFormatError, match="bad game name"):
+        parse_map("1 1\n.\n", game="../etc")

@@ -463,9 +463,9 @@ def validate_text(text: str, name: str = "map") -> ValidationReport:
 
     References
     ----------
-    The Outpost spec, ``../shared/seeds/outpost-2014-spec.txt`` (500 water cells, land
-    4:1, corners land, water never partitions the quarter), and the official
-    simulator's reader as described in ``../shared/data/outpost-official.md``.
+    "Project 4: Outpost", COMS 4444 (Columbia University), fall 2014 (500 water cells,
+    land 4:1, corners land, water never partitions the quarter), and the official
+    simulator's reader as described in ``tests/data/outpost-official.md``.
 
     Examples
     --------

@@ -24,6 +24,7 @@ __all__ = [
     "pairwise_comparisons",
     "bradley_terry",
     "expected_score",
+    "score_interval",
 ]
 
 #: A comparison: (name i, name j, score of i in 0, 0.5, 1).
@@ -130,3 +131,28 @@ def expected_score(rating_a: float, rating_b: float) -> float:
     0.9091
     """
     return 1.0 / (1.0 + 10.0 ** ((rating_b - rating_a) / RATING_SCALE))
+
+
+def score_interval(wins: int, draws: int, losses: int, z: float = 1.96
+                   ) -> tuple[float, float, float]:
+    """Mean score per game (win 1, draw 0.5, loss 0) with a normal-approximation
+    interval: ``(low, mean, high)``, clipped to [0, 1].
+
+    The standard error is the sample standard deviation of the games' scores over the
+    square root of their number (0.5 when there is one game).  The games are taken as
+    independent, so the interval is a little too narrow for replays of one pairing.
+
+    >>> [round(v, 3) for v in score_interval(3, 0, 1)]
+    [0.26, 0.75, 1.0]
+    """
+    n = wins + draws + losses
+    if n == 0:
+        return (0.0, 0.0, 1.0)
+    mean = (wins + 0.5 * draws) / n
+    if n == 1:
+        var = 0.25
+    else:
+        ss = wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2
+        var = ss / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (max(mean - half, 0.0), mean, min(mean + half, 1.0))

@@ -28,7 +28,7 @@ from ..sim import get_game
 from ..sim.base import Outcome, Reason
 from .rating import bradley_terry, pairwise_comparisons
 from ..sim.records import MapRef, Record, SeatStatus, record_from_json, save_record
-from .runner import play_game, player_entry
+from .runner import bot_seed, make_player, play_game, player_entry
 
 __all__ = [
     "GameSpec",
@@ -56,6 +56,9 @@ class GameSpec:
     """Everything that decides one game (picklable, hashable, plain data).
 
     ``params`` is canonical JSON text (sorted keys) so that specs stay hashable.
+    ``depths`` gives built-in searching bots a fixed search depth, ``(name, depth)``
+    pairs: they then search that deep whatever the clock says (the ladder's equal-depth
+    mode, which compares evaluations apart from their speed).
     """
 
     game: str
@@ -65,6 +68,7 @@ class GameSpec:
     seed: int = 0
     params: str = "{}"
     time_limit: float = 0.1
+    depths: tuple[tuple[str, int], ...] = ()
 
     @property
     def params_dict(self) -> dict[str, Any]:
@@ -73,8 +77,11 @@ class GameSpec:
     @property
     def key(self) -> str:
         """A short content hash of the spec (stable across machines and runs)."""
-        text = json.dumps([self.game, self.map_name, self.map_text, self.players, self.seed,
-                           self.params, self.time_limit])
+        parts: list[Any] = [self.game, self.map_name, self.map_text, self.players, self.seed,
+                            self.params, self.time_limit]
+        if self.depths:
+            parts.append(self.depths)
+        text = json.dumps(parts)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -111,7 +118,7 @@ def seatings(bots: Sequence[str], num_players: int) -> list[tuple[str, ...]]:
 
 def schedule_games(game: str, maps: Iterable[GameMap], bots: Sequence[str], seeds: int = 1,
                    params: Mapping[str, Any] | None = None, time_limit: float = 0.1,
-                   ) -> list[GameSpec]:
+                   depths: Mapping[str, int] | None = None) -> list[GameSpec]:
     """The games of a round robin: maps x seatings x seeds ``0 .. seeds - 1``.
 
     Parameters
@@ -128,18 +135,21 @@ def schedule_games(game: str, maps: Iterable[GameMap], bots: Sequence[str], seed
         Game parameters for every game.
     time_limit : float
         Seconds per move.
+    depths : mapping, optional
+        Bot name -> fixed search depth (see :class:`GameSpec`).
     """
     if len(set(bots)) != len(bots):
         raise BotError(f"the bots of a tournament must be distinct, got {list(bots)}")
     n = get_game(game).info.num_players
     ptext = json.dumps(dict(params or {}), sort_keys=True)
+    fixed = tuple(sorted((str(b), int(d)) for b, d in (depths or {}).items() if d > 0))
     specs = []
     for game_map in maps:
         text = format_map(game_map)
         for seating in seatings(bots, n):
             for seed in range(int(seeds)):
                 specs.append(GameSpec(game, game_map.name, text, seating, seed, ptext,
-                                      float(time_limit)))
+                                      float(time_limit), fixed))
     return specs
 
 
@@ -150,7 +160,14 @@ def run_game(spec: GameSpec) -> Record:
     """Play the game of ``spec``; an exception becomes an error record (:func:`is_error`)."""
     try:
         game_map = parse_map(spec.map_text, game=spec.game, name=spec.map_name)
-        return play_game(spec.game, game_map, list(spec.players), params=spec.params_dict,
+        players: list[Any] = list(spec.players)
+        depths = dict(spec.depths)
+        for seat, name in enumerate(spec.players):
+            if depths.get(name, 0) > 0:
+                bot = make_player(spec.game, name, bot_seed(spec.seed, seat))
+                bot.fixed_depth = depths[name]
+                players[seat] = bot
+        return play_game(spec.game, game_map, players, params=spec.params_dict,
                          seed=spec.seed, time_limit=spec.time_limit)
     except Exception as exc:
         return error_record(spec, exc)

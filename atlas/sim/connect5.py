@@ -14,7 +14,7 @@ The default board is 9 columns by 6 rows; the map gives the size and ``inarow``
 
 References
 ----------
-University AI course Connect 5 assignment (``shared/seeds/connect5-minimax.txt``):
+B. Gauch, "Connect 5", CS 360 assignment write-up (2014):
 columns 0-indexed, a move is legal iff its column is not full.
 """
 

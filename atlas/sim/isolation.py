@@ -16,7 +16,7 @@ behind and both current piece squares; ``pos`` is ``[[row, col], [row, col]]`` w
 
 References
 ----------
-University AI course isolation assignments (``shared/seeds/isolation-alphabeta.txt``).
+A. Quimby, "Isolation", CS 4701 (Columbia University) assignment 3 write-up.
 """
 
 from __future__ import annotations

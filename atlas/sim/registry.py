@@ -20,8 +20,8 @@ from typing import Any
 
 from ..errors import UnknownNameError
 
-__all__ = ["GameModules", "register_game", "game_names", "game_modules", "get_game",
-           "get_info", "summarize_map"]
+__all__ = ["GameModules", "register_game", "unregister_game", "game_names", "game_modules",
+           "get_game", "get_info", "summarize_map"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,11 @@ def register_game(name: str, *, rules: str, bots: str, render: str) -> None:
     Registering a name again replaces its entry (a test may register a toy game).
     """
     _GAMES[name] = GameModules(rules, bots, render)
+
+
+def unregister_game(name: str) -> None:
+    """Forget the game ``name`` (a test that registered a toy game cleans up)."""
+    _GAMES.pop(name, None)
 
 
 register_game("tron", rules="atlas.sim.tron", bots="atlas.bots.tron",

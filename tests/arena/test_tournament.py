@@ -158,3 +158,24 @@ def test_cli_tournament_writes_results_and_records(tmp_path, capsys):
         verify_record(record)
         assert record.result.winner == game["winner"]
         assert [p.name for p in record.players] == game["players"]
+
+
+def test_fixed_depth_games_are_the_same_whatever_the_clock():
+    # Searches that ignore the clock play the same game at any time per move (these two
+    # bots also fill a separated room without the clock): a generous and a tight limit
+    # give the same moves.
+    from atlas.maps import read_map
+    from atlas.arena.tournament import run_game, schedule_games
+
+    duel = read_map(Path(__file__).resolve().parents[2] / "maps" / "tron" / "duel.txt")
+    slow = schedule_games("tron", [duel], ["voronoi", "chambers"], 1, None, 5.0,
+                          {"voronoi": 2, "chambers": 2})
+    fast = schedule_games("tron", [duel], ["voronoi", "chambers"], 1, None, 2.0,
+                          {"voronoi": 2, "chambers": 2})
+    assert len(slow) == 2 and all(s.depths == (("chambers", 2), ("voronoi", 2)) for s in slow)
+    assert slow[0].key != fast[0].key
+    first, again = run_game(slow[0]), run_game(fast[0])
+    assert [s.status for s in first.statuses] == ["ok", "ok"]
+    assert [p.name for p in first.players] == ["voronoi", "chambers"]
+    assert [t.moves for t in first.turns] == [t.moves for t in again.turns]
+    assert first.result == again.result

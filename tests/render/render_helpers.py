@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from atlas.maps import GameMap, parse_map
+from atlas.maps import GameMap
 from atlas.sim import get_game
 from atlas.sim.records import Record, RecordBuilder
 
