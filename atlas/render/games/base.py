@@ -17,7 +17,7 @@ from ...maps import GameMap
 from .. import images as I
 from ..frames import Frame
 
-__all__ = ["GameRender", "Painter", "cells_of"]
+__all__ = ["GameRender", "DuelRender", "Painter", "cells_of"]
 
 
 class Painter:
@@ -95,6 +95,24 @@ class GameRender:
                            ) -> bytes:  # pragma: no cover
         """A picture of the problems :meth:`validate_file` found, as PNG bytes."""
         raise NotImplementedError
+
+
+class DuelRender(GameRender):
+    """A grid map with two starts: its pictures add the Voronoi split of the starts
+    with the articulation points, and ``atlas analyze --png`` draws that one."""
+
+    pictures = {
+        "thumb": "",
+        "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
+        "voronoi": "Voronoi shading at the start (light red: seat 1 is nearer, light blue: "
+                   "seat 2, white: equal) and articulation points (rings)",
+    }
+    png_kind = "voronoi"
+
+    def picture(self, game_map: GameMap, kind: str) -> Any:
+        if kind == "voronoi":
+            return I.map_picture(game_map, voronoi=True, articulation=True)
+        return super().picture(game_map, kind)
 
 
 def cells_of(array: Any) -> list[tuple[int, int]]:

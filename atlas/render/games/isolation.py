@@ -11,7 +11,7 @@ from ...maps import GameMap
 from .. import images as I
 from .. import palette as P
 from ..frames import Frame, Mark
-from .base import GameRender, Painter, cells_of
+from .base import DuelRender, Painter, cells_of
 
 __all__ = ["IsolationRender", "RENDER"]
 
@@ -40,20 +40,7 @@ class IsolationPainter(Painter):
         return Frame(grid, marks, int(state.turn))
 
 
-class IsolationRender(GameRender):
-    pictures = {
-        "thumb": "",
-        "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
-        "voronoi": "Voronoi shading at the start (light red: seat 1 is nearer, light blue: "
-                   "seat 2, white: equal) and articulation points (rings)",
-    }
-    png_kind = "voronoi"
-
-    def picture(self, game_map: GameMap, kind: str) -> Any:
-        if kind == "voronoi":
-            return I.map_picture(game_map, voronoi=True, articulation=True)
-        return super().picture(game_map, kind)
-
+class IsolationRender(DuelRender):
     def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
         return IsolationPainter(game_map)
 

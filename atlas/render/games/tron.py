@@ -11,7 +11,7 @@ from ...maps import GameMap
 from .. import images as I
 from .. import palette as P
 from ..frames import Frame, Mark
-from .base import GameRender, Painter, cells_of
+from .base import DuelRender, Painter, cells_of
 
 __all__ = ["TronRender", "RENDER"]
 
@@ -37,19 +37,11 @@ class TronPainter(Painter):
         return Frame(grid, marks, int(state.turn))
 
 
-class TronRender(GameRender):
-    pictures = {
-        "thumb": "",
-        "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
-        "voronoi": "Voronoi shading at the start (light red: seat 1 is nearer, light blue: "
-                   "seat 2, white: equal) and articulation points (rings)",
-        "chambers": "Chambers of seat 1's chamber tree, with their sizes",
-    }
-    png_kind = "voronoi"
+class TronRender(DuelRender):
+    pictures = {**DuelRender.pictures,
+                "chambers": "Chambers of seat 1's chamber tree, with their sizes"}
 
     def picture(self, game_map: GameMap, kind: str) -> Any:
-        if kind == "voronoi":
-            return I.map_picture(game_map, voronoi=True, articulation=True)
         if kind == "chambers":
             return I.map_picture(game_map, chambers=True, articulation=True)
         return super().picture(game_map, kind)

@@ -15,9 +15,7 @@ import numpy as np
 from atlas.errors import IllegalMoveError, InvalidMoveError
 from atlas.maps import GameMap
 from atlas.sim.base import GameBase, GameInfo, Outcome, begin_alternating_turn, win_scores
-
-LINES = ((0, 1), (1, 0), (1, 1), (1, -1))
-
+from atlas.sim.connect5 import is_winning_drop
 
 @dataclass(eq=False)
 class TicTacToeState:
@@ -37,21 +35,6 @@ def _cell(move: Any) -> tuple[int, int]:
             and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in move)):
         return int(move[0]), int(move[1])
     raise InvalidMoveError(f"a tic-tac-toe move is [row, col], got {move!r}")
-
-
-def _three(board: np.ndarray, r: int, c: int) -> bool:
-    mark = board[r, c]
-    h, w = board.shape
-    for dr, dc in LINES:
-        n = 1
-        for sign in (1, -1):
-            rr, cc = r + sign * dr, c + sign * dc
-            while 0 <= rr < h and 0 <= cc < w and board[rr, cc] == mark:
-                n += 1
-                rr, cc = rr + sign * dr, cc + sign * dc
-        if n >= 3:
-            return True
-    return False
 
 
 class TicTacToe(GameBase[TicTacToeState]):
@@ -86,7 +69,7 @@ class TicTacToe(GameBase[TicTacToeState]):
         new.board[r, c] = p + 1
         new.turn += 1
         new.to_play = 1 - p
-        if _three(new.board, r, c):
+        if is_winning_drop(new.board, r, c, 3):  # connect5's line test serves here too
             new.winner = p
         return new
 
