@@ -360,10 +360,14 @@ def bot_label(record: Record, seat: int) -> str:
 def standings(records: Iterable[Record], bots: Sequence[str] | None = None) -> Standings:
     """Wins, draws, losses, points and Bradley-Terry ratings per bot, and head to head.
 
-    A seat wins when it is the game's winner, draws when the game has no winner, and
-    loses otherwise; its points are its score (1 / 0.5 / 0 in two-seat games).  Ratings
-    are fitted on the pairwise comparisons of every game (:mod:`atlas.arena.rating`), so
-    they do not depend on the order of ``records``.
+    In a two-seat game a seat wins when it is the game's winner, draws when the game has
+    no winner, and loses otherwise.  In a game of more seats (Outpost) every pair of
+    seats is compared by score, and each comparison counts as a win, draw or loss, as
+    in the head-to-head table.  A seat's points are its score (1 / 0.5 / 0 in two-seat
+    games).  Ratings are fitted on the pairwise comparisons of every game
+    (:mod:`atlas.arena.rating`), so they do not depend on the order of ``records``.
+    This is the one standings of atlas: ``atlas tournament``, the site and the ladder
+    all use it.
     """
     tally: dict[str, list[float]] = {b: [0, 0, 0, 0, 0.0] for b in (bots or ())}
     h2h: dict[str, dict[str, list[int]]] = {}
@@ -375,16 +379,21 @@ def standings(records: Iterable[Record], bots: Sequence[str] | None = None) -> S
             continue
         names = [bot_label(record, s) for s in range(record.num_players)]
         winner = record.result.winner
+        pairwise = record.num_players > 2
         for seat, name in enumerate(names):
             t = tally.setdefault(name, [0, 0, 0, 0, 0.0])
             t[0] += 1
-            t[1 if winner == seat else 2 if winner is None else 3] += 1
+            if not pairwise:
+                t[1 if winner == seat else 2 if winner is None else 3] += 1
             t[4] += record.result.scores[seat]
         for a, b, s in pairwise_comparisons(names, record.result.scores):
             comparisons.append((a, b, s))
             for x, y, v in ((a, b, s), (b, a, 1.0 - s)):
+                col = 0 if v == 1.0 else 1 if v == 0.5 else 2
                 cell = h2h.setdefault(x, {}).setdefault(y, [0, 0, 0])
-                cell[0 if v == 1.0 else 1 if v == 0.5 else 2] += 1
+                cell[col] += 1
+                if pairwise:
+                    tally[x][1 + col] += 1
     ratings = bradley_terry(sorted(tally), comparisons)
     rows = [StandingRow(name, int(t[0]), int(t[1]), int(t[2]), int(t[3]), float(t[4]),
                         ratings[name]) for name, t in tally.items()]

@@ -137,7 +137,10 @@ def test_four_seat_games_rank_pairwise_by_score():
     table = standings([_record(["a", "b", "c", "d"], 0, (1.0, 2 / 3, 1 / 3, 0.0))])
     assert table.head_to_head["b"] == {"a": (0, 0, 1), "c": (1, 0, 0), "d": (1, 0, 0)}
     assert [r.bot for r in table.rows] == ["a", "b", "c", "d"]
-    assert [r.wins for r in table.rows] == [1, 0, 0, 0]
+    # each pair of seats is one comparison: a beats three, b two, c one, d none
+    assert [(r.wins, r.draws, r.losses) for r in table.rows] == [(3, 0, 0), (2, 0, 1),
+                                                                  (1, 0, 2), (0, 0, 3)]
+    assert [r.games for r in table.rows] == [1, 1, 1, 1]
 
 
 def test_cli_tournament_writes_results_and_records(tmp_path, capsys):

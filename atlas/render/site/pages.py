@@ -103,49 +103,28 @@ def _result_text(rec: Any) -> str:
 
 
 def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, Any]]:
-    """Per game: rows (bot, games, wins, draws, losses, points, rating), the
-    head-to-head table and each bot's page name.
-
-    Wins, draws and losses are pairwise: in a two-player game they are the game's
-    result; in Outpost each pair of seats is compared by score.  Ratings are
-    Bradley–Terry on the Elo scale (:func:`atlas.sim.rating.bradley_terry`).
-    """
-    from ...arena.rating import bradley_terry, pairwise_comparisons
+    """Per game, the tournament's standings (:func:`atlas.arena.tournament.standings`) as
+    the pages show them: rows (bot, slug, rating, games, wins, draws, losses, points),
+    the head-to-head table, the names in order, and whether the game compares seats
+    pairwise (more than two seats)."""
+    from ...arena.tournament import standings as table_of
 
     by_game: dict[str, list[Any]] = defaultdict(list)
     for g in game_entries:
-        by_game[g.record.game].append(g)
+        by_game[g.record.game].append(g.record)
     out: dict[str, dict[str, Any]] = {}
     for game in game_names():
-        entries = by_game.get(game, [])
-        if not entries:
+        records = by_game.get(game, [])
+        if not records:
             continue
-        names = sorted({p.name for g in entries for p in g.record.players})
-        comps = []
-        stats = {n: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0.0}
-                 for n in names}
-        h2h: dict[str, dict[str, list[int]]] = {a: {b: [0, 0, 0] for b in names}
-                                                for a in names}
-        for g in entries:
-            rec = g.record
-            seats = [p.name for p in rec.players]
-            for n in set(seats):
-                stats[n]["games"] += 1
-            for seat, name in enumerate(seats):
-                stats[name]["points"] += float(rec.result.scores[seat]) \
-                    if rec.num_players == 2 else 0.0
-            for a, b, s in pairwise_comparisons(seats, list(rec.result.scores)):
-                comps.append((a, b, s))
-                col = 0 if s == 1.0 else 1 if s == 0.5 else 2
-                h2h[a][b][col] += 1
-                h2h[b][a][2 - col] += 1
-                stats[a][["wins", "draws", "losses"][col]] += 1
-                stats[b][["wins", "draws", "losses"][2 - col]] += 1
-        ratings = bradley_terry(names, comps) if comps else {n: 1500.0 for n in names}
-        rows = [{"name": n, "slug": slugger(game, n), "rating": round(ratings.get(n, 1500.0)),
-                 **stats[n]} for n in names]
-        rows.sort(key=lambda r: (-r["rating"], r["name"]))
-        out[game] = {"rows": rows, "h2h": h2h, "names": [r["name"] for r in rows],
+        table = table_of(records)
+        names = [r.bot for r in table.rows]
+        rows = [{"name": r.bot, "slug": slugger(game, r.bot), "rating": round(r.rating),
+                 "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses,
+                 "points": r.points} for r in table.rows]
+        h2h = {a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
+               for a in names}
+        out[game] = {"rows": rows, "h2h": h2h, "names": names,
                      "pairwise": get_info(game).num_players > 2}
     return out
 
