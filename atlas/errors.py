@@ -15,6 +15,7 @@ __all__ = [
     "AtlasError",
     "MapFormatError",
     "RecordError",
+    "OutputPathError",
     "IllegalMoveError",
     "InvalidMoveError",
     "BotError",
@@ -59,6 +60,11 @@ class MapFormatError(_LocatedError):
 
 class RecordError(_LocatedError):
     """A replay record that is damaged, foreign, or does not replay."""
+
+
+class OutputPathError(_LocatedError):
+    """A file atlas was asked to write where it cannot (no such folder, a folder, a
+    device); raised before the work whose result would go there."""
 
 
 class InvalidMoveError(AtlasError, ValueError):
