@@ -155,7 +155,7 @@ def test_binary_huge_and_missing_files(tmp_path):
         read_map(binary)
     huge = tmp_path / "huge.txt"
     huge.write_bytes(b"0 0\n" * 2_000_000)
-    with pytest.raises(MapFormatError, match="larger than any map"):
+    with pytest.raises(MapFormatError, match="8,000,000 bytes, more than atlas reads"):
         read_map(huge)
     with pytest.raises(MapFormatError, match="cannot read file"):
         read_map(tmp_path / "missing.txt")
