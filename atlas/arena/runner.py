@@ -23,6 +23,7 @@ from ..sim import get_game
 from ..sim.base import Outcome, Reason, Status
 from .process import BotFailure
 from .protocols import external_bot
+from .sandbox import Containment
 from ..sim.records import PlayerEntry, Record, RecordBuilder
 
 __all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
@@ -43,7 +44,8 @@ def bot_seed(seed: int, seat: PlayerId) -> int:
     return int(np.random.SeedSequence([int(seed), int(seat)]).generate_state(1)[0])
 
 
-def make_player(game: str, spec: Any, seed: int = 0) -> Any:
+def make_player(game: str, spec: Any, seed: int = 0,
+                containment: Containment | None = None) -> Any:
     """A bot from a player spec.
 
     Parameters
@@ -55,6 +57,9 @@ def make_player(game: str, spec: Any, seed: int = 0) -> Any:
         like a shell would, but run without one), or a bot object (returned as is).
     seed : int
         The built-in bot's seed.
+    containment : Containment, optional
+        How an external program runs (limits, environment, sandbox); the defaults of
+        :mod:`atlas.arena.sandbox` when omitted.
     """
     if not isinstance(spec, str):
         return spec
@@ -62,7 +67,7 @@ def make_player(game: str, spec: Any, seed: int = 0) -> Any:
         command = spec[len(EXTERNAL_PREFIX):].strip()
         if not command:
             raise BotError(f"empty command line in player {spec!r}")
-        return external_bot(game, command)
+        return external_bot(game, command, containment=containment)
     from ..bots import make_bot
 
     return make_bot(game, spec, seed)
@@ -87,7 +92,9 @@ def player_entry(spec: Any) -> PlayerEntry:
 
 def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
               params: Mapping[str, Any] | None = None, seed: int = 0,
-              time_limit: float = 1.0, first_move_time: float | None = None) -> Record:
+              time_limit: float = 1.0, first_move_time: float | None = None,
+              containment: Containment | Sequence[Containment | None] | None = None
+              ) -> Record:
     """Play one game and return its record.
 
     Parameters
@@ -108,6 +115,9 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
         Seconds for each seat's first move (start-up included).  By default the larger
         of ``time_limit`` and the bot's own ``first_move_time`` (external bots: 3 s, as
         the official tron engine allows).
+    containment : Containment or sequence, optional
+        How the ``cmd:`` players run (:mod:`atlas.arena.sandbox`): one for every seat,
+        or one per seat (``None`` for the defaults).
 
     Returns
     -------
@@ -138,7 +148,8 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
     try:
         for seat, spec in enumerate(players):
             # an unknown built-in name is the caller's mistake: BotError propagates
-            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat))
+            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat),
+                                     _seat_containment(containment, seat))
         for seat in range(n):
             try:
                 start = getattr(bots[seat], "start", None)
@@ -195,6 +206,13 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
             if text is not None:
                 builder.set_stderr(seat, text())
     return builder.finish(state, outcome)
+
+
+def _seat_containment(containment: Containment | Sequence[Containment | None] | None,
+                      seat: PlayerId) -> Containment | None:
+    if containment is None or isinstance(containment, Containment):
+        return containment
+    return containment[seat]
 
 
 def _failure_text(exc: BaseException) -> str:
