@@ -164,20 +164,23 @@ def _set_limits(limits, nproc_more):
         which = getattr(resource, name, None)
         if which is None:
             continue
-        _set_limit(which, value)
+        # CPU: SIGXCPU at the soft limit says why; SIGKILL a second later if ignored
+        _set_limit(which, value, 1 if name == "RLIMIT_CPU" else 0)
     if nproc_more is not None and hasattr(resource, "RLIMIT_NPROC"):
         _set_limit(resource.RLIMIT_NPROC, _tasks_of(os.getuid()) + int(nproc_more))
 
 
-def _set_limit(which, value):
+def _set_limit(which, value, headroom=0):
+    """Soft limit ``value``, hard limit ``value + headroom`` (never above the current
+    hard limit, which an unprivileged process cannot raise)."""
     soft, hard = resource.getrlimit(which)
+    top = value + headroom
     if hard != resource.RLIM_INFINITY:
-        value = min(value, hard)
+        value, top = min(value, hard), min(top, hard)
     try:
-        resource.setrlimit(which, (value, value))
+        resource.setrlimit(which, (value, top))
     except (ValueError, OSError):
-        resource.setrlimit(which, (min(value, soft) if soft != resource.RLIM_INFINITY
-                                   else value, hard))
+        resource.setrlimit(which, (value, hard))
 
 
 def _tasks_of(uid):
@@ -258,7 +261,10 @@ def main(args):
         return 1
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
+        try:
+            signal.signal(sig, signal.SIG_DFL)  # (SIGKILL has no handler to reset)
+        except (OSError, ValueError):
+            pass
         os.kill(os.getpid(), sig)
         time.sleep(1)
         return 128 + sig

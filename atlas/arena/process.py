@@ -377,16 +377,16 @@ def kill_marked(token: str, rounds: int = 20) -> int:
     A bot that kills its own supervisor (``kill -9 $PPID``) dies with it, but what it
     started is re-parented to init; its environment still carries the mark.
     """
-    killed = 0
+    killed: set[int] = set()
     for _ in range(rounds):
         pids = marked_processes(token)
         if not pids:
             break
         for pid in pids:
             _signal(pid, signal.SIGKILL)
-        killed += len(pids)
+        killed.update(pids)
         time.sleep(0.01)
-    return killed
+    return len(killed)
 
 
 # --------------------------------------------------------------------------- bots
