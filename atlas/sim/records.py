@@ -639,9 +639,9 @@ def verify_record(record: Record) -> None:
 
     - ``final``: the final position's ``GAME.summary``;
     - the game is over after the last turn (a record cannot stop early);
-    - ``result``: the winner, the scores and the reason the rules give, the reason
-      naming a failure when the loser of a two-seat game failed
-      (:func:`expected_result`);
+    - ``result``: the winner and the scores the rules give, and their reason or, when
+      the loser of a two-seat game failed, the failure's (:func:`expected_result`; a
+      record made without the runner may keep the rules' word);
     - ``statuses``: a seat is ``ok`` exactly when it never gave a null move; a seat
       that failed (crashed, timed out, answered nonsense or an illegal move) shows a
       null move, and its first null move comes at the status's ``turn`` or, when it
