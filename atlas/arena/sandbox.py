@@ -208,8 +208,9 @@ def bwrap_argv(bwrap: str, folder: Path, argv: Sequence[str],
     file system read-only; an empty ``/tmp`` (and an empty system temporary folder,
     where the other bots' folders are) with ``folder`` writable in it; a fresh
     ``/proc`` and a minimal ``/dev``; a new session; ``bwrap`` dies with its parent.
-    ``visible`` are paths under the hidden temporary folders the bot must still read
-    (its program), bound read-only.
+    ``visible`` are paths the bot must still read (its program): those under the hidden
+    temporary folders are bound read-only, with the folder that holds them (so a
+    program finds the modules beside it), unless that folder is a hidden one itself.
     """
     hidden = ["/tmp"]
     tmp = os.path.realpath(tempfile.gettempdir())
@@ -219,9 +220,19 @@ def bwrap_argv(bwrap: str, folder: Path, argv: Sequence[str],
            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     for h in hidden:
         cmd += ["--tmpfs", h]
+    bound: list[str] = []
     for path in visible:
-        if any(path == h or path.startswith(h.rstrip("/") + "/") for h in hidden):
-            cmd += ["--ro-bind", path, path]
+        if not os.path.isabs(path) or not os.path.exists(path):
+            continue
+        path = os.path.realpath(path)
+        if not any(path.startswith(h.rstrip("/") + "/") for h in hidden):
+            continue
+        holder = path if os.path.isdir(path) else os.path.dirname(path)
+        if holder in hidden or os.path.basename(holder).startswith("atlas-bot-"):
+            holder = path
+        if holder not in bound:
+            bound.append(holder)
+            cmd += ["--ro-bind", holder, holder]
     where = os.fspath(folder)
     cmd += ["--bind", where, where, "--chdir", where, "--"]
     return cmd + list(argv)

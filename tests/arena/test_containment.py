@@ -332,3 +332,19 @@ def test_cli_play_options_and_an_output_path_checked_before_the_game(tmp_path, c
     assert main(["play", "tron", str(ROOT / "maps" / "tron" / "duel.txt"), "random",
                  "random", "--limit", "bogus=1"]) == 2
     assert "unknown bot limit 'bogus'" in capsys.readouterr().err
+
+
+@needs_bwrap
+def test_in_the_sandbox_a_program_under_tmp_finds_the_modules_beside_it(tmp_path):
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "helper.py").write_text("DIGIT = '2'\n")
+    (bots / "main.py").write_text(
+        "import sys\nfrom helper import DIGIT\nwhile sys.stdin.readline():\n"
+        "    for _ in range(3):\n        sys.stdin.readline()\n"
+        "    print(DIGIT, flush=True)\n")
+    game_map = read_map(ROOT / "maps" / "tron" / "duel.txt")
+    record = play_game("tron", game_map, [f"cmd:{sys.executable} {bots / 'main.py'}",
+                                          "random"], containment=Containment(sandbox=True))
+    assert record.statuses[0].status == "ok", (record.statuses, record.stderr[0])
+    assert {t.moves[0] for t in record.turns} == {2}
