@@ -61,15 +61,19 @@ class BotProcess:
         The command, run without a shell in a new session (its own process group).
     max_turn_bytes : int
         Cap on the bytes :meth:`read_answer` consumes in one call.
+    cwd : path-like, optional
+        The folder the program runs in.
     """
 
-    def __init__(self, argv: Sequence[str], *, max_turn_bytes: int = MAX_TURN_BYTES) -> None:
+    def __init__(self, argv: Sequence[str], *, max_turn_bytes: int = MAX_TURN_BYTES,
+                 cwd: str | None = None) -> None:
         if not argv:
             raise BotFailure(Status.CRASHED, "empty command line")
         try:
             self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         bufsize=0, close_fds=True, start_new_session=True)
+                                         bufsize=0, close_fds=True, start_new_session=True,
+                                         cwd=cwd)
         except OSError as exc:
             raise BotFailure(Status.CRASHED, f"cannot start {argv[0]!r}: "
                                         f"{exc.strerror or exc}") from None
@@ -235,13 +239,14 @@ class ExternalBot:
 
     def __init__(self, game: str, command: str | Sequence[str], *, name: str | None = None,
                  first_move_time: float = FIRST_MOVE_TIME,
-                 max_turn_bytes: int = MAX_TURN_BYTES) -> None:
+                 max_turn_bytes: int = MAX_TURN_BYTES, cwd: str | None = None) -> None:
         self.game = game
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         self.command = command if isinstance(command, str) else shlex.join(self.argv)
         self.name = name or (os.path.basename(self.argv[0]) if self.argv else "external")
         self.first_move_time = first_move_time
         self.max_turn_bytes = max_turn_bytes
+        self.cwd = cwd
         self.process: BotProcess | None = None
         self.game_map: GameMap | None = None
         self.params: dict[str, Any] = {}
@@ -249,7 +254,8 @@ class ExternalBot:
 
     def start(self, game_map: GameMap, params: Mapping[str, Any] | None, player: int) -> None:
         self.game_map, self.params, self.player = game_map, dict(params or {}), player
-        self.process = BotProcess(self.argv, max_turn_bytes=self.max_turn_bytes)
+        self.process = BotProcess(self.argv, max_turn_bytes=self.max_turn_bytes,
+                                  cwd=self.cwd)
 
     def _proc(self) -> BotProcess:
         if self.process is None:
