@@ -15,7 +15,8 @@ __all__ = [
     "AtlasError",
     "MapFormatError",
     "RecordError",
-    "OutputPathError",
+    "PlanError",
+    "OutputFolderError",
     "IllegalMoveError",
     "InvalidMoveError",
     "BotError",
@@ -62,9 +63,12 @@ class RecordError(_LocatedError):
     """A replay record that is damaged, foreign, or does not replay."""
 
 
-class OutputPathError(_LocatedError):
-    """A file atlas was asked to write where it cannot (no such folder, a folder, a
-    device); raised before the work whose result would go there."""
+class PlanError(_LocatedError):
+    """A tournament plan file that cannot be used: names the file, the line and the key."""
+
+
+class OutputFolderError(AtlasError):
+    """An output folder or file atlas may not write (it holds what atlas did not write)."""
 
 
 class InvalidMoveError(AtlasError, ValueError):

@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
-from .errors import OutputPathError
+from .errors import OutputFolderError, located
 
 __all__ = ["default_mode", "read_regular_file", "read_maybe_gzip", "check_output_path",
            "file_kind", "GZIP_MAGIC"]
@@ -125,32 +125,35 @@ def check_output_path(path: str | os.PathLike[str]) -> Path:
 
     Raises
     ------
-    OutputPathError
+    OutputFolderError
         Naming the path and why it cannot be written (``atlas play --record
         /nonexistent/x.json`` fails before the game is played).
     """
     p = Path(path)
+
+    def refused(why: str) -> OutputFolderError:
+        return OutputFolderError(located(p, None, why))
+
     if not p.name or p.name in (".", ".."):
-        raise OutputPathError("not a file name", path=p)
+        raise refused("not a file name")
     folder = p.parent
     try:
         st = os.stat(folder)
     except FileNotFoundError:
-        raise OutputPathError(f"the folder {os.fspath(folder)!r} does not exist",
-                              path=p) from None
+        raise refused(f"the folder {os.fspath(folder)!r} does not exist") from None
     except OSError as exc:
-        raise OutputPathError(f"cannot use the folder {os.fspath(folder)!r}: "
-                              f"{exc.strerror or exc}", path=p) from None
+        raise refused(f"cannot use the folder {os.fspath(folder)!r}: "
+                      f"{exc.strerror or exc}") from None
     if not stat.S_ISDIR(st.st_mode):
-        raise OutputPathError(f"{os.fspath(folder)!r} is not a folder", path=p)
+        raise refused(f"{os.fspath(folder)!r} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputPathError(f"no permission to write in {os.fspath(folder)!r}", path=p)
+        raise refused(f"no permission to write in {os.fspath(folder)!r}")
     try:
         st = os.stat(p)
     except FileNotFoundError:
         return p
     except OSError as exc:
-        raise OutputPathError(f"cannot use it: {exc.strerror or exc}", path=p) from None
+        raise refused(f"cannot use it: {exc.strerror or exc}") from None
     if not stat.S_ISREG(st.st_mode):
-        raise OutputPathError(f"cannot write over {file_kind(st.st_mode)}", path=p)
+        raise refused(f"cannot write over {file_kind(st.st_mode)}")
     return p

@@ -17,7 +17,8 @@ the standard library, never atlas.  The supervisor
    died), and exits with the bot's own status (by the same signal when the bot was
    killed), so atlas reads the bot's fate from it.
 
-CONFIG is a JSON object: ``cwd`` (the bot's folder), ``limits`` (resource name ->
+CONFIG is a JSON object: ``cwd`` (the bot's working folder), ``folder`` (the bot's own
+folder, removed at the end), ``limits`` (resource name ->
 soft and hard limit, e.g. ``{"RLIMIT_AS": 4294967296}``), ``nproc_more`` (processes the
 bot may start beyond what its user already runs, or null), ``grace`` (seconds) and
 ``parent`` (atlas's process id, to catch an atlas that died before step 1).
@@ -144,7 +145,7 @@ def _end_tree(grace, polite, bot, status):
 
 def _remove_folder(folder):
     """Remove the bot's folder (only a folder atlas made: ``atlas-bot-*``)."""
-    if not os.path.basename(folder.rstrip("/")).startswith("atlas-bot-"):
+    if not folder or not os.path.basename(folder.rstrip("/")).startswith("atlas-bot-"):
         return
 
     def unlock(func, path, exc):
@@ -256,7 +257,7 @@ def main(args):
     except (_Stop, ChildProcessError):
         pass
     status = _end_tree(grace, _stopping, bot, status)
-    _remove_folder(config["cwd"])
+    _remove_folder(config.get("folder", ""))
     if status is None:
         return 1
     if os.WIFSIGNALED(status):

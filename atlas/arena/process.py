@@ -87,15 +87,17 @@ def _close_all() -> None:
             pass
 
 
-def _resolve_words(argv: Sequence[str], env: Mapping[str, str]) -> list[str]:
+def _resolve_words(argv: Sequence[str], env: Mapping[str, str], base: str | None = None
+                   ) -> list[str]:
     """``argv`` with the program found on the bot's ``PATH`` and every word that names
-    an existing file or folder relative to atlas's working folder made absolute (the
-    bot runs in a folder of its own)."""
+    an existing file or folder relative to ``base`` (atlas's working folder by default)
+    made absolute: the bot runs in a folder of its own."""
     out = list(argv)
     prog = out[0]
+    here = base if base is not None else os.getcwd()
     if os.sep in prog:
         if not os.path.isabs(prog):
-            out[0] = os.path.abspath(prog)
+            out[0] = os.path.join(here, prog)
     else:
         found = shutil.which(prog, path=env.get("PATH"))
         if found is None:
@@ -110,8 +112,8 @@ def _resolve_words(argv: Sequence[str], env: Mapping[str, str]) -> list[str]:
     for k in range(1, len(out)):
         word = out[k]
         if word and not word.startswith("-") and not os.path.isabs(word) \
-                and os.path.exists(word):
-            out[k] = os.path.abspath(word)
+                and os.path.exists(os.path.join(here, word)):
+            out[k] = os.path.normpath(os.path.join(here, word))
     return out
 
 
@@ -126,6 +128,10 @@ class BotProcess:
         working folder are made absolute.
     max_turn_bytes : int
         Cap on the bytes :meth:`read_answer` consumes in one call.
+    cwd : path-like, optional
+        The folder the program runs in (a player's own folder, named by the
+        tournament's plan); by default the bot's new folder.  Relative words of the
+        command are resolved against it.  In the sandbox it is read-only.
     containment : Containment, optional
         Limits, extra environment and sandbox (:mod:`atlas.arena.sandbox`); the
         defaults when omitted.
@@ -133,7 +139,8 @@ class BotProcess:
     Attributes
     ----------
     folder : Path
-        The bot's working folder (removed by :meth:`close`).
+        The bot's own new folder: its working folder unless ``cwd`` is given, its
+        ``HOME`` and ``TMPDIR`` always (removed by :meth:`close`).
     token : str
         The value of ``ATLAS_BOT`` in the bot's environment (the watchdog's mark).
     sandboxed : bool
@@ -141,6 +148,7 @@ class BotProcess:
     """
 
     def __init__(self, argv: Sequence[str], *, max_turn_bytes: int = MAX_TURN_BYTES,
+                 cwd: str | os.PathLike[str] | None = None,
                  containment: Containment | None = None) -> None:
         if not argv:
             raise BotFailure(Status.CRASHED, "empty command line")
@@ -150,14 +158,20 @@ class BotProcess:
         self.closed = False
         try:
             env = bot_environment(self.folder, containment.env, self.token)
-            words = _resolve_words(argv, env)
+            workdir = os.path.abspath(cwd) if cwd is not None else os.fspath(self.folder)
+            if cwd is not None and not os.path.isdir(workdir):
+                raise BotFailure(Status.CRASHED, f"cannot start {argv[0]!r}: its folder "
+                                                 f"{os.fspath(cwd)!r} does not exist")
+            words = _resolve_words(argv, env, base=workdir if cwd is not None else None)
             bwrap = bwrap_path() if containment.sandbox else None
             if containment.sandbox and bwrap is None:
                 warn_without_sandbox()
             self.sandboxed = bwrap is not None
             if bwrap is not None:
-                words = bwrap_argv(bwrap, self.folder, words, visible=words)
-            config = {"cwd": os.fspath(self.folder), "limits": containment.limits.rlimits(),
+                words = bwrap_argv(bwrap, self.folder, words, visible=words,
+                                   workdir=None if cwd is None else workdir)
+            config = {"cwd": workdir, "folder": os.fspath(self.folder),
+                      "limits": containment.limits.rlimits(),
                       "nproc_more": containment.limits.processes, "grace": containment.grace,
                       "parent": os.getpid()}
             cmd = [sys.executable, "-I", "-S", "-B", os.fspath(SUPERVISOR),
@@ -404,7 +418,7 @@ class ExternalBot:
 
     def __init__(self, game: str, command: str | Sequence[str], *, name: str | None = None,
                  first_move_time: float = FIRST_MOVE_TIME,
-                 max_turn_bytes: int = MAX_TURN_BYTES,
+                 max_turn_bytes: int = MAX_TURN_BYTES, cwd: str | None = None,
                  containment: Containment | None = None) -> None:
         self.game = game
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
@@ -412,6 +426,7 @@ class ExternalBot:
         self.name = name or (os.path.basename(self.argv[0]) if self.argv else "external")
         self.first_move_time = first_move_time
         self.max_turn_bytes = max_turn_bytes
+        self.cwd = cwd
         self.containment = containment
         self.process: BotProcess | None = None
         self.game_map: GameMap | None = None
@@ -421,7 +436,7 @@ class ExternalBot:
     def start(self, game_map: GameMap, params: Mapping[str, Any] | None, player: int) -> None:
         self.game_map, self.params, self.player = game_map, dict(params or {}), player
         self.process = BotProcess(self.argv, max_turn_bytes=self.max_turn_bytes,
-                                  containment=self.containment)
+                                  cwd=self.cwd, containment=self.containment)
 
     def _proc(self) -> BotProcess:
         if self.process is None:

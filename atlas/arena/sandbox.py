@@ -201,7 +201,7 @@ def remove_bot_folder(folder: Path) -> None:
 
 
 def bwrap_argv(bwrap: str, folder: Path, argv: Sequence[str],
-               visible: Iterable[str] = ()) -> list[str]:
+               visible: Iterable[str] = (), workdir: str | None = None) -> list[str]:
     """The ``bwrap`` command line that runs ``argv`` sandboxed, in ``folder``.
 
     New PID, mount, network, IPC, UTS (and user, where allowed) namespaces; the whole
@@ -211,6 +211,8 @@ def bwrap_argv(bwrap: str, folder: Path, argv: Sequence[str],
     ``visible`` are paths the bot must still read (its program): those under the hidden
     temporary folders are bound read-only, with the folder that holds them (so a
     program finds the modules beside it), unless that folder is a hidden one itself.
+    ``workdir``, a working folder other than ``folder`` (a player's own folder), is
+    bound read-only and the bot starts there.
     """
     hidden = ["/tmp"]
     tmp = os.path.realpath(tempfile.gettempdir())
@@ -234,7 +236,10 @@ def bwrap_argv(bwrap: str, folder: Path, argv: Sequence[str],
             bound.append(holder)
             cmd += ["--ro-bind", holder, holder]
     where = os.fspath(folder)
-    cmd += ["--bind", where, where, "--chdir", where, "--"]
+    cmd += ["--bind", where, where]
+    if workdir is not None:
+        cmd += ["--ro-bind", workdir, workdir]
+    cmd += ["--chdir", workdir if workdir is not None else where, "--"]
     return cmd + list(argv)
 
 

@@ -112,11 +112,29 @@ class MapRef:
 
 @dataclass(frozen=True)
 class PlayerEntry:
-    """A seat's player: a built-in bot's name, or an external program and its command."""
+    """A seat's player, as a record names it.
+
+    ``name`` is what people read (unique within a tournament); ``kind`` is ``builtin`` or
+    ``external``; a built-in bot's registered name is ``bot`` (``None``: the same as
+    ``name``); an external program has its ``command`` and, when its program file was
+    found, the SHA-256 ``digest`` of that file's bytes.  :attr:`identity` tells players
+    apart whatever they are called.
+    """
 
     name: str
     kind: str = "builtin"
     command: str | None = None
+    bot: str | None = None
+    digest: str | None = None
+
+    @property
+    def identity(self) -> str:
+        """``builtin:NAME`` for a built-in bot, ``external:`` and the program's digest
+        (else its command) for a program: two records of the same bot share it, and a
+        record cannot take another bot's identity by choosing its name."""
+        if self.kind == "builtin":
+            return f"builtin:{self.bot or self.name}"
+        return f"external:{self.digest or self.command or self.name}"
 
 
 @dataclass(frozen=True)
@@ -199,8 +217,9 @@ class Record:
 
 def _player_json(p: PlayerEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "kind": p.kind}
-    if p.command is not None:
-        out["command"] = p.command
+    for key in ("command", "bot", "digest"):
+        if getattr(p, key) is not None:
+            out[key] = getattr(p, key)
     return out
 
 
@@ -248,7 +267,8 @@ def _as_player(p: PlayerEntry | Mapping[str, Any] | str) -> PlayerEntry:
     command = p.get("command")
     if command is not None and not isinstance(command, str):
         command = " ".join(str(c) for c in command)
-    return PlayerEntry(str(p["name"]), str(p.get("kind", "builtin")), command)
+    return PlayerEntry(str(p["name"]), str(p.get("kind", "builtin")), command, p.get("bot"),
+                       p.get("digest"))
 
 
 class RecordBuilder:
@@ -416,8 +436,8 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         if kind not in PLAYER_KINDS:
             raise ck.fail(f"field {where}'kind' is {kind!r}; expected builtin or external")
         players.append(PlayerEntry(ck.get(p, "name", str, where), kind,
-                                   ck.get(p, "command", (str, type(None)), where,
-                                          optional=True)))
+                                   *(ck.get(p, key, (str, type(None)), where, optional=True)
+                                     for key in ("command", "bot", "digest"))))
     n = len(players)
     seats = get_game(game).info.num_players
     if n != seats:

@@ -348,3 +348,26 @@ def test_in_the_sandbox_a_program_under_tmp_finds_the_modules_beside_it(tmp_path
                                           "random"], containment=Containment(sandbox=True))
     assert record.statuses[0].status == "ok", (record.statuses, record.stderr[0])
     assert {t.moves[0] for t in record.turns} == {2}
+
+
+@pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_bwrap)])
+def test_a_player_folder_is_the_working_folder_and_home_is_still_the_bots_own(tmp_path,
+                                                                             sandbox):
+    """A tournament plan may name a player's folder (``cwd``): the command's relative
+    words are read there and the bot starts there; HOME and TMPDIR stay its own."""
+    from atlas.arena.protocols import external_bot
+
+    player = tmp_path / "team7"
+    player.mkdir()
+    shutil.copy(HOSTILE, player / "bot.py")
+    marker = f"atlas-test-{uuid.uuid4().hex[:12]}"
+    bot = external_bot("tron", f"{sys.executable} bot.py report {marker}", cwd=str(player),
+                       containment=Containment(sandbox=sandbox))
+    record = play_game("tron", DUEL, [bot, "random"])
+    assert record.statuses[0].status == "ok", (record.statuses, record.stderr[0])
+    err = record.stderr[0]
+    assert re.search(r"^cwd (.*)$", err, re.M).group(1) == str(player.resolve())
+    env = dict(eval(re.search(r"^env (.*)$", err, re.M).group(1)))
+    assert Path(env["HOME"]).name.startswith("atlas-bot-") and not Path(env["HOME"]).exists()
+    assert sorted(p.name for p in player.iterdir()) == ["bot.py"]
+    assert _none_left(marker)
