@@ -8,6 +8,7 @@ sandbox tests need Debian's ``bubblewrap`` (``.ci/run`` installs it).
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -99,7 +100,7 @@ def test_a_bot_runs_in_its_own_folder_with_a_minimal_environment_and_limits(monk
         folder = Path(cwd)
         assert folder.parent == Path(tempfile.gettempdir()).resolve()
         assert folder.name.startswith("atlas-bot-") and not folder.exists()  # removed
-        env = dict(eval(re.search(r"^env (.*)$", err, re.M).group(1)))
+        env = dict(ast.literal_eval(re.search(r"^env (.*)$", err, re.M).group(1)))
         assert env["HOME"] == env["TMPDIR"] == cwd
         assert "ATLAS_TEST_SECRET" not in env and "PYTHONPATH" not in env
         extra = {"MYBOT_LEVEL"} if seat == 1 else set()
@@ -367,7 +368,7 @@ def test_a_player_folder_is_the_working_folder_and_home_is_still_the_bots_own(tm
     assert record.statuses[0].status == "ok", (record.statuses, record.stderr[0])
     err = record.stderr[0]
     assert re.search(r"^cwd (.*)$", err, re.M).group(1) == str(player.resolve())
-    env = dict(eval(re.search(r"^env (.*)$", err, re.M).group(1)))
+    env = dict(ast.literal_eval(re.search(r"^env (.*)$", err, re.M).group(1)))
     assert Path(env["HOME"]).name.startswith("atlas-bot-") and not Path(env["HOME"]).exists()
     assert sorted(p.name for p in player.iterdir()) == ["bot.py"]
     assert _none_left(marker)
