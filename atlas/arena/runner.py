@@ -23,6 +23,7 @@ from ..sim.base import Outcome, Reason, Status
 from .players import EXTERNAL_PREFIX, Player, parse_player
 from .process import BotFailure
 from .protocols import external_bot
+from .sandbox import Containment
 from ..bots.registry import make_bot
 from ..sim.records import PlayerEntry, Record, RecordBuilder
 
@@ -42,7 +43,8 @@ def bot_seed(seed: int, seat: PlayerId) -> int:
     return int(np.random.SeedSequence([int(seed), int(seat)]).generate_state(1)[0])
 
 
-def make_player(game: str, spec: Any, seed: int = 0) -> Any:
+def make_player(game: str, spec: Any, seed: int = 0,
+                containment: Containment | None = None) -> Any:
     """A bot from a player spec.
 
     Parameters
@@ -55,12 +57,16 @@ def make_player(game: str, spec: Any, seed: int = 0) -> Any:
         :class:`~atlas.arena.players.Player`, or a bot object (returned as is).
     seed : int
         The built-in bot's seed.
+    containment : Containment, optional
+        How an external program runs (limits, environment, sandbox); the defaults of
+        :mod:`atlas.arena.sandbox` when omitted.
     """
     if not isinstance(spec, (str, Player)):
         return spec
     player = parse_player(spec)
     if player.builtin is None:
-        return external_bot(game, player.command or "", name=player.name, cwd=player.cwd)
+        return external_bot(game, player.command or "", name=player.name, cwd=player.cwd,
+                            containment=containment)
     bot = make_bot(game, player.builtin, seed)
     if player.name != player.builtin:
         bot.name = player.name
@@ -78,7 +84,8 @@ def player_entry(spec: Any) -> PlayerEntry:
 
 def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
               params: Mapping[str, Any] | None = None, seed: int = 0,
-              time_limit: float | Sequence[float] = 1.0, first_move_time: float | None = None
+              time_limit: float | Sequence[float] = 1.0, first_move_time: float | None = None,
+              containment: Containment | Sequence[Containment | None] | None = None
               ) -> Record:
     """Play one game and return its record.
 
@@ -100,6 +107,9 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
         Seconds for each seat's first move (start-up included).  By default the larger
         of ``time_limit`` and the bot's own ``first_move_time`` (external bots: 3 s, as
         the official tron engine allows).
+    containment : Containment or sequence, optional
+        How the ``cmd:`` players run (:mod:`atlas.arena.sandbox`): one for every seat,
+        or one per seat (``None`` for the defaults).
 
     Returns
     -------
@@ -136,7 +146,8 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
     try:
         for seat, spec in enumerate(players):
             # an unknown built-in name is the caller's mistake: BotError propagates
-            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat))
+            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat),
+                                     _seat_containment(containment, seat))
         for seat in range(n):
             try:
                 start = getattr(bots[seat], "start", None)
@@ -194,6 +205,13 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
             if text is not None:
                 builder.set_stderr(seat, text())
     return builder.finish(state, outcome)
+
+
+def _seat_containment(containment: Containment | Sequence[Containment | None] | None,
+                      seat: PlayerId) -> Containment | None:
+    if containment is None or isinstance(containment, Containment):
+        return containment
+    return containment[seat]
 
 
 def _failure_text(exc: BaseException) -> str:
