@@ -8,10 +8,14 @@ A plan is written in TOML (read with the standard library's ``tomllib``)::
     time = 0.1                           # seconds a move; a bot may override it
     params = { compat = "official" }
     schedule = "round-robin"             # or "gauntlet": the first bot against each other
+    sandbox = true                       # programs under bwrap, where it is installed
+    limits = { memory = "2G" }           # every program's limits (docs/security.md)
     [[bots]]
     name = "alice"
     command = "python3 bot.py"
     cwd = "alice"                        # relative to this file
+    limits = { cpu = 600 }               # this program's own
+    env = { ALICE_LEVEL = "3" }          # variables added to its environment
     [[bots]]
     name = "frontline"
     builtin = "frontline"
@@ -70,11 +74,12 @@ class TournamentPlan:
     schedule: str = "round-robin"
     source: str | None = None
     text: str | None = None
+    sandbox: bool = False
 
     def specs(self) -> list[GameSpec]:
         """Every game of the plan, in a fixed order."""
         return schedule_games(self.game, self.maps, self.players, self.seeds, self.params,
-                              self.time, schedule=self.schedule)
+                              self.time, schedule=self.schedule, sandbox=self.sandbox)
 
     @property
     def digest(self) -> str:
@@ -97,8 +102,9 @@ class TournamentResult:
 # --------------------------------------------------------------------------- the plan
 
 _TOP = {"game": str, "maps": list, "seeds": int, "time": (int, float), "params": dict,
-        "schedule": str, "bots": list}
-_BOT = {"name": str, "command": str, "builtin": str, "cwd": str, "time": (int, float)}
+        "schedule": str, "sandbox": bool, "limits": dict, "env": dict, "bots": list}
+_BOT = {"name": str, "command": str, "builtin": str, "cwd": str, "time": (int, float),
+        "limits": dict, "env": dict}
 
 
 def _line_of(text: str, key: str, table: str | None = None, nth: int = 0) -> int | None:
@@ -136,7 +142,9 @@ def _typed(path: str | None, text: str, data: Mapping[str, Any], schema: Mapping
             raise _fail(path, text, f"unknown key {where}{key!r}; the keys are {known}",
                         key, table, nth)
         want = schema[key]
-        if not isinstance(value, want) or (isinstance(value, bool) and want is not bool):
+        if not isinstance(value, want) or (isinstance(value, bool) and want is not bool
+                                           and bool not in (want if isinstance(want, tuple)
+                                                            else (want,))):
             names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple)
                                                      else (want,)))
             raise _fail(path, text, f"{where}{key} should be {names}, got "
@@ -184,6 +192,8 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
     maps = _plan_maps(src, text, game, data["maps"], base)
     bots = data["bots"]
     players = []
+    common_limits = _pairs(src, text, data.get("limits", {}), "limits", None, 0, True)
+    common_env = _pairs(src, text, data.get("env", {}), "env", None, 0, False)
     for i, b in enumerate(bots):
         if not isinstance(b, dict):
             raise _fail(src, text, f"bots[{i}] should be a table ([[bots]])", "bots")
@@ -200,12 +210,16 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
             player = parse_player(spec, cwd=cwd if "command" in b else None)
         except AtlasError as exc:
             raise _fail(src, text, f"bots[{i}]: {exc}", "name", "bots", i) from None
-        if "time" in b:
-            if b["time"] <= 0:
-                raise _fail(src, text, f"bots[{i}].time should be more than 0", "time",
-                            "bots", i)
-            player = Player(player.name, player.builtin, player.command, player.cwd,
-                            float(b["time"]))
+        if "time" in b and b["time"] <= 0:
+            raise _fail(src, text, f"bots[{i}].time should be more than 0", "time",
+                        "bots", i)
+        limits = dict(common_limits)
+        limits.update(_pairs(src, text, b.get("limits", {}), "limits", "bots", i, True))
+        env = dict(common_env)
+        env.update(_pairs(src, text, b.get("env", {}), "env", "bots", i, False))
+        player = Player(player.name, player.builtin, player.command, player.cwd,
+                        float(b["time"]) if "time" in b else None,
+                        tuple(sorted(limits.items())), tuple(sorted(env.items())))
         players.append(player)
     seeds = data.get("seeds", 1)
     if seeds < 1:
@@ -223,8 +237,30 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
     except AtlasError as exc:
         raise _fail(src, text, str(exc), "params") from None
     plan = _checked(TournamentPlan(game, tuple(maps), tuple(players), seeds, time_limit,
-                                   params, schedule, src, text), src, text)
+                                   params, schedule, src, text,
+                                   bool(data.get("sandbox", False))), src, text)
     return plan
+
+
+def _pairs(src: str, text: str, table: Mapping[str, Any], key: str, where: str | None,
+           nth: int, limits: bool) -> dict[str, str]:
+    """A ``limits`` or ``env`` table as text pairs, each checked."""
+    from .sandbox import BotLimits
+
+    out: dict[str, str] = {}
+    for name, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise _fail(src, text, f"{key}.{name} should be a word or a whole number, got "
+                                   f"{value!r}", key, where, nth)
+        if limits:
+            try:
+                BotLimits().with_option(name, str(value))
+            except AtlasError as exc:
+                raise _fail(src, text, str(exc), key, where, nth) from None
+        elif not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise _fail(src, text, f"env: {name!r} is not a variable name", key, where, nth)
+        out[name] = str(value)
+    return out
 
 
 def _plan_maps(src: str, text: str, game: str, patterns: list[Any], base: Path
@@ -282,13 +318,20 @@ def _checked(plan: TournamentPlan, src: str | None, text: str) -> TournamentPlan
 
 def plan_from_flags(game: str, maps: Sequence[str | os.PathLike[str]], bots: Sequence[str],
                     seeds: int = 1, time: float = 0.1, params: Mapping[str, Any] | None = None,
-                    schedule: str = "round-robin") -> TournamentPlan:
-    """The plan of ``atlas tournament GAME --maps ... --bots ...`` (the flag form)."""
+                    schedule: str = "round-robin", *, sandbox: bool = False,
+                    limits: Sequence[tuple[str, str]] = ()) -> TournamentPlan:
+    """The plan of ``atlas tournament GAME --maps ... --bots ...`` (the flag form);
+    ``limits`` apply to every program."""
+    from .sandbox import BotLimits
     from .tournament import load_maps
 
-    players = tuple(parse_player(b) for b in bots)
+    for name, value in limits:
+        BotLimits().with_option(name, value)
+    players = tuple(Player(p.name, p.builtin, p.command, p.cwd, p.time, tuple(limits))
+                    for p in (parse_player(b) for b in bots))
     return _checked(TournamentPlan(game, tuple(load_maps(game, maps)), players, seeds,
-                                   float(time), dict(params or {}), schedule), None, "")
+                                   float(time), dict(params or {}), schedule, None, None,
+                                   sandbox), None, "")
 
 
 # --------------------------------------------------------------------------- running

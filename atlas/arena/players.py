@@ -51,7 +51,10 @@ class Player:
 
     Exactly one of ``builtin`` (a built-in bot's name) and ``command`` (a program's
     command line) is set.  ``cwd`` is the program's working folder (``None``: a fresh
-    folder); ``time`` overrides the tournament's seconds per move for this player.
+    folder); ``time`` overrides the tournament's seconds per move for this player;
+    ``limits`` (``(name, value)`` pairs of :class:`~atlas.arena.sandbox.BotLimits`
+    options, e.g. ``("memory", "2G")``) and ``env`` (variables added to its minimal
+    environment) say how a program runs (:mod:`atlas.arena.sandbox`).
     """
 
     name: str
@@ -59,6 +62,17 @@ class Player:
     command: str | None = None
     cwd: str | None = None
     time: float | None = None
+    limits: tuple[tuple[str, str], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+
+    def containment(self, sandbox: bool = False) -> Any:
+        """The :class:`~atlas.arena.sandbox.Containment` this player's program runs in."""
+        from .sandbox import BotLimits, Containment
+
+        limits = BotLimits()
+        for name, value in self.limits:
+            limits = limits.with_option(name, value)
+        return Containment(limits, dict(self.env), sandbox)
 
     @property
     def kind(self) -> str:
@@ -80,9 +94,14 @@ class Player:
                            file_digest(path) if path is not None else None)
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in (("name", self.name), ("builtin", self.builtin),
-                                  ("command", self.command), ("cwd", self.cwd),
-                                  ("time", self.time)) if v is not None}
+        out = {k: v for k, v in (("name", self.name), ("builtin", self.builtin),
+                                 ("command", self.command), ("cwd", self.cwd),
+                                 ("time", self.time)) if v is not None}
+        if self.limits:
+            out["limits"] = dict(self.limits)
+        if self.env:
+            out["env"] = dict(self.env)
+        return out
 
 
 def parse_player(text: str | Player, *, cwd: str | None = None) -> Player:

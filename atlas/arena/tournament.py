@@ -63,7 +63,8 @@ class GameSpec:
     ``depths`` gives built-in searching bots a fixed search depth, ``(name, depth)``
     pairs: they then search that deep whatever the clock says (the ladder's equal-depth
     mode, which compares evaluations apart from their speed).  A player's own ``time``
-    overrides ``time_limit`` for its seat.
+    overrides ``time_limit`` for its seat.  ``sandbox`` runs every program under
+    ``bwrap`` where it is installed (:mod:`atlas.arena.sandbox`).
     """
 
     game: str
@@ -74,6 +75,7 @@ class GameSpec:
     params: str = "{}"
     time_limit: float = 0.1
     depths: tuple[tuple[str, int], ...] = ()
+    sandbox: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(parse_player(p) for p in self.players))
@@ -95,6 +97,8 @@ class GameSpec:
                             self.time_limit]
         if self.depths:
             parts.append(self.depths)
+        if self.sandbox:
+            parts.append("sandbox")
         text = json.dumps(parts, sort_keys=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -145,7 +149,7 @@ def seatings(bots: Sequence[Any], num_players: int, schedule: str = "round-robin
 def schedule_games(game: str, maps: Iterable[GameMap], bots: Sequence[Any], seeds: int = 1,
                    params: Mapping[str, Any] | None = None, time_limit: float = 0.1,
                    depths: Mapping[str, int] | None = None, *,
-                   schedule: str = "round-robin") -> list[GameSpec]:
+                   schedule: str = "round-robin", sandbox: bool = False) -> list[GameSpec]:
     """The games of a tournament: maps x seatings x seeds ``0 .. seeds - 1``.
 
     Parameters
@@ -167,6 +171,8 @@ def schedule_games(game: str, maps: Iterable[GameMap], bots: Sequence[Any], seed
         Player name -> fixed search depth (see :class:`GameSpec`).
     schedule : str
         ``"round-robin"`` or ``"gauntlet"`` (see :func:`seatings`).
+    sandbox : bool
+        Run every program under ``bwrap`` (see :class:`GameSpec`).
     """
     players = check_unique(parse_player(b) for b in bots)
     n = get_game(game).info.num_players
@@ -178,7 +184,7 @@ def schedule_games(game: str, maps: Iterable[GameMap], bots: Sequence[Any], seed
         for seating in seatings(players, n, schedule):
             for seed in range(int(seeds)):
                 specs.append(GameSpec(game, game_map.name, text, seating, seed, ptext,
-                                      float(time_limit), fixed))
+                                      float(time_limit), fixed, sandbox))
     return specs
 
 
@@ -197,7 +203,8 @@ def run_game(spec: GameSpec) -> Record:
                 bot.fixed_depth = depths[player.name]
                 players[seat] = bot
         record = play_game(spec.game, game_map, players, params=spec.params_dict,
-                           seed=spec.seed, time_limit=list(spec.seat_times))
+                           seed=spec.seed, time_limit=list(spec.seat_times),
+                           containment=[p.containment(spec.sandbox) for p in spec.players])
         entries = tuple(p.entry() for p in spec.players)
         if record.players != entries:  # bots made here name themselves
             record = _with_players(record, entries)

@@ -98,6 +98,8 @@ builtin = "random"
 name = "seed"
 builtin = "phased"
 time = 0.5
+limits = {{ memory = "2G", cpu = 120 }}
+env = {{ SEED_LEVEL = "3" }}
 """
 
 
@@ -106,6 +108,10 @@ def test_a_plan_file_is_read_and_checked(tmp_path):
     assert plan.game == "isolation" and [m.name for m in plan.maps] == ["box", "open"]
     assert [p.name for p in plan.players] == ["ex", "rnd", "seed"]
     assert plan.players[2].time == 0.5 and plan.players[0].cwd == str(EXAMPLES)
+    assert plan.players[2].limits == (("cpu", "120"), ("memory", "2G"))
+    run = plan.players[2].containment(sandbox=True)
+    assert run.limits.memory == 2 * 1024 ** 3 and run.limits.cpu == 120 and run.sandbox
+    assert run.env == {"SEED_LEVEL": "3"}
     specs = plan.specs()
     assert len(specs) == 2 * 6
     assert specs[0].seat_times in ((1.0, 1.0), (1.0, 0.5), (0.5, 1.0))
@@ -120,6 +126,7 @@ def test_a_plan_file_is_read_and_checked(tmp_path):
     (('name = "rnd"', 'name = "ex"'), "two players are called 'ex'", None),
     (('maps = ["maps/*.txt"]', 'maps = ["nothing/*.txt"]'), "no map matches", 3),
     (('game = "isolation"', 'game = "chess"'), "unknown game 'chess'", 2),
+    (('cpu = 120', 'cpu = "lots"'), "bot limit cpu should be a whole number", 21),
 ])
 def test_a_bad_plan_names_the_file_the_line_and_the_key(tmp_path, change, message, line):
     path = _write_plan(tmp_path, PLAN.replace(*change))
