@@ -37,6 +37,7 @@ import numpy as np
 from .search import (bound_flag, clock, gc_paused, note_cutoff, sort_moves, stop_time,
                      tt_cuts, value_from_tt, value_to_tt)
 from .isolation_knight import MAX_CELLS, KnightTables, knight_search, knight_tables
+from .isolation_queen import QueenTables, queen_search, queen_tables
 from .isolation_phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
                                Board, count_moves, flat_board, flood, gen_moves,
                                longest_path, separated, tiny_state)
@@ -268,6 +269,9 @@ class StrongIsolationBot:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
         self.max_depth = max_depth
+        #: search queen boards of at most 64 squares on arrays rather than bitboards
+        #: (the previous bot, kept for comparison)
+        self.arrays = False
         size = 1 << TT_BITS
         self.tt_key = np.zeros(size, dtype=np.uint64)
         # per slot: best move, depth, bound flag, value (one cache line per entry)
@@ -277,6 +281,7 @@ class StrongIsolationBot:
         self._cells = -1
         self._warm = False
         self._tables: KnightTables | None = None
+        self._queen: QueenTables | None = None
         self.last_depth = 0
         self.last_nodes = 0
         self.last_score = 0
@@ -295,6 +300,11 @@ class StrongIsolationBot:
         if self._tables is None or (self._tables.rows, self._tables.cols) != (rows, cols):
             self._tables = knight_tables(rows, cols)
         return self._tables
+
+    def _queen_tables(self, rows: int, cols: int) -> QueenTables:
+        if self._queen is None or (self._queen.rows, self._queen.cols) != (rows, cols):
+            self._queen = queen_tables(rows, cols)
+        return self._queen
 
     def _key(self, board: Board, player: int) -> np.ndarray:
         key = np.uint64(0)
@@ -365,6 +375,19 @@ class StrongIsolationBot:
                                      key[0], tables.tab, tables.jumps, order, walk, rem,
                                      zobrist, self.zside,
                                      self.tt_key, self.tt, killers, history, status, stop)
+        elif board.slide and cells <= MAX_CELLS and not self.arrays:
+            qtab = self._queen_tables(board.rows, board.cols).tab
+            bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
+            order = np.zeros((2, empties + 2, cells), dtype=np.int64)
+            walk = np.zeros((1, cells + 2), dtype=np.int64)
+            rem = np.zeros(2 * (cells + 2), dtype=np.uint64)
+            zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
+            pos0, pos1 = int(board.pos[0]), int(board.pos[1])
+
+            def run(depth: int) -> int:
+                return queen_search(bits, pos0, pos1, player, depth, 0, -(WIN + 1), WIN + 1,
+                                    key[0], qtab, order, walk, rem, zobrist, self.zside,
+                                    self.tt_key, self.tt, killers, history, status, stop)
         else:
             def run(depth: int) -> int:
                 return _search(board.free, board.nbr, board.slide, board.pos, player, depth, 0,
