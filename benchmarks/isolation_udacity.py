@@ -42,6 +42,7 @@ Intelligence* 6(4).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -55,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from atlas.bots.search import clock  # noqa: E402
+from atlas.bots.search import clock, gc_paused  # noqa: E402
 
 __all__ = ["ABImproved", "ab_search", "knight_positions", "queen_positions", "main"]
 
@@ -198,7 +199,10 @@ class ABImproved:
                           np.zeros((11, 9), dtype=np.int64), np.zeros(2, dtype=np.int64),
                           clock() + 1.0)
 
+    @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
+        """The best move of the deepest finished depth (Python's collector paused, as
+        atlas's bots pause it: a full collection can take longer than the threshold)."""
         rows, cols = state.blocked.shape
         knight = state.variant == "knight"
         key = (rows, cols, knight)
@@ -322,6 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--label-time", type=float, default=1.0,
                     help="seconds a move of the AB_Improved self-play that labels knight "
                          "positions won or lost (0: no labels)")
+    ap.add_argument("--label-cache", help="JSON file keeping the labels between runs")
     ap.add_argument("--queen-plies", type=int, default=2,
                     help="random opening moves of the queen positions")
     args = ap.parse_args(argv)
@@ -343,9 +348,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     labels: list[int] = []
     if free_placement and args.label_time > 0:
+        known: dict[str, int] = {}
+        cache = Path(args.label_cache) if args.label_cache else None
+        if cache is not None and cache.exists():
+            known = json.loads(cache.read_text())
         for i, m in enumerate(maps):
-            scores, _ = play(m, [ABImproved(), ABImproved()], args.label_time, seed=i)
-            labels.append(0 if scores[0] > scores[1] else 1)
+            key = f"{args.board} {names[i]} {args.label_time:g}"
+            if key not in known:
+                scores, _ = play(m, [ABImproved(), ABImproved()], args.label_time, seed=i)
+                known[key] = 0 if scores[0] > scores[1] else 1
+                if cache is not None:
+                    cache.write_text(json.dumps(known, indent=0, sort_keys=True))
+            labels.append(known[key])
     points = 0.0
     games = 0
     slow_bot = slow_ab = 0.0

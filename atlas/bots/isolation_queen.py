@@ -54,6 +54,8 @@ TERRITORY, MOBILITY = 8, 3
 SEPARATED_WIN = WIN // 4
 #: Walk-search nodes per side at a separated leaf.
 WALK_NODES = 300
+#: Nodes at least this far from the leaves order their moves by mobility.
+ORDER_DEPTH = 2
 #: Nodes this close to the leaves skip the transposition table.
 TT_MIN_DEPTH = 2
 #: Slots of :attr:`QueenTables.tab`: the eight shift amounts, whether each shifts up
@@ -258,7 +260,7 @@ def queen_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, order, 
     for i in range(n):
         m = buf[ply, i]
         k = history[p, m]
-        if depth >= 2:
+        if depth >= ORDER_DEPTH:
             after = free & ~(_ONE << np.uint64(m))
             onward = popcount(queen_spread(_ONE << np.uint64(m), after, tab))
             replies = popcount(after) if other < 0 else popcount(
