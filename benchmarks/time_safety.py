@@ -2,8 +2,8 @@
 
 Every built-in bot of every game (:data:`atlas.bots.BOTS`) plays games against copies
 of itself through atlas's runner (:func:`atlas.sim.runner.play_game`) on the game's
-bundled maps, at each time limit, until it has made ``--moves`` moves at that limit
-(all seats count), while one busy-loop process started by this benchmark keeps a core
+bundled maps, at each time limit, until it has made its share of ``--moves`` (1,000)
+moves at that limit (all seats count), while one busy-loop process started by this benchmark keeps a core
 busy (``--no-hog`` to leave it out).  The hog ends by itself after ``--hog-seconds`` and
 is killed when the benchmark ends, however it ends.
 
@@ -102,8 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--bots", nargs="+", help="only these bot names")
     ap.add_argument("--limits", nargs="+", type=float,
                     help="seconds a move (default: the site's and the ladder's)")
-    ap.add_argument("--moves", type=int, default=500,
-                    help="timed moves per bot and limit (first moves not counted)")
+    ap.add_argument("--moves", type=int, default=1000,
+                    help="timed moves per bot, shared among its limits (first moves of "
+                         "each game not counted)")
     ap.add_argument("--no-hog", action="store_true", help="no CPU hog beside the bots")
     ap.add_argument("--hog-seconds", type=float, default=3600.0,
                     help="the hog stops by itself after this many seconds")
@@ -111,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     hog = None if args.no_hog else start_hog(args.hog_seconds)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"time safety: {args.moves} timed moves per bot and limit, "
+    print(f"time safety: {args.moves} timed moves per bot over its limits, "
           f"{'one CPU hog beside' if hog else 'no hog'} (load average {load}, "
           f"{os.cpu_count()} cores)", flush=True)
     print(f"{'game':<10}{'bot':<12}{'limit':>7}{'judged':>8}{'moves':>7}{'games':>6}"
@@ -126,8 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name in bot_names(game):
                 if args.bots and name not in args.bots:
                     continue
+                share = -(-args.moves // len(limits))
                 for limit in limits:
-                    r = time_bot(game, name, limit, args.moves, maps, params)
+                    r = time_bot(game, name, limit, share, maps, params)
                     worst += r["judged_late"]
                     print(f"{game:<10}{name:<12}{limit:>7.3f}{r['judge']:>8.3f}"
                           f"{r['moves']:>7}{r['games']:>6}{r['slowest']:>9.3f}"
