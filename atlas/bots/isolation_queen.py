@@ -53,7 +53,7 @@ TERRITORY, MOBILITY = 8, 3
 #: Value of a separated position won or lost on walks (below ``WIN``: not proven).
 SEPARATED_WIN = WIN // 4
 #: Walk-search nodes per side at a separated leaf.
-WALK_NODES = 300
+WALK_NODES = 500
 #: Nodes at least this far from the leaves order their moves by mobility.
 ORDER_DEPTH = 2
 #: Nodes this close to the leaves skip the transposition table.
@@ -150,33 +150,58 @@ def queen_voronoi(free, a, b, tab):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def queen_walk(free, src, tab, cap, cur, rem):  # pragma: no cover - compiled
-    """Longest walk of queen moves from ``src`` over ``free`` (depth-first, explicit
-    stack; at most ``cap`` nodes, then the longest found, a lower bound).
+def _walk_moves(stack, d, src, free, tab):  # pragma: no cover - compiled
+    """Fill row ``d`` of the walk stack with the moves from ``src`` over ``free``, fewest
+    onward moves first (Warnsdorff's rule), their count and the next index (0)."""
+    w = (stack.shape[1] - 2) // 2
+    k = 0
+    t = queen_spread(_ONE << np.uint64(src), free, tab)
+    while t != _ZERO:
+        c = _low_bit(t)
+        bit = _ONE << np.uint64(c)
+        t &= ~bit
+        key = popcount(queen_spread(bit, free & ~bit, tab))
+        j = k
+        while j > 0 and stack[d, w + j - 1] > key:
+            stack[d, j] = stack[d, j - 1]
+            stack[d, w + j] = stack[d, w + j - 1]
+            j -= 1
+        stack[d, j] = c
+        stack[d, w + j] = key
+        k += 1
+    stack[d, 2 * w] = k
+    stack[d, 2 * w + 1] = 0
 
-    ``cur[d]`` is the square at depth ``d``; ``rem[2 d]`` holds the free squares there
-    and ``rem[2 d + 1]`` the moves from it not yet tried (``2 * (squares + 2)`` words).
+
+@numba.njit(cache=True)
+def queen_walk(free, src, tab, cap, stack, rem):  # pragma: no cover - compiled
+    """Longest walk of queen moves from ``src`` over ``free`` (depth-first with an explicit
+    stack, fewest onward moves first; at most ``cap`` nodes, then the longest found, a
+    lower bound).
+
+    ``stack`` has a row per depth (squares + 2 rows) of ``2 w + 2`` int64: the moves,
+    their sort keys, their count and the next to try (``w`` at least the most moves a
+    square has, the number of squares will do); ``rem[d]`` holds the free squares at
+    depth ``d``.
     """
+    w = (stack.shape[1] - 2) // 2
     total = popcount(free)
     best = 0
     nodes = 0
     d = 0
-    cur[0] = src
     rem[0] = free
-    rem[1] = queen_spread(_ONE << np.uint64(src), free, tab)
+    _walk_moves(stack, 0, src, free, tab)
     while d >= 0:
-        todo = rem[2 * d + 1]
-        if todo == _ZERO:
+        i = stack[d, 2 * w + 1]
+        if i >= stack[d, 2 * w]:
             d -= 1
             continue
-        c = _low_bit(todo)
-        bit = _ONE << np.uint64(c)
-        rem[2 * d + 1] = todo & ~bit
-        left = rem[2 * d] & ~bit
+        stack[d, 2 * w + 1] = i + 1
+        c = stack[d, i]
+        left = rem[d] & ~(_ONE << np.uint64(c))
         d += 1
-        cur[d] = c
-        rem[2 * d] = left
-        rem[2 * d + 1] = queen_spread(bit, left, tab)
+        rem[d] = left
+        _walk_moves(stack, d, c, left, tab)
         nodes += 1
         if d > best:
             best = d
@@ -188,7 +213,7 @@ def queen_walk(free, src, tab, cap, cur, rem):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _evaluate(free, pos0, pos1, p, tab, cur, rem):  # pragma: no cover - compiled
+def _evaluate(free, pos0, pos1, p, tab, stack, rem):  # pragma: no cover - compiled
     a = pos0 if p == 0 else pos1
     b = pos1 if p == 0 else pos0
     if a < 0 or b < 0:
@@ -199,8 +224,8 @@ def _evaluate(free, pos0, pos1, p, tab, cur, rem):  # pragma: no cover - compile
         return MOBILITY * (mine - theirs)
     own, other, reach_a, reach_b = queen_voronoi(free, a, b, tab)
     if (reach_a & reach_b) == _ZERO:
-        x = queen_walk(free & reach_a, a, tab, WALK_NODES, cur, rem)
-        y = queen_walk(free & reach_b, b, tab, WALK_NODES, cur, rem)
+        x = queen_walk(free & reach_a, a, tab, WALK_NODES, stack, rem)
+        y = queen_walk(free & reach_b, b, tab, WALK_NODES, stack, rem)
         if x > y:
             return SEPARATED_WIN + 100 * (x - y)
         return -SEPARATED_WIN + 100 * (x - y)
@@ -216,12 +241,10 @@ def queen_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, order, 
     """Principal-variation alpha-beta on a queen bitboard; the value for seat ``p``.
 
     Arguments as :func:`atlas.bots.isolation_knight.knight_search`, with ``tab`` from
-    :class:`QueenTables`, ``walk[0]`` the walk's square stack and ``rem`` its word stack
-    (two words a depth).
+    :class:`QueenTables`, ``walk`` and ``rem`` the stacks of :func:`queen_walk`.
     """
     buf = order[0]
     keys = order[1]
-    cur = walk[0]
     status[S_NODES] += 1
     if status[S_NODES] >= status[S_CLOCK]:
         status[S_CLOCK] = status[S_NODES] + CLOCK_NODES
@@ -246,7 +269,7 @@ def queen_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, order, 
     if n == 0:
         return -(WIN - ply)
     if depth <= 0:
-        return _evaluate(free, pos0, pos1, p, tab, cur, rem)
+        return _evaluate(free, pos0, pos1, p, tab, walk, rem)
     slot = key & np.uint64(tt_key.shape[0] - 1)
     tt_best = -1
     use_tt = depth >= TT_MIN_DEPTH
@@ -291,7 +314,7 @@ def queen_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, order, 
             if replies == 0:
                 v = WIN - ply - 1
             else:
-                v = -_evaluate(child, c0, c1, q, tab, cur, rem)
+                v = -_evaluate(child, c0, c1, q, tab, walk, rem)
         else:
             ckey = key ^ zobrist[0, m] ^ zobrist[1 + p, m] ^ zside
             if src >= 0:

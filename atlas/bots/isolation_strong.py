@@ -384,8 +384,8 @@ class StrongIsolationBot:
             qtab = self._queen_tables(board.rows, board.cols).tab
             bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
             order = np.zeros((2, empties + 2, cells), dtype=np.int64)
-            walk = np.zeros((1, cells + 2), dtype=np.int64)
-            rem = np.zeros(2 * (cells + 2), dtype=np.uint64)
+            walk = np.zeros((cells + 2, 2 * cells + 2), dtype=np.int64)
+            rem = np.zeros(cells + 2, dtype=np.uint64)
             zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
             pos0, pos1 = int(board.pos[0]), int(board.pos[1])
 

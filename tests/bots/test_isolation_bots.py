@@ -387,14 +387,14 @@ def test_queen_voronoi_matches_the_array_split():
 def test_queen_walk_is_the_longest_walk_when_uncapped():
     rng = np.random.default_rng(17)
     tables = queen_tables(4, 4)
-    cur = np.zeros(18, np.int64)
-    rem = np.zeros(36, np.uint64)
+    stack = np.zeros((18, 34), np.int64)
+    rem = np.zeros(18, np.uint64)
     lengths = set()
     for _ in range(20):
         blocked = rng.random((4, 4)) < 0.45
         start = (int(rng.integers(4)), int(rng.integers(4)))
         blocked[start] = True
-        got = queen_walk(_bits(~blocked), start[0] * 4 + start[1], tables.tab, 10**7, cur,
+        got = queen_walk(_bits(~blocked), start[0] * 4 + start[1], tables.tab, 10**7, stack,
                          rem)
         assert got == _longest_reference(blocked, start, "queen")
         lengths.add(int(got))
