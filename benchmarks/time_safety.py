@@ -11,9 +11,13 @@ The limits are the site's (:data:`atlas.render.site.TOURNAMENT_TIME`: tron 0.01 
 isolation and connect5 0.02 s, outpost 0.1 s) and the ladder's (0.1 s); outpost games
 are cut to ``T = 50`` turns so that a game gives 200 moves.  Per bot and limit it prints
 the moves timed, the slowest move, the number past the raw limit and the number past
-the runner's judgement of a built-in bot (``1.25 x limit + 50 ms``); a bot's first move
-of each game (which the runner allows to compile kernels) is counted apart and its
-slowest printed in the last column.
+the runner's judgement of a built-in bot (``1.25 x limit + 50 ms``), and the processor
+time of the bot's own thread (``time.process_time``) for the slowest move, the largest
+of any move and the number of moves whose processor time alone passed the limit: a
+move late on the wall but short on the processor waited for a core, which no bot can
+prevent on a machine with more busy processes than cores.  A bot's first move of each
+game (which the runner allows to compile kernels) is counted apart and its slowest
+printed in the last column.
 
 Usage::
 
@@ -54,41 +58,75 @@ def start_hog(seconds: float) -> subprocess.Popen:
                             stderr=subprocess.DEVNULL)
 
 
+class TimedBot:
+    """A bot that notes the processor time of each of its moves (``cpu``), as against
+    the wall time the runner measures: a move far longer on the wall than on the
+    processor waited for a core."""
+
+    def __init__(self, bot: Any) -> None:
+        self._bot = bot
+        self.cpu: list[float] = []
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._bot, attr)
+
+    def move(self, state: Any, player: int, deadline: float) -> Any:
+        t0 = time.process_time()
+        try:
+            return self._bot.move(state, player, deadline)
+        finally:
+            self.cpu.append(time.process_time() - t0)
+
+
 def time_bot(game: str, name: str, limit: float, moves: int, maps: Sequence[Path],
              params: dict[str, Any] | None) -> dict[str, Any]:
     """Play ``name`` against itself until it made ``moves`` timed moves at ``limit``.
 
-    Returns the moves timed, the slowest of them, how many took longer than ``limit``
-    and than the runner's judgement, the slowest first move and the games played.
+    Returns the moves timed, the slowest of them (wall time, as the runner measures)
+    and the processor time of that move, the most processor time of a move, how many
+    took longer than ``limit`` and than the runner's judgement (on the wall, and in
+    processor time), the slowest first move and the games played.
     """
+    from atlas.bots import make_bot
     from atlas.maps import read_map
     from atlas.sim import get_game
-    from atlas.sim.runner import TIME_GRACE, play_game
+    from atlas.sim.runner import TIME_GRACE, bot_seed, play_game
 
     n_seats = get_game(game).info.num_players
     judge = 1.25 * limit + TIME_GRACE
     times: list[float] = []
+    cpus: list[float] = []
     first = 0.0
     games = 0
     while len(times) < moves and games < 10 * moves:
         path = maps[games % len(maps)]
-        record = play_game(game, read_map(path, game), [name] * n_seats, params=params,
+        bots = [TimedBot(make_bot(game, name, bot_seed(games, s))) for s in range(n_seats)]
+        record = play_game(game, read_map(path, game), bots, params=params,
                            seed=games, time_limit=limit)
         games += 1
         seen: set[int] = set()
+        asked = [0] * n_seats
         for turn in record.turns:
             for seat, sec in dict(getattr(turn, "times", {}) or {}).items():
-                if int(seat) not in seen:
-                    seen.add(int(seat))
+                seat = int(seat)
+                cpu = bots[seat].cpu[asked[seat]] if asked[seat] < len(bots[seat].cpu) else 0.0
+                asked[seat] += 1
+                if seat not in seen:
+                    seen.add(seat)
                     first = max(first, float(sec))
                 else:
                     times.append(float(sec))
+                    cpus.append(cpu)
         bad = [getattr(s, "status", "ok") for s in record.statuses]
         if any(b not in ("ok", "") for b in bad):
             print(f"    {game} {name} {path.stem} seed {games - 1}: {bad} "
                   f"({record.result.detail})", flush=True)
-    return {"moves": len(times), "slowest": max(times, default=0.0),
+    worst = max(range(len(times)), key=times.__getitem__, default=-1)
+    return {"moves": len(times), "slowest": times[worst] if worst >= 0 else 0.0,
+            "slowest_cpu": cpus[worst] if worst >= 0 else 0.0,
+            "max_cpu": max(cpus, default=0.0),
             "late": sum(t > limit for t in times), "judged_late": sum(t > judge for t in times),
+            "cpu_late": sum(t > limit for t in cpus),
             "first": first, "games": games, "judge": judge}
 
 
@@ -116,7 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{'one CPU hog beside' if hog else 'no hog'} (load average {load}, "
           f"{os.cpu_count()} cores)", flush=True)
     print(f"{'game':<10}{'bot':<12}{'limit':>7}{'judged':>8}{'moves':>7}{'games':>6}"
-          f"{'slowest':>9}{'>limit':>8}{'>judged':>8}{'1st move':>10}", flush=True)
+          f"{'slowest':>9}{'its cpu':>8}{'max cpu':>8}{'>limit':>7}{'>judged':>8}"
+          f"{'cpu>limit':>10}{'1st move':>9}", flush=True)
     t0 = time.perf_counter()
     worst = 0
     try:
@@ -133,7 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     worst += r["judged_late"]
                     print(f"{game:<10}{name:<12}{limit:>7.3f}{r['judge']:>8.3f}"
                           f"{r['moves']:>7}{r['games']:>6}{r['slowest']:>9.3f}"
-                          f"{r['late']:>8}{r['judged_late']:>8}{r['first']:>10.3f}",
+                          f"{r['slowest_cpu']:>8.3f}{r['max_cpu']:>8.3f}{r['late']:>7}"
+                          f"{r['judged_late']:>8}{r['cpu_late']:>10}{r['first']:>9.3f}",
                           flush=True)
     finally:
         if hog is not None:
