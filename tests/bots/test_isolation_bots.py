@@ -430,3 +430,62 @@ def test_queen_bitboard_search_matches_the_array_search(shape, density, depth):
             scores.append((bot.last_depth, bot.last_score))
         assert scores[0] == scores[1]
         checked += 1
+
+
+def _udacity():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "isolation_udacity.py"
+    spec = importlib.util.spec_from_file_location("isolation_udacity", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["isolation_udacity"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("variant", ["knight", "queen"])
+def test_ab_improved_scores_own_moves_minus_the_opponents(variant):
+    # depth 1: the move that leaves the most own moves minus the opponent's (first of
+    # equals); the full depth of a small board: a winning move whenever there is one
+    bench = _udacity()
+    rng = np.random.default_rng(4)
+    checked = won = 0
+    while checked < 10:
+        blocked = rng.random((4, 5)) < 0.3
+        cells = np.argwhere(~blocked)
+        if len(cells) < 6:
+            continue
+        a, b = rng.choice(len(cells), 2, replace=False)
+        pos = [tuple(int(v) for v in cells[a]), tuple(int(v) for v in cells[b])]
+        blocked[pos[0]] = blocked[pos[1]] = True
+        moves = _moves(blocked, *pos[0], variant)
+        if not moves:
+            continue
+        nbr = bench.neighbours(4, 5, variant == "knight")
+        free = ~blocked.ravel()
+        flat = np.array([pos[0][0] * 5 + pos[0][1], pos[1][0] * 5 + pos[1][1]], np.int64)
+        buf = np.zeros((24, 20), np.int64)
+        status = np.zeros(2, np.int64)
+        best = bench.ab_search(free, nbr, variant == "queen", flat, 0, 1, buf, status,
+                               time.perf_counter() + 60.0)
+        scores = []
+        for m in moves:
+            after = blocked.copy()
+            after[m] = True
+            replies = _moves(after, *pos[1], variant)
+            scores.append(np.inf if not replies else
+                          len(_moves(after, *m, variant)) - len(replies))
+        # the kernel's move order is the direction order, _moves' too
+        assert divmod(int(best), 5) == moves[int(np.argmax(scores))]
+        deep = bench.ab_search(free, nbr, variant == "queen", flat, 0, int(free.sum()), buf,
+                               status, time.perf_counter() + 60.0)
+        if _solve(blocked.copy(), list(pos), 0, variant):
+            after = blocked.copy()
+            r, c = divmod(int(deep), 5)
+            after[r, c] = True
+            assert not _solve(after, [(r, c), pos[1]], 1, variant)
+            won += 1
+        checked += 1
+    assert 0 < won < checked
