@@ -53,7 +53,7 @@ TERRITORY, MOBILITY = 8, 3
 #: Value of a separated position won or lost on walks (below ``WIN``: not proven).
 SEPARATED_WIN = WIN // 4
 #: Walk-search nodes per side at a separated leaf.
-WALK_NODES = 500
+WALK_NODES = 100
 #: Walk nodes counted as one search node by the clock (a separated leaf's two walks
 #: can cost 300 us, as much as a hundred search nodes: without this, a search full of
 #: separated leaves read the clock only every 0.3 s).
