@@ -45,8 +45,9 @@ import math
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -136,7 +137,7 @@ def solve(solver: str, positions: Sequence[str], cache: dict[str, list[int]],
         t0 = time.perf_counter()
         try:
             out = subprocess.run([solver, "-a"], input=p + "\n", capture_output=True,
-                                 text=True, timeout=timeout).stdout.split()
+                                 text=True, timeout=timeout, check=False).stdout.split()
         except subprocess.TimeoutExpired:
             print(f"  solver: {p} gave up after {timeout:g} s", flush=True)
             continue

@@ -46,8 +46,9 @@ import json
 import math
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numba
 import numpy as np
@@ -56,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from atlas.bots.search import clock, gc_paused  # noqa: E402
+from atlas.bots.search import clock, gc_paused
 
 __all__ = ["ABImproved", "ab_search", "knight_positions", "queen_positions", "main"]
 
