@@ -19,6 +19,9 @@ Differences from :mod:`atlas.bots.isolation_phased`:
   second player's placement decides which side can land on the squares the other
   needs next, and that side won every one of 20 self-play games from random placements.
   On other knight boards the array search uses the same split.
+* Queen boards of at most 64 squares are searched on bitboards too
+  (:mod:`atlas.bots.isolation_queen`: the Voronoi layers are ray fills by shifts), with
+  this module's evaluation; larger ones (``cross9``) by the array search.
 
 References
 ----------
