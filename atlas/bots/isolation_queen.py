@@ -56,7 +56,7 @@ TERRITORY, MOBILITY = 8, 3
 SEPARATED_WIN = WIN // 4
 #: Walk-search nodes per side at a separated leaf.  Against a 20,000-node walk on random
 #: 8 x 8 regions of 25 to 38 squares, 100 nodes fall 1.6 to 2.3 squares short on
-#: average and 500 nodes 1.0 to 1.2, at three to five times the cost; with 500 the
+#: average and 500 nodes 1.0 to 1.2, at five or more times the cost; with 500 the
 #: 20 ms game against AB_Improved dropped from 92.5 % to 70 %.
 WALK_NODES = 100
 #: Walk nodes counted as one search node by the clock (a separated leaf's two walks
