@@ -223,6 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     kept = optimal = n = 0
     by_value: dict[int, list[int]] = {1: [0, 0, 0], 0: [0, 0, 0], -1: [0, 0, 0]}
     lost: list[str] = []
+    by_discs: dict[int, list[int]] = {}
     slowest = (0.0, "")
     for i, p in enumerate(positions):
         if p not in cache:
@@ -241,10 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         n += 1
         kept += keep
         optimal += opt
-        row = by_value[value]
-        row[0] += 1
-        row[1] += opt
-        row[2] += keep
+        for row in (by_value[value], by_discs.setdefault(len(p), [0, 0, 0])):
+            row[0] += 1
+            row[1] += opt
+            row[2] += keep
         if not keep:
             lost.append(f"{p} (played {move + 1}, scores {cache[p]})")
     print(f"Connect Four, {args.bot} at {args.time:g} s a move, {n} random positions with "
@@ -254,6 +255,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for value, name in ((1, "won"), (0, "drawn"), (-1, "lost")):
         m, o, k = by_value[value]
         print(f"  {name:>5} positions: {m:3d}, optimal {o}, value kept {k}")
+    print("  by discs played: " + ", ".join(
+        f"{d}: {k}/{m} kept, {o} optimal" for d, (m, o, k) in sorted(by_discs.items())))
     print(f"  slowest move: {slowest[0]:.3f} s ({slowest[1]})")
     for line in lost:
         print(f"  value lost: {line}")
