@@ -24,9 +24,9 @@ by later runs on the same positions.
 
 Usage::
 
-    python benchmarks/connect4_solver.py --solver /tmp/connect4/c4solver -n 100 \
+    python benchmarks/connect4_solver.py --solver PATH/c4solver -n 100 \
         --discs 4 10 --time 0.5 --cache c4-cache.json
-    python benchmarks/connect4_solver.py --solver /tmp/connect4/c4solver -n 40 \
+    python benchmarks/connect4_solver.py --solver PATH/c4solver -n 40 \
         --discs 12 20 --seed 2 --cache c4-cache.json
     python benchmarks/connect4_solver.py ... --solve-only   # fill the cache, no bot
 
