@@ -432,3 +432,54 @@ def test_strong_on_a_board_too_big_for_bitboards():
     assert bot.move(st.copy(), 1, time.perf_counter() + 1.0) == 4
     # the array table was filled and the bitboard one (reset for this board) was not
     assert bot.geo is None and (bot.tt[:, 0] != 0).any() and (bot.tt_bits[:, 0] == -1).all()
+
+
+def _benchmark(name: str):
+    """A module of ``benchmarks/`` loaded by path (the folder is no package)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_connect4_benchmark_judges_moves_by_the_solver_scores():
+    bench = _benchmark("connect4_solver")
+    full = bench.FULL
+    # a won position: only the centre wins (fastest 3), a draw and losses elsewhere
+    scores = [-2, 0, 1, 3, -1, full, -4]
+    assert bench.judge(scores, 3) == (1, True, True)
+    assert bench.judge(scores, 2) == (1, False, True)     # a slower win keeps the value
+    assert bench.judge(scores, 1) == (1, False, False)    # a draw gives it away
+    assert bench.judge(scores, 5) == (1, False, False)    # a full column is no move
+    # a drawn position: a loss gives the draw away
+    assert bench.judge([0, -1, 0, -3, full, full, full], 0) == (0, True, True)
+    assert bench.judge([0, -1, 0, -3, full, full, full], 1) == (0, False, False)
+    # a lost position: every move keeps it, the slowest loss is optimal
+    assert bench.judge([-5, -2, -9, -2, -3, -3, -7], 2) == (-1, False, True)
+    assert bench.judge([-5, -2, -9, -2, -3, -3, -7], 3) == (-1, True, True)
+    lo, hi = bench.wilson(98, 100)
+    assert 0.92 < lo < 0.94 and 0.99 < hi < 1.0
+
+
+def test_connect4_benchmark_positions_are_move_strings_of_undecided_games():
+    bench = _benchmark("connect4_solver")
+    st = bench.state_of("4453")
+    assert st.to_play == 0 and st.turn == 4 and st.inarow == 4
+    assert st.board.shape == (6, 7)
+    # columns 1-7 left to right; the first disc is seat 0's, at the bottom (row 5)
+    assert st.board[5, 3] == 1 and st.board[4, 3] == 2 and st.board[5, 4] == 1
+    assert st.board[5, 2] == 2
+    positions = bench.random_positions(30, 4, 10, seed=3)
+    assert len(set(positions)) == 30
+    assert {len(p) for p in positions} <= set(range(4, 11))
+    for p in positions:
+        assert GAME.outcome(bench.state_of(p)) is None
+        assert not bench._wins_at_once(p)
+    assert bench._wins_at_once("112233")          # three in the bottom row, a fourth wins
+    assert positions == bench.random_positions(30, 4, 10, seed=3)

@@ -2,8 +2,8 @@
 
 Works for any board and ``inarow`` (Connect Four is ``inarow=4`` on 7 x 6).  Boards of
 at most 64 bits (``cols * (rows + 1) <= 64``, the bundled 9 x 6 and 7 x 6 included) are
-searched on bitboards by :func:`~atlas.bots.connect5_bitboard._bb_negamax`; larger ones
-by :func:`~atlas.bots.connect5_search._negamax`, a negamax alpha-beta in one numba
+searched on bitboards by :func:`~atlas.bots.connect5.bitboard._bb_negamax`; larger ones
+by :func:`~atlas.bots.connect5.search._negamax`, a negamax alpha-beta in one numba
 kernel over a flat board with make/undo.  Both share:
 
 * **Tactics first.**  At every node a move that wins at once is taken; if the opponent
@@ -18,7 +18,7 @@ kernel over a flat board with make/undo.  Both share:
   square of the right parity (odd heights for seat 0, even for seat 1, counted from 1
   at the bottom), and at the leaves the lowest threat of every column is valued by
   that parity, after Allis's zugzwang rules.  The bitboard search also values *parity
-  windows* (:data:`~atlas.bots.connect5_search.PARITY`): a window free of the other
+  windows* (:data:`~atlas.bots.connect5.search.PARITY`): a window free of the other
   side whose two or three empty cells all lie on the side's own rows, a line it
   completes if the columns fill up in pairs (Allis's claimeven); the array search
   keeps them with its window counts.  Without them the

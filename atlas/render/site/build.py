@@ -15,7 +15,7 @@ Stages (each a plain function from data to data, each result cached by content):
 The site is written to a temporary folder beside the target and moved into place at
 the end, so a failed build leaves the previous site whole.  Cached results live in
 ``.atlas-cache/`` keyed by the content hash of their inputs and of the code
-(:func:`atlas.render.cache.code_version`).
+(:func:`atlas.render.site.cache.code_version`).
 """
 
 from __future__ import annotations
