@@ -36,9 +36,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .knight import CLOCK_NODES, S_CLOCK, popcount
-from .phased import S_ABORT, S_BEST, S_DONE, S_NODES, WIN
-from ..search import (bound_flag, clock, note_cutoff, sort_moves, tt_cuts, value_from_tt,
+from .knight import CLOCK_NODES, popcount
+from .phased import SEPARATED_WIN, WIN
+from ..search import (S_ABORT, S_BEST, S_CLOCK, S_DONE, S_NODES, bound_flag, clock, note_cutoff, sort_moves, tt_cuts, value_from_tt,
                      value_to_tt)
 
 __all__ = ["QueenTables", "queen_tables", "queen_spread", "queen_voronoi", "queen_walk",
@@ -52,8 +52,6 @@ _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 #: Weights of territory and mobility (the array search's).
 TERRITORY, MOBILITY = 8, 3
-#: Value of a separated position won or lost on walks (below ``WIN``: not proven).
-SEPARATED_WIN = WIN // 4
 #: Walk-search nodes per side at a separated leaf.  Against a 20,000-node walk on random
 #: 8 x 8 regions of 25 to 38 squares, 100 nodes fall 1.6 to 2.3 squares short on
 #: average and 500 nodes 1.0 to 1.2, at five or more times the cost; with 500 the

@@ -37,13 +37,13 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..search import (bound_flag, clock, gc_paused, note_cutoff, sort_moves, stop_time,
-                     tt_cuts, value_from_tt, value_to_tt)
+from ..search import (S_ABORT, S_BEST, S_DONE, S_NODES, bound_flag, clock, gc_paused,
+                      new_status, note_cutoff, sort_moves, stop_time, tt_cuts, value_from_tt,
+                      value_to_tt)
 from .knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .queen import QueenTables, queen_search, queen_tables
-from .phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
-                               Board, count_moves, flat_board, flood, gen_moves,
-                               longest_path, separated, tiny_state)
+from .phased import (ROOT_PATH_NODES, SEPARATED_WIN, WIN, Board, count_moves, flat_board,
+                     flood, gen_moves, longest_path, separated, tiny_state)
 
 __all__ = ["StrongIsolationBot", "voronoi_split", "TT_BITS"]
 
@@ -56,8 +56,6 @@ TERRITORY_WEIGHT, MOBILITY_WEIGHT = 8, 3
 #: Knight variant: weights of own and opposing mobility (the jump graph rarely splits).
 KNIGHT_WEIGHTS = (1, 2)
 KNIGHT_TERRITORY = 2
-#: Value of a separated position won or lost on walks (below ``WIN``: not proven).
-SEPARATED_WIN = WIN // 4
 #: Share of a move's time kept in hand when that is less than the margin: at the
 #: site's 20 ms a move the bot thinks 15 ms (the clock is read every 8 to 1024 nodes,
 #: well under a millisecond) instead of the fifth :func:`stop_time` guarantees.
@@ -376,7 +374,7 @@ class StrongIsolationBot:
         dist1 = np.zeros(cells, dtype=np.int64)
         killers = np.full((empties + 2, 2), -1, dtype=np.int64)
         history = np.zeros((2, cells), dtype=np.int64)
-        status = np.zeros(6, dtype=np.int64)
+        status = new_status()
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
         if not board.slide and cells <= MAX_CELLS and board.cols >= 3:
             tables = self._knight_tables(board.rows, board.cols)
