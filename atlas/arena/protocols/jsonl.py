@@ -18,7 +18,7 @@ from ...maps import format_map, parse_map
 from ...sim.registry import get_game
 from ...sim.base import Status
 from ..process import BotFailure, ExternalBot
-from .common import move_limit, send_line
+from .common import ServedBot, send_line
 
 __all__ = ["JsonLinesBot", "serve"]
 
@@ -70,12 +70,20 @@ def _parse_line(buf: bytearray) -> tuple[str | None, int]:
     return (line or None), end + 1
 
 
-def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
-          out: BinaryIO) -> None:
-    """Answer a JSON-lines host on ``inp``/``out`` with ``bot`` until ``end`` or EOF."""
+def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
+          params: dict[str, Any]) -> None:
+    """Answer a JSON-lines host on ``inp``/``out`` with ``served`` until ``end`` or EOF.
+
+    The deadline of a turn is the served clock's (:meth:`ServedBot.deadline`), and at
+    most four fifths of the ``time`` the host says is left; the watchdog answers a
+    random legal move (the game's ``random_move``) when the bot misses it.
+    """
+    import numpy as np
+
     game = get_game(game_name)
+    rng = np.random.default_rng(0)
     template: Any = None
-    seat, first = 0, True
+    seat = 0
     for raw in iter(inp.readline, b""):
         t0 = time.perf_counter()
         if not raw.strip():
@@ -84,18 +92,20 @@ def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
         kind = msg.get("type")
         if kind == "start":
             board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
-            params = dict(msg.get("params") or {})
+            game_params = {**params, **dict(msg.get("params") or {})}
             seat = int(msg.get("seat", 0))
-            template = game.initial_state(board_map, params)
-            if hasattr(bot, "start"):
-                bot.start(board_map, params, seat)
+            template = game.initial_state(board_map, game_params)
+            served.tell(lambda bot, m=board_map, p=game_params, s=seat:
+                        bot.start(m, p, s) if hasattr(bot, "start") else None)
         elif kind == "turn":
             state = game.state_from_json(template, msg["state"])
-            limit = move_limit(limits, first)
+            deadline = served.deadline(t0)
             if "time" in msg:
-                limit = min(limit, 0.8 * float(msg["time"]))
-            move = bot.move(state, int(msg.get("seat", seat)), t0 + limit)
-            first = False
+                deadline = min(deadline, t0 + 0.8 * float(msg["time"]))
+            player = int(msg.get("seat", seat))
+            move = served.ask(
+                lambda bot, dl, st=state, p=player: bot.move(st, p, dl), deadline,
+                lambda st=state, p=player: game.random_move(st, p, rng))
             send_line(out, json.dumps({"move": game.move_to_json(move)}) + "\n")
         elif kind == "end":
             return
