@@ -31,7 +31,7 @@ from . import __version__
 from .errors import AtlasError
 
 __all__ = ["main", "build_parser", "COMMANDS", "COMPAT_WORDS", "add_game", "add_compat",
-           "add_params", "add_json", "add_quiet", "add_time"]
+           "add_params", "add_json", "add_quiet", "add_time", "help_text"]
 
 #: ``--compat`` words, the same for every game: ``spec`` plays the documented rules
 #: (each game's own default: tron calls it ``fair``, outpost ``spec``), ``official``
@@ -326,6 +326,24 @@ def build_parser() -> argparse.ArgumentParser:
     for add in COMMANDS.values():
         add(sub)
     return parser
+
+
+def help_text(command: str | None = None, width: int = 88) -> str:
+    """What ``atlas [COMMAND] --help`` prints on a terminal ``width`` columns wide
+    (``docs/cli.md`` holds these texts; ``tools/make_cli_doc.py`` writes them)."""
+    import os
+
+    parser = build_parser()
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        target = parser if command is None else _subparser(parser, command)
+        return target.format_help()
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
