@@ -39,6 +39,10 @@ __all__ = ["main", "build_parser", "COMMANDS", "COMPAT_WORDS", "add_game", "add_
 COMPAT_WORDS = ("spec", "official")
 #: Older spellings ``--compat`` still reads.
 COMPAT_ALIASES = {"fair": "spec"}
+#: ``analyze`` and ``validate`` run the kernels as plain Python (without importing
+#: numba) up to this many cells in all: loading numba costs more than analysing maps of
+#: this size without it (``benchmarks/bench_startup.py``; an Outpost map is 10,000).
+INTERPRET_MAX_CELLS = 40_000
 
 
 # --------------------------------------------------------------------------- helpers
@@ -396,11 +400,13 @@ def _check_bots(game: str, names: Sequence[str], fail: Callable[[str], Any]) -> 
 
 def _cmd_analyze(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .analyze.summary import format_summary
+    from .jit import interpreted
     from .maps import read_map
     from .sim.registry import summarize_map
 
     game_map = read_map(args.map, game=args.game)
-    summary = summarize_map(game_map)
+    with interpreted(game_map.width * game_map.height <= INTERPRET_MAX_CELLS):
+        summary = summarize_map(game_map)
     if args.png:
         from .render.games import render_of
         from .render.images import png_bytes
@@ -418,8 +424,12 @@ def _cmd_analyze(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
 
 def _cmd_validate(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .analyze.validate import format_reports, validate_paths
+    from .jit import interpreted
+    from .maps import OUTPOST_SIZE, find_maps
 
-    reports = validate_paths(args.paths)
+    files = sum(len(find_maps(p)) if Path(p).is_dir() else 1 for p in args.paths)
+    with interpreted(files * OUTPOST_SIZE * OUTPOST_SIZE <= INTERPRET_MAX_CELLS):
+        reports = validate_paths(args.paths)
     if args.json:
         print(json.dumps([r.to_json() for r in reports], indent=2))
     else:
