@@ -8,6 +8,11 @@ path).  Prints per command the median wall time and the median CPU time of the p
 (user + system: what the machine's load does not inflate), and for ``atlas bot tron
 frontline`` the time from ``Popen`` to its first answer.  The target of issue 14:
 ``validate`` and ``analyze --json`` under 0.5 s.
+
+``--sizes 50 100 200 300`` also times the analysis of square tron maps of those sides
+(random walls, two starts) in fresh processes, once as plain Python and once compiled
+(numba loaded from its warm cache): where the two cross is where ``atlas analyze``
+switches (``atlas.cli.INTERPRET_MAX_CELLS``).
 """
 
 from __future__ import annotations
@@ -45,6 +50,28 @@ COMMANDS = [
 
 BOARD = b"7 4\n#######\n#1    #\n#    2#\n#######\n"
 
+SIZED = """
+import sys
+from atlas.jit import interpreted
+from atlas.maps import read_map
+from atlas.sim.registry import summarize_map
+with interpreted(sys.argv[2] == "python"):
+    summarize_map(read_map(sys.argv[1], game="tron"))
+"""
+
+
+def square_map(side: int, folder: Path) -> Path:
+    """A ``side`` x ``side`` tron map with 15 % random walls and two starts."""
+    import numpy as np
+
+    rng = np.random.default_rng(side)
+    walls = rng.random((side, side)) < 0.15
+    rows = [["#" if w else " " for w in row] for row in walls]
+    rows[0][0], rows[-1][-1] = "1", "2"
+    path = folder / f"square{side}.txt"
+    path.write_text(f"{side} {side}\n" + "".join("".join(r) + "\n" for r in rows))
+    return path
+
 
 def run_once(args: list[str]) -> tuple[float, float]:
     """Wall and CPU seconds of one fresh ``python ARGS`` process."""
@@ -77,6 +104,8 @@ def bot_first_answer() -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7, help="fresh processes per command")
+    ap.add_argument("--sizes", type=int, nargs="*", default=[], metavar="SIDE",
+                    help="also time the analysis of SIDE x SIDE maps, Python vs compiled")
     args = ap.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           f"median of {args.runs} fresh processes, warm numba cache")
@@ -91,6 +120,22 @@ def main(argv: list[str] | None = None) -> int:
     answers = [bot_first_answer() for _ in range(max(3, args.runs // 2))]
     print(f"{'atlas bot tron frontline: Popen to first answer':52} "
           f"{statistics.median(answers):7.3f}")
+    if args.sizes:
+        import tempfile
+
+        print(f"\n{'analysis of a square map, fresh process':40} {'python s':>9} "
+              f"{'compiled s':>10}  (cpu s)")
+        with tempfile.TemporaryDirectory() as tmp:
+            for side in args.sizes:
+                path = str(square_map(side, Path(tmp)))
+                cpu = {}
+                for how in ("python", "compiled"):
+                    cmd = ["-c", SIZED, path, how]
+                    run_once(cmd)
+                    cpu[how] = statistics.median(run_once(cmd)[1]
+                                                 for _ in range(max(3, args.runs // 2)))
+                print(f"{side} x {side} ({side * side} cells){'':{max(0, 24 - 2 * len(str(side)) - len(str(side * side)))}} "
+                      f"{cpu['python']:9.3f} {cpu['compiled']:10.3f}", flush=True)
     return 0
 
 

@@ -300,17 +300,21 @@ def test_missing_program_is_a_crash_not_an_exception():
 
 def test_outpost_programs_play_through_json_lines():
     game_map = parse_map("10 10\n11 10\n", game="outpost", name="lake")
-    # the served bot starts atlas and compiles the outpost kernels: a long first move
+    # The served bot starts atlas and loads (or compiles) the outpost kernels: it and the
+    # host get PATIENCE for every move, so that it always answers itself (its watchdog
+    # would otherwise answer a random legal move for it while numba compiles).
     served = external_bot("outpost", [sys.executable, "-m", "atlas.cli", "bot", "outpost",
-                                      "random", "--seed", "7"], first_move_time=30.0)
+                                      "random", "--seed", "7", "--first-time", str(PATIENCE),
+                                      "--time", str(PATIENCE)], first_move_time=PATIENCE)
     players = [f"cmd:{sys.executable} {EXAMPLES / 'outpost_bot.py'}", "random", served,
                "random"]
-    record = play_game("outpost", game_map, players, params={"T": 12}, seed=1, time_limit=1.0)
+    record = play_game("outpost", game_map, players, params={"T": 12}, seed=1,
+                       time_limit=PATIENCE / 2)
     assert [s.status for s in record.statuses] == ["ok"] * 4, record.statuses
     assert record.final["turn"] == 12 and record.result.reason == "turn-limit"
     # the served random bot plays what the built-in one would with the same seed
     same = play_game("outpost", game_map, [players[0], "random", _SeededRandom(7), "random"],
-                     params={"T": 12}, seed=1, time_limit=1.0)
+                     params={"T": 12}, seed=1, time_limit=PATIENCE / 2)
     assert [t.moves[2] for t in record.turns] == [t.moves[2] for t in same.turns]
 
 

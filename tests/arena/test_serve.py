@@ -255,3 +255,26 @@ def test_atlas_bot_tron_frontline_answers_within_the_engine_s_first_three_second
     assert answer in (b"2\n", b"3\n")  # east or south: north and west are walls
     assert elapsed < ENGINE_FIRST_MOVE, f"first answer {elapsed:.2f} s after Popen"
     assert SERVE_FIRST_MOVE_TIME < ENGINE_FIRST_MOVE
+
+
+def test_jsonl_watchdog_answers_one_of_the_legal_moves_it_was_sent():
+    from atlas.arena.protocols import jsonl
+
+    text = "isolation 4 3 queen\n1..#\n....\n#..2\n"
+    game = get_game("isolation")
+    state = game.initial_state(parse_map(text, game="isolation", name="m"))
+    legal = [list(m) for m in game.legal_moves(state, 0)]
+    lines = [{"type": "start", "game": "isolation", "seat": 0, "players": 2, "map": text,
+              "map_name": "m", "params": {}},
+             {"type": "turn", "turn": 0, "seat": 0, "time": 1.0, "legal": legal[1:2],
+              "state": game.state_to_json(state)}]
+    bot = _Stuck(answer=(0, 0))
+    served = _served(lambda: bot)
+    out = io.BytesIO()
+    try:
+        jsonl.serve("isolation", served, io.BytesIO(
+            "".join(json.dumps(m) + "\n" for m in lines).encode()), out, {})
+    finally:
+        bot.release.set()
+        served.close()
+    assert json.loads(out.getvalue()) == {"move": legal[1]} and served.fallbacks == 1

@@ -75,15 +75,36 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
     """Answer a JSON-lines host on ``inp``/``out`` with ``served`` until ``end`` or EOF.
 
     The deadline of a turn is the served clock's (:meth:`ServedBot.deadline`), and at
-    most four fifths of the ``time`` the host says is left; the watchdog answers a
-    random legal move (the game's ``random_move``) when the bot misses it.
+    most four fifths of the ``time`` the host says is left.  Everything that may need
+    compiled code (the map, the state, the bot) runs on the worker thread, so the main
+    thread can always answer: when the bot misses the deadline, the watchdog answers a
+    random one of the ``legal`` moves the turn message lists.
     """
     import numpy as np
 
     game = get_game(game_name)
     rng = np.random.default_rng(0)
-    template: Any = None
+    held: dict[str, Any] = {}  # the worker's: the state template of the game
     seat = 0
+
+    def start(bot: Any, msg: dict[str, Any]) -> None:
+        board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
+        game_params = {**params, **dict(msg.get("params") or {})}
+        held["template"] = game.initial_state(board_map, game_params)
+        if hasattr(bot, "start"):
+            bot.start(board_map, game_params, int(msg.get("seat", 0)))
+
+    def move(bot: Any, deadline: float, msg: dict[str, Any], player: int) -> Any:
+        state = game.state_from_json(held["template"], msg["state"])
+        return bot.move(state, player, deadline)
+
+    def fallback(msg: dict[str, Any], player: int) -> Any:
+        legal = msg.get("legal")
+        if legal:
+            return game.move_from_json(legal[int(rng.integers(len(legal)))])
+        state = game.state_from_json(held["template"], msg["state"])
+        return game.random_move(state, player, rng)
+
     for raw in iter(inp.readline, b""):
         t0 = time.perf_counter()
         if not raw.strip():
@@ -91,21 +112,15 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
         msg = json.loads(raw)
         kind = msg.get("type")
         if kind == "start":
-            board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
-            game_params = {**params, **dict(msg.get("params") or {})}
             seat = int(msg.get("seat", 0))
-            template = game.initial_state(board_map, game_params)
-            served.tell(lambda bot, m=board_map, p=game_params, s=seat:
-                        bot.start(m, p, s) if hasattr(bot, "start") else None)
+            served.tell(lambda bot, m=msg: start(bot, m))
         elif kind == "turn":
-            state = game.state_from_json(template, msg["state"])
             deadline = served.deadline(t0)
             if "time" in msg:
                 deadline = min(deadline, t0 + 0.8 * float(msg["time"]))
             player = int(msg.get("seat", seat))
-            move = served.ask(
-                lambda bot, dl, st=state, p=player: bot.move(st, p, dl), deadline,
-                lambda st=state, p=player: game.random_move(st, p, rng))
-            send_line(out, json.dumps({"move": game.move_to_json(move)}) + "\n")
+            answer = served.ask(lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),
+                                deadline, lambda m=msg, p=player: fallback(m, p))
+            send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
         elif kind == "end":
             return
