@@ -384,15 +384,22 @@ def _compat_value(game: str, word: str, fail: Callable[[str], Any]) -> Any:
     return word
 
 
-def _check_bots(game: str, names: Sequence[str], fail: Callable[[str], Any]) -> None:
-    from .arena.runner import EXTERNAL_PREFIX
+def _check_bots(game: str, specs: Sequence[str], fail: Callable[[str], Any]) -> None:
+    """Every player spec names a built-in bot of ``game`` or a program (usage errors
+    through ``fail``); see :mod:`atlas.arena.players` for the forms."""
+    from .arena.players import EXTERNAL_PREFIX, parse_player
     from .bots.registry import bot_names
 
     known = bot_names(game)
-    for name in names:
-        if not name.startswith(EXTERNAL_PREFIX) and name not in known:
-            fail(f"unknown {game} bot {name!r}; built-in: {', '.join(known)} "
-                 f"(or {EXTERNAL_PREFIX}<command line>)")
+    for spec in specs:
+        try:
+            player = parse_player(spec)
+        except AtlasError as exc:
+            fail(str(exc))
+            return  # pragma: no cover - fail exits
+        if player.builtin is not None and player.builtin not in known:
+            fail(f"unknown {game} bot {player.builtin!r}; built-in: {', '.join(known)} "
+                 f"(or {EXTERNAL_PREFIX}<command line>, NAME=BOT, NAME={EXTERNAL_PREFIX}...)")
 
 
 # --------------------------------------------------------------------------- runners

@@ -331,3 +331,14 @@ def test_resources_prefer_the_wheel_s_package_data(tmp_path, monkeypatch):
     assert resources.templates_dir() == package / "_data" / "templates"
     with pytest.raises(FileNotFoundError, match="maps/ folder is missing"):
         resources.maps_dir()
+
+
+def test_player_specs_of_every_form_are_accepted_and_bad_ones_refused(tron_map, capsys):
+    record = tron_map.with_name("named.json")
+    assert main(["play", "tron", str(tron_map), "me=random", "random", "--record",
+                 str(record), "--time", "5"]) == 0
+    assert [p.name for p in load_record(record).players] == ["me", "random"]
+    err = _usage_error(["play", "tron", str(tron_map), "me=rando", "random"], capsys)
+    assert "unknown tron bot 'rando'" in err
+    err = _usage_error(["play", "tron", str(tron_map), "cmd:", "random"], capsys)
+    assert "empty command line" in err
