@@ -41,8 +41,10 @@ COMPAT_WORDS = ("spec", "official")
 COMPAT_ALIASES = {"fair": "spec"}
 #: ``analyze`` and ``validate`` run the kernels as plain Python (without importing
 #: numba) up to this many cells in all: loading numba costs more than analysing maps of
-#: this size without it (``benchmarks/bench_startup.py``; an Outpost map is 10,000).
-INTERPRET_MAX_CELLS = 40_000
+#: this size without it (``benchmarks/bench_startup.py --sizes``: a fresh process took
+#: 0.31 s in Python against 0.71 s compiled at 10,000 cells, and about the same at
+#: 35,000; an Outpost map is 10,000 cells).
+INTERPRET_MAX_CELLS = 32_000
 
 
 # --------------------------------------------------------------------------- helpers
