@@ -1,4 +1,4 @@
-"""Fixtures shared by the bot tests."""
+"""Fixtures shared by the bot tests: every one runs on the injected tick clock."""
 
 from __future__ import annotations
 
@@ -43,3 +43,11 @@ def moves_in_time(tick_clock: Any) -> Callable[..., None]:
             assert as_move(move) in game.legal_moves(st, p)
 
     return check
+
+
+@pytest.fixture(autouse=True)
+def _bots_think_on_the_tick_clock(tick_clock: Any) -> Any:
+    """Every bot test runs on the injected tick clock (``tests/conftest.py``): a deadline
+    is a budget of clock reads, so what a search finds in its time is the same on any
+    machine, at any load."""
+    return tick_clock
