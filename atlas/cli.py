@@ -11,8 +11,10 @@ The parser is built from one small ``_add_<command>`` function per sub-command (
 in :data:`COMMANDS`) and shared helpers for the options several commands take
 (:func:`add_game`, :func:`add_compat`, :func:`add_params`, :func:`add_json`,
 :func:`add_quiet`), so a new command or flag is one function or one call.  Each
-sub-command runs one ``_cmd_*`` function that imports what it needs when it runs, so
-``atlas --help`` and ``atlas validate`` do not pay for numba or imageio.
+sub-command runs one ``_cmd_*(args, fail)`` function (``fail`` is its parser's
+``error``: a usage error, exit 2) that imports what it needs when it runs, so
+``atlas --help`` and ``atlas validate`` do not pay for numba or imageio.  After changing
+the parser, ``python tools/make_cli_doc.py`` rewrites ``docs/cli.md``.
 
 Exit status: 0 success, 1 a failed check (invalid map, trace that does not replay, a
 build with broken maps under ``--strict``), 2 usage errors and unreadable input, 130
