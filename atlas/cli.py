@@ -1,9 +1,24 @@
 """The ``atlas`` command: argument parsing only; the work is done by the library.
 
-Each sub-command is one small ``_cmd_*`` function that imports what it needs when it
-runs, so ``atlas --help`` and ``atlas validate`` do not pay for numba or imageio.
-Exit status: 0 success, 1 a failed check (invalid map, trace that does not replay,
-a build with broken maps under ``--strict``), 2 usage errors and unreadable input.
+One style for every command (``docs/cli.md``): the game is a positional word with
+``choices`` wherever a command needs one (``analyze`` infers it from the map, with
+``--game`` to say it); every argument has a help text; usage errors go through
+``parser.error`` (exit 2); every command that plays takes ``--compat {spec,official}``;
+every command that reports takes ``--json``; progress bars are drawn only on a
+terminal, and ``--quiet`` silences them.
+
+The parser is built from one small ``_add_<command>`` function per sub-command (listed
+in :data:`COMMANDS`) and shared helpers for the options several commands take
+(:func:`add_game`, :func:`add_compat`, :func:`add_params`, :func:`add_json`,
+:func:`add_quiet`), so a new command or flag is one function or one call.  Each
+sub-command runs one ``_cmd_*(args, fail)`` function (``fail`` is its parser's
+``error``: a usage error, exit 2) that imports what it needs when it runs, so
+``atlas --help`` and ``atlas validate`` do not pay for numba or imageio.  After changing
+the parser, ``python tools/make_cli_doc.py`` rewrites ``docs/cli.md``.
+
+Exit status: 0 success, 1 a failed check (invalid map, trace that does not replay, a
+build with broken maps under ``--strict``), 2 usage errors and unreadable input, 130
+interrupted.
 """
 
 from __future__ import annotations
@@ -11,91 +26,181 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
+from . import __version__
 from .errors import AtlasError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "COMMANDS", "COMPAT_WORDS", "add_game", "add_compat",
+           "add_params", "add_json", "add_quiet", "add_time", "help_text"]
+
+#: ``--compat`` words, the same for every game: ``spec`` plays the documented rules
+#: (each game's own default: tron calls it ``fair``, outpost ``spec``), ``official``
+#: what the original engine does.
+COMPAT_WORDS = ("spec", "official")
+#: Older spellings ``--compat`` still reads.
+COMPAT_ALIASES = {"fair": "spec"}
+#: ``analyze`` and ``validate`` run the kernels as plain Python (without importing
+#: numba) up to this many cells in all: loading numba costs more than analysing maps of
+#: this size without it (``benchmarks/bench_startup.py --sizes``: a fresh process took
+#: 0.31 s in Python against 0.71 s compiled at 10,000 cells, and about the same at
+#: 35,000; an Outpost map is 10,000 cells).
+INTERPRET_MAX_CELLS = 32_000
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="atlas", description="Analyse, play and publish grid-game maps "
-        "(tron, isolation, connect5, outpost) as a static website.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+# --------------------------------------------------------------------------- helpers
 
-    p = sub.add_parser("analyze", help="analyse one map and print a summary")
-    p.add_argument("map", help="map file")
-    p.add_argument("--game", help="the map's game, when the folder and content do not tell")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--png", metavar="FILE", help="also write the annotated picture")
+
+def _games() -> tuple[str, ...]:
+    from .sim.registry import game_names
+
+    return game_names()
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") \
+            from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") \
+                from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected at least {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
+
+
+def _param_pair(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key.strip(), json.loads(value)
+    except json.JSONDecodeError:
+        return key.strip(), value
+
+
+def _compat_word(text: str) -> str:
+    return COMPAT_ALIASES.get(text, text)
+
+
+def add_game(p: argparse.ArgumentParser, *, positional: bool = True,
+             help: str = "the game") -> None:
+    """The game: a positional word (or ``--game``) limited to the registered games."""
+    games = _games()
+    if positional:
+        p.add_argument("game", choices=games, metavar="GAME",
+                       help=f"{help}: {', '.join(games)}")
+    else:
+        p.add_argument("--game", choices=games, metavar="GAME", default=None,
+                       help=f"{help}: {', '.join(games)}")
+
+
+def add_compat(p: argparse.ArgumentParser) -> None:
+    """``--compat {spec,official}``: which rules a command that plays follows."""
+    p.add_argument("--compat", type=_compat_word, choices=COMPAT_WORDS, default=None,
+                   help="rules to play: 'spec', the documented rules (the default), or "
+                        "'official', what the original engine does (tron, outpost)")
+
+
+def add_params(p: argparse.ArgumentParser) -> None:
+    """``--param KEY=VALUE``, repeatable; the value is read as JSON when it can be."""
+    p.add_argument("--param", action="append", default=[], type=_param_pair,
+                   metavar="KEY=VALUE",
+                   help="a game parameter, repeatable; VALUE is read as JSON when it can "
+                        "be (outpost: r, L, W, T; connect5: inarow; isolation: variant; "
+                        "tron: max_turns)")
+
+
+def add_json(p: argparse.ArgumentParser, what: str) -> None:
+    """``--json``: the report as JSON on standard output."""
+    p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    """``--quiet``: no progress bars and no summary lines on standard error."""
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress bars or progress lines (bars are drawn only on a "
+                        "terminal anyway)")
+
+
+def add_time(p: argparse.ArgumentParser, default: float | None, what: str) -> None:
+    """``--time SECONDS`` per move."""
+    p.add_argument("--time", type=_positive_float, default=default, metavar="SECONDS",
+                   help=what + (f" (default {default:g})" if default is not None else ""))
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    """Progress bars: only on a terminal, never with ``--quiet`` or ``--json``."""
+    return (sys.stderr.isatty() and not getattr(args, "quiet", False)
+            and not getattr(args, "json", False))
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data))
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _add_analyze(sub: Any) -> None:
+    p = sub.add_parser("analyze", help="analyse one map and print its key figures",
+                       description="Analyse one map: free cells, components, articulation "
+                                   "points, and per game Voronoi counts, chambers and "
+                                   "parity bounds (tron) or land and homes (outpost).")
+    p.add_argument("map", metavar="MAP", help="the map file")
+    add_game(p, positional=False,
+             help="the map's game, when its folder and content do not tell")
+    add_json(p, "the figures")
+    p.add_argument("--png", metavar="FILE", help="also write the annotated picture here")
     p.set_defaults(func=_cmd_analyze)
 
-    p = sub.add_parser("validate", help="validate Outpost map files or folders")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--json", action="store_true", help="print a JSON list of reports")
+
+def _add_validate(sub: Any) -> None:
+    p = sub.add_parser("validate", help="check submitted Outpost maps against the rules",
+                       description="Check Outpost map files (or every map in folders) "
+                                   "against the rules of docs/validate.md; every problem "
+                                   "is named with its rule and line.  Exit 1 when a map "
+                                   "is invalid, 2 when one cannot be read.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="map files or folders of maps")
+    add_json(p, "a list of reports")
     p.set_defaults(func=_cmd_validate)
 
-    p = sub.add_parser("play", help="play one game")
-    p.add_argument("game")
-    p.add_argument("map")
+
+def _add_play(sub: Any) -> None:
+    p = sub.add_parser("play", help="play one game and print its result",
+                       description="Play one game between built-in bots or programs.")
+    add_game(p)
+    p.add_argument("map", metavar="MAP", help="the map file")
     p.add_argument("bots", nargs="+", metavar="BOT",
-                   help="a built-in bot name or 'cmd:<command line>'")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--time", type=float, default=1.0, help="seconds per move")
-    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                   help="a game parameter (outpost: r, L, W, T; connect5: inarow; ...)")
-    p.add_argument("--compat", choices=["fair", "official"], default=None,
-                   help="rules variant (tron, outpost); default: the spec's fair rules")
-    p.add_argument("--record", metavar="FILE", help="write the replay record (.json or .json.gz)")
-    p.add_argument("--json", action="store_true", help="print one JSON line with the result")
-    _add_bot_options(p)
+                   help="one per seat: a built-in bot's name or 'cmd:<command line>' for "
+                        "a program speaking the game's protocol (docs/protocols.md)")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    add_time(p, 1.0, "seconds per move")
+    add_params(p)
+    add_compat(p)
+    p.add_argument("--record", metavar="FILE",
+                   help="write the replay record here (.json or .json.gz)")
+    add_bot_options(p)
+    add_json(p, "the result")
     p.set_defaults(func=_cmd_play)
 
-    p = sub.add_parser("tournament", help="run a round robin of bots on maps")
-    p.add_argument("game")
-    p.add_argument("--maps", nargs="+", metavar="MAP", help="map files or folders "
-                   "(default: maps/GAME)")
-    p.add_argument("--bots", nargs="+", metavar="BOT", help="bots (default: every built-in)")
-    p.add_argument("--seeds", type=int, default=1, help="seeds per pairing and seating")
-    p.add_argument("--time", type=float, default=0.1, help="seconds per move")
-    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--jobs", type=int, default=None, help="local worker processes")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="run on a dask.distributed cluster")
-    p.add_argument("--out", metavar="DIR", help="write results.json and every record here")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.set_defaults(func=_cmd_tournament)
 
-    p = sub.add_parser("import-trace", help="turn a recorded official Outpost game into a record")
-    p.add_argument("trace", help="trace file (.jsonl or .jsonl.gz)")
-    p.add_argument("--map", help="the map file (default: found by the header's name)")
-    p.add_argument("--record", metavar="OUT", help="write the atlas replay record here")
-    p.set_defaults(func=_cmd_import_trace)
-
-    p = sub.add_parser("bot", help="run a built-in bot as an external program (stdin/stdout)")
-    p.add_argument("game")
-    p.add_argument("name")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--time", type=float, default=None, help="seconds per move it allows itself")
-    p.set_defaults(func=_cmd_bot)
-
-    p = sub.add_parser("replay", help="render a saved replay record")
-    p.add_argument("record")
-    p.add_argument("--gif", metavar="FILE", required=True)
-    p.set_defaults(func=_cmd_replay)
-
-    p = sub.add_parser("build", help="build the static site")
-    p.add_argument("--maps", default="maps", metavar="DIR")
-    p.add_argument("--out", default="site", metavar="DIR")
-    p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
-    p.add_argument("--jobs", type=int, default=None)
-    p.add_argument("--games", type=int, default=None, help="games per pairing and map")
-    p.add_argument("--strict", action="store_true", help="fail when any map is broken")
-    p.set_defaults(func=_cmd_build)
-    return parser
-
-
-def _add_bot_options(p: argparse.ArgumentParser) -> None:
+def add_bot_options(p: argparse.ArgumentParser) -> None:
     """How external bots run (docs/security.md): sandbox, limits, environment."""
     p.add_argument("--sandbox", action="store_true",
                    help="run each external bot under bubblewrap (bwrap): own PID, mount and "
@@ -108,26 +213,225 @@ def _add_bot_options(p: argparse.ArgumentParser) -> None:
                    "atlas's own value)")
 
 
-def _params(pairs: Sequence[str]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"atlas: --param expects KEY=VALUE, got {pair!r}")
+def _add_tournament(sub: Any) -> None:
+    p = sub.add_parser("tournament", help="play a round robin of bots on maps",
+                       description="Play every pair of bots on every map, both seatings, "
+                                   "and print the standings.")
+    add_game(p)
+    p.add_argument("--maps", nargs="+", metavar="MAP",
+                   help="map files or folders (default: atlas's own maps of the game)")
+    p.add_argument("--bots", nargs="+", metavar="BOT",
+                   help="built-in bot names or 'cmd:<command line>' (default: every "
+                        "built-in bot of the game)")
+    p.add_argument("--seeds", type=_count(1), default=1, metavar="N",
+                   help="seeds per pairing and seating (default 1)")
+    add_time(p, 0.1, "seconds per move")
+    add_params(p)
+    add_compat(p)
+    p.add_argument("--jobs", type=_count(1), default=None, metavar="N",
+                   help="local worker processes (default: one per core)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the games on this dask.distributed scheduler instead")
+    p.add_argument("--out", metavar="DIR", help="write results.json and every record here")
+    add_json(p, "the results")
+    add_quiet(p)
+    p.set_defaults(func=_cmd_tournament)
+
+
+def _add_import_trace(sub: Any) -> None:
+    p = sub.add_parser("import-trace",
+                       help="replay a game recorded by the official Outpost simulator",
+                       description="Replay a trace of the official 2014 Outpost simulator "
+                                   "turn by turn and, when every turn matches, write it as "
+                                   "an atlas replay record.  Exit 1 at the first turn "
+                                   "that differs, 2 when the trace or map cannot be read.")
+    p.add_argument("trace", metavar="TRACE", help="the trace file (.jsonl or .jsonl.gz)")
+    p.add_argument("--map", metavar="FILE",
+                   help="the map file (default: found by the name in the trace's header)")
+    p.add_argument("--record", metavar="OUT", help="write the atlas replay record here")
+    add_json(p, "the outcome")
+    p.set_defaults(func=_cmd_import_trace)
+
+
+def _add_bot(sub: Any) -> None:
+    p = sub.add_parser("bot", help="serve a built-in bot as a program on stdin/stdout",
+                       description="Run a built-in bot as an external program of the "
+                                   "game's protocol (tron: the 2010 contest's, so it can "
+                                   "enter the official engine).  The first move is timed "
+                                   "from the process's own start; a watchdog answers a "
+                                   "safe move when the bot is not ready in time.")
+    add_game(p)
+    p.add_argument("name", metavar="NAME", help="the built-in bot's name")
+    p.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
+    add_time(p, None, "seconds per move, from reading the request (default 0.9)")
+    p.add_argument("--first-time", type=_positive_float, default=None, metavar="SECONDS",
+                   help="seconds for the first move, from the process's start "
+                        "(default 2.8: the official tron engine allows 3)")
+    add_compat(p)
+    p.set_defaults(func=_cmd_bot)
+
+
+def _add_replay(sub: Any) -> None:
+    p = sub.add_parser("replay", help="draw a saved replay record as an animated GIF",
+                       description="Draw a replay record as an animated GIF, one frame a "
+                                   "turn.")
+    p.add_argument("record", metavar="RECORD", help="the replay record (.json or .json.gz)")
+    p.add_argument("out", nargs="?", metavar="OUT.gif",
+                   help="the GIF to write (default: RECORD's name with .gif, beside it; "
+                        "an existing file is overwritten only when named here)")
+    p.add_argument("--gif", metavar="FILE", dest="gif", help="the GIF to write (older "
+                   "spelling of OUT.gif)")
+    add_json(p, "what was written")
+    p.set_defaults(func=_cmd_replay)
+
+
+def _add_build(sub: Any) -> None:
+    p = sub.add_parser("build", help="build the static site",
+                       description="Analyse every map, play the built-in tournament, draw "
+                                   "every replay and write the site.  The site is built "
+                                   "aside and moved into place: a failed build leaves the "
+                                   "old one.")
+    p.add_argument("--maps", default=None, metavar="DIR",
+                   help="the maps, one folder per game (default: atlas's own maps)")
+    p.add_argument("--out", default="site", metavar="DIR",
+                   help="where the site goes (default: site)")
+    p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
+    p.add_argument("--jobs", type=_count(1), default=None, metavar="N",
+                   help="worker processes for the tournament (default: one per core)")
+    p.add_argument("--games", type=_count(0), default=None, metavar="N",
+                   help="games per pairing, seating and map (0: no tournament)")
+    add_compat(p)
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when any map or record is broken")
+    add_json(p, "a summary of the build")
+    add_quiet(p)
+    p.set_defaults(func=_cmd_build)
+
+
+def _add_completion(sub: Any) -> None:
+    p = sub.add_parser("completion", help="print a shell completion script",
+                       description="Print a completion script for atlas (needs the "
+                                   "'completion' extra: pip install "
+                                   "'atlas-gridgames[completion]').  Bash: "
+                                   "atlas completion bash > ~/.local/share/bash-completion/"
+                                   "completions/atlas")
+    p.add_argument("shell", choices=("bash", "zsh", "tcsh"), metavar="SHELL",
+                   help="the shell: bash, zsh or tcsh")
+    p.set_defaults(func=_cmd_completion)
+
+
+#: Sub-commands in the order ``atlas --help`` lists them: name -> the function that
+#: adds its parser.
+COMMANDS: dict[str, Callable[[Any], None]] = {
+    "analyze": _add_analyze,
+    "validate": _add_validate,
+    "play": _add_play,
+    "tournament": _add_tournament,
+    "import-trace": _add_import_trace,
+    "bot": _add_bot,
+    "replay": _add_replay,
+    "build": _add_build,
+    "completion": _add_completion,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``atlas`` parser: one sub-parser per entry of :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog="atlas", description="Analyse, play and publish grid-game maps "
+        "(tron, isolation, connect5, outpost) as a static website.",
+        epilog="Every command: atlas COMMAND --help.  Documentation: docs/cli.md.")
+    parser.add_argument("--version", action="version", version=f"atlas {__version__}",
+                        help="print atlas's version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                title="commands")
+    for add in COMMANDS.values():
+        add(sub)
+    return parser
+
+
+def help_text(command: str | None = None, width: int = 88) -> str:
+    """What ``atlas [COMMAND] --help`` prints on a terminal ``width`` columns wide
+    (``docs/cli.md`` holds these texts; ``tools/make_cli_doc.py`` writes them)."""
+    import os
+
+    parser = build_parser()
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        target = parser if command is None else _subparser(parser, command)
+        return target.format_help()
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    return parser  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _params(args: argparse.Namespace, fail: Callable[[str], Any]) -> dict[str, Any]:
+    """The game parameters of ``--param`` and ``--compat`` (usage errors through ``fail``)."""
+    params = dict(args.param or [])
+    if getattr(args, "compat", None) is not None:
+        params["compat"] = _compat_value(args.game, args.compat, fail)
+    return params
+
+
+def _compat_value(game: str, word: str, fail: Callable[[str], Any]) -> Any:
+    """The value of ``game``'s ``compat`` parameter that ``word`` names."""
+    from .sim.registry import get_info
+
+    compat = get_info(game).param("compat")
+    if compat is None:
+        if word == "spec":
+            return None
+        fail(f"--compat {word}: {game} has one set of rules, no 'official' variant")
+    if word == "spec":
+        return compat.default
+    if word not in compat.choices:  # pragma: no cover - every compat offers official
+        fail(f"--compat {word}: {game} offers {', '.join(compat.choices)}")
+    return word
+
+
+def _check_bots(game: str, specs: Sequence[str], fail: Callable[[str], Any]) -> None:
+    """Every player spec names a built-in bot of ``game`` or a program (usage errors
+    through ``fail``); see :mod:`atlas.arena.players` for the forms."""
+    from .arena.players import EXTERNAL_PREFIX, parse_player
+    from .bots.registry import bot_names
+
+    known = bot_names(game)
+    for spec in specs:
         try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out
+            player = parse_player(spec)
+        except AtlasError as exc:
+            fail(str(exc))
+            return  # pragma: no cover - fail exits
+        if player.builtin is not None and player.builtin not in known:
+            fail(f"unknown {game} bot {player.builtin!r}; built-in: {', '.join(known)} "
+                 f"(or {EXTERNAL_PREFIX}<command line>, NAME=BOT, NAME={EXTERNAL_PREFIX}...)")
 
 
-def _cmd_analyze(args: argparse.Namespace) -> int:
+# --------------------------------------------------------------------------- runners
+
+
+def _cmd_analyze(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .analyze.summary import format_summary
+    from .jit import interpreted
     from .maps import read_map
     from .sim.registry import summarize_map
 
     game_map = read_map(args.map, game=args.game)
-    summary = summarize_map(game_map)
+    with interpreted(game_map.width * game_map.height <= INTERPRET_MAX_CELLS):
+        summary = summarize_map(game_map)
     if args.png:
         from .render.games import render_of
         from .render.images import png_bytes
@@ -137,16 +441,20 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         with open(args.png, "wb") as fh:
             fh.write(data)
     if args.json:
-        print(json.dumps(summary))
+        _print_json(summary)
     else:
         print(format_summary(summary))
     return 0
 
 
-def _cmd_validate(args: argparse.Namespace) -> int:
+def _cmd_validate(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .analyze.validate import format_reports, validate_paths
+    from .jit import interpreted
+    from .maps import OUTPOST_SIZE, find_maps
 
-    reports = validate_paths(args.paths)
+    files = sum(len(find_maps(p)) if Path(p).is_dir() else 1 for p in args.paths)
+    with interpreted(files * OUTPOST_SIZE * OUTPOST_SIZE <= INTERPRET_MAX_CELLS):
+        reports = validate_paths(args.paths)
     if args.json:
         print(json.dumps([r.to_json() for r in reports], indent=2))
     else:
@@ -156,7 +464,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0 if all(r.valid for r in reports) else 1
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
+def _cmd_play(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .arena.runner import format_result, play_game
     from .arena.sandbox import containments, sandbox_note
     from .fsutil import check_output_path
@@ -165,28 +473,25 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from .sim.records import save_record
     from .sim.registry import get_info
 
+    params = _params(args, fail)
+    _check_bots(args.game, args.bots, fail)
     if args.record:
         check_output_path(args.record)  # before the game is played
     bot_runs = containments(get_info(args.game).num_players, sandbox=args.sandbox,
                             limits=args.limit, env=args.bot_env)
     if args.sandbox and sandbox_note() is not None:
         print(f"atlas: {sandbox_note()}", file=sys.stderr)
-    params = _params(args.param)
     game_map = read_map(args.map, game=args.game)
-    if args.compat:
-        # "fair" names each game's default rules (outpost calls them "spec")
-        compat = get_info(args.game).param("compat")
-        default = compat.default if compat is not None else "fair"
-        params["compat"] = default if args.compat == "fair" else args.compat
     record = play_game(args.game, game_map, list(args.bots), params=params,
                        seed=args.seed, time_limit=args.time, containment=bot_runs)
     if args.record:
         save_record(record, args.record)
     if args.json:
         r = record.result
-        print(json.dumps({"winner": r.winner, "reason": r.reason, "turns": len(record.turns),
-                          "scores": list(r.scores), "detail": r.detail,
-                          "statuses": [s.status for s in record.statuses]}))
+        _print_json({"winner": r.winner, "reason": r.reason, "turns": len(record.turns),
+                     "scores": list(r.scores), "detail": r.detail,
+                     "statuses": [s.status for s in record.statuses],
+                     "record": args.record})
     else:
         print(format_result(record))
         for seat, s in enumerate(record.statuses):
@@ -196,23 +501,24 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_tournament(args: argparse.Namespace) -> int:
-    import os
-
+def _cmd_tournament(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .arena.tournament import (load_maps, results_json, run_games, schedule_games,
                                    standings, write_results)
     from .bots.registry import bot_names
+    from .resources import maps_dir
 
-    params = _params(args.param)
-    maps = load_maps(args.game, args.maps or [os.path.join("maps", args.game)])
+    params = _params(args, fail)
+    if args.bots:
+        _check_bots(args.game, args.bots, fail)
+    maps = load_maps(args.game, args.maps or [maps_dir() / args.game])
     bots = list(args.bots or bot_names(args.game))
     specs = schedule_games(args.game, maps, bots, args.seeds, params, args.time)
     records = run_games(specs, jobs=args.jobs, scheduler=args.scheduler,
-                        progress=sys.stderr.isatty() or not args.json)
+                        progress=_progress(args))
     table = standings(records, bots)
     files = write_results(args.out, specs, records, table) if args.out else None
     if args.json:
-        print(json.dumps(results_json(specs, records, table, files)))
+        _print_json(results_json(specs, records, table, files))
     else:
         print(f"{args.game}: {len(specs)} games on {len(maps)} map(s), "
               f"{len(bots)} bots, {args.seeds} seed(s), {args.time:g} s per move")
@@ -220,81 +526,145 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_import_trace(args: argparse.Namespace) -> int:
+def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     """Exit 0 when the trace replays exactly (and the record is written), 1 when it does
     not (the first differing turn, seat and field are printed), 2 when the trace or its
     map cannot be read."""
-    from pathlib import Path
-
     from .errors import MapFormatError
     from .maps import read_map
     from .sim.outpost.traces import (TraceError, TraceMismatchError, find_trace_map,
                                      read_trace, trace_to_record)
     from .sim.records import save_record
 
+    def failed(code: int, exc: Exception) -> int:
+        if args.json:
+            _print_json({"trace": args.trace, "replayed": False, "error": str(exc),
+                         "record": None})
+        print(f"atlas import-trace: {exc}", file=sys.stderr)
+        return code
+
     try:
         trace = read_trace(args.trace)
         map_path = Path(args.map) if args.map else find_trace_map(trace)
         game_map = read_map(map_path, game="outpost")
     except (TraceError, MapFormatError) as exc:
-        print(f"atlas import-trace: {exc}", file=sys.stderr)
-        return 2
+        return failed(2, exc)
     try:
         record = trace_to_record(trace, game_map)
     except TraceMismatchError as exc:
-        print(f"atlas import-trace: {exc}", file=sys.stderr)
-        return 1
+        return failed(1, exc)
     except TraceError as exc:
-        print(f"atlas import-trace: {exc}", file=sys.stderr)
-        return 2
+        return failed(2, exc)
+    if args.record:
+        save_record(record, args.record)
     fin = record.final
+    if args.json:
+        _print_json({"trace": args.trace, "replayed": True, "turns": len(trace.turns),
+                     "map": game_map.name, "map_file": str(map_path),
+                     "params": {"r": trace.r, "L": trace.L, "W": trace.W},
+                     "land": fin["land"], "water": fin["water"], "record": args.record})
+        return 0
     print(f"{args.trace}: {len(trace.turns)} turns replayed exactly on {game_map.name} "
           f"(r={trace.r} L={trace.L} W={trace.W}); land {fin['land']}, "
           f"water {fin['water']}")
     if args.record:
-        save_record(record, args.record)
         print(f"record written to {args.record}")
     return 0
 
 
-def _cmd_bot(args: argparse.Namespace) -> int:
+def _cmd_bot(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .arena.protocols import serve_builtin_bot
 
-    return serve_builtin_bot(args.game, args.name, seed=args.seed, time_limit=args.time)
+    _check_bots(args.game, [args.name], fail)
+    params = _params(argparse.Namespace(game=args.game, param=[], compat=args.compat), fail)
+    return serve_builtin_bot(args.game, args.name, seed=args.seed, time_limit=args.time,
+                             first_move_time=args.first_time, params=params)
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
+def _replay_out(args: argparse.Namespace, fail: Callable[[str], Any]) -> Path:
+    if args.out and args.gif and args.out != args.gif:
+        fail(f"two outputs given: {args.out!r} and --gif {args.gif!r}")
+    named = args.out or args.gif
+    if named:
+        return Path(named)
+    src = Path(args.record)
+    stem = src.name
+    for suffix in (".gz", ".json"):
+        stem = stem[: -len(suffix)] if stem.endswith(suffix) else stem
+    out = src.with_name(stem + ".gif")
+    if out.exists():
+        fail(f"{out} already exists; name it as OUT.gif to overwrite it")
+    return out
+
+
+def _cmd_replay(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .render.gif import write_gif
     from .sim.records import load_record
 
-    write_gif(load_record(args.record), args.gif)
+    out = _replay_out(args, fail)
+    record = load_record(args.record)
+    write_gif(record, out)
+    if args.json:
+        _print_json({"record": args.record, "gif": str(out), "turns": len(record.turns),
+                     "bytes": out.stat().st_size})
+    else:
+        print(f"{args.record}: {len(record.turns)} turns -> {out}")
     return 0
 
 
-def _cmd_build(args: argparse.Namespace) -> int:
+def _cmd_build(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     """Exit 0 when a site was built (1 when nothing could be, or when ``--strict`` and
     any map or record is broken)."""
     from .render.site.build import build_site
+    from .resources import maps_dir
 
+    params = None
+    if args.compat is not None:
+        from .sim.registry import game_names, get_info
+
+        params = {game: {"compat": _compat_value(game, args.compat, fail)}
+                  for game in game_names() if get_info(game).param("compat") is not None}
     try:
-        result = build_site(args.maps, args.out, records_dir=args.records, jobs=args.jobs,
-                            games=args.games, progress=sys.stderr.isatty())
+        result = build_site(args.maps if args.maps is not None else maps_dir(), args.out,
+                            records_dir=args.records, jobs=args.jobs, games=args.games,
+                            progress=_progress(args), params=params,
+                            log=(lambda msg: None) if args.quiet else None)
     except OSError as exc:
         print(f"atlas: error: {exc}", file=sys.stderr)
         return 2
+    code = 0
     if not result.built_anything:
         print("atlas build: nothing could be built", file=sys.stderr)
-        return 1
-    if args.strict and result.problems:
-        return 1
+        code = 1
+    elif args.strict and result.problems:
+        code = 1
+    if args.json:
+        _print_json({"out": str(result.out), "index": str(result.out / "index.html"),
+                     "maps": len(result.maps), "maps_ok": sum(1 for m in result.maps if m.ok),
+                     "games": len(result.games), "problems": list(result.problems),
+                     "seconds": round(result.seconds, 3),
+                     "cache": {"hits": result.cache_hits, "misses": result.cache_misses},
+                     "exit": code})
+    return code
+
+
+def _cmd_completion(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
+    try:
+        import shtab
+    except ImportError:
+        fail("shell completion needs shtab: pip install 'atlas-gridgames[completion]'")
+        return 2  # pragma: no cover - fail exits
+    print(shtab.complete(build_parser(), shell=args.shell))
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``atlas`` with ``argv`` (default: the command line); return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    fail = _subparser(parser, args.command).error
     try:
-        return int(args.func(args) or 0)
+        return int(args.func(args, fail) or 0)
     except AtlasError as exc:
         print(f"atlas: error: {exc}", file=sys.stderr)
         return 2

@@ -28,7 +28,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from atlas.arena.rating import score_interval
@@ -36,9 +35,9 @@ from atlas.arena.tournament import (Standings, is_error, load_maps, run_games,
                                     schedule_games, standings)
 from atlas.bots.registry import bot_names
 from atlas.maps import find_maps
+from atlas.resources import maps_dir
 from atlas.sim.records import Record
 
-ROOT = Path(__file__).resolve().parents[1]
 
 __all__ = ["parse_depths", "slowest_answers", "format_ladder", "main"]
 
@@ -124,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     bots = args.bots or [b for b in bot_names(args.game) if b != "random"]
-    folder = ROOT / "maps" / args.game
+    folder = maps_dir() / args.game
     by_name = {p.stem: p for p in find_maps(folder)} if folder.is_dir() else {}
     paths = [by_name.get(m, m) for m in args.maps] if args.maps else [folder]
     maps = load_maps(args.game, paths)

@@ -9,11 +9,13 @@
 * ``grid_graph`` (session fixture): the networkx graph of the free cells of a grid.
 * hypothesis profiles: ``ci`` (the default: derandomized) and ``long``
   (``HYPOTHESIS_PROFILE=long``: 20,000 random examples per property).
+* ``tick_clock``: an injected clock for timing tests (:class:`TickClock`).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -95,3 +97,38 @@ def outside_data() -> Path:
 def grid_graph() -> Callable[[np.ndarray], nx.Graph]:
     """``grid_graph(free)``: the networkx graph of the free cells, for references."""
     return _grid_graph
+
+
+class TickClock:
+    """A clock that moves only when it is read: every read returns the time and then
+    advances it by ``tick`` seconds.
+
+    Installed as ``time.perf_counter`` (the clock every deadline in atlas is read on,
+    compiled kernels included: :func:`atlas.bots.search.clock` looks it up at each
+    call), it turns a deadline into a budget of clock reads: a search that checks its
+    clock every N nodes gets ``budget / tick`` checks, on any machine, at any load.  So
+    timing tests ask what the code does with its clock, never how fast the machine is.
+    """
+
+    def __init__(self, start: float = 1000.0, tick: float = 1e-3) -> None:
+        self.now = start
+        self.tick = tick
+        self.reads = 0
+
+    def __call__(self) -> float:
+        t = self.now
+        self.now += self.tick
+        self.reads += 1
+        return t
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass (a bot that is slow, a process that is late)."""
+        self.now += seconds
+
+
+@pytest.fixture
+def tick_clock(monkeypatch: pytest.MonkeyPatch) -> TickClock:
+    """A :class:`TickClock` standing in for ``time.perf_counter`` during one test."""
+    clock = TickClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    return clock

@@ -27,7 +27,8 @@ from .sandbox import Containment
 from ..bots.registry import make_bot
 from ..sim.records import PlayerEntry, Record, RecordBuilder
 
-__all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
+__all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE",
+           "late_after"]
 
 #: Built-in bots keep their own deadline; an answer later than the limit plus this
 #: (seconds, plus a quarter of the limit) counts as a timeout.
@@ -36,6 +37,12 @@ TIME_GRACE = 0.05
 #: include compiling its numba kernels (loaded from numba's cache after the first run).
 #: The bot is still handed the real deadline.
 COMPILE_ALLOWANCE = 30.0
+
+
+def late_after(limit: float) -> float:
+    """Seconds after which a built-in bot's answer to a ``limit``-second move is late:
+    the limit, a quarter of it more, and :data:`TIME_GRACE`."""
+    return limit * 1.25 + TIME_GRACE
 
 
 def bot_seed(seed: int, seat: PlayerId) -> int:
@@ -166,12 +173,12 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
                     moves[seat] = None
                     continue
                 base = seat_times[seat]
-                limit, judge = base, base * 1.25 + TIME_GRACE
+                limit, judge = base, late_after(base)
                 if not moved[seat]:
                     own = getattr(bots[seat], "first_move_time", None)
                     limit = first_move_time if first_move_time is not None else max(
                         base, own or base)
-                    judge = limit * 1.25 + TIME_GRACE
+                    judge = late_after(limit)
                     if own is None:  # a built-in bot: its first move may compile kernels
                         judge = max(judge, COMPILE_ALLOWANCE)
                 moved[seat] = True

@@ -50,8 +50,13 @@ class ScriptedBot:
         if k == self.at:
             if self.how == "raise":
                 raise ZeroDivisionError("scripted failure")
-            if self.how == "slow":
-                time.sleep(max(0.0, deadline - time.perf_counter()) + 0.15)
+            if self.how == "slow":  # past the deadline, on the injected clock
+                late = max(0.0, deadline - time.perf_counter()) + 0.15
+                advance = getattr(time.perf_counter, "advance", None)
+                if advance is not None:
+                    advance(late)
+                else:
+                    time.sleep(late)
             if self.how == "garbage":
                 return "north-ish"
             if self.how == "illegal":
@@ -89,7 +94,9 @@ FAILURES = [("raise", "crashed", "crash"), ("slow", "timeout", "timeout"),
 @pytest.mark.parametrize("game_name, how, status, reason", [
     (g, *f) for g in ("isolation", "connect5", "tron") for f in FAILURES
     if not (g == "tron" and f[0] == "illegal")])
-def test_a_failing_seat_loses_with_the_reason(game_name, how, status, reason):
+def test_a_failing_seat_loses_with_the_reason(game_name, how, status, reason, tick_clock):
+    # On the injected tick clock: the random seat is never late whatever the machine's
+    # load, and "slow" is 0.15 s past the deadline, later than the runner allows.
     bad = ScriptedBot(game_name, how, at=1)
     record = play_game(game_name, MAPS[game_name], ["random", bad], seed=2, time_limit=0.05)
     verify_record(record)
@@ -107,7 +114,7 @@ def test_a_failing_seat_loses_with_the_reason(game_name, how, status, reason):
         assert "ZeroDivisionError: scripted failure" in record.statuses[1].detail
 
 
-def test_built_in_first_move_may_compile_but_later_moves_are_timed():
+def test_built_in_first_move_may_compile_but_later_moves_are_timed(tick_clock):
     slow_first = ScriptedBot("connect5", "slow", at=0)
     record = play_game("connect5", MAPS["connect5"], [slow_first, "random"], time_limit=0.05)
     assert record.statuses[0].status == "ok"  # within COMPILE_ALLOWANCE
@@ -116,7 +123,7 @@ def test_built_in_first_move_may_compile_but_later_moves_are_timed():
     assert record.statuses[0].status == "timeout" and record.statuses[0].turn == 0
 
 
-def test_outpost_empire_that_fails_stops_moving_and_the_game_goes_on():
+def test_outpost_empire_that_fails_stops_moving_and_the_game_goes_on(tick_clock):
     bad = ScriptedBot("outpost", "raise", at=3)
     record = play_game("outpost", MAPS["outpost"], ["random", bad, "random", "random"],
                        params={"T": 12}, seed=1, time_limit=0.5)

@@ -102,9 +102,11 @@ def test_takes_an_immediate_win_over_a_block(name):
 
 
 @pytest.mark.parametrize("name", ["window4", "strong"])
-def test_searches_when_the_move_is_shorter_than_the_margin(name):
+def test_searches_when_the_move_is_shorter_than_the_margin(name, tick_clock):
     # The site's tournament gives 20 ms a move, no more than window4 keeps in hand: the bot
     # must still search (a fifth of the budget) and see the win, not play a fallback.
+    # On the injected tick clock (10 us a read): the budget is clock reads, not speed.
+    tick_clock.tick = 1e-5
     discs = {(5, 0): 1, (5, 1): 1, (5, 2): 1, (5, 3): 1,
              (5, 8): 0, (4, 8): 0, (3, 8): 0, (2, 8): 0}
     st = _state(6, 9, discs)

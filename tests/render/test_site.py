@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -175,14 +174,14 @@ def test_validation_page_lists_each_problem(built):
 
 
 def test_warm_rebuild_hits_the_cache_and_is_fast(built):
+    # "fast" as work not done, not as seconds: every analysis, game and picture comes
+    # from the cache (a wall-clock bound would depend on the machine).
     root, maps, recs, out, result = built
-    t = time.perf_counter()
     again = build_site(maps, out, records_dir=recs, cache_dir=root / "cache",
                        progress=False, games=1, jobs=1,
                        bots={"tron": ["random", "wallhugger"]}, time_limit=0.05,
                        log=lambda m: None)
     assert again.cache_misses == 0 and again.cache_hits > 0
-    assert time.perf_counter() - t < 15
     assert [g.ident for g in again.games] == [g.ident for g in result.games]
 
 

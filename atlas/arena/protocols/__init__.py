@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, BinaryIO, Sequence
+import time
+from typing import Any, BinaryIO, Mapping, Sequence
 
 from ...bots.registry import make_bot
 from ...errors import BotError
 from ...sim.registry import get_info
 from ..process import ExternalBot
+from .common import ServedBot, process_start
 
 __all__ = ["PROTOCOLS", "protocol_module", "external_bot", "serve_builtin_bot",
            "SERVE_MOVE_TIME", "SERVE_FIRST_MOVE_TIME"]
@@ -34,10 +36,12 @@ PROTOCOLS = {
     "gtp": ("atlas.arena.protocols.gtp", "GtpBot"),
     "jsonl": ("atlas.arena.protocols.jsonl", "JsonLinesBot"),
 }
-#: Seconds per move a served bot allows itself by default (the official engine gives 1 s).
+#: Seconds per move of a served bot, from reading the request (the official engine
+#: gives 1 s): the watchdog answers for the bot at this limit.
 SERVE_MOVE_TIME = 0.9
-#: ... and for its first move (the official engine's default limit is 3 s).
-SERVE_FIRST_MOVE_TIME = 2.9
+#: Seconds for the first move, from the process's start (the official engine's limit is
+#: 3 s from the moment it started the program).
+SERVE_FIRST_MOVE_TIME = 2.8
 
 
 def protocol_module(game: str) -> Any:
@@ -62,33 +66,46 @@ def external_bot(game: str, command: str | Sequence[str], **kwargs: Any) -> Exte
 
 
 def serve_builtin_bot(game: str, name: str, seed: int = 0, time_limit: float | None = None,
-                      *, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+                      *, first_move_time: float | None = None,
+                      params: Mapping[str, Any] | None = None,
+                      stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
+                      started: float | None = None) -> int:
     """Run the built-in bot ``name`` as an external program of ``game``'s protocol.
 
     Reads the protocol from ``stdin`` and answers on ``stdout`` (the process's own by
     default), flushing after every answer, until end of file (or GTP ``quit``); returns
     the exit status 0.  This is ``atlas bot GAME NAME``: ``atlas bot tron NAME`` can
-    enter the official 2010 engine as a bot command.
+    enter the official 2010 engine as a bot command.  The bot is made and asked on a
+    worker thread, and a watchdog answers a safe move at each deadline the bot misses
+    (:class:`~atlas.arena.protocols.common.ServedBot`).
 
     Parameters
     ----------
     time_limit : float, optional
-        Seconds the bot allows itself per move, counted from the moment the request was
-        read.  By default :data:`SERVE_MOVE_TIME` and :data:`SERVE_FIRST_MOVE_TIME` for
-        the first move; a given value applies to every move.
+        Seconds per move, counted from the moment the request was read (default
+        :data:`SERVE_MOVE_TIME`).
+    first_move_time : float, optional
+        Seconds for the first move, counted from ``started`` (default
+        :data:`SERVE_FIRST_MOVE_TIME`).
+    params : mapping, optional
+        Game parameters the bot plays by (``atlas bot --compat``).
+    started : float, optional
+        ``time.perf_counter()`` time the first move's clock starts from: by default the
+        process's own start when serving the process's standard input, else now.
     """
     module = protocol_module(game)
-    bot = make_bot(game, name, seed)
-    limits = ((SERVE_FIRST_MOVE_TIME, SERVE_MOVE_TIME) if time_limit is None
-              else (float(time_limit), float(time_limit)))
+    if started is None:
+        started = process_start() if stdin is None else time.perf_counter()
+    first = SERVE_FIRST_MOVE_TIME if first_move_time is None else float(first_move_time)
+    served = ServedBot(lambda: make_bot(game, name, seed), first_deadline=started + first,
+                       move_time=SERVE_MOVE_TIME if time_limit is None else float(time_limit),
+                       name=name)
     inp = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
     try:
-        module.serve(game, bot, limits, inp, out)
+        module.serve(game, served, inp, out, dict(params or {}))
     except BrokenPipeError:
         pass
     finally:
-        close = getattr(bot, "close", None)
-        if close is not None:
-            close()
+        served.close()
     return 0

@@ -18,7 +18,7 @@ from ...maps import GameMap
 from ...sim.registry import get_game
 from ...sim.base import Status
 from ..process import BotFailure, ExternalBot
-from .common import move_limit, send_line
+from .common import ServedBot, send_line
 
 __all__ = ["GtpBot", "COLOURS", "parse_gtp_response", "gtp_column", "serve"]
 
@@ -121,20 +121,25 @@ class GtpBot(ExternalBot):
 
 
 
-def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
-          out: BinaryIO) -> None:
-    """Answer a GTP controller on ``inp``/``out`` with ``bot`` until ``quit`` or EOF."""
+def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
+          params: dict[str, Any]) -> None:
+    """Answer a GTP controller on ``inp``/``out`` with ``served`` until ``quit`` or EOF.
+
+    ``genmove`` is answered by the bot when it is ready by the served clock's deadline,
+    else by the watchdog with a random legal column (the game's ``random_move``).
+    """
     game = get_game(game_name)
+    rng = np.random.default_rng(0)
     size, inarow = [9, 6], 5
     state: Any = None
-    first = True
 
     def fresh() -> Any:
         board_map = GameMap(game_name, "gtp", np.zeros((size[1], size[0]), dtype=np.bool_),
                             (), {"inarow": inarow})
-        if hasattr(bot, "start"):
-            bot.start(board_map, {"inarow": inarow}, 0)
-        return game.initial_state(board_map, {"inarow": inarow})
+        game_params = {**params, "inarow": inarow}
+        served.tell(lambda bot: bot.start(board_map, dict(game_params), 0)
+                    if hasattr(bot, "start") else None)
+        return game.initial_state(board_map, game_params)
 
     commands = ("protocol_version", "name", "version", "known_command", "list_commands",
                 "boardsize", "inarow", "clear_board", "play", "genmove", "quit")
@@ -150,7 +155,7 @@ def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
             if cmd == "protocol_version":
                 text = "2"
             elif cmd == "name":
-                text = f"atlas-{getattr(bot, 'name', 'bot')}"
+                text = f"atlas-{served.name}"
             elif cmd == "version":
                 text = "1"
             elif cmd == "known_command":
@@ -172,8 +177,10 @@ def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
                 if cmd == "play":
                     state = game.apply(state, {seat: int(args[1]) - 1})
                 else:
-                    column = bot.move(state.copy(), seat, t0 + move_limit(limits, first))
-                    first = False
+                    column = served.ask(
+                        lambda bot, dl, st=state.copy(), p=seat: bot.move(st, p, dl),
+                        served.deadline(t0),
+                        lambda st=state, p=seat: game.random_move(st, p, rng))
                     state = game.apply(state, {seat: int(column)})
                     text = str(int(column) + 1)
             elif cmd == "quit":

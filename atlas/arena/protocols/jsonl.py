@@ -19,7 +19,7 @@ from ...maps import format_map, parse_map
 from ...sim.registry import get_game
 from ...sim.base import Status
 from ..process import BotFailure, ExternalBot
-from .common import move_limit, send_line
+from .common import ServedBot, send_line
 
 __all__ = ["JsonLinesBot", "parse_jsonl_line", "jsonl_move", "serve"]
 
@@ -91,12 +91,41 @@ def jsonl_move(game: Any, line: str) -> Any:
         raise BotFailure(Status.INVALID, f"cannot read the move: {str(exc)[:120]}") from None
 
 
-def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
-          out: BinaryIO) -> None:
-    """Answer a JSON-lines host on ``inp``/``out`` with ``bot`` until ``end`` or EOF."""
+def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
+          params: dict[str, Any]) -> None:
+    """Answer a JSON-lines host on ``inp``/``out`` with ``served`` until ``end`` or EOF.
+
+    The deadline of a turn is the served clock's (:meth:`ServedBot.deadline`), and at
+    most four fifths of the ``time`` the host says is left.  Everything that may need
+    compiled code (the map, the state, the bot) runs on the worker thread, so the main
+    thread can always answer: when the bot misses the deadline, the watchdog answers a
+    random one of the ``legal`` moves the turn message lists.
+    """
+    import numpy as np
+
     game = get_game(game_name)
-    template: Any = None
-    seat, first = 0, True
+    rng = np.random.default_rng(0)
+    held: dict[str, Any] = {}  # the worker's: the state template of the game
+    seat = 0
+
+    def start(bot: Any, msg: dict[str, Any]) -> None:
+        board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
+        game_params = {**params, **dict(msg.get("params") or {})}
+        held["template"] = game.initial_state(board_map, game_params)
+        if hasattr(bot, "start"):
+            bot.start(board_map, game_params, int(msg.get("seat", 0)))
+
+    def move(bot: Any, deadline: float, msg: dict[str, Any], player: int) -> Any:
+        state = game.state_from_json(held["template"], msg["state"])
+        return bot.move(state, player, deadline)
+
+    def fallback(msg: dict[str, Any], player: int) -> Any:
+        legal = msg.get("legal")
+        if legal:
+            return game.move_from_json(legal[int(rng.integers(len(legal)))])
+        state = game.state_from_json(held["template"], msg["state"])
+        return game.random_move(state, player, rng)
+
     for raw in iter(inp.readline, b""):
         t0 = time.perf_counter()
         if not raw.strip():
@@ -104,19 +133,15 @@ def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
         msg = json.loads(raw)
         kind = msg.get("type")
         if kind == "start":
-            board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
-            params = dict(msg.get("params") or {})
             seat = int(msg.get("seat", 0))
-            template = game.initial_state(board_map, params)
-            if hasattr(bot, "start"):
-                bot.start(board_map, params, seat)
+            served.tell(lambda bot, m=msg: start(bot, m))
         elif kind == "turn":
-            state = game.state_from_json(template, msg["state"])
-            limit = move_limit(limits, first)
+            deadline = served.deadline(t0)
             if "time" in msg:
-                limit = min(limit, 0.8 * float(msg["time"]))
-            move = bot.move(state, int(msg.get("seat", seat)), t0 + limit)
-            first = False
-            send_line(out, json.dumps({"move": game.move_to_json(move)}) + "\n")
+                deadline = min(deadline, t0 + 0.8 * float(msg["time"]))
+            player = int(msg.get("seat", seat))
+            answer = served.ask(lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),
+                                deadline, lambda m=msg, p=player: fallback(m, p))
+            send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
         elif kind == "end":
             return

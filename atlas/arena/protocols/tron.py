@@ -21,9 +21,10 @@ import numpy as np
 from ...maps import GameMap
 from ...sim.registry import get_game
 from ..process import ExternalBot
-from .common import move_limit, send_line
+from .common import ServedBot, send_line
 
-__all__ = ["TronProtocolBot", "tron_board_text", "parse_tron_answer", "serve", "TRON_DIGITS"]
+__all__ = ["TronProtocolBot", "tron_board_text", "parse_tron_answer", "serve", "safe_digit",
+           "TRON_DIGITS"]
 
 #: Tron answers: the digit byte -> direction (1 N, 2 E, 3 S, 4 W).
 TRON_DIGITS = {ord("1"): 1, ord("2"): 2, ord("3"): 3, ord("4"): 4}
@@ -73,9 +74,65 @@ class TronProtocolBot(ExternalBot):
 
 
 
-def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
-          out: BinaryIO) -> None:
-    """Answer the official engine's boards on ``inp`` with ``bot``'s digits until EOF."""
+def safe_digit(chars: np.ndarray) -> int:
+    """The watchdog's answer: the free neighbour of ``1``'s head with the most room.
+
+    Room is the number of free cells reachable from the neighbour (a plain-Python flood,
+    O(cells)), ties broken by the neighbour's own free neighbours, then by direction
+    order; 1 (north) when every neighbour is blocked.  Used when the bot has not answered
+    in time (:class:`~atlas.arena.protocols.common.ServedBot`).
+    """
+    h, w = chars.shape
+    free = chars == TRON_FREE
+    heads = np.argwhere(chars == TRON_ME)
+    if len(heads) == 0:
+        return 1
+    r0, c0 = (int(v) for v in heads[0])
+    steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+    def open_at(r: int, c: int) -> bool:
+        return 0 <= r < h and 0 <= c < w and bool(free[r, c])
+
+    best, best_key = 1, (-1, -1)
+    for digit, (dr, dc) in enumerate(steps, start=1):
+        r, c = r0 + dr, c0 + dc
+        if not open_at(r, c):
+            continue
+        seen = {(r, c)}
+        stack = [(r, c)]
+        while stack:
+            y, x = stack.pop()
+            for sy, sx in steps:
+                cell = (y + sy, x + sx)
+                if cell not in seen and open_at(*cell):
+                    seen.add(cell)
+                    stack.append(cell)
+        key = (len(seen), sum(open_at(r + sy, c + sx) for sy, sx in steps))
+        if key > best_key:
+            best, best_key = digit, key
+    return best
+
+
+def _read_board(inp: BinaryIO, header: bytes) -> np.ndarray | None:
+    """The rows after a ``"W H"`` header as a character grid, or None if unreadable."""
+    try:
+        w, h = (int(v) for v in header.split()[:2])
+    except ValueError:
+        return None
+    if not (0 < w <= 10_000 and 0 < h <= 10_000):
+        return None
+    rows = [inp.readline().decode("ascii", "replace").rstrip("\r\n").ljust(w)[:w]
+            for _ in range(h)]
+    return np.array([list(r) for r in rows], dtype="<U1").reshape(h, w)
+
+
+def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
+          params: dict[str, Any]) -> None:
+    """Answer the official engine's boards on ``inp`` with ``served``'s digits until EOF.
+
+    Each board is answered by the bot when it is ready by its deadline, else by the
+    watchdog's :func:`safe_digit`; a header that is not ``W H`` is skipped.
+    """
     game = get_game(game_name)
     turn = 0
     while True:
@@ -85,10 +142,9 @@ def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
         if not header.strip():
             continue
         t0 = time.perf_counter()
-        w, h = (int(v) for v in header.split()[:2])
-        rows = [inp.readline().decode("ascii", "replace").rstrip("\r\n").ljust(w)[:w]
-                for _ in range(h)]
-        chars = np.array([list(r) for r in rows], dtype="<U1").reshape(h, w)
+        chars = _read_board(inp, header)
+        if chars is None:
+            continue
         heads = [np.argwhere(chars == label) for label in (TRON_ME, TRON_OPPONENT)]
         if any(len(hd) == 0 for hd in heads):
             send_line(out, "1\n")  # no head to move: any digit will do
@@ -96,13 +152,13 @@ def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,
             continue
         starts = tuple((int(hd[0][0]), int(hd[0][1])) for hd in heads)
         board_map = GameMap(game_name, "stdin", chars == TRON_WALL, starts)
-        state = game.initial_state(board_map)
+        state = game.initial_state(board_map, params)
         if dataclasses.is_dataclass(state) and hasattr(state, "turn"):
             state = dataclasses.replace(state, turn=turn)
-        if turn == 0 and hasattr(bot, "start"):
-            bot.start(board_map, {}, 0)
-        move = bot.move(state, 0, t0 + move_limit(limits, turn == 0))
-        send_line(out, f"{int(move) if move in (1, 2, 3, 4) else 1}\n")
+        if turn == 0:
+            served.tell(lambda bot, m=board_map: bot.start(m, dict(params), 0)
+                        if hasattr(bot, "start") else None)
+        move = served.ask(lambda bot, deadline, st=state: bot.move(st, 0, deadline),
+                          served.deadline(t0), lambda b=chars: safe_digit(b))
+        send_line(out, f"{int(move) if move in (1, 2, 3, 4) else safe_digit(chars)}\n")
         turn += 1
-
-

@@ -27,7 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ...errors import AtlasError, MapFormatError, RecordError
 from ...fsutil import default_mode
@@ -254,7 +254,8 @@ def _validate(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str])
 def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
                 cache: Cache, version: dict[str, str], progress: bool,
                 bots: dict[str, Sequence[str]] | None, time_limit: float | None,
-                game_filter: Sequence[str] | None, problems: list[str]) -> list[Any]:
+                game_filter: Sequence[str] | None, problems: list[str],
+                params: Mapping[str, Mapping[str, Any]] | None = None) -> list[Any]:
     """Records of the built-in tournament (cached game by game)."""
     from ...bots import bot_names
     from ...arena import tournament as tour
@@ -269,10 +270,10 @@ def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
         names = list(bots.get(game, ()) if bots is not None else bot_names(game))
         if not maps or len(names) < 2:
             continue
-        params = dict(BUILD_PARAMS.get(game, {}))
+        game_params = {**BUILD_PARAMS.get(game, {}), **(params or {}).get(game, {})}
         limit = TOURNAMENT_TIME.get(game, DEFAULT_TOURNAMENT_TIME) if time_limit is None \
             else time_limit
-        specs = tour.schedule_games(game, maps, names, games_per, params, limit)
+        specs = tour.schedule_games(game, maps, names, games_per, game_params, limit)
         for spec in specs:
             key = content_key("game", _spec_json(spec), version["game"])
             data = cache.get_json("record", key)
@@ -424,7 +425,8 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
                bots: dict[str, Sequence[str]] | None = None,
                time_limit: float | None = None,
                game_filter: Sequence[str] | None = None,
-               log: Callable[[str], None] | None = None) -> BuildResult:
+               log: Callable[[str], None] | None = None,
+               params: Mapping[str, Mapping[str, Any]] | None = None) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``.
 
     Parameters
@@ -449,6 +451,11 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         Seconds per move in the tournament (default :data:`TOURNAMENT_TIME`).
     game_filter : sequence of str, optional
         Only these games take part in the tournament.
+    log : callable, optional
+        Where the summary and problem lines go (default: standard error).
+    params : mapping, optional
+        Game parameters per game name for the tournament, over the build's own
+        (``atlas build --compat``).
 
     Returns
     -------
@@ -505,7 +512,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
             recs = _tournament(entries, games_per=n_games, jobs=jobs, cache=cache,
                                version=version, progress=progress, bots=bots,
                                time_limit=time_limit, game_filter=game_filter,
-                               problems=problems)
+                               problems=problems, params=params)
             game_entries += _game_entries(recs, "tournament", entries, taken)
         if records_dir is not None:
             recs = load_records(Path(records_dir), problems)

@@ -56,8 +56,10 @@ def slugify(text: str, taken: set[str] | None = None) -> str:
 
 
 def templates_dir() -> Path:
-    """The ``templates/`` folder of the atlas source tree."""
-    return Path(__file__).resolve().parents[3] / "templates"
+    """The site's templates folder (``templates/``; see :mod:`atlas.resources`)."""
+    from ...resources import templates_dir as found
+
+    return found()
 
 
 def environment() -> Any:

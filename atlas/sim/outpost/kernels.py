@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-import numba
+from ...jit import numba  # numba itself is imported on first compile
 import numpy as np
 
 from ...analyze.outpost_kernels import ownership_kernel, ownership_update

@@ -205,12 +205,13 @@ def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
     TraceError
         No such file in any of these folders (the message lists them).
     """
-    repo = Path(__file__).resolve().parents[3]
+    from ...resources import maps_dir
+
     dirs = [Path(d) for d in search]
     if trace.path is not None:
         here = Path(trace.path).parent
         dirs += [here, here.parent / "outpost-maps"]
-    dirs += [Path.cwd(), repo / "maps" / "outpost"]
+    dirs += [Path.cwd(), maps_dir() / "outpost"]
     for d in dirs:
         for cand in (d / f"{trace.map_name}.txt", d / trace.map_name):
             if cand.is_file():
