@@ -177,7 +177,10 @@ def _add_validate(sub: Any) -> None:
                                    "is named with its rule and line.  Exit 1 when a map "
                                    "is invalid, 2 when one cannot be read.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="map files or folders of maps")
-    add_json(p, "a list of reports")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print a list of reports as JSON")
+    out.add_argument("--csv", action="store_true",
+                     help="print one CSV row per map: file, valid, rules, first message")
     p.set_defaults(func=_cmd_validate)
 
 
@@ -214,28 +217,70 @@ def add_bot_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_tournament(sub: Any) -> None:
-    p = sub.add_parser("tournament", help="play a round robin of bots on maps",
-                       description="Play every pair of bots on every map, both seatings, "
-                                   "and print the standings.")
-    add_game(p)
-    p.add_argument("--maps", nargs="+", metavar="MAP",
-                   help="map files or folders (default: atlas's own maps of the game)")
-    p.add_argument("--bots", nargs="+", metavar="BOT",
-                   help="built-in bot names or 'cmd:<command line>' (default: every "
-                        "built-in bot of the game)")
-    p.add_argument("--seeds", type=_count(1), default=1, metavar="N",
-                   help="seeds per pairing and seating (default 1)")
-    add_time(p, 0.1, "seconds per move")
-    add_params(p)
-    add_compat(p)
+    p = sub.add_parser("tournament", help="run a tournament from a plan file or flags",
+                       description="Play a tournament and print its standings (ratings "
+                                   "with 95 % intervals, head to head).  Give a plan file "
+                                   "(TOML, docs/tournaments.md) or a game and flags.  With "
+                                   "--out every record is written as its game ends, so an "
+                                   "interrupted tournament resumes with --resume.")
+    p.add_argument("target", metavar="GAME|PLAN.toml",
+                   help="a tournament plan file (TOML), or the game for the flag form: "
+                        + ", ".join(_games()))
+    p.add_argument("--out", metavar="DIR",
+                   help="write records/ (as each game ends), results.json and a copy of "
+                        "the plan here: an empty or new folder, or one atlas wrote")
+    p.add_argument("--resume", action="store_true",
+                   help="play only the games whose records --out lacks")
+    p.add_argument("--force", action="store_true",
+                   help="play every game again in a folder that holds this or another "
+                        "tournament (only files atlas wrote are replaced)")
     p.add_argument("--jobs", type=_count(1), default=None, metavar="N",
                    help="local worker processes (default: one per core)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the games on this dask.distributed scheduler instead")
-    p.add_argument("--out", metavar="DIR", help="write results.json and every record here")
+    flags = p.add_argument_group("the flag form (a plan file says these itself)")
+    flags.add_argument("--maps", nargs="+", metavar="MAP",
+                       help="map files or folders (default: atlas's own maps of the game)")
+    flags.add_argument("--bots", nargs="+", metavar="BOT",
+                       help="players: NAME=cmd:COMMAND, NAME=BUILTIN, a built-in bot's "
+                            "name or cmd:COMMAND (default: every built-in bot)")
+    flags.add_argument("--seeds", type=_count(1), default=None, metavar="N",
+                       help="replays of each pairing and seating (default 1)")
+    flags.add_argument("--time", type=_positive_float, default=None, metavar="SECONDS",
+                       help="seconds per move (default 0.1)")
+    flags.add_argument("--schedule", choices=("round-robin", "gauntlet"), default=None,
+                       help="every pairing, or the first bot against each other "
+                            "(default round-robin)")
+    add_params(flags)
+    add_compat(flags)
+    flags.add_argument("--sandbox", action="store_true",
+                       help="run every program under bubblewrap (docs/security.md)")
+    flags.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                       help="a resource limit of every program: memory, cpu, files, "
+                            "processes, file-size (e.g. memory=2G)")
     add_json(p, "the results")
     add_quiet(p)
     p.set_defaults(func=_cmd_tournament)
+
+
+def _add_check(sub: Any) -> None:
+    p = sub.add_parser("check", help="try a submitted bot: one short game against random",
+                       description="Start a bot, play one short game against the random "
+                                   "bot, show the first turns' protocol exchange and the "
+                                   "bot's stderr, and end with a verdict: ok, or crashed / "
+                                   "timeout / invalid / illegal with the turn.  Exit 0 when "
+                                   "ok, 1 otherwise.")
+    add_game(p)
+    p.add_argument("bot", metavar="BOT",
+                   help="the player: cmd:COMMAND (a program), NAME=cmd:COMMAND, or a "
+                        "built-in bot's name")
+    p.add_argument("--map", metavar="MAP",
+                   help="the map file (default: the game's first bundled map)")
+    add_time(p, 1.0, "seconds per move")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    add_bot_options(p)
+    add_json(p, "the verdict, the exchange and the stderr")
+    p.set_defaults(func=_cmd_check)
 
 
 def _add_import_trace(sub: Any) -> None:
@@ -327,6 +372,7 @@ COMMANDS: dict[str, Callable[[Any], None]] = {
     "validate": _add_validate,
     "play": _add_play,
     "tournament": _add_tournament,
+    "check": _add_check,
     "import-trace": _add_import_trace,
     "bot": _add_bot,
     "replay": _add_replay,
@@ -448,7 +494,7 @@ def _cmd_analyze(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
-    from .analyze.validate import format_reports, validate_paths
+    from .analyze.validate import format_reports, reports_csv, validate_paths
     from .jit import interpreted
     from .maps import OUTPOST_SIZE, find_maps
 
@@ -457,6 +503,8 @@ def _cmd_validate(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
         reports = validate_paths(args.paths)
     if args.json:
         print(json.dumps([r.to_json() for r in reports], indent=2))
+    elif args.csv:
+        print(reports_csv(reports), end="")
     else:
         print(format_reports(reports))
     if any(r.unreadable for r in reports):
@@ -502,28 +550,88 @@ def _cmd_play(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
 
 
 def _cmd_tournament(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
-    from .arena.tournament import (load_maps, results_json, run_games, schedule_games,
-                                   standings, write_results)
+    """Exit 0 when the tournament was played (its games' failures are data), 2 when the
+    plan or the output folder cannot be used, 130 when interrupted (every finished
+    record kept)."""
+    from .arena.competition import describe, load_plan, plan_from_flags, run_plan
+    from .arena.tournament import results_json
     from .bots.registry import bot_names
     from .resources import maps_dir
 
-    params = _params(args, fail)
-    if args.bots:
-        _check_bots(args.game, args.bots, fail)
-    maps = load_maps(args.game, args.maps or [maps_dir() / args.game])
-    bots = list(args.bots or bot_names(args.game))
-    specs = schedule_games(args.game, maps, bots, args.seeds, params, args.time)
-    records = run_games(specs, jobs=args.jobs, scheduler=args.scheduler,
-                        progress=_progress(args))
-    table = standings(records, bots)
-    files = write_results(args.out, specs, records, table) if args.out else None
-    if args.json:
-        _print_json(results_json(specs, records, table, files))
+    target = args.target
+    flag_names = ("maps", "bots", "seeds", "time", "schedule")
+    if target.endswith(".toml") or (Path(target).is_file() and target not in _games()):
+        given = [f"--{n}" for n in flag_names if getattr(args, n)] + \
+            [f"--{n}" for n in ("param", "limit") if getattr(args, n)] + \
+            (["--compat"] if args.compat else []) + (["--sandbox"] if args.sandbox else [])
+        if given:
+            fail(f"{', '.join(given)}: the plan file says these itself")
+        plan = load_plan(target)
+    elif target in _games():
+        args.game = target
+        params = _params(args, fail)
+        if args.bots:
+            _check_bots(target, args.bots, fail)
+        limits = []
+        for text in args.limit:
+            name, sep, value = text.partition("=")
+            if not sep:
+                fail(f"--limit expects NAME=VALUE, got {text!r}")
+            limits.append((name.strip(), value.strip()))
+        plan = plan_from_flags(target, args.maps or [maps_dir() / target],
+                               list(args.bots or bot_names(target)), args.seeds or 1,
+                               args.time or 0.1, params, args.schedule or "round-robin",
+                               sandbox=args.sandbox, limits=limits)
     else:
-        print(f"{args.game}: {len(specs)} games on {len(maps)} map(s), "
-              f"{len(bots)} bots, {args.seeds} seed(s), {args.time:g} s per move")
-        print(table.format_table())
+        fail(f"argument GAME|PLAN.toml: {target!r} is neither a plan file nor a game "
+             f"({', '.join(_games())})")
+    if args.resume and not args.out:
+        fail("--resume needs --out DIR, the folder of the tournament to finish")
+    if not args.quiet and not args.json:
+        print(describe(plan), file=sys.stderr, flush=True)
+    result = run_plan(plan, args.out, resume=args.resume, force=args.force, jobs=args.jobs,
+                      scheduler=args.scheduler, progress=_progress(args),
+                      log=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
+    if args.json:
+        _print_json(results_json(result.specs, result.records, result.table, result.files))
+    else:
+        print(result.table.format_table())
+        if args.out:
+            print(f"records and results.json in {args.out}", file=sys.stderr)
     return 0
+
+
+def _cmd_check(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
+    from .arena.check import check_bot
+    from .arena.sandbox import containments
+    from .maps import find_maps, read_map
+    from .resources import maps_dir
+
+    _check_bots(args.game, [args.bot], fail)
+    if args.map:
+        game_map = read_map(args.map, game=args.game)
+    else:
+        bundled = find_maps(maps_dir() / args.game)
+        if not bundled:
+            fail(f"atlas has no map of {args.game}; give one with --map")
+        game_map = read_map(bundled[0], game=args.game)
+    run = containments(1, sandbox=args.sandbox, limits=args.limit, env=args.bot_env)[0]
+    report = check_bot(args.game, args.bot, game_map, time_limit=args.time, seed=args.seed,
+                       containment=run)
+    if args.json:
+        _print_json(report.to_json())
+        return 0 if report.ok else 1
+    print(f"{args.game} on {game_map.name}: {len(report.record.turns)} turns against random")
+    for direction, text in report.transcript:
+        arrow = "atlas ->" if direction == "sent" else "bot   <-"
+        for k, line in enumerate(text.strip("\n").split("\n")):
+            print(f"  {arrow if k == 0 else '        '} {line}")
+    if report.stderr.strip():
+        print("its stderr:")
+        for line in report.stderr.rstrip().splitlines()[-40:]:
+            print(f"  | {line}")
+    print(f"verdict: {report.verdict}")
+    return 0 if report.ok else 1
 
 
 def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:

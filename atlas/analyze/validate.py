@@ -31,6 +31,7 @@ from ..types import Cell, Grid
 __all__ = [
     "Problem",
     "ValidationReport",
+    "reports_csv",
     "RULES",
     "ERROR_RULES",
     "WARNING_RULES",
@@ -568,6 +569,30 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationRe
 
 #: Problems of one rule shown per file by :func:`format_reports` (``--json`` has all).
 SHOWN_PER_RULE = 12
+
+
+def reports_csv(reports: Sequence[ValidationReport]) -> str:
+    """One CSV row per report, under a header: ``file``, ``valid`` (``yes``, ``no`` or
+    ``unreadable``), ``rules`` (the rules broken, errors first, ``;``-separated) and
+    ``first message`` (``line N: message`` of the first error, else of the first
+    warning), for a spreadsheet of submissions (``atlas validate DIR --csv``)."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(["file", "valid", "rules", "first message"])
+    for rep in reports:
+        valid = "unreadable" if rep.unreadable else "yes" if rep.valid else "no"
+        rules: list[str] = []
+        for p in (*rep.errors, *rep.warnings):
+            if p.rule not in rules:
+                rules.append(p.rule)
+        first = next(iter((*rep.errors, *rep.warnings)), None)
+        message = "" if first is None else (f"line {first.line}: " if first.line else "") \
+            + first.message
+        out.writerow([rep.file, valid, ";".join(rules), message])
+    return buf.getvalue()
 
 
 def format_reports(reports: Sequence[ValidationReport]) -> str:

@@ -85,29 +85,34 @@ class _Tap:
 
     def read_answer(self, parse: Callable[[bytearray], Any], deadline: float, what: str
                     ) -> Any:
+        got = bytearray()
+
         def seen(buf: bytearray) -> Any:
             value, used = parse(buf)
-            if used:
-                self._keep("received", bytes(buf[:used]))
+            got.extend(buf[:used])
             return value, used
 
-        value = self._proc.read_answer(seen, deadline, what)
-        self._answers += 1
-        return value
+        try:
+            return self._proc.read_answer(seen, deadline, what)
+        finally:
+            self._keep("received", bytes(got))  # the answer's bytes, as one message
+            self._answers += 1
 
 
 def check_bot(game: str, spec: str, game_map: GameMap, *, time_limit: float = 1.0,
-              seed: int = 0, turns: int = TRANSCRIPT_TURNS) -> CheckReport:
+              seed: int = 0, turns: int = TRANSCRIPT_TURNS,
+              containment: Any = None) -> CheckReport:
     """Play ``spec`` (a player spec, see :mod:`atlas.arena.players`) once against the
     random bot on ``game_map``, and report.
 
     The game is the game's quick one (:attr:`GameInfo.quick_params
     <atlas.sim.base.GameInfo>`, e.g. a short Outpost game); the bot sits in the first
-    seat and its opponents are the random bot.
+    seat and its opponents are the random bot; ``containment`` says how a program runs
+    (:class:`~atlas.arena.sandbox.Containment`).
     """
     info = get_info(game)
     log: list[tuple[str, str]] = []
-    bot = make_player(game, parse_player(spec), seed)
+    bot = make_player(game, parse_player(spec), seed, containment=containment)
     start = getattr(bot, "start", None)
     if start is not None and hasattr(bot, "process"):
         def tapped_start(*args: Any, **kwargs: Any) -> None:
