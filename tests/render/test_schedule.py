@@ -1,0 +1,88 @@
+"""The built-in tournament of ``atlas build``: a main round for the strongest bots, a
+gauntlet for the others, at the ladder's times."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from atlas.bots import bot_names
+from atlas.maps import parse_map
+from atlas.render.games import render_of
+from atlas.render.site.schedule import run_order, site_schedule
+
+
+def _maps(n: int) -> list:
+    # map k has k + 1 free cells between the walls: later maps are larger
+    return [parse_map(f"{k + 4} 3\n{'#' * (k + 4)}\n#1{' ' * k}2#\n{'#' * (k + 4)}\n",
+                      game="tron", name=f"m{k:02d}") for k in range(n)]
+
+
+def test_tron_plan_plays_the_searches_at_the_ladders_time():
+    plan = render_of("tron").site_plan
+    assert plan.time >= 0.1 and plan.top == 3 and plan.top_per_map == 1
+    assert render_of("isolation").site_plan.time >= 0.05
+    assert render_of("connect5").site_plan.time >= 0.05
+    bots = bot_names("tron")
+    assert bots[-3:] == ["voronoi", "chambers", "frontline"]
+    maps = _maps(13)
+    specs = site_schedule("tron", maps, bots, top=plan.top, top_per_map=plan.top_per_map,
+                          time_limit=plan.time, params=plan.params)
+    strong = set(bots[-3:])
+    main = [s for s in specs if set(s.players) <= strong]
+    gauntlet = [s for s in specs if not set(s.players) <= strong]
+    # one main-round game on each map
+    assert sorted(s.map_name for s in main) == [m.name for m in maps]
+    # every pairing of the three meets on four or five maps, in both seats
+    pairs = Counter(frozenset(s.players) for s in main)
+    assert set(pairs) == {frozenset(p) for p in combinations(sorted(strong), 2)}
+    assert sorted(pairs.values()) == [4, 4, 5]
+    assert len({s.players for s in main}) == 6
+    # every pairing with random or wallhugger once, on the smallest maps first
+    assert Counter(frozenset(s.players) for s in gauntlet) == Counter(
+        frozenset(p) for p in combinations(bots, 2) if not set(p) <= strong)
+    assert [s.map_name for s in gauntlet] == [m.name for m in maps[:len(gauntlet)]]
+    assert {s.players[0] for s in gauntlet} > {"random"}  # seats alternate
+    assert all(s.time_limit == 0.1 for s in specs)
+
+
+def test_every_seating_on_every_map_without_top_per_map():
+    maps = _maps(3)
+    specs = site_schedule("tron", maps, ["random", "a", "b"], top=2, top_per_map=None,
+                          time_limit=0.05, seeds=2)
+    main = [s for s in specs if "random" not in s.players]
+    assert Counter((s.map_name, s.players) for s in main) == Counter(
+        {(m.name, p): 2 for m in maps for p in (("a", "b"), ("b", "a"))})
+    assert len(specs) == len(main) + 2 * 2  # random meets a and b once, two seeds each
+    assert {s.seed for s in specs} == {0, 1}
+
+
+def test_outpost_seatings_and_small_cases():
+    from atlas.maps import parse_map as pm
+
+    lake = pm("".join(f"{x} {y}\n" for x in range(20, 30) for y in range(20, 30)),
+              game="outpost", name="lake")
+    plan = render_of("outpost").site_plan
+    specs = site_schedule("outpost", [lake], bot_names("outpost"), top=plan.top,
+                          top_per_map=plan.top_per_map, time_limit=plan.time,
+                          params=plan.params)
+    assert len(specs) == 4 and all(sorted(s.players) == sorted(bot_names("outpost"))
+                                   for s in specs)
+    assert specs[0].params_dict == {"T": 500}
+    assert site_schedule("tron", [], ["a", "b"], top=2, top_per_map=1, time_limit=1) == []
+    assert site_schedule("tron", _maps(1), ["a"], top=2, top_per_map=1, time_limit=1) == []
+
+
+def test_run_order_starts_each_game_once_then_dearest_first():
+    maps = _maps(4)
+    specs = site_schedule("tron", maps, ["a", "b"], top=2, top_per_map=None, time_limit=0.1)
+    iso = parse_map("isolation 3 3 queen\n1..\n...\n..2\n", game="isolation", name="i")
+    specs += site_schedule("isolation", [iso], ["a", "b"], top=2, top_per_map=None,
+                           time_limit=0.05)
+    cost = {s.key: (10.0 if s.game == "tron" else 1.0) * (i + 1) for i, s in enumerate(specs)}
+    order = run_order(specs, cost)
+    assert sorted(order) == list(range(len(specs)))
+    assert [specs[i].game for i in order[:2]] == ["isolation", "tron"] or \
+        [specs[i].game for i in order[:2]] == ["tron", "isolation"]
+    rest = [cost[specs[i].key] for i in order[2:]]
+    assert rest == sorted(rest, reverse=True)
