@@ -279,17 +279,22 @@
   }
   function go(i) { draw(i); setHash(); }
   function stop() { if (timer) { clearTimeout(timer); timer = null; } playBtn.textContent = "Play"; playBtn.setAttribute("aria-pressed", "false"); }
+  function interval() {
+    var ms = (data.ms || 150) / speed();
+    canvas.setAttribute("data-interval", String(ms));
+    return ms;
+  }
   function tick() {
     if (current >= count - 1) { stop(); return; }
     go(current + 1);
-    timer = setTimeout(tick, (data.ms || 150) / speed());
+    timer = setTimeout(tick, interval());
   }
   function play() {
     if (timer) { stop(); return; }
     if (current >= count - 1) { go(0); }
     playBtn.textContent = "Pause";
     playBtn.setAttribute("aria-pressed", "true");
-    timer = setTimeout(tick, (data.ms || 150) / speed());
+    timer = setTimeout(tick, interval());
   }
   function faster(step) {
     if (!speedBox) { return; }
@@ -311,9 +316,10 @@
   if (speedBox) {
     speedBox.addEventListener("change", function () {
       canvas.setAttribute("data-speed", speedBox.value);
-      if (timer) { clearTimeout(timer); timer = setTimeout(tick, (data.ms || 150) / speed()); }
+      if (timer) { clearTimeout(timer); timer = setTimeout(tick, interval()); } else { interval(); }
     });
     canvas.setAttribute("data-speed", speedBox.value);
+    interval();
   }
   canvas.addEventListener("mousemove", function (ev) {
     var rect = canvas.getBoundingClientRect();

@@ -66,8 +66,9 @@ def test_outpost_seatings_and_small_cases():
     specs = site_schedule("outpost", [lake], bot_names("outpost"), top=plan.top,
                           top_per_map=plan.top_per_map, time_limit=plan.time,
                           params=plan.params)
-    assert len(specs) == 4 and all(sorted(s.players) == sorted(bot_names("outpost"))
+    assert len(specs) == 2 and all(sorted(s.players) == sorted(bot_names("outpost"))
                                    for s in specs)
+    assert specs[0].players != specs[1].players
     assert specs[0].params_dict == {"T": 500}
     assert site_schedule("tron", [], ["a", "b"], top=2, top_per_map=1, time_limit=1) == []
     assert site_schedule("tron", _maps(1), ["a"], top=2, top_per_map=1, time_limit=1) == []
