@@ -53,10 +53,13 @@ __all__ = [
     "figures_of",
     "render_replay",
     "featured_game",
+    "warm_bots",
 ]
 
 #: Games per scheduled seating in the built-in tournament (``atlas build --games``).
 DEFAULT_GAMES = 1
+#: Seconds a bot may think on its warm-up move (:func:`warm_bots`).
+WARM_UP_MOVE = 0.2
 
 
 @dataclass
@@ -280,19 +283,28 @@ def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
 # --------------------------------------------------------------------------- games
 
 
-def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
-                cache: Cache, version: dict[str, str], progress: bool,
-                bots: dict[str, Sequence[str]] | None, time_limit: float | None,
-                game_filter: Sequence[str] | None, problems: list[str]) -> list[Any]:
-    """Records of the built-in tournament (cached game by game), in schedule order."""
+@dataclass
+class _Plan:
+    """The built-in tournament of a build: its games, those already in the cache, and
+    those still to play (with their cache keys and estimated costs)."""
+
+    specs: list[Any] = field(default_factory=list)
+    done: dict[int, Any] = field(default_factory=dict)
+    todo: list[tuple[int, str, Any]] = field(default_factory=list)
+    cost: dict[str, float] = field(default_factory=dict)
+    warm: dict[str, tuple[str, str, list[str], dict[str, Any]]] = field(default_factory=dict)
+
+
+def _plan_tournament(entries: list[MapEntry], *, games_per: int, cache: Cache,
+                     version: dict[str, str], bots: dict[str, Sequence[str]] | None,
+                     time_limit: float | None, game_filter: Sequence[str] | None) -> _Plan:
+    """Schedule the tournament (:func:`~atlas.render.site.schedule.site_schedule` with
+    each game's :class:`~atlas.render.games.base.SitePlan`) and look each game up in the
+    cache."""
     from ...bots import bot_names
-    from ...arena import tournament as tour
     from ...sim.records import record_from_json
 
-    done: dict[int, Any] = {}
-    todo: list[tuple[int, str, Any]] = []
-    cost: dict[str, float] = {}
-    specs: list[Any] = []
+    plan = _Plan()
     for game in game_names():
         if game_filter is not None and game not in game_filter:
             continue
@@ -300,27 +312,108 @@ def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
         names = list(bots.get(game, ()) if bots is not None else bot_names(game))
         if not maps or len(names) < 2:
             continue
-        plan = render_of(game).site_plan
-        limit = plan.time if time_limit is None else time_limit
-        for spec in site_schedule(game, maps, names, top=plan.top,
-                                  top_per_map=plan.top_per_map, time_limit=limit,
-                                  params=plan.params, seeds=games_per):
-            free = sum(int(m.free.sum()) for m in maps if m.name == spec.map_name)
-            cost[spec.key] = limit * max(free, 1) * (1 + len(set(spec.players)
-                                                          & set(names[-plan.top:])))
-            specs.append(spec)
-    for i, spec in enumerate(specs):
+        site = render_of(game).site_plan
+        limit = site.time if time_limit is None else time_limit
+        free = {m.name: int(m.free.sum()) for m in maps}
+        first = len(plan.specs)
+        for spec in site_schedule(game, maps, names, top=site.top,
+                                  top_per_map=site.top_per_map, time_limit=limit,
+                                  params=site.params, seeds=games_per):
+            plan.cost[spec.key] = limit * max(free.get(spec.map_name, 1), 1) * (
+                1 + len(set(spec.players) & set(names[-site.top:])))
+            plan.specs.append(spec)
+        smallest = min(maps, key=lambda m: (m.shape[0] * m.shape[1], m.name))
+        plan.warm[game] = (format_map(smallest), smallest.name,
+                           sorted({b for s in plan.specs[first:] for b in s.players}),
+                           dict(site.params))
+    for i, spec in enumerate(plan.specs):
         key = content_key("game", _spec_json(spec), version["game"])
         data = cache.get_json("record", key)
         if data is not None:
             try:
-                done[i] = record_from_json(data)
+                plan.done[i] = record_from_json(data)
                 continue
             except RecordError:
                 pass
-        todo.append((i, key, spec))
+        plan.todo.append((i, key, spec))
+    return plan
+
+
+def warm_bots(game: str, map_text: str, map_name: str, names: Sequence[str],
+              params: dict[str, Any]) -> float:
+    """Make each bot of ``names`` and ask it for one move on ``map_text`` (a worker's
+    job before the tournament): this compiles its numba kernels into numba's cache once,
+    so no game pays for it and no first move runs out of time compiling.  Any error is
+    left for the real games to meet.  Returns the seconds it took."""
+    from ...bots import make_bot
+    from ...maps import parse_map
+    from ...sim.registry import get_game
+
+    t0 = time.perf_counter()
+    try:
+        g = get_game(game)
+        gm = parse_map(map_text, game=game, name=map_name)
+        state = g.initial_state(gm, params)
+        seats = list(g.to_move(state)) or [0]
+    except Exception:  # the real games report what is wrong
+        return time.perf_counter() - t0
+    for name in names:
+        try:
+            bot = make_bot(game, name, 0)
+            seat = seats[0]
+            start = getattr(bot, "start", None)
+            if start is not None:
+                start(gm, dict(params), seat)
+            # a short deadline: compiling happens when a kernel is first called,
+            # whatever the clock says, and the search then stops at once
+            bot.move(state.copy(), seat, time.perf_counter() + WARM_UP_MOVE)
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+        except Exception:  # noqa: BLE001 - a warm-up never fails the build
+            continue
+    return time.perf_counter() - t0
+
+
+def _start_warm_up(plan: _Plan, jobs: int | None) -> Any:
+    """Warm the bots of every game still to play, in worker processes, while the main
+    process draws the maps; returns the executor and its futures (or ``None``)."""
+    import concurrent.futures as cf
+    import multiprocessing as mp
+
+    games = sorted({spec.game for _, _, spec in plan.todo})
+    workers = min(jobs or os.cpu_count() or 1, len(games))
+    if workers < 1:
+        return None
+    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    pool = cf.ProcessPoolExecutor(max_workers=workers,
+                                  mp_context=mp.get_context(method))
+    order = sorted(games, key=lambda g: -len(plan.warm[g][2]))
+    return pool, [pool.submit(warm_bots, g, *plan.warm[g]) for g in order]
+
+
+def _finish_warm_up(warm: Any) -> None:
+    if warm is None:
+        return
+    pool, futures = warm
+    for fut in futures:
+        try:
+            fut.result()
+        except Exception:  # noqa: BLE001 - a lost worker: the games compile themselves
+            pass
+    pool.shutdown()
+
+
+def _tournament(plan: _Plan, *, jobs: int | None, cache: Cache, progress: bool,
+                problems: list[str]) -> list[Any]:
+    """Records of the built-in tournament (played where the cache has none), in
+    schedule order."""
+    from ...arena import tournament as tour
+
+    done = dict(plan.done)
+    todo = plan.todo
     if todo:
-        order = run_order([spec for _, _, spec in todo], cost)
+        order = run_order([spec for _, _, spec in todo], plan.cost)
         todo = [todo[j] for j in order]
         played = tour.run_games([spec for _, _, spec in todo], jobs=jobs, progress=progress)
         for (i, key, spec), rec in zip(todo, played):
@@ -610,16 +703,23 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-", dir=out.parent))
     os.chmod(tmp, default_mode(directory=True))
     writer = SiteWriter(tmp, out if out.is_dir() else None)
+    warm = None
     try:
         for sub in ("img/maps", "img/games", "maps", "games", "bots", "static"):
             (tmp / sub).mkdir(parents=True, exist_ok=True)
         entries = load_maps(Path(maps_dir))
-        for e in _bar(entries, "maps", progress):
+        for e in entries:
             if e.game in game_names() and render_of(e.game).validates and e.text:
                 try:
                     _validate(e, writer, cache, version)
                 except (AtlasError, OSError, ValueError) as exc:
                     problems.append(f"map {e.path}: cannot validate: {exc}")
+        n_games = DEFAULT_GAMES if games is None else games
+        plan = _plan_tournament(entries, games_per=n_games, cache=cache, version=version,
+                                bots=bots, time_limit=time_limit, game_filter=game_filter) \
+            if tournament and n_games > 0 else _Plan()
+        warm = _start_warm_up(plan, jobs) if plan.todo and jobs != 1 else None
+        for e in _bar(entries, "maps", progress):
             if not e.ok:
                 problems.append(f"map {e.path}: {e.error}")
                 continue
@@ -633,13 +733,13 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
                 problems.append(f"map {e.path}: invalid Outpost map "
                                 f"({len(e.validation.get('errors', []))} errors)")
         stage("maps")
+        _finish_warm_up(warm)
+        warm = None
+        stage("warm-up")
         taken: set[str] = set()
         game_entries: list[GameEntry] = []
-        n_games = DEFAULT_GAMES if games is None else games
-        if tournament and n_games > 0:
-            recs = _tournament(entries, games_per=n_games, jobs=jobs, cache=cache,
-                               version=version, progress=progress, bots=bots,
-                               time_limit=time_limit, game_filter=game_filter,
+        if plan.specs:
+            recs = _tournament(plan, jobs=jobs, cache=cache, progress=progress,
                                problems=problems)
             game_entries += _game_entries(recs, "tournament", entries, taken)
         if records_dir is not None:
@@ -659,6 +759,8 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         _move_into_place(tmp, out)
         stage("pages")
     except BaseException:
+        if warm is not None:
+            warm[0].shutdown(cancel_futures=True)
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     result = BuildResult(out, entries, game_entries, problems, time.perf_counter() - t0,
