@@ -283,8 +283,12 @@ def write_pages(out: Any, maps: Sequence[Any], games: Sequence[Any],
         out.put(e.page, page, key=key)
     write("games.html", "games.html", title="Games", nav="games",
           games_by_game=games_by_game, n_games=len(games), **common)
+    plans = {}
+    for game in table:
+        n = len(games_by_game[game])
+        plans[game] = f"{n} game{'s' if n != 1 else ''}"
     write("standings.html", "standings.html", title="Standings", nav="standings",
-          table=table, **common)
+          table=table, plans=plans, **common)
     for game, t in table.items():
         for row in t["rows"]:
             mine = [e for e in games_by_game[game]
