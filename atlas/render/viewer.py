@@ -95,13 +95,16 @@ def _runs(idx: npt.NDArray[np.int64], col: npt.NDArray[np.int64]) -> npt.NDArray
 def interest(record: Any, series: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """How interesting a game is to watch, by the rule map pages feature games by.
 
-    Returns ``{"comeback", "decisive", "turns", "key"}``: ``comeback`` is the largest
+    Returns ``{"clean", "comeback", "decisive", "turns", "key"}``: ``clean`` is
+    whether every seat played the game out (no timeout, crash of the bot, invalid or
+    illegal answer: a game a failure decided shows little); ``comeback`` the largest
     lead any other seat held over the eventual winner in the game's first charted
     measure (:meth:`~atlas.render.games.base.GameRender.series`), as a share of the
     largest total of that measure in any turn (0 when the winner never trailed, or
     without a winner or a chart); ``decisive`` whether the game has a winner (the top
     score, alone, in games of more than two seats); ``turns`` its length.  ``key``
-    orders them: the larger comeback first, then decisive games, then the longer game.
+    orders them: clean games first, then the larger comeback, then decisive games,
+    then the longer game.
     """
     scores = list(record.result.scores)
     winner = record.result.winner
@@ -117,8 +120,9 @@ def interest(record: Any, series: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 lead = float((others.max(axis=0) - vals[winner]).max())
                 comeback = round(max(0.0, lead) / total, 4)
     turns = len(record.turns)
-    return {"comeback": comeback, "decisive": winner is not None, "turns": turns,
-            "key": [comeback, int(winner is not None), turns]}
+    clean = all(getattr(s, "status", "ok") == "ok" for s in getattr(record, "statuses", ()))
+    return {"clean": clean, "comeback": comeback, "decisive": winner is not None,
+            "turns": turns, "key": [int(clean), comeback, int(winner is not None), turns]}
 
 
 def _per_turn(record: Any) -> tuple[list[list[Any]], list[dict[str, list[Any]]]]:

@@ -267,7 +267,16 @@
     var rows = document.querySelectorAll("tr.current");
     for (var q = 0; q < rows.length; q++) { rows[q].classList.remove("current"); }
     var row = document.getElementById("move-" + t);
-    if (row) { row.classList.add("current"); }
+    if (row) {
+      row.classList.add("current");
+      var wrap = row.closest(".moves-wrap");
+      if (wrap) {  // keep the current move in sight inside its box (the page stays put)
+        var top = row.offsetTop - wrap.clientHeight / 2;
+        if (row.offsetTop < wrap.scrollTop + 30 || row.offsetTop > wrap.scrollTop + wrap.clientHeight - 30) {
+          wrap.scrollTop = Math.max(0, top);
+        }
+      }
+    }
     drawChart(t);
     showSeats(t);
   }

@@ -123,8 +123,15 @@ def test_interest_measures_the_winners_comeback():
     rec, series = _scripted([10, 14, 16], [10, 6, 0], 0)
     assert interest(rec, series)["comeback"] == 0.0
     rec, series = _scripted([5, 5], [5, 5], None)
-    assert interest(rec, series) == {"comeback": 0.0, "decisive": False, "turns": 1,
-                                     "key": [0.0, 0, 1]}
+    assert interest(rec, series) == {"clean": True, "comeback": 0.0, "decisive": False,
+                                     "turns": 1, "key": [1, 0.0, 0, 1]}
+    # a game a timeout decided comes after every game played out
+    from atlas.sim.records import SeatStatus
+
+    rec, series = _scripted([10, 4, 6, 12], [10, 12, 8, 0], 0)
+    rec.statuses = (SeatStatus(), SeatStatus("timeout", 2, "late"))
+    it = interest(rec, series)
+    assert not it["clean"] and it["key"][0] == 0 and it["comeback"] == pytest.approx(0.4)
 
 
 def test_featured_game_rule():
@@ -133,10 +140,11 @@ def test_featured_game_rule():
             self.meta = {"interest": {"key": key}}
             self.drawn = drawn
 
-    games = [G([0.0, 1, 300]), G([0.1, 1, 40]), G([0.1, 1, 50]), G([0.5, 1, 9], drawn=False),
-             G([0.0, 0, 900])]
+    games = [G([1, 0.0, 1, 300]), G([1, 0.1, 1, 40]), G([1, 0.1, 1, 50]),
+             G([1, 0.5, 1, 9], drawn=False), G([1, 0.0, 0, 900]), G([0, 0.9, 1, 99])]
     assert featured_game(games) is games[2]      # comeback first, then length
     assert featured_game([games[0], games[4]]) is games[0]  # a winner beats a long draw
+    assert featured_game([games[5], games[4]]) is games[4]  # played out beats a timeout
     assert featured_game([]) is None
 
 

@@ -299,6 +299,25 @@ class OutpostRender(GameRender):
                states: Sequence[Any]) -> list[Series]:
         return outpost_series(states)
 
+    def move_text(self, move: Any) -> str | None:
+        """Steps as ``#index → (row, col)``, a disband as ``disband #index``, no step as
+        ``stay``."""
+        if isinstance(move, int) and not isinstance(move, bool):
+            return f"disband #{move}"
+        if not isinstance(move, list):
+            return None
+        if not move:
+            return "stay"
+        parts = []
+        for step in move:
+            if not isinstance(step, list) or not step:
+                return None
+            target = step[1] if len(step) > 1 else None
+            parts.append(f"#{step[0]} → ({target[0]}, {target[1]})"
+                         if isinstance(target, list) and len(target) == 2
+                         else f"#{step[0]} stays")
+        return ", ".join(parts)
+
     def game_pictures(self, game_map: GameMap, params: Mapping[str, Any],
                       states: Sequence[Any]) -> list[tuple[str, Any]]:
         """Influence and supply lines at a quarter, half, three quarters and the end of

@@ -593,16 +593,18 @@ def _record_bytes(record: Any) -> bytes:
 def featured_game(games: Sequence[GameEntry]) -> GameEntry | None:
     """The game a map page features: the best by :func:`atlas.render.viewer.interest`.
 
-    The rule: the game whose winner came back from the furthest behind on the game's
-    first charted measure (tron: Voronoi territory; isolation: mobility; connect5: open
-    threats; Outpost: land), as a share of that measure's total; then a game with a
-    winner over one without; then the longest; then the first listed.
+    The rule: games every seat played out (no timeout, crash of a bot, invalid or
+    illegal answer) first; among them the game whose winner came back from the furthest
+    behind on the game's first charted measure (tron: Voronoi territory; isolation:
+    mobility; connect5: open threats; Outpost: land), as a share of that measure's
+    total; then a game with a winner over one without; then the longest; then the first
+    listed.
     """
     best, best_key = None, None
     for g in games:
         if not g.drawn:
             continue
-        key = tuple(g.meta.get("interest", {}).get("key", [0, 0, 0]))
+        key = tuple(g.meta.get("interest", {}).get("key", [0, 0, 0, 0]))
         if best_key is None or key > best_key:
             best, best_key = g, key
     return best
