@@ -90,7 +90,7 @@ def test_run_order_starts_each_game_once_then_dearest_first():
 def test_warm_bots_asks_each_bot_once_and_never_fails():
     import time
 
-    from atlas.render.site.build import WARM_UP_MOVE, warm_bots
+    from atlas.render.site.tournament import WARM_UP_MOVE, warm_bots
 
     text = "7 5\n#######\n#1    #\n#  #  #\n#    2#\n#######\n"
     t = time.perf_counter()

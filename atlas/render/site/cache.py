@@ -33,7 +33,7 @@ CODE_PARTS = {
 #: Editing them re-renders pages only (pages have their own version,
 #: :func:`atlas.render.site.pages.pages_version`).
 CODE_EXCLUDED = ("render/site/pages.py", "render/site/output.py",
-                 "render/site/schedule.py", "render/svg.py")
+                 "render/site/schedule.py", "render/site/tournament.py", "render/svg.py")
 
 
 def code_files(kind: str | None = None) -> list[Path]:
