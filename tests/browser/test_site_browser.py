@@ -193,6 +193,12 @@ def test_speed_control_and_its_keys(site, page):
     assert board.get_attribute("data-speed") == "0.25"
     # playing at 8x runs through the game to its end and stops
     page.select_option("#v-speed", "8")
+    page.locator("#board").click()
+    page.keyboard.press("Home")
+    page.keyboard.press(" ")  # space plays and pauses
+    assert page.locator("#v-play").get_attribute("aria-pressed") == "true"
+    page.keyboard.press(" ")
+    assert page.locator("#v-play").get_attribute("aria-pressed") == "false"
     page.keyboard.press("Home")
     page.click("#v-play")
     assert page.locator("#v-play").get_attribute("aria-pressed") == "true"
@@ -244,6 +250,14 @@ def test_chart_series_and_clicks(site, page):
     assert page.locator("#board").get_attribute("data-turn") == str(turns)
     page.mouse.click(box["x"] + 43, box["y"] + box["height"] / 2)
     assert page.locator("#board").get_attribute("data-turn") == "0"
+    # dragging along the chart scrubs through the game
+    page.mouse.move(box["x"] + 43, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 42 + (box["width"] - 53) / 2, box["y"] + box["height"] / 2,
+                    steps=4)
+    middle = int(page.locator("#board").get_attribute("data-turn"))
+    page.mouse.up()
+    assert abs(middle - turns / 2) <= 2
     # the tron chart: Voronoi territory, one line per seat
     page.goto(_game(site, "tron-room").as_uri())
     assert page.locator("#v-chart").get_attribute("data-series") == "Voronoi territory"
@@ -331,6 +345,11 @@ def test_games_list_pages_sorts_and_filters(site, page):
     assert page.locator(".page-label").inner_text() == "page 1 of 2"
     page.click("button[data-page=next]")
     assert rows.count() == total - 50 and widget.get_attribute("data-page") == "2"
+    assert "page=2" in page.url
+    page.click("button[data-page=prev]")
+    assert rows.count() == 50 and widget.get_attribute("data-page") == "1"
+    page.click("button[data-page=last]")
+    assert widget.get_attribute("data-page") == "2"
     page.click("button[data-page=first]")
     # sort by length: the longest game first, then ascending after a second click
     page.click("button[data-sort=turns]")
@@ -402,6 +421,8 @@ def test_index_search_box(site, page):
     page.goto((site / "index.html").as_uri())
     page.fill("#site-search", "zzz-nothing")
     assert box.inner_text() == "Nothing matches."
+    page.keyboard.press("Escape")  # clears the box and closes the results
+    assert page.locator("#site-search").input_value() == "" and box.is_hidden()
     assert page.errors == []
 
 
