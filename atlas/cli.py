@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rules variant (tron, outpost); default: the spec's fair rules")
     p.add_argument("--record", metavar="FILE", help="write the replay record (.json or .json.gz)")
     p.add_argument("--json", action="store_true", help="print one JSON line with the result")
+    _add_bot_options(p)
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("tournament", help="run a round robin of bots on maps")
@@ -92,6 +93,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="fail when any map is broken")
     p.set_defaults(func=_cmd_build)
     return parser
+
+
+def _add_bot_options(p: argparse.ArgumentParser) -> None:
+    """How external bots run (docs/security.md): sandbox, limits, environment."""
+    p.add_argument("--sandbox", action="store_true",
+                   help="run each external bot under bubblewrap (bwrap): own PID, mount and "
+                   "network namespaces, read-only system, no view of the other bots")
+    p.add_argument("--limit", action="append", default=[], metavar="[SEAT:]NAME=VALUE",
+                   help="a bot resource limit: memory, cpu, files, processes, file-size "
+                   "(e.g. memory=2G, 2:cpu=60, file-size=none)")
+    p.add_argument("--bot-env", action="append", default=[], metavar="[SEAT:]KEY[=VALUE]",
+                   help="add a variable to the bots' minimal environment (KEY alone: "
+                   "atlas's own value)")
 
 
 def _params(pairs: Sequence[str]) -> dict[str, object]:
@@ -144,11 +158,19 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from .arena.runner import format_result, play_game
+    from .arena.sandbox import containments, sandbox_note
+    from .fsutil import check_output_path
     from .maps import read_map
     from .sim.base import Status
     from .sim.records import save_record
     from .sim.registry import get_info
 
+    if args.record:
+        check_output_path(args.record)  # before the game is played
+    bot_runs = containments(get_info(args.game).num_players, sandbox=args.sandbox,
+                            limits=args.limit, env=args.bot_env)
+    if args.sandbox and sandbox_note() is not None:
+        print(f"atlas: {sandbox_note()}", file=sys.stderr)
     params = _params(args.param)
     game_map = read_map(args.map, game=args.game)
     if args.compat:
@@ -157,7 +179,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         default = compat.default if compat is not None else "fair"
         params["compat"] = default if args.compat == "fair" else args.compat
     record = play_game(args.game, game_map, list(args.bots), params=params,
-                       seed=args.seed, time_limit=args.time)
+                       seed=args.seed, time_limit=args.time, containment=bot_runs)
     if args.record:
         save_record(record, args.record)
     if args.json:

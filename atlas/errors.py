@@ -15,6 +15,8 @@ __all__ = [
     "AtlasError",
     "MapFormatError",
     "RecordError",
+    "PlanError",
+    "OutputFolderError",
     "IllegalMoveError",
     "InvalidMoveError",
     "BotError",
@@ -59,6 +61,14 @@ class MapFormatError(_LocatedError):
 
 class RecordError(_LocatedError):
     """A replay record that is damaged, foreign, or does not replay."""
+
+
+class PlanError(_LocatedError):
+    """A tournament plan file that cannot be used: names the file, the line and the key."""
+
+
+class OutputFolderError(AtlasError):
+    """An output folder or file atlas may not write (it holds what atlas did not write)."""
 
 
 class InvalidMoveError(AtlasError, ValueError):

@@ -7,18 +7,29 @@
 * A test that takes an argument named ``any_map_file`` runs once per file of
   :func:`all_map_files` (see :func:`pytest_generate_tests`).
 * ``grid_graph`` (session fixture): the networkx graph of the free cells of a grid.
+* hypothesis profiles: ``ci`` (the default: derandomized) and ``long``
+  (``HYPOTHESIS_PROFILE=long``: 20,000 random examples per property).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable
 
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 from atlas.maps import find_maps
+
+# Property tests (hypothesis): derandomized by default, so CI runs the same examples every
+# time; HYPOTHESIS_PROFILE=long runs many more, randomly, outside CI (docs/development.md).
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("long", max_examples=20_000, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 REPO_MAPS = REPO_ROOT / "maps"

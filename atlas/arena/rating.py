@@ -1,19 +1,25 @@
-"""Ratings from game results: a Bradley-Terry model fitted by MM iterations.
+"""Ratings from game results: Bradley-Terry for duels, Plackett-Luce for more seats.
 
 A game between bots ``i`` and ``j`` is one *comparison*: ``i`` scores 1 (win), 0.5
-(draw) or 0 (loss).  Games of more than two seats (outpost) are split into one
-comparison per pair of seats, ranked by the seats' scores.  The Bradley-Terry model says
-``P(i beats j) = g_i / (g_i + g_j)``; its maximum-likelihood strengths ``g`` are found
-by Hunter's minorisation-maximisation iteration and reported on the Elo scale,
-``rating = 1500 + 400 log10(g / geometric mean of g)``, so a 400-point gap means 10:1
-odds.  The fit depends only on the multiset of comparisons: it is deterministic and
-independent of the order games finished in.
+(draw) or 0 (loss).  The Bradley-Terry model says ``P(i beats j) = g_i / (g_i + g_j)``;
+a game of more seats (Outpost) is one *ranking*, its finishing order, and the
+Plackett-Luce model says the order arises by drawing the winner with probability
+``g_i / sum g`` among those left, then the next, and so on (it is Bradley-Terry when two
+play).  Both fits are maximum likelihood by Hunter's minorisation-maximisation
+iteration, reported on the Elo scale, ``rating = 1500 + 400 log10(g / geometric mean of
+g)``, so a 400-point gap means 10:1 odds.  A fit depends only on the multiset of games:
+it is deterministic and independent of the order games finished in.
+
+:func:`bootstrap_ratings` gives each rating a 95 % interval by refitting on games drawn
+with replacement, and the likelihood of superiority of one bot over another (the share
+of refits where it is rated higher).  ``docs/ratings.md`` has the formulas.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -25,13 +31,23 @@ __all__ = [
     "bradley_terry",
     "expected_score",
     "score_interval",
+    "Ranking",
+    "plackett_luce",
+    "ranking_of",
+    "BootstrapRatings",
+    "bootstrap_ratings",
+    "BOOTSTRAP_SAMPLES",
 ]
 
 #: A comparison: (name i, name j, score of i in 0, 0.5, 1).
 Comparison = tuple[str, str, float]
+#: A game's finishing order: groups of names, best first; a group of several is a tie.
+Ranking = tuple[tuple[str, ...], ...]
 #: The mean rating and the points per factor of ten in odds.
 RATING_BASE = 1500.0
 RATING_SCALE = 400.0
+#: Refits of a bootstrap (its intervals move by about a point between seeds at this size).
+BOOTSTRAP_SAMPLES = 200
 
 
 def pairwise_comparisons(names: Sequence[str], scores: Sequence[float]) -> list[Comparison]:
@@ -119,9 +135,173 @@ def bradley_terry(names: Sequence[str], comparisons: Iterable[Comparison], *,
         g = new
         if done:
             break
+    return _elo(index, g)
+
+
+def _elo(index: dict[str, int], g: np.ndarray) -> dict[str, float]:
     logs = np.log10(g)
     logs = logs - logs.mean()
     return {name: float(RATING_BASE + RATING_SCALE * logs[index[name]]) for name in index}
+
+
+def ranking_of(names: Sequence[str], scores: Sequence[float]) -> Ranking:
+    """The finishing order of one game: seats grouped by equal score, best first.
+
+    Seats with the same name count once (with their best score).
+
+    >>> ranking_of(["a", "b", "c", "d"], [0.0, 1.0, 1 / 3, 1 / 3])
+    (('b',), ('c', 'd'), ('a',))
+    """
+    best: dict[str, float] = {}
+    for n, s in zip(names, scores):
+        best[n] = max(best.get(n, float("-inf")), float(s))
+    levels = sorted(set(best.values()), reverse=True)
+    return tuple(tuple(sorted(n for n, s in best.items() if s == lv)) for lv in levels)
+
+
+def _orders(ranking: Ranking) -> list[tuple[tuple[str, ...], float]]:
+    """The strict orders a ranking with ties stands for, each with its weight (the
+    orders of each tied group, equally likely)."""
+    from itertools import permutations, product
+
+    groups = [list(permutations(g)) for g in ranking]
+    weight = 1.0 / math.prod(len(g) for g in groups)
+    return [(tuple(n for part in combo for n in part), weight) for combo in product(*groups)]
+
+
+def plackett_luce(names: Sequence[str], rankings: Iterable[Ranking], *, prior: float = 1.0,
+                  tol: float = 1e-10, max_iter: int = 10_000) -> dict[str, float]:
+    """Plackett-Luce ratings (Elo scale) of ``names`` from the games' finishing orders.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Every bot to rate.
+    rankings : iterable of Ranking
+        One per game (see :func:`ranking_of`); a tie stands for each order of the tied
+        bots with equal weight.
+    prior : float
+        Virtual games each bot draws against an anchor of strength 1, as in
+        :func:`bradley_terry`.
+
+    Notes
+    -----
+    The log-likelihood in ``theta = log g`` is
+    ``sum_r w_r sum_j (theta_{r_j} - log sum_{t in S_rj} g_t)`` over each order ``r``
+    (weight ``w_r``) and each position ``j`` but the last, where ``S_rj`` is the set of
+    bots not yet placed; it is concave, and Newton's method finds its maximum in a few
+    steps (gradient ``W_t - sum_rj w_r [t in S_rj] g_t / G_rj``, Hessian
+    ``-sum_rj w_r (diag(p) - p p^T)`` with ``p_t = [t in S_rj] g_t / G_rj``).  With two
+    seats and no ties this is :func:`bradley_terry` without draws.
+
+    References
+    ----------
+    R. L. Plackett, "The analysis of permutations", Applied Statistics 24 (1975).
+    D. R. Hunter, "MM algorithms for generalized Bradley-Terry models", Annals of
+    Statistics 32 (2004), section 5.
+    """
+    index = {name: k for k, name in enumerate(names)}
+    k = len(index)
+    if k == 0:
+        return {}
+    by_length: dict[int, tuple[list[list[int]], list[float]]] = {}
+    for ranking in rankings:
+        for order, w in _orders(ranking):
+            if len(order) < 2:
+                continue
+            rows, weights = by_length.setdefault(len(order), ([], []))
+            rows.append([index[n] for n in order])
+            weights.append(w)
+    blocks = [(np.array(rows, dtype=np.int64), np.array(weights)) for rows, weights
+              in by_length.values()]
+    wins = np.full(k, 0.5 * prior)
+    for idx, w in blocks:
+        wins += np.bincount(idx[:, :-1].ravel(), weights=np.repeat(w, idx.shape[1] - 1),
+                            minlength=k)
+    theta = np.zeros(k)
+    for _ in range(max_iter):
+        g = np.exp(theta)
+        grad = wins - prior * g / (g + 1.0)
+        hess = -np.diag(prior * g / (g + 1.0) ** 2)
+        for idx, w in blocks:
+            m, length = idx.shape
+            rows = np.arange(m)
+            member = np.zeros((m, k))
+            member[rows, idx[:, -1]] = 1.0
+            for j in range(length - 2, -1, -1):       # S_j: the bots placed j-th or later
+                member[rows, idx[:, j]] = 1.0
+                weighted = member * g
+                p = weighted / weighted.sum(axis=1, keepdims=True)
+                grad -= w @ p
+                hess -= np.diag(w @ p) - (p * w[:, None]).T @ p
+        # Newton step on the concave log-likelihood; without a prior it is flat along
+        # the all-ones direction, so take the least-squares step and recentre
+        step = np.linalg.lstsq(hess, -grad, rcond=None)[0]
+        theta = theta + step
+        if prior == 0.0:
+            theta -= theta.mean()
+        if float(np.max(np.abs(step))) < tol:
+            break
+    g = np.exp(theta)
+    return _elo(index, g)
+
+
+@dataclass(frozen=True, eq=False)
+class BootstrapRatings:
+    """Ratings of all the games, with the refits on games drawn with replacement.
+
+    ``ratings``, ``low`` and ``high`` map names to the fit on every game and the 2.5th
+    and 97.5th percentiles of the refits (a 95 % interval).
+    """
+
+    names: tuple[str, ...]
+    ratings: dict[str, float]
+    low: dict[str, float]
+    high: dict[str, float]
+    draws: np.ndarray  # refits x names
+
+    def superiority(self, a: str, b: str) -> float:
+        """Likelihood of superiority of ``a`` over ``b``: the share of refits that rate
+        ``a`` higher (a tie counts one half)."""
+        if len(self.draws) == 0:
+            ra, rb = self.ratings[a], self.ratings[b]
+            return 1.0 if ra > rb else 0.0 if ra < rb else 0.5
+        i, j = self.names.index(a), self.names.index(b)
+        diff = self.draws[:, i] - self.draws[:, j]
+        return float(np.mean(np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))))
+
+
+def bootstrap_ratings(names: Sequence[str], games: Sequence[Any],
+                      fit: Callable[[Sequence[str], Sequence[Any]], dict[str, float]], *,
+                      samples: int = BOOTSTRAP_SAMPLES, seed: int = 0) -> BootstrapRatings:
+    """Ratings with 95 % intervals and likelihoods of superiority.
+
+    Parameters
+    ----------
+    names : sequence of str
+    games : sequence
+        One item per game, as ``fit`` takes them (the comparisons of a game, or its
+        finishing order).
+    fit : callable
+        ``fit(names, games) -> {name: rating}``.
+    samples, seed
+        Refits on ``len(games)`` games drawn with replacement, from a seeded generator
+        (the same games give the same intervals).
+    """
+    names = tuple(names)
+    full = fit(names, games)
+    if not games or samples <= 0:
+        return BootstrapRatings(names, full, dict(full), dict(full), np.zeros((0, len(names))))
+    rng = np.random.default_rng(seed)
+    draws = np.empty((samples, len(names)))
+    for s in range(samples):
+        pick = rng.integers(0, len(games), size=len(games))
+        refit = fit(names, [games[i] for i in pick])
+        draws[s] = [refit[n] for n in names]
+    low = np.percentile(draws, 2.5, axis=0)
+    high = np.percentile(draws, 97.5, axis=0)
+    return BootstrapRatings(names, full, {n: float(v) for n, v in zip(names, low)},
+                            {n: float(v) for n, v in zip(names, high)}, draws)
 
 
 def expected_score(rating_a: float, rating_b: float) -> float:

@@ -10,7 +10,6 @@ process outlives its game.
 
 from __future__ import annotations
 
-import shlex
 import time
 from typing import Any, Mapping, Sequence
 
@@ -21,15 +20,16 @@ from ..maps import GameMap
 from ..types import PlayerId
 from ..sim import get_game
 from ..sim.base import Outcome, Reason, Status
+from .players import EXTERNAL_PREFIX, Player, parse_player
 from .process import BotFailure
 from .protocols import external_bot
+from .sandbox import Containment
+from ..bots.registry import make_bot
 from ..sim.records import PlayerEntry, Record, RecordBuilder, clean_info
 
 __all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result",
            "bot_info", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
 
-#: A player spec that starts with this runs a program: ``cmd:./mybot --fast``.
-EXTERNAL_PREFIX = "cmd:"
 #: Built-in bots keep their own deadline; an answer later than the limit plus this
 #: (seconds, plus a quarter of the limit) counts as a timeout.
 TIME_GRACE = 0.05
@@ -44,43 +44,40 @@ def bot_seed(seed: int, seat: PlayerId) -> int:
     return int(np.random.SeedSequence([int(seed), int(seat)]).generate_state(1)[0])
 
 
-def make_player(game: str, spec: Any, seed: int = 0) -> Any:
+def make_player(game: str, spec: Any, seed: int = 0,
+                containment: Containment | None = None) -> Any:
     """A bot from a player spec.
 
     Parameters
     ----------
     game : str
         The game's name.
-    spec : str or bot
-        A built-in bot's name, ``"cmd:<command line>"`` for an external program (split
-        like a shell would, but run without one), or a bot object (returned as is).
+    spec : str, Player or bot
+        A spec string (:func:`atlas.arena.players.parse_player`: ``NAME=cmd:COMMAND``,
+        ``NAME=BUILTIN``, a built-in bot's name or ``cmd:COMMAND``), a
+        :class:`~atlas.arena.players.Player`, or a bot object (returned as is).
     seed : int
         The built-in bot's seed.
+    containment : Containment, optional
+        How an external program runs (limits, environment, sandbox); the defaults of
+        :mod:`atlas.arena.sandbox` when omitted.
     """
-    if not isinstance(spec, str):
+    if not isinstance(spec, (str, Player)):
         return spec
-    if spec.startswith(EXTERNAL_PREFIX):
-        command = spec[len(EXTERNAL_PREFIX):].strip()
-        if not command:
-            raise BotError(f"empty command line in player {spec!r}")
-        return external_bot(game, command)
-    from ..bots import make_bot
-
-    return make_bot(game, spec, seed)
+    player = parse_player(spec)
+    if player.builtin is None:
+        return external_bot(game, player.command or "", name=player.name, cwd=player.cwd,
+                            containment=containment)
+    bot = make_bot(game, player.builtin, seed)
+    if player.name != player.builtin:
+        bot.name = player.name
+    return bot
 
 
 def player_entry(spec: Any) -> PlayerEntry:
-    """How a player spec is named in a record."""
-    if isinstance(spec, str) and spec.startswith(EXTERNAL_PREFIX):
-        command = spec[len(EXTERNAL_PREFIX):].strip()
-        try:
-            argv = shlex.split(command)
-        except ValueError:
-            argv = [command]
-        name = argv[-1].rsplit("/", 1)[-1] if argv else "external"
-        return PlayerEntry(name, "external", command)
-    if isinstance(spec, str):
-        return PlayerEntry(spec)
+    """How a player spec is named in a record (see :meth:`Player.entry`)."""
+    if isinstance(spec, (str, Player)):
+        return parse_player(spec).entry()
     command = getattr(spec, "command", None)
     return PlayerEntry(str(getattr(spec, "name", type(spec).__name__)),
                        "external" if command else "builtin", command)
@@ -88,7 +85,9 @@ def player_entry(spec: Any) -> PlayerEntry:
 
 def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
               params: Mapping[str, Any] | None = None, seed: int = 0,
-              time_limit: float = 1.0, first_move_time: float | None = None) -> Record:
+              time_limit: float | Sequence[float] = 1.0, first_move_time: float | None = None,
+              containment: Containment | Sequence[Containment | None] | None = None
+              ) -> Record:
     """Play one game and return its record.
 
     Parameters
@@ -103,12 +102,15 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
         Game parameters over the game's defaults.
     seed : int
         The game's seed; bot ``k`` is seeded with :func:`bot_seed` ``(seed, k)``.
-    time_limit : float
-        Seconds per move.
+    time_limit : float or sequence of float
+        Seconds per move, for every seat or one per seat.
     first_move_time : float, optional
         Seconds for each seat's first move (start-up included).  By default the larger
         of ``time_limit`` and the bot's own ``first_move_time`` (external bots: 3 s, as
         the official tron engine allows).
+    containment : Containment or sequence, optional
+        How the ``cmd:`` players run (:mod:`atlas.arena.sandbox`): one for every seat,
+        or one per seat (``None`` for the defaults).
 
     Returns
     -------
@@ -131,6 +133,12 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
     n = game.info.num_players
     if len(players) != n:
         raise BotError(f"{game_name} is played by {n} bots, got {len(players)}")
+    if isinstance(time_limit, (int, float)):
+        seat_times = [float(time_limit)] * n
+    else:
+        seat_times = [float(x) for x in time_limit]
+        if len(seat_times) != n:
+            raise BotError(f"{n} time limits expected, one per seat, got {len(seat_times)}")
     state = game.initial_state(game_map, params)
     builder = RecordBuilder(game, game_map, params, [player_entry(p) for p in players], seed)
     bots: list[Any] = [None] * n
@@ -139,7 +147,8 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
     try:
         for seat, spec in enumerate(players):
             # an unknown built-in name is the caller's mistake: BotError propagates
-            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat))
+            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat),
+                                     _seat_containment(containment, seat))
         for seat in range(n):
             try:
                 start = getattr(bots[seat], "start", None)
@@ -158,11 +167,12 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
                 if seat in failed:
                     moves[seat] = None
                     continue
-                limit, judge = time_limit, time_limit * 1.25 + TIME_GRACE
+                base = seat_times[seat]
+                limit, judge = base, base * 1.25 + TIME_GRACE
                 if not moved[seat]:
                     own = getattr(bots[seat], "first_move_time", None)
                     limit = first_move_time if first_move_time is not None else max(
-                        time_limit, own or time_limit)
+                        base, own or base)
                     judge = limit * 1.25 + TIME_GRACE
                     if own is None:  # a built-in bot: its first move may compile kernels
                         judge = max(judge, COMPILE_ALLOWANCE)
@@ -220,6 +230,13 @@ def bot_info(bot: Any) -> dict[str, float]:
         return clean_info(said)
     said = {key: getattr(bot, f"last_{key}", None) for key in ("depth", "score", "nodes")}
     return clean_info({k: v for k, v in said.items() if v is not None})
+
+
+def _seat_containment(containment: Containment | Sequence[Containment | None] | None,
+                      seat: PlayerId) -> Containment | None:
+    if containment is None or isinstance(containment, Containment):
+        return containment
+    return containment[seat]
 
 
 def _failure_text(exc: BaseException) -> str:

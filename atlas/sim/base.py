@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 import numpy as np
@@ -164,6 +164,8 @@ class GameInfo:
         Milliseconds a replay shows each turn.
     max_frames : int or None
         A GIF replay draws at most this many turns, evenly spaced (``None``: every turn).
+    quick_params : mapping
+        Parameters of a quick game (``atlas check``): a short Outpost game, say.
     description : str
         One sentence for people.
     """
@@ -177,6 +179,7 @@ class GameInfo:
     protocol: str = "jsonl"
     frame_ms: int = 300
     max_frames: int | None = None
+    quick_params: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
 
     @property

@@ -142,3 +142,47 @@ def test_header_without_turns_is_refused(tmp_path, capsys):
                    '"players": ["a", "b", "c", "d"]}\n{"final": true}\n')
     assert main(_args(bad)) == 2
     assert "header field 'ticks'" in capsys.readouterr().err
+
+
+def test_an_imported_trace_with_errors_verifies_with_its_statuses():
+    path = DATA / "outpost-traces" / "g5-8_mapblob_r10L20W5_rep0.jsonl.gz"
+    from atlas.sim.outpost.traces import trace_to_record
+
+    trace = read_trace(path)
+    record = trace_to_record(trace, read_map(MAPS / "mapblob.txt", game="outpost"))
+    verify_record(record)  # the statuses agree with the null moves, the result with the rules
+    threw = [s for s in range(4) if any(t["errors"][s] for t in trace.turns)]
+    assert threw == [s for s, st in enumerate(record.statuses) if st.status == "crashed"]
+    for s in threw:
+        first = next(k for k, t in enumerate(trace.turns) if t["errors"][s])
+        turn = record.statuses[s].turn
+        assert record.turns[turn].moves[s] is None
+        assert f"first at turn {first + 1}" in record.statuses[s].detail
+
+
+def test_hostile_trace_lines_are_trace_errors_naming_the_line(tmp_path):
+    lines = gzip.decompress(TRACES[0].read_bytes()).decode().splitlines()
+    turn = json.loads(lines[1])
+    cases = {
+        "deep": (1, "[" * 10_000, "JSON nested 10000 deep, more than 64"),
+        "digits": (1, lines[1].replace('"tick":1', '"tick":1' + "0" * 5000),
+                   "a number of 5001 digits"),
+        "disputed": (1, json.dumps({**turn, "disputed": 5}),
+                     "turn 1: field 'disputed' should list the four seats"),
+        "moves": (1, json.dumps({**turn, "moves": [{"a": 1}, None, None, None]}),
+                  "seat 0: moves should be a list"),
+        "coords": (1, json.dumps({**turn, "moves": [[[0, {"x": 1}]], None, None, None]}),
+                   "seat 0: moves should be [index, [x, y]] entries"),
+    }
+    for name, (k, text, fragment) in cases.items():
+        doc = list(lines)
+        doc[k] = text
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(doc) + "\n")
+        with pytest.raises(TraceError) as info:
+            trace = read_trace(path)
+            replay_trace(trace, read_map(MAPS / f"{trace.map_name}.txt", game="outpost"))
+        assert str(info.value).startswith(str(path)) and fragment in str(info.value), \
+            (name, str(info.value))
+        if name in ("deep", "digits", "disputed", "moves"):
+            assert info.value.line == k + 1

@@ -13,18 +13,25 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from ...limits import LimitError, whole_number
 from ...maps import GameMap
 from ...sim.registry import get_game
 from ...sim.base import Status
 from ..process import BotFailure, ExternalBot
 from .common import move_limit, send_line
 
-__all__ = ["GtpBot", "COLOURS", "serve"]
+__all__ = ["GtpBot", "COLOURS", "parse_gtp_response", "gtp_column", "serve"]
 
 COLOURS = ("black", "white")
 
 
-def _parse_gtp(buf: bytearray) -> tuple[tuple[bool, str] | None, int]:
+def parse_gtp_response(buf: bytes | bytearray) -> tuple[tuple[bool, str] | None, int]:
+    """The host's reading of a GTP response: ``((success, text), bytes consumed)``.
+
+    ``(None, 0)`` while the closing blank line has not come; raises
+    :class:`~atlas.arena.process.BotFailure` (``invalid``) for a response that does
+    not start with ``=`` or ``?``.  Total on any bytes (invalid UTF-8 is replaced).
+    """
     text = bytes(buf).replace(b"\r", b"")
     # skip blank lines before a response, then wait for the blank line closing it
     start = len(text) - len(text.lstrip(b"\n"))
@@ -50,6 +57,21 @@ def _raw_length(buf: bytearray, clean_len: int) -> int:
     return len(buf)
 
 
+def gtp_column(answer: str) -> int:
+    """The 0-based column of a ``genmove`` answer (``"4"`` is column 3).
+
+    Raises :class:`~atlas.arena.process.BotFailure` (``invalid``) unless the answer's
+    first word is a whole number of ASCII digits (``resign``, ``²``, a number of
+    5,000 digits are all invalid); whether the column is on the board is for the rules.
+    """
+    words = answer.split()
+    try:
+        return whole_number(words[0] if words else "", "the column") - 1
+    except LimitError:
+        raise BotFailure(Status.INVALID, f"genmove answered {answer[:40]!r}, not a column "
+                         "number") from None
+
+
 class GtpBot(ExternalBot):
     """A connect5 engine speaking atlas's GTP dialect (see ``docs/protocols.md``)."""
 
@@ -62,7 +84,8 @@ class GtpBot(ExternalBot):
     def _command(self, line: str, deadline: float, *, required: bool = True) -> str:
         proc = self._proc()
         proc.write((line + "\n").encode("ascii"), deadline)
-        ok, content = proc.read_answer(_parse_gtp, deadline, f"GTP response to {line!r}")
+        ok, content = proc.read_answer(parse_gtp_response, deadline,
+                                       f"GTP response to {line!r}")
         if not ok and required:
             raise BotFailure(Status.INVALID, f"refused {line!r}: {content[:80]}")
         return content if ok else ""
@@ -89,12 +112,7 @@ class GtpBot(ExternalBot):
         for r, c in sorted(changed.tolist(), key=lambda rc: (-rc[0], rc[1])):
             colour = COLOURS[int(board[r, c]) - 1]
             self._command(f"play {colour} {c + 1}", deadline)
-        answer = self._command(f"genmove {COLOURS[player]}", deadline).split()
-        word = answer[0].lower() if answer else ""
-        if not word.lstrip("-").isdigit():
-            raise BotFailure(Status.INVALID, f"genmove answered {' '.join(answer)[:40]!r}, "
-                                        "not a column number")
-        column = int(word) - 1
+        column = gtp_column(self._command(f"genmove {COLOURS[player]}", deadline))
         try:
             self._known = np.asarray(get_game(self.game).apply(state, {player: column}).board)
         except (ValueError, IndexError):

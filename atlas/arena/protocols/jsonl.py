@@ -13,14 +13,15 @@ import json
 import time
 from typing import Any, BinaryIO, Mapping
 
-from ...errors import InvalidMoveError
+from ...errors import IllegalMoveError, InvalidMoveError
+from ...limits import LimitError, load_json
 from ...maps import format_map, parse_map
 from ...sim.registry import get_game
 from ...sim.base import Status
 from ..process import BotFailure, ExternalBot
 from .common import move_limit, send_line
 
-__all__ = ["JsonLinesBot", "serve"]
+__all__ = ["JsonLinesBot", "parse_jsonl_line", "jsonl_move", "serve"]
 
 
 class JsonLinesBot(ExternalBot):
@@ -49,25 +50,45 @@ class JsonLinesBot(ExternalBot):
                                    "state": game.state_to_json(state)}
         message.update(game.turn_json(state, player))
         self._send(message, deadline)
-        line = self._proc().read_answer(_parse_line, deadline, "answer line")
-        try:
-            data = json.loads(line)
-        except ValueError:
-            raise BotFailure(Status.INVALID, f"answer is not JSON: {line[:40]!r}") from None
-        if not isinstance(data, dict) or "move" not in data:
-            raise BotFailure(Status.INVALID, f"answer has no 'move': {line[:40]!r}")
-        try:
-            return game.move_from_json(data["move"])
-        except (InvalidMoveError, ValueError, TypeError) as exc:
-            raise BotFailure(Status.INVALID, f"cannot read the move: {exc}") from None
+        line = self._proc().read_answer(parse_jsonl_line, deadline, "answer line")
+        return jsonl_move(game, line)
 
 
-def _parse_line(buf: bytearray) -> tuple[str | None, int]:
+def parse_jsonl_line(buf: bytes | bytearray) -> tuple[str | None, int]:
+    """The host's reading of one answer line: ``(line, bytes consumed)``.
+
+    ``(None, 0)`` until a newline comes; blank lines are consumed and skipped.  The
+    line's length is bounded by what the bot may write in a turn
+    (:data:`~atlas.arena.process.MAX_TURN_BYTES`).  Total on any bytes (invalid UTF-8
+    is replaced).
+    """
     end = buf.find(b"\n")
     if end < 0:
         return None, 0
     line = bytes(buf[:end]).decode("utf-8", "replace").strip()
     return (line or None), end + 1
+
+
+def jsonl_move(game: Any, line: str) -> Any:
+    """The move of the answer ``line`` (``{"move": ...}``) in ``game``'s terms.
+
+    Raises :class:`~atlas.arena.process.BotFailure` (``invalid``) for anything else:
+    not JSON, JSON beyond the limits of :mod:`atlas.limits` (nesting, digits), no
+    ``move``, a move the game cannot read.
+    """
+    try:
+        data = load_json(line)
+    except LimitError as exc:
+        raise BotFailure(Status.INVALID, f"answer refused: {exc}") from None
+    except ValueError:  # not JSON, or not UTF-8
+        raise BotFailure(Status.INVALID, f"answer is not JSON: {line[:40]!r}") from None
+    if not isinstance(data, dict) or "move" not in data:
+        raise BotFailure(Status.INVALID, f"answer has no 'move': {line[:40]!r}")
+    try:
+        return game.move_from_json(data["move"])
+    except (InvalidMoveError, IllegalMoveError, ValueError, TypeError, KeyError,
+            IndexError, OverflowError) as exc:
+        raise BotFailure(Status.INVALID, f"cannot read the move: {str(exc)[:120]}") from None
 
 
 def serve(game_name: str, bot: Any, limits: tuple[float, float], inp: BinaryIO,

@@ -23,7 +23,7 @@ from ...sim.registry import get_game
 from ..process import ExternalBot
 from .common import move_limit, send_line
 
-__all__ = ["TronProtocolBot", "tron_board_text", "serve", "TRON_DIGITS"]
+__all__ = ["TronProtocolBot", "tron_board_text", "parse_tron_answer", "serve", "TRON_DIGITS"]
 
 #: Tron answers: the digit byte -> direction (1 N, 2 E, 3 S, 4 W).
 TRON_DIGITS = {ord("1"): 1, ord("2"): 2, ord("3"): 3, ord("4"): 4}
@@ -48,7 +48,13 @@ def tron_board_text(state: Any, player: int) -> str:
     return f"{w} {h}\n" + "".join("".join(row) + "\n" for row in chars)
 
 
-def _parse_tron_digit(buf: bytearray) -> tuple[int | None, int]:
+def parse_tron_answer(buf: bytes | bytearray) -> tuple[int | None, int]:
+    """The host's reading of a tron answer: ``(direction, bytes consumed)``.
+
+    The first digit ``1``-``4`` is the answer and everything before it is skipped, as
+    the official engine does; without one, every byte is consumed and the direction is
+    None (the bot may still answer before its deadline).  Total on any bytes.
+    """
     for i, b in enumerate(buf):
         if b in TRON_DIGITS:
             return TRON_DIGITS[b], i + 1
@@ -63,7 +69,7 @@ class TronProtocolBot(ExternalBot):
     def move(self, state: Any, player: int, deadline: float) -> int:
         proc = self._proc()
         proc.write(tron_board_text(state, player).encode("ascii"), deadline)
-        return proc.read_answer(_parse_tron_digit, deadline, "direction digit 1-4")
+        return proc.read_answer(parse_tron_answer, deadline, "direction digit 1-4")
 
 
 

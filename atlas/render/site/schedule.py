@@ -77,7 +77,7 @@ def site_schedule(game: str, maps: Sequence[GameMap], bots: Sequence[str], *,
     ...         for n in ("a", "b", "c")]
     >>> specs = site_schedule("tron", maps, ["random", "x", "y", "z"], top=3,
     ...                       top_per_map=1, time_limit=0.1)
-    >>> [(s.map_name, s.players) for s in specs][:4]
+    >>> [(s.map_name, tuple(p.name for p in s.players)) for s in specs][:4]
     [('a', ('x', 'y')), ('b', ('x', 'z')), ('c', ('y', 'z')), ('a', ('random', 'x'))]
     >>> len(specs)
     6

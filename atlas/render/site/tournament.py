@@ -68,11 +68,12 @@ def plan_tournament(entries: Sequence[Any], *, games_per: int, cache: Cache,
                                   top_per_map=site.top_per_map, time_limit=limit,
                                   params=site.params, seeds=games_per):
             plan.cost[spec.key] = limit * max(free.get(spec.map_name, 1), 1) * (
-                1 + len(set(spec.players) & set(names[-site.top:])))
+                1 + len(set(_names(spec)) & set(names[-site.top:])))
             plan.specs.append(spec)
         smallest = min(maps, key=lambda m: (m.shape[0] * m.shape[1], m.name))
         plan.warm[game] = (format_map(smallest), smallest.name,
-                           sorted({b for s in plan.specs[first:] for b in s.players}),
+                           sorted({p.builtin for s in plan.specs[first:] for p in s.players
+                                   if getattr(p, "builtin", None)}),
                            dict(site.params))
     for i, spec in enumerate(plan.specs):
         key = content_key("game", spec_json(spec), version["game"])
@@ -85,6 +86,11 @@ def plan_tournament(entries: Sequence[Any], *, games_per: int, cache: Cache,
                 pass
         plan.todo.append((i, key, spec))
     return plan
+
+
+def _names(spec: Any) -> list[str]:
+    """The players' names of a game spec (its players are names or arena players)."""
+    return [getattr(p, "name", p) for p in spec.players]
 
 
 def warm_bots(game: str, map_text: str, map_name: str, names: Sequence[str],
@@ -166,7 +172,7 @@ def play_tournament(plan: TournamentPlan, *, jobs: int | None, cache: Cache, pro
         played = tour.run_games([spec for _, _, spec in todo], jobs=jobs, progress=progress)
         for (i, key, spec), rec in zip(todo, played):
             if tour.is_error(rec):  # not cached: the next build tries again
-                problems.append(f"game {spec.game} {' vs '.join(spec.players)} on "
+                problems.append(f"game {spec.game} {' vs '.join(_names(spec))} on "
                                 f"{spec.map_name} could not be played: "
                                 f"{rec.result.detail.splitlines()[-1][:200]}")
                 continue

@@ -460,7 +460,7 @@ class OutpostGame(GameBase[OutpostState]):
                 Param("T", int, 500, "turns in a game", minimum=1),
                 Param("compat", str, "spec", "spec: the rules as written; official: the "
                       "2014 simulator's behaviour", choices=COMPATS)),
-        protocol="jsonl", frame_ms=80, max_frames=120,
+        protocol="jsonl", frame_ms=80, max_frames=120, quick_params={"T": 30},
         description="Four empires move outposts one step a turn; the nearest outposts "
                     "within r control a cell; supply lines home; seasons build or disband.")
 

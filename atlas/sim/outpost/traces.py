@@ -13,6 +13,11 @@ as ``[index, [x, y]]`` entries, ``deletes``, ``errors``, ``land``, ``water``,
 plays ``nrounds + 1`` turns) and checks every turn; :func:`trace_to_record` also builds
 an atlas replay record; ``atlas import-trace`` does both
 from the command line.
+
+:func:`read_trace` turns any bytes into a :class:`Trace` or a :class:`TraceError` naming
+the file, the line and the problem, within the limits of :mod:`atlas.limits`
+(:data:`~atlas.limits.MAX_TRACE_BYTES` after decompression, JSON depth and digits); a
+trace whose moves the rules cannot play is a :class:`TraceError` naming the turn.
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from ...errors import RecordError
+from ...errors import IllegalMoveError, InvalidMoveError, RecordError
 from ...fsutil import read_maybe_gzip
+from ...limits import MAX_TRACE_BYTES, LimitError, load_json
 from ...maps import GameMap
 from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
 from ..records import PlayerEntry, Record, RecordBuilder
@@ -40,8 +46,6 @@ __all__ = [
     "trace_to_record",
 ]
 
-#: Largest trace read (uncompressed bytes).
-MAX_TRACE_BYTES = 64 * 1024 * 1024
 _MAP_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 #: Per-turn fields compared on every turn, in this order.
 TURN_FIELDS = ("outposts", "land", "water", "disputed", "noutpost")
@@ -117,21 +121,23 @@ def read_trace(path: str | Path) -> Trace:
         names the file and line.
     """
     p = Path(path)
-    raw, _ = read_maybe_gzip(p, MAX_TRACE_BYTES, TraceError)
-    if len(raw) > MAX_TRACE_BYTES:
-        raise TraceError(f"larger than {MAX_TRACE_BYTES} bytes, not a trace", path=p)
+    raw, _ = read_maybe_gzip(p, MAX_TRACE_BYTES, TraceError, what="trace")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TraceError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", path=p) from None
+        line = raw[: exc.start].count(b"\n") + 1
+        raise TraceError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", path=p,
+                         line=line) from None
     rows = []
-    for lineno, ln in enumerate(text.splitlines(), start=1):
+    for lineno, ln in enumerate(text.split("\n"), start=1):
         if not ln.strip():
             continue
         try:
-            rows.append((lineno, json.loads(ln)))
+            rows.append((lineno, load_json(ln)))
         except json.JSONDecodeError as exc:
             raise TraceError(f"not a JSON line: {exc.msg}", path=p, line=lineno) from None
+        except LimitError as exc:
+            raise TraceError(str(exc), path=p, line=lineno) from None
     if not rows or not isinstance(rows[0][1], dict) or rows[0][1].get("header") is not True:
         raise TraceError("not an Outpost trace: the first line should be the header "
                          '{"header": true, "map": ..., "r": ..., ...}', path=p, line=1)
@@ -164,14 +170,26 @@ def read_trace(path: str | Path) -> Trace:
 
 
 def _check_turn(t: Any, k: int, path: Path, line: int) -> None:
-    if not isinstance(t, dict) or t.get("tick") != k:
+    if not isinstance(t, dict) or t.get("tick") != k or isinstance(t.get("tick"), bool):
         raise TraceError(f"expected the line of turn {k} ({{\"tick\": {k}, ...}})",
                          path=path, line=line)
-    for key in ("outposts", "moves", "deletes", "errors", "land", "water"):
+    for key in ("outposts", "moves", "deletes", "errors", "land", "water", "disputed",
+                "noutpost"):
+        if key not in t and key in ("disputed", "noutpost"):
+            continue  # compared when present
         v = t.get(key)
         if not isinstance(v, list) or len(v) != NUM_EMPIRES:
             raise TraceError(f"turn {k}: field {key!r} should list the four seats",
                              path=path, line=line)
+    for s in range(NUM_EMPIRES):
+        if t["moves"][s] is not None and not isinstance(t["moves"][s], list):
+            raise TraceError(f"turn {k}: seat {s}: moves should be a list of [index, [x, y]] "
+                             f"entries or null, got {_short(t['moves'][s])}",
+                             path=path, line=line)
+        err = t["errors"][s]
+        if err is not None and not isinstance(err, str):
+            raise TraceError(f"turn {k}: seat {s}: errors should hold null or a message, "
+                             f"got {_short(err)}", path=path, line=line)
 
 
 def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
@@ -209,11 +227,17 @@ def _xy_to_move(entries: Any, tick: int, seat: int, path: str | None) -> Any:
     if entries is None:
         return None
     try:
-        return tuple((int(i), None if xy is None else (int(xy[1]), int(xy[0])))
+        return tuple((int(i), None if xy is None else (_coord(xy[1]), _coord(xy[0])))
                      for i, xy in (_pair(e) for e in entries))
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, KeyError):
         raise TraceError(f"turn {tick}: seat {seat}: moves should be [index, [x, y]] "
                          f"entries, got {_short(entries)}", path=path) from None
+
+
+def _coord(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError
+    return v
 
 
 def _pair(e: Any) -> tuple[Any, Any]:
@@ -240,6 +264,17 @@ def _compare_turn(state: OutpostState, t: dict[str, Any]) -> TraceMismatch | Non
     return None
 
 
+def _played(step: Any, tick: int, path: str | None) -> OutpostState:
+    """``step()``, a turn of the rules; a trace whose moves they cannot play is a
+    :class:`TraceError` naming the turn."""
+    try:
+        return step()
+    except (InvalidMoveError, IllegalMoveError, ValueError, TypeError, IndexError,
+            KeyError, OverflowError) as exc:
+        raise TraceError(f"turn {tick}: the rules cannot play the recorded moves: "
+                         f"{str(exc)[:120]}", path=path) from None
+
+
 def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None = None,
                  turn_index: list[int] | None = None,
                  ) -> tuple[OutpostState, TraceMismatch | None]:
@@ -260,7 +295,11 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
     if game_map.game != "outpost":
         raise TraceError(f"map {game_map.name!r} is a {game_map.game} map, not an outpost map",
                          path=trace.path)
-    state = GAME.initial_state(game_map, trace.params)
+    try:
+        state = GAME.initial_state(game_map, trace.params)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise TraceError(f"cannot start a game with the header's parameters: {exc}",
+                         path=trace.path) from None
     for t in trace.turns:
         tick = t["tick"]
         deletes = t["deletes"]
@@ -276,7 +315,7 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
                                      f"got {_short(d)}", path=trace.path)
             if builder is not None:
                 builder.add_turn(dmoves)
-            state = GAME.apply(state, dmoves)
+            state = _played(lambda: GAME.apply(state, dmoves), tick, trace.path)
         for s in range(NUM_EMPIRES):
             if deletes[s] is not None and s not in asked:
                 return state, TraceMismatch(tick, s, "deletes", None, deletes[s])
@@ -286,7 +325,7 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
             if turn_index is not None:
                 turn_index.append(len(builder.turns))
             builder.add_turn(moves)
-        state = play_turn(state, moves)
+        state = _played(lambda: play_turn(state, moves), tick, trace.path)
         bad = _compare_turn(state, t)
         if bad is not None:
             return state, bad
@@ -325,9 +364,17 @@ def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
             if err is not None:
                 counts[s] += 1
                 first.setdefault(s, (k, str(err)))
-    for s, (k, err) in first.items():
-        builder.set_status(s, "crashed", index[k], f"threw on {counts[s]} turns, first at turn "
-                           f"{k + 1}: {err[:200]}")
+    # A seat's status follows its null moves (how the simulator records a player that
+    # threw): the first one is where it failed, as verify_record checks.
+    for s in range(NUM_EMPIRES):
+        nulls = [i for i, t in enumerate(builder.turns) if s in t.moves and t.moves[s] is None]
+        thrown = (f"threw on {counts[s]} turns, first at turn {first[s][0] + 1}: "
+                  f"{first[s][1][:200]}" if s in first else "")
+        if nulls:
+            builder.set_status(s, "crashed", nulls[0],
+                               thrown or f"gave no move on {len(nulls)} turns")
+        elif thrown:
+            builder.set_status(s, "ok", None, thrown)
     outcome = GAME.outcome(state)
     assert outcome is not None
     return builder.finish(state, outcome)
