@@ -169,7 +169,9 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
         records = by_game.get(game, [])
         if not records:
             continue
-        table = table_of(records)
+        # the ratings' point estimates, the ladder's order; no bootstrap intervals
+        # (the pages do not show them, and refitting thousands of games is slow)
+        table = table_of(records, samples=0)
         names = [r.bot for r in table.rows]
         rows = [{"name": r.bot, "slug": slugger(game, r.bot), "rating": round(r.rating),
                  "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses,
