@@ -12,8 +12,9 @@ game's render module says how (:class:`atlas.render.games.base.SitePlan`):
   seats as far as the maps go round);
 * **gauntlet**: every pairing that involves one of the simpler bots plays once, the
   pairings dealt out over the maps from the smallest (their games are the shortest),
-  seats alternating from one pairing to the next (more than two seats: each seating
-  of the full round robin that holds a simpler bot, once);
+  seats alternating from one pairing to the next; two simpler bots meet in both seats
+  (their games take no time, and their order would otherwise hang on one game); more
+  than two seats: each seating of the full round robin that holds a simpler bot, once;
 * ``seeds`` (``atlas build --games N``) plays each of these ``N`` times.
 
 Every game is a :class:`atlas.arena.tournament.GameSpec`, so the records and the
@@ -122,13 +123,19 @@ def _main_seatings(strong: Sequence[str], n: int) -> list[tuple[str, ...]]:
 
 def _gauntlet_seatings(strong: Sequence[str], simple: Sequence[str],
                        n: int) -> list[tuple[str, ...]]:
-    """Every pairing with a simpler bot once, seats alternating (two seats); each
-    seating of the full round robin holding a simpler bot (more seats)."""
+    """Every pairing with a simpler bot once, seats alternating, two simpler bots in
+    both seats (two seats); each seating of the full round robin holding a simpler bot
+    (more seats)."""
     everyone = list(simple) + list(strong)
     if n != 2:
         return [s for s in seatings(everyone, n) if set(s) & set(simple)]
     pairs = [p for p in itertools.combinations(everyone, 2) if set(p) & set(simple)]
-    return [p if j % 2 == 0 else (p[1], p[0]) for j, p in enumerate(pairs)]
+    out = []
+    for j, (a, b) in enumerate(pairs):
+        out.append((a, b) if j % 2 == 0 else (b, a))
+        if a in simple and b in simple:
+            out.append(out[-1][::-1])
+    return out
 
 
 def run_order(specs: Sequence[GameSpec], cost: Mapping[str, float]) -> list[int]:
