@@ -10,8 +10,9 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from .search import _S_ABORT, _S_BEST, _S_DONE, _S_NODES, WIN
-from ..search import bound_flag, clock, tt_cuts, value_from_tt, value_to_tt
+from ..search import (S_ABORT, S_BEST, S_DONE, S_NODES, bound_flag, clock, tt_cuts,
+                      value_from_tt, value_to_tt)
+from .search import WIN
 
 __all__ = ["bit_geometry", "bitboards"]
 
@@ -384,10 +385,10 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
     ``[alpha, beta]`` narrowed to the reachable win/loss scores, moves ordered by the
     table move, the number of winning cells they make, history and centre.
     """
-    status[_S_NODES] += 1
-    if (status[_S_NODES] & 4095) == 0 and clock() > deadline:
-        status[_S_ABORT] = 1
-    if status[_S_ABORT] != 0:
+    status[S_NODES] += 1
+    if (status[S_NODES] & 4095) == 0 and clock() > deadline:
+        status[S_ABORT] = 1
+    if status[S_ABORT] != 0:
         return 0
     board = geo[_G_BOARD]
     empties = geo[_G_CELLS] - _popcount(mask)
@@ -398,8 +399,8 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
     mine = wcur & ~mask
     if mine & playable:
         if ply == 0:
-            status[_S_BEST] = _bb_column(mine & playable, geo)
-            status[_S_DONE] = 1
+            status[S_BEST] = _bb_column(mine & playable, geo)
+            status[S_DONE] = 1
         return WIN - ply - 1
     theirs = wopp & ~mask
     forced = theirs & playable
@@ -407,15 +408,15 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
         cand = forced
         if forced & (forced - 1):
             if ply == 0:
-                status[_S_BEST] = _bb_column(forced, geo)
-                status[_S_DONE] = 1
+                status[S_BEST] = _bb_column(forced, geo)
+                status[S_DONE] = 1
             return -(WIN - ply - 2)
     else:
         cand = playable & ~(theirs >> 1)
         if cand == 0:
             if ply == 0:
-                status[_S_BEST] = _bb_column(playable, geo)
-                status[_S_DONE] = 1
+                status[S_BEST] = _bb_column(playable, geo)
+                status[S_DONE] = 1
             return -(WIN - ply - 2)
     seat = (geo[_G_CELLS] - empties) & 1
     if depth <= 0 and forced == 0:
@@ -486,18 +487,18 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
             # principal variation search: prove the move no better, search again if not
             v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -alpha - 1,
                              -alpha, geo, tt, history, mbuf, status, deadline)
-            if alpha < v < beta and status[_S_ABORT] == 0:
+            if alpha < v < beta and status[S_ABORT] == 0:
                 v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -beta, -v,
                                  geo, tt, history, mbuf, status, deadline)
-        if status[_S_ABORT] != 0:
+        if status[S_ABORT] != 0:
             return 0
         if v > best:
             best = v
             best_move = c
             if ply == 0:
-                status[_S_BEST] = c
+                status[S_BEST] = c
         if ply == 0:
-            status[_S_DONE] += 1
+            status[S_DONE] += 1
         if v > alpha:
             alpha = v
         if alpha >= beta:

@@ -12,7 +12,8 @@ import numba
 import numpy as np
 
 from .window import EMPTY
-from ..search import bound_flag, clock, note_cutoff, tt_cuts, value_from_tt, value_to_tt
+from ..search import (S_ABORT, S_BEST, S_DONE, S_EMPTY, S_NODES, S_SCORE, bound_flag, clock,
+                      note_cutoff, tt_cuts, value_from_tt, value_to_tt)
 
 __all__ = ["WIN", "TT_BITS", "ZUGZWANG", "PARITY", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "window_counts"]
@@ -35,7 +36,6 @@ SOLVE_EMPTIES = 28
 SOLVE_SHARE = 0.5
 _MAX_PLY = 512
 #: Indices into the kernel's int64 status vector.
-_S_SCORE, _S_NODES, _S_ABORT, _S_EMPTY, _S_BEST, _S_DONE = 0, 1, 2, 3, 4, 5
 
 
 def _weights(inarow: int) -> np.ndarray:
@@ -156,8 +156,8 @@ def _update(cell: int, p: int, step: int, board: np.ndarray, windows: np.ndarray
                 delta += _threat_delta(s1, c1, 1, threats, rows, cols, bonus)
         delta += _value(wcount, w, weights) + _parity_value(wcount, w, bonus, inarow) - old
     board[cell] = new_code
-    status[_S_SCORE] += delta
-    status[_S_EMPTY] -= step
+    status[S_SCORE] += delta
+    status[S_EMPTY] -= step
 
 
 @numba.njit(cache=True)
@@ -189,12 +189,12 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
              weights, threats, bonus, zob, key, tt, history, killers, mbuf, status, deadline,
              p, depth, ply, alpha, beta):
     """Negamax value for seat ``p`` to move (see module notes); 0 once aborted."""
-    status[_S_NODES] += 1
-    if (status[_S_NODES] & 1023) == 0 and clock() > deadline:
-        status[_S_ABORT] = 1
-    if status[_S_ABORT] != 0:
+    status[S_NODES] += 1
+    if (status[S_NODES] & 1023) == 0 and clock() > deadline:
+        status[S_ABORT] = 1
+    if status[S_ABORT] != 0:
         return 0
-    if status[_S_EMPTY] == 0:
+    if status[S_EMPTY] == 0:
         return 0
     q = 1 - p
     # immediate win, and the opponent's immediate wins
@@ -206,19 +206,19 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
         cell = (rows - 1 - heights[c]) * cols + c
         if threats[cell, p] > 0:
             if ply == 0:
-                status[_S_BEST] = c
-                status[_S_DONE] = 1
+                status[S_BEST] = c
+                status[S_DONE] = 1
             return WIN - ply - 1
         if threats[cell, q] > 0:
             n_threats += 1
             forced = c
     if n_threats >= 2:
         if ply == 0:
-            status[_S_BEST] = forced
-            status[_S_DONE] = 1
+            status[S_BEST] = forced
+            status[S_DONE] = 1
         return -(WIN - ply - 2)
     if depth <= 0 and n_threats == 0:
-        v = status[_S_SCORE] + _zugzwang(threats, heights, rows, cols, bonus[2])
+        v = status[S_SCORE] + _zugzwang(threats, heights, rows, cols, bonus[2])
         return v if p == 0 else -v
     h = key[0]
     slot = h & (tt.shape[0] - 1)
@@ -285,15 +285,15 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
         heights[c] -= 1
         _update(cell, p, -1, board, windows, wcount, cell_ptr, cell_windows, weights,
                 threats, bonus, rows, cols, status)
-        if status[_S_ABORT] != 0:
+        if status[S_ABORT] != 0:
             return 0
         if v > best:
             best = v
             best_move = c
             if ply == 0:
-                status[_S_BEST] = c
+                status[S_BEST] = c
         if ply == 0:
-            status[_S_DONE] += 1
+            status[S_DONE] += 1
         if v > alpha:
             alpha = v
         if alpha >= beta:

@@ -2,8 +2,8 @@
 
 Works for any board and ``inarow`` (Connect Four is ``inarow=4`` on 7 x 6).  Boards of
 at most 64 bits (``cols * (rows + 1) <= 64``, the bundled 9 x 6 and 7 x 6 included) are
-searched on bitboards by :func:`~atlas.bots.connect5_bitboard._bb_negamax`; larger ones
-by :func:`~atlas.bots.connect5_search._negamax`, a negamax alpha-beta in one numba
+searched on bitboards by :func:`~atlas.bots.connect5.bitboard._bb_negamax`; larger ones
+by :func:`~atlas.bots.connect5.search._negamax`, a negamax alpha-beta in one numba
 kernel over a flat board with make/undo.  Both share:
 
 * **Tactics first.**  At every node a move that wins at once is taken; if the opponent
@@ -18,7 +18,7 @@ kernel over a flat board with make/undo.  Both share:
   square of the right parity (odd heights for seat 0, even for seat 1, counted from 1
   at the bottom), and at the leaves the lowest threat of every column is valued by
   that parity, after Allis's zugzwang rules.  The bitboard search also values *parity
-  windows* (:data:`~atlas.bots.connect5_search.PARITY`): a window free of the other
+  windows* (:data:`~atlas.bots.connect5.search.PARITY`): a window free of the other
   side whose two or three empty cells all lie on the side's own rows, a line it
   completes if the columns fill up in pairs (Allis's claimeven); the array search
   keeps them with its window counts.  Without them the
@@ -61,11 +61,11 @@ from typing import Any
 import numpy as np
 
 from .bitboard import _U64, _bb_negamax, _bb_wins, _signed, bit_geometry, bitboards
-from .search import (_MAX_PLY, _S_ABORT, _S_BEST, _S_DONE, _S_EMPTY, _S_NODES,
-                              SOLVE_EMPTIES, SOLVE_SHARE, TT_BITS, WIN, ZUGZWANG, _load,
+from .search import (_MAX_PLY, SOLVE_EMPTIES, SOLVE_SHARE, TT_BITS, WIN, ZUGZWANG, _load,
                               _negamax, _parity_weights, _weights, window_counts)
 from .window import EMPTY, flat_board, tiny_state, window_table
-from ..search import clock, gc_paused, stop_time
+from ..search import (S_ABORT, S_BEST, S_DONE, S_EMPTY, S_NODES, clock, gc_paused, new_status,
+                      stop_time)
 
 __all__ = ["StrongConnect5Bot", "WIN", "TT_BITS", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "bit_geometry", "bitboards"]
@@ -187,7 +187,7 @@ class StrongConnect5Bot:
         """Iterative deepening with :func:`_bb_negamax`."""
         self._tables(rows, cols, True)
         cur, mask = bitboards(board, rows, cols, player)
-        status = np.zeros(6, dtype=np.int64)
+        status = new_status()
         history = np.zeros((2, cols), dtype=np.int64)
         mbuf = np.zeros((rows * cols + 2, 3 * cols), dtype=np.int64)
         wcur = int(_bb_wins(cur, self.geo))
@@ -199,38 +199,38 @@ class StrongConnect5Bot:
         if limit == empties and empties <= self.solve_empties:
             # exact win/draw/loss with a null window around a draw
             now = float(clock())
-            status[_S_BEST] = -1
+            status[S_BEST] = -1
             score = _bb_negamax(cur, mask, wcur, wopp, empties, 0, -1, 1, self.geo,
                                 self.tt_bits, history, mbuf, status,
                                 now + self.solve_share * (stop - now))
-            self.last_nodes = int(status[_S_NODES])
-            if status[_S_ABORT] == 0 and status[_S_BEST] >= 0 and score >= 0:
+            self.last_nodes = int(status[S_NODES])
+            if status[S_ABORT] == 0 and status[S_BEST] >= 0 and score >= 0:
                 self.last_depth = empties
                 self.last_score = int(score)
                 if score > 0:
-                    return int(status[_S_BEST])
+                    return int(status[S_BEST])
                 # a proven draw: look for a move that keeps the draw and sets more traps
-                drawn = best = int(status[_S_BEST])
+                drawn = best = int(status[S_BEST])
                 now = float(clock())
                 heuristic_stop = now + 0.5 * (stop - now)
         for depth in range(1, limit + 1):
-            status[_S_ABORT] = 0
-            status[_S_DONE] = 0
-            status[_S_BEST] = -1
+            status[S_ABORT] = 0
+            status[S_DONE] = 0
+            status[S_BEST] = -1
             score = _bb_negamax(cur, mask, wcur, wopp, depth, 0, -(WIN + 1), WIN + 1,
                                 self.geo, self.tt_bits, history, mbuf, status,
                                 heuristic_stop)
-            if status[_S_ABORT] != 0:
-                if status[_S_DONE] > 0 and status[_S_BEST] >= 0:
-                    best = int(status[_S_BEST])
+            if status[S_ABORT] != 0:
+                if status[S_DONE] > 0 and status[S_BEST] >= 0:
+                    best = int(status[S_BEST])
                 break
-            best = int(status[_S_BEST]) if status[_S_BEST] >= 0 else best
+            best = int(status[S_BEST]) if status[S_BEST] >= 0 else best
             if drawn < 0:
                 self.last_depth = depth
                 self.last_score = int(score)
             if abs(score) > WIN - 1000 or time_left(heuristic_stop) < 0:
                 break
-        self.last_nodes = int(status[_S_NODES])
+        self.last_nodes = int(status[S_NODES])
         if drawn >= 0 and best != drawn and not self._holds_draw(cur, mask, best, rows,
                                                                  empties, stop):
             best = drawn
@@ -243,14 +243,14 @@ class StrongConnect5Bot:
         column = ((1 << rows) - 1) << (col * h1)
         mv = ((mask & _U64) + (1 << (col * h1))) & column
         opp = cur ^ mask
-        status = np.zeros(6, dtype=np.int64)
+        status = new_status()
         mbuf = np.zeros((empties + 2, 3 * self._geometry[1]), dtype=np.int64)
         history = np.zeros((2, self._geometry[1]), dtype=np.int64)
         # the opponent's value with a null window above a draw: <= 0 keeps the draw
         v = _bb_negamax(opp, _signed((mask & _U64) | mv), _bb_wins(opp, self.geo),
                         _bb_wins(_signed((cur & _U64) | mv), self.geo), empties - 1, 1,
                         0, 1, self.geo, self.tt_bits, history, mbuf, status, stop)
-        return status[_S_ABORT] == 0 and v <= 0
+        return status[S_ABORT] == 0 and v <= 0
 
     def _search_arrays(self, start: np.ndarray, heights: np.ndarray, rows: int, cols: int,
                        inarow: int, player: int, stop: float, best: int) -> int:
@@ -259,32 +259,32 @@ class StrongConnect5Bot:
         board = np.zeros_like(start)
         wcount = window_counts(self.windows, rows, cols)
         threats = np.zeros((rows * cols, 2), dtype=np.int64)
-        status = np.zeros(6, dtype=np.int64)
-        status[_S_EMPTY] = rows * cols
+        status = new_status()
+        status[S_EMPTY] = rows * cols
         key = np.zeros(1, dtype=np.int64)
         _load(start, board, self.windows, wcount, self.cell_ptr, self.cell_windows,
               self.weights, threats, self.bonus, rows, cols, status, self.zob, key)
         history = np.zeros((2, cols), dtype=np.int64)
         killers = np.full((_MAX_PLY, 2), -1, dtype=np.int64)
         mbuf = np.zeros((_MAX_PLY, 2 * cols), dtype=np.int64)
-        empties = int(status[_S_EMPTY])
+        empties = int(status[S_EMPTY])
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
         nodes = 0
         for depth in range(1, limit + 1):
-            status[_S_ABORT] = 0
-            status[_S_DONE] = 0
-            status[_S_BEST] = -1
+            status[S_ABORT] = 0
+            status[S_DONE] = 0
+            status[S_BEST] = -1
             score = _negamax(board, heights, rows, cols, inarow, self.windows, wcount,
                              self.cell_ptr, self.cell_windows, self.weights, threats,
                              self.bonus, self.zob, key, self.tt,
                              history, killers, mbuf, status, stop, player, depth, 0,
                              -(WIN + 1), WIN + 1)
-            nodes = int(status[_S_NODES])
-            if status[_S_ABORT] != 0:
-                if status[_S_DONE] > 0 and status[_S_BEST] >= 0:
-                    best = int(status[_S_BEST])
+            nodes = int(status[S_NODES])
+            if status[S_ABORT] != 0:
+                if status[S_DONE] > 0 and status[S_BEST] >= 0:
+                    best = int(status[S_BEST])
                 break
-            best = int(status[_S_BEST]) if status[_S_BEST] >= 0 else best
+            best = int(status[S_BEST]) if status[S_BEST] >= 0 else best
             self.last_depth = depth
             self.last_score = int(score)
             if abs(score) > WIN - 1000 or time_left(stop) < 0:

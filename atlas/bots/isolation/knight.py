@@ -32,24 +32,22 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..search import (bound_flag, clock, note_cutoff, sort_moves, tt_cuts, value_from_tt,
-                     value_to_tt)
-from .phased import S_ABORT, S_BEST, S_DONE, S_NODES, WIN
+from ..search import (S_ABORT, S_BEST, S_CLOCK, S_DONE, S_NODES, bound_flag, clock,
+                      note_cutoff, sort_moves, tt_cuts, value_from_tt, value_to_tt)
+from ...sim.isolation import KNIGHT_JUMPS
+from .phased import SEPARATED_WIN, WIN
 
 __all__ = ["KnightTables", "knight_tables", "knight_spread", "popcount", "knight_voronoi",
            "knight_walk", "knight_search", "MAX_CELLS"]
 
 #: Largest board the bitboard search takes (one bit per square).
 MAX_CELLS = 64
-_JUMPS = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 #: Weights: territory (squares), own mobility, opposing mobility.
 TERRITORY, OWN_MOBILITY, THEIR_MOBILITY = 2, 1, 2
-#: Value of a separated position won or lost on walks (below ``WIN``: not proven).
-SEPARATED_WIN = WIN // 4
-#: ``status`` slot of the node count at which the clock is read next, and the interval.
-S_CLOCK, CLOCK_NODES = 4, 1024
+#: Nodes between two reads of the clock (``S_CLOCK`` holds the count of the next read).
+CLOCK_NODES = 1024
 #: Nodes this close to the leaves skip the transposition table (five random memory
 #: reads and writes cost more than searching them again).
 TT_MIN_DEPTH = 2
@@ -93,7 +91,7 @@ class KnightTables:
             tab[T_BOARD] |= 1 << c
             if (c // cols + c % cols) % 2 == 0:
                 tab[T_COLOUR] |= 1 << c
-            for d, (dr, dc) in enumerate(_JUMPS):
+            for d, (dr, dc) in enumerate(KNIGHT_JUMPS):
                 rr, cc = c // cols + dr, c % cols + dc
                 if 0 <= rr < rows and 0 <= cc < cols:
                     self.jumps[c, d] = rr * cols + cc

@@ -26,7 +26,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..search import clock, gc_paused, sort_moves, stop_time
+from ...sim.isolation import KNIGHT_JUMPS, QUEEN_DIRECTIONS
+from ..search import (S_ABORT, S_BEST, S_DONE, S_EXT, S_EXTCAP, S_NODES, clock, gc_paused,
+                      new_status, sort_moves, stop_time)
 
 __all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
            "phase_of",
@@ -40,15 +42,14 @@ BEGIN_SHARE = 0.55
 END_SHARE = 0.2
 #: Score of a win at the root; a win at ply p scores ``WIN - p``.
 WIN = 100_000
+#: Value of a separated position won or lost on walks (below ``WIN``: not proven); the
+#: searches of :mod:`.strong`, :mod:`.knight` and :mod:`.queen` score such leaves so.
+SEPARATED_WIN = WIN // 4
 #: Longest-path nodes per leaf evaluation, and for the walk once separated.
 LEAF_PATH_NODES = 400
 ROOT_PATH_NODES = 2_000_000
 #: Evaluation magnitude counted as "large" by the quiescence test, per phase.
 SWING = np.array([2, 3, 2], dtype=np.int64)
-_QUEEN_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-_KNIGHT_STEPS = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
-#: Indices of the kernel's int64 status vector.
-S_NODES, S_ABORT, S_BEST, S_DONE, S_EXT, S_EXTCAP = 0, 1, 2, 3, 4, 5
 
 
 class Board:
@@ -78,7 +79,7 @@ class Board:
 
 def neighbour_table(rows: int, cols: int, slide: bool) -> np.ndarray:
     """``nbr[cell, d]``: the cell reached by step ``d`` (king steps or knight jumps), or -1."""
-    steps = _QUEEN_STEPS if slide else _KNIGHT_STEPS
+    steps = QUEEN_DIRECTIONS if slide else KNIGHT_JUMPS
     nbr = np.full((rows * cols, 8), -1, dtype=np.int64)
     for r in range(rows):
         for c in range(cols):
@@ -453,7 +454,7 @@ class PhasedIsolationBot:
         width = board.free.size
         buf = np.zeros((max_ply + 1, width), dtype=np.int64)
         keys = np.zeros((max_ply + 1, width), dtype=np.int64)
-        status = np.zeros(6, dtype=np.int64)
+        status = new_status()
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
         best = fallback
         for depth in range(1, limit + 1):

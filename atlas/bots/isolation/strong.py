@@ -19,6 +19,9 @@ Differences from :mod:`atlas.bots.isolation.phased`:
   second player's placement decides which side can land on the squares the other
   needs next, and that side won every one of 20 self-play games from random placements.
   On other knight boards the array search uses the same split.
+* Queen boards of at most 64 squares are searched on bitboards too
+  (:mod:`atlas.bots.isolation.queen`: the Voronoi layers are ray fills by shifts), with
+  this module's evaluation; larger ones (``cross9``) by the array search.
 
 References
 ----------
@@ -34,12 +37,13 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..search import (bound_flag, clock, gc_paused, note_cutoff, sort_moves, stop_time,
-                     tt_cuts, value_from_tt, value_to_tt)
+from ..search import (S_ABORT, S_BEST, S_DONE, S_NODES, bound_flag, clock, gc_paused,
+                      new_status, note_cutoff, sort_moves, stop_time, tt_cuts, value_from_tt,
+                      value_to_tt)
 from .knight import MAX_CELLS, KnightTables, knight_search, knight_tables
-from .phased import (ROOT_PATH_NODES, S_ABORT, S_BEST, S_DONE, S_NODES, WIN,
-                               Board, count_moves, flat_board, flood, gen_moves,
-                               longest_path, separated, tiny_state)
+from .queen import QueenTables, queen_search, queen_tables
+from .phased import (ROOT_PATH_NODES, SEPARATED_WIN, WIN, Board, count_moves, flat_board,
+                     flood, gen_moves, longest_path, separated, tiny_state)
 
 __all__ = ["StrongIsolationBot", "voronoi_split", "TT_BITS"]
 
@@ -52,8 +56,10 @@ TERRITORY_WEIGHT, MOBILITY_WEIGHT = 8, 3
 #: Knight variant: weights of own and opposing mobility (the jump graph rarely splits).
 KNIGHT_WEIGHTS = (1, 2)
 KNIGHT_TERRITORY = 2
-#: Value of a separated position won or lost on walks (below ``WIN``: not proven).
-SEPARATED_WIN = WIN // 4
+#: Share of a move's time kept in hand when that is less than the margin: at the
+#: site's 20 ms a move the bot thinks 15 ms (the clock is read every 8 to 1024 nodes,
+#: well under a millisecond) instead of the fifth :func:`stop_time` guarantees.
+SHORT_MARGIN_SHARE = 0.25
 
 
 @numba.njit(cache=True)
@@ -268,6 +274,9 @@ class StrongIsolationBot:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
         self.max_depth = max_depth
+        #: search queen boards of at most 64 squares on arrays rather than bitboards
+        #: (the previous bot, kept for comparison)
+        self.arrays = False
         size = 1 << TT_BITS
         self.tt_key = np.zeros(size, dtype=np.uint64)
         # per slot: best move, depth, bound flag, value (one cache line per entry)
@@ -277,6 +286,7 @@ class StrongIsolationBot:
         self._cells = -1
         self._warm = False
         self._tables: KnightTables | None = None
+        self._queen: QueenTables | None = None
         self.last_depth = 0
         self.last_nodes = 0
         self.last_score = 0
@@ -296,6 +306,11 @@ class StrongIsolationBot:
             self._tables = knight_tables(rows, cols)
         return self._tables
 
+    def _queen_tables(self, rows: int, cols: int) -> QueenTables:
+        if self._queen is None or (self._queen.rows, self._queen.cols) != (rows, cols):
+            self._queen = queen_tables(rows, cols)
+        return self._queen
+
     def _key(self, board: Board, player: int) -> np.ndarray:
         key = np.uint64(0)
         for c in np.flatnonzero(board.free == 0):
@@ -308,13 +323,22 @@ class StrongIsolationBot:
         return np.array([key], dtype=np.uint64)
 
     def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
-        """Load every kernel now (numba's cache), so that no move pays for it later."""
-        if self._warm:
-            return
-        self._warm = True
-        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
-            for variant in ("queen", "knight"):
-                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+        """Load every kernel now (numba's cache), and write the table's memory once, so
+        that no move pays for either later.
+
+        A fresh table is memory the system has not handed over yet: the first move's
+        search used to take it page by page (40 MB, about 60 ms of processor time on a
+        loaded machine, in a 20 ms move).
+        """
+        if not self._warm:
+            self._warm = True
+            for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
+                for variant in ("queen", "knight"):
+                    self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+            self.tt.fill(0)
+        shape = getattr(game_map, "shape", None)
+        if shape is not None:   # the keys of the game's board now rather than in a move
+            self._zobrist(int(shape[0]) * int(shape[1]))
 
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
@@ -323,7 +347,8 @@ class StrongIsolationBot:
             self.start()
         start = clock()
         board = flat_board(state)
-        stop = stop_time(deadline, self.margin)
+        # short moves keep a quarter of their time rather than the whole margin
+        stop = stop_time(deadline, min(self.margin, SHORT_MARGIN_SHARE * (deadline - start)))
         self.last_depth = 0   # this move's deepest finished depth, not the last move's
         out = np.empty(board.free.size, dtype=np.int64)
         n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
@@ -349,7 +374,7 @@ class StrongIsolationBot:
         dist1 = np.zeros(cells, dtype=np.int64)
         killers = np.full((empties + 2, 2), -1, dtype=np.int64)
         history = np.zeros((2, cells), dtype=np.int64)
-        status = np.zeros(6, dtype=np.int64)
+        status = new_status()
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
         if not board.slide and cells <= MAX_CELLS and board.cols >= 3:
             tables = self._knight_tables(board.rows, board.cols)
@@ -365,6 +390,19 @@ class StrongIsolationBot:
                                      key[0], tables.tab, tables.jumps, order, walk, rem,
                                      zobrist, self.zside,
                                      self.tt_key, self.tt, killers, history, status, stop)
+        elif board.slide and cells <= MAX_CELLS and not self.arrays:
+            qtab = self._queen_tables(board.rows, board.cols).tab
+            bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
+            order = np.zeros((2, empties + 2, cells), dtype=np.int64)
+            walk = np.zeros((cells + 2, 2 * cells + 2), dtype=np.int64)
+            rem = np.zeros(cells + 2, dtype=np.uint64)
+            zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
+            pos0, pos1 = int(board.pos[0]), int(board.pos[1])
+
+            def run(depth: int) -> int:
+                return queen_search(bits, pos0, pos1, player, depth, 0, -(WIN + 1), WIN + 1,
+                                    key[0], qtab, order, walk, rem, zobrist, self.zside,
+                                    self.tt_key, self.tt, killers, history, status, stop)
         else:
             def run(depth: int) -> int:
                 return _search(board.free, board.nbr, board.slide, board.pos, player, depth, 0,

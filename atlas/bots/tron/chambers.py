@@ -3,10 +3,10 @@
 Two regimes, as in ``tron-tree-of-chambers.txt`` section 2:
 
 * near the opponent (at most :data:`FAR_STEPS` steps) or separated from it: iterative
-  deepening alpha-beta (:func:`atlas.bots.tron_voronoi.iterative_deepening`) scored by
+  deepening alpha-beta (:func:`atlas.bots.tron.voronoi.iterative_deepening`) scored by
   the tree of chambers: each player's fillable share of its Voronoi territory, the
   territory split into chambers that can be entered but not left, a chamber worth its
-  size plus its best child (:func:`atlas.bots.tron_tree.chamber_value`);
+  size plus its best child (:func:`atlas.bots.tron.tree.chamber_value`);
 * far from the opponent: for each of my moves, the game is played forward with both
   players choosing their move one step deep on the same evaluation, until the players
   are separated (scored by the chamber estimates of both rooms) or one crashes.  This
@@ -66,7 +66,7 @@ def _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter, killer
               ):  # pragma: no cover - numba
     """The move (0..3) of the player at ``me`` that is best one turn deep; -1 if none.
 
-    One turn of :func:`atlas.bots.tron_voronoi.search_root` on the chamber score: my
+    One turn of :func:`atlas.bots.tron.voronoi.search_root` on the chamber score: my
     move, the opponent's best reply, then the chamber evaluation, so a square the
     opponent can also enter counts as the draw it may be.
     """

@@ -194,7 +194,7 @@ def space_filler_move(grid, head, off, ibuf, stamp, art_w):  # pragma: no cover 
     bound: each move is scored by the space it keeps, the largest parity bound of the
     rooms next to the target once the target is blocked (the whole room when the target
     is not a cut vertex; the 3x3 test of
-    :func:`atlas.bots.tron_common.potential_articulation` skips the flood for most
+    :func:`atlas.bots.tron.common.potential_articulation` skips the flood for most
     cells); among the moves keeping the most, the one with the fewest open neighbours
     (wall hugging), a dead end last.  ``art_w`` (0 or 8) weighs a target that may be a
     cut vertex like that many extra open neighbours: 8 also prefers safe-looking cells

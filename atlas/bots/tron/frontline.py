@@ -1,11 +1,11 @@
 """``frontline``: the strongest built-in tron bot, after the 2010 winner's final design.
 
 While the cycles can still meet, iterative-deepening alpha-beta
-(:func:`atlas.bots.tron_voronoi.iterative_deepening`) scores positions by
+(:func:`atlas.bots.tron.voronoi.iterative_deepening`) scores positions by
 ``K1*(N1-N2) + K2*(E1-E2)``, ``N`` the nodes and ``E`` the edges (open neighbours) a
 player can use along its best path through the tree of chambers of its Voronoi
 territory, with ``K1 = 0.055`` and ``K2 = 0.194``.  Two refinements of the chamber
-count (:func:`atlas.bots.tron_tree.chamber_value`):
+count (:func:`atlas.bots.tron.tree.chamber_value`):
 
 * the checkerboard bound: a chamber entered from a cell of one colour cannot yield
   more cells than a colour-alternating walk can visit;
@@ -15,7 +15,7 @@ count (:func:`atlas.bots.tron_tree.chamber_value`):
   fight.
 
 Once the cycles are separated, the endgame searches my own move sequences, finishes
-each with the greedy filler (:func:`atlas.bots.tron_fill.space_fill_length`: the post-mortem's rule with
+each with the greedy filler (:func:`atlas.bots.tron.fill.space_fill_length`: the post-mortem's rule with
 true cut vertices and the checkerboard bound of the space each move keeps, the better
 of two tie-break orders) and plays the first move of the longest, deepening until time runs out or a line reaches the
 checkerboard bound of the room (no line can be longer).

@@ -19,7 +19,7 @@ The site is written to a temporary folder beside the target and moved into place
 the end, so a failed build leaves the previous site whole; files that did not change
 are carried over as they were, times included (:mod:`atlas.render.site.output`).
 Cached results live in ``.atlas-cache/`` keyed by the content hash of their inputs and
-of the code (:func:`atlas.render.cache.code_version`).
+of the code (:func:`atlas.render.site.cache.code_version`).
 """
 
 from __future__ import annotations
