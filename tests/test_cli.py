@@ -60,11 +60,21 @@ def test_game_is_a_positional_with_choices_where_a_command_needs_one():
     from atlas.sim.registry import game_names
 
     subs = _subparsers(build_parser())
-    for name in ("play", "tournament", "bot"):
+    for name in ("play", "bot", "check"):
         game = next(a for a in subs[name]._actions if a.dest == "game")
         assert game.option_strings == [] and tuple(game.choices) == game_names(), name
     game = next(a for a in subs["analyze"]._actions if a.dest == "game")
     assert game.option_strings == ["--game"] and tuple(game.choices) == game_names()
+    # the tournament's first word is a game (the flag form) or a plan file
+    target = next(a for a in subs["tournament"]._actions if a.dest == "target")
+    assert target.option_strings == [] and all(g in target.help for g in game_names())
+
+
+def test_tournament_refuses_a_word_that_is_neither_a_game_nor_a_plan(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", "chess"])
+    assert exit_.value.code == 2
+    assert "'chess' is neither a plan file nor a game" in capsys.readouterr().err
 
 
 def test_compat_on_every_command_that_plays_and_json_on_every_one_that_reports():
@@ -105,7 +115,7 @@ def test_docs_cli_md_matches_help():
     (["play", "tron", "MAP", "random", "random", "--param", "foo"], "KEY=VALUE"),
     (["play", "tron", "MAP", "random", "random", "--param", "=3"], "KEY=VALUE"),
     (["play", "trn", "MAP", "random", "random"], "invalid choice: 'trn'"),
-    (["tournament", "chess"], "invalid choice: 'chess'"),
+    (["tournament", "chess"], "'chess' is neither a plan file nor a game"),
     (["bot", "tron"], "required: NAME"),
     (["analyze", "MAP", "--game", "tronn"], "invalid choice: 'tronn'"),
     (["play", "tron", "MAP", "random", "random", "--time", "0"], "positive"),

@@ -25,10 +25,10 @@ from .process import BotFailure
 from .protocols import external_bot
 from .sandbox import Containment
 from ..bots.registry import make_bot
-from ..sim.records import PlayerEntry, Record, RecordBuilder
+from ..sim.records import PlayerEntry, Record, RecordBuilder, clean_info
 
-__all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE",
-           "late_after"]
+__all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result",
+           "bot_info", "late_after", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
 
 #: Built-in bots keep their own deadline; an answer later than the limit plus this
 #: (seconds, plus a quarter of the limit) counts as a timeout.
@@ -168,6 +168,7 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
             turn = len(builder.turns)
             moves: dict[PlayerId, Any] = {}
             times: dict[PlayerId, float] = {}
+            info: dict[PlayerId, dict[str, float]] = {}
             for seat in seats:
                 if seat in failed:
                     moves[seat] = None
@@ -187,9 +188,13 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
                 if failure is not None:
                     failed[seat] = (failure[0], turn, failure[1])
                     move = None
+                else:
+                    said = bot_info(bots[seat])
+                    if said:
+                        info[seat] = said
                 moves[seat] = move
             state = _apply_checked(game, state, moves, failed, turn)
-            builder.add_turn(moves, times)
+            builder.add_turn(moves, times, info)
             if ends_on_failure and any(s in failed for s in seats):
                 break
         outcome = game.outcome(state)
@@ -212,6 +217,25 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
             if text is not None:
                 builder.set_stderr(seat, text())
     return builder.finish(state, outcome)
+
+
+def bot_info(bot: Any) -> dict[str, float]:
+    """What ``bot`` said about its last move: depth, score and nodes, when it says.
+
+    Read from the bot's ``last_info`` mapping (the tron searches: ``depth``, ``nodes``
+    and ``value``, recorded as ``score``), else from ``last_depth``, ``last_score`` and
+    ``last_nodes`` attributes (the isolation and connect5 searches); only finite
+    numbers are kept (:func:`atlas.sim.records.clean_info`).  Bots that say nothing,
+    external programs among them, give ``{}``.
+    """
+    raw = getattr(bot, "last_info", None)
+    if isinstance(raw, Mapping) and raw:
+        said = dict(raw)
+        if "score" not in said and "value" in said:
+            said["score"] = said["value"]
+        return clean_info(said)
+    said = {key: getattr(bot, f"last_{key}", None) for key in ("depth", "score", "nodes")}
+    return clean_info({k: v for k, v in said.items() if v is not None})
 
 
 def _seat_containment(containment: Containment | Sequence[Containment | None] | None,

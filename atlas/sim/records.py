@@ -18,7 +18,8 @@ The format (``"format": "atlas-replay", "version": 1``)::
       "players": [{"name": "random", "kind": "builtin"},
                   {"name": "mybot", "kind": "external", "command": "./mybot"}],
       "seed": 7,
-      "turns": [{"moves": {"0": 2, "1": null}, "times": {"0": 0.0004, "1": 1.0}}, ...],
+      "turns": [{"moves": {"0": 2, "1": null}, "times": {"0": 0.0004, "1": 1.0},
+                 "info": {"0": {"depth": 7, "score": 12.5, "nodes": 48211}}}, ...],
       "result": {"winner": 0, "reason": "timeout", "scores": [1.0, 0.0], "detail": "..."},
       "statuses": [{"status": "ok", "turn": null, "detail": ""},
                    {"status": "timeout", "turn": 3, "detail": "no answer in 1.0 s"}],
@@ -29,7 +30,10 @@ The format (``"format": "atlas-replay", "version": 1``)::
 
 Seats are 0-based everywhere; JSON object keys are the seat numbers as strings.  A move
 of ``null`` is a seat that gave no valid answer (crash, timeout, garbage or an illegal
-move): the game's rules say what that costs, and the seat's status says why.  ``stderr``
+move): the game's rules say what that costs, and the seat's status says why.  A turn's
+``info`` (optional, left out when empty) holds what a searching bot said about its move:
+numbers such as ``depth``, ``score`` and ``nodes`` (:data:`INFO_KEYS`); records without it
+load as before.  ``stderr``
 is private (a bot's diagnostics may hold anything): :meth:`Record.public_json` drops it
 and a record without it loads with empty texts.  ``created`` is informative only and is
 kept out of equality, so the same seed gives an equal record.
@@ -71,6 +75,7 @@ __all__ = [
     "STATUSES",
     "PLAYER_KINDS",
     "STDERR_LIMIT",
+    "INFO_KEYS",
     "MapRef",
     "PlayerEntry",
     "TurnRecord",
@@ -80,6 +85,7 @@ __all__ = [
     "save_record",
     "load_record",
     "record_from_json",
+    "clean_info",
     "replay_states",
     "verify_record",
     "expected_result",
@@ -92,6 +98,9 @@ VERSION = 1
 PLAYER_KINDS = ("builtin", "external")
 #: Bytes of a seat's stderr kept in a record (first and last halves).
 STDERR_LIMIT = 4096
+#: What a turn's ``info`` may say about a seat's move (numbers only): the search depth
+#: reached, the score the bot gave its move (from its own point of view), nodes searched.
+INFO_KEYS = ("depth", "score", "nodes")
 
 
 # --------------------------------------------------------------------------- values
@@ -139,14 +148,17 @@ class PlayerEntry:
 
 @dataclass(frozen=True)
 class TurnRecord:
-    """One turn: the JSON move of every seat that had to move, and its answer time.
+    """One turn: the JSON move of every seat that had to move, its answer time, and
+    what a searching bot said about its move.
 
     ``moves`` maps seat -> JSON move (``None`` = no valid answer); ``times`` maps seat ->
-    seconds taken to answer.
+    seconds taken to answer; ``info`` maps seat -> ``{key: number}`` with keys from
+    :data:`INFO_KEYS` (only seats whose bot reported anything).
     """
 
     moves: Mapping[PlayerId, Any]
     times: Mapping[PlayerId, float] = field(default_factory=dict)
+    info: Mapping[PlayerId, Mapping[str, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -201,9 +213,7 @@ class Record:
             "params": dict(self.params),
             "players": [_player_json(p) for p in self.players],
             "seed": self.seed,
-            "turns": [{"moves": {str(s): m for s, m in t.moves.items()},
-                       "times": {str(s): v for s, v in t.times.items()}}
-                      for t in self.turns],
+            "turns": [_turn_json(t) for t in self.turns],
             "result": {"winner": self.result.winner, "reason": self.result.reason,
                        "scores": list(self.result.scores), "detail": self.result.detail},
             "statuses": [{"status": s.status, "turn": s.turn, "detail": s.detail}
@@ -213,6 +223,44 @@ class Record:
         if self.created is not None:
             data["created"] = self.created
         return data
+
+
+def _turn_json(t: TurnRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {"moves": {str(s): m for s, m in t.moves.items()},
+                           "times": {str(s): v for s, v in t.times.items()}}
+    if t.info:
+        out["info"] = {str(s): dict(v) for s, v in t.info.items()}
+    return out
+
+
+def clean_info(info: Any) -> dict[str, float]:
+    """The :data:`INFO_KEYS` of a bot's report that are finite numbers (``depth`` and
+    ``nodes`` as whole numbers); anything else is left out.
+
+    Examples
+    --------
+    >>> clean_info({"depth": 7, "value": 3.5, "nodes": 120.0, "scores": [1, 2]})
+    {'depth': 7, 'nodes': 120}
+    >>> clean_info({"score": float("inf")})
+    {}
+    """
+    if not isinstance(info, Mapping):
+        return {}
+    out: dict[str, float] = {}
+    for key in INFO_KEYS:
+        v = info.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            try:
+                v = v.item()  # numpy scalars
+            except AttributeError:
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                continue
+        if not math.isfinite(v):
+            continue
+        out[key] = int(v) if key != "score" else (int(v) if float(v).is_integer()
+                                                  else round(float(v), 4))
+    return out
 
 
 def _player_json(p: PlayerEntry) -> dict[str, Any]:
@@ -313,13 +361,17 @@ class RecordBuilder:
         self.stderr: list[str] = [""] * n
 
     def add_turn(self, moves: Mapping[PlayerId, Any],
-                 times: Mapping[PlayerId, float] | None = None) -> None:
-        """Record one turn's moves (game moves, ``None`` = no valid answer) and times."""
+                 times: Mapping[PlayerId, float] | None = None,
+                 info: Mapping[PlayerId, Mapping[str, Any]] | None = None) -> None:
+        """Record one turn's moves (game moves, ``None`` = no valid answer), times, and
+        what bots said about their moves (kept through :func:`clean_info`)."""
         to_json = self.game.move_to_json
         jm = {int(s): (None if m is None else _plain(to_json(m)))
               for s, m in sorted(moves.items())}
         jt = {int(s): float(t) for s, t in sorted((times or {}).items())}
-        self.turns.append(TurnRecord(jm, jt))
+        ji = {int(s): said for s, raw in sorted((info or {}).items())
+              if (said := clean_info(raw))}
+        self.turns.append(TurnRecord(jm, jt, ji))
 
     def set_status(self, seat: PlayerId, status: str, turn: int | None = None,
                    detail: str = "") -> None:
@@ -456,7 +508,16 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
                 raise ck.fail(f"{where}times[{k!r}] should be a number of seconds, "
                               f"got {_short(v)}")
             times[_seat_key(ck, k, n, f"{where}times")] = float(v)
-        turns.append(TurnRecord(dict(sorted(moves.items())), dict(sorted(times.items()))))
+        info = {}
+        for k, v in ck.get(t, "info", dict, where, optional=True, default={}).items():
+            seat = _seat_key(ck, k, n, f"{where}info")
+            if not isinstance(v, dict) or not all(
+                    key in INFO_KEYS and _number(x) for key, x in v.items()):
+                raise ck.fail(f"{where}info[{k!r}] should be an object of numbers named "
+                              f"{', '.join(INFO_KEYS)}, got {_short(v)}")
+            info[seat] = dict(v)
+        turns.append(TurnRecord(dict(sorted(moves.items())), dict(sorted(times.items())),
+                                dict(sorted(info.items()))))
     r = ck.get(data, "result", dict, "")
     winner = ck.get(r, "winner", (int, type(None)), "result.")
     if winner is not None and not 0 <= winner < n:

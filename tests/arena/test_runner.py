@@ -197,3 +197,36 @@ def test_cli_play_json_and_record(tmp_path, capsys):
     code = main(["play", "isolation", str(map_file), "random", "random", "--seed", "4"])
     text = capsys.readouterr().out
     assert code == 0 and text.startswith("isolation on box: ") and "turns" in text
+
+
+class _Reporting:
+    """A tron bot that always goes east and reports a search the way each kind of bot
+    does: a ``last_info`` mapping (tron) or ``last_*`` attributes (isolation, connect5)."""
+
+    name = "reporting"
+
+    def __init__(self, style):
+        self.style, self.calls = style, 0
+
+    def move(self, state, player, deadline):
+        self.calls += 1
+        if self.style == "mapping":
+            self.last_info = {"depth": self.calls, "nodes": 10 * self.calls,
+                              "value": -1.5, "scores": [float("-inf")] * 4}
+        else:
+            self.last_depth, self.last_score, self.last_nodes = self.calls, 3, 99
+        return 2 if player == 0 else 4
+
+
+def test_bot_info_is_recorded_per_move():
+    gm = parse_map("9 3\n#########\n#1     2#\n#########\n", game="tron", name="row")
+    rec = play_game("tron", gm, [_Reporting("mapping"), _Reporting("attributes")],
+                    time_limit=1.0)
+    assert len(rec.turns) == 3  # a head-on meeting in the middle
+    assert [t.info[0] for t in rec.turns] == [
+        {"depth": k, "score": -1.5, "nodes": 10 * k} for k in (1, 2, 3)]
+    assert [t.info[1] for t in rec.turns] == [
+        {"depth": k, "score": 3, "nodes": 99} for k in (1, 2, 3)]
+    # a bot that says nothing gets no info
+    rec2 = play_game("tron", gm, ["random", _Reporting("mapping")], time_limit=1.0)
+    assert rec2.turns and all(0 not in t.info and 1 in t.info for t in rec2.turns)

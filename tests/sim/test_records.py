@@ -375,3 +375,38 @@ def test_records_beyond_the_limits_are_refused_naming_the_file(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(RecordError, match="not a regular file: a FIFO"):
         load_record(fifo)
+
+
+def test_per_move_info_round_trips_and_old_records_load(tmp_path):
+    game = get_game("tron")
+    game_map = read_map(REPO / "maps" / MAPS["tron"])
+    builder = RecordBuilder("tron", game_map, None, ["a", "b"], 0)
+    state = game.initial_state(game_map, None)
+    rng = np.random.default_rng(1)
+    moves = {p: game.random_move(state, p, rng) for p in game.to_move(state)}
+    # numpy numbers become plain ones; unknown keys and infinite values are left out
+    builder.add_turn(moves, {0: 0.01, 1: 0.02},
+                     {0: {"depth": np.int64(7), "score": 12.25, "nodes": 4.0e3, "x": 1},
+                      1: {"score": float("-inf")}})
+    rec = builder.finish(state, Outcome(None, "draw", (0.5, 0.5)))
+    assert rec.turns[0].info == {0: {"depth": 7, "score": 12.25, "nodes": 4000}}
+    data = rec.to_json()
+    assert data["turns"][0]["info"] == {"0": {"depth": 7, "score": 12.25, "nodes": 4000}}
+    save_record(rec, tmp_path / "g.json")
+    assert load_record(tmp_path / "g.json") == rec
+    # a record written before per-move info existed has no "info" key and loads as before
+    old = json.loads(json.dumps(data))
+    del old["turns"][0]["info"]
+    assert record_from_json(old).turns[0].info == {}
+    # and a turn without info writes none
+    b2 = RecordBuilder("tron", game_map, None, ["a", "b"], 0)
+    b2.add_turn(moves)
+    assert "info" not in b2.finish(state, Outcome(None, "draw", (0.5, 0.5))
+                                   ).to_json()["turns"][0]
+    bad = json.loads(json.dumps(data))
+    bad["turns"][0]["info"]["0"]["depth"] = "deep"
+    with pytest.raises(RecordError, match=r"turns\[0\]\.info\['0'\]"):
+        record_from_json(bad)
+    bad["turns"][0]["info"]["0"] = {"depth": 3, "mood": 1}  # only depth, score, nodes
+    with pytest.raises(RecordError, match="depth, score, nodes"):
+        record_from_json(bad)

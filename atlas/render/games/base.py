@@ -2,14 +2,17 @@
 
 A game's render module (named in :mod:`atlas.sim.registry`) holds ``RENDER``, an
 instance of a :class:`GameRender` subclass: how its maps are pictured on a map page and
-by ``atlas analyze --png``, how a position becomes a replay frame (its *painter*), and
-how many pixels a cell takes.  The defaults draw a grid map (walls and free cells, the
-starts marked) and a painter must be given by every game.
+by ``atlas analyze --png``, how a position becomes a replay frame (its *painter*), how
+many pixels a cell takes, the measures charted under a replay (:meth:`GameRender.series`)
+and how ``atlas build`` plays the game's built-in tournament (:class:`SitePlan`).  The
+defaults draw a grid map (walls and free cells, the starts marked) and a painter must be
+given by every game.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -17,7 +20,37 @@ from ...maps import GameMap
 from .. import images as I
 from ..frames import Frame
 
-__all__ = ["GameRender", "DuelRender", "Painter", "cells_of"]
+__all__ = ["GameRender", "DuelRender", "Painter", "SitePlan", "Series", "cells_of"]
+
+#: One measure of a game, turn by turn: ``{"name": str, "unit": str, "values": [[value
+#: per state] per seat]}`` (see :meth:`GameRender.series`).
+Series = dict
+
+
+@dataclass(frozen=True)
+class SitePlan:
+    """How ``atlas build`` plays a game's built-in tournament
+    (:func:`atlas.render.site.build.site_schedule`).
+
+    Attributes
+    ----------
+    time : float
+        Seconds per move.
+    params : mapping
+        Game parameters over the game's defaults.
+    top : int
+        How many of the strongest bots (the last ones of the game's ``BOTS`` table,
+        which lists them from the simplest) play the main round; the others play the
+        gauntlet.
+    top_per_map : int or None
+        Main-round seatings per map, dealt out over the maps in turn; ``None``: every
+        seating on every map.
+    """
+
+    time: float = 0.05
+    params: Mapping[str, Any] = field(default_factory=dict)
+    top: int = 2
+    top_per_map: int | None = None
 
 
 class Painter:
@@ -45,8 +78,15 @@ class GameRender:
         Whether the site validates submitted maps of this game (:meth:`validate_file`).
     validation_caption : str
         The caption of :meth:`validation_picture` on a map page.
+    site_plan : SitePlan
+        How ``atlas build`` plays the game's built-in tournament.
+    game_pictures_title, game_pictures_note : str
+        The heading and the explanation of :meth:`game_pictures` on a map page.
     """
 
+    site_plan = SitePlan()
+    game_pictures_title = ""
+    game_pictures_note = ""
     pictures: Mapping[str, str] = {"thumb": "",
                                    "plain": "The map (start cells marked: seat 1 circle, "
                                             "seat 2 square)"}
@@ -86,6 +126,28 @@ class GameRender:
     def viewer_cell_px(self, shape: tuple[int, int]) -> int:
         """Pixels per cell in the page's replay viewer (the GIF's by default)."""
         return self.cell_px(shape)
+
+    def series(self, game_map: GameMap, params: Mapping[str, Any],
+               states: Sequence[Any]) -> list[Series]:
+        """The measures charted under a replay, one value per seat and state.
+
+        Each is ``{"name", "phrase", "unit", "values"}`` with ``values[seat][i]`` the
+        measure of ``seat`` in ``states[i]`` (``phrase``: the name inside a sentence);
+        the first one also decides which game a map page features
+        (:func:`atlas.render.viewer.interest`).  Default: none.
+        """
+        return []
+
+    def move_text(self, move: Any) -> str | None:
+        """A recorded (JSON) move as people read it, or ``None`` for its JSON text."""
+        return None
+
+    def game_pictures(self, game_map: GameMap, params: Mapping[str, Any],
+                      states: Sequence[Any]) -> list[tuple[str, Any]]:
+        """Pictures of a few positions of a game that teach something about the map
+        (a map page shows them for its featured game), as ``(caption, image)``.
+        Default: none."""
+        return []
 
     def validate_file(self, path: str) -> dict[str, Any]:  # pragma: no cover - interface
         """The validation report of a submitted map file (when :attr:`validates`)."""

@@ -3,15 +3,16 @@ map pictures with the Voronoi split of the starts."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ...maps import GameMap
+from ...sim.registry import get_game
 from .. import images as I
 from .. import palette as P
 from ..frames import Frame, Mark
-from .base import DuelRender, Painter, cells_of
+from .base import DuelRender, Painter, Series, SitePlan, cells_of
 
 __all__ = ["IsolationRender", "RENDER"]
 
@@ -40,7 +41,33 @@ class IsolationPainter(Painter):
         return Frame(grid, marks, int(state.turn))
 
 
+def mobility_series(states: Sequence[Any]) -> Series:
+    """Each piece's mobility after every move: the squares it could move to if it were
+    its turn (an unplaced piece: every free square)."""
+    game = get_game("isolation")
+    values: list[list[int]] = [[], []]
+    for state in states:
+        for seat in (0, 1):
+            probe = state.copy()
+            probe.to_play, probe.forfeit = seat, -1
+            values[seat].append(len(game.legal_moves(probe, seat)))
+    return {"name": "Mobility", "phrase": "mobility", "unit": "moves", "values": values}
+
+
 class IsolationRender(DuelRender):
+    #: Both searches in both seats on every map at 0.05 s a move; random, a gauntlet.
+    site_plan = SitePlan(time=0.05, top=2)
+
+    def series(self, game_map: GameMap, params: Mapping[str, Any],
+               states: Sequence[Any]) -> list[Series]:
+        return [mobility_series(states)]
+
+    def move_text(self, move: Any) -> str | None:
+        """``[row, col]`` as ``row r, col c``."""
+        if isinstance(move, list) and len(move) == 2:
+            return f"row {move[0]}, col {move[1]}"
+        return None
+
     def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
         return IsolationPainter(game_map)
 

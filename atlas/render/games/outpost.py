@@ -16,13 +16,16 @@ from ...maps import OUTPOST_HOMES, OUTPOST_QUARTER, GameMap, outpost_line_xy
 from .. import images as I
 from .. import palette as P
 from ..frames import Frame, Mark
-from .base import GameRender, Painter, cells_of
+from .base import GameRender, Painter, Series, SitePlan, cells_of
 
 __all__ = ["OutpostRender", "RENDER", "outpost_picture", "territory_grid", "outpost_owner",
-           "outpost_supply", "supply_paths", "validation_picture"]
+           "outpost_supply", "supply_paths", "validation_picture", "outpost_series",
+           "OVERLAY_TURNS"]
 
 #: Outposts are drawn this many cells wide in a replay, so they show on a 100x100 board.
 OUTPOST_MARK_SCALE = 2.6
+#: The positions of a featured game pictured on its map page, as shares of the game.
+OVERLAY_TURNS = (0.25, 0.5, 0.75, 1.0)
 
 
 def _land_grid(game_map: GameMap) -> I.IndexImage:
@@ -30,7 +33,8 @@ def _land_grid(game_map: GameMap) -> I.IndexImage:
 
 
 def outpost_picture(game_map: GameMap, *, outposts: Sequence[Sequence[tuple[int, int]]]
-                    | None = None, radius: int = 10, supply_for: int | None = None,
+                    | None = None, radius: int = 10,
+                    supply_for: int | Sequence[int] | None = None,
                     cell_px: int | None = None, homes: bool = True) -> Any:
     """An Outpost board: land, water, each empire's territory, disputed cells, marks.
 
@@ -40,9 +44,10 @@ def outpost_picture(game_map: GameMap, *, outposts: Sequence[Sequence[tuple[int,
         Each empire's outposts; default one on each home cell (the start of a game).
     radius : int
         The radius of influence ``r``.
-    supply_for : int, optional
-        Draw a shortest supply line of each of this empire's outposts (dots in its
-        dark colour, :func:`supply_paths`); an outpost without one gets a cross.
+    supply_for : int or sequence of int, optional
+        Draw a shortest supply line of each of this empire's (these empires')
+        outposts (dots in its dark colour, :func:`supply_paths`); an outpost without
+        one gets a cross.
     homes : bool
         Frame each home cell in its empire's colour.
 
@@ -58,14 +63,16 @@ def outpost_picture(game_map: GameMap, *, outposts: Sequence[Sequence[tuple[int,
     grid = territory_grid(game_map, owner)
     image = I.upscale(grid, k)
     cut: list[tuple[int, int]] = []
-    if supply_for is not None:
-        mine = list(outposts[supply_for])
-        for cell, path in zip(mine, supply_paths(game_map, owner, mine, supply_for)):
+    seats = [] if supply_for is None else [supply_for] if isinstance(supply_for, int) \
+        else list(supply_for)
+    for seat in seats:
+        mine = [(int(r), int(c)) for r, c in outposts[seat]]
+        for cell, path in zip(mine, supply_paths(game_map, owner, mine, seat)):
             if path is None:
                 cut.append(cell)
                 continue
             I.mark_cells(image, path, k, "dot" if k >= 4 else "square",
-                       P.PLAYER_DARK[supply_for])
+                         P.PLAYER_DARK[seat])
     if homes:
         for seat, home in enumerate(OUTPOST_HOMES):
             I.stamp(image, home, k, "frame", P.PLAYER_DARK[seat])
@@ -233,6 +240,23 @@ class OutpostPainter(Painter):
         return Frame(grid, marks, int(state.turn))
 
 
+def outpost_series(states: Sequence[Any]) -> list[Series]:
+    """Per empire after every turn: the land and the water it controls alone, and its
+    outposts."""
+    land: list[list[int]] = [[] for _ in range(4)]
+    water: list[list[int]] = [[] for _ in range(4)]
+    posts: list[list[int]] = [[] for _ in range(4)]
+    for state in states:
+        counts = np.asarray(state.counts)
+        for e in range(4):
+            land[e].append(int(counts[e, 0]))
+            water[e].append(int(counts[e, 1]))
+            posts[e].append(int(state.num_outposts(e)))
+    return [{"name": "Land", "phrase": "land", "unit": "cells", "values": land},
+            {"name": "Water", "phrase": "water", "unit": "cells", "values": water},
+            {"name": "Outposts", "phrase": "outposts", "unit": "outposts", "values": posts}]
+
+
 class OutpostRender(GameRender):
     pictures = {
         "thumb": "",
@@ -241,8 +265,17 @@ class OutpostRender(GameRender):
     }
     png_kind = "supply"
     validates = True
+    #: The four bots on every map, in one of their four seatings (dealt out over the
+    #: maps in turn, so each seating plays once on four maps); full games (the spec's
+    #: T = 500 turns), 0.1 s a move (the bots answer in a few milliseconds).
+    site_plan = SitePlan(time=0.1, params={"T": 500}, top=4, top_per_map=1)
     validation_caption = ("Problems found by the validator (red: errors, yellow: "
                           "warnings) on the 50x50 quarter")
+    game_pictures_title = "Influence and supply lines in the featured game"
+    game_pictures_note = ("Each empire's influence in its tint (the cells it holds alone; "
+                          "grey: disputed between empires; owned water darker) and the "
+                          "supply line of each of its outposts back home, dotted in its "
+                          "dark colour; a cross marks an outpost cut off from home.")
 
     def base_grid(self, game_map: GameMap) -> I.IndexImage:
         return _land_grid(game_map)
@@ -261,6 +294,45 @@ class OutpostRender(GameRender):
 
     def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
         return OutpostPainter(game_map)
+
+    def series(self, game_map: GameMap, params: Mapping[str, Any],
+               states: Sequence[Any]) -> list[Series]:
+        return outpost_series(states)
+
+    def move_text(self, move: Any) -> str | None:
+        """Steps as ``#index → (row, col)``, a disband as ``disband #index``, no step as
+        ``stay``."""
+        if isinstance(move, int) and not isinstance(move, bool):
+            return f"disband #{move}"
+        if not isinstance(move, list):
+            return None
+        if not move:
+            return "stay"
+        parts = []
+        for step in move:
+            if not isinstance(step, list) or not step:
+                return None
+            target = step[1] if len(step) > 1 else None
+            parts.append(f"#{step[0]} → ({target[0]}, {target[1]})"
+                         if isinstance(target, list) and len(target) == 2
+                         else f"#{step[0]} stays")
+        return ", ".join(parts)
+
+    def game_pictures(self, game_map: GameMap, params: Mapping[str, Any],
+                      states: Sequence[Any]) -> list[tuple[str, Any]]:
+        """Influence and supply lines at a quarter, half, three quarters and the end of
+        the game (:data:`OVERLAY_TURNS`)."""
+        out = []
+        last = len(states) - 1
+        radius = int(params.get("r", 10))
+        for share in OVERLAY_TURNS:
+            i = min(last, max(0, round(share * last)))
+            state = states[i]
+            posts = [[(int(r), int(c)) for r, c in p] for p in state.outposts]
+            image = outpost_picture(game_map, outposts=posts, radius=radius,
+                                    supply_for=range(4), cell_px=4)
+            out.append((f"Turn {i} of {last}", image))
+        return out
 
     def cell_px(self, shape: tuple[int, int]) -> int:
         return I.cell_size(shape, target=400, lo=1, hi=8)

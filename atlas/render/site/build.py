@@ -5,21 +5,26 @@ Stages (each a plain function from data to data, each result cached by content):
 1. find and read the maps (an unreadable map becomes an error page, not a failure);
 2. analyse each map and draw its pictures (:mod:`atlas.render.images`);
 3. validate every Outpost map (:func:`atlas.analyze.validate.validate_map_file`);
-4. play the built-in tournament: every built-in bot of a game against every other on
-   each of its (valid) maps, in both seats (Outpost: rotated seatings), with short
-   per-move times (:data:`TOURNAMENT_TIME`) and, for Outpost, a shorter game
-   (:data:`OUTPOST_BUILD_PARAMS`);
+4. play the built-in tournament: a main round between each game's strongest bots and a
+   gauntlet for the simpler ones, at the times the ladder measures them at, as each
+   game's render module plans it (:class:`atlas.render.games.base.SitePlan`,
+   :func:`atlas.render.site.schedule.site_schedule`), the bots' kernels compiled in
+   worker processes while the maps are drawn (:mod:`atlas.render.site.tournament`);
 5. load the saved records given with ``--records`` (published like the tournament's);
-6. render a GIF per game, compute standings, write the pages (:mod:`atlas.render.site.pages`).
+6. render each game (GIF, viewer data with every turn, the charted measures), pick each
+   map's featured game (:func:`featured_game`), compute standings, write the pages
+   (:mod:`atlas.render.site.pages`) and each game's public record.
 
 The site is written to a temporary folder beside the target and moved into place at
-the end, so a failed build leaves the previous site whole.  Cached results live in
-``.atlas-cache/`` keyed by the content hash of their inputs and of the code
-(:func:`atlas.render.site.cache.code_version`).
+the end, so a failed build leaves the previous site whole; files that did not change
+are carried over as they were, times included (:mod:`atlas.render.site.output`).
+Cached results live in ``.atlas-cache/`` keyed by the content hash of their inputs and
+of the code (:func:`atlas.render.site.cache.code_version`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -36,30 +41,23 @@ from ...sim.registry import game_names, get_info
 from ..games import render_of
 from ..images import png_bytes
 from .cache import Cache, code_version, content_key
+from .output import SiteWriter
 from .pages import slugify
+from .tournament import (TournamentPlan, finish_warm_up, plan_tournament, play_tournament,
+                         start_warm_up)
 
 __all__ = [
     "MapEntry",
     "GameEntry",
     "BuildResult",
     "build_site",
-    "TOURNAMENT_TIME",
-    "BUILD_PARAMS",
     "DEFAULT_GAMES",
     "figures_of",
     "render_replay",
+    "featured_game",
 ]
 
-#: Seconds per move in the built-in tournament, by game (short: the cold build of the
-#: bundled maps has a 3-minute budget on 2 cores).
-#: Outpost's bots need about 0.1 s for a useful answer; its games are few and short.
-#: A game not named here gets :data:`DEFAULT_TOURNAMENT_TIME`.
-TOURNAMENT_TIME = {"tron": 0.01, "isolation": 0.02, "connect5": 0.02, "outpost": 0.1}
-DEFAULT_TOURNAMENT_TIME = 0.05
-#: Game parameters of the built-in tournament, by game: Outpost games are shorter than
-#: the spec's T.
-BUILD_PARAMS: dict[str, dict[str, Any]] = {"outpost": {"T": 200}}
-#: Games per pairing, seating and map in the built-in tournament.
+#: Games per scheduled seating in the built-in tournament (``atlas build --games``).
 DEFAULT_GAMES = 1
 
 
@@ -80,6 +78,8 @@ class MapEntry:
     images: dict[str, str] = field(default_factory=dict)
     validation: dict[str, Any] | None = None
     games: list["GameEntry"] = field(default_factory=list)
+    featured: "GameEntry | None" = None
+    overlays: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -96,7 +96,13 @@ class MapEntry:
 
 @dataclass
 class GameEntry:
-    """A played game as the site shows it."""
+    """A played game as the site shows it.
+
+    ``meta`` holds what the index and the map pages need without the viewer data:
+    ``interest`` (:func:`atlas.render.viewer.interest`), ``has_info``, ``series``
+    (the charted measures' names and units).  ``viewer`` (the packed viewer data) is
+    read from the cache when the game's page is written (:meth:`viewer_data`).
+    """
 
     ident: str
     record: Any
@@ -104,10 +110,31 @@ class GameEntry:
     map_slug: str | None = None
     gif: str | None = None
     viewer: dict[str, Any] | None = None
+    digest: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+    replay_key: str | None = None
+    record_file: str | None = None
+    record_kb: int = 0
+    _cache: Any = field(default=None, repr=False, compare=False)
 
     @property
     def page(self) -> str:
         return f"games/{self.ident}.html"
+
+    @property
+    def has_info(self) -> bool:
+        return bool(self.meta.get("has_info"))
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the replay could be drawn (a viewer and a GIF exist)."""
+        return self.gif is not None
+
+    def viewer_data(self) -> dict[str, Any] | None:
+        """The packed viewer data (from memory or the cache)."""
+        if self.viewer is None and self._cache is not None and self.replay_key:
+            self.viewer = self._cache.get_json("viewer", self.replay_key)
+        return self.viewer
 
 
 @dataclass
@@ -122,6 +149,8 @@ class BuildResult:
     cache_hits: int = 0
     cache_misses: int = 0
     stages: dict[str, float] = field(default_factory=dict)
+    files_written: int = 0
+    files_kept: int = 0
 
     @property
     def built_anything(self) -> bool:
@@ -214,7 +243,8 @@ def figures_of(summary: dict[str, Any]) -> dict[str, Any]:
     return fig
 
 
-def _pictures(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str]) -> None:
+def _pictures(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]
+              ) -> None:
     gm = entry.game_map
     assert gm is not None
     render = render_of(gm.game)
@@ -225,11 +255,12 @@ def _pictures(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str])
             data = png_bytes(render.picture(gm, kind))
             cache.put_bytes("png", key, data)
         rel = f"img/maps/{entry.slug}-{kind}.png"
-        (out / rel).write_bytes(data)
+        out.put(rel, data)
         entry.images[kind] = rel
 
 
-def _validate(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str]) -> None:
+def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]
+              ) -> None:
     render = render_of(entry.game)
     key = content_key("validate", entry.game, entry.text, version["analysis"])
     report = cache.get_json("validation", key)
@@ -244,81 +275,11 @@ def _validate(entry: MapEntry, out: Path, cache: Cache, version: dict[str, str])
         png = render.validation_picture(entry.text, report)
         cache.put_bytes("png", pkey, png)
     rel = f"img/maps/{entry.slug}-validation.png"
-    (out / rel).write_bytes(png)
+    out.put(rel, png)
     entry.images["validation"] = rel
 
 
 # --------------------------------------------------------------------------- games
-
-
-def _tournament(entries: list[MapEntry], *, games_per: int, jobs: int | None,
-                cache: Cache, version: dict[str, str], progress: bool,
-                bots: dict[str, Sequence[str]] | None, time_limit: float | None,
-                game_filter: Sequence[str] | None, problems: list[str],
-                params: Mapping[str, Mapping[str, Any]] | None = None) -> list[Any]:
-    """Records of the built-in tournament (cached game by game)."""
-    from ...bots import bot_names
-    from ...arena import tournament as tour
-    from ...sim.records import record_from_json
-
-    records: list[Any] = []
-    todo: list[tuple[str, Any]] = []
-    for game in game_names():
-        if game_filter is not None and game not in game_filter:
-            continue
-        maps = [e.game_map for e in entries if e.game == game and e.valid]
-        names = list(bots.get(game, ()) if bots is not None else bot_names(game))
-        if not maps or len(names) < 2:
-            continue
-        game_params = {**BUILD_PARAMS.get(game, {}), **(params or {}).get(game, {})}
-        limit = TOURNAMENT_TIME.get(game, DEFAULT_TOURNAMENT_TIME) if time_limit is None \
-            else time_limit
-        specs = tour.schedule_games(game, maps, names, games_per, game_params, limit)
-        for spec in specs:
-            key = content_key("game", _spec_json(spec), version["game"])
-            data = cache.get_json("record", key)
-            if data is not None:
-                try:
-                    records.append(record_from_json(data))
-                    continue
-                except RecordError:
-                    pass
-            todo.append((key, spec))
-    if todo:
-        done = tour.run_games([s for _, s in todo], jobs=jobs,
-                              progress=progress)
-        for (key, spec), rec in zip(todo, done):
-            if tour.is_error(rec):  # not cached: the next build tries again
-                problems.append(f"game {spec.game} {' vs '.join(spec.players)} on "
-                                f"{spec.map_name} could not be played: "
-                                f"{rec.result.detail.splitlines()[-1][:200]}")
-                continue
-            cache.put_json("record", key, rec.to_json())
-            records.append(rec)
-    return records
-
-
-def _spec_json(spec: Any) -> Any:
-    for name in ("to_json", "as_json"):
-        if hasattr(spec, name):
-            return getattr(spec, name)()
-    return _dc_json(spec)
-
-
-def _dc_json(obj: Any) -> Any:
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(obj, GameMap):
-        return {"game": obj.game, "name": obj.name, "text": format_map(obj)}
-    if is_dataclass(obj):
-        return {f.name: _dc_json(getattr(obj, f.name)) for f in fields(obj)}
-    if isinstance(obj, dict):
-        return {str(k): _dc_json(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_dc_json(v) for v in obj]
-    if isinstance(obj, (str, int, float, bool)) or obj is None:
-        return obj
-    return repr(obj)
 
 
 def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
@@ -341,11 +302,12 @@ def _game_entries(records: list[Any], origin: str, maps: list[MapEntry],
     by_hash = {(e.game, e.game_map.content_hash): e for e in maps if e.game_map is not None}
     out = []
     for rec in records:
-        digest = content_key("record", _public(rec))[:10]
+        digest = content_key("record", _public(rec))
         map_entry = by_hash.get((rec.game, rec.map.hash))
         mslug = map_entry.slug if map_entry else slugify(f"{rec.game}-{rec.map.name}")
-        ident = slugify(f"{mslug}-{digest}", taken)
-        entry = GameEntry(ident, rec, origin, map_entry.slug if map_entry else None)
+        ident = slugify(f"{mslug}-{digest[:10]}", taken)
+        entry = GameEntry(ident, rec, origin, map_entry.slug if map_entry else None,
+                          digest=digest)
         if map_entry is not None:
             map_entry.games.append(entry)
         out.append(entry)
@@ -358,19 +320,34 @@ def _public(rec: Any) -> dict[str, Any]:
     return data
 
 
-def render_replay(record: Any) -> tuple[bytes, dict[str, Any]]:
-    """The GIF bytes and the viewer data of one record (a worker's job)."""
+def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
+    """The GIF bytes, the packed viewer data and the meta data of one record.
+
+    Every turn is drawn once: the viewer shows them all, the GIF the game's sampling
+    (:attr:`~atlas.sim.base.GameInfo.max_frames`).  The meta data is what pages need
+    without the viewer data (see :class:`GameEntry`).
+    """
     from ...sim.records import replay_states
-    from ..replay import record_frames
+    from ..frames import sample_turns
     from ..gif import record_gif_bytes
-    from ..viewer import viewer_data
+    from ..replay import record_frames
+    from ..viewer import pack_viewer, viewer_data
 
-    limit = get_info(record.game).max_frames
-    frames = list(record_frames(record, replay_states(record), max_frames=limit))
-    return record_gif_bytes(record, frames=frames), viewer_data(record, frames=frames)
+    states = replay_states(record)
+    frames = list(record_frames(record, states, max_frames=None))
+    render = render_of(record.game)
+    series = render.series(record.game_map(), dict(record.params), states)
+    picks = sample_turns(len(frames), get_info(record.game).max_frames)
+    gif = record_gif_bytes(record, frames=[frames[i] for i in picks])
+    viewer = pack_viewer(viewer_data(record, states, frames=frames, series=series))
+    meta = {"interest": viewer["interest"],
+            "has_info": any(t.info for t in record.turns),
+            "series": [{"name": s["name"], "phrase": s.get("phrase", s["name"]),
+                        "unit": s["unit"]} for s in series]}
+    return gif, viewer, meta
 
 
-def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any]] | str:
+def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any], dict[str, Any]] | str:
     from ...sim.records import record_from_json
 
     try:
@@ -379,38 +356,118 @@ def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any]] | str:
         return str(exc)
 
 
-def _render_games(entries: list[GameEntry], out: Path, cache: Cache,
+def _render_games(entries: list[GameEntry], out: SiteWriter, cache: Cache,
                   version: dict[str, str], progress: bool) -> list[str]:
-    """Write every game's GIF and attach its viewer data; cached ones are reused.
+    """Write every game's GIF and public record and attach its meta data; cached
+    renders are reused (their viewer data stays in the cache until a page needs it).
     Returns the problems.  (Rendering runs in this process: a replay takes a few
     milliseconds per turn, less than starting worker processes costs.)"""
     problems: list[str] = []
-    todo: list[tuple[GameEntry, str]] = []
+    todo: list[GameEntry] = []
     for e in entries:
-        key = content_key("gif", _public(e.record), version["replay"])
-        gif = cache.get_bytes("gif", key)
-        viewer = cache.get_json("viewer", key) if gif is not None else None
-        if gif is None or viewer is None:
-            todo.append((e, key))
+        e.replay_key = content_key("replay", e.digest, version["replay"])
+        e._cache = cache
+        meta = cache.get_json("meta", e.replay_key)
+        if meta is None:
+            todo.append(e)
         else:
-            _attach(e, out, gif, viewer)
-    for e, key in _bar(todo, "replays", progress):
+            e.meta = meta
+            _attach(e, out, cache)
+    for e in _bar(todo, "replays", progress):
         res = _render_json(e.record.public_json())
         if isinstance(res, str):
             problems.append(f"game {e.ident}: cannot render the replay: {res}")
             continue
-        gif, viewer = res
-        cache.put_bytes("gif", key, gif)
-        cache.put_json("viewer", key, viewer)
-        _attach(e, out, gif, viewer)
+        gif, viewer, meta = res
+        meta["record_bytes"] = len(_record_bytes(e.record))
+        cache.put_bytes("gif", e.replay_key, gif)
+        cache.put_json("viewer", e.replay_key, viewer)
+        cache.put_json("meta", e.replay_key, meta)
+        e.meta, e.viewer = meta, viewer
+        _attach(e, out, cache, gif)
     return problems
 
 
-def _attach(entry: GameEntry, out: Path, gif: bytes, viewer: dict[str, Any]) -> None:
+def _attach(entry: GameEntry, out: SiteWriter, cache: Cache, gif: bytes | None = None
+            ) -> None:
+    """Write the game's GIF and its public record (kept from the previous site when
+    their keys did not change)."""
+    key = entry.replay_key or ""
     rel = f"img/games/{entry.ident}.gif"
-    (out / rel).write_bytes(gif)
+
+    def gif_bytes() -> bytes:
+        data = gif if gif is not None else cache.get_bytes("gif", key)
+        if data is None:
+            raise AtlasError(f"the cached GIF of game {entry.ident} is missing")
+        return data
+
+    try:
+        out.put(rel, gif_bytes, key=key)
+    except AtlasError:
+        cache.put_json("meta", key, None)  # a torn cache: render again next time
+        return
     entry.gif = rel
-    entry.viewer = viewer
+
+    rec_rel = f"games/{entry.ident}.json"
+    if "record_bytes" not in entry.meta:
+        entry.meta["record_bytes"] = len(_record_bytes(entry.record))
+    out.put(rec_rel, lambda: _record_bytes(entry.record), key=entry.digest)
+    entry.record_file = rec_rel
+    entry.record_kb = max(1, round(entry.meta["record_bytes"] / 1024))
+
+
+def _record_bytes(record: Any) -> bytes:
+    """The public record (no ``stderr``, no timestamp) as the site publishes it."""
+    return (json.dumps(_public(record), separators=(",", ":"), ensure_ascii=False)
+            + "\n").encode("utf-8")
+
+
+def featured_game(games: Sequence[GameEntry]) -> GameEntry | None:
+    """The game a map page features: the best by :func:`atlas.render.viewer.interest`.
+
+    The rule: games every seat played out (no timeout, crash of a bot, invalid or
+    illegal answer) first; among them the game whose winner came back from the furthest
+    behind on the game's first charted measure (tron: Voronoi territory; isolation:
+    mobility; connect5: open threats; Outpost: land), as a share of that measure's
+    total; then a game with a winner over one without; then the longest; then the first
+    listed.
+    """
+    best, best_key = None, None
+    for g in games:
+        if not g.drawn:
+            continue
+        key = tuple(g.meta.get("interest", {}).get("key", [0, 0, 0, 0]))
+        if best_key is None or key > best_key:
+            best, best_key = g, key
+    return best
+
+
+def _overlays(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]
+              ) -> None:
+    """Pictures of a few positions of the map's featured game, when its game draws any
+    (Outpost: influence and supply lines)."""
+    from ...sim.records import replay_states
+
+    game = entry.featured
+    if game is None or entry.game_map is None:
+        return
+    render = render_of(entry.game)
+    key = content_key("overlays", game.digest, version["replay"])
+    listing = cache.get_json("overlays", key)
+    if listing is None:
+        states = replay_states(game.record)
+        pictures = render.game_pictures(entry.game_map, dict(game.record.params), states)
+        listing = [caption for caption, _ in pictures]
+        for i, (_, image) in enumerate(pictures):
+            cache.put_bytes("png", f"{key}-{i}", png_bytes(image))
+        cache.put_json("overlays", key, listing)
+    for i, caption in enumerate(listing):
+        data = cache.get_bytes("png", f"{key}-{i}")
+        if data is None:
+            continue
+        rel = f"img/maps/{entry.slug}-featured-{i}.png"
+        out.put(rel, data)
+        entry.overlays.append((caption, rel))
 
 
 # --------------------------------------------------------------------------- build
@@ -437,8 +494,8 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     jobs : int, optional
         Worker processes for the tournament (default: the tournament's default).
     games : int, optional
-        Games per pairing, seating and map (default :data:`DEFAULT_GAMES`; 0 skips
-        the tournament).
+        Games per scheduled seating (default :data:`DEFAULT_GAMES`; 0 skips the
+        tournament).
     cache_dir : path-like or None
         The content cache (``None``: no cache).
     progress : bool
@@ -446,9 +503,11 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     tournament : bool
         Play the built-in tournament.
     bots : dict, optional
-        Bots per game for the tournament (default: every built-in bot).
+        Bots per game for the tournament, from the simplest to the strongest (default:
+        every built-in bot, as its ``BOTS`` table lists them).
     time_limit : float, optional
-        Seconds per move in the tournament (default :data:`TOURNAMENT_TIME`).
+        Seconds per move in the tournament (default: each game's
+        :attr:`SitePlan.time <atlas.render.games.base.SitePlan>`).
     game_filter : sequence of str, optional
         Only these games take part in the tournament.
     log : callable, optional
@@ -462,13 +521,14 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     BuildResult
         Never raises for a bad map or record: they are listed in ``problems``.
     """
-    from .pages import write_pages
+    from .pages import pages_version, write_pages
 
     t0 = time.perf_counter()
     say = log or (lambda msg: print(msg, file=sys.stderr))
     out = Path(out_dir)
     cache = Cache(cache_dir)
     version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
+    version["pages"] = pages_version()
     problems: list[str] = []
     stages: dict[str, float] = {}
     mark = time.perf_counter()
@@ -482,22 +542,31 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-", dir=out.parent))
     os.chmod(tmp, default_mode(directory=True))
+    writer = SiteWriter(tmp, out if out.is_dir() else None)
+    warm = None
     try:
         for sub in ("img/maps", "img/games", "maps", "games", "bots", "static"):
             (tmp / sub).mkdir(parents=True, exist_ok=True)
         entries = load_maps(Path(maps_dir))
-        for e in _bar(entries, "maps", progress):
+        for e in entries:
             if e.game in game_names() and render_of(e.game).validates and e.text:
                 try:
-                    _validate(e, tmp, cache, version)
+                    _validate(e, writer, cache, version)
                 except (AtlasError, OSError, ValueError) as exc:
                     problems.append(f"map {e.path}: cannot validate: {exc}")
+        n_games = DEFAULT_GAMES if games is None else games
+        plan = plan_tournament(entries, games_per=n_games, cache=cache, version=version,
+                               bots=bots, time_limit=time_limit, game_filter=game_filter,
+                               params=params) \
+            if tournament and n_games > 0 else TournamentPlan()
+        warm = start_warm_up(plan, jobs) if plan.todo and jobs != 1 else None
+        for e in _bar(entries, "maps", progress):
             if not e.ok:
                 problems.append(f"map {e.path}: {e.error}")
                 continue
             try:
                 _analysis(e, cache, version)
-                _pictures(e, tmp, cache, version)
+                _pictures(e, writer, cache, version)
             except (AtlasError, ValueError) as exc:
                 e.error = f"analysis failed: {exc}"
                 problems.append(f"map {e.path}: {e.error}")
@@ -505,33 +574,43 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
                 problems.append(f"map {e.path}: invalid Outpost map "
                                 f"({len(e.validation.get('errors', []))} errors)")
         stage("maps")
+        finish_warm_up(warm)
+        warm = None
+        stage("warm-up")
         taken: set[str] = set()
         game_entries: list[GameEntry] = []
-        n_games = DEFAULT_GAMES if games is None else games
-        if tournament and n_games > 0:
-            recs = _tournament(entries, games_per=n_games, jobs=jobs, cache=cache,
-                               version=version, progress=progress, bots=bots,
-                               time_limit=time_limit, game_filter=game_filter,
-                               problems=problems, params=params)
+        if plan.specs:
+            recs = play_tournament(plan, jobs=jobs, cache=cache, progress=progress,
+                                   problems=problems)
             game_entries += _game_entries(recs, "tournament", entries, taken)
         if records_dir is not None:
             recs = load_records(Path(records_dir), problems)
             game_entries += _game_entries(recs, "imported", entries, taken)
         stage("games")
-        problems += _render_games(game_entries, tmp, cache, version, progress)
+        problems += _render_games(game_entries, writer, cache, version, progress)
+        for e in entries:
+            e.featured = featured_game(e.games)
+            try:
+                _overlays(e, writer, cache, version)
+            except (AtlasError, ValueError) as exc:
+                problems.append(f"map {e.path}: cannot draw the featured game: {exc}")
         stage("replays")
-        write_pages(tmp, entries, game_entries, problems)
+        write_pages(writer, entries, game_entries, problems, code=version["pages"])
+        writer.finish()
         _move_into_place(tmp, out)
         stage("pages")
     except BaseException:
+        if warm is not None:
+            warm[0].shutdown(cancel_futures=True)
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     result = BuildResult(out, entries, game_entries, problems, time.perf_counter() - t0,
-                         cache.hits, cache.misses, stages)
+                         cache.hits, cache.misses, stages, writer.written, writer.kept)
     ok_maps = sum(1 for m in entries if m.ok)
     say(f"atlas build: {ok_maps} of {len(entries)} maps, {len(game_entries)} games "
         f"-> {out}/index.html in {result.seconds:.1f} s "
-        f"(cache: {cache.hits} hits, {cache.misses} misses; "
+        f"(cache: {cache.hits} hits, {cache.misses} misses; files: {writer.written} "
+        f"written, {writer.kept} unchanged; "
         + ", ".join(f"{k} {v:.1f} s" for k, v in stages.items()) + ")")
     if problems:
         say(f"atlas build: {len(problems)} problem(s):")

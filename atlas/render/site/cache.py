@@ -18,23 +18,27 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Cache", "content_key", "code_version", "CODE_PARTS"]
+__all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS",
+           "CODE_EXCLUDED"]
 
 
 #: The parts of atlas whose code decides each kind of cached result.
 CODE_PARTS = {
-    "analysis": ("maps.py", "types.py", "errors.py", "analyze", "render"),
+    "analysis": ("maps.py", "types.py", "errors.py", "analyze", "sim", "render"),
     "game": ("maps.py", "types.py", "errors.py", "analyze", "sim", "bots", "arena"),
     "replay": ("maps.py", "types.py", "errors.py", "analyze", "sim", "render"),
 }
+#: Modules under those parts that decide no cached result: how the pages are written,
+#: where files go, which games are scheduled (a game's key holds its whole spec).
+#: Editing them re-renders pages only (pages have their own version,
+#: :func:`atlas.render.site.pages.pages_version`).
+CODE_EXCLUDED = ("render/site/pages.py", "render/site/output.py",
+                 "render/site/schedule.py", "render/site/tournament.py", "render/svg.py")
 
 
-@lru_cache(maxsize=16)
-def code_version(kind: str | None = None) -> str:
-    """SHA-256 over the relative paths and bytes of the atlas source files that decide
-    results of ``kind`` (a key of :data:`CODE_PARTS`; ``None``: every ``*.py``), so a
-    change to a bot does not redraw the maps and a change to a picture replays no game.
-    """
+def code_files(kind: str | None = None) -> list[Path]:
+    """The atlas source files whose code decides results of ``kind`` (a key of
+    :data:`CODE_PARTS`, less :data:`CODE_EXCLUDED`; ``None``: every ``*.py``), sorted."""
     pkg = Path(__file__).resolve().parents[2]
     parts = CODE_PARTS[kind] if kind is not None else ("",)
     files: set[Path] = set()
@@ -44,8 +48,20 @@ def code_version(kind: str | None = None) -> str:
             files.add(target)
         elif target.is_dir():
             files.update(target.rglob("*.py"))
-    h = hashlib.sha256()
-    for p in sorted(files):
+    if kind is not None:
+        files -= {pkg / rel for rel in CODE_EXCLUDED}
+    return sorted(files)
+
+
+@lru_cache(maxsize=16)
+def code_version(kind: str | None = None) -> str:
+    """SHA-256 over the kind and the relative paths and bytes of :func:`code_files`, so
+    a change to a bot does not redraw the maps, a change to a picture replays no game,
+    and a change to a page template redraws nothing.
+    """
+    pkg = Path(__file__).resolve().parents[2]
+    h = hashlib.sha256(str(kind).encode())
+    for p in code_files(kind):
         h.update(str(p.relative_to(pkg.parent)).encode())
         h.update(b"\0")
         h.update(p.read_bytes())
