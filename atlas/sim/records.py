@@ -83,6 +83,7 @@ __all__ = [
     "Record",
     "RecordBuilder",
     "save_record",
+    "is_record_file",
     "load_record",
     "record_from_json",
     "clean_info",
@@ -572,6 +573,14 @@ def _rebuild_map(record: Record, path: str | os.PathLike[str] | None) -> GameMap
 # --------------------------------------------------------------------------- files
 
 
+def is_record_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` is an atlas replay record (judged by its first bytes:
+    a file atlas may write over)."""
+    from ..fsutil import starts_with
+
+    return starts_with(Path(path), (b'"format":"atlas-replay"', b'"format": "atlas-replay"'))
+
+
 def save_record(record: Record, path: str | os.PathLike[str], *, public: bool = False) -> None:
     """Write ``record`` to ``path`` (gzip-compressed when it ends in ``.gz``).
 
@@ -711,8 +720,11 @@ def _accepted_reasons(outcome: Outcome, statuses: Sequence[SeatStatus]) -> tuple
     return tuple(dict.fromkeys((expected_result(outcome, statuses).reason, outcome.reason)))
 
 
-def verify_record(record: Record) -> None:
+def verify_record(record: Record, states: Sequence[Any] | None = None) -> None:
     """Check that ``record`` is what its moves give: position, result and statuses.
+
+    ``states`` are the record's :func:`replay_states` when the caller has them already
+    (the site replays each record once, to draw it and to check it).
 
     The moves are replayed from the embedded map and the recorded parameters
     (:func:`replay_states`), then every claim of the record is checked against the
@@ -740,7 +752,7 @@ def verify_record(record: Record) -> None:
         first claim that does not hold.
     """
     game = _resolve_game(record.game)
-    final = replay_states(record)[-1]
+    final = (replay_states(record) if states is None else states)[-1]
     got = json.loads(json.dumps(game.summary(final)))
     want = json.loads(json.dumps(dict(record.final)))
     if got != want:

@@ -318,9 +318,9 @@ def test_adding_games_rewrites_only_what_changed(tmp_path):
     assert expected_new <= changed
     pillars = next(m for m in second.maps if m.name == "pillars")
     rest = changed - expected_new
-    # the pages that list games or count them, and the site index
+    # the pages that list games or count them, the site index, and the list of files
     assert rest <= {"index.html", "games.html", "standings.html", "site-index.js",
-                    pillars.page, ".atlas-manifest.json"} | {
+                    pillars.page, ".atlas-manifest.json", ".atlas-site.json"} | {
         f"bots/{p.name}" for p in (out / "bots").iterdir()}
     assert pillars.page in rest and "site-index.js" in rest
     # everything else: the same file (same inode, bytes and time)

@@ -34,14 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ...errors import AtlasError, MapFormatError, RecordError
+from ...errors import AtlasError, MapFormatError, OutputFolderError, RecordError
 from ...fsutil import default_mode
-from ...maps import GameMap, find_maps, format_map, read_map
+from ...maps import GameMap, format_map, read_map
 from ...sim.registry import game_names, get_info
 from ..games import render_of
 from ..images import png_bytes
 from .cache import Cache, code_version, content_key
-from .output import SiteWriter
+from .output import MANIFEST, SiteWriter
 from .pages import slugify
 from .tournament import (TournamentPlan, finish_warm_up, plan_tournament, play_tournament,
                          start_warm_up)
@@ -115,6 +115,7 @@ class GameEntry:
     replay_key: str | None = None
     record_file: str | None = None
     record_kb: int = 0
+    refused: bool = False
     _cache: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -177,18 +178,28 @@ def _game_of(path: Path, root: Path) -> str | None:
     return None
 
 
-def load_maps(maps_dir: Path) -> list[MapEntry]:
-    """Every map file under ``maps_dir``; unreadable ones carry their error."""
+def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntry]:
+    """Every map file under ``maps_dir``; unreadable ones carry their error.
+
+    Entries left out of the walk (a symlink leading out of the folder, a FIFO, a
+    device: :func:`atlas.maps.scan_maps`) are listed in ``problems``, never read.
+    """
+    from ...fsutil import read_regular_file
+    from ...maps import MAX_MAP_BYTES, scan_maps
+
     entries: list[MapEntry] = []
     taken: set[str] = set()
-    files = find_maps(maps_dir) if maps_dir.exists() else []
-    for p in files:
+    scan = scan_maps(maps_dir) if maps_dir.exists() else None
+    if scan is not None and problems is not None:
+        problems += [f"map {exc}" for exc in scan.problems]
+    for p in scan.files if scan is not None else ():
         game = _game_of(p, maps_dir if maps_dir.is_dir() else p.parent)
         try:
-            text = p.read_bytes().decode("utf-8", "replace")
-        except OSError as exc:
+            text = read_regular_file(p, MAX_MAP_BYTES, MapFormatError).decode("utf-8",
+                                                                               "replace")
+        except MapFormatError as exc:
             text = ""
-            err: str | None = f"cannot read file: {exc.strerror or exc}"
+            err: str | None = exc.reason
         else:
             err = None
         entry = MapEntry(game or "unknown", p.stem, "", str(p), text)
@@ -283,12 +294,34 @@ def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
 
 
 def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
-    """Every replay record (``*.json``, ``*.json.gz``) under ``records_dir``."""
+    """Every replay record (``*.json``, ``*.json.gz``) under ``records_dir``.
+
+    The walk enters no symlinked folder and reads a symlinked file only when it leads
+    to a regular file inside ``records_dir``; what it leaves out is listed in
+    ``problems``.  Each record is loaded within the readers' limits
+    (:func:`atlas.sim.records.load_record`) and checked when it is drawn.
+    """
     from ...sim.records import load_record
 
     out = []
-    files = sorted(p for p in records_dir.rglob("*")
-                   if p.is_file() and (p.name.endswith(".json") or p.name.endswith(".json.gz")))
+    top = records_dir.resolve()
+    files: list[Path] = []
+    for here, dirs, names in os.walk(records_dir, followlinks=False):
+        dirs.sort()
+        for name in sorted(names):
+            if not (name.endswith(".json") or name.endswith(".json.gz")):
+                continue
+            p = Path(here) / name
+            if p.is_symlink():
+                target = p.resolve()
+                if not (target.is_file() and target.is_relative_to(top)):
+                    problems.append(f"record {p}: left out, a link that leads out of "
+                                    f"{records_dir}")
+                    continue
+            elif not p.is_file():
+                problems.append(f"record {p}: left out, not a regular file")
+                continue
+            files.append(p)
     for p in files:
         try:
             out.append(load_record(p))
@@ -323,17 +356,22 @@ def _public(rec: Any) -> dict[str, Any]:
 def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     """The GIF bytes, the packed viewer data and the meta data of one record.
 
+    The record is verified on the way (:func:`atlas.sim.records.verify_record`): one
+    that claims a position, a result or statuses its moves do not give raises
+    :class:`~atlas.errors.RecordError`, and the site refuses it.
+
     Every turn is drawn once: the viewer shows them all, the GIF the game's sampling
     (:attr:`~atlas.sim.base.GameInfo.max_frames`).  The meta data is what pages need
     without the viewer data (see :class:`GameEntry`).
     """
-    from ...sim.records import replay_states
+    from ...sim.records import replay_states, verify_record
     from ..frames import sample_turns
     from ..gif import record_gif_bytes
     from ..replay import record_frames
     from ..viewer import pack_viewer, viewer_data
 
     states = replay_states(record)
+    verify_record(record, states)  # the site publishes only what its moves give
     frames = list(record_frames(record, states, max_frames=None))
     render = render_of(record.game)
     series = render.series(record.game_map(), dict(record.params), states)
@@ -376,7 +414,8 @@ def _render_games(entries: list[GameEntry], out: SiteWriter, cache: Cache,
     for e in _bar(todo, "replays", progress):
         res = _render_json(e.record.public_json())
         if isinstance(res, str):
-            problems.append(f"game {e.ident}: cannot render the replay: {res}")
+            problems.append(f"game {e.ident} ({e.origin}): refused, not published: {res}")
+            e.refused = True
             continue
         gif, viewer, meta = res
         meta["record_bytes"] = len(_record_bytes(e.record))
@@ -526,6 +565,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     t0 = time.perf_counter()
     say = log or (lambda msg: print(msg, file=sys.stderr))
     out = Path(out_dir)
+    check_site_folder(out)  # before any work: atlas writes only where it may
     cache = Cache(cache_dir)
     version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
     version["pages"] = pages_version()
@@ -547,7 +587,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     try:
         for sub in ("img/maps", "img/games", "maps", "games", "bots", "static"):
             (tmp / sub).mkdir(parents=True, exist_ok=True)
-        entries = load_maps(Path(maps_dir))
+        entries = load_maps(Path(maps_dir), problems)
         for e in entries:
             if e.game in game_names() and render_of(e.game).validates and e.text:
                 try:
@@ -588,6 +628,9 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
             game_entries += _game_entries(recs, "imported", entries, taken)
         stage("games")
         problems += _render_games(game_entries, writer, cache, version, progress)
+        game_entries = [g for g in game_entries if not g.refused]
+        for e in entries:
+            e.games = [g for g in e.games if not g.refused]
         for e in entries:
             e.featured = featured_game(e.games)
             try:
@@ -597,6 +640,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         stage("replays")
         write_pages(writer, entries, game_entries, problems, code=version["pages"])
         writer.finish()
+        _mark(tmp)
         _move_into_place(tmp, out)
         stage("pages")
     except BaseException:
@@ -607,19 +651,81 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     result = BuildResult(out, entries, game_entries, problems, time.perf_counter() - t0,
                          cache.hits, cache.misses, stages, writer.written, writer.kept)
     ok_maps = sum(1 for m in entries if m.ok)
-    say(f"atlas build: {ok_maps} of {len(entries)} maps, {len(game_entries)} games "
+    built = f" ({len(problems)} problem{'s' if len(problems) != 1 else ''})" \
+        if problems else ""
+    say(f"atlas build{built}: {ok_maps} of {len(entries)} maps, {len(game_entries)} games "
         f"-> {out}/index.html in {result.seconds:.1f} s "
         f"(cache: {cache.hits} hits, {cache.misses} misses; files: {writer.written} "
         f"written, {writer.kept} unchanged; "
         + ", ".join(f"{k} {v:.1f} s" for k, v in stages.items()) + ")")
-    if problems:
-        say(f"atlas build: {len(problems)} problem(s):")
-        for p in problems:
-            say(f"  - {p}")
+    for p in problems:
+        say(f"  - {p}")
     return result
 
 
+#: The file atlas leaves in every site it builds: the list of the files it wrote.
+SITE_MARKER = ".atlas-site.json"
+
+
+def check_site_folder(out: Path) -> None:
+    """Whether atlas may build a site into ``out``: a folder that does not exist, is
+    empty, or carries the marker of a site atlas built.
+
+    Raises
+    ------
+    OutputFolderError
+        ``out`` is a file, or a folder holding what atlas did not write (nothing is
+        touched then).
+    """
+    if not out.exists() and not out.is_symlink():
+        return
+    if not out.is_dir() or out.is_symlink():
+        raise OutputFolderError(f"{out} is not a folder atlas may build a site in")
+    if not any(out.iterdir()):
+        return
+    if (out / SITE_MARKER).is_file() or (out / MANIFEST).is_file():
+        return
+    raise OutputFolderError(f"{out} holds files atlas did not write; give an empty or new "
+                            "folder (atlas builds only into a folder it made)")
+
+
+def _written_files(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
+                  if p.is_file() or p.is_symlink())
+
+
+def _mark(tmp: Path) -> None:
+    files = _written_files(tmp)
+    data = {"format": "atlas-site", "version": 1, "files": files}
+    (tmp / SITE_MARKER).write_text(json.dumps(data, separators=(",", ":")) + "\n",
+                                   encoding="utf-8")
+
+
+def _foreign_files(old: Path) -> list[str]:
+    """Files in a site atlas built that atlas did not write there (the user's)."""
+    try:
+        listed = json.loads((old / SITE_MARKER).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []  # a site of an older atlas: every file is atlas's
+    mine = set(listed) | {SITE_MARKER}
+    return [f for f in _written_files(old) if f not in mine]
+
+
 def _move_into_place(tmp: Path, out: Path) -> None:
+    """Swap the new site in; the files a user added to the old site are carried over
+    (never deleted), and a failure leaves the old site whole."""
+    foreign = _foreign_files(out) if out.is_dir() else []
+    clash = [f for f in foreign if (tmp / f).exists()]
+    if clash:
+        raise OutputFolderError(
+            f"{out} holds files atlas did not write where the new site puts its own: "
+            f"{', '.join(clash[:5])}; move them away first")
+    for f in foreign:
+        (tmp / f).parent.mkdir(parents=True, exist_ok=True)
+        if (out / f).is_symlink():
+            os.symlink(os.readlink(out / f), tmp / f)
+        else:
+            os.link(out / f, tmp / f)  # the same file, kept when the old site goes
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
