@@ -472,14 +472,15 @@ def test_bots_never_suicide_when_a_safe_move_exists(bots):
 
 @pytest.mark.parametrize("name", ["voronoi", "chambers", "frontline"])
 def test_fixed_depth_searches_that_deep_whatever_the_clock(name):
-    # Far apart (chambers would roll out) on an open board: a 1 ms deadline would stop
-    # a timed search at depth 1 or 2; a fixed-depth one goes to 4 turns all the same.
+    # Far apart (chambers would roll out) on an open board: a deadline already passed
+    # stops a timed search before its first depth; a fixed-depth one goes to 4 turns
+    # all the same.  (A deadline 1 ms away let a fast search finish 4 turns.)
     rows = ["1" + " " * 11] + [" " * 12] * 6 + [" " * 11 + "2"]
     bot = make_bot("tron", name, seed=1)
     bot.fixed_depth = 4
-    mv = bot.move(position(rows), 0, time.perf_counter() + 0.001)
+    mv = bot.move(position(rows), 0, time.perf_counter() - 1.0)
     assert mv in (2, 3)
     assert bot.last_info["depth"] == 4 and "rollouts" not in bot.last_info
     bot.fixed_depth = 0
-    bot.move(position(rows), 0, time.perf_counter() + 0.001)
+    bot.move(position(rows), 0, time.perf_counter() - 1.0)
     assert bot.last_info["depth"] < 4
