@@ -34,6 +34,7 @@ BOTS: dict[tuple[str, str], str] = {
     ("tron", "voronoi"): "atlas.bots.tron_voronoi:VoronoiBot",
     ("tron", "chambers"): "atlas.bots.tron_chambers:ChambersBot",
     ("tron", "frontline"): "atlas.bots.tron_frontline:FrontlineBot",
+    ("tron", "apex"): "atlas.bots.tron_apex:ApexBot",
     ("isolation", "random"): "atlas.bots.random_bot:RandomBot",
     ("isolation", "phased"): "atlas.bots.isolation_phased:PhasedIsolationBot",
     ("isolation", "strong"): "atlas.bots.isolation_strong:StrongIsolationBot",

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
+from atlas.bots import tron_apex as apex
 from atlas.bots import tron_common as tc
 from atlas.bots import tron_fill as fill
 from atlas.bots import tron_tree as tree
@@ -18,12 +19,13 @@ from atlas.bots.tron_chambers import rollout_value
 from atlas.bots.tron_fill import space_fill_length, space_filler_move
 from atlas.bots.tron_frontline import endgame_move
 from atlas.bots.tron_voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
-                                     draw_value, evaluate, search_root)
+                                     draw_value, evaluate, iterative_deepening,
+                                     search_root)
 from atlas.maps import read_map
 from atlas.sim import get_game
 
 MAPS = Path(__file__).resolve().parents[2] / "maps" / "tron"
-BOT_NAMES = ("wallhugger", "voronoi", "chambers", "frontline")
+BOT_NAMES = ("wallhugger", "voronoi", "chambers", "frontline", "apex")
 # Deadline overrun a bot may show on a busy machine (seconds).
 MARGIN = 0.05
 
@@ -470,7 +472,7 @@ def test_bots_never_suicide_when_a_safe_move_exists(bots):
                 assert mv in free, (name, state.turn, seat)
 
 
-@pytest.mark.parametrize("name", ["voronoi", "chambers", "frontline"])
+@pytest.mark.parametrize("name", ["voronoi", "chambers", "frontline", "apex"])
 def test_fixed_depth_searches_that_deep_whatever_the_clock(name):
     # Far apart (chambers would roll out) on an open board: a deadline already passed
     # stops a timed search before its first depth; a fixed-depth one goes to 4 turns
@@ -484,3 +486,119 @@ def test_fixed_depth_searches_that_deep_whatever_the_clock(name):
     bot.fixed_depth = 0
     bot.move(position(rows), 0, time.perf_counter() - 1.0)
     assert bot.last_info["depth"] < 4
+
+
+# --- apex ------------------------------------------------------------------------------
+
+def _random_board(rng: np.random.Generator, h: int, w: int, density: float):
+    free = rng.random((h, w)) > density
+    cells = list(zip(*np.nonzero(free)))
+    a, b = rng.choice(len(cells), 2, replace=False)
+    blocked = ~free
+    blocked[cells[a]] = blocked[cells[b]] = True
+    pos = SimpleNamespace(blocked=blocked, heads=np.array([cells[a], cells[b]]))
+    grid, me, opp = tc.board_from_state(pos, 0)
+    return grid, me, opp, tc.Workspace(h, w)
+
+
+def test_apex_chamber_score_is_chamber_value_in_thousandths():
+    rng = np.random.default_rng(23)
+    for trial in range(60):
+        grid, me, opp, ws = _random_board(rng, 9, 11, rng.uniform(0.05, 0.45))
+        tables = apex.SearchTables(ws.n)
+        tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)
+        for parity, front in itertools.product((False, True), repeat=2):
+            for x, y, swap in ((me, opp, 0), (opp, me, 1)):
+                want = tree.chamber_value(grid, x, y, ws.off, ws.w2, ws.ibuf, ws.fbuf,
+                                          0.055, 0.194, parity, front, swap)
+                got = apex.chamber_score(grid, x, y, ws.off, ws.w2, ws.ibuf, tables.bbuf,
+                                         55, 194, parity, front, swap)
+                assert got == pytest.approx(1000 * want, abs=1e-6), (trial, parity, front)
+
+
+def test_apex_chamber_score_of_the_seed_positions():
+    rows = [r + "2#" if i == 2 else r + "##" for i, r in enumerate(SEED_CORRIDOR)]
+    grid, me, opp, ws = board(rows)
+    tables = apex.SearchTables(ws.n)
+    tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)
+    # The room of 4 cells then the longer corridor (15), as the seed counts it.
+    assert apex.chamber_score(grid, me, opp, ws.off, ws.w2, ws.ibuf, tables.bbuf, 1, 0,
+                              False, False, 0) == 19
+
+
+def test_apex_search_has_frontline_values_at_every_depth():
+    # The move table changes the order moves are searched in, never the values: the
+    # best root value is 1000 times frontline's (its evaluation in thousandths).
+    rng = np.random.default_rng(31)
+    for trial in range(8):
+        grid, me, opp, ws = _random_board(rng, 6, 7, 0.2)
+        tables = apex.SearchTables(ws.n)
+        for depth in (1, 2, 3):
+            before = grid.copy()
+            k, info = apex.apex_deepening(grid, me, opp, ws, tables, np.inf,
+                                          fixed_depth=depth)
+            assert np.array_equal(grid, before)
+            k0, info0 = iterative_deepening(grid, me, opp, ws, MODE_FRONTLINE, np.inf,
+                                            fixed_depth=depth)
+            if k0 < 0:
+                assert k < 0
+                continue
+            v, v0 = info["value"], info0["value"]
+            if abs(v0) >= WIN - 1000:           # a won or lost line, as many plies away
+                assert np.sign(v) == np.sign(v0)
+                assert apex.WIN - abs(v) == WIN - abs(v0)
+            else:
+                assert v == pytest.approx(1000 * v0, abs=1e-6), (trial, depth)
+
+
+def test_apex_cuts_the_opponent_off():
+    rows = [r.replace("-", " ") for r in CUT_OFF]
+    bot = make_bot("tron", "apex")
+    bot.fixed_depth = 3
+    assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
+    assert bot.last_info["value"] >= 20 * apex.CELL   # won by 20+ cells
+
+
+def test_apex_risks_the_collision_rather_than_a_dead_end():
+    # West is a one-cell dead end (a sure loss); east is the square between the heads,
+    # which leads down into the room: the opponent may take it too (a draw), or run
+    # for the room by its own door.  A draw is worth more than a loss.
+    rows = ["#######",
+            "# 1 2 #",
+            "### # #",
+            "#     #",
+            "#######"]
+    bot = make_bot("tron", "apex")
+    bot.fixed_depth = 3
+    assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
+    assert bot.last_info["value"] > -apex.WIN / 2
+
+
+def test_apex_fixed_depth_is_deterministic_and_chooses_a_legal_move():
+    # ``choose`` itself (not ``move``, which would repair an illegal answer) returns a
+    # free cell, and the same search twice gives the same move and node count, even
+    # after another position filled the move table.  (Positions where the cycles can
+    # still meet: the separated endgame goes by the clock.)
+    game = get_game("tron")
+    bot = make_bot("tron", "apex")
+    bot.fixed_depth = 3
+    for state in _random_positions(8, 5):
+        for seat in (0, 1):
+            grid, me, opp = tc.board_from_state(state, seat)
+            ws = tc.Workspace(*state.blocked.shape)
+            legal = tc.legal_moves(grid, me, ws.off)
+            if len(legal) < 2 or tc.head_distance(grid, me, opp, ws.off, ws.ibuf) >= tc.INF:
+                continue
+            runs = [(bot.choose(grid, me, opp, ws, np.inf), dict(bot.last_info))
+                    for _ in range(2)]
+            assert runs[0][0] in legal, (state.turn, seat)
+            assert runs[0][0] == runs[1][0]
+            assert runs[0][1]["nodes"] == runs[1][1]["nodes"]
+    assert game is not None
+
+
+@pytest.mark.parametrize("budget, thinks", [(0.1, 0.085), (1.0, 0.88), (3.0, 2.88),
+                                            (0.02, 0.005)])
+def test_apex_thinks_most_of_its_budget(budget, thinks):
+    bot = make_bot("tron", "apex")
+    assert bot.stop_time(100.0 + budget, 100.0) - 100.0 == pytest.approx(thinks)
