@@ -491,11 +491,13 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
 
 def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: SearchTables,
                    stop: float, ev: np.ndarray = EVAL, max_depth: int = 64,
-                   fixed_depth: int = 0, draw: float = DRAW) -> tuple[int, dict]:
+                   fixed_depth: int = 0, draw: float = DRAW, node_limit: int = 0
+                   ) -> tuple[int, dict]:
     """Deepen :func:`apex_search_root` until ``stop`` (a ``perf_counter`` time).
 
     With ``fixed_depth > 0`` the search goes to exactly that depth (or the end of the
-    game) whatever the clock.  A depth still running at ``stop`` keeps its best root
+    game) whatever the clock.  With ``node_limit > 0`` it stops after that many nodes
+    (max frames, all depths together), as if the clock had run out.  A depth still running at ``stop`` keeps its best root
     move when at least one root move was searched completely (the previous best is
     searched first, so a move that beats it is a real improvement).  Returns the
     direction (0..3) and statistics (depth, nodes, seconds, value, partial, scores).
@@ -516,8 +518,9 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
         if stop - now <= 0:
             break
         counter[:] = 0
+        limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
         k = apex_search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, tables.bbuf, ev,
-                             order, scores, counter, 1 << 60, stop, killer, tables.zob,
+                             order, scores, counter, limit, stop, killer, tables.zob,
                              tables.tt_key, tables.tt_move, float(draw))
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
@@ -547,6 +550,9 @@ class ApexBot(TronBot):
     draw = DRAW
     #: Evaluation parameters (:data:`EVAL`).
     ev = EVAL
+    #: When positive, the search stops after this many nodes a move (the clock still
+    #: applies): a budget that does not depend on the machine's speed.
+    node_limit = 0
 
     def __init__(self, game: str = "tron", seed: int = 0) -> None:
         self._tables: SearchTables | None = None
@@ -571,6 +577,6 @@ class ApexBot(TronBot):
         else:
             k, info = apex_deepening(grid, me, opp, ws, self.tables(ws.n), stop,
                                      ev=self.ev, fixed_depth=self.fixed_depth,
-                                     draw=self.draw)
+                                     draw=self.draw, node_limit=self.node_limit)
         self.last_info = info
         return k + 1 if k >= 0 else 1

@@ -602,3 +602,20 @@ def test_apex_fixed_depth_is_deterministic_and_chooses_a_legal_move():
 def test_apex_thinks_most_of_its_budget(budget, thinks):
     bot = make_bot("tron", "apex")
     assert bot.stop_time(100.0 + budget, 100.0) - 100.0 == pytest.approx(thinks)
+
+
+def test_apex_node_budget_bounds_the_search_whatever_the_clock():
+    # An open board: with 300 nodes a move the search stops at the same place every
+    # time (the budget, not the clock, ends it), and with more nodes it goes deeper.
+    rows = ["1" + " " * 9] + [" " * 10] * 6 + [" " * 9 + "2"]
+    bot = make_bot("tron", "apex")
+    bot.node_limit = 300
+    runs = []
+    for _ in range(2):
+        mv = bot.move(position(rows), 0, time.perf_counter() + 60.0)
+        runs.append((mv, bot.last_info["depth"], bot.last_info["nodes"]))
+    assert runs[0] == runs[1]
+    assert 300 <= runs[0][2] <= 300 + 1     # stopped by the budget (at most one over)
+    bot.node_limit = 3000
+    bot.move(position(rows), 0, time.perf_counter() + 60.0)
+    assert bot.last_info["depth"] > runs[0][1]
