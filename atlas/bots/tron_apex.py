@@ -288,8 +288,8 @@ def _store(key, move, tt_key, tt_move):  # pragma: no cover - numba
 
 @numba.njit(cache=True)
 def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, scores,
-                     counter, limit, stop, killer, zob, tt_key, tt_move, draw
-                     ):  # pragma: no cover - numba
+                     counter, limit, stop, killer, zob, tt_key, tt_move, draw, n_root,
+                     avoid):  # pragma: no cover - numba
     """One alpha-beta search of ``depth`` turns; returns the best direction (0..3).
 
     Same game tree and values as :func:`atlas.bots.tron_voronoi.search_root` (max frames
@@ -298,7 +298,12 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
     each root move's value (a bound for refuted moves, ``-inf`` if illegal);
     ``counter[0]`` counts max frames, ``counter[1]`` is set when ``limit`` frames or the
     clock's ``stop`` is passed (the result must then be thrown away, except root moves
-    searched completely).  Returns -1 when no move is legal.
+    searched completely).  Returns -1 when no move is legal.  Only the first ``n_root``
+    moves of ``order`` are searched.
+
+    With ``avoid`` the opponent never steps onto my target square unless it has no
+    other move (then it is a draw): the game as it goes against an opponent that does
+    not seek collisions, used to choose among moves the usual search finds equal.
     """
     best = -1
     best_v = -3.0 * WIN
@@ -312,6 +317,7 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
     f_depth = np.empty(nf, np.int64)
     f_next = np.empty(nf, np.int64)
     f_any = np.empty(nf, np.int64)
+    f_coll = np.zeros(nf, np.int64)
     f_best = np.empty(nf, np.int64)
     f_key = np.empty(nf, np.uint64)
     f_ord = np.empty(4 * nf, np.int64)
@@ -319,7 +325,7 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
     f_beta = np.empty(nf, np.float64)
     f_val = np.empty(nf, np.float64)
     root_key = zob[0, me] ^ zob[1, opp]
-    for i in range(4):
+    for i in range(n_root):
         k = order[i]
         t = me + off[k]
         if grid[t] == 0:
@@ -336,6 +342,7 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
         f_val[0] = 2.0 * WIN
         f_next[0] = 0
         f_any[0] = 0
+        f_coll[0] = 0
         f_best[0] = -1
         f_key[0] = root_key ^ zob[2, t]
         _order(f_ord, 0, f_key[0], tt_key, tt_move, killer[0])
@@ -378,6 +385,9 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
                     f_next[sp] += 1
                     if grid[ss] == 0:
                         continue
+                    if ss == tt and avoid:
+                        f_coll[sp] = 1         # taken only if nothing else is left
+                        continue
                     f_any[sp] = 1
                     if ss == tt:
                         if draw < f_val[sp]:   # same square: draw
@@ -409,7 +419,12 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
                     continue
                 if not done:
                     ply = sp // 2
-                    value = f_val[sp] if f_any[sp] else WIN - ply
+                    if f_any[sp]:
+                        value = f_val[sp]
+                    elif f_coll[sp]:
+                        value = draw
+                    else:
+                        value = WIN - ply
                     done = True
                 _store(f_key[sp], f_best[sp], tt_key, tt_move)
             else:
@@ -454,6 +469,7 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
                     f_val[c] = 2.0 * WIN
                     f_next[c] = 0
                     f_any[c] = 0
+                    f_coll[c] = 0
                     f_best[c] = -1
                     f_key[c] = f_key[sp] ^ zob[2, tk]
                     _order(f_ord, base + 4, f_key[c], tt_key, tt_move, killer[c])
@@ -491,16 +507,27 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
 
 def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: SearchTables,
                    stop: float, ev: np.ndarray = EVAL, max_depth: int = 64,
-                   fixed_depth: int = 0, draw: float = DRAW, node_limit: int = 0
-                   ) -> tuple[int, dict]:
+                   fixed_depth: int = 0, draw: float = DRAW, node_limit: int = 0,
+                   tie_break: bool = True) -> tuple[int, dict]:
     """Deepen :func:`apex_search_root` until ``stop`` (a ``perf_counter`` time).
 
     With ``fixed_depth > 0`` the search goes to exactly that depth (or the end of the
     game) whatever the clock.  With ``node_limit > 0`` it stops after that many nodes
-    (max frames, all depths together), as if the clock had run out.  A depth still running at ``stop`` keeps its best root
-    move when at least one root move was searched completely (the previous best is
-    searched first, so a move that beats it is a real improvement).  Returns the
-    direction (0..3) and statistics (depth, nodes, seconds, value, partial, scores).
+    (max frames, all depths together), as if the clock had run out.  A depth still
+    running at ``stop`` keeps its best root move when at least one root move was
+    searched completely (the previous best is searched first, so a move that beats it
+    is a real improvement).
+
+    Draws the opponent can force: when two depths in a row end on a draw (the opponent
+    may step onto my square whatever I do) and two or more moves share that value, the
+    usual search cannot tell them apart.  With ``tie_break`` the rest of the time goes
+    to a search of those moves against an opponent that does not seek the collision
+    (:func:`apex_search_root` with ``avoid``), and the move best there is played: it
+    is no worse if the opponent does collide, and better if it does not.  (Under
+    ``fixed_depth`` the tie-break search goes as deep as the main one.)
+
+    Returns the direction (0..3) and statistics (depth, nodes, seconds, value, partial,
+    scores, and ``tie_break``: the depth of that search, 0 if none).
     """
     if fixed_depth > 0:
         stop, max_depth = np.inf, fixed_depth
@@ -513,6 +540,8 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
     last_scores = [-np.inf] * 4
     t_start = time.perf_counter()
     max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
+    draw_streak = 0
+    ties: list[int] = []
     for depth in range(1, max_depth + 1):
         now = time.perf_counter()
         if stop - now <= 0:
@@ -521,7 +550,7 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
         k = apex_search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, tables.bbuf, ev,
                              order, scores, counter, limit, stop, killer, tables.zob,
-                             tables.tt_key, tables.tt_move, float(draw))
+                             tables.tt_key, tables.tt_move, float(draw), 4, False)
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
         if counter[1]:
@@ -535,11 +564,57 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
         order = np.argsort(-scores, kind="stable").astype(np.int64)
         if abs(value) >= WIN / 2:
             break                       # the outcome is decided
+        draw_streak = draw_streak + 1 if value == draw else 0
+        ties = [int(d) for d in order if scores[d] == draw]
+        if tie_break and draw_streak >= 2 and len(ties) >= 2 and fixed_depth == 0:
+            break                       # the rest of the time goes to the tie-break
         if spent > stop - time.perf_counter():
             break                       # not even the previous best would finish
+    tie_depth = 0
+    if tie_break and draw_streak >= 2 and len(ties) >= 2 and best >= 0:
+        best, tie_depth, total_nodes = _break_tie(grid, me, opp, ws, tables, stop, ev,
+                                                  depth_done, fixed_depth, draw, ties,
+                                                  best, killer, total_nodes, node_limit)
     return best, {"depth": depth_done, "nodes": total_nodes,
                   "seconds": time.perf_counter() - t_start, "value": value,
-                  "partial": used_partial, "scores": last_scores}
+                  "partial": used_partial, "scores": last_scores, "tie_break": tie_depth}
+
+
+def _break_tie(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: SearchTables,
+               stop: float, ev: np.ndarray, depth_done: int, fixed_depth: int, draw: float,
+               ties: list[int], best: int, killer: np.ndarray, total_nodes: int,
+               node_limit: int) -> tuple[int, int, int]:
+    """The tie-break search of :func:`apex_deepening`: ``(move, depth, total nodes)``.
+
+    Deepens the ``avoid`` search over the tied moves (the main search's best first)
+    until ``stop`` (or to ``depth_done`` under a fixed depth).  A move keeps the draw
+    against every opponent only if its value there is at least the draw; the best of
+    those is played, else the main search's choice.
+    """
+    ties = [best] + [d for d in ties if d != best]
+    order = np.array(ties + [d for d in range(4) if d not in ties], dtype=np.int64)
+    scores = np.zeros(4, dtype=np.float64)
+    counter = np.zeros(2, dtype=np.int64)
+    chosen, tie_depth = best, 0
+    top = depth_done if fixed_depth > 0 else len(killer) // 2 - 1
+    for depth in range(1, top + 1):
+        if time.perf_counter() >= stop:
+            break
+        counter[:] = 0
+        limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
+        apex_search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, tables.bbuf, ev,
+                         order, scores, counter, limit, stop, killer, tables.zob,
+                         tables.tt_key, tables.tt_move, float(draw), len(ties), True)
+        total_nodes += int(counter[0])
+        if counter[1]:
+            break
+        tie_depth = depth
+        k = max(ties, key=lambda d: scores[d])   # the first of equals: the main best
+        chosen = k if scores[k] >= draw else best
+        if abs(scores[k]) >= WIN / 2:
+            break
+        order[:len(ties)] = sorted(ties, key=lambda d: -scores[d])
+    return chosen, tie_depth, total_nodes
 
 
 class ApexBot(TronBot):
@@ -553,6 +628,9 @@ class ApexBot(TronBot):
     #: When positive, the search stops after this many nodes a move (the clock still
     #: applies): a budget that does not depend on the machine's speed.
     node_limit = 0
+    #: Choose among moves the opponent can hold to a draw by how they fare when it does
+    #: not collide (:func:`apex_deepening`).
+    tie_break = True
 
     def __init__(self, game: str = "tron", seed: int = 0) -> None:
         self._tables: SearchTables | None = None
@@ -577,6 +655,7 @@ class ApexBot(TronBot):
         else:
             k, info = apex_deepening(grid, me, opp, ws, self.tables(ws.n), stop,
                                      ev=self.ev, fixed_depth=self.fixed_depth,
-                                     draw=self.draw, node_limit=self.node_limit)
+                                     draw=self.draw, node_limit=self.node_limit,
+                                     tie_break=self.tie_break)
         self.last_info = info
         return k + 1 if k >= 0 else 1

@@ -619,3 +619,25 @@ def test_apex_node_budget_bounds_the_search_whatever_the_clock():
     bot.node_limit = 3000
     bot.move(position(rows), 0, time.perf_counter() + 60.0)
     assert bot.last_info["depth"] > runs[0][1]
+
+
+def test_apex_breaks_a_forced_draw_tie_by_the_game_without_collision():
+    # North and east both let the opponent force a draw (it may step onto the square
+    # in the corner between the heads).  If it does not collide, east shuts it in its
+    # 2-cell pocket (a win), while after north it may still come out into the right-
+    # hand column.  The tie-break plays east; the plain search takes the first of
+    # equals, north.
+    rows = ["    #  ",
+            "     # ",
+            "    #  ",
+            "#   #1 ",
+            "#  #  2"]
+    bot = make_bot("tron", "apex")
+    bot.fixed_depth = 3
+    bot.tie_break = False
+    assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 1
+    scores = bot.last_info["scores"]
+    assert scores[0] == scores[1] == apex.DRAW        # a draw the opponent can force
+    bot.tie_break = True
+    assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
+    assert bot.last_info["tie_break"] == 3
