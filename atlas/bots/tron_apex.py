@@ -557,7 +557,9 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
         total_nodes += int(counter[0])
         if counter[1]:
             if k >= 0 and scores[k] > -WIN * 2.0:
-                best, value, used_partial = int(k), float(scores[k]), depth
+                k = _partial_choice(scores, last_scores, int(k), depth_done)
+                value = float(scores[k]) if scores[k] > -np.inf else last_scores[k]
+                best, used_partial = k, depth
             break
         if k < 0:
             break
@@ -580,6 +582,32 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
     return best, {"depth": depth_done, "nodes": total_nodes,
                   "seconds": time.perf_counter() - t_start, "value": value,
                   "partial": used_partial, "scores": last_scores, "tie_break": tie_depth}
+
+
+#: How far (evaluation units, about a cell) the previous best move must fall, in an
+#: unfinished depth, below another move's value at the last finished depth for that
+#: move to be played instead.
+FAIL_LOW_MARGIN = 1000.0
+
+
+def _partial_choice(scores: np.ndarray, last_scores: list[float], k: int,
+                    depth_done: int) -> int:
+    """The move to play when the clock stops a depth after some root moves finished.
+
+    Those moves' new values compete with the others' values at the last finished depth:
+    the previous best is searched first, and when its value falls (it "fails low") far
+    below what another move was worth one depth less, that move is played rather than
+    the one just found lacking.  Without a finished depth, ``k``.
+    """
+    if depth_done == 0:
+        return k
+    best, best_v = k, float(scores[k])
+    for d in range(4):
+        if scores[d] > -np.inf or last_scores[d] == -np.inf:
+            continue                     # searched at the new depth, or illegal
+        if last_scores[d] > best_v + FAIL_LOW_MARGIN:
+            best, best_v = d, float(last_scores[d])
+    return best
 
 
 def _break_tie(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: SearchTables,
