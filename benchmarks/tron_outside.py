@@ -231,7 +231,11 @@ def score_interval(scores: Sequence[float]) -> tuple[float, float, float]:
 
 
 def summarise(results: Sequence[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
-    """Per (bot, outside program): W/D/L, score with interval, failures, slowest moves."""
+    """Per (bot, outside program): W/D/L, score with interval, failures, slowest moves.
+
+    Also the score over the games where neither side timed out or crashed
+    (``clean_*``): on a loaded machine a move can come late on either side.
+    """
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for r in results:
         s = out.setdefault((r["bot"], r["outside"]), {
@@ -244,9 +248,13 @@ def summarise(results: Sequence[dict[str, Any]]) -> dict[tuple[str, str], dict[s
         s["slowest"] = max(s["slowest"], r["slowest"])
         s["outside_slowest"] = max(s["outside_slowest"], r["outside_slowest"])
         s["collided"] += "collided" in (r["detail"] or "")
-    for s in out.values():
+    for (bot, other), s in out.items():
         s["low"], s["mean"], s["high"] = score_interval(s["scores"])
         s["games"] = len(s.pop("scores"))
+        clean = [r["score"] for r in results if r["bot"] == bot and r["outside"] == other
+                 and r["status"] == "ok" and r["outside_status"] == "ok"]
+        s["clean_games"] = len(clean)
+        s["clean_low"], s["clean_mean"], s["clean_high"] = score_interval(clean)
     return out
 
 
@@ -282,6 +290,11 @@ def format_report(results: Sequence[dict[str, Any]]) -> str:
             f"[95 % interval {100 * s['low']:.1f}, {100 * s['high']:.1f}]; timeouts/crashes "
             f"{s['failures']} (theirs {s['outside_failures']}); slowest move "
             f"{s['slowest']:.3f} s (theirs {s['outside_slowest']:.3f} s)")
+        if s["clean_games"] < s["games"]:
+            lines.append(
+                f"  without the {s['games'] - s['clean_games']} game(s) with a timeout or "
+                f"crash: {100 * s['clean_mean']:.1f} % [{100 * s['clean_low']:.1f}, "
+                f"{100 * s['clean_high']:.1f}] in {s['clean_games']} games")
     return "\n".join(lines)
 
 

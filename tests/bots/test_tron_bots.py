@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -641,3 +642,70 @@ def test_apex_breaks_a_forced_draw_tie_by_the_game_without_collision():
     bot.tie_break = True
     assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
     assert bot.last_info["tie_break"] == 3
+
+
+def test_apex_unfinished_depth_does_not_keep_a_move_found_failing():
+    # Depth 6 found moves 0 and 2 equal (-1468); depth 7 finished move 0 only, at
+    # -14182 (it loses the fight): move 2, as good as 0 one depth less, is played.
+    scores = np.array([-14182.0, -np.inf, -np.inf, -np.inf])
+    last = [-1468.0, -2742.0, -1468.0, -np.inf]
+    assert apex._partial_choice(scores, last, 0, 6) == 2
+    # A small fall keeps the move searched deeper; without a finished depth, too.
+    scores[0] = -1468.0 - apex.FAIL_LOW_MARGIN / 2
+    assert apex._partial_choice(scores, last, 0, 6) == 0
+    assert apex._partial_choice(np.array([-9e3, -np.inf, -np.inf, -np.inf]),
+                                [-np.inf] * 4, 0, 0) == 0
+
+
+# --- benchmarks/tron_outside.py ----------------------------------------------------------
+
+def _outside_module():
+    import importlib.util
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("tron_outside",
+                                                  root / "benchmarks" / "tron_outside.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tron_outside"] = module   # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+# A contest-protocol program that always goes north: it reads the "W H" line and H
+# rows each turn and answers "1".
+_NORTH_BOT = """import sys
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    h = int(line.split()[1])
+    for _ in range(h):
+        sys.stdin.readline()
+    sys.stdout.write("1\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_outside_benchmark_plays_both_seats_and_scores_them(tmp_path):
+    bench = _outside_module()
+    script = tmp_path / "north.py"
+    script.write_text(_NORTH_BOT)
+    board = tmp_path / "room.txt"
+    # From seat 1 ("1") the program runs north into the wall after 3 steps, from seat 2
+    # at once; wallhugger outlives it either way.
+    board.write_text("7 6\n#######\n#2    #\n#     #\n#     #\n#    1#\n#######\n")
+    outside = bench.parse_outside([f"north=cmd:{sys.executable} {script}"])
+    results = bench.play_vs_outside(["wallhugger"], outside, [board], time_limit=1.0)
+    assert [r["seat"] for r in results] == [0, 1]
+    for r in results:
+        assert r["outcome"] == "W" and r["score"] == 1.0, r
+        assert r["status"] == "ok" and r["outside_status"] == "ok"
+        assert 0 < r["slowest"] < 1.5
+    assert [r["turns"] for r in results] == [1, 4]
+    summary = bench.summarise(results)[("wallhugger", "north")]
+    assert (summary["W"], summary["D"], summary["L"], summary["games"]) == (2, 0, 0, 2)
+    # Mean 0.625, sample variance 1/16: plus or minus 1.96 * sqrt(1/16 / 4) = 0.245.
+    assert bench.score_interval([1.0, 0.5, 0.5, 0.5]) == pytest.approx((0.38, 0.625, 0.87))
+    with pytest.raises(ValueError):
+        bench.parse_outside(["north=./bot"])
