@@ -530,10 +530,11 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
 
     With ``fixed_depth > 0`` the search goes to exactly that depth (or the end of the
     game) whatever the clock.  With ``node_limit > 0`` it stops after that many nodes
-    (max frames, all depths together), as if the clock had run out.  A depth still
-    running at ``stop`` keeps its best root move when at least one root move was
-    searched completely (the previous best is searched first, so a move that beats it
-    is a real improvement).
+    (max frames, all depths together), as if the clock had run out.  When a depth is
+    still running at ``stop``, the root moves it finished compete with the others'
+    values at the last finished depth (:func:`_partial_choice`): the previous best is
+    searched first, so a move that beats it is a real improvement, and a previous best
+    that falls far below another move is not kept.
 
     Draws the opponent can force: when two depths in a row end on a draw (the opponent
     may step onto my square whatever I do) and two or more moves share that value, the
@@ -693,6 +694,7 @@ class ApexBot(TronBot):
         self.tables((h + 2) * (w + 2))
 
     def tables(self, n: int) -> SearchTables:
+        """The move table and scratch rows of a padded board of ``n`` cells."""
         t = self._tables
         if t is None or t.zob.shape[1] != n:
             t = self._tables = SearchTables(n)
