@@ -287,9 +287,9 @@ def format_report(results: Sequence[dict[str, Any]]) -> str:
         lines.append(
             f"{bot} vs {other}: {s['W']} wins, {s['D']} draws ({s['collided']} head-on), "
             f"{s['L']} losses in {s['games']} games = {100 * s['mean']:.1f} % "
-            f"[95 % interval {100 * s['low']:.1f}, {100 * s['high']:.1f}]; timeouts/crashes "
-            f"{s['failures']} (theirs {s['outside_failures']}); slowest move "
-            f"{s['slowest']:.3f} s (theirs {s['outside_slowest']:.3f} s)")
+            f"[95 % interval {100 * s['low']:.1f}, {100 * s['high']:.1f}]; "
+            f"timeouts/crashes {s['failures']} (theirs {s['outside_failures']}); "
+            f"slowest move {s['slowest']:.3f} s (theirs {s['outside_slowest']:.3f} s)")
         if s["clean_games"] < s["games"]:
             lines.append(
                 f"  without the {s['games'] - s['clean_games']} game(s) with a timeout or "

@@ -110,7 +110,7 @@ class SearchTables:
 @numba.njit(cache=True)
 def chamber_score(grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front,
                   swap):  # pragma: no cover - numba
-    """:func:`atlas.bots.tron_tree.chamber_value` in integer arithmetic, about twice as fast.
+    """:func:`atlas.bots.tron_tree.chamber_value` in integer arithmetic, twice as fast.
 
     The same tree of chambers of the player at ``root``'s territory (owner codes left by
     :func:`atlas.bots.tron_common.voronoi_touching`: ``swap`` 0 for its ``a``, 1 for
