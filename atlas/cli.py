@@ -352,6 +352,11 @@ def _add_build(sub: Any) -> None:
     p.add_argument("--out", default="site", metavar="DIR",
                    help="where the site goes (default: site)")
     p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
+    p.add_argument("--tournament", metavar="DIR", action="append", default=[],
+                   dest="tournaments",
+                   help="also publish an organiser's tournament: a folder written by "
+                        "atlas tournament --out, with its own standings page (repeatable; "
+                        "with --games 0, without the built-in round robin)")
     p.add_argument("--jobs", type=_count(1), default=None, metavar="N",
                    help="worker processes for the tournament (default: one per core)")
     p.add_argument("--games", type=_count(0), default=None, metavar="N",
@@ -757,7 +762,8 @@ def _cmd_build(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
                   for game in game_names() if get_info(game).param("compat") is not None}
     try:
         result = build_site(args.maps if args.maps is not None else maps_dir(), args.out,
-                            records_dir=args.records, jobs=args.jobs, games=args.games,
+                            records_dir=args.records, tournaments=args.tournaments,
+                            jobs=args.jobs, games=args.games,
                             progress=_progress(args), params=params,
                             log=(lambda msg: None) if args.quiet else None)
     except OSError as exc:

@@ -139,12 +139,15 @@ class PlayerEntry:
 
     @property
     def identity(self) -> str:
-        """``builtin:NAME`` for a built-in bot, ``external:`` and the program's digest
-        (else its command) for a program: two records of the same bot share it, and a
-        record cannot take another bot's identity by choosing its name."""
+        """``builtin:BOT`` for a built-in bot under its own name (``builtin:BOT=NAME``
+        under another), ``external:NAME:`` and the program's digest (else its command)
+        for a program.  Two records of the same player share it; a record cannot take
+        another player's identity by choosing its name, and two entrants who submit the
+        same program under two names stay two players."""
         if self.kind == "builtin":
-            return f"builtin:{self.bot or self.name}"
-        return f"external:{self.digest or self.command or self.name}"
+            bot = self.bot or self.name
+            return f"builtin:{bot}" if self.name == bot else f"builtin:{bot}={self.name}"
+        return f"external:{self.name}:{self.digest or self.command or ''}"
 
 
 @dataclass(frozen=True)

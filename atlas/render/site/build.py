@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ...errors import AtlasError, MapFormatError, OutputFolderError, RecordError
-from ...fsutil import default_mode
+from ...errors import AtlasError, MapFormatError, OutputFolderError, PlanError, RecordError
+from ...fsutil import default_mode, read_regular_file
 from ...maps import GameMap, format_map, read_map
 from ...sim.registry import game_names, get_info
 from ..games import render_of
@@ -77,6 +77,8 @@ class MapEntry:
     chambers: list[dict[str, Any]] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)
     validation: dict[str, Any] | None = None
+    #: The validation report's file in the site (``validation/SLUG.json``).
+    report_file: str | None = None
     games: list["GameEntry"] = field(default_factory=list)
     featured: "GameEntry | None" = None
     overlays: list[tuple[str, str]] = field(default_factory=list)
@@ -116,6 +118,8 @@ class GameEntry:
     record_file: str | None = None
     record_kb: int = 0
     refused: bool = False
+    #: The organiser's tournament (``atlas build --tournament DIR``) the game belongs to.
+    event: str | None = None
     _cache: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -288,6 +292,11 @@ def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
     rel = f"img/maps/{entry.slug}-validation.png"
     out.put(rel, png)
     entry.images["validation"] = rel
+    # the report itself, as `atlas validate --json` gives it: each submission's own file
+    report_rel = f"validation/{entry.slug}.json"
+    out.put(report_rel, json.dumps({"file": os.path.basename(entry.path), **report},
+                                   indent=1, sort_keys=True) + "\n")
+    entry.report_file = report_rel
 
 
 # --------------------------------------------------------------------------- games
@@ -328,6 +337,40 @@ def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
         except RecordError as exc:
             problems.append(f"record {p.name}: {exc.reason}")
     return out
+
+
+def load_event(folder: Path, problems: list[str], taken: Sequence[str] = ()
+               ) -> tuple[str, list[Any]] | None:
+    """The name and records of an organiser's tournament folder (``atlas tournament
+    --out DIR``: ``records/``, ``results.json``, ``tournament.toml``), or None with the
+    reason in ``problems``.  The name is the plan's ``name`` when it has one, else the
+    folder's; a name already published gets the folder's parent as a prefix."""
+    records = folder / "records"
+    if not folder.is_dir():
+        problems.append(f"tournament {folder}: not a folder")
+        return None
+    if not records.is_dir():
+        problems.append(f"tournament {folder}: no records/ folder (publish a folder "
+                        "written by atlas tournament --out)")
+        return None
+    name = folder.resolve().name or "tournament"
+    plan = folder / "tournament.toml"
+    if plan.is_file() and not plan.is_symlink():
+        import tomllib
+
+        try:
+            data = tomllib.loads(read_regular_file(plan, 1 << 20, PlanError).decode("utf-8"))
+            if isinstance(data.get("name"), str) and data["name"].strip():
+                name = data["name"].strip()
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AtlasError) as exc:
+            problems.append(f"tournament {plan}: cannot read the plan: {exc}")
+    if name in taken:
+        name = f"{folder.resolve().parent.name}/{name}"
+    recs = load_records(records, problems)
+    if not recs:
+        problems.append(f"tournament {folder}: no records to publish")
+        return None
+    return name, recs
 
 
 def _game_entries(records: list[Any], origin: str, maps: list[MapEntry],
@@ -515,6 +558,7 @@ def _overlays(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
 def build_site(maps_dir: str | os.PathLike[str] = "maps",
                out_dir: str | os.PathLike[str] = "site", *,
                records_dir: str | os.PathLike[str] | None = None,
+               tournaments: Sequence[str | os.PathLike[str]] = (),
                jobs: int | None = None, games: int | None = None,
                cache_dir: str | os.PathLike[str] | None = ".atlas-cache",
                progress: bool = True, tournament: bool = True,
@@ -530,6 +574,10 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     maps_dir, out_dir : path-like
     records_dir : path-like, optional
         Saved replay records to publish beside the tournament's games.
+    tournaments : sequence of path-like
+        Output folders of ``atlas tournament --out`` (:func:`load_event`): each is
+        published with its own standings page, its players apart from the built-in
+        round robin's.
     jobs : int, optional
         Worker processes for the tournament (default: the tournament's default).
     games : int, optional
@@ -585,7 +633,8 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     writer = SiteWriter(tmp, out if out.is_dir() else None)
     warm = None
     try:
-        for sub in ("img/maps", "img/games", "maps", "games", "bots", "static"):
+        for sub in ("img/maps", "img/games", "maps", "games", "bots", "static",
+                    "validation", "tournaments"):
             (tmp / sub).mkdir(parents=True, exist_ok=True)
         entries = load_maps(Path(maps_dir), problems)
         for e in entries:
@@ -626,6 +675,16 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         if records_dir is not None:
             recs = load_records(Path(records_dir), problems)
             game_entries += _game_entries(recs, "imported", entries, taken)
+        events: list[str] = []
+        for folder in tournaments:
+            event = load_event(Path(folder), problems, events)
+            if event is None:
+                continue
+            name, recs = event
+            events.append(name)
+            for g in _game_entries(recs, "tournament " + name, entries, taken):
+                g.event = name
+                game_entries.append(g)
         stage("games")
         problems += _render_games(game_entries, writer, cache, version, progress)
         game_entries = [g for g in game_entries if not g.refused]
