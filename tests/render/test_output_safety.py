@@ -143,3 +143,18 @@ def test_an_output_in_a_missing_folder_fails_before_the_game(tmp_path, capsys):
     assert main(["play", "tron", str(maps / "tron" / "duel.txt"), "random", "random",
                  "--record", str(tmp_path / "no" / "x.json")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_pages_name_bad_files_from_their_folder_not_by_the_builders_paths(tmp_path):
+    maps = _maps(tmp_path)
+    (maps / "outpost").mkdir(exist_ok=True)
+    (maps / "outpost" / "bad.txt").write_text("garbage\n1 2\n")
+    (maps / "tron" / "broken.txt").write_text("3 3\n#1#\n")
+    out = tmp_path / "site"
+    result = _build(maps.resolve(), out)
+    assert any(str(maps.resolve()) in p for p in result.problems)  # the console: in full
+    leaked = [p.name for p in out.rglob("*") if p.is_file()
+              and str(tmp_path) in p.read_bytes().decode("utf-8", "replace")]
+    assert leaked == []
+    page = next(out.glob("maps/*broken*.html")).read_text()
+    assert f"{maps.name}/tron/broken.txt:" in page

@@ -77,6 +77,8 @@ class MapEntry:
     chambers: list[dict[str, Any]] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)
     validation: dict[str, Any] | None = None
+    #: The file as the pages name it (from its folder; :func:`_shown_paths`).
+    shown_path: str = ""
     #: The validation report's file in the site (``validation/SLUG.json``).
     report_file: str | None = None
     games: list["GameEntry"] = field(default_factory=list)
@@ -294,7 +296,8 @@ def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
     entry.images["validation"] = rel
     # the report itself, as `atlas validate --json` gives it: each submission's own file
     report_rel = f"validation/{entry.slug}.json"
-    out.put(report_rel, json.dumps({"file": os.path.basename(entry.path), **report},
+    # named by the file alone: the builder's folders are not published
+    out.put(report_rel, json.dumps({**report, "file": os.path.basename(entry.path)},
                                    indent=1, sort_keys=True) + "\n")
     entry.report_file = report_rel
 
@@ -337,6 +340,24 @@ def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
         except RecordError as exc:
             problems.append(f"record {p.name}: {exc.reason}")
     return out
+
+
+def _shown_paths(roots: Sequence[Path]) -> Callable[[str], str]:
+    """A function that rewrites ``ROOT/...`` (as given, absolute or resolved) to
+    ``NAME/...`` in a text, for each of ``roots``: a published page names a bad file
+    from its folder, never by a path of the machine that built the site."""
+    forms: dict[str, str] = {}
+    for root in roots:
+        for form in {str(root), os.path.abspath(root), str(root.resolve())}:
+            if form not in ("", ".", "/"):
+                forms[form.rstrip("/") + "/"] = (root.resolve().name or "maps") + "/"
+
+    def shown(text: str) -> str:
+        for form in sorted(forms, key=len, reverse=True):
+            text = text.replace(form, forms[form])
+        return text
+
+    return shown
 
 
 def load_event(folder: Path, problems: list[str], taken: Sequence[str] = ()
@@ -697,7 +718,15 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
             except (AtlasError, ValueError) as exc:
                 problems.append(f"map {e.path}: cannot draw the featured game: {exc}")
         stage("replays")
-        write_pages(writer, entries, game_entries, problems, code=version["pages"])
+        # the pages name the inputs from their folders, not by the builder's paths
+        shown = _shown_paths([Path(maps_dir), *([Path(records_dir)] if records_dir else []),
+                              *(Path(t) for t in tournaments)])
+        for e in entries:
+            e.shown_path = shown(e.path)
+            if e.error:
+                e.error = shown(e.error)
+        write_pages(writer, entries, game_entries, [shown(p) for p in problems],
+                    code=version["pages"])
         writer.finish()
         _mark(tmp)
         _move_into_place(tmp, out)
