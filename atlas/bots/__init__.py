@@ -44,6 +44,7 @@ BOTS: dict[tuple[str, str], str] = {
     ("outpost", "greedy"): "atlas.bots.outpost_bots:GreedyOutpostBot",
     ("outpost", "balanced"): "atlas.bots.outpost_bots:BalancedOutpostBot",
     ("outpost", "defender"): "atlas.bots.outpost_bots:DefenderOutpostBot",
+    ("outpost", "planner"): "atlas.bots.outpost_planner:PlannerOutpostBot",
 }
 
 
