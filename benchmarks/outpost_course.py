@@ -26,7 +26,9 @@ scores: how the strongest three are picked for ``--sets``.
 
 Prints one line per game (map, set, rotation, the bot's score, its cells and outposts
 at the end, the failures) and then the table: bot, mean score, games, games dropped
-(a course player crashed), with the mean per map.
+(a course player crashed), the mean per map, and the bot's mean cells and outposts at
+the end.  A bot may be given as ``NAME[key=value,...]`` to change fields of its
+``config`` (the planner's ablations: ``planner[defend=0]``).
 """
 
 from __future__ import annotations
@@ -94,13 +96,40 @@ def rank_schedule(groups: Sequence[str], maps: Sequence[str], games: int,
     return out
 
 
+def make_variant(spec: str) -> Any:
+    """A built-in bot from ``NAME`` or ``NAME[key=value,...]``: the keys replace fields
+    of the bot's ``config`` dataclass (``planner[defend=0,passes=1]``), for ablations.
+    Other specs (``cmd:...``) are returned as they are."""
+    if "[" not in spec or spec.startswith("cmd:"):
+        return spec
+    import dataclasses
+
+    from atlas.bots import make_bot
+
+    name, _, rest = spec.partition("[")
+    bot = make_bot("outpost", name)
+    changes: dict[str, Any] = {}
+    for item in filter(None, rest.rstrip("]").split(",")):
+        key, _, text = item.partition("=")
+        old = getattr(bot.config, key.strip())
+        if isinstance(old, bool):
+            changes[key.strip()] = text.strip().lower() in ("1", "true", "yes", "on")
+        elif isinstance(old, tuple):
+            changes[key.strip()] = tuple(float(v) for v in text.split("/") if v)
+        else:
+            changes[key.strip()] = type(old)(text)
+    bot.config = dataclasses.replace(bot.config, **changes)
+    bot.name = spec
+    return bot
+
+
 def play_one(game: dict[str, Any], course: dict[str, str], turns: int, limit: float,
              ) -> dict[str, Any]:
     """Play one scheduled game; the result as plain data."""
     from atlas.maps import read_map
     from atlas.sim.runner import play_game
 
-    players = [p if p == game["bot"] else
+    players = [make_variant(p) if p == game["bot"] else
                course_command(course["python"], course["bot"], course["classes"], p)
                for p in game["seats"]]
     params = dict(PARAMS, T=turns)
@@ -139,8 +168,8 @@ def table(results: Sequence[dict[str, Any]]) -> str:
     bots = list(dict.fromkeys(r["bot"] for r in results))
     maps = list(dict.fromkeys(Path(r["map"]).stem for r in results))
     head = "| atlas bot | mean score | games | crashes dropped | " + \
-        " | ".join(maps) + " |"
-    lines = [head, "|---|---:|---:|---:|" + "---:|" * len(maps)]
+        " | ".join(maps) + " | cells | outposts |"
+    lines = [head, "|---|---:|---:|---:|" + "---:|" * (len(maps) + 2)]
     for b in bots:
         mine = [r for r in results if r["bot"] == b]
         kept = [r["scores"][r["me"]] for r in mine if not dropped(r)]
@@ -150,8 +179,11 @@ def table(results: Sequence[dict[str, Any]]) -> str:
                  if Path(r["map"]).stem == m and not dropped(r)]
             per.append(f"{statistics.fmean(k):.2f}" if k else "-")
         mean = f"{statistics.fmean(kept):.3f}" if kept else "-"
+        ok = [r for r in mine if not dropped(r)]
+        cells = f"{statistics.fmean(r['cells'][r['me']] for r in ok):.0f}" if ok else "-"
+        outs = f"{statistics.fmean(r['outposts'][r['me']] for r in ok):.1f}" if ok else "-"
         lines.append(f"| `{b}` | {mean} | {len(kept)} | {len(mine) - len(kept)} | "
-                     + " | ".join(per) + " |")
+                     + " | ".join(per) + f" | {cells} | {outs} |")
     return "\n".join(lines)
 
 

@@ -66,6 +66,9 @@ class PlannerConfig:
     ----------
     targets : bool
         Coverage targets and their assignment (else each outpost climbs the score).
+    coordinate : bool
+        Assign outposts to distinct targets (else each heads for its nearest target,
+        shared or not).
     lookahead : bool
         Choose the resource weights by playing plans forward (else weight 1).
     defend : bool
@@ -79,6 +82,7 @@ class PlannerConfig:
     """
 
     targets: bool = True
+    coordinate: bool = True
     lookahead: bool = True
     defend: bool = True
     attack: bool = True
@@ -301,7 +305,10 @@ class PlannerOutpostBot:
                 d = fields[:, self._homes[player]].astype(np.float64) + SEASON * (i - n + 1)
             d = np.minimum(d, 4 * FAR)
             cost[i] = d * d
-        col = assign(cost)
+        if self.config.coordinate:
+            col = assign(cost)
+        else:
+            col = np.argmin(cost, axis=1).astype(np.int64)
         slot = col[:n].astype(np.int64)
         fut = col[n:rows].astype(np.int64)
         return {"value": value, "slot": slot, "fields": fields, "targets": targets,

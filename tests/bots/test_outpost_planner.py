@@ -277,7 +277,7 @@ def test_the_same_position_gives_the_same_move():
     assert len(moves) == 1
 
 
-@pytest.mark.parametrize("part", ["targets", "lookahead", "defend", "attack", "season",
+@pytest.mark.parametrize("part", ["targets", "coordinate", "lookahead", "defend", "attack", "season",
                                   "home_prior"])
 def test_every_ablation_plays_legal_moves(part):
     cfg = PlannerConfig(**{part: False})
