@@ -122,6 +122,29 @@ def _claim(board_flat, stride, r, elim, won, c):  # pragma: no cover - compiled
                 won[x] = 1
 
 
+@numba.njit(cache=True, inline="always")
+def _above(keys, idx, a, b):  # pragma: no cover - compiled
+    """Heap order: larger key first, then smaller candidate index (determinism)."""
+    return keys[a] > keys[b] or (keys[a] == keys[b] and idx[a] < idx[b])
+
+
+@numba.njit(cache=True)
+def _sift_down(keys, idx, size, i):  # pragma: no cover - compiled
+    while True:
+        top = i
+        left = 2 * i + 1
+        right = left + 1
+        if left < size and _above(keys, idx, left, top):
+            top = left
+        if right < size and _above(keys, idx, right, top):
+            top = right
+        if top == i:
+            return
+        keys[i], keys[top] = keys[top], keys[i]
+        idx[i], idx[top] = idx[top], idx[i]
+        i = top
+
+
 @numba.njit(cache=True)
 def greedy_targets(board_flat, stride, r, value, elim, won, cand, bonus, k, min_gain,
                    out):  # pragma: no cover - compiled
@@ -131,43 +154,36 @@ def greedy_targets(board_flat, stride, r, value, elim, won, cand, bonus, k, min_
     indices into ``out`` and returns how many (it stops when no gain reaches
     ``min_gain``).
 
-    Gains only shrink as cells are won (coverage is submodular), so a stale gain is an
-    upper bound: the best stale candidate is re-evaluated, and taken if it still beats
-    every other stale bound (Minoux's lazy greedy)."""
+    Gains only shrink as cells are won (coverage is submodular), so a gain computed
+    before the last pick is an upper bound: candidates wait in a max-heap by their last
+    gain, the top one is re-counted if stale and goes back, and is taken when its gain
+    is up to date (Minoux's lazy greedy).  Ties go to the earlier candidate."""
     m = cand.shape[0]
-    ub = np.empty(m, np.float64)
+    keys = np.empty(m, np.float64)
+    idx = np.empty(m, np.int64)
     for i in range(m):
-        ub[i] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
-    fresh = np.zeros(m, np.uint8)
+        keys[i] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
+        idx[i] = i
+    for i in range(m // 2 - 1, -1, -1):
+        _sift_down(keys, idx, m, i)
+    stamp = np.zeros(m, np.int64)  # the pick count at which the gain was counted
+    size = m
     taken = 0
-    while taken < k:
-        best = -1
-        bv = -1e300
-        second = -1e300
-        for i in range(m):
-            v = ub[i]
-            if v > bv:
-                second = bv
-                bv = v
-                best = i
-            elif v > second:
-                second = v
-        if best < 0 or bv < min_gain:
+    while taken < k and size > 0:
+        i = idx[0]
+        if keys[0] < min_gain:
             break
-        if fresh[best] == 0:
-            ub[best] = diamond_gain(board_flat, stride, r, value, elim, won,
-                                    cand[best]) + bonus[best]
-            fresh[best] = 1
-            if ub[best] < second:
-                continue
-        if ub[best] < min_gain:
-            break
-        out[taken] = best
-        taken += 1
-        _claim(board_flat, stride, r, elim, won, cand[best])
-        ub[best] = -1e300
-        for i in range(m):
-            fresh[i] = 0
+        if stamp[i] == taken:  # up to date: the best gain
+            out[taken] = i
+            taken += 1
+            _claim(board_flat, stride, r, elim, won, cand[i])
+            size -= 1
+            keys[0] = keys[size]
+            idx[0] = idx[size]
+        else:
+            keys[0] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
+            stamp[i] = taken
+        _sift_down(keys, idx, size, 0)
     return taken
 
 

@@ -226,6 +226,7 @@ class PlannerOutpostBot:
         en_dist = np.zeros(len(b.land_flat), np.int32)
         l1_field(b.board_flat, stride, enemy, en_dist, self._queue)
         self._en_dist = en_dist
+        self._fields: dict[int, np.ndarray] = {}  # land distances to targets, this turn
         land, water = int(state.counts[player, 0]), int(state.counts[player, 1])
         fl = land / p.L if p.L else np.inf
         fw = water / p.W if p.W else np.inf
@@ -251,8 +252,10 @@ class PlannerOutpostBot:
         elim = np.minimum(en_dist, r + 1).astype(np.int32)
         premiums = cfg.premiums if (cfg.lookahead and seasons_left > 0) else (0.0,)
         best = None
+        took = 0.0
         for prem in premiums:
-            if best is not None and clock() > stop:
+            start = clock()
+            if best is not None and start + took > stop:  # another plan would be late
                 break
             value = self._values(state, player, prem, short_water)
             plan = self._targets(state, player, cells, emps, starts, value, elim, cand,
@@ -269,6 +272,7 @@ class PlannerOutpostBot:
                 score = 0.0
             plan["score"] = score
             plan["premium"] = prem
+            took = max(took, clock() - start)
             if best is None or score > best["score"]:
                 best = plan
         assert best is not None
@@ -295,7 +299,13 @@ class PlannerOutpostBot:
         m = len(targets)
         fields = np.zeros((m, len(b.land_flat)), np.int32)
         for j in range(m):
-            land_field(b.land_flat, stride, int(targets[j]), fields[j], self._queue)
+            t = int(targets[j])
+            known = self._fields.get(t)
+            if known is None:
+                land_field(b.land_flat, stride, t, fields[j], self._queue)
+                self._fields[t] = fields[j]
+            else:
+                fields[j] = known
         rows = n + min(future, max(0, m - n))
         cost = np.zeros((rows, m), np.float64)
         for i in range(rows):

@@ -91,6 +91,51 @@ def test_greedy_targets_spread_and_respect_the_enemy():
     assert won.sum() <= 6 * 25
 
 
+def test_lazy_greedy_takes_the_best_gain_at_every_pick():
+    # against a plain greedy that re-counts every candidate at every pick: the same
+    # gains in the same order (lazy re-counting changes only the work), ties to the
+    # earlier candidate
+    rng = np.random.default_rng(5)
+    water = rng.random((20, 20)) < 0.2
+    water[0, 0] = water[0, 19] = water[19, 19] = water[19, 0] = False
+    state = GAME.initial_state(GameMap("outpost", "g", water), {"r": 3, "L": 6, "W": 2})
+    b = state.board
+    size = len(b.land_flat)
+    value = (b.board_flat != 0) * (1.0 + 2.0 * (b.land_flat == 0))
+    en = np.zeros(size, np.int32)
+    l1_field(b.board_flat, b.stride, _flat(state, [(4, 15), (12, 3)]), en,
+             np.zeros(size, np.int32))
+    elim = np.minimum(en, 4).astype(np.int32)
+    cand = np.flatnonzero(b.land_flat).astype(np.int64)
+    bonus = rng.integers(0, 3, len(cand)).astype(np.float64)
+    won = np.zeros(size, np.uint8)
+    out = np.zeros(8, np.int64)
+    got = greedy_targets(b.board_flat, b.stride, 3, value, elim, won, cand, bonus, 8, 1.0,
+                         out)
+    s = b.stride
+
+    def gain(c, w):
+        r0, c0 = divmod(int(c), s)
+        g = 0.0
+        for x in np.flatnonzero(b.board_flat):
+            d = abs(x // s - r0) + abs(x % s - c0)
+            if d <= 3 and w[x] == 0 and d < elim[x]:
+                g += value[x]
+        return g
+
+    w = np.zeros(size, np.uint8)
+    for t in range(got):
+        gains = np.array([gain(c, w) for c in cand]) + bonus
+        assert gains[out[t]] == gains.max()
+        assert out[t] == int(np.argmax(gains))  # the earliest of equal gains
+        r0, c0 = divmod(int(cand[out[t]]), s)
+        for x in np.flatnonzero(b.board_flat):
+            d = abs(x // s - r0) + abs(x % s - c0)
+            if d <= 3 and d < elim[x]:
+                w[x] = 1
+    assert (w == won).all()
+
+
 def test_robust_supply_sees_a_cut_one_enemy_step_away():
     # a dead-end corridor of land along row 0, reached from the rest of the board only
     # through home (0, 0); our outposts on home and (0, 9), r = 3
