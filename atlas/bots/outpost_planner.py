@@ -14,7 +14,9 @@ Each turn (``docs/bots.md`` gives the measured effect of each part):
    the best gain given the ones before (lazy greedy on a submodular coverage, so the
    targets spread out by themselves); cells next to an enemy outpost and cells no
    outpost could reach before the end are left out, and last turn's targets get a
-   small bonus so that plans do not flicker.
+   small bonus so that plans do not flicker.  Targets whose supply lines the enemy
+   could cut by closing in two steps (every enemy distance two shorter, then the
+   supply lines of the targets searched) are dropped and the targets chosen again.
 3. **Assignment.**  Our outposts, and the outposts still to be built at home, are
    assigned to distinct targets at least total squared travel (Hungarian method):
    squares favour several short trips over one long one, so an outpost never chases a
@@ -49,7 +51,7 @@ import numpy as np
 
 from ..analyze.distances import bfs_kernel
 from .outpost_plan_kernels import (FAR, assign, evaluate, greedy_targets, l1_field,
-                                   land_field, simulate_plan)
+                                   land_field, robust_supply, simulate_plan)
 from .search import clock, gc_paused, stop_time
 
 __all__ = ["PlannerOutpostBot", "PlannerConfig"]
@@ -79,6 +81,9 @@ class PlannerConfig:
         On the turn before a season, score whether the counts afford a new outpost.
     home_prior : bool
         Discount cells nearer an enemy home early on.
+    guard : bool
+        Drop targets whose supply lines the enemy outposts could cut by closing in
+        ``guard_steps`` steps, and choose again.
     """
 
     targets: bool = True
@@ -88,6 +93,8 @@ class PlannerConfig:
     attack: bool = True
     season: bool = True
     home_prior: bool = True
+    guard: bool = True
+    guard_steps: int = 2
     #: Score of one step of progress toward an outpost's target (in cells).
     progress: float = 12.0
     #: Penalty per outpost one enemy step could cut off, reward per enemy outpost cut.
@@ -291,6 +298,15 @@ class PlannerOutpostBot:
         out = np.zeros(max(k, 1), np.int64)
         got = greedy_targets(b.board_flat, stride, r, value, elim, won, cand, bonus, k,
                              1.0, out) if len(cand) else 0
+        if self.config.guard and got > 0:
+            bad = ~self._held(state, player, cand[out[:got]], r)
+            if bad.any():  # once more without the targets an enemy could cut off
+                keep = np.ones(len(cand), bool)
+                keep[out[:got][bad]] = False
+                cand, bonus = cand[keep], bonus[keep]
+                won[:] = 0
+                got = greedy_targets(b.board_flat, stride, r, value, elim, won, cand, bonus,
+                                     k, 1.0, out) if len(cand) else 0
         targets = cand[out[:got]]
         mine = cells[a:a + n]
         # outposts without a target hold their cell
@@ -323,6 +339,21 @@ class PlannerOutpostBot:
         fut = col[n:rows].astype(np.int64)
         return {"value": value, "slot": slot, "fields": fields, "targets": targets,
                 "future": fut}
+
+    def _held(self, state: Any, player: int, targets: np.ndarray, r: int) -> np.ndarray:
+        """Which targets, all occupied, would keep their supply lines however the enemy
+        outposts close in by ``guard_steps`` steps."""
+        b = state.board
+        bufs = self._bufs
+        home = self._homes[player:player + 1]
+        l1_field(b.board_flat, self._stride, np.concatenate([targets, home]), self._my_dist,
+                 self._queue)
+        en = self._en_dist - (self.config.guard_steps - 1)
+        alive = np.zeros(len(targets), np.uint8)
+        robust_supply(b.land_flat, self._stride, r, self._my_dist, en, player,
+                      int(home[0]), targets, alive, bufs[2], bufs[3], bufs[4], bufs[5],
+                      bufs[6])
+        return alive.astype(bool)
 
     # ----------------------------------------------------------------- moves
 

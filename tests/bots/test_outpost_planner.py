@@ -168,6 +168,24 @@ def test_robust_supply_sees_a_cut_one_enemy_step_away():
     assert robust((11, 5)) == (2, [1, 1])
 
 
+def test_guard_drops_targets_an_enemy_two_steps_away_could_cut_off():
+    # the dead-end corridor of the test above: a target on (0, 9) is supplied through
+    # (0, 5); an enemy five rows below can take that cell after two steps north, one
+    # eight rows below cannot
+    water = np.zeros((16, 16), bool)
+    water[1, 1:13] = True
+    water[0, 13] = True
+    for enemy, held in (((5, 5), False), ((8, 5), True)):
+        st = with_outposts(
+            GAME.initial_state(GameMap("outpost", "c", water), {"r": 3, "L": 6, "W": 2}),
+            [[(0, 0)], [(0, 15)], [(15, 15)], [(15, 0), enemy]])
+        assert st.num_outposts(3) == 2
+        bot = PlannerOutpostBot()
+        bot.move(st.copy(), 0, FAR_AWAY)  # sets up the enemy distances
+        targets = _flat(st, [(0, 9), (3, 0)])
+        assert bot._held(st, 0, targets, 3).tolist() == [held, True]
+
+
 def test_simulate_plan_builds_when_the_walk_reaches_water():
     # water only far from home: an outpost that walks to it builds at the next season
     water = np.zeros((30, 30), bool)
