@@ -2,14 +2,37 @@
 
 The public surface is small: read maps with :func:`read_map`, analyse them with the
 functions in :mod:`atlas.analyze`, play them with :mod:`atlas.sim`, and draw them with
-:mod:`atlas.render`.  Heavy modules are imported on first use.
+:mod:`atlas.render`.  Everything is imported on first use, so that ``atlas --help`` and
+``atlas --version`` start at once.
 """
 
 from __future__ import annotations
 
-from .errors import AtlasError, MapFormatError
-from .maps import GameMap, read_map, write_map
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["AtlasError", "MapFormatError", "GameMap", "read_map", "write_map", "__version__"]
 
 __version__ = "0.1.0"
+
+#: Public name -> the module that defines it (imported by :func:`__getattr__`).
+_LAZY = {"AtlasError": "errors", "MapFormatError": "errors", "GameMap": "maps",
+         "read_map": "maps", "write_map": "maps"}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .errors import AtlasError, MapFormatError
+    from .maps import GameMap, read_map, write_map
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'atlas' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -9,15 +9,21 @@ into a file are built by :func:`located` so the same mistake reads the same ever
 from __future__ import annotations
 
 import os
+from typing import Iterable
 
 __all__ = [
     "AtlasError",
     "MapFormatError",
     "RecordError",
+    "PlanError",
+    "OutputFolderError",
     "IllegalMoveError",
     "InvalidMoveError",
     "BotError",
+    "ParamError",
+    "UnknownNameError",
     "located",
+    "choices_text",
 ]
 
 
@@ -57,6 +63,14 @@ class RecordError(_LocatedError):
     """A replay record that is damaged, foreign, or does not replay."""
 
 
+class PlanError(_LocatedError):
+    """A tournament plan file that cannot be used: names the file, the line and the key."""
+
+
+class OutputFolderError(AtlasError):
+    """An output folder or file atlas may not write (it holds what atlas did not write)."""
+
+
 class InvalidMoveError(AtlasError, ValueError):
     """A move that cannot be parsed (bad syntax, wrong type)."""
 
@@ -67,3 +81,41 @@ class IllegalMoveError(AtlasError, ValueError):
 
 class BotError(AtlasError):
     """A bot that cannot be started or named (unknown name, bad command line)."""
+
+
+class ParamError(AtlasError, ValueError):
+    """A game parameter that is unknown, of the wrong type or out of range.
+
+    Raised by :meth:`atlas.sim.base.GameInfo.check_params` for every game, so the same
+    mistake reads the same everywhere: ``tron parameter compat should be one of fair,
+    official, got 'strict'``.
+    """
+
+
+class UnknownNameError(AtlasError, LookupError):
+    """A game, bot or map asked for by a name that atlas does not know.
+
+    ``kind`` is ``"game"``, ``"bot"`` or ``"map"``; ``name`` the name asked for;
+    ``known`` the names that would have been accepted.
+    """
+
+    def __init__(self, kind: str, name: str, known: Iterable[str] = (), where: str = ""
+                 ) -> None:
+        self.kind = kind
+        self.name = name
+        self.known = tuple(known)
+        text = f"unknown {where + ' ' if where else ''}{kind} {name!r}"
+        if self.known:
+            text += f"; expected {choices_text(self.known)}"
+        else:
+            text += f"; there is no {where + ' ' if where else ''}{kind} to choose from"
+        super().__init__(text)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def choices_text(names: Iterable[str]) -> str:
+    """``"one of a, b, c"`` (or ``"a"`` when there is only one) for error messages."""
+    names = [str(n) for n in names]
+    return names[0] if len(names) == 1 else "one of " + ", ".join(names)

@@ -1,17 +1,13 @@
-"""Games per second with random bots, per game, and tron's compiled playout kernel.
+"""Games per second with random bots, per game.
 
 Run from the repository root::
 
     python benchmarks/bench_games.py            # all games, medians of 3 runs
     python benchmarks/bench_games.py --json     # one JSON document
 
-Two measurements:
-
-* **Python loop** -- the engine as the tournament drives it: ``GAME.apply`` with one
-  :class:`atlas.bots.random_bot.RandomBot` per seat, until ``GAME.outcome`` is set.
-* **tron kernel** -- :func:`atlas.sim.tron.random_playouts`, whole random games inside
-  one numba kernel (the playout engine of Monte-Carlo bots), in this process: no
-  subprocesses, one core.
+The engine as the tournament drives it: ``GAME.apply`` with one
+:class:`atlas.bots.random.RandomBot` per seat, until ``GAME.outcome`` is set, in this
+process: no subprocesses, one core.
 
 Each figure is the median of ``--repeats`` runs of at least ``--seconds`` seconds (CPU
 time of this process); compilation is paid before timing.
@@ -20,7 +16,6 @@ time of this process); compilation is paid before timing.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import statistics
 import sys
@@ -28,17 +23,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from atlas.bots.random_bot import RandomBot  # noqa: E402
+from atlas.bots.random import RandomBot  # noqa: E402
 from atlas.maps import GameMap, find_maps, read_map  # noqa: E402
-from atlas.sim import GAME_MODULES, get_game  # noqa: E402
-from atlas.sim import tron  # noqa: E402
+from atlas.sim import game_names, get_game  # noqa: E402
 
-__all__ = ["python_games_per_second", "kernel_games_per_second", "main"]
+__all__ = ["python_games_per_second", "main"]
 
 
 def _maps(game: str) -> list[GameMap]:
@@ -88,32 +81,6 @@ def python_games_per_second(game_name: str, game_map: GameMap, seconds: float,
             "turns_per_s": statistics.median(turn_rates)}
 
 
-def kernel_games_per_second(game_map: GameMap, seconds: float, repeats: int,
-                            compat: str = "fair") -> dict[str, Any]:
-    """Median games/s of :func:`atlas.sim.tron.random_playouts` on one core."""
-    state = tron.GAME.initial_state(game_map, {"compat": compat})
-    rng = np.random.default_rng(0)
-    tron.random_playouts(state, 10, rng)  # compile (or load the cache) first
-    batch = 2000
-    rates, mean_lengths = [], []
-    for _ in range(repeats):
-        games = 0
-        lengths_sum = 0
-        start = time.process_time()
-        while True:
-            _, lengths = tron.random_playouts(state, batch, rng)
-            games += batch
-            lengths_sum += int(lengths.sum())
-            elapsed = time.process_time() - start
-            if elapsed >= seconds:
-                break
-        rates.append(games / elapsed)
-        mean_lengths.append(lengths_sum / games)
-    return {"game": "tron", "map": game_map.name, "size": list(game_map.shape),
-            "engine": f"numba kernel ({compat})", "games_per_s": statistics.median(rates),
-            "mean_turns": statistics.median(mean_lengths)}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="per run (CPU time)")
@@ -124,28 +91,21 @@ def main(argv: list[str] | None = None) -> int:
                              "the file)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    names = args.games or [g for g, mod in GAME_MODULES.items()
-                           if importlib.util.find_spec(mod) is not None]
+    names = args.games or list(game_names())
     chosen = [read_map(p) for p in args.maps] if args.maps else None
     rows = []
     for name in names:
         maps = [m for m in chosen if m.game == name] if chosen else _maps(name)
         for game_map in maps:
             rows.append(python_games_per_second(name, game_map, args.seconds, args.repeats))
-            if name == "tron":
-                for compat in tron.COMPATS:
-                    rows.append(kernel_games_per_second(game_map, args.seconds,
-                                                        args.repeats, compat))
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    print(f"{'game':10} {'map':12} {'size':7} {'engine':24} {'games/s':>10} {'extra':>16}")
+    print(f"{'game':10} {'map':12} {'size':7} {'games/s':>10} {'turns/s':>10}")
     for r in rows:
-        extra = (f"{r['turns_per_s']:.0f} turns/s" if "turns_per_s" in r
-                 else f"{r['mean_turns']:.1f} turns/game")
         size = f"{r['size'][1]}x{r['size'][0]}"
-        print(f"{r['game']:10} {r['map']:12} {size:7} {r['engine']:24} "
-              f"{r['games_per_s']:>10.1f} {extra:>16}")
+        print(f"{r['game']:10} {r['map']:12} {size:7} {r['games_per_s']:>10.1f} "
+              f"{r['turns_per_s']:>10.0f}")
     return 0
 
 

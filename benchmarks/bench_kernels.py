@@ -1,13 +1,13 @@
 """Speed of the analysis kernels against networkx and the plain-C reference figures.
 
 For each kernel (articulation points, components, BFS, two-source Voronoi) and map class
-(tron 15x15 and 25x25 from ``../shared/data/tron-maps``, outpost 100x100 from
-``../shared/data/outpost-maps``, synthetic 200x200 and 1000x1000 grids with 20 % walls
+(tron 15x15 and 25x25 from ``tests/data/tron-maps``, outpost 100x100 from
+``tests/data/outpost-maps``, synthetic 200x200 and 1000x1000 grids with 20 % walls
 from a seeded generator) this prints, all measured in the same run (CPU time, median of
 the repeats, summed over the maps of a class):
 
 * ``kern ns/cell``: the numba kernel called from a compiled loop (what bots pay), per free
-  cell, next to the C figure of ``../shared/data/perf-reference.md`` and the ratio;
+  cell, next to the C figure of ``benchmarks/data/perf-reference.md`` and the ratio;
 * ``call us``: the public function called from Python (validation, padding, result);
 * ``nx us`` and ``build us``: networkx on a prebuilt graph, and building that graph;
 * ``nx/call`` and ``(nx+b)/call``: how many times faster atlas is, without and with the
@@ -44,7 +44,7 @@ from atlas.analyze.grid import flat_index, new_buffers, pad_free  # noqa: E402
 from atlas.analyze.voronoi import voronoi_counts, voronoi_kernel  # noqa: E402
 from atlas.maps import read_map  # noqa: E402
 
-SHARED_DATA = REPO / ".." / "shared" / "data"
+CONTEST_DATA = REPO / "tests" / "data"
 KERNELS = ("articulation", "components", "bfs", "voronoi")
 #: Column order of the C table in perf-reference.md.
 C_COLUMNS = {"articulation": 0, "components": 1, "bfs": 2, "voronoi": 3}
@@ -68,7 +68,7 @@ class Case:
 
 def load_classes(names: tuple[str, ...], seed: int) -> dict[str, list[Case]]:
     out: dict[str, list[Case]] = {}
-    tron = sorted((SHARED_DATA / "tron-maps").glob("*.txt"))
+    tron = sorted((CONTEST_DATA / "tron-maps").glob("*.txt"))
     for cls in names:
         cases: list[Case] = []
         if cls.startswith("tron"):
@@ -78,7 +78,7 @@ def load_classes(names: tuple[str, ...], seed: int) -> dict[str, list[Case]]:
                 if max(gm.shape) <= 16 if side == 15 else min(gm.shape) >= 20:
                     cases.append(Case(gm.name, gm.free, gm.starts[0], gm.starts[1]))
         elif cls == "outpost100":
-            for p in sorted((SHARED_DATA / "outpost-maps").glob("*.txt")):
+            for p in sorted((CONTEST_DATA / "outpost-maps").glob("*.txt")):
                 gm = read_map(p, game="outpost")
                 cases.append(Case(gm.name, gm.free, gm.starts[0], gm.starts[2]))
         else:
@@ -93,8 +93,8 @@ def load_classes(names: tuple[str, ...], seed: int) -> dict[str, list[Case]]:
 
 
 def c_reference() -> dict[tuple[str, str], float]:
-    """The plain-C ns/cell table of ``../shared/data/perf-reference.md`` (read at run time)."""
-    path = SHARED_DATA / "perf-reference.md"
+    """The plain-C ns/cell table of ``benchmarks/data/perf-reference.md``."""
+    path = Path(__file__).resolve().parent / "data" / "perf-reference.md"
     if not path.is_file():
         return {}
     text = path.read_text(encoding="utf-8")
@@ -307,7 +307,7 @@ def import_and_analyse(map_path: Path, runs: int) -> dict[str, float]:
     """Fresh-process times for ``import atlas`` + ``summarize_map`` (warm numba cache)."""
     code = ("import time; t0 = time.perf_counter()\n"
             "from atlas.maps import read_map\n"
-            "from atlas.analyze.summary import summarize_map\n"
+            "from atlas.sim.registry import summarize_map\n"
             "t1 = time.perf_counter()\n"
             f"summarize_map(read_map({str(map_path)!r}))\n"
             "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)\n")
@@ -406,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"{ref if ref is not None else '-'}, machine factor "
                       f"{live / ref if ref else float('nan'):.2f}"
                       + (f"; atlas BFS / C BFS now = {ours / live:.2f}" if ours else ""))
-    one = sorted((SHARED_DATA / "tron-maps").glob("*.txt"))[:1]
+    one = sorted((CONTEST_DATA / "tron-maps").glob("*.txt"))[:1]
     if one:
         fresh = import_and_analyse(one[0], 3 if args.quick else 5)
         print(f"\nfresh process, warm numba cache, analyse {one[0].name}: "

@@ -2,8 +2,11 @@
 
 Prints:
 
-* a cold ``atlas build`` of the bundled maps (empty cache; budget 3 minutes on 2 cores)
-  and a warm rebuild with nothing changed (budget 15 s);
+* a cold ``atlas build`` of the bundled maps (empty cache; budget 3 minutes on 2 cores;
+  empty numba's cache first for the budget's conditions, see docs/development.md) and
+  a warm rebuild with nothing changed (budget 15 s), with the load average before and
+  after, the site's size, its largest page and its largest Outpost game page (every
+  turn of a 500-turn game; budget 1.5 MB);
 * GIF encoding speed for 25x25 tron frames (budget >= 200 frames/s), with and without
   drawing the frames;
 * GIF sizes: a long 25x25 tron game (budget 300 KB) and a 500-turn Outpost game on a
@@ -68,32 +71,60 @@ def _spiral():
     return choose
 
 
-def bench_build(jobs: int | None) -> None:
-    from atlas.render.site import build_site
-
-    work = Path(tempfile.mkdtemp(prefix="atlas-bench-"))
+def _load() -> str:
     try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def bench_build(jobs: int | None, keep: str | None = None) -> None:
+    from atlas.render.site.build import build_site
+
+    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="atlas-bench-"))
+    shutil.rmtree(work / "site", ignore_errors=True)
+    shutil.rmtree(work / "cache", ignore_errors=True)
+    try:
+        print(f"load average before the build: {_load()}")
         t = time.perf_counter()
         r = build_site(ROOT / "maps", work / "site", cache_dir=work / "cache", jobs=jobs,
                        progress=False, log=lambda m: None)
         cold = time.perf_counter() - t
         print(f"cold build: {cold:6.1f} s  ({sum(m.ok for m in r.maps)} maps, "
-              f"{len(r.games)} games, {len(r.problems)} problems)  budget 180 s")
+              f"{len(r.games)} games, {len(r.problems)} problems; "
+              + ", ".join(f"{k} {v:.1f} s" for k, v in r.stages.items())
+              + f")  budget 180 s; load average after: {_load()}")
+        for p in r.problems:
+            print(f"  problem: {p}")
         t = time.perf_counter()
         r = build_site(ROOT / "maps", work / "site", cache_dir=work / "cache", jobs=jobs,
                        progress=False, log=lambda m: None)
         warm = time.perf_counter() - t
         print(f"warm build: {warm:6.1f} s  (cache {r.cache_hits} hits, {r.cache_misses} "
-              f"misses)  budget 15 s")
-        size = sum(f.stat().st_size for f in (work / "site").rglob("*") if f.is_file())
-        print(f"site size:  {size / 1e6:6.1f} MB")
+              f"misses; {r.files_written} files written, {r.files_kept} kept)  budget 15 s")
+        site = work / "site"
+        files = [f for f in site.rglob("*") if f.is_file()]
+        size = sum(f.stat().st_size for f in files)
+        pages = [f for f in files if f.suffix == ".html"]
+        big = max(pages, key=lambda f: f.stat().st_size)
+        print(f"site size:  {size / 1e6:6.1f} MB in {len(files)} files; largest page "
+              f"{big.relative_to(site)} {big.stat().st_size / 1e6:.2f} MB")
+        outpost = [g for g in r.games if g.record.game == "outpost"]
+        if outpost:
+            g = max(outpost, key=lambda g: (site / g.page).stat().st_size)
+            print(f"largest Outpost game page: {g.page} {(site / g.page).stat().st_size / 1e6:.2f}"
+                  f" MB for {len(g.record.turns)} turns, every one in the viewer  "
+                  f"budget 1.5 MB")
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def bench_gif() -> None:
     from atlas.maps import parse_map, read_map
-    from atlas.render.frames import compose, frame_cell_px, legend_band, record_frames
+    from atlas.render.frames import compose, legend_band
+    from atlas.render.replay import record_frames
+    from atlas.render.games import render_of
     from atlas.render.gif import encode_gif, record_gif_bytes
     from atlas.sim.records import replay_states
 
@@ -102,7 +133,7 @@ def bench_gif() -> None:
               key=lambda r: len(r.turns))
     states = replay_states(rec)
     record_gif_bytes(rec, states=states)  # warm up fonts and caches
-    k = frame_cell_px("tron", gm.shape)
+    k = render_of("tron").cell_px(gm.shape)
     legend = legend_band(gm.width * k, [p.name for p in rec.players])
     reps = 5
     t = time.perf_counter()
@@ -133,11 +164,14 @@ def bench_gif() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--skip-gif", action="store_true")
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--keep", metavar="DIR", help="build in DIR and keep the site")
     args = parser.parse_args()
-    bench_gif()
+    if not args.skip_gif:
+        bench_gif()
     if not args.skip_build:
-        bench_build(args.jobs)
+        bench_build(args.jobs, args.keep)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
-"""Strength ladder: a round robin of built-in bots on a game's bundled maps.
+"""Strength ladder: a round robin of bots on a game's maps, with intervals per pair.
 
-Every pair of bots plays on every map of ``maps/<game>/``, in both seats, with fixed
-seeds and a fixed time per move, through :func:`atlas.sim.runner.play_game` (the same
-loop as real games, so timeouts and crashes count).  Games run in a process pool.  It
-prints the standings (points and points %) and the pairwise score matrix (row bot's
-points % against the column bot), and can write every result as JSON lines.
+The schedule, the games and the standings are ``atlas tournament``'s own
+(:mod:`atlas.arena.tournament`): every map x every seating x every seed, played through
+the same runner as real games (so timeouts and crashes count), run in a process pool.
+On top of the standings it prints each pair's score with a 95 % interval, the slowest
+answer of each bot and the games where a bot failed, and can write every game's result
+as JSON lines.
 
 Usage::
 
@@ -19,108 +20,30 @@ clock says, which compares the evaluations apart from their speed; ``BOT=N`` ent
 give single bots another depth (0: search by the clock).  The time per move then only
 bounds the rest of their play (the separated endgame), and should be generous enough
 that no fixed-depth search times out.
-
-Generic over games: every ordered selection of distinct bots fills the seats (for two
-players: every pairing in both seats); with fewer bots than seats they fill the seats in
-turn, in every rotation.  A seat's points count for its bot against every other bot in
-that game.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-__all__ = ["Job", "schedule", "run_job", "fixed_depth_bot", "parse_depths", "standings",
-           "pair_intervals", "format_table", "main"]
+from atlas.arena.rating import score_interval
+from atlas.arena.tournament import (Standings, is_error, load_maps, run_games,
+                                    schedule_games, standings)
+from atlas.bots.registry import bot_names
+from atlas.maps import find_maps
+from atlas.resources import maps_dir
+from atlas.sim.records import Record
 
 
-@dataclass(frozen=True)
-class Job:
-    """One game of the ladder: map file, the bot in each seat, the seed."""
-
-    game: str
-    map_path: str
-    bots: tuple[str, ...]
-    seed: int
-    time_limit: float
-    params: tuple[tuple[str, Any], ...] = ()
-    depths: tuple[tuple[str, int], ...] = ()
+__all__ = ["parse_depths", "slowest_answers", "format_ladder", "main"]
 
 
-def schedule(game: str, bots: Sequence[str], maps: Sequence[Path], seeds: Sequence[int],
-             time_limit: float, num_players: int,
-             params: dict[str, Any] | None = None,
-             depths: dict[str, int] | None = None) -> list[Job]:
-    """Every bot pairing (all seat orders) on every map with every seed.
-
-    ``depths`` maps bot names to a fixed search depth (:func:`fixed_depth_bot`).
-    """
-    jobs = []
-    p = tuple(sorted((params or {}).items()))
-    d = tuple(sorted((depths or {}).items()))
-    if len(bots) >= num_players:
-        combos = list(itertools.permutations(bots, num_players))
-    else:
-        # Fewer bots than seats: the bots fill the seats in turn, every rotation.
-        combos = [tuple(bots[(i + r) % len(bots)] for i in range(num_players))
-                  for r in range(len(bots))]
-    for combo in combos:
-        for m in maps:
-            for s in seeds:
-                jobs.append(Job(game, str(m), tuple(combo), s, time_limit, p, d))
-    return jobs
-
-
-def run_job(job: Job) -> dict[str, Any]:
-    """Play one game; return the bots, scores, reason and timing as plain data."""
-    from atlas.maps import read_map
-    from atlas.sim.runner import bot_seed, play_game
-
-    game_map = read_map(job.map_path, job.game)
-    players: list[Any] = list(job.bots)
-    depths = dict(job.depths)
-    for seat, name in enumerate(job.bots):
-        if depths.get(name, 0) > 0:
-            players[seat] = fixed_depth_bot(job.game, name, bot_seed(job.seed, seat),
-                                            depths[name])
-    t0 = time.perf_counter()
-    record = play_game(job.game, game_map, players, params=dict(job.params) or None,
-                       seed=job.seed, time_limit=job.time_limit)
-    elapsed = time.perf_counter() - t0
-    statuses = [getattr(s, "status", "ok") for s in record.statuses]
-    slowest = [0.0] * len(job.bots)
-    for turn in record.turns:
-        for seat, sec in dict(getattr(turn, "times", {}) or {}).items():
-            slowest[int(seat)] = max(slowest[int(seat)], float(sec))
-    return {"map": Path(job.map_path).stem, "bots": list(job.bots), "seed": job.seed,
-            "scores": list(record.result.scores), "reason": record.result.reason,
-            "detail": record.result.detail, "turns": len(record.turns),
-            "statuses": statuses, "slowest_move": slowest, "seconds": round(elapsed, 3)}
-
-
-def fixed_depth_bot(game: str, name: str, seed: int, depth: int) -> Any:
-    """Built-in bot ``name`` searching exactly ``depth`` turns (bots with no search as is)."""
-    from atlas.bots import make_bot
-
-    bot = make_bot(game, name, seed)
-    if hasattr(bot, "fixed_depth"):
-        bot.fixed_depth = depth
-    return bot
-
-
-def parse_depths(items: Sequence[str], bots: Sequence[str], fail: Any) -> dict[str, int]:
+def parse_depths(items: Sequence[str], bots: Sequence[str],
+                 fail: Callable[[str], Any]) -> dict[str, int]:
     """``--depth`` items (``N`` for every bot, ``BOT=N`` for one) as bot -> depth > 0."""
     every = 0
     one: dict[str, int] = {}
@@ -130,6 +53,7 @@ def parse_depths(items: Sequence[str], bots: Sequence[str], fail: Any) -> dict[s
             n = int(value)
         except ValueError:
             fail(f"--depth {item!r}: expected N or BOT=N with N a whole number")
+            continue
         if n < 0:
             fail(f"--depth {item!r}: the depth must be 0 or more")
         if not eq:
@@ -142,101 +66,51 @@ def parse_depths(items: Sequence[str], bots: Sequence[str], fail: Any) -> dict[s
     return {b: n for b, n in depths.items() if n > 0}
 
 
-Tally = dict[str, tuple[float, int]]
-PairTally = dict[tuple[str, str], tuple[float, int]]
-
-
-def standings(results: Sequence[dict[str, Any]], bots: Sequence[str]
-              ) -> tuple[Tally, PairTally]:
-    """Points and games per bot, and per ordered pair (row bot vs column bot)."""
-    total = {b: (0.0, 0) for b in bots}
-    pair: dict[tuple[str, str], tuple[float, int]] = {}
-    for r in results:
-        seats = r["bots"]
-        for i, b in enumerate(seats):
-            pts, n = total[b]
-            total[b] = (pts + r["scores"][i], n + 1)
-            for j, o in enumerate(seats):
-                if i == j or o == b:
-                    continue
-                pts, n = pair.get((b, o), (0.0, 0))
-                pair[(b, o)] = (pts + r["scores"][i], n + 1)
-    return total, pair
-
-
-def pair_intervals(results: Sequence[dict[str, Any]]
-                   ) -> dict[tuple[str, str], tuple[float, float, float, int]]:
-    """Per ordered pair: ``(low, mean, high, games)`` of the row bot's score per game.
-
-    The interval is the mean score plus or minus 1.96 standard errors (scores 0, 0.5 or
-    1 per game, clipped to [0, 1]): with 26 games it is about +-0.18 wide, so a single
-    ladder tells a 65 % bot from a 50 % one only roughly.
-    """
-    scores: dict[tuple[str, str], list[float]] = {}
-    for r in results:
-        seats = r["bots"]
-        for i, b in enumerate(seats):
-            for j, o in enumerate(seats):
-                if i != j and o != b:
-                    scores.setdefault((b, o), []).append(float(r["scores"][i]))
-    out = {}
-    for key, xs in scores.items():
-        n = len(xs)
-        mean = sum(xs) / n
-        var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.25
-        half = 1.96 * (var / n) ** 0.5
-        out[key] = (max(mean - half, 0.0), mean, min(mean + half, 1.0), n)
+def slowest_answers(records: Sequence[Record]) -> dict[str, float]:
+    """The slowest answer of each bot over ``records``, in seconds."""
+    out: dict[str, float] = {}
+    for rec in records:
+        for turn in rec.turns:
+            for seat, sec in turn.times.items():
+                name = rec.players[int(seat)].name
+                out[name] = max(out.get(name, 0.0), float(sec))
     return out
 
 
-def format_table(results: Sequence[dict[str, Any]], bots: Sequence[str]) -> str:
-    """The standings and the pairwise matrix as text."""
-    total, pair = standings(results, bots)
-    order = sorted(bots, key=lambda b: -(total[b][0] / max(total[b][1], 1)))
-    width = max(8, *(len(b) for b in bots)) + 1
-    lines = [f"{'bot':<{width}} {'games':>6} {'points':>8} {'points %':>9}"]
-    for b in order:
-        pts, n = total[b]
-        lines.append(f"{b:<{width}} {n:>6} {pts:>8.1f} {100 * pts / max(n, 1):>8.1f}%")
-    lines.append("")
-    lines.append("points % of the row bot against the column bot:")
-    lines.append(" " * width + "".join(f"{b:>{width}}" for b in order))
-    for b in order:
-        cells = []
-        for o in order:
-            if b == o or (b, o) not in pair:
-                cells.append(f"{'-':>{width}}")
-            else:
-                pts, n = pair[(b, o)]
-                cells.append(f"{100 * pts / n:>{width - 1}.1f}%")
-        lines.append(f"{b:<{width}}" + "".join(cells))
-    lines.append("")
-    lines.append("each pair, row bot's points % with a 95 % interval (normal approximation "
-                 "over the games' scores):")
-    for (b, o), (lo, mean, hi, n) in sorted(pair_intervals(results).items()):
-        if order.index(b) < order.index(o):
-            lines.append(f"  {b} vs {o}: {100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-                         f" over {n} games")
-    bad = [r for r in results if any(s not in ("ok", "") for s in r["statuses"])]
+def format_ladder(table: Standings, records: Sequence[Record]) -> str:
+    """The standings, each pair's score with its interval, slow answers and failures."""
+    lines = [table.format_table(), "",
+             "each pair, the row bot's score per game with a 95 % interval:"]
+    order = [r.bot for r in table.rows]
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            w, d, l = table.head_to_head.get(a, {}).get(b, (0, 0, 0))
+            if w + d + l == 0:
+                continue
+            lo, mean, hi = score_interval(w, d, l)
+            lines.append(f"  {a} vs {b}: {100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                         f" over {w + d + l} games ({w}-{d}-{l})")
+    slow = slowest_answers(records)
+    lines += ["", "slowest answer: " + ", ".join(f"{b} {slow[b]:.3f} s" for b in order
+                                                  if b in slow)]
+    bad = [r for r in records if not is_error(r)
+           and any(s.status != "ok" for s in r.statuses)]
     if bad:
-        lines.append("")
-        lines.append(f"{len(bad)} game(s) with a timeout/crash/invalid status:")
+        lines += ["", f"{len(bad)} game(s) where a bot failed:"]
         for r in bad[:10]:
-            lines.append(f"  {r['map']} {r['bots']} seed {r['seed']}: {r['statuses']} "
-                         f"({r['detail']})")
+            lines.append(f"  {r.map.name} {[p.name for p in r.players]} seed {r.seed}: "
+                         f"{[s.status for s in r.statuses]} ({r.result.detail})")
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from atlas.bots import bot_names
-    from atlas.maps import find_maps
-    from atlas.sim import get_game
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("game")
-    ap.add_argument("--bots", nargs="+", help="bots (default: every built-in but random)")
-    ap.add_argument("--maps", nargs="+", help="map names or files (default: maps/<game>/*)")
-    ap.add_argument("--seeds", type=int, default=1, help="seeds per pairing and map")
+    ap.add_argument("game", help="the game")
+    ap.add_argument("--bots", nargs="+", help="bots: built-in names or cmd:COMMAND "
+                    "(default: every built-in but random)")
+    ap.add_argument("--maps", nargs="+", help="map names of maps/GAME, or map files and "
+                    "folders (default: maps/GAME)")
+    ap.add_argument("--seeds", type=int, default=1, help="games per pairing, seating, map")
     ap.add_argument("--time", type=float, default=0.1, help="seconds per move")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
@@ -245,18 +119,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="tron: every search goes exactly N turns, whatever the clock "
                          "(compares the evaluations apart from their speed); BOT=N "
                          "gives one bot another depth, 0 for its timed search")
-    ap.add_argument("--out", help="write every result as JSON lines here")
+    ap.add_argument("--out", help="write every game's result as JSON lines here")
     args = ap.parse_args(argv)
 
-    info = get_game(args.game).info
     bots = args.bots or [b for b in bot_names(args.game) if b != "random"]
-    folder = ROOT / "maps" / args.game
-    all_maps = find_maps(folder)
-    if args.maps:
-        by_name = {p.stem: p for p in all_maps}
-        maps = [by_name[m] if m in by_name else Path(m) for m in args.maps]
-    else:
-        maps = all_maps
+    folder = maps_dir() / args.game
+    by_name = {p.stem: p for p in find_maps(folder)} if folder.is_dir() else {}
+    paths = [by_name.get(m, m) for m in args.maps] if args.maps else [folder]
+    maps = load_maps(args.game, paths)
     params: dict[str, Any] = {}
     for kv in args.param:
         key, _, value = kv.partition("=")
@@ -267,27 +137,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     depths = parse_depths(args.depth, bots, ap.error)
     if depths and args.game != "tron":
         ap.error("--depth is for the tron searches")
-    jobs = schedule(args.game, bots, maps, range(args.seeds), args.time, info.num_players,
-                    params, depths)
+    specs = schedule_games(args.game, maps, bots, args.seeds, params, args.time, depths)
     depth = (", fixed depths " + ", ".join(f"{b} {n}" for b, n in sorted(depths.items()))
              if depths else "")
-    print(f"{args.game}: {len(bots)} bots, {len(maps)} maps, {len(jobs)} games, "
+    print(f"{args.game}: {len(bots)} bots, {len(maps)} maps, {len(specs)} games, "
           f"{args.time:g} s per move{depth}, {args.jobs} worker(s)", flush=True)
     t0 = time.perf_counter()
-    results = []
-    out = open(args.out, "w", encoding="utf-8") if args.out else None
-    try:
-        with ProcessPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
-            for r in pool.map(run_job, jobs, chunksize=1):
-                results.append(r)
-                if out is not None:
-                    out.write(json.dumps(r) + "\n")
-                    out.flush()
-    finally:
-        if out is not None:
-            out.close()
-    print(format_table(results, bots))
-    print(f"\n{len(results)} games in {time.perf_counter() - t0:.0f} s")
+    records = run_games(specs, jobs=args.jobs, progress=sys.stderr.isatty())
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
+            for rec in records:
+                r = rec.result
+                out.write(json.dumps({"map": rec.map.name, "bots": [p.name for p in rec.players],
+                                      "seed": rec.seed, "scores": list(r.scores),
+                                      "reason": r.reason, "detail": r.detail,
+                                      "turns": len(rec.turns),
+                                      "statuses": [s.status for s in rec.statuses]}) + "\n")
+    print(format_ladder(standings(records, bots), records))
+    print(f"\n{len(records)} games in {time.perf_counter() - t0:.0f} s")
     return 0
 
 

@@ -127,7 +127,7 @@ def play_one(game: dict[str, Any], course: dict[str, str], turns: int, limit: fl
              ) -> dict[str, Any]:
     """Play one scheduled game; the result as plain data."""
     from atlas.maps import read_map
-    from atlas.sim.runner import play_game
+    from atlas.arena.runner import play_game
 
     players = [make_variant(p) if p == game["bot"] else
                course_command(course["python"], course["bot"], course["classes"], p)

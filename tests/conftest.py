@@ -1,30 +1,43 @@
 """Shared test fixtures: where the maps are, and a networkx grid graph for references.
 
 * ``REPO_ROOT``, ``REPO_MAPS``: this checkout and its ``maps/`` folder.
-* ``SHARED_DATA``: ``../shared/data`` beside the repository (the CI clone has it there).
-* :func:`repo_map_files`, :func:`shared_map_files`, :func:`all_map_files`: map file
+* ``OUTSIDE_DATA``: ``tests/data``, the contest maps and official traces (see its README).
+* :func:`repo_map_files`, :func:`outside_map_files`, :func:`all_map_files`: map file
   lists, read when called so that maps added by others are picked up.
 * A test that takes an argument named ``any_map_file`` runs once per file of
   :func:`all_map_files` (see :func:`pytest_generate_tests`).
 * ``grid_graph`` (session fixture): the networkx graph of the free cells of a grid.
+* hypothesis profiles: ``ci`` (the default: derandomized) and ``long``
+  (``HYPOTHESIS_PROFILE=long``: 20,000 random examples per property).
+* ``tick_clock``: an injected clock for timing tests (:class:`TickClock`).
 """
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Callable
 
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 from atlas.maps import find_maps
 
+# Property tests (hypothesis): derandomized by default, so CI runs the same examples every
+# time; HYPOTHESIS_PROFILE=long runs many more, randomly, outside CI (docs/development.md).
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("long", max_examples=20_000, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 REPO_MAPS = REPO_ROOT / "maps"
-SHARED_DATA = REPO_ROOT / ".." / "shared" / "data"
-#: The folders of ``SHARED_DATA`` that hold map files.
-SHARED_MAP_FOLDERS = ("tron-maps", "outpost-maps")
+OUTSIDE_DATA = REPO_ROOT / "tests" / "data"
+#: The folders of ``OUTSIDE_DATA`` that hold map files.
+OUTSIDE_MAP_FOLDERS = ("tron-maps", "outpost-maps")
 
 
 def repo_map_files(game: str | None = None) -> list[Path]:
@@ -33,17 +46,17 @@ def repo_map_files(game: str | None = None) -> list[Path]:
     return find_maps(folder) if folder.is_dir() else []
 
 
-def shared_map_files(folder: str | None = None) -> list[Path]:
-    """Every map file of ``../shared/data/tron-maps`` and ``outpost-maps`` (or one)."""
+def outside_map_files(folder: str | None = None) -> list[Path]:
+    """Every map file of ``tests/data/tron-maps`` and ``outpost-maps`` (or one)."""
     out: list[Path] = []
-    for name in SHARED_MAP_FOLDERS if folder is None else (folder,):
-        out += sorted((SHARED_DATA / name).glob("*.txt"))
+    for name in OUTSIDE_MAP_FOLDERS if folder is None else (folder,):
+        out += sorted((OUTSIDE_DATA / name).glob("*.txt"))
     return out
 
 
 def all_map_files() -> list[Path]:
-    """The repository's maps followed by the shared data's maps."""
-    return repo_map_files() + shared_map_files()
+    """The repository's maps followed by the contest and course maps of ``tests/data``."""
+    return repo_map_files() + outside_map_files()
 
 
 def map_id(path: Path) -> str:
@@ -74,13 +87,48 @@ def _grid_graph(free: np.ndarray) -> nx.Graph:
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    """``../shared/data``; fails (not skips) when the CI layout is missing."""
-    assert SHARED_DATA.is_dir(), f"shared data not found beside the repository: {SHARED_DATA}"
-    return SHARED_DATA
+def outside_data() -> Path:
+    """``tests/data``: the contest maps and the official traces."""
+    assert OUTSIDE_DATA.is_dir(), f"test data missing: {OUTSIDE_DATA}"
+    return OUTSIDE_DATA
 
 
 @pytest.fixture(scope="session")
 def grid_graph() -> Callable[[np.ndarray], nx.Graph]:
     """``grid_graph(free)``: the networkx graph of the free cells, for references."""
     return _grid_graph
+
+
+class TickClock:
+    """A clock that moves only when it is read: every read returns the time and then
+    advances it by ``tick`` seconds.
+
+    Installed as ``time.perf_counter`` (the clock every deadline in atlas is read on,
+    compiled kernels included: :func:`atlas.bots.search.clock` looks it up at each
+    call), it turns a deadline into a budget of clock reads: a search that checks its
+    clock every N nodes gets ``budget / tick`` checks, on any machine, at any load.  So
+    timing tests ask what the code does with its clock, never how fast the machine is.
+    """
+
+    def __init__(self, start: float = 1000.0, tick: float = 1e-3) -> None:
+        self.now = start
+        self.tick = tick
+        self.reads = 0
+
+    def __call__(self) -> float:
+        t = self.now
+        self.now += self.tick
+        self.reads += 1
+        return t
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass (a bot that is slow, a process that is late)."""
+        self.now += seconds
+
+
+@pytest.fixture
+def tick_clock(monkeypatch: pytest.MonkeyPatch) -> TickClock:
+    """A :class:`TickClock` standing in for ``time.perf_counter`` during one test."""
+    clock = TickClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    return clock

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -9,10 +10,10 @@ import pytest
 
 from atlas.errors import MapFormatError
 from atlas.maps import (OUTPOST_HOMES, find_maps, format_map, outpost_full_water, parse_map,
-                        read_map, write_map)
+                        read_map, scan_maps, write_map)
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT / ".." / "shared" / "data"
+SHARED = ROOT / "tests" / "data"
 BUNDLED = find_maps(ROOT / "maps")
 CONTEST = find_maps(SHARED / "tron-maps") + find_maps(SHARED / "outpost-maps")
 
@@ -155,7 +156,7 @@ def test_binary_huge_and_missing_files(tmp_path):
         read_map(binary)
     huge = tmp_path / "huge.txt"
     huge.write_bytes(b"0 0\n" * 2_000_000)
-    with pytest.raises(MapFormatError, match="larger than any map"):
+    with pytest.raises(MapFormatError, match="8,000,000 bytes, more than atlas reads"):
         read_map(huge)
     with pytest.raises(MapFormatError, match="cannot read file"):
         read_map(tmp_path / "missing.txt")
@@ -163,3 +164,115 @@ def test_binary_huge_and_missing_files(tmp_path):
     latin.write_bytes(b"3 1\n#1\xe9\n")
     with pytest.raises(MapFormatError, match=r"latin.txt:2: not UTF-8"):
         read_map(latin, game="tron")
+
+
+def test_grid_format_of_any_other_game_round_trips():
+    text = "; a comment\nmygame 4 3 fast wide\n1..#\n.#..\n3..2\n"
+    gm = parse_map(text, name="g")
+    assert gm.game == "mygame" and gm.shape == (3, 4)
+    assert gm.starts == ((0, 0), (2, 3), (2, 0))   # by number, not by position
+    assert gm.meta["options"] == ("fast", "wide")
+    assert gm.blocked.tolist() == [[False, False, False, True], [False, True, False, False],
+                                   [False, False, False, False]]
+    again = parse_map(format_map(gm), name="g")
+    assert again == gm and format_map(again) == "mygame 4 3 fast wide\n1..#\n.#..\n3..2\n"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("mygame 2 2\n1.\n.3\n", "numbered from 1 with none missing"),
+    ("mygame 2 2\n1.\n", "expected 2 rows"),
+    ("mygame 2 2\n1x\n..\n", "unexpected character 'x'"),
+    ("mygame 2 2\n11\n..\n", "second start '1'"),
+    ("mygame two 2\n..\n..\n", "cannot tell which game"),
+])
+def test_grid_format_errors_name_the_problem(text, message):
+    with pytest.raises(MapFormatError, match=message):
+        parse_map(text)
+
+
+def test_a_game_name_must_be_a_plain_word():
+    with pytest.raises(MapFormatError, match="bad game name"):
+        parse_map("1 1\n.\n", game="../etc")
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+def test_the_headers_of_the_issue_are_located_errors_not_tracebacks():
+    cases = {
+        "connect5 ² 6 4\n": "expected 'connect5 COLUMNS ROWS INAROW', got '²' for COLUMNS",
+        "connect5 7 ٣ 4\n": "got '٣' for ROWS",
+        "isolation ² 2\n..\n..\n": "got '²' for the width",
+        "10000 10000\n#1 2\n": "10000x10000 is 100,000,000 cells, more than atlas reads",
+        "isolation 5000 1000\n": "5000x1000 is 5,000,000 cells",
+        "1 " + "9" * 5000 + "\n": "the height has 5000 digits, more than 20",
+        "connect5 7 6 " + "4" * 25 + "\n": "INAROW has 25 digits",
+    }
+    for text, fragment in cases.items():
+        with pytest.raises(MapFormatError) as info:
+            parse_map(text, path="m.txt")
+        assert fragment in str(info.value), (text[:30], str(info.value))
+        assert str(info.value).startswith("m.txt:1: ")
+    with pytest.raises(MapFormatError, match=r"o.txt:2: expected two whole numbers 'x y', "
+                                             r"got '1 9999.*y has 5000 digits"):
+        parse_map("3 4\n1 " + "9" * 5000 + "\n", game="outpost", path="o.txt")
+
+
+def test_a_huge_header_is_refused_before_any_grid_is_allocated():
+    import tracemalloc
+
+    text = "10000 10000\n" + "\n" * 5000  # 10 KB that would have been 10^8 padded cells
+    tracemalloc.start()
+    try:
+        with pytest.raises(MapFormatError, match="more than atlas reads"):
+            parse_map(text, game="tron")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+    # the largest map atlas reads costs a few bytes per cell, not more
+    big = "2000 2000\n1" + " " * 1998 + "2\n" + "\n" * 1999
+    tracemalloc.start()
+    try:
+        gm = parse_map(big, game="tron")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert gm.shape == (2000, 2000) and gm.starts == ((0, 0), (0, 1999))
+    assert peak < 40 * 4_000_000
+
+
+def test_fifos_devices_and_folders_are_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)  # opening it for reading would block until a writer comes
+    with pytest.raises(MapFormatError, match="not a regular file: a FIFO"):
+        read_map(fifo, game="tron")
+    with pytest.raises(MapFormatError, match="not a regular file: a character device"):
+        read_map("/dev/zero", game="tron")
+    with pytest.raises(MapFormatError, match="not a regular file: a folder"):
+        read_map(tmp_path, game="tron")
+
+
+def test_scan_maps_does_not_follow_symlinks_out_of_the_folder(tmp_path):
+    maps = tmp_path / "maps"
+    (maps / "tron").mkdir(parents=True)
+    outside = tmp_path / "private"
+    outside.mkdir()
+    (outside / "notes.txt").write_text("10 1\n1        2\n")
+    (maps / "tron" / "ok.txt").write_text("3 1\n1 2\n")
+    (maps / "tron" / "inside.txt").symlink_to(maps / "tron" / "ok.txt")
+    (maps / "tron" / "leak.txt").symlink_to(outside / "notes.txt")
+    (maps / "tron" / "dangling.txt").symlink_to(tmp_path / "nowhere.txt")
+    (maps / "more").symlink_to(outside, target_is_directory=True)
+    os.mkfifo(maps / "tron" / "pipe.txt")
+    scan = scan_maps(maps)
+    assert [p.name for p in scan.files] == ["inside.txt", "ok.txt"]
+    assert find_maps(maps) == list(scan.files)
+    why = {Path(e.path).name: e.reason for e in scan.problems}
+    assert why == {
+        "dangling.txt": "a symlink that leads nowhere (or into a loop), not followed",
+        "leak.txt": "a symlink that leads out of the maps folder, not followed",
+        "more": "a symlink that leads out of the maps folder, not followed",
+        "pipe.txt": "not a regular file: a FIFO (named pipe), not opened",
+    }
+    assert all(str(e).startswith(str(maps)) for e in scan.problems)

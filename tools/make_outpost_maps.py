@@ -21,7 +21,7 @@ References
 ----------
 W. B. Langbein and L. B. Leopold, "River meanders: theory of minimum variance",
 U.S. Geological Survey Professional Paper 422-H (1966): the sine-generated curve.
-The Outpost spec, ``../shared/seeds/outpost-2014-spec.txt``: 500 water cells, corners
+"Project 4: Outpost", COMS 4444 (Columbia University), fall 2014: 500 water cells, corners
 land, land never partitioned, "lakes and rivers".
 """
 

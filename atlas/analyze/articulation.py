@@ -22,7 +22,7 @@ cell, ``0`` for a free cell not visited and ``-1`` for a blocked one; ``low`` an
 
 from __future__ import annotations
 
-import numba
+from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 

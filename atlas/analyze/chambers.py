@@ -48,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-import numba
+from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numba
+from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 

@@ -44,7 +44,7 @@ import operator
 import threading
 from typing import Final, Sequence
 
-import numba
+from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 

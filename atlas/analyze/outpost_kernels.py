@@ -16,7 +16,7 @@ References
 
 from __future__ import annotations
 
-import numba
+from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 
 __all__ = ["ownership_kernel", "ownership_update"]

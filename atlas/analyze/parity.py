@@ -17,7 +17,7 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
 
 from __future__ import annotations
 
-import numba
+from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 

@@ -1,24 +1,25 @@
 """One map's key figures, as a JSON-ready dict and as a few lines for people.
 
 ``atlas analyze MAP [--json]`` prints these (see :mod:`atlas.cli`); the site shows them.
+Each game composes its summary from the parts here (``GAME.summarize_map``, see
+:mod:`atlas.sim`); :func:`format_summary` prints any of them.
 
-Keys of :func:`summarize_map`
------------------------------
-every game
-    ``game``, ``name``, ``width``, ``height``.
-tron, isolation
-    ``free_cells``; ``components`` (count of 4-connected components of free cells);
-    ``articulation_points`` (list of ``[row, col]``; on a static map the start cells
-    are free cells of the graph); ``starts`` (list of ``[row, col]``); isolation adds
-    ``variant``.
-tron with two starts
+Keys
+----
+:func:`grid_summary` (every map)
+    ``game``, ``name``, ``width``, ``height``; ``free_cells``; ``components`` (count of
+    4-connected components of free cells); ``articulation_points`` (list of ``[row,
+    col]``; on a static map the start cells are free cells of the graph); ``starts``
+    (list of ``[row, col]``).  Isolation adds ``variant``.
+:func:`duel_summary` (two starts that move step by step: tron)
     ``voronoi``: ``{"p1", "p2", "tie"}`` as :func:`atlas.analyze.voronoi.voronoi_counts`
     (starts occupied, ties to no one); ``chambers``: per player ``{"fillable",
     "count"}`` of :func:`atlas.analyze.chambers.chamber_tree` against the other start;
+    ``chamber_tree``: player 1's chambers as nested ``{id, size, entrance, children}``;
     ``parity_bound``: per player, :func:`atlas.analyze.parity.parity_bound` with the
     other start as a wall.  Isolation pieces jump (queen or knight moves), so these
     step-by-step measures are left out for isolation.
-outpost
+:func:`outpost_summary`
     ``land``, ``water``, ``free_cells`` (= land), ``components`` and
     ``articulation_points`` of the land, ``water_components``, ``homes``.
 connect5
@@ -32,13 +33,15 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..maps import GameMap
+from ..types import Cell, Grid
 from .articulation import articulation_points
-from .chambers import chamber_tree
+from .chambers import ChamberTree, chamber_tree
 from .components import label_components
 from .parity import parity_bound
 from .voronoi import voronoi_counts
 
-__all__ = ["summarize_map", "format_summary"]
+__all__ = ["grid_summary", "duel_summary", "outpost_summary", "chamber_tree_json",
+           "format_summary"]
 
 #: Articulation points listed by :func:`format_summary` before "and N more".
 SHOWN_POINTS = 6
@@ -48,56 +51,84 @@ def _cells(cells: Any) -> list[list[int]]:
     return [[int(r), int(c)] for r, c in cells]
 
 
-def summarize_map(game_map: GameMap) -> dict[str, Any]:
-    """The key figures of ``game_map`` as a JSON-ready dict (keys in the module notes).
+def _head(g: GameMap) -> dict[str, Any]:
+    return {"game": g.game, "name": g.name, "width": g.width, "height": g.height}
+
+
+def grid_summary(game_map: GameMap) -> dict[str, Any]:
+    """Size, free cells, their components and articulation points, and the starts.
 
     Notes
     -----
-    One pass of each kernel of :mod:`atlas.analyze` over the map: O(rows x cols).
+    One pass of each kernel over the map: O(rows x cols).
 
     Examples
     --------
     >>> from atlas.maps import parse_map
     >>> m = parse_map("5 3\\n#####\\n#1 2#\\n#####\\n", game="tron", name="tiny")
-    >>> s = summarize_map(m)
-    >>> s["free_cells"], s["articulation_points"], s["voronoi"]
-    (3, [[1, 2]], {'p1': 0, 'p2': 0, 'tie': 1})
+    >>> s = grid_summary(m)
+    >>> s["free_cells"], s["articulation_points"]
+    (3, [[1, 2]])
     """
+    free = game_map.free
+    _, n_components = label_components(free)
+    return {**_head(game_map), "free_cells": int(free.sum()), "components": n_components,
+            "articulation_points": _cells(articulation_points(free)),
+            "starts": _cells(game_map.starts)}
+
+
+def duel_summary(free: Grid, a: Cell, b: Cell) -> dict[str, Any]:
+    """Voronoi counts, chamber trees and parity bounds of two players on ``a`` and ``b``.
+
+    Examples
+    --------
+    >>> free = np.ones((1, 3), dtype=bool)
+    >>> duel_summary(free, (0, 0), (0, 2))["voronoi"]
+    {'p1': 0, 'p2': 0, 'tie': 1}
+    """
+    out: dict[str, Any] = {"voronoi": voronoi_counts(free, a, b)}
+    chambers = {}
+    parity = {}
+    for key, me, opp in (("p1", a, b), ("p2", b, a)):
+        tree = chamber_tree(free, me, opp)
+        chambers[key] = {"fillable": tree.fillable, "count": len(tree.chambers)}
+        if key == "p1":
+            out["chamber_tree"] = chamber_tree_json(tree)
+        alone = np.array(free, copy=True)
+        alone[opp] = False
+        parity[key] = parity_bound(alone, me)
+    out["chambers"] = chambers
+    out["parity_bound"] = parity
+    return out
+
+
+def chamber_tree_json(tree: ChamberTree) -> list[dict[str, Any]]:
+    """A chamber tree as nested ``{id, size, entrance, children}`` (``entrance`` as
+    ``[row, col]``, ``None`` for a root)."""
+    nodes = {ch.id: {"id": int(ch.id), "size": int(ch.size),
+                     "entrance": None if ch.entrance is None
+                     else [int(ch.entrance[0]), int(ch.entrance[1])],
+                     "children": []} for ch in tree.chambers}
+    roots = []
+    for ch in tree.chambers:
+        if ch.parent is None or ch.parent not in nodes:
+            roots.append(nodes[ch.id])
+        else:
+            nodes[ch.parent]["children"].append(nodes[ch.id])
+    return roots
+
+
+def outpost_summary(game_map: GameMap) -> dict[str, Any]:
+    """Land and water, the land's components and articulation points, the homes."""
     g = game_map
-    out: dict[str, Any] = {"game": g.game, "name": g.name, "width": g.width,
-                           "height": g.height}
-    if g.game == "connect5":
-        out.update(columns=g.width, rows=g.height, inarow=int(g.meta.get("inarow", 5)),
-                   cells=g.width * g.height)
-        return out
     free = g.free
     _, n_components = label_components(free)
-    points = _cells(articulation_points(free))
-    if g.game == "outpost":
-        _, n_water = label_components(g.blocked)
-        land = int(free.sum())
-        out.update(land=land, water=int(g.blocked.sum()), free_cells=land,
-                   components=n_components, articulation_points=points,
-                   water_components=n_water, homes=_cells(g.starts))
-        return out
-    out.update(free_cells=int(free.sum()), components=n_components,
-               articulation_points=points, starts=_cells(g.starts))
-    if g.game == "isolation":
-        out["variant"] = str(g.meta.get("variant", "queen"))
-    if g.game == "tron" and len(g.starts) == 2:
-        a, b = g.starts
-        out["voronoi"] = voronoi_counts(free, a, b)
-        chambers = {}
-        parity = {}
-        for key, me, opp in (("p1", a, b), ("p2", b, a)):
-            tree = chamber_tree(free, me, opp)
-            chambers[key] = {"fillable": tree.fillable, "count": len(tree.chambers)}
-            alone = np.array(free, copy=True)
-            alone[opp] = False
-            parity[key] = parity_bound(alone, me)
-        out["chambers"] = chambers
-        out["parity_bound"] = parity
-    return out
+    _, n_water = label_components(g.blocked)
+    land = int(free.sum())
+    return {**_head(g), "land": land, "water": int(g.blocked.sum()), "free_cells": land,
+            "components": n_components,
+            "articulation_points": _cells(articulation_points(free)),
+            "water_components": n_water, "homes": _cells(g.starts)}
 
 
 def _pair(d: Mapping[str, Any], keys: tuple[str, ...] = ("p1", "p2", "tie")) -> str:
@@ -105,7 +136,7 @@ def _pair(d: Mapping[str, Any], keys: tuple[str, ...] = ("p1", "p2", "tie")) -> 
 
 
 def format_summary(d: Mapping[str, Any]) -> str:
-    """A few aligned lines for people, from a :func:`summarize_map` dict.
+    """A few aligned lines for people, from a summary dict (any game's ``summarize_map``).
 
     Examples
     --------

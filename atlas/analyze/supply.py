@@ -15,7 +15,7 @@ References
 
 from __future__ import annotations
 
-import numba
+from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 
 __all__ = ["supply_kernel", "supply_core"]

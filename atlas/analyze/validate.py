@@ -22,13 +22,16 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..errors import MapFormatError, located
+from ..fsutil import read_regular_file
+from ..limits import LimitError
 from ..maps import (GAMES, OUTPOST_HOMES, OUTPOST_QUARTER, OUTPOST_SIZE, _decode, _lines,
-                    find_maps, outpost_full_water, outpost_line_xy)
+                    outpost_full_water, parse_outpost_line, scan_maps)
 from ..types import Cell, Grid
 
 __all__ = [
     "Problem",
     "ValidationReport",
+    "reports_csv",
     "RULES",
     "ERROR_RULES",
     "WARNING_RULES",
@@ -236,14 +239,13 @@ def _scan_lines(text: str) -> tuple[list[Problem], list[Problem], Grid, dict[Cel
                                     "simulator's reader crashes on it; delete it",
                                     line=lineno))
             continue
-        xy = outpost_line_xy(ln)
-        if xy is None:
+        try:
+            x, y = parse_outpost_line(ln)
+        except LimitError as exc:
             hint = (" (lines end with a lone carriage return: save with LF or CRLF line "
                     "ends)" if "\r" in ln else "")
-            errors.append(Problem("format", f"expected two whole numbers 'x y', got "
-                                  f"{ln[:40]!r}{hint}", line=lineno))
+            errors.append(Problem("format", f"{exc}{hint}", line=lineno))
             continue
-        x, y = xy
         trouble = _official_reader_trouble(ln)
         if trouble is not None:
             warnings.append(Problem("official-reader", f"the official 2014 simulator's "
@@ -463,9 +465,9 @@ def validate_text(text: str, name: str = "map") -> ValidationReport:
 
     References
     ----------
-    The Outpost spec, ``../shared/seeds/outpost-2014-spec.txt`` (500 water cells, land
-    4:1, corners land, water never partitions the quarter), and the official
-    simulator's reader as described in ``../shared/data/outpost-official.md``.
+    "Project 4: Outpost", COMS 4444 (Columbia University), fall 2014 (500 water cells,
+    land 4:1, corners land, water never partitions the quarter), and the official
+    simulator's reader as described in ``tests/data/outpost-official.md``.
 
     Examples
     --------
@@ -488,33 +490,32 @@ def _not_a_map(name: str, message: str, line: int | None = None) -> ValidationRe
     return ValidationReport(name, (Problem("file", message, line=line),), (), False, None)
 
 
+class _ReadProblem(Exception):
+    """What :func:`~atlas.fsutil.read_regular_file` found wrong, kept as data."""
+
+    def __init__(self, message: str, path: object = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.too_large = "bytes" in message and "more than" in message
+
+
 def validate_map_file(path: str | os.PathLike[str]) -> ValidationReport:
     """Validate one Outpost map file; see :func:`validate_text`.
 
-    At most :data:`MAX_VALIDATE_BYTES` are read, so a huge file or a device does not
-    hang the check; a binary or non-UTF-8 file is reported under the rule ``file``.
-    A path that cannot be opened gives an ``unreadable`` report.
+    At most :data:`MAX_VALIDATE_BYTES` are read, so a huge file does not slow the
+    check; a binary or non-UTF-8 file is reported under the rule ``file``.  A path that
+    cannot be opened, or is not a regular file (a FIFO or a device is never opened for
+    reading, so it cannot hang the check), gives an ``unreadable`` report.
     """
     p = Path(path)
     name = os.fspath(path)
     try:
-        st = p.stat()
-    except OSError as exc:
-        return _unreadable(name, f"cannot read: {exc.strerror or exc}")
-    if not p.is_file():
-        return _unreadable(name, "not a regular file")
-    if st.st_size > MAX_VALIDATE_BYTES:
-        return _not_a_map(name, f"the file is {st.st_size:,} bytes; an Outpost map is about "
-                          f"3 KB (500 short lines), and at most {MAX_VALIDATE_BYTES:,} bytes "
-                          "are read")
-    try:
-        with open(p, "rb") as fh:
-            data = fh.read(MAX_VALIDATE_BYTES + 1)
-    except OSError as exc:
-        return _unreadable(name, f"cannot read: {exc.strerror or exc}")
-    if len(data) > MAX_VALIDATE_BYTES:
-        return _not_a_map(name, f"the file is larger than {MAX_VALIDATE_BYTES:,} bytes; an "
-                          "Outpost map is about 3 KB (500 short lines)")
+        data = read_regular_file(p, MAX_VALIDATE_BYTES, _ReadProblem)
+    except _ReadProblem as exc:
+        if exc.too_large:
+            return _not_a_map(name, f"{exc.message}; an Outpost map is about 3 KB (500 "
+                              "short lines)")
+        return _unreadable(name, exc.message)
     try:
         text = _decode(data, None)
     except MapFormatError as exc:
@@ -530,16 +531,22 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationRe
     Inside a folder, files under a subfolder named after another game (``tron``,
     ``isolation``, ``connect5``) are skipped, so ``atlas validate maps`` checks only
     ``maps/outpost``.  A missing path, or a folder without any Outpost map, gives an
-    ``unreadable`` report; a file named twice is validated once.
+    ``unreadable`` report; a file named twice is validated once.  Inside a folder, a
+    symlink that leads out of it is not followed and a FIFO or device is not opened:
+    each gives an ``unreadable`` report (see :func:`atlas.maps.scan_maps`).
     """
     reports: list[ValidationReport] = []
     seen: set[Path] = set()
     for path in paths:
         p = Path(path)
         if p.is_dir():
-            files = [f for f in find_maps(p)
+            scan = scan_maps(p)
+            files = [f for f in scan.files
                      if not set(f.relative_to(p).parts[:-1]) & _OTHER_GAMES]
-            if not files:
+            skipped = [e for e in scan.problems if e.path is not None
+                       and not set(Path(e.path).relative_to(p).parts[:-1]) & _OTHER_GAMES]
+            reports += [_unreadable(e.path or "", e.reason) for e in skipped]
+            if not files and not skipped:
                 reports.append(_unreadable(os.fspath(path), "a folder with no Outpost map "
                                            "files (*.txt) in it"))
                 continue
@@ -562,6 +569,30 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationRe
 
 #: Problems of one rule shown per file by :func:`format_reports` (``--json`` has all).
 SHOWN_PER_RULE = 12
+
+
+def reports_csv(reports: Sequence[ValidationReport]) -> str:
+    """One CSV row per report, under a header: ``file``, ``valid`` (``yes``, ``no`` or
+    ``unreadable``), ``rules`` (the rules broken, errors first, ``;``-separated) and
+    ``first message`` (``line N: message`` of the first error, else of the first
+    warning), for a spreadsheet of submissions (``atlas validate DIR --csv``)."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(["file", "valid", "rules", "first message"])
+    for rep in reports:
+        valid = "unreadable" if rep.unreadable else "yes" if rep.valid else "no"
+        rules: list[str] = []
+        for p in (*rep.errors, *rep.warnings):
+            if p.rule not in rules:
+                rules.append(p.rule)
+        first = next(iter((*rep.errors, *rep.warnings)), None)
+        message = "" if first is None else (f"line {first.line}: " if first.line else "") \
+            + first.message
+        out.writerow([rep.file, valid, ";".join(rules), message])
+    return buf.getvalue()
 
 
 def format_reports(reports: Sequence[ValidationReport]) -> str:

@@ -21,12 +21,27 @@ import time
 from typing import Any, Callable, TypeVar
 
 import numba
+import numpy as np
 
 __all__ = ["clock", "stop_time", "MIN_THINK_SHARE", "EXACT", "LOWER", "UPPER", "MATE_BAND",
            "bound_flag", "value_to_tt", "value_from_tt", "tt_cuts", "sort_moves",
-           "note_cutoff", "gc_paused"]
+           "note_cutoff", "gc_paused", "new_status", "STATUS_SLOTS", "S_NODES", "S_ABORT",
+           "S_BEST", "S_DONE", "S_CLOCK", "S_EXT", "S_EXTCAP", "S_SCORE", "S_EMPTY"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+#: The slots of a search kernel's ``int64`` status vector, the same in every search:
+#: nodes visited, the abort flag, the best root move of the depth under way, root moves
+#: done at that depth, the node count at which the clock is read next, quiescence
+#: extensions used and allowed, the root's score, and the empty cells of a board.
+(S_NODES, S_ABORT, S_BEST, S_DONE, S_CLOCK, S_EXT, S_EXTCAP, S_SCORE,
+ S_EMPTY) = range(9)
+STATUS_SLOTS = 9
+
+
+def new_status() -> np.ndarray:
+    """A fresh status vector (every slot 0)."""
+    return np.zeros(STATUS_SLOTS, dtype=np.int64)
 
 
 @numba.njit(cache=True)

@@ -5,8 +5,9 @@
 * :mod:`~atlas.render.frames`, :mod:`~atlas.render.gif` -- replays as frames and GIFs
   (``atlas replay --gif``);
 * :mod:`~atlas.render.viewer` -- the data of the in-page replay viewer;
-* :mod:`~atlas.render.site`, :mod:`~atlas.render.pages`, :mod:`~atlas.render.mapinfo`,
-  :mod:`~atlas.render.cache` -- ``atlas build``.
+* :mod:`~atlas.render.games` -- how each game is drawn (one module per game);
+* :mod:`~atlas.render.site.build`, :mod:`~atlas.render.site.pages`,
+  :mod:`~atlas.render.site.cache` -- ``atlas build``.
 
 Modules are imported on use; nothing heavy is imported here.
 """

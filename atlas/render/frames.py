@@ -17,32 +17,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterator, Sequence
+from typing import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from ..maps import GameMap, OUTPOST_HOMES
 from . import palette as P
-from .images import base_grid, cell_size, font, shape_mask, stamp, upscale, territory_grid
+from .images import font, shape_mask, stamp, upscale
 
 __all__ = [
     "Frame",
     "Mark",
-    "painter_for",
-    "record_frames",
     "sample_turns",
     "compose",
     "text_band",
     "legend_band",
-    "frame_cell_px",
-    "MAX_OUTPOST_FRAMES",
 ]
-
-#: An Outpost GIF shows at most this many turns (see :func:`sample_turns`).
-MAX_OUTPOST_FRAMES = 120
-#: Outposts are drawn this many cells wide, so they show on a 100x100 board.
-OUTPOST_MARK_SCALE = 2.6
 
 
 @dataclass(frozen=True)
@@ -67,122 +57,6 @@ class Frame:
     caption: str = ""
 
 
-def _cells(a: Any) -> list[tuple[int, int]]:
-    arr = np.asarray(a).reshape(-1, 2)
-    return [(int(r), int(c)) for r, c in arr]
-
-
-class _TronPainter:
-    def __init__(self, game_map: GameMap) -> None:
-        self.grid = base_grid(game_map)
-
-    def __call__(self, state: Any) -> Frame:
-        heads = _cells(state.heads)
-        for seat, cell in enumerate(heads):
-            self.grid[cell] = P.PLAYER_TRAIL[seat]
-        grid = self.grid.copy()
-        crashed = np.asarray(getattr(state, "crashed", np.zeros(2, bool))).reshape(-1)
-        marks = []
-        for seat, cell in enumerate(heads):
-            grid[cell] = P.PLAYER[seat]
-            marks.append(Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat]))
-            if seat < crashed.size and crashed[seat]:
-                marks.append(Mark(cell, "cross", P.MARK, None))
-        return Frame(grid, marks, int(state.turn))
-
-
-class _IsolationPainter:
-    def __init__(self, game_map: GameMap) -> None:
-        self.map = game_map
-        self.owner = np.full(game_map.shape, -1, dtype=np.int8)
-
-    def __call__(self, state: Any) -> Frame:
-        pos = _cells(state.pos)
-        inside = [(r, c) for r, c in pos
-                  if 0 <= r < self.map.height and 0 <= c < self.map.width]
-        for seat, cell in enumerate(pos):
-            if cell in inside:
-                self.owner[cell] = seat
-        grid = base_grid(self.map)
-        burned = np.asarray(state.blocked, dtype=bool) & ~self.map.blocked
-        for seat in range(2):
-            grid[burned & (self.owner == seat)] = P.PLAYER_TINT[seat]
-        grid[burned & (self.owner < 0)] = P.WALL
-        marks = [Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat])
-                 for seat, cell in enumerate(pos) if cell in inside]
-        return Frame(grid, marks, int(state.turn))
-
-
-class _Connect5Painter:
-    def __init__(self, game_map: GameMap) -> None:
-        self.map = game_map
-        self.last = np.zeros(game_map.shape, dtype=np.int8)
-
-    def __call__(self, state: Any) -> Frame:
-        board = np.asarray(state.board, dtype=np.int8)
-        grid = np.full(board.shape, P.BOARD, dtype=np.uint8)
-        marks = []
-        new = np.argwhere((board != 0) & (self.last == 0))
-        for r, c in np.argwhere(board == 0):
-            marks.append(Mark((int(r), int(c)), "circle", P.FREE, None))
-        for seat in (0, 1):
-            for r, c in np.argwhere(board == seat + 1):
-                marks.append(Mark((int(r), int(c)), "circle", P.PLAYER[seat], None))
-                if seat == 1:
-                    marks.append(Mark((int(r), int(c)), "dot", P.PLAYER_DARK[1], None))
-        for r, c in new:
-            marks.append(Mark((int(r), int(c)), "ring", P.WARNING, None))
-        self.last = board.copy()
-        return Frame(grid, marks, int(state.turn))
-
-
-class _OutpostPainter:
-    def __init__(self, game_map: GameMap, params: dict[str, Any]) -> None:
-        self.map = game_map
-        self.radius = int(params.get("r", 10))
-
-    def __call__(self, state: Any) -> Frame:
-        outposts = _outpost_positions(state)
-        owner = getattr(state, "owner", None)
-        if owner is None:
-            from .images import outpost_owner
-
-            owner = outpost_owner(self.map, outposts, self.radius)
-        grid = territory_grid(self.map, owner)
-        marks = []
-        for seat, home in enumerate(OUTPOST_HOMES):
-            marks.append(Mark(home, "frame", P.PLAYER_DARK[seat], None))
-        for seat, cells in enumerate(outposts):
-            for cell in cells:
-                marks.append(Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat],
-                                  scale=OUTPOST_MARK_SCALE))
-        return Frame(grid, marks, int(state.turn))
-
-
-def _outpost_positions(state: Any) -> list[list[tuple[int, int]]]:
-    raw = getattr(state, "outposts", None)
-    if raw is None:
-        raw = getattr(state, "positions")
-    out = []
-    for seat_list in raw:
-        arr = np.asarray(seat_list).reshape(-1, 2) if len(seat_list) else np.zeros((0, 2))
-        out.append([(int(r), int(c)) for r, c in arr])
-    return out
-
-
-def painter_for(game: str, game_map: GameMap, params: dict[str, Any] | None = None) -> Any:
-    """A fresh painter (``state -> Frame``) for ``game``; feed it states in order."""
-    if game == "tron":
-        return _TronPainter(game_map)
-    if game == "isolation":
-        return _IsolationPainter(game_map)
-    if game == "connect5":
-        return _Connect5Painter(game_map)
-    if game == "outpost":
-        return _OutpostPainter(game_map, dict(params or {}))
-    raise ValueError(f"unknown game {game!r}")
-
-
 def sample_turns(n_states: int, max_frames: int | None) -> list[int]:
     """Indices of the states to draw: all of them, or at most ``max_frames`` evenly
     spaced ones (every ``ceil(n / max_frames)``-th state), always with the last."""
@@ -195,39 +69,6 @@ def sample_turns(n_states: int, max_frames: int | None) -> list[int]:
     if picks[-1] != n_states - 1:
         picks.append(n_states - 1)
     return picks
-
-
-def record_frames(record: Any, states: Sequence[Any] | None = None,
-                  max_frames: int | None = None) -> Iterator[Frame]:
-    """Frames of a replay record, one per (sampled) state, captioned with the turn.
-
-    Stateful painters see every state even when only some are drawn.
-    """
-    if states is None:
-        from ..sim.records import replay_states
-
-        states = replay_states(record)
-    game_map = record.game_map()
-    painter = painter_for(record.game, game_map, dict(record.params))
-    picks = set(sample_turns(len(states), max_frames))
-    last = len(states) - 1
-    stateful = record.game in ("tron", "isolation", "connect5")
-    for i, state in enumerate(states):
-        if i not in picks:
-            if stateful:
-                painter(state)
-            continue
-        frame = painter(state)
-        frame.turn = i
-        frame.caption = f"turn {i}/{last}"
-        yield frame
-
-
-def frame_cell_px(game: str, shape: tuple[int, int]) -> int:
-    """Default pixels per cell of a GIF frame (Outpost boards are drawn smaller)."""
-    if game == "outpost":
-        return cell_size(shape, target=400, lo=1, hi=8)
-    return cell_size(shape, target=320, lo=3, hi=20)
 
 
 @lru_cache(maxsize=2048)

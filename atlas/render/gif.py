@@ -9,9 +9,10 @@ writer then crops each frame to the box that differs.  Long runs of the transpar
 index compress to almost nothing, which keeps a tron replay to a few hundred bytes per
 turn.
 
-Timing: 120 ms per turn (tron, isolation), 400 ms per move (connect5), 80 ms per
-drawn turn (outpost); the last frame is held for 2.5 s.  An Outpost game shows at most
-:data:`~atlas.render.frames.MAX_OUTPOST_FRAMES` evenly spaced turns plus the last.
+Timing is the game's (:attr:`GameInfo.frame_ms <atlas.sim.base.GameInfo>`: 120 ms a
+turn for tron, 80 ms for Outpost, ...); the last frame is held for 2.5 s.  A game with
+:attr:`~atlas.sim.base.GameInfo.max_frames` (Outpost: 120) shows at most that many
+evenly spaced turns plus the last.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from ..sim.registry import get_info
 from . import palette as P
-from .frames import (MAX_OUTPOST_FRAMES, compose, frame_cell_px, legend_band,
-                     record_frames)
+from .frames import compose, legend_band
+from .replay import record_frames
+from .games import render_of
 
-__all__ = ["encode_gif", "record_gif_bytes", "write_gif", "FRAME_MS", "HOLD_LAST_MS"]
+__all__ = ["encode_gif", "record_gif_bytes", "write_gif", "is_atlas_gif", "HOLD_LAST_MS"]
 
-#: Milliseconds per frame, by game.
-FRAME_MS = {"tron": 120, "isolation": 350, "connect5": 400, "outpost": 80}
 #: How long the last frame stays up.
 HOLD_LAST_MS = 2500
 
@@ -73,8 +74,19 @@ def encode_gif(frames: Sequence[npt.NDArray[np.uint8]], durations: Sequence[int]
     buf = io.BytesIO()
     images[0].save(buf, format="GIF", save_all=True, append_images=images[1:],
                    duration=list(durations), loop=loop, optimize=False, disposal=1,
-                   transparency=P.TRANSPARENT)
+                   transparency=P.TRANSPARENT, comment=ATLAS_MARK)
     return buf.getvalue()
+
+
+#: The comment atlas writes in its GIFs (how it knows a file it may write over).
+ATLAS_MARK = b"atlas replay"
+
+
+def is_atlas_gif(path: Any) -> bool:
+    """Whether the file at ``path`` is a GIF atlas wrote."""
+    from ..fsutil import starts_with
+
+    return starts_with(Path(path), (ATLAS_MARK,))
 
 
 def _player_names(record: Any) -> list[str]:
@@ -87,13 +99,14 @@ def record_gif_bytes(record: Any, *, states: Sequence[Any] | None = None,
                      frames: Sequence[Any] | None = None) -> bytes:
     """The GIF of a replay record, as bytes (see :func:`write_gif`).
 
-    ``frames`` (from :func:`~atlas.render.frames.record_frames`) skips drawing them
+    ``frames`` (from :func:`~atlas.render.replay.record_frames`) skips drawing them
     again when the caller already has them.
     """
     game_map = record.game_map()
-    if max_frames is None and record.game == "outpost":
-        max_frames = MAX_OUTPOST_FRAMES
-    k = cell_px or frame_cell_px(record.game, game_map.shape)
+    info = get_info(record.game)
+    if max_frames is None:
+        max_frames = info.max_frames
+    k = cell_px or render_of(record.game).cell_px(game_map.shape)
     width = max(game_map.width * k, 240)
     legend = legend_band(width, _player_names(record))
     result = record.result
@@ -107,7 +120,7 @@ def record_gif_bytes(record: Any, *, states: Sequence[Any] | None = None,
     for i, frame in enumerate(frames):
         right = outcome if i == len(frames) - 1 else record.map.name
         images.append(compose(frame, k, header_right=right, legend=legend))
-    per = frame_ms or FRAME_MS.get(record.game, 150)
+    per = frame_ms or info.frame_ms
     durations = [per] * len(images)
     durations[-1] = max(per, hold_last_ms)
     return encode_gif(images, durations)
@@ -122,5 +135,6 @@ def write_gif(record: Any, path: str | os.PathLike[str], **options: Any) -> None
     those of :func:`record_gif_bytes` (``max_frames``, ``cell_px``, ``frame_ms``,
     ``hold_last_ms``).
     """
-    data = record_gif_bytes(record, **options)
-    Path(path).write_bytes(data)
+    from ..fsutil import write_atomically
+
+    write_atomically(path, record_gif_bytes(record, **options))

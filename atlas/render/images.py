@@ -15,7 +15,7 @@ kernel of :mod:`atlas.analyze`), plus O(m·k²) for m marks.
 from __future__ import annotations
 
 import io
-import os
+from pathlib import Path
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
@@ -32,15 +32,10 @@ __all__ = [
     "stamp",
     "base_grid",
     "map_picture",
-    "outpost_picture",
-    "thumbnail",
-    "write_map_png",
     "png_bytes",
+    "is_atlas_png",
     "mark_cells",
-    "supply_paths",
-    "outpost_supply",
-    "outpost_owner",
-    "territory_grid",
+    "grid_lines",
     "index_image",
     "font",
 ]
@@ -138,7 +133,7 @@ def mark_cells(image: IndexImage, cells: Iterable[tuple[int, int]], k: int, shap
         stamp(image, cell, k, shape, color, outline=outline, size=size)
 
 
-def _grid_lines(image: IndexImage, k: int, under: Sequence[int] = (P.FREE,)) -> None:
+def grid_lines(image: IndexImage, k: int, under: Sequence[int] = (P.FREE,)) -> None:
     """Thin cell borders over the pixels whose colour is in ``under`` (k >= 8 only)."""
     if k < 8:
         return
@@ -150,12 +145,7 @@ def _grid_lines(image: IndexImage, k: int, under: Sequence[int] = (P.FREE,)) -> 
 
 
 def base_grid(game_map: GameMap) -> IndexImage:
-    """Palette indices of the bare map: walls and free cells, water and land, or the
-    connect5 board."""
-    if game_map.game == "outpost":
-        return np.where(game_map.blocked, P.WATER, P.LAND).astype(np.uint8)
-    if game_map.game == "connect5":
-        return np.full(game_map.shape, P.BOARD, dtype=np.uint8)
+    """Palette indices of the bare map: walls and free cells."""
     return np.where(game_map.blocked, P.WALL, P.FREE).astype(np.uint8)
 
 
@@ -176,18 +166,17 @@ def index_image(image: IndexImage) -> Any:
     return pil
 
 
-def _voronoi_grid(game_map: GameMap) -> IndexImage | None:
+def _voronoi_layer(game_map: GameMap, grid: IndexImage) -> None:
+    """Tint each free cell of ``grid`` by the start that reaches it first (ties grey)."""
     from ..analyze.voronoi import voronoi_partition
 
     if len(game_map.starts) < 2:
-        return None
+        return
     owner = np.asarray(voronoi_partition(game_map.free, list(game_map.starts)))
-    grid = base_grid(game_map)
     free = game_map.free
     for seat in range(min(len(game_map.starts), 4)):
         grid[(owner == seat) & free] = P.PLAYER_TINT[seat]
     grid[(owner == -2) & free] = P.TIE
-    return grid
 
 
 def _chamber_layer(game_map: GameMap, grid: IndexImage) -> list[tuple[tuple[int, int], str]]:
@@ -230,15 +219,17 @@ def _draw_texts(pil: Any, texts: Sequence[tuple[tuple[int, int], str]], k: int) 
     return rgb
 
 
-def map_picture(game_map: GameMap, *, voronoi: bool = False, articulation: bool = False,
-                chambers: bool = False, starts: bool = True, cell_px: int | None = None,
-                outposts: Sequence[Sequence[tuple[int, int]]] | None = None,
-                radius: int = 10, supply_for: int | None = None) -> Any:
-    """The picture of a map with the overlays asked for.
+def map_picture(game_map: GameMap, *, base: IndexImage | None = None,
+                voronoi: bool = False, articulation: bool = False, chambers: bool = False,
+                starts: bool = True, cell_px: int | None = None, lines: bool = True,
+                cell_mark: tuple[str, int] | None = None) -> Any:
+    """The picture of a grid map with the overlays asked for.
 
     Parameters
     ----------
     game_map : GameMap
+    base : index grid, optional
+        Palette indices of the bare map (default :func:`base_grid`: walls and free cells).
     voronoi : bool
         Shade each free cell by the start that reaches it first (light red / light blue,
         white for ties), as in the 2010 winner's post-mortem.
@@ -250,32 +241,28 @@ def map_picture(game_map: GameMap, *, voronoi: bool = False, articulation: bool 
         Mark the start cells with the seat's colour and shape.
     cell_px : int, optional
         Pixels per cell (default: about 480 pixels on the longer side).
-    outposts, radius, supply_for
-        Outpost maps only, see :func:`outpost_picture`.
+    lines : bool
+        Thin lines between free cells (when cells are large enough).
+    cell_mark : (shape, colour), optional
+        A mark on every cell (the holes of a connect5 board).
 
     Returns
     -------
     PIL.Image.Image
         A ``P`` image with the atlas palette, or ``RGB`` when text was drawn.
     """
-    if game_map.game == "outpost":
-        return outpost_picture(game_map, outposts=outposts, radius=radius,
-                               supply_for=supply_for, cell_px=cell_px)
     k = cell_px or cell_size(game_map.shape)
-    grid = base_grid(game_map)
+    grid = base_grid(game_map) if base is None else np.array(base, dtype=np.uint8)
     texts: list[tuple[tuple[int, int], str]] = []
     if voronoi:
-        shaded = _voronoi_grid(game_map)
-        if shaded is not None:
-            grid = shaded
+        _voronoi_layer(game_map, grid)
     if chambers:
         texts = _chamber_layer(game_map, grid)
     image = upscale(grid, k)
-    if game_map.game == "connect5":
-        mark_cells(image, zip(*np.nonzero(np.ones(game_map.shape, bool))), k, "circle",
-                   P.FREE)
-    else:
-        _grid_lines(image, k)
+    if cell_mark is not None:
+        mark_cells(image, zip(*np.nonzero(np.ones(game_map.shape, bool))), k, *cell_mark)
+    elif lines:
+        grid_lines(image, k)
     if articulation:
         from ..analyze.articulation import articulation_points
 
@@ -289,177 +276,20 @@ def map_picture(game_map: GameMap, *, voronoi: bool = False, articulation: bool 
     return _draw_texts(index_image(image), texts, k)
 
 
-def outpost_picture(game_map: GameMap, *, outposts: Sequence[Sequence[tuple[int, int]]]
-                    | None = None, radius: int = 10, supply_for: int | None = None,
-                    cell_px: int | None = None, homes: bool = True) -> Any:
-    """An Outpost board: land, water, each empire's territory, disputed cells, marks.
-
-    Parameters
-    ----------
-    outposts : list of lists of (row, col), optional
-        Each empire's outposts; default one on each home cell (the start of a game).
-    radius : int
-        The radius of influence ``r``.
-    supply_for : int, optional
-        Draw a shortest supply line of each of this empire's outposts (dots in its
-        dark colour, :func:`supply_paths`); an outpost without one gets a cross.
-    homes : bool
-        Frame each home cell in its empire's colour.
-
-    Notes
-    -----
-    Ownership and supply come from :mod:`atlas.analyze.outpost`; the picture is one
-    palette lookup plus a stamp per outpost.
-    """
-    from ..maps import OUTPOST_HOMES
-
-    k = cell_px or cell_size(game_map.shape, target=500)
-    if outposts is None:
-        outposts = [[home] for home in OUTPOST_HOMES]
-    owner = outpost_owner(game_map, outposts, radius)
-    grid = territory_grid(game_map, owner)
-    image = upscale(grid, k)
-    cut: list[tuple[int, int]] = []
-    if supply_for is not None:
-        mine = list(outposts[supply_for])
-        for cell, path in zip(mine, supply_paths(game_map, owner, mine, supply_for)):
-            if path is None:
-                cut.append(cell)
-                continue
-            mark_cells(image, path, k, "dot" if k >= 4 else "square",
-                       P.PLAYER_DARK[supply_for])
-    if homes:
-        for seat, home in enumerate(OUTPOST_HOMES):
-            stamp(image, home, k, "frame", P.PLAYER_DARK[seat])
-    big = max(k, min(3 * k, 15))
-    for seat, cells in enumerate(outposts):
-        for cell in cells:
-            stamp(image, cell, k, P.PLAYER_SHAPES[seat], P.PLAYER[seat], outline=P.MARK,
-                  size=big)
-    for cell in cut:
-        stamp(image, cell, k, "cross", P.MARK, size=big)
-    return index_image(image)
-
-
-def territory_grid(game_map: GameMap, owner: npt.ArrayLike) -> IndexImage:
-    """Palette indices of an Outpost ownership grid (seat >= 0, -1 neutral, -2
-    disputed) over land and water; owned water is water mixed with the empire's colour."""
-    own = np.asarray(owner)
-    grid = base_grid(game_map)
-    land = ~game_map.blocked
-    for seat in range(4):
-        grid[(own == seat) & land] = P.PLAYER_TINT[seat]
-        grid[(own == seat) & ~land] = P.PLAYER_WATER[seat]
-    grid[(own == -2)] = P.DISPUTED
-    return grid
-
-
-def outpost_owner(game_map: GameMap, outposts: Sequence[Sequence[tuple[int, int]]],
-                  radius: int) -> npt.NDArray[np.int32]:
-    """Ownership grid (seat, -1 neutral, -2 disputed) of outpost positions."""
-    from ..analyze.outpost import influence
-
-    cells = [np.asarray(o, dtype=np.int32).reshape(-1, 2) for o in outposts]
-    return np.asarray(influence(game_map.blocked, cells, int(radius)).owner)
-
-
-def outpost_supply(game_map: GameMap, owner: npt.ArrayLike, seat: int
-                   ) -> npt.NDArray[np.bool_]:
-    """The land through which ``seat``'s supply lines can run: the cells linked to its
-    home by orthogonal paths over land that is neutral or its own (the home itself
-    must be such a cell, else the region is empty)."""
-    from ..analyze.components import label_components
-    from ..maps import OUTPOST_HOMES
-
-    own = np.asarray(owner)
-    good = ~game_map.blocked & ((own == -1) | (own == seat))
-    home = OUTPOST_HOMES[seat]
-    if not good[home]:
-        return np.zeros(game_map.shape, dtype=np.bool_)
-    labels, _ = label_components(good)
-    return labels == labels[home]
-
-
-def supply_paths(game_map: GameMap, owner: npt.ArrayLike,
-                 cells: Sequence[tuple[int, int]], seat: int
-                 ) -> list[list[tuple[int, int]] | None]:
-    """A shortest supply line from home to each of ``seat``'s outposts ``cells``, or
-    ``None`` for an outpost that has none.
-
-    Notes
-    -----
-    One breadth-first search from the home over the good cells (land, neutral or the
-    empire's own; :func:`outpost_supply`), then each path is walked back from the
-    outpost's best neighbour along decreasing distances: O(cells + total path length).
-    """
-    from ..analyze.distances import bfs_distances
-    from ..maps import OUTPOST_HOMES
-
-    own = np.asarray(owner)
-    good = ~game_map.blocked & ((own == -1) | (own == seat))
-    home = OUTPOST_HOMES[seat]
-    h, w = game_map.shape
-    out: list[list[tuple[int, int]] | None] = []
-    if not good[home]:
-        return [[] if tuple(c) == home else None for c in cells]
-    dist = np.asarray(bfs_distances(good, [home]))
-    steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
-    for cell in cells:
-        r, c = int(cell[0]), int(cell[1])
-        if (r, c) == home:
-            out.append([])
-            continue
-        best = None
-        for dr, dc in steps:
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < h and 0 <= cc < w and dist[rr, cc] >= 0:
-                if best is None or dist[rr, cc] < dist[best]:
-                    best = (rr, cc)
-        if best is None:
-            out.append(None)
-            continue
-        path = [best]
-        while dist[path[-1]] > 0:
-            pr, pc = path[-1]
-            for dr, dc in steps:
-                rr, cc = pr + dr, pc + dc
-                if 0 <= rr < h and 0 <= cc < w and dist[rr, cc] == dist[pr, pc] - 1:
-                    path.append((rr, cc))
-                    break
-        out.append(path)
-    return out
-
-
-def thumbnail(game_map: GameMap, size: int = 160) -> Any:
-    """A small picture of the bare map (starts marked), about ``size`` pixels wide."""
-    k = cell_size(game_map.shape, target=size, lo=1, hi=12)
-    if game_map.game == "outpost":
-        return outpost_picture(game_map, cell_px=k)
-    return map_picture(game_map, cell_px=k, starts=True)
-
-
 def png_bytes(image: Any) -> bytes:
-    """PNG bytes of a Pillow image (deterministic: no time stamp)."""
+    """PNG bytes of a Pillow image (deterministic: no time stamp), marked as atlas's
+    (a ``Software`` text chunk)."""
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    info.add_text("Software", "atlas")
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=False, compress_level=6)
+    image.save(buf, format="PNG", optimize=False, compress_level=6, pnginfo=info)
     return buf.getvalue()
 
 
-def write_map_png(game_map: GameMap, path: str | os.PathLike[str], **overlays: Any) -> None:
-    """Write the annotated picture of ``game_map`` (``atlas analyze --png``).
+def is_atlas_png(path: Any) -> bool:
+    """Whether the file at ``path`` is a PNG atlas wrote."""
+    from ..fsutil import starts_with
 
-    By default a tron or isolation map shows the Voronoi shading of its starts, its
-    articulation points and its start cells; an Outpost map shows the territory at the
-    start and empire 0's supply lines.  Keyword arguments override
-    :func:`map_picture`'s overlays.
-    """
-    if game_map.game == "outpost":
-        opts: dict[str, Any] = {"supply_for": 0}
-    elif game_map.game == "connect5":
-        opts = {}
-    else:
-        opts = {"voronoi": True, "articulation": True}
-    opts.update(overlays)
-    image = map_picture(game_map, **opts)
-    with open(path, "wb") as fh:
-        fh.write(png_bytes(image))
+    return starts_with(Path(path), (b"tEXtSoftware\x00atlas",))

@@ -12,8 +12,8 @@ References
 ----------
 .. [1] M. Okabe and K. Ito, "Color Universal Design (CUD): how to make figures and
    presentations that are friendly to colorblind people", 2008.
-.. [2] A. Kouri (a1k0n), post-mortem of the 2010 Google AI Challenge winner (light red /
-   light blue / white Voronoi shading), ``shared/seeds/tron-winner-postmortem.html``.
+.. [2] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010: the winner's light
+   red / light blue / white Voronoi shading.
 """
 
 from __future__ import annotations

@@ -1,72 +1,239 @@
-"""The data of the in-page replay viewer: every drawn turn as palette-index diffs.
+"""The data of the in-page replay viewer: every turn of a game as compact differences.
 
-The game page embeds this JSON in a ``<script type="application/json">`` element (no
+:func:`viewer_data` gives it in a readable form, :func:`pack_viewer` in the compact one
+the game page embeds.  The game page embeds this JSON in a ``<script type="application/json">`` element (no
 ``fetch()``, so the viewer works from ``file://``); ``templates/static/viewer.js``
-rebuilds any turn by applying the diffs from the first frame and draws it on a
+rebuilds any turn by applying the differences from the first frame and draws it on a
 ``<canvas>`` with the same palette and mark shapes as the GIF.
 
-Format::
+Format (``"version": 2``)::
 
-    {"w": cols, "h": rows, "k": pixels per cell, "palette": ["#RRGGBB", ...],
-     "shapes": ["circle", ...], "base": [index per cell, row-major],
-     "frames": [{"t": turn, "d": [cell, colour, cell, colour, ...],
-                 "m": [[row, col, shape, colour, outline or -1, scale], ...]}, ...],
-     "last": last turn, "sampled": bool}
+    {"version": 2, "w": cols, "h": rows, "k": pixels per cell, "ms": ms per turn at 1x,
+     "palette": ["#RRGGBB", ...], "shapes": ["circle", ...],
+     "styles": [[shape, colour, outline or -1, scale], ...],
+     "base": "<base64: one palette index per cell, row-major>",
+     "frames": "<base64: the varint stream below>", "last": last turn,
+     "series": [{"name", "unit", "values": [[value per turn] per seat]}, ...],
+     "times": [[ms per turn or null] per seat],
+     "info": [{"depth": [...], "score": [...], "nodes": [...]} per seat],
+     "interest": {...}, "count": frames}
+
+``frames`` holds one frame per turn ``0 .. last``, each as unsigned LEB128 varints:
+the number of *runs* of changed cells, then per run ``gap, length, colour`` (``gap``
+counts the cells from the end of the previous run, row-major); then the number of
+marks, then per mark ``zigzag(cell - previous frame's cell of the same mark index)``
+and its style (an index into ``styles``).  ``times`` and ``info`` are per turn ``1 ..
+last`` (index 0 is turn 1): what each seat took to answer and what its bot said about
+the move (:data:`atlas.sim.records.INFO_KEYS`).
 """
 
 from __future__ import annotations
 
+import base64
 from typing import Any, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
+from ..sim.records import INFO_KEYS
+from ..sim.registry import get_info
 from . import palette as P
-from .frames import MAX_OUTPOST_FRAMES, frame_cell_px, record_frames
+from .games import render_of
+from .replay import record_frames
 
-__all__ = ["viewer_data", "SHAPES"]
+__all__ = ["viewer_data", "pack_viewer", "interest", "varints", "SHAPES", "VIEWER_VERSION"]
 
 #: Mark shapes by number, as the viewer's JavaScript knows them.
 SHAPES = ("circle", "square", "triangle", "diamond", "ring", "dot", "cross", "frame")
+VIEWER_VERSION = 2
+
+
+def varints(values: npt.ArrayLike) -> bytes:
+    """Non-negative integers as unsigned LEB128 varints (7 bits a byte, low first).
+
+    Examples
+    --------
+    >>> varints([0, 1, 127, 128, 300]).hex()
+    '00017f8001ac02'
+    """
+    v = np.asarray(values, dtype=np.uint64).reshape(-1)
+    if v.size == 0:
+        return b""
+    nbytes = np.ones(v.size, dtype=np.int64)
+    rest = v >> np.uint64(7)
+    while rest.any():
+        nbytes += rest > 0
+        rest >>= np.uint64(7)
+    owner = np.repeat(np.arange(v.size), nbytes)
+    starts = np.cumsum(nbytes) - nbytes
+    pos = np.arange(owner.size) - starts[owner]
+    chunk = (v[owner] >> (np.uint64(7) * pos.astype(np.uint64))) & np.uint64(0x7F)
+    more = pos < nbytes[owner] - 1
+    return (chunk | (more.astype(np.uint64) << np.uint64(7))).astype(np.uint8).tobytes()
+
+
+def _zigzag(v: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    return np.where(v >= 0, 2 * v, -2 * v - 1)
+
+
+def _runs(idx: npt.NDArray[np.int64], col: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``[count, gap, length, colour, ...]``: the changed cells ``idx`` (ascending) with
+    their new colours ``col``, as runs of consecutive cells of one colour."""
+    if idx.size == 0:
+        return np.zeros(1, dtype=np.int64)
+    brk = np.ones(idx.size, dtype=bool)
+    brk[1:] = (np.diff(idx) != 1) | (col[1:] != col[:-1])
+    starts = np.flatnonzero(brk)
+    lengths = np.diff(np.append(starts, idx.size))
+    first = idx[starts]
+    ends = first + lengths
+    gaps = first - np.concatenate(([0], ends[:-1]))
+    body = np.stack([gaps, lengths, col[starts]], axis=1).reshape(-1)
+    return np.concatenate(([starts.size], body)).astype(np.int64)
+
+
+def interest(record: Any, series: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """How interesting a game is to watch, by the rule map pages feature games by.
+
+    Returns ``{"clean", "comeback", "decisive", "turns", "key"}``: ``clean`` is
+    whether every seat played the game out (no timeout, crash of the bot, invalid or
+    illegal answer: a game a failure decided shows little); ``comeback`` the largest
+    lead any other seat held over the eventual winner in the game's first charted
+    measure (:meth:`~atlas.render.games.base.GameRender.series`), as a share of the
+    largest total of that measure in any turn (0 when the winner never trailed, or
+    without a winner or a chart); ``decisive`` whether the game has a winner (the top
+    score, alone, in games of more than two seats); ``turns`` its length.  ``key``
+    orders them: clean games first, then the larger comeback, then decisive games,
+    then the longer game.
+    """
+    scores = list(record.result.scores)
+    winner = record.result.winner
+    if winner is None and len(scores) > 2 and scores.count(max(scores)) == 1:
+        winner = scores.index(max(scores))
+    comeback = 0.0
+    if winner is not None and series and series[0]["values"]:
+        vals = np.asarray(series[0]["values"], dtype=np.float64)
+        if vals.ndim == 2 and vals.shape[0] > winner and vals.shape[1]:
+            total = float(vals.sum(axis=0).max())
+            others = np.delete(vals, winner, axis=0)
+            if total > 0 and others.size:
+                lead = float((others.max(axis=0) - vals[winner]).max())
+                comeback = round(max(0.0, lead) / total, 4)
+    turns = len(record.turns)
+    clean = all(getattr(s, "status", "ok") == "ok" for s in getattr(record, "statuses", ()))
+    return {"clean": clean, "comeback": comeback, "decisive": winner is not None,
+            "turns": turns, "key": [int(clean), comeback, int(winner is not None), turns]}
+
+
+def _per_turn(record: Any) -> tuple[list[list[Any]], list[dict[str, list[Any]]]]:
+    n = record.num_players
+    times: list[list[Any]] = [[] for _ in range(n)]
+    info: list[dict[str, list[Any]]] = [{} for _ in range(n)]
+    for i, turn in enumerate(record.turns):
+        for seat in range(n):
+            t = turn.times.get(seat)
+            times[seat].append(None if t is None else round(1000 * float(t), 1))
+            said = turn.info.get(seat, {})
+            for key in INFO_KEYS:
+                if key in said:
+                    info[seat].setdefault(key, [None] * len(record.turns))[i] = said[key]
+    return times, info
 
 
 def viewer_data(record: Any, states: Sequence[Any] | None = None,
-                max_frames: int | None = None, frames: Sequence[Any] | None = None
-                ) -> dict[str, Any]:
-    """The viewer JSON of a replay record (see the module docstring).
+                max_frames: int | None = None, frames: Sequence[Any] | None = None,
+                series: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The viewer data of a replay record, in its readable form.
 
-    Notes
-    -----
-    Each frame stores only the cells that changed since the previous drawn frame, so
-    a tron game costs a few numbers per turn.  ``frames`` (from
-    :func:`~atlas.render.frames.record_frames`) reuses frames already drawn.  Outpost games keep the GIF's sampling
-    (:data:`~atlas.render.frames.MAX_OUTPOST_FRAMES` turns at most).
+    ``{"w", "h", "k", "ms", "palette", "shapes", "base": [palette index per cell],
+    "frames": [{"t": turn, "d": [cell, colour, ...], "m": [[row, col, shape, colour,
+    outline or -1, scale], ...]}, ...], "last", "sampled", "series", "times", "info",
+    "interest"}``: the first frame's cells, then per frame the cells that changed
+    since the previous one.  :func:`pack_viewer` turns it into the compact form a
+    page embeds (the module docstring).
+
+    Parameters
+    ----------
+    record : Record
+    states : sequence, optional
+        The record's states (:func:`atlas.sim.records.replay_states`), if at hand.
+    max_frames : int, optional
+        Draw only this many evenly spaced turns (default: every turn).
+    frames : sequence of Frame, optional
+        The frames, if already drawn (:func:`atlas.render.replay.record_frames`).
+    series : list, optional
+        The game's charted measures (its render module's ``series``), if computed.
     """
-    if max_frames is None and record.game == "outpost":
-        max_frames = MAX_OUTPOST_FRAMES
+    if states is None:
+        from ..sim.records import replay_states
+
+        states = replay_states(record)
     gm = record.game_map()
-    frames_out: list[dict[str, Any]] = []
-    prev: np.ndarray | None = None
-    base: list[int] = []
-    last = 0
-    shape_ids = {s: i for i, s in enumerate(SHAPES)}
+    render = render_of(record.game)
     if frames is None:
         frames = list(record_frames(record, states=states, max_frames=max_frames))
+    if series is None:
+        series = render.series(gm, dict(record.params), states)
+    frames_out: list[dict[str, Any]] = []
+    prev: npt.NDArray[np.uint8] | None = None
+    base: list[int] = []
     for frame in frames:
-        flat = frame.grid.reshape(-1)
+        flat = np.ascontiguousarray(frame.grid, dtype=np.uint8).reshape(-1)
         if prev is None:
-            base = [int(v) for v in flat]
+            base = flat.astype(int).tolist()
             diff: list[int] = []
         else:
             idx = np.flatnonzero(flat != prev)
             diff = np.stack([idx, flat[idx]], axis=1).reshape(-1).astype(int).tolist()
-        prev = flat.copy()
-        marks = [[int(m.cell[0]), int(m.cell[1]), shape_ids[m.shape], int(m.color),
+        prev = flat
+        marks = [[int(m.cell[0]), int(m.cell[1]), SHAPES.index(m.shape), int(m.color),
                   -1 if m.outline is None else int(m.outline), float(m.scale)]
                  for m in frame.marks]
         frames_out.append({"t": int(frame.turn), "d": diff, "m": marks})
-        last = int(frame.turn)
-    return {"w": gm.width, "h": gm.height,
-            "k": frame_cell_px(record.game, gm.shape) if record.game != "outpost" else 5,
-            "palette": list(P.PALETTE_HEX), "shapes": list(SHAPES), "base": base,
-            "frames": frames_out, "last": last,
-            "sampled": len(frames_out) < last + 1}
+    last = len(record.turns)
+    times, info = _per_turn(record)
+    return {"w": gm.width, "h": gm.height, "k": render.viewer_cell_px(gm.shape),
+            "ms": get_info(record.game).frame_ms, "palette": list(P.PALETTE_HEX),
+            "shapes": list(SHAPES), "base": base, "frames": frames_out, "last": last,
+            "sampled": len(frames_out) < last + 1, "series": [dict(s) for s in series],
+            "times": times, "info": info, "interest": interest(record, series)}
+
+
+def pack_viewer(data: dict[str, Any]) -> dict[str, Any]:
+    """The compact form of :func:`viewer_data`'s result that a game page embeds (see
+    the module docstring): the grid and the frames as base64 varints.
+
+    Notes
+    -----
+    Every turn is kept, Outpost's 500 included: a frame stores only the runs of cells
+    whose colour changed and each mark's step from its place in the previous frame,
+    so a turn of a 100x100 Outpost board costs a few hundred bytes.  A sampled game's
+    frames carry their turn numbers in ``"turns"``.
+    """
+    w = data["w"]
+    styles: dict[tuple[Any, ...], int] = {}
+    parts: list[npt.NDArray[np.int64]] = []
+    prev_cells = np.zeros(0, dtype=np.int64)
+    for i, frame in enumerate(data["frames"]):
+        d = np.asarray(frame["d"], dtype=np.int64).reshape(-1, 2)
+        parts.append(_runs(d[:, 0], d[:, 1]) if i else np.zeros(1, dtype=np.int64))
+        marks = frame["m"]
+        cells = np.array([m[0] * w + m[1] for m in marks], dtype=np.int64)
+        style = np.array([styles.setdefault(tuple(m[2:]), len(styles)) for m in marks],
+                         dtype=np.int64)
+        ref = np.zeros(cells.size, dtype=np.int64)
+        k = min(cells.size, prev_cells.size)
+        ref[:k] = prev_cells[:k]
+        body = np.stack([_zigzag(cells - ref), style], axis=1).reshape(-1)
+        parts.append(np.concatenate(([cells.size], body)).astype(np.int64))
+        prev_cells = cells
+    stream = varints(np.concatenate(parts)) if parts else b""
+    out = {k: v for k, v in data.items() if k not in ("base", "frames", "sampled")}
+    out.update(version=VIEWER_VERSION,
+               styles=[list(st) for st, _ in sorted(styles.items(), key=lambda kv: kv[1])],
+               base=base64.b64encode(bytes(data["base"])).decode("ascii"),
+               frames=base64.b64encode(stream).decode("ascii"),
+               count=len(data["frames"]))
+    if data.get("sampled"):
+        out["turns"] = [f["t"] for f in data["frames"]]
+    return out

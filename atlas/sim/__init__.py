@@ -1,27 +1,16 @@
-"""The rules of the four games, replay records, external bots and tournaments."""
+"""The rules of the games and their replay records.
+
+* :mod:`~atlas.sim.base` -- the :class:`Game` interface, :class:`GameInfo`, outcomes;
+* :mod:`~atlas.sim.registry` -- the games atlas knows, by name;
+* :mod:`~atlas.sim.records` -- replay records;
+* one module per game: :mod:`~atlas.sim.tron`, :mod:`~atlas.sim.isolation`,
+  :mod:`~atlas.sim.connect5`, :mod:`~atlas.sim.outpost`.
+"""
 
 from __future__ import annotations
 
-import importlib
+from .base import Game, GameInfo, Outcome, Reason, Status
+from .registry import game_names, get_game, get_info, register_game
 
-from .base import Game, GameInfo, Outcome
-
-__all__ = ["Game", "GameInfo", "Outcome", "get_game", "GAME_MODULES"]
-
-#: game name -> module holding its ``GAME`` object (imported on first use).
-GAME_MODULES = {
-    "tron": "atlas.sim.tron",
-    "isolation": "atlas.sim.isolation",
-    "connect5": "atlas.sim.connect5",
-    "outpost": "atlas.sim.outpost",
-}
-
-
-def get_game(name: str) -> Game:
-    """The ``GAME`` object of the game called ``name``."""
-    try:
-        module = GAME_MODULES[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; expected one of "
-                         f"{', '.join(GAME_MODULES)}") from None
-    return importlib.import_module(module).GAME
+__all__ = ["Game", "GameInfo", "Outcome", "Reason", "Status", "get_game", "get_info",
+           "game_names", "register_game"]

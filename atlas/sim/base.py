@@ -1,8 +1,13 @@
 """The small interface every game module implements, and the values it speaks in.
 
 A game module (``atlas/sim/tron.py`` ...) exposes one object, ``GAME``, that satisfies
-:class:`Game`.  States are small numpy-backed objects owned by the game module; they are
-cheap to ``copy()`` and are never shared with a bot (a bot gets a copy).
+:class:`Game`; its :class:`GameInfo` states the game's facts as data (title, seats,
+parameters with their types and defaults, score bounds, replay timing, the protocol an
+external bot speaks).  :class:`GameBase` gives a game the parts that are the same for
+most games (parameter checks, a random move, the JSON view of a state for the
+JSON-lines protocol, a map summary); a game overrides what differs.  States are small
+numpy-backed objects owned by the game module; they are cheap to ``copy()`` and are
+never shared with a bot (a bot gets a copy).
 
 Turns are uniform across games: :meth:`Game.to_move` names the seats that must answer
 now (both at once for tron, one for the alternating games, every empire for outpost,
@@ -15,36 +20,198 @@ empire does not move that turn.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
-from ..errors import IllegalMoveError
+import numpy as np
+
+from ..errors import IllegalMoveError, ParamError, choices_text
 from ..maps import GameMap
 from ..types import PlayerId
 
-__all__ = ["GameInfo", "Outcome", "Game", "State", "REASONS", "begin_alternating_turn"]
+__all__ = [
+    "Reason",
+    "Status",
+    "REASONS",
+    "STATUSES",
+    "Param",
+    "GameInfo",
+    "Outcome",
+    "Game",
+    "GameBase",
+    "State",
+    "begin_alternating_turn",
+    "win_scores",
+]
 
-#: Why a game ended, or why a seat lost; the words used in records and on the site.
-REASONS = (
-    "win",        # the rules gave a winner (five in a row, opponent has no move, ...)
-    "draw",       # the rules gave a draw (collision, both crashed, full board)
-    "crash",      # a tron cycle hit a wall or trail, or an external bot process died
-    "timeout",    # no answer within the time limit
-    "illegal",    # an answer that parsed but broke the rules
-    "invalid",    # an answer that did not parse
-    "turn-limit", # the game reached its last turn and was scored
-)
+
+class Reason(str, enum.Enum):
+    """Why a game ended, or why a seat lost; the words used in records and on the site."""
+
+    WIN = "win"                # the rules gave a winner (five in a row, no move left, ...)
+    DRAW = "draw"              # the rules gave a draw (collision, both crashed, full board)
+    CRASH = "crash"            # a tron cycle hit a wall or trail, or a bot process died
+    TIMEOUT = "timeout"        # no answer within the time limit
+    ILLEGAL = "illegal"        # an answer that parsed but broke the rules
+    INVALID = "invalid"        # an answer that did not parse
+    TURN_LIMIT = "turn-limit"  # the game reached its last turn and was scored
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Status(str, enum.Enum):
+    """How a seat fared: it played to the end, or how it failed."""
+
+    OK = "ok"
+    CRASHED = "crashed"
+    TIMEOUT = "timeout"
+    ILLEGAL = "illegal"
+    INVALID = "invalid"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def reason(self) -> Reason:
+        """The reason a two-seat game gives when a seat with this status loses it."""
+        return _REASON_OF_STATUS[self]
+
+    @property
+    def words(self) -> str:
+        """The status as a verb phrase: ``player 2 timed out``."""
+        return _STATUS_WORDS[self]
+
+
+_REASON_OF_STATUS = {Status.OK: Reason.WIN, Status.CRASHED: Reason.CRASH,
+                     Status.TIMEOUT: Reason.TIMEOUT, Status.INVALID: Reason.INVALID,
+                     Status.ILLEGAL: Reason.ILLEGAL}
+_STATUS_WORDS = {Status.OK: "played to the end", Status.CRASHED: "crashed",
+                 Status.TIMEOUT: "timed out", Status.INVALID: "gave an invalid answer",
+                 Status.ILLEGAL: "played an illegal move"}
+
+#: The words of :class:`Reason` and :class:`Status`, as records hold them.
+REASONS = tuple(r.value for r in Reason)
+STATUSES = tuple(s.value for s in Status)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One game parameter: its name, type, default and the values it may take.
+
+    ``kind`` is ``int`` or ``str``; ``choices`` limits a ``str`` to a few words;
+    ``minimum`` bounds an ``int`` from below; ``nullable`` lets ``None`` stand for
+    "what the map says" (isolation's variant, connect5's in-a-row).
+    """
+
+    name: str
+    kind: type
+    default: Any
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    nullable: bool = False
+
+    def check(self, game: str, value: Any) -> Any:
+        """``value`` if it is valid for this parameter, else :class:`ParamError`."""
+        if value is None and self.nullable:
+            return None
+        what = f"{game} parameter {self.name}"
+        if self.kind is int:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise ParamError(f"{what} should be a whole number, got {_shown(value)}")
+            value = int(value)
+            if self.minimum is not None and value < self.minimum:
+                raise ParamError(f"{what} should be at least {self.minimum}, got {value}")
+            return value
+        if not isinstance(value, str):
+            raise ParamError(f"{what} should be a word, got {_shown(value)}")
+        if self.choices and value not in self.choices:
+            raise ParamError(f"{what} should be {choices_text(self.choices)}, got {value!r}")
+        return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game is, stated as data (OpenSpiel style)."""
+    """What a game is, stated as data (OpenSpiel style): the one registry of per-game
+    facts that the arena, the protocols and the site read.
+
+    Attributes
+    ----------
+    name : str
+        The game's name in maps, records and commands.
+    title : str
+        The name people read on the site.
+    num_players : int
+        Seats.
+    simultaneous : bool
+        Every seat answers each turn (tron, outpost) rather than one at a time.
+    params : tuple of Param
+        The game's parameters, their types and defaults.
+    score_range : (float, float)
+        Bounds of a seat's score in :attr:`Outcome.scores`.
+    protocol : str
+        The protocol of an external bot: ``"tron"`` (the 2010 contest's), ``"gtp"`` or
+        ``"jsonl"`` (see ``docs/protocols.md``).
+    frame_ms : int
+        Milliseconds a replay shows each turn.
+    max_frames : int or None
+        A GIF replay draws at most this many turns, evenly spaced (``None``: every turn).
+    quick_params : mapping
+        Parameters of a quick game (``atlas check``): a short Outpost game, say.
+    description : str
+        One sentence for people.
+    """
 
     name: str
+    title: str
     num_players: int
     simultaneous: bool
-    default_params: Mapping[str, Any] = field(default_factory=dict)
+    params: tuple[Param, ...] = ()
+    score_range: tuple[float, float] = (0.0, 1.0)
+    protocol: str = "jsonl"
+    frame_ms: int = 300
+    max_frames: int | None = None
+    quick_params: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
+
+    @property
+    def default_params(self) -> dict[str, Any]:
+        """Every parameter with its default."""
+        return {p.name: p.default for p in self.params}
+
+    def param(self, name: str) -> Param | None:
+        """The parameter called ``name``, or ``None``."""
+        return next((p for p in self.params if p.name == name), None)
+
+    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """``params`` over the defaults, each checked; :class:`ParamError` otherwise.
+
+        >>> info = GameInfo("demo", "Demo", 2, False, (Param("depth", int, 3, minimum=1),))
+        >>> info.check_params({"depth": 5})
+        {'depth': 5}
+        >>> info.check_params({"width": 5})
+        Traceback (most recent call last):
+        ...
+        atlas.errors.ParamError: unknown demo parameter 'width'; expected depth
+        """
+        given = dict(params or {})
+        unknown = sorted(set(given) - {p.name for p in self.params})
+        if unknown:
+            names = [p.name for p in self.params]
+            expected = f"expected {', '.join(names)}" if names else \
+                f"{self.name} has no parameters"
+            many = "s" if len(unknown) > 1 else ""
+            raise ParamError(f"unknown {self.name} parameter{many} "
+                             f"{', '.join(repr(u) for u in unknown)}; {expected}")
+        return {p.name: p.check(self.name, given.get(p.name, p.default)) for p in self.params}
 
 
 @dataclass(frozen=True)
@@ -56,7 +223,7 @@ class Outcome:
     winner : int or None
         The winning seat (0-based), or ``None`` for a draw or a game with no single winner.
     reason : str
-        One of :data:`REASONS`.
+        One of :class:`Reason` (a ``str`` enum: it compares equal to its word).
     scores : tuple of float
         Points per seat for standings: 1 / 0.5 / 0 in two-player games; for outpost, the
         documented score of :mod:`atlas.sim.outpost`.
@@ -79,26 +246,29 @@ class State(Protocol):
     def copy(self) -> "State": ...
 
 
+S = TypeVar("S")
+
+
 @runtime_checkable
-class Game(Protocol):
-    """The interface of a game module's ``GAME`` object."""
+class Game(Protocol[S]):
+    """The interface of a game module's ``GAME`` object, generic in its state type."""
 
     info: GameInfo
 
-    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None,
-                      ) -> Any:
-        """The position before the first turn; ``params`` override ``info.default_params``."""
+    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
+                      ) -> S:
+        """The position before the first turn; ``params`` override the defaults."""
 
-    def to_move(self, state: Any) -> tuple[PlayerId, ...]:
+    def to_move(self, state: S) -> tuple[PlayerId, ...]:
         """Seats that must give a move now (empty once the game is over)."""
 
-    def legal_moves(self, state: Any, player: PlayerId) -> Sequence[Any]:
+    def legal_moves(self, state: S, player: PlayerId) -> Sequence[Any]:
         """Every legal move of ``player`` now (for outpost: per-outpost steps, see module)."""
 
-    def apply(self, state: Any, moves: Mapping[PlayerId, Any]) -> Any:
+    def apply(self, state: S, moves: Mapping[PlayerId, Any]) -> S:
         """Return the next state; ``state`` is not modified.  ``None`` = no valid answer."""
 
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """The outcome, or ``None`` while the game goes on."""
 
     def move_to_json(self, move: Any) -> Any:
@@ -107,11 +277,125 @@ class Game(Protocol):
     def move_from_json(self, data: Any) -> Any:
         """Inverse of :meth:`move_to_json`; raises ``InvalidMoveError`` on bad data."""
 
-    def summary(self, state: Any) -> dict[str, Any]:
+    def summary(self, state: S) -> dict[str, Any]:
         """A JSON digest of a position, used to check that a record replays exactly."""
 
-    def random_move(self, state: Any, player: PlayerId, rng: Any) -> Any:
+    def random_move(self, state: S, player: PlayerId, rng: np.random.Generator) -> Any:
         """A uniformly random legal move (``rng`` a ``numpy.random.Generator``)."""
+
+    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None
+                     ) -> int:
+        """An upper bound on the turns of a game on ``game_map``."""
+
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """The position as plain JSON data, as the JSON-lines protocol sends it."""
+
+    def state_from_json(self, template: S, data: Mapping[str, Any]) -> S:
+        """Inverse of :meth:`state_to_json`, given a state of the same game and map."""
+
+    def turn_json(self, state: S, player: PlayerId) -> dict[str, Any]:
+        """What a JSON-lines turn message says about the answer expected of ``player``."""
+
+    def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
+        """The key figures of a map of this game (``atlas analyze``)."""
+
+
+class GameBase(Generic[S]):
+    """Defaults for the parts of :class:`Game` that most games share.
+
+    A subclass sets :attr:`info` and defines the rules (``initial_state``,
+    ``to_move``, ``legal_moves``, ``apply``, ``outcome``, ``move_to_json``,
+    ``move_from_json``, ``summary``); it overrides the rest where its game differs.
+    """
+
+    info: GameInfo
+
+    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The game's parameters: ``params`` over the defaults, each checked."""
+        return self.info.check_params(params)
+
+    def legal_moves(self, state: S, player: PlayerId) -> Sequence[Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def move_to_json(self, move: Any) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def random_move(self, state: S, player: PlayerId, rng: np.random.Generator) -> Any:
+        """A uniformly random legal move, or ``None`` if there is none."""
+        options = list(self.legal_moves(state, player))
+        if not options:
+            return None
+        return options[int(rng.integers(len(options)))]
+
+    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None
+                     ) -> int:
+        """Every turn fills a cell: the number of cells bounds the turns."""
+        return int(game_map.height * game_map.width) + 1
+
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """Every field of the state's dataclass; boolean grids as row strings (``#``
+        blocked, ``.`` free), arrays as nested lists."""
+        return {f.name: _to_json(getattr(state, f.name)) for f in dataclasses.fields(state)}
+
+    def state_from_json(self, template: S, data: Mapping[str, Any]) -> S:
+        """Inverse of :meth:`state_to_json`; types, dtypes and the fields ``data`` leaves
+        out come from ``template``."""
+        state = template.copy()  # type: ignore[attr-defined]
+        values = {f.name: _from_json(getattr(state, f.name), data[f.name])
+                  for f in dataclasses.fields(state) if f.name in data}
+        return dataclasses.replace(state, **values)
+
+    def turn_json(self, state: S, player: PlayerId) -> dict[str, Any]:
+        """``{"expect": "move", "legal": [...]}``: any of the legal moves, as JSON."""
+        return {"expect": "move",
+                "legal": [self.move_to_json(m) for m in self.legal_moves(state, player)]}
+
+    def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
+        """Size, free cells, components, articulation points and starts."""
+        from ..analyze.summary import grid_summary
+
+        return grid_summary(game_map)
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        if value.dtype == np.bool_ and value.ndim == 2:
+            return ["".join("#" if v else "." for v in row) for row in value]
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [_to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    return value
+
+
+def _from_json(like: Any, value: Any) -> Any:
+    if isinstance(like, np.ndarray):
+        if like.dtype == np.bool_ and like.ndim == 2 and value and isinstance(value[0], str):
+            return np.array([[ch == "#" for ch in row] for row in value], dtype=np.bool_)
+        return np.array(value, dtype=like.dtype)
+    if isinstance(like, np.generic):
+        return type(like)(value)
+    if isinstance(like, tuple):
+        if like and len(like) == len(value):
+            return tuple(_from_json(a, b) for a, b in zip(like, value))
+        return tuple(value)
+    if isinstance(like, bool):
+        return bool(value)
+    if isinstance(like, int):
+        return int(value)
+    return value
+
+
+def win_scores(winner: PlayerId, num_players: int = 2) -> tuple[float, ...]:
+    """Scores of a game won by ``winner``: 1 for it, 0 for the others.
+
+    >>> win_scores(1)
+    (0.0, 1.0)
+    """
+    return tuple(1.0 if seat == winner else 0.0 for seat in range(num_players))
 
 
 def begin_alternating_turn(state: Any, moves: Mapping[PlayerId, Any], *, over: bool

@@ -14,7 +14,7 @@ The default board is 9 columns by 6 rows; the map gives the size and ``inarow``
 
 References
 ----------
-University AI course Connect 5 assignment (``shared/seeds/connect5-minimax.txt``):
+B. Gauch, "Connect 5", CS 360 assignment write-up (2014):
 columns 0-indexed, a move is legal iff its column is not full.
 """
 
@@ -26,10 +26,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..errors import IllegalMoveError, InvalidMoveError
+from ..errors import IllegalMoveError, InvalidMoveError, ParamError
 from ..maps import GameMap
 from ..types import PlayerId
-from .base import GameInfo, Outcome, begin_alternating_turn
+from .base import GameBase, GameInfo, Outcome, Param, begin_alternating_turn, win_scores
 
 __all__ = [
     "EMPTY", "SEAT0_DISC", "SEAT1_DISC", "DEFAULT_COLUMNS", "DEFAULT_ROWS",
@@ -153,7 +153,7 @@ def _parse_move(move: Any) -> int:
     raise InvalidMoveError(f"connect5 move should be a column index (int), got {move!r}")
 
 
-class Connect5Game:
+class Connect5Game(GameBase[Connect5State]):
     r"""The ``GAME`` object of connect5 (see :class:`atlas.sim.base.Game`).
 
     Examples
@@ -168,29 +168,25 @@ class Connect5Game:
     """
 
     info = GameInfo(
-        name="connect5", num_players=2, simultaneous=False,
-        default_params={"inarow": None},
+        name="connect5", title="Connect 5", num_players=2, simultaneous=False,
+        params=(Param("inarow", int, None, "discs in a line that win (default: as the map "
+                      "says)", minimum=2, nullable=True),),
+        protocol="gtp", frame_ms=400,
         description="Drop discs into columns; the first line of five (or inarow) wins.")
 
     def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
                       ) -> Connect5State:
         """An empty board of the map's size; ``params["inarow"]`` overrides the map's."""
-        p = dict(self.info.default_params)
-        p.update(params or {})
-        unknown = set(p) - {"inarow"}
-        if unknown:
-            raise ValueError(f"unknown connect5 parameter(s) {', '.join(sorted(unknown))}; "
-                             "expected inarow")
+        p = self.check_params(params)
         if game_map.game != "connect5":
             raise ValueError(f"not a connect5 map: {game_map!r}")
         inarow = p["inarow"]
         if inarow is None:
             inarow = game_map.meta.get("inarow", DEFAULT_INAROW)
         rows, cols = game_map.shape
-        if isinstance(inarow, bool) or not isinstance(inarow, int) or not (
-                2 <= inarow <= max(rows, cols)):
-            raise ValueError(f"inarow should be an int from 2 to {max(rows, cols)}, "
-                             f"got {inarow!r}")
+        if not 2 <= inarow <= max(rows, cols):
+            raise ParamError(f"connect5 parameter inarow should be from 2 to "
+                             f"{max(rows, cols)} on a {cols}x{rows} board, got {inarow}")
         board = np.zeros((rows, cols), dtype=np.int8)
         heights = np.zeros(cols, dtype=np.int32)
         return Connect5State(board, heights, 0, 0, int(inarow))
@@ -222,11 +218,11 @@ class Connect5Game:
     def outcome(self, state: Connect5State) -> Outcome | None:
         if state.forfeit >= 0:
             loser = state.forfeit
-            return Outcome(1 - loser, "invalid", _scores(1 - loser),
+            return Outcome(1 - loser, "invalid", win_scores(1 - loser),
                            f"player {loser + 1} gave no valid move at turn {state.turn}")
         if state.winner >= 0:
             w = state.winner
-            return Outcome(w, "win", _scores(w),
+            return Outcome(w, "win", win_scores(w),
                            f"player {w + 1} made {state.inarow} in a row at turn {state.turn}")
         if state.full:
             return Outcome(None, "draw", (0.5, 0.5), f"the board is full after "
@@ -246,17 +242,14 @@ class Connect5Game:
                 "forfeit": state.forfeit, "inarow": state.inarow, "board": board,
                 "board_sha1": hashlib.sha1(state.board.tobytes()).hexdigest()}
 
-    def random_move(self, state: Connect5State, player: PlayerId,
-                    rng: np.random.Generator) -> int | None:
-        """A uniformly random column that is not full, or ``None`` if there is none."""
-        options = self.legal_moves(state, player)
-        if not options:
-            return None
-        return options[int(rng.integers(len(options)))]
 
-
-def _scores(winner: int) -> tuple[float, float]:
-    return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+    def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
+        """The board's size and how many in a row win."""
+        g = game_map
+        return {"game": g.game, "name": g.name, "width": g.width, "height": g.height,
+                "columns": g.width, "rows": g.height,
+                "inarow": int(g.meta.get("inarow", DEFAULT_INAROW)),
+                "cells": g.width * g.height}
 
 
 GAME = Connect5Game()

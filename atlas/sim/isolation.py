@@ -16,7 +16,7 @@ behind and both current piece squares; ``pos`` is ``[[row, col], [row, col]]`` w
 
 References
 ----------
-University AI course isolation assignments (``shared/seeds/isolation-alphabeta.txt``).
+A. Quimby, "Isolation", CS 4701 (Columbia University) assignment 3 write-up.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Cell, Grid, PlayerId
-from .base import GameInfo, Outcome, begin_alternating_turn
+from .base import GameBase, GameInfo, Outcome, Param, begin_alternating_turn, win_scores
 
 __all__ = [
     "VARIANTS", "QUEEN_DIRECTIONS", "KNIGHT_JUMPS", "UNPLACED",
@@ -188,7 +188,7 @@ def _parse_move(move: Any) -> Cell:
     raise InvalidMoveError(f"isolation move should be [row, col] (two ints), got {move!r}")
 
 
-class IsolationGame:
+class IsolationGame(GameBase[IsolationState]):
     r"""The ``GAME`` object of isolation (see :class:`atlas.sim.base.Game`).
 
     Examples
@@ -203,8 +203,10 @@ class IsolationGame:
     """
 
     info = GameInfo(
-        name="isolation", num_players=2, simultaneous=False,
-        default_params={"variant": None},
+        name="isolation", title="Isolation", num_players=2, simultaneous=False,
+        params=(Param("variant", str, None, "how the pieces move (default: as the map "
+                      "says)", choices=VARIANTS, nullable=True),),
+        protocol="jsonl", frame_ms=350,
         description="Move your piece like a queen (or a knight); the square you leave is "
                     "blocked; a player without a move loses.")
 
@@ -214,12 +216,7 @@ class IsolationGame:
 
         ``params["variant"]`` overrides the map's variant; ``None`` keeps it.
         """
-        p = dict(self.info.default_params)
-        p.update(params or {})
-        unknown = set(p) - {"variant"}
-        if unknown:
-            raise ValueError(f"unknown isolation parameter(s) {', '.join(sorted(unknown))}; "
-                             "expected variant")
+        p = self.check_params(params)
         variant = p["variant"] or game_map.meta.get("variant", "queen")
         if variant not in VARIANTS:
             raise ValueError(f"variant should be 'queen' or 'knight', got {variant!r}")
@@ -259,12 +256,12 @@ class IsolationGame:
     def outcome(self, state: IsolationState) -> Outcome | None:
         if state.forfeit >= 0:
             loser = state.forfeit
-            return Outcome(1 - loser, "invalid", _scores(1 - loser),
+            return Outcome(1 - loser, "invalid", win_scores(1 - loser),
                            f"player {loser + 1} gave no valid move at turn {state.turn}")
         p = state.to_play
         if has_move(state, p):
             return None
-        return Outcome(1 - p, "win", _scores(1 - p),
+        return Outcome(1 - p, "win", win_scores(1 - p),
                        f"player {p + 1} has no move at turn {state.turn}")
 
     def move_to_json(self, move: Any) -> list[int]:
@@ -280,17 +277,15 @@ class IsolationGame:
                 "forfeit": state.forfeit, "blocked_count": int(state.blocked.sum()),
                 "blocked_sha1": digest}
 
-    def random_move(self, state: IsolationState, player: PlayerId,
-                    rng: np.random.Generator) -> Cell | None:
-        """A uniformly random legal move, or ``None`` if there is none."""
-        options = _legal(state, player)
-        if not options:
-            return None
-        return options[int(rng.integers(len(options)))]
+    def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
+        """The grid's figures and the variant (pieces jump: no step-by-step measures)."""
+        from ..analyze.summary import grid_summary
 
+        return {**grid_summary(game_map), "variant": str(game_map.meta.get("variant", "queen"))}
 
-def _scores(winner: int) -> tuple[float, float]:
-    return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+    def turn_json(self, state: IsolationState, player: PlayerId) -> dict[str, Any]:
+        """``{"expect": "cell", "legal": [[row, col], ...]}``."""
+        return {"expect": "cell", "legal": [list(m) for m in self.legal_moves(state, player)]}
 
 
 GAME = IsolationGame()

@@ -4,7 +4,8 @@ A :class:`Record` holds everything needed to show a game and to check it: the ga
 map (its text embedded, with its content hash), the parameters, the players, the seed,
 every turn's moves and answer times, the result and why, a status per seat, and a
 digest of the final position (``Game.summary``).  Replaying the moves from the map and
-the parameters must reach that digest (:func:`verify_record`).
+the parameters must reach that digest, the recorded result and the recorded statuses
+(:func:`verify_record`): a record cannot claim what its moves do not give.
 
 The format (``"format": "atlas-replay", "version": 1``)::
 
@@ -17,7 +18,8 @@ The format (``"format": "atlas-replay", "version": 1``)::
       "players": [{"name": "random", "kind": "builtin"},
                   {"name": "mybot", "kind": "external", "command": "./mybot"}],
       "seed": 7,
-      "turns": [{"moves": {"0": 2, "1": null}, "times": {"0": 0.0004, "1": 1.0}}, ...],
+      "turns": [{"moves": {"0": 2, "1": null}, "times": {"0": 0.0004, "1": 1.0},
+                 "info": {"0": {"depth": 7, "score": 12.5, "nodes": 48211}}}, ...],
       "result": {"winner": 0, "reason": "timeout", "scores": [1.0, 0.0], "detail": "..."},
       "statuses": [{"status": "ok", "turn": null, "detail": ""},
                    {"status": "timeout", "turn": 3, "detail": "no answer in 1.0 s"}],
@@ -28,13 +30,23 @@ The format (``"format": "atlas-replay", "version": 1``)::
 
 Seats are 0-based everywhere; JSON object keys are the seat numbers as strings.  A move
 of ``null`` is a seat that gave no valid answer (crash, timeout, garbage or an illegal
-move): the game's rules say what that costs, and the seat's status says why.  ``stderr``
+move): the game's rules say what that costs, and the seat's status says why.  A turn's
+``info`` (optional, left out when empty) holds what a searching bot said about its move:
+numbers such as ``depth``, ``score`` and ``nodes`` (:data:`INFO_KEYS`); records without it
+load as before.  ``stderr``
 is private (a bot's diagnostics may hold anything): :meth:`Record.public_json` drops it
 and a record without it loads with empty texts.  ``created`` is informative only and is
 kept out of equality, so the same seed gives an equal record.
 
 Records are game-agnostic: every game-specific step goes through the game's ``GAME``
 object (:mod:`atlas.sim.base`).
+
+Reading a record (:func:`load_record`) turns any bytes into a :class:`Record` or a
+:class:`~atlas.errors.RecordError` naming the file and the problem, within the limits of
+:mod:`atlas.limits`: at most :data:`~atlas.limits.MAX_RECORD_BYTES` after decompression,
+JSON nested at most :data:`~atlas.limits.MAX_JSON_DEPTH` deep, integers of at most
+:data:`~atlas.limits.MAX_INT_DIGITS` digits.  Loading checks the form; only
+:func:`verify_record` checks the content, by replaying the game.
 """
 
 from __future__ import annotations
@@ -51,9 +63,11 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordError
 from ..fsutil import default_mode, read_maybe_gzip
+from ..limits import MAX_RECORD_BYTES, LimitError, load_json
 from ..maps import GameMap, format_map, parse_map
 from ..types import PlayerId
-from .base import REASONS, Game, Outcome
+from .base import REASONS, STATUSES, Game, Outcome, Status
+from .registry import game_names, get_game
 
 __all__ = [
     "FORMAT",
@@ -61,6 +75,7 @@ __all__ = [
     "STATUSES",
     "PLAYER_KINDS",
     "STDERR_LIMIT",
+    "INFO_KEYS",
     "MapRef",
     "PlayerEntry",
     "TurnRecord",
@@ -68,23 +83,25 @@ __all__ = [
     "Record",
     "RecordBuilder",
     "save_record",
+    "is_record_file",
     "load_record",
     "record_from_json",
+    "clean_info",
     "replay_states",
     "verify_record",
+    "expected_result",
     "truncate_stderr",
     "utc_timestamp",
 ]
 
 FORMAT = "atlas-replay"
 VERSION = 1
-#: What happened to a seat: it played to the end, or how it failed.
-STATUSES = ("ok", "crashed", "timeout", "illegal", "invalid")
 PLAYER_KINDS = ("builtin", "external")
 #: Bytes of a seat's stderr kept in a record (first and last halves).
 STDERR_LIMIT = 4096
-#: Records larger than this (uncompressed) are refused when loading.
-MAX_RECORD_BYTES = 256 * 1024 * 1024
+#: What a turn's ``info`` may say about a seat's move (numbers only): the search depth
+#: reached, the score the bot gave its move (from its own point of view), nodes searched.
+INFO_KEYS = ("depth", "score", "nodes")
 
 
 # --------------------------------------------------------------------------- values
@@ -105,23 +122,44 @@ class MapRef:
 
 @dataclass(frozen=True)
 class PlayerEntry:
-    """A seat's player: a built-in bot's name, or an external program and its command."""
+    """A seat's player, as a record names it.
+
+    ``name`` is what people read (unique within a tournament); ``kind`` is ``builtin`` or
+    ``external``; a built-in bot's registered name is ``bot`` (``None``: the same as
+    ``name``); an external program has its ``command`` and, when its program file was
+    found, the SHA-256 ``digest`` of that file's bytes.  :attr:`identity` tells players
+    apart whatever they are called.
+    """
 
     name: str
     kind: str = "builtin"
     command: str | None = None
+    bot: str | None = None
+    digest: str | None = None
+
+    @property
+    def identity(self) -> str:
+        """``builtin:NAME`` for a built-in bot, ``external:`` and the program's digest
+        (else its command) for a program: two records of the same bot share it, and a
+        record cannot take another bot's identity by choosing its name."""
+        if self.kind == "builtin":
+            return f"builtin:{self.bot or self.name}"
+        return f"external:{self.digest or self.command or self.name}"
 
 
 @dataclass(frozen=True)
 class TurnRecord:
-    """One turn: the JSON move of every seat that had to move, and its answer time.
+    """One turn: the JSON move of every seat that had to move, its answer time, and
+    what a searching bot said about its move.
 
     ``moves`` maps seat -> JSON move (``None`` = no valid answer); ``times`` maps seat ->
-    seconds taken to answer.
+    seconds taken to answer; ``info`` maps seat -> ``{key: number}`` with keys from
+    :data:`INFO_KEYS` (only seats whose bot reported anything).
     """
 
     moves: Mapping[PlayerId, Any]
     times: Mapping[PlayerId, float] = field(default_factory=dict)
+    info: Mapping[PlayerId, Mapping[str, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -176,9 +214,7 @@ class Record:
             "params": dict(self.params),
             "players": [_player_json(p) for p in self.players],
             "seed": self.seed,
-            "turns": [{"moves": {str(s): m for s, m in t.moves.items()},
-                       "times": {str(s): v for s, v in t.times.items()}}
-                      for t in self.turns],
+            "turns": [_turn_json(t) for t in self.turns],
             "result": {"winner": self.result.winner, "reason": self.result.reason,
                        "scores": list(self.result.scores), "detail": self.result.detail},
             "statuses": [{"status": s.status, "turn": s.turn, "detail": s.detail}
@@ -190,10 +226,49 @@ class Record:
         return data
 
 
+def _turn_json(t: TurnRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {"moves": {str(s): m for s, m in t.moves.items()},
+                           "times": {str(s): v for s, v in t.times.items()}}
+    if t.info:
+        out["info"] = {str(s): dict(v) for s, v in t.info.items()}
+    return out
+
+
+def clean_info(info: Any) -> dict[str, float]:
+    """The :data:`INFO_KEYS` of a bot's report that are finite numbers (``depth`` and
+    ``nodes`` as whole numbers); anything else is left out.
+
+    Examples
+    --------
+    >>> clean_info({"depth": 7, "value": 3.5, "nodes": 120.0, "scores": [1, 2]})
+    {'depth': 7, 'nodes': 120}
+    >>> clean_info({"score": float("inf")})
+    {}
+    """
+    if not isinstance(info, Mapping):
+        return {}
+    out: dict[str, float] = {}
+    for key in INFO_KEYS:
+        v = info.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            try:
+                v = v.item()  # numpy scalars
+            except AttributeError:
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                continue
+        if not math.isfinite(v):
+            continue
+        out[key] = int(v) if key != "score" else (int(v) if float(v).is_integer()
+                                                  else round(float(v), 4))
+    return out
+
+
 def _player_json(p: PlayerEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "kind": p.kind}
-    if p.command is not None:
-        out["command"] = p.command
+    for key in ("command", "bot", "digest"):
+        if getattr(p, key) is not None:
+            out[key] = getattr(p, key)
     return out
 
 
@@ -229,7 +304,6 @@ def _plain(data: Any) -> Any:
 
 def _resolve_game(game: str | Game) -> Game:
     if isinstance(game, str):
-        from . import get_game
         return get_game(game)
     return game
 
@@ -242,7 +316,8 @@ def _as_player(p: PlayerEntry | Mapping[str, Any] | str) -> PlayerEntry:
     command = p.get("command")
     if command is not None and not isinstance(command, str):
         command = " ".join(str(c) for c in command)
-    return PlayerEntry(str(p["name"]), str(p.get("kind", "builtin")), command)
+    return PlayerEntry(str(p["name"]), str(p.get("kind", "builtin")), command, p.get("bot"),
+                       p.get("digest"))
 
 
 class RecordBuilder:
@@ -287,13 +362,17 @@ class RecordBuilder:
         self.stderr: list[str] = [""] * n
 
     def add_turn(self, moves: Mapping[PlayerId, Any],
-                 times: Mapping[PlayerId, float] | None = None) -> None:
-        """Record one turn's moves (game moves, ``None`` = no valid answer) and times."""
+                 times: Mapping[PlayerId, float] | None = None,
+                 info: Mapping[PlayerId, Mapping[str, Any]] | None = None) -> None:
+        """Record one turn's moves (game moves, ``None`` = no valid answer), times, and
+        what bots said about their moves (kept through :func:`clean_info`)."""
         to_json = self.game.move_to_json
         jm = {int(s): (None if m is None else _plain(to_json(m)))
               for s, m in sorted(moves.items())}
         jt = {int(s): float(t) for s, t in sorted((times or {}).items())}
-        self.turns.append(TurnRecord(jm, jt))
+        ji = {int(s): said for s, raw in sorted((info or {}).items())
+              if (said := clean_info(raw))}
+        self.turns.append(TurnRecord(jm, jt, ji))
 
     def set_status(self, seat: PlayerId, status: str, turn: int | None = None,
                    detail: str = "") -> None:
@@ -361,9 +440,18 @@ def _short(value: Any) -> str:
 
 
 def _seat_key(ck: _Checker, key: str, n: int, where: str) -> int:
-    if not (key.isdigit() and int(key) < n):
-        raise ck.fail(f"{where} has seat {key!r}; seats are 0..{n - 1}")
+    if not (key in _SEAT_WORDS and int(key) < n):
+        raise ck.fail(f"{where} has seat {_short(key)}; seats are 0..{n - 1}")
     return int(key)
+
+
+#: The seat keys of a record's JSON objects ("0", "1", ...: no signs, spaces or "01").
+_SEAT_WORDS = frozenset(str(k) for k in range(64))
+
+
+def _number(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
 
 
 def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> Record:
@@ -386,9 +474,8 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         raise ck.fail(f"unsupported record version {_short(version)}; this atlas reads "
                       f"version {VERSION}")
     game = ck.get(data, "game", str, "")
-    from . import GAME_MODULES
-    if game not in GAME_MODULES:
-        raise ck.fail(f"unknown game {game!r}; expected one of {', '.join(GAME_MODULES)}")
+    if game not in game_names():
+        raise ck.fail(f"unknown game {game!r}; expected one of {', '.join(game_names())}")
     m = ck.get(data, "map", dict, "")
     map_ref = MapRef(ck.get(m, "name", str, "map."), ck.get(m, "hash", str, "map."),
                      ck.get(m, "text", str, "map."))
@@ -402,11 +489,12 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         if kind not in PLAYER_KINDS:
             raise ck.fail(f"field {where}'kind' is {kind!r}; expected builtin or external")
         players.append(PlayerEntry(ck.get(p, "name", str, where), kind,
-                                   ck.get(p, "command", (str, type(None)), where,
-                                          optional=True)))
+                                   *(ck.get(p, key, (str, type(None)), where, optional=True)
+                                     for key in ("command", "bot", "digest"))))
     n = len(players)
-    if n == 0:
-        raise ck.fail("the record has no players")
+    seats = get_game(game).info.num_players
+    if n != seats:
+        raise ck.fail(f"the record has {n} players; {game} is played by {seats}")
     seed = ck.get(data, "seed", int, "")
     turns = []
     for i, t in enumerate(ck.get(data, "turns", list, "")):
@@ -417,11 +505,20 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
                  for k, v in ck.get(t, "moves", dict, where).items()}
         times = {}
         for k, v in ck.get(t, "times", dict, where, optional=True, default={}).items():
-            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+            if not _number(v):
                 raise ck.fail(f"{where}times[{k!r}] should be a number of seconds, "
                               f"got {_short(v)}")
             times[_seat_key(ck, k, n, f"{where}times")] = float(v)
-        turns.append(TurnRecord(dict(sorted(moves.items())), dict(sorted(times.items()))))
+        info = {}
+        for k, v in ck.get(t, "info", dict, where, optional=True, default={}).items():
+            seat = _seat_key(ck, k, n, f"{where}info")
+            if not isinstance(v, dict) or not all(
+                    key in INFO_KEYS and _number(x) for key, x in v.items()):
+                raise ck.fail(f"{where}info[{k!r}] should be an object of numbers named "
+                              f"{', '.join(INFO_KEYS)}, got {_short(v)}")
+            info[seat] = dict(v)
+        turns.append(TurnRecord(dict(sorted(moves.items())), dict(sorted(times.items())),
+                                dict(sorted(info.items()))))
     r = ck.get(data, "result", dict, "")
     winner = ck.get(r, "winner", (int, type(None)), "result.")
     if winner is not None and not 0 <= winner < n:
@@ -430,8 +527,7 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
     if reason not in REASONS:
         raise ck.fail(f"result.reason is {reason!r}; expected one of {', '.join(REASONS)}")
     scores = ck.get(r, "scores", list, "result.")
-    if len(scores) != n or not all(isinstance(s, (int, float)) and not isinstance(s, bool)
-                                   for s in scores):
+    if len(scores) != n or not all(_number(s) for s in scores):
         raise ck.fail(f"result.scores should be {n} numbers, got {_short(scores)}")
     result = Outcome(winner, reason, tuple(float(s) for s in scores),
                      ck.get(r, "detail", str, "result.", optional=True, default=""))
@@ -446,7 +542,10 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         status = ck.get(s, "status", str, where)
         if status not in STATUSES:
             raise ck.fail(f"{where}status is {status!r}; expected one of {', '.join(STATUSES)}")
-        statuses.append(SeatStatus(status, ck.get(s, "turn", (int, type(None)), where),
+        turn = ck.get(s, "turn", (int, type(None)), where)
+        if turn is not None and not 0 <= turn < max(1, len(turns)):
+            raise ck.fail(f"{where}turn is {turn}; the record has {len(turns)} turns")
+        statuses.append(SeatStatus(status, turn,
                                    ck.get(s, "detail", str, where, optional=True, default="")))
     stderr = ck.get(data, "stderr", list, "", optional=True, default=[""] * n)
     if len(stderr) != n or not all(isinstance(e, str) for e in stderr):
@@ -472,6 +571,14 @@ def _rebuild_map(record: Record, path: str | os.PathLike[str] | None) -> GameMap
 
 
 # --------------------------------------------------------------------------- files
+
+
+def is_record_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` is an atlas replay record (judged by its first bytes:
+    a file atlas may write over)."""
+    from ..fsutil import starts_with
+
+    return starts_with(Path(path), (b'"format":"atlas-replay"', b'"format": "atlas-replay"'))
 
 
 def save_record(record: Record, path: str | os.PathLike[str], *, public: bool = False) -> None:
@@ -508,19 +615,24 @@ def load_record(path: str | os.PathLike[str]) -> Record:
         embedded map does not match its hash.  The message names the file.
     """
     p = Path(path)
-    raw, gzipped = read_maybe_gzip(p, MAX_RECORD_BYTES, RecordError)
+    raw, gzipped = read_maybe_gzip(p, MAX_RECORD_BYTES, RecordError, what="record")
     if not gzipped and p.name.endswith(".gz"):
         raise RecordError("not gzip data, although the name ends in .gz", path=p)
-    if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes", path=p)
+    data = _load_json(raw, p)
+    return record_from_json(data, p)
+
+
+def _load_json(raw: bytes, path: Path) -> Any:
+    """The JSON document ``raw`` of the file ``path``, within the limits."""
     try:
-        data = json.loads(raw.decode("utf-8"))
+        return load_json(raw)
     except UnicodeDecodeError as exc:
         raise RecordError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
-                          f"{exc.start})", path=p) from None
+                          f"{exc.start})", path=path) from None
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg}", path=p, line=exc.lineno) from None
-    return record_from_json(data, p)
+        raise RecordError(f"not JSON: {exc.msg}", path=path, line=exc.lineno) from None
+    except LimitError as exc:
+        raise RecordError(str(exc), path=path) from None
 
 
 # --------------------------------------------------------------------------- replay
@@ -547,7 +659,7 @@ def replay_states(record: Record) -> list[Any]:
     game_map = _rebuild_map(record, None)
     try:
         state = game.initial_state(game_map, dict(record.params))
-    except (ValueError, TypeError, KeyError) as exc:
+    except _BAD_DATA as exc:
         raise RecordError(f"cannot start {record.game} with the recorded parameters "
                           f"{_short(dict(record.params))}: {exc}") from None
     states = [state]
@@ -562,27 +674,85 @@ def replay_states(record: Record) -> list[Any]:
         for seat, data in turn.moves.items():
             try:
                 moves[seat] = None if data is None else game.move_from_json(data)
-            except InvalidMoveError as exc:
-                raise RecordError(f"turn {i}: seat {seat}: {exc}") from None
+            except _BAD_DATA as exc:
+                raise RecordError(f"turn {i}: seat {seat}: {_why(exc)}") from None
         try:
             state = game.apply(state, moves)
-        except IllegalMoveError as exc:
-            raise RecordError(f"turn {i}: {exc}") from None
+        except _BAD_DATA as exc:
+            raise RecordError(f"turn {i}: {_why(exc)}") from None
         states.append(state)
     return states
 
 
-def verify_record(record: Record) -> None:
-    """Check that ``record`` replays to its recorded final position.
+#: What a game's rules may raise on data a record makes up: ``InvalidMoveError`` and
+#: ``IllegalMoveError`` are theirs; the others come from moves of the wrong shape
+#: (a list where a number goes, a number too large for an array index).
+_BAD_DATA = (InvalidMoveError, IllegalMoveError, ValueError, TypeError, KeyError,
+             IndexError, OverflowError)
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, (InvalidMoveError, IllegalMoveError)):
+        return str(exc)
+    return f"the move cannot be played ({type(exc).__name__}: {str(exc)[:80]})"
+
+
+def expected_result(outcome: Outcome, statuses: Sequence[SeatStatus]) -> Outcome:
+    """The result a record states for a game the rules ended with ``outcome``.
+
+    The rules' winner and scores, and their reason, except in a two-seat game whose
+    loser failed: then the reason names the failure (``timeout``, ``crash``,
+    ``invalid``, ``illegal``), as :func:`atlas.arena.runner.play_game` writes it.
+    ``detail`` is kept: it is a sentence for people, not a claim that is checked.
+    """
+    n = len(statuses)
+    if n != 2 or outcome.winner is None:
+        return outcome
+    lost = statuses[1 - outcome.winner].status
+    if lost == Status.OK.value:
+        return outcome
+    return Outcome(outcome.winner, Status(lost).reason.value, outcome.scores, outcome.detail)
+
+
+def _accepted_reasons(outcome: Outcome, statuses: Sequence[SeatStatus]) -> tuple[str, ...]:
+    """The reasons a record may give: :func:`expected_result`'s, or the rules' own when
+    the two differ (a record built without the runner keeps the rules' word)."""
+    return tuple(dict.fromkeys((expected_result(outcome, statuses).reason, outcome.reason)))
+
+
+def verify_record(record: Record, states: Sequence[Any] | None = None) -> None:
+    """Check that ``record`` is what its moves give: position, result and statuses.
+
+    ``states`` are the record's :func:`replay_states` when the caller has them already
+    (the site replays each record once, to draw it and to check it).
+
+    The moves are replayed from the embedded map and the recorded parameters
+    (:func:`replay_states`), then every claim of the record is checked against the
+    replay:
+
+    - ``final``: the final position's ``GAME.summary``;
+    - the game is over after the last turn (a record cannot stop early);
+    - ``result``: the winner and the scores the rules give, and their reason or, when
+      the loser of a two-seat game failed, the failure's (:func:`expected_result`; a
+      record made without the runner may keep the rules' word);
+    - ``statuses``: a seat is ``ok`` exactly when it never gave a null move; a seat
+      that failed (crashed, timed out, answered nonsense or an illegal move) shows a
+      null move, and its first null move comes at the status's ``turn`` or, when it
+      failed before its turn came (a bot that could not start), at its first turn
+      after it.
+
+    What cannot be checked is left alone: ``detail`` texts, answer times, which of the
+    failures a null move was (a timeout and a crash look the same in the moves), the
+    players' names and the private ``stderr``.
 
     Raises
     ------
     RecordError
-        The replay fails (see :func:`replay_states`) or its final ``GAME.summary``
-        differs from ``record.final``; the message names the first differing key.
+        The replay fails, or a claim differs from the replay; the message names the
+        first claim that does not hold.
     """
     game = _resolve_game(record.game)
-    final = replay_states(record)[-1]
+    final = (replay_states(record) if states is None else states)[-1]
     got = json.loads(json.dumps(game.summary(final)))
     want = json.loads(json.dumps(dict(record.final)))
     if got != want:
@@ -591,3 +761,43 @@ def verify_record(record: Record) -> None:
         raise RecordError(f"the record does not replay: after {len(record.turns)} turns the "
                           f"final position differs at {diff!r} (replayed "
                           f"{_short(got.get(diff))}, recorded {_short(want.get(diff))})")
+    outcome = game.outcome(final)
+    if outcome is None:
+        raise RecordError(f"the record stops after {len(record.turns)} turns, before the "
+                          "game is over")
+    _verify_statuses(record)
+    expect = expected_result(outcome, record.statuses)
+    claimed = record.result
+    for what, mine, theirs in (("winner", expect.winner, claimed.winner),
+                               ("scores", [float(v) for v in expect.scores],
+                                [float(v) for v in claimed.scores])):
+        if mine != theirs:
+            raise RecordError(f"the record claims result.{what} {_short(theirs)}, but its "
+                              f"moves give {_short(mine)}")
+    reasons = _accepted_reasons(outcome, record.statuses)
+    if claimed.reason not in reasons:
+        raise RecordError(f"the record claims result.reason {claimed.reason!r}, but its "
+                          f"moves give {' or '.join(repr(r) for r in reasons)}")
+
+
+def _verify_statuses(record: Record) -> None:
+    for seat, st in enumerate(record.statuses):
+        nulls = [i for i, t in enumerate(record.turns)
+                 if seat in t.moves and t.moves[seat] is None]
+        where = f"statuses[{seat}]"
+        if st.status == Status.OK.value:
+            if nulls:
+                raise RecordError(f"{where} is 'ok', but seat {seat} gave no valid move "
+                                  f"(null) at turn {nulls[0]}")
+            if st.turn is not None:
+                raise RecordError(f"{where} is 'ok' but names a turn ({st.turn})")
+            continue
+        claim = f"{where} says {st.status!r} at turn {st.turn}"
+        if not nulls:
+            raise RecordError(f"{claim}, but seat {seat} gave a move on every turn")
+        if st.turn is None or st.turn > nulls[0]:
+            raise RecordError(f"{claim}, but its first null move is at turn {nulls[0]}")
+        for i in range(st.turn, nulls[0]):
+            if record.turns[i].moves.get(seat) is not None:
+                raise RecordError(f"{claim}, but seat {seat} moved at turn {i} and its "
+                                  f"first null move is at turn {nulls[0]}")

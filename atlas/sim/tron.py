@@ -29,7 +29,8 @@ Moves are the ints 1..4 of the official protocol: 1 north (row - 1), 2 east (col
 
 References
 ----------
-Google AI Challenge 2010 (Tron) engine, as documented in ``shared/data/tron-official.md``.
+The Google AI Challenge 2010 (Tron) engine, ``Tron.jar``; what it does is documented in
+``tests/data/tron-official.md``.
 """
 
 from __future__ import annotations
@@ -38,19 +39,17 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-import numba
 import numpy as np
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Grid, PlayerId
-from .base import GameInfo, Outcome
+from .base import GameBase, GameInfo, Outcome, Param
 
 __all__ = [
     "NORTH", "EAST", "SOUTH", "WEST", "DIRECTIONS", "DELTAS", "COMPATS",
     "DEFAULT_MAX_TURNS", "TronState", "TronGame", "GAME",
-    "play_inplace", "undo", "safe_moves", "random_playouts",
-    "RESULT_SEAT0", "RESULT_SEAT1", "RESULT_DRAW",
+    "play_inplace", "undo", "safe_moves",
 ]
 
 NORTH, EAST, SOUTH, WEST = 1, 2, 3, 4
@@ -61,9 +60,6 @@ _STEPS = tuple((int(dr), int(dc)) for dr, dc in DELTAS)  # the same, for Python 
 COMPATS = ("fair", "official")
 #: A safety net only: every turn blocks at least one free square, so games end sooner.
 DEFAULT_MAX_TURNS = 1_000_000
-
-#: Codes of :func:`random_playouts` results.
-RESULT_SEAT0, RESULT_SEAT1, RESULT_DRAW = 0, 1, 2
 
 #: Why a cycle crashed (``TronState.causes``).
 _CAUSE_TEXT = {
@@ -253,7 +249,7 @@ def safe_moves(state: TronState, player: PlayerId) -> list[int]:
     return out
 
 
-class TronGame:
+class TronGame(GameBase[TronState]):
     r"""The ``GAME`` object of tron (see :class:`atlas.sim.base.Game`).
 
     Examples
@@ -268,32 +264,26 @@ class TronGame:
     """
 
     info = GameInfo(
-        name="tron", num_players=2, simultaneous=True,
-        default_params={"compat": "fair", "max_turns": DEFAULT_MAX_TURNS},
+        name="tron", title="Tron", num_players=2, simultaneous=True,
+        params=(Param("compat", str, "fair", "fair: simultaneous moves; official: the 2010 "
+                      "engine's sequential resolution", choices=COMPATS),
+                Param("max_turns", int, DEFAULT_MAX_TURNS, "a safety net: the game is a "
+                      "draw after this many turns", minimum=1)),
+        protocol="tron", frame_ms=120,
         description="Light cycles: move N/E/S/W each turn, the trail becomes wall; "
                     "the last cycle moving wins.")
 
     def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
                       ) -> TronState:
         """Both cycles on their starts, which are blocked."""
-        p = dict(self.info.default_params)
-        p.update(params or {})
-        unknown = set(p) - {"compat", "max_turns"}
-        if unknown:
-            raise ValueError(f"unknown tron parameter(s) {', '.join(sorted(unknown))}; "
-                             "expected compat, max_turns")
-        if p["compat"] not in COMPATS:
-            raise ValueError(f"compat should be 'fair' or 'official', got {p['compat']!r}")
-        max_turns = p["max_turns"]
-        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-            raise ValueError(f"max_turns should be a positive int, got {max_turns!r}")
+        p = self.check_params(params)
         if game_map.game != "tron" or len(game_map.starts) != 2:
             raise ValueError(f"not a tron map with two starts: {game_map!r}")
         blocked = np.array(game_map.blocked, dtype=np.bool_, copy=True)
         heads = np.array(game_map.starts, dtype=np.int32).reshape(2, 2)
         for r, c in game_map.starts:
             blocked[r, c] = True
-        return TronState(blocked, heads, 0, (False, False), p["compat"], max_turns)
+        return TronState(blocked, heads, 0, (False, False), p["compat"], p["max_turns"])
 
     def to_move(self, state: TronState) -> tuple[PlayerId, ...]:
         return () if state.over else (0, 1)
@@ -351,6 +341,16 @@ class TronGame:
                 "crashed": list(state.crashed), "collided": state.collided,
                 "blocked_count": int(state.blocked.sum()), "blocked_sha1": digest}
 
+    def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
+        """The grid's figures and, with two starts, Voronoi counts, chamber trees and
+        parity bounds (:func:`atlas.analyze.summary.duel_summary`)."""
+        from ..analyze.summary import duel_summary, grid_summary
+
+        out = grid_summary(game_map)
+        if len(game_map.starts) == 2:
+            out.update(duel_summary(game_map.free, *game_map.starts))
+        return out
+
     def random_move(self, state: TronState, player: PlayerId, rng: np.random.Generator) -> int:
         """A uniformly random safe direction (:func:`safe_moves`), else any direction."""
         options = safe_moves(state, player) or list(DIRECTIONS)
@@ -358,125 +358,3 @@ class TronGame:
 
 
 GAME = TronGame()
-
-
-# --------------------------------------------------------------------------- playouts
-
-
-@numba.njit(cache=True)
-def _next_random(s: np.uint64) -> tuple[np.uint64, np.uint64]:
-    # splitmix64: one 64-bit state word, good enough for playout policies.
-    s = s + np.uint64(0x9E3779B97F4A7C15)
-    z = s
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return s, z ^ (z >> np.uint64(31))
-
-
-@numba.njit(cache=True)
-def _playouts_kernel(blocked0: np.ndarray, width: int, h0: int, h1: int, turn0: int,
-                     official: bool, max_turns: int, n_games: int, seed: np.uint64,
-                     results: np.ndarray, lengths: np.ndarray) -> None:
-    # ``blocked0`` is flat with a one-cell wall border (width includes the border), so
-    # stepping off the map is stepping onto a wall.
-    offs = np.array([-width, 1, width, -1], dtype=np.int64)
-    blocked = blocked0.copy()
-    touched = np.empty(2 * blocked0.size + 2, dtype=np.int64)  # two per turn
-    s = seed
-    opts = np.empty(4, dtype=np.int64)
-    for g in range(n_games):
-        nt = 0
-        a = h0
-        b = h1
-        turn = turn0
-        res = -1
-        while res < 0:
-            if turn >= max_turns:
-                res = 2
-                break
-            ta = a
-            tb = b
-            for p in range(2):
-                here = a if p == 0 else b
-                k = 0
-                for d in range(4):
-                    if not blocked[here + offs[d]]:
-                        opts[k] = here + offs[d]
-                        k += 1
-                s, z = _next_random(s)
-                if k == 0:
-                    t = here + offs[z % np.uint64(4)]
-                else:
-                    t = opts[z % np.uint64(k)]
-                if p == 0:
-                    ta = t
-                else:
-                    tb = t
-            if official:
-                # Seat 0 moves first; after turn 1 seat 1's head is not a wall yet.
-                # Seat 1 then finds seat 0's old square walled and its new one not.
-                ca = blocked[ta] and not (turn >= 1 and ta == b)
-                cb = blocked[tb]
-                collided = ta == tb
-            else:
-                ca = blocked[ta]
-                cb = blocked[tb]
-                collided = ta == tb and not ca and not cb
-            if collided:
-                res = 2
-            elif ca and cb:
-                res = 2
-            elif ca:
-                res = 1
-            elif cb:
-                res = 0
-            else:
-                blocked[ta] = True
-                blocked[tb] = True
-                touched[nt] = ta
-                touched[nt + 1] = tb
-                nt += 2
-                a = ta
-                b = tb
-            turn += 1
-        results[g] = res
-        lengths[g] = turn - turn0
-        for i in range(nt):
-            blocked[touched[i]] = blocked0[touched[i]]
-
-
-def random_playouts(state: TronState, n_games: int, rng: np.random.Generator
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``n_games`` random games from ``state`` in compiled code.
-
-    Both seats follow the policy of :meth:`TronGame.random_move`: a uniformly random
-    safe direction, any direction when none is safe.
-
-    Returns
-    -------
-    results : ndarray of int8
-        :data:`RESULT_SEAT0`, :data:`RESULT_SEAT1` or :data:`RESULT_DRAW` per game.
-    lengths : ndarray of int32
-        Turns played in each game.
-
-    Notes
-    -----
-    One numba kernel over the flat grid with a wall border; the blocked squares a game
-    adds are reset from a list after it, so each game costs O(its length).  The kernel
-    has its own splitmix64 generator seeded from ``rng``.
-    """
-    if state.over:
-        raise ValueError("the game is over")
-    h, w = state.blocked.shape
-    padded = np.ones((h + 2, w + 2), dtype=np.bool_)
-    padded[1:-1, 1:-1] = state.blocked
-    flat = padded.ravel()
-    W = w + 2
-    a = (int(state.heads[0, 0]) + 1) * W + int(state.heads[0, 1]) + 1
-    b = (int(state.heads[1, 0]) + 1) * W + int(state.heads[1, 1]) + 1
-    results = np.empty(n_games, dtype=np.int8)
-    lengths = np.empty(n_games, dtype=np.int32)
-    seed = np.uint64(int(rng.integers(0, 2**63 - 1)))
-    _playouts_kernel(flat, W, a, b, int(state.turn), state.compat == "official",
-                     int(state.max_turns), int(n_games), seed, results, lengths)
-    return results, lengths

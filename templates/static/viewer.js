@@ -1,52 +1,106 @@
-/* atlas replay viewer: draws the turns embedded in the page as JSON on a <canvas>.
-   No network access: the data is in <script type="application/json" id="replay-data">.
-   Keys: Left/Right step, Space play/pause, Home/End; the URL hash #turn=N names a turn. */
+/* atlas replay viewer: draws the turns embedded in the page on a <canvas>, with a chart
+   of the game's measures under the board.
+   No network access: the data is in <script type="application/json" id="replay-data">
+   (format: atlas/render/viewer.py).  Keys: Left/Right step, Space play/pause, Home/End,
+   - and + slower and faster; the URL hash #turn=N names a turn. */
 (function () {
   "use strict";
   var node = document.getElementById("replay-data");
   if (!node) { return; }
   var data = JSON.parse(node.textContent);
   if (!data) { return; }
-  var canvas = document.getElementById("board");
-  var ctx = canvas.getContext("2d");
-  var k = Math.max(4, Math.min(56, Math.floor(560 / Math.max(data.w, data.h))));
-  canvas.width = data.w * k;
-  canvas.height = data.h * k;
-  var frames = data.frames;
-  var grids = [];          // keyframes every 32 frames for fast scrubbing
-  var KEY = 32;
-  var scrub = document.getElementById("v-scrub");
-  var label = document.getElementById("v-turn");
-  var link = document.getElementById("v-link");
-  var playBtn = document.getElementById("v-play");
-  scrub.max = String(frames.length - 1);
-  var current = 0, timer = null;
+  var $ = function (id) { return document.getElementById(id); };
+  var canvas = $("board"), ctx = canvas.getContext("2d");
+  var W = data.w, H = data.h;
+  var k = Math.max(4, Math.min(56, Math.floor(560 / Math.max(W, H))));
+  canvas.width = W * k;
+  canvas.height = H * k;
 
-  function gridAt(i) {
-    var key = Math.floor(i / KEY);
-    while (grids.length <= key) {
-      var g = grids.length === 0 ? data.base.slice() : advance(grids[grids.length - 1].slice(), (grids.length - 1) * KEY + 1, grids.length * KEY);
-      grids.push(g);
-    }
-    return advance(grids[key].slice(), key * KEY + 1, i);
+  // ---------------------------------------------------------------- decoding
+  function bytesOf(b64) {
+    var s = atob(b64), out = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) { out[i] = s.charCodeAt(i); }
+    return out;
   }
-  function advance(g, from, to) {
-    for (var f = from; f <= to && f < frames.length; f++) {
-      var d = frames[f].d;
-      for (var j = 0; j < d.length; j += 2) { g[d[j]] = d[j + 1]; }
-    }
-    return g;
+  var stream = bytesOf(data.frames), at = 0;
+  function next() {            // one unsigned LEB128 varint
+    var v = 0, mul = 1, b;
+    do { b = stream[at++]; v += (b & 127) * mul; mul *= 128; } while (b & 128);
+    return v;
   }
-  function mark(r, c, shape, color, outline, scale) {
-    var s = k * (scale || 1);
-    var x = c * k + (k - s) / 2, y = r * k + (k - s) / 2, cx = x + s / 2, cy = y + s / 2, rad = s * 0.43;
-    ctx.fillStyle = data.palette[color];
-    ctx.strokeStyle = outline >= 0 ? data.palette[outline] : data.palette[color];
+  var count = data.count, runAt = new Array(count), marks = new Array(count);
+  var prevCells = [];
+  for (var f = 0; f < count; f++) {
+    runAt[f] = at;
+    var runs = next();
+    for (var q = 0; q < 3 * runs; q++) { next(); }
+    var n = next(), cells = new Array(n), styles = new Array(n);
+    for (var j = 0; j < n; j++) {
+      var z = next(), delta = (z % 2) ? -(z + 1) / 2 : z / 2;
+      cells[j] = (j < prevCells.length ? prevCells[j] : 0) + delta;
+      styles[j] = next();
+    }
+    marks[f] = { cells: cells, styles: styles };
+    prevCells = cells;
+  }
+  function turnOf(i) { return data.turns ? data.turns[i] : i; }
+  function frameOfTurn(t) {
+    if (!data.turns) { return Math.max(0, Math.min(count - 1, t)); }
+    var best = 0;
+    for (var i = 0; i < count; i++) { if (data.turns[i] <= t) { best = i; } }
+    return best;
+  }
+
+  // ---------------------------------------------------------------- grids
+  var base = bytesOf(data.base);
+  var KEY = 32, keys = [base];        // keys[m]: the grid of frame m * KEY
+  var grid = base.slice(), gridAt = 0;
+  function applyRuns(g, f) {
+    at = runAt[f];
+    var runs = next(), pos = 0;
+    for (var r = 0; r < runs; r++) {
+      pos += next();
+      var len = next(), col = next();
+      g.fill(col, pos, pos + len);
+      pos += len;
+    }
+  }
+  function gridOf(i) {
+    if (i === gridAt) { return grid; }
+    if (i === gridAt + 1) { applyRuns(grid, i); gridAt = i; return grid; }
+    var m = Math.floor(i / KEY);
+    while (keys.length <= m) {
+      var g = keys[keys.length - 1].slice(), from = (keys.length - 1) * KEY;
+      for (var f2 = from + 1; f2 <= from + KEY && f2 < count; f2++) { applyRuns(g, f2); }
+      keys.push(g);
+    }
+    grid = keys[m].slice();
+    for (var f3 = m * KEY + 1; f3 <= i; f3++) { applyRuns(grid, f3); }
+    gridAt = i;
+    return grid;
+  }
+
+  // ---------------------------------------------------------------- drawing
+  var rgba = new Uint32Array(data.palette.length);
+  for (var p = 0; p < data.palette.length; p++) {
+    var hex = parseInt(data.palette[p].slice(1), 16);
+    rgba[p] = (255 << 24 | (hex & 255) << 16 | (hex >> 8 & 255) << 8 | hex >> 16) >>> 0;
+  }
+  var off = document.createElement("canvas");
+  off.width = W; off.height = H;
+  var offCtx = off.getContext("2d"), image = offCtx.createImageData(W, H);
+  var pixels = new Uint32Array(image.data.buffer);
+  function mark(cell, style) {
+    var st = data.styles[style], name = data.shapes[st[0]];
+    var color = data.palette[st[1]], outline = st[2], s = k * (st[3] || 1);
+    var r = Math.floor(cell / W), c = cell % W;
+    var x = c * k + (k - s) / 2, y = r * k + (k - s) / 2, cx = x + s / 2, cy = y + s / 2;
+    ctx.fillStyle = color;
+    ctx.strokeStyle = outline >= 0 ? data.palette[outline] : color;
     ctx.lineWidth = Math.max(1, s / 10);
     ctx.beginPath();
-    var name = data.shapes[shape];
     if (name === "circle" || name === "ring" || name === "dot") {
-      ctx.arc(cx, cy, name === "dot" ? s * 0.22 : rad, 0, Math.PI * 2);
+      ctx.arc(cx, cy, name === "dot" ? s * 0.22 : s * 0.43, 0, Math.PI * 2);
     } else if (name === "square") {
       ctx.rect(cx - s * 0.36, cy - s * 0.36, s * 0.72, s * 0.72);
     } else if (name === "triangle") {
@@ -55,11 +109,11 @@
       ctx.moveTo(cx, y + s * 0.03); ctx.lineTo(x + s * 0.97, cy); ctx.lineTo(cx, y + s * 0.97); ctx.lineTo(x + s * 0.03, cy); ctx.closePath();
     } else if (name === "frame") {
       ctx.lineWidth = Math.max(1, s / 6);
-      ctx.strokeStyle = data.palette[color];
+      ctx.strokeStyle = color;
       ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, s - ctx.lineWidth, s - ctx.lineWidth);
       return;
     } else if (name === "cross") {
-      ctx.strokeStyle = data.palette[color];
+      ctx.strokeStyle = color;
       ctx.lineWidth = Math.max(1.5, s / 7);
       ctx.moveTo(x + s * 0.2, y + s * 0.2); ctx.lineTo(x + s * 0.8, y + s * 0.8);
       ctx.moveTo(x + s * 0.8, y + s * 0.2); ctx.lineTo(x + s * 0.2, y + s * 0.8);
@@ -68,26 +122,144 @@
     }
     if (name === "ring") {
       ctx.lineWidth = Math.max(1.5, s / 6);
-      ctx.strokeStyle = data.palette[color];
+      ctx.strokeStyle = color;
       ctx.stroke();
       return;
     }
     ctx.fill();
     if (outline >= 0 && s >= 6) { ctx.stroke(); }
   }
-  function draw(i) {
-    i = Math.max(0, Math.min(frames.length - 1, i));
-    current = i;
-    var g = gridAt(i);
-    for (var r = 0; r < data.h; r++) {
-      for (var c = 0; c < data.w; c++) {
-        ctx.fillStyle = data.palette[g[r * data.w + c]];
-        ctx.fillRect(c * k, r * k, k, k);
+  function paint(i) {
+    var g = gridOf(i);
+    for (var c = 0; c < g.length; c++) { pixels[c] = rgba[g[c]]; }
+    offCtx.putImageData(image, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(off, 0, 0, W * k, H * k);
+    var ms = marks[i];
+    for (var j = 0; j < ms.cells.length; j++) { mark(ms.cells[j], ms.styles[j]); }
+  }
+
+  // ---------------------------------------------------------------- chart
+  var chart = $("v-chart"), series = data.series || [], which = 0;
+  var pick = $("v-series"), valuesBox = $("v-values");
+  var seatNames = [];
+  var heads = document.querySelectorAll("#v-seats tbody tr");
+  for (var h = 0; h < heads.length; h++) { seatNames.push(heads[h].getAttribute("data-name")); }
+  var DASH = [[], [7, 4], [2, 3], [9, 3, 2, 3]];
+  var PAD = { l: 42, r: 10, t: 10, b: 22 };
+  function chartScale() {
+    var s = series[which], top = 0;
+    for (var a = 0; a < s.values.length; a++) {
+      for (var b = 0; b < s.values[a].length; b++) { if (s.values[a][b] > top) { top = s.values[a][b]; } }
+    }
+    return top > 0 ? top : 1;
+  }
+  function drawChart(turn) {
+    if (!chart || !series.length) { return; }
+    var dpr = window.devicePixelRatio || 1, cw = chart.clientWidth || 500, chh = chart.clientHeight || 150;
+    if (chart.width !== Math.round(cw * dpr)) { chart.width = Math.round(cw * dpr); chart.height = Math.round(chh * dpr); }
+    var g = chart.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, cw, chh);
+    var s = series[which], top = chartScale(), n = Math.max(1, data.last);
+    var x0 = PAD.l, x1 = cw - PAD.r, y0 = chh - PAD.b, y1 = PAD.t;
+    var X = function (t) { return x0 + (x1 - x0) * t / n; };
+    var Y = function (v) { return y0 - (y0 - y1) * v / top; };
+    g.font = "11px system-ui, sans-serif";
+    g.fillStyle = "#6b7280";
+    g.strokeStyle = "#e4e6ea";
+    g.lineWidth = 1;
+    for (var q = 0; q <= 4; q++) {
+      var v = top * q / 4, y = Math.round(Y(v)) + 0.5;
+      g.beginPath(); g.moveTo(x0, y); g.lineTo(x1, y); g.stroke();
+      g.textAlign = "right"; g.textBaseline = "middle";
+      g.fillText(String(Math.round(v)), x0 - 5, y);
+    }
+    g.textAlign = "center"; g.textBaseline = "top";
+    for (var t5 = 0; t5 <= 4; t5++) {
+      var tt = Math.round(n * t5 / 4);
+      g.fillText(String(tt), X(tt), y0 + 5);
+    }
+    for (var seat = 0; seat < s.values.length; seat++) {
+      var vals = s.values[seat];
+      g.strokeStyle = data.palette[5 + (seat % 4)];
+      g.lineWidth = 2;
+      g.setLineDash(DASH[seat % 4]);
+      g.beginPath();
+      for (var i = 0; i < vals.length; i++) {
+        var px = X(i), py = Y(vals[i]);
+        if (i === 0) { g.moveTo(px, py); } else { g.lineTo(px, py); }
+      }
+      g.stroke();
+    }
+    g.setLineDash([]);
+    g.strokeStyle = "#1f2328";
+    g.lineWidth = 1;
+    var cx = Math.round(X(turn)) + 0.5;
+    g.beginPath(); g.moveTo(cx, y1); g.lineTo(cx, y0); g.stroke();
+    chart.setAttribute("data-series", s.name);
+    if (valuesBox) {
+      var parts = [];
+      for (var sv = 0; sv < s.values.length; sv++) {
+        parts.push((seatNames[sv] || ("seat " + (sv + 1))) + " " + s.values[sv][Math.min(turn, s.values[sv].length - 1)]);
+      }
+      valuesBox.textContent = s.name + " at turn " + turn + " (" + s.unit + "): " + parts.join(" · ");
+    }
+  }
+  function chartTurn(ev) {
+    var rect = chart.getBoundingClientRect(), cw = rect.width;
+    var t = (ev.clientX - rect.left - PAD.l) / (cw - PAD.l - PAD.r) * Math.max(1, data.last);
+    return Math.max(0, Math.min(data.last, Math.round(t)));
+  }
+  if (chart && series.length) {
+    var dragging = false;
+    chart.addEventListener("mousedown", function (ev) { dragging = true; stop(); go(frameOfTurn(chartTurn(ev))); });
+    chart.addEventListener("mousemove", function (ev) { if (dragging) { go(frameOfTurn(chartTurn(ev))); } });
+    window.addEventListener("mouseup", function () { dragging = false; });
+    if (pick) {
+      pick.addEventListener("change", function () { which = parseInt(pick.value, 10) || 0; drawChart(turnOf(current)); });
+    }
+    window.addEventListener("resize", function () { chart.width = 0; drawChart(turnOf(current)); });
+  }
+
+  // ---------------------------------------------------------------- seats panel
+  function fmt(v, key) {
+    if (v === null || v === undefined) { return "—"; }
+    if (key === "nodes") { return v >= 1e6 ? (v / 1e6).toFixed(1) + "M" : v >= 1e4 ? Math.round(v / 1e3) + "k" : String(v); }
+    if (key === "score") { return Math.abs(v) >= 1e5 ? v.toExponential(2) : String(Math.round(v * 100) / 100); }
+    return String(v);
+  }
+  function showSeats(turn) {
+    for (var seat = 0; seat < heads.length; seat++) {
+      var row = heads[seat], cellsOf = row.querySelectorAll("td[data-k]");
+      var moveRow = document.getElementById("move-" + turn), move = "—";
+      if (moveRow && turn > 0) { var mc = moveRow.querySelectorAll("td")[seat + 1]; if (mc) { move = mc.textContent || "—"; } }
+      for (var c = 0; c < cellsOf.length; c++) {
+        var key = cellsOf[c].getAttribute("data-k"), text = "—";
+        if (key === "move") { text = move; }
+        else if (turn > 0 && key === "time") {
+          var ms = data.times[seat] ? data.times[seat][turn - 1] : null;
+          text = ms === null || ms === undefined ? "—" : ms + " ms";
+        } else if (turn > 0) {
+          var arr = data.info[seat] && data.info[seat][key];
+          text = fmt(arr ? arr[turn - 1] : null, key);
+        }
+        cellsOf[c].textContent = text;
       }
     }
-    var ms = frames[i].m;
-    for (var j = 0; j < ms.length; j++) { mark(ms[j][0], ms[j][1], ms[j][2], ms[j][3], ms[j][4], ms[j][5]); }
-    var t = frames[i].t;
+  }
+
+  // ---------------------------------------------------------------- controls
+  var scrub = $("v-scrub"), label = $("v-turn"), link = $("v-link"), playBtn = $("v-play");
+  var speedBox = $("v-speed"), cellBox = $("v-cell");
+  scrub.max = String(count - 1);
+  var current = 0, timer = null;
+  function speed() { return speedBox ? parseFloat(speedBox.value) || 1 : 1; }
+  function draw(i) {
+    i = Math.max(0, Math.min(count - 1, i));
+    current = i;
+    paint(i);
+    var t = turnOf(i);
     scrub.value = String(i);
     label.textContent = "turn " + t + " / " + data.last;
     link.setAttribute("href", "#turn=" + t);
@@ -95,49 +267,94 @@
     var rows = document.querySelectorAll("tr.current");
     for (var q = 0; q < rows.length; q++) { rows[q].classList.remove("current"); }
     var row = document.getElementById("move-" + t);
-    if (row) { row.classList.add("current"); }
-  }
-  function frameOfTurn(t) {
-    var best = 0;
-    for (var i = 0; i < frames.length; i++) { if (frames[i].t <= t) { best = i; } }
-    return best;
+    if (row) {
+      row.classList.add("current");
+      var wrap = row.closest(".moves-wrap");
+      if (wrap) {  // keep the current move in sight inside its box (the page stays put)
+        var top = row.offsetTop - wrap.clientHeight / 2;
+        if (row.offsetTop < wrap.scrollTop + 30 || row.offsetTop > wrap.scrollTop + wrap.clientHeight - 30) {
+          wrap.scrollTop = Math.max(0, top);
+        }
+      }
+    }
+    drawChart(t);
+    showSeats(t);
   }
   function setHash() {
-    var h = "#turn=" + frames[current].t;
+    var h = "#turn=" + turnOf(current);
     if (location.hash !== h) {
       try { history.replaceState(null, "", h); } catch (e) { /* file:// in some browsers */ }
     }
   }
   function go(i) { draw(i); setHash(); }
-  function stop() { if (timer) { clearInterval(timer); timer = null; } playBtn.textContent = "Play"; }
+  function stop() { if (timer) { clearTimeout(timer); timer = null; } playBtn.textContent = "Play"; playBtn.setAttribute("aria-pressed", "false"); }
+  function interval() {
+    var ms = (data.ms || 150) / speed();
+    canvas.setAttribute("data-interval", String(ms));
+    return ms;
+  }
+  function tick() {
+    if (current >= count - 1) { stop(); return; }
+    go(current + 1);
+    timer = setTimeout(tick, interval());
+  }
   function play() {
     if (timer) { stop(); return; }
-    if (current >= frames.length - 1) { go(0); }
+    if (current >= count - 1) { go(0); }
     playBtn.textContent = "Pause";
-    timer = setInterval(function () {
-      if (current >= frames.length - 1) { stop(); return; }
-      go(current + 1);
-    }, data.w * data.h > 5000 ? 120 : 150);
+    playBtn.setAttribute("aria-pressed", "true");
+    timer = setTimeout(tick, interval());
+  }
+  function faster(step) {
+    if (!speedBox) { return; }
+    var i = Math.max(0, Math.min(speedBox.options.length - 1, speedBox.selectedIndex + step));
+    speedBox.selectedIndex = i;
+    speedBox.dispatchEvent(new Event("change"));
   }
   function fromHash() {
     var m = /turn=(\d+)/.exec(location.hash);
     if (m) { draw(frameOfTurn(parseInt(m[1], 10))); return true; }
     return false;
   }
-  document.getElementById("v-first").addEventListener("click", function () { stop(); go(0); });
-  document.getElementById("v-prev").addEventListener("click", function () { stop(); go(current - 1); });
-  document.getElementById("v-next").addEventListener("click", function () { stop(); go(current + 1); });
-  document.getElementById("v-last").addEventListener("click", function () { stop(); go(frames.length - 1); });
+  $("v-first").addEventListener("click", function () { stop(); go(0); });
+  $("v-prev").addEventListener("click", function () { stop(); go(current - 1); });
+  $("v-next").addEventListener("click", function () { stop(); go(current + 1); });
+  $("v-last").addEventListener("click", function () { stop(); go(count - 1); });
   playBtn.addEventListener("click", play);
   scrub.addEventListener("input", function () { stop(); go(parseInt(scrub.value, 10)); });
+  if (speedBox) {
+    speedBox.addEventListener("change", function () {
+      canvas.setAttribute("data-speed", speedBox.value);
+      if (timer) { clearTimeout(timer); timer = setTimeout(tick, interval()); } else { interval(); }
+    });
+    canvas.setAttribute("data-speed", speedBox.value);
+    interval();
+  }
+  canvas.addEventListener("mousemove", function (ev) {
+    var rect = canvas.getBoundingClientRect();
+    var c = Math.floor((ev.clientX - rect.left) / rect.width * W);
+    var r = Math.floor((ev.clientY - rect.top) / rect.height * H);
+    if (r < 0 || c < 0 || r >= H || c >= W) { return; }
+    canvas.setAttribute("data-cell", r + "," + c);
+    if (cellBox) { cellBox.textContent = "row " + r + ", col " + c; }
+  });
+  canvas.addEventListener("mouseleave", function () {
+    canvas.removeAttribute("data-cell");
+    if (cellBox) { cellBox.textContent = ""; }
+  });
   window.addEventListener("hashchange", function () { fromHash(); });
   document.addEventListener("keydown", function (ev) {
-    if (ev.target && (ev.target.tagName === "INPUT" && ev.target.type !== "range")) { return; }
+    var tag = ev.target && ev.target.tagName;
+    if ((tag === "INPUT" && ev.target.type !== "range") || tag === "SELECT" || tag === "TEXTAREA") { return; }
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
     if (ev.key === "ArrowRight") { stop(); go(current + 1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft") { stop(); go(current - 1); ev.preventDefault(); }
     else if (ev.key === " ") { play(); ev.preventDefault(); }
     else if (ev.key === "Home") { stop(); go(0); ev.preventDefault(); }
-    else if (ev.key === "End") { stop(); go(frames.length - 1); ev.preventDefault(); }
+    else if (ev.key === "End") { stop(); go(count - 1); ev.preventDefault(); }
+    else if (ev.key === "+" || ev.key === "=") { faster(1); ev.preventDefault(); }
+    else if (ev.key === "-" || ev.key === "_") { faster(-1); ev.preventDefault(); }
   });
   if (!fromHash()) { draw(0); }
+  canvas.setAttribute("data-ready", "1");
 })();

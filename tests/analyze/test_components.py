@@ -53,9 +53,9 @@ def test_every_map_file_against_networkx(any_map_file, grid_graph):
         check_against_networkx(gm.blocked, grid_graph)
 
 
-def test_shared_maps_are_there(shared_data):
-    assert len(list((shared_data / "tron-maps").glob("*.txt"))) >= 16
-    assert len(list((shared_data / "outpost-maps").glob("*.txt"))) >= 4
+def test_shared_maps_are_there(outside_data):
+    assert len(list((outside_data / "tron-maps").glob("*.txt"))) >= 16
+    assert len(list((outside_data / "outpost-maps").glob("*.txt"))) >= 4
 
 
 @SETTINGS

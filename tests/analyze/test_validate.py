@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from atlas.errors import MapFormatError
 from atlas.maps import outpost_full_water, parse_map
 
 ROOT = Path(__file__).resolve().parents[2]
-OFFICIAL = ROOT / ".." / "shared" / "data" / "outpost-maps"
+OFFICIAL = ROOT / "tests" / "data" / "outpost-maps"
 OURS = ROOT / "maps" / "outpost"
 
 # A valid quarter: a 20x25 lake, x 10..29, y 10..34 (500 cells), listed x-major.
@@ -508,7 +509,7 @@ LINE = st.one_of(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(st.lists(LINE, max_size=30), st.sampled_from(["\n", "\r\n"]), st.booleans())
 def test_any_text_gives_a_report_that_agrees_with_the_reader(lines, eol, final):
     text = eol.join(lines) + (eol if final else "")
@@ -528,3 +529,33 @@ def test_any_text_gives_a_report_that_agrees_with_the_reader(lines, eol, final):
         return
     assert not report.rules() & {"format", "range"}
     assert np.array_equal(game_map.blocked[:50, :50], report.water)
+
+
+def test_hostile_files_are_reported_never_raised(tmp_path):
+    # the 5,000-digit number of the issue: a format problem on its line
+    lines = text_of(BLOCK).splitlines()
+    lines[3] = "1 " + "9" * 5000
+    report = validate_map_file(write(tmp_path, "digits.txt", "\n".join(lines) + "\n"))
+    (problem,) = [p for p in report.errors if p.rule == "format"]
+    assert problem.line == 4 and "y has 5000 digits, more than 20" in problem.message
+    for odd in ("²", "٣"):  # digits int() would read, the format does not
+        lines[3] = f"1 {odd}"
+        report = validate_map_file(write(tmp_path, "odd.txt", "\n".join(lines) + "\n"))
+        assert [p.line for p in report.errors if p.rule == "format"] == [4]
+    # inside a folder: a FIFO is not opened, a symlink out of the folder is not followed
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    write(folder, "good.txt", text_of(BLOCK))
+    os.mkfifo(folder / "pipe.txt")
+    secret = write(tmp_path, "secret.txt", "0 0\n")
+    (folder / "leak.txt").symlink_to(secret)
+    reports = {Path(r.file).name: r for r in validate_paths([folder])}
+    assert reports["good.txt"].valid
+    assert reports["pipe.txt"].unreadable
+    assert "FIFO" in reports["pipe.txt"].errors[0].message
+    assert reports["leak.txt"].unreadable
+    assert "leads out of the maps folder" in reports["leak.txt"].errors[0].message
+    assert reports["leak.txt"].water is None  # never read
+    # named directly, a FIFO is reported too, without blocking
+    (fifo,) = validate_paths([folder / "pipe.txt"])
+    assert fifo.unreadable and "not a regular file" in fifo.errors[0].message

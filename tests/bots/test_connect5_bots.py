@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.connect5_bitboard import (_bb_eval, _bb_negamax, _bb_parity, _bb_wins,
+from atlas.bots.search import S_ABORT, S_EMPTY, S_SCORE, new_status
+from atlas.bots.connect5.bitboard import (_bb_eval, _bb_negamax, _bb_parity, _bb_wins,
                                          bit_geometry, bitboards)
-from atlas.bots.connect5_search import (PARITY, WIN, _load, _parity_weights, _weights,
+from atlas.bots.connect5.search import (PARITY, WIN, _load, _parity_weights, _weights,
                                         _update, _zugzwang, window_counts)
-from atlas.bots.connect5_strong import StrongConnect5Bot
-from atlas.bots.connect5_window import Window4Bot, move_score, seed_scores, window_table
+from atlas.bots.connect5.strong import StrongConnect5Bot
+from atlas.bots.connect5.window import Window4Bot, move_score, seed_scores, window_table
 from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
 
 
@@ -101,9 +102,11 @@ def test_takes_an_immediate_win_over_a_block(name):
 
 
 @pytest.mark.parametrize("name", ["window4", "strong"])
-def test_searches_when_the_move_is_shorter_than_the_margin(name):
+def test_searches_when_the_move_is_shorter_than_the_margin(name, tick_clock):
     # The site's tournament gives 20 ms a move, no more than window4 keeps in hand: the bot
     # must still search (a fifth of the budget) and see the win, not play a fallback.
+    # On the injected tick clock (10 us a read): the budget is clock reads, not speed.
+    tick_clock.tick = 1e-5
     discs = {(5, 0): 1, (5, 1): 1, (5, 2): 1, (5, 3): 1,
              (5, 8): 0, (4, 8): 0, (3, 8): 0, (2, 8): 0}
     st = _state(6, 9, discs)
@@ -166,13 +169,13 @@ def _loaded(bot, start, rows, cols):
     """The array search's state after :func:`_load` of the flat board ``start``.
 
     Returns the board it filled, the window counts, the threat table and the status
-    (evaluation in ``status[0]``), as the bot's own setup builds them.
+    (evaluation in ``status[S_SCORE]``), as the bot's own setup builds them.
     """
     board = np.zeros_like(start)
     wcount = window_counts(bot.windows, rows, cols)
     threats = np.zeros((rows * cols, 2), np.int64)
-    status = np.zeros(6, np.int64)
-    status[3] = rows * cols
+    status = new_status()
+    status[S_EMPTY] = rows * cols
     key = np.zeros(1, np.int64)
     _load(start, board, bot.windows, wcount, bot.cell_ptr, bot.cell_windows, bot.weights,
           threats, bot.bonus, rows, cols, status, bot.zob, key)
@@ -195,8 +198,8 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
         assert (board == start).all()
         expected = _reference_eval(st.board, inarow, tuple(int(v) for v in bot.bonus))
         expected += _parity_reference(st.board, inarow, bot.parity)
-        assert status[0] == expected
-        assert status[3] == int((start == 0).sum())
+        assert status[S_SCORE] == expected
+        assert status[S_EMPTY] == int((start == 0).sum())
         # take back the top disc of a column (as the search's undo does)
         filled = [c for c in range(cols) if st.heights[c] > 0]
         if filled:
@@ -207,7 +210,7 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
                     bot.cell_windows, bot.weights, threats, bot.bonus, rows, cols, status)
             after = st.board.copy()
             after[r, c] = 0
-            assert status[0] == (_reference_eval(after, inarow, tuple(int(v) for v in bot.bonus))
+            assert status[S_SCORE] == (_reference_eval(after, inarow, tuple(int(v) for v in bot.bonus))
                                  + _parity_reference(after, inarow, bot.parity))
 
 
@@ -326,7 +329,7 @@ def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
         st = _random_state(rows, cols, inarow, int(rng.integers(1, rows * cols - 8)), rng)
         start = st.board.ravel().astype(np.int8)
         board, wcount, threats, status = _loaded(bot, start, rows, cols)
-        expected = status[0] + _zugzwang(threats, st.heights, rows, cols, bot.bonus[2])
+        expected = status[S_SCORE] + _zugzwang(threats, st.heights, rows, cols, bot.bonus[2])
         x0, mask = bitboards(start, rows, cols, 0)
         x1 = x0 ^ mask
         w0 = _bb_wins(x0, bot.geo) & ~mask
@@ -374,13 +377,13 @@ def test_bitboard_search_to_the_end_is_exact(rows, cols, inarow, plies):
         st = _random_state(rows, cols, inarow, plies, rng)
         empties = int((st.board == 0).sum())
         cur, mask = bitboards(st.board.ravel(), rows, cols, st.to_play)
-        status = np.zeros(6, np.int64)
+        status = new_status()
         v = _bb_negamax(cur, mask, _bb_wins(cur, bot.geo), _bb_wins(cur ^ mask, bot.geo),
                         empties, 0, -(WIN + 1), WIN + 1, bot.geo, tt,
                         np.zeros((2, cols), np.int64),
                         np.zeros((rows * cols + 2, 3 * cols), np.int64), status,
                         time.perf_counter() + 60)
-        assert status[2] == 0
+        assert status[S_ABORT] == 0
         assert v == _solve_reference(st.board.copy(), st.to_play, inarow, 0, {})
 
 
@@ -432,3 +435,54 @@ def test_strong_on_a_board_too_big_for_bitboards():
     assert bot.move(st.copy(), 1, time.perf_counter() + 1.0) == 4
     # the array table was filled and the bitboard one (reset for this board) was not
     assert bot.geo is None and (bot.tt[:, 0] != 0).any() and (bot.tt_bits[:, 0] == -1).all()
+
+
+def _benchmark(name: str):
+    """A module of ``benchmarks/`` loaded by path (the folder is no package)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_connect4_benchmark_judges_moves_by_the_solver_scores():
+    bench = _benchmark("connect4_solver")
+    full = bench.FULL
+    # a won position: only the centre wins (fastest 3), a draw and losses elsewhere
+    scores = [-2, 0, 1, 3, -1, full, -4]
+    assert bench.judge(scores, 3) == (1, True, True)
+    assert bench.judge(scores, 2) == (1, False, True)     # a slower win keeps the value
+    assert bench.judge(scores, 1) == (1, False, False)    # a draw gives it away
+    assert bench.judge(scores, 5) == (1, False, False)    # a full column is no move
+    # a drawn position: a loss gives the draw away
+    assert bench.judge([0, -1, 0, -3, full, full, full], 0) == (0, True, True)
+    assert bench.judge([0, -1, 0, -3, full, full, full], 1) == (0, False, False)
+    # a lost position: every move keeps it, the slowest loss is optimal
+    assert bench.judge([-5, -2, -9, -2, -3, -3, -7], 2) == (-1, False, True)
+    assert bench.judge([-5, -2, -9, -2, -3, -3, -7], 3) == (-1, True, True)
+    lo, hi = bench.wilson(98, 100)
+    assert 0.92 < lo < 0.94 and 0.99 < hi < 1.0
+
+
+def test_connect4_benchmark_positions_are_move_strings_of_undecided_games():
+    bench = _benchmark("connect4_solver")
+    st = bench.state_of("4453")
+    assert st.to_play == 0 and st.turn == 4 and st.inarow == 4
+    assert st.board.shape == (6, 7)
+    # columns 1-7 left to right; the first disc is seat 0's, at the bottom (row 5)
+    assert st.board[5, 3] == 1 and st.board[4, 3] == 2 and st.board[5, 4] == 1
+    assert st.board[5, 2] == 2
+    positions = bench.random_positions(30, 4, 10, seed=3)
+    assert len(set(positions)) == 30
+    assert {len(p) for p in positions} <= set(range(4, 11))
+    for p in positions:
+        assert GAME.outcome(bench.state_of(p)) is None
+        assert not bench._wins_at_once(p)
+    assert bench._wins_at_once("112233")          # three in the bottom row, a fourth wins
+    assert positions == bench.random_positions(30, 4, 10, seed=3)

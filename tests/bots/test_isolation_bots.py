@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.isolation_phased import (BEGIN, END, MIDDLE, WIN, flat_board, flood,
+from atlas.bots.isolation.phased import (BEGIN, END, MIDDLE, WIN, flat_board, flood,
                                          longest_path, phase_of, separated)
-from atlas.bots.isolation_knight import (knight_spread, knight_tables, knight_voronoi,
+from atlas.bots.isolation.knight import (knight_spread, knight_tables, knight_voronoi,
                                          knight_walk, popcount)
-from atlas.bots.isolation_strong import StrongIsolationBot, voronoi_split
+from atlas.bots.isolation.queen import queen_spread, queen_tables, queen_voronoi, queen_walk
+from atlas.bots.isolation.strong import StrongIsolationBot, voronoi_split
 from atlas.maps import GameMap
 from atlas.sim.isolation import GAME, KNIGHT_JUMPS, QUEEN_DIRECTIONS, IsolationState
 
@@ -137,9 +138,11 @@ def test_takes_the_move_that_leaves_the_opponent_stuck(name):
 
 
 @pytest.mark.parametrize("name", ["phased", "strong"])
-def test_searches_when_the_move_is_shorter_than_the_margin(name):
+def test_searches_when_the_move_is_shorter_than_the_margin(name, tick_clock):
     # With a budget no longer than the margin kept in hand, the bot still searches a
     # fifth of it (the site's tournament gives 20 ms a move) instead of a random move.
+    # On the injected tick clock (10 us a read): the budget is clock reads, not speed.
+    tick_clock.tick = 1e-5
     st = _state(["1...0", "##...", ".....", ".....", "....."])
     bot = make_bot("isolation", name, seed=0)
     bot.start()
@@ -339,3 +342,152 @@ def test_knight_walk_is_the_longest_walk_when_uncapped():
         got = knight_walk(free, start[0] * 5 + start[1], reach, tables.tab, tables.jumps,
                           10**7, cur, idx, rem)
         assert got == _longest_reference(blocked, start, "knight")
+
+
+def _bits(cells: np.ndarray) -> np.uint64:
+    """A boolean grid as a bit set (square ``r * cols + c`` is bit ``r * cols + c``)."""
+    return np.uint64(sum(1 << int(c) for c in np.flatnonzero(cells.ravel())))
+
+
+@pytest.mark.parametrize("rows, cols", [(8, 8), (5, 9), (7, 3), (1, 6)])
+def test_queen_spread_matches_plain_slides(rows, cols):
+    tables = queen_tables(rows, cols)
+    rng = np.random.default_rng(rows * 10 + cols)
+    for _ in range(30):
+        blocked = rng.random((rows, cols)) < 0.3
+        sources = rng.random((rows, cols)) < 0.15
+        expect = set()
+        for r, c in np.argwhere(sources):
+            expect |= {rr * cols + cc for rr, cc in _moves(blocked, r, c, "queen")}
+        got = int(queen_spread(_bits(sources), _bits(~blocked), tables.tab))
+        assert {i for i in range(rows * cols) if got >> i & 1} == expect
+
+
+def test_queen_voronoi_matches_the_array_split():
+    rng = np.random.default_rng(21)
+    tables = queen_tables(8, 8)
+    separated_seen = 0
+    for _ in range(60):
+        blocked = rng.random((8, 8)) < rng.uniform(0.2, 0.7)
+        cells = rng.choice(64, 2, replace=False)
+        a, b = (divmod(int(c), 8) for c in cells)
+        blocked[a] = blocked[b] = True
+        st = IsolationState(blocked.copy(), np.array([a, b], np.int32), 0, 0, "queen")
+        board = flat_board(st)
+        d0 = np.zeros(64, np.int64)
+        d1 = np.zeros(64, np.int64)
+        ref0, ref1, both = voronoi_split(board.free, board.nbr, board.slide, board.pos, d0,
+                                         d1, board.queue, -1)
+        own0, own1, reach0, reach1 = queen_voronoi(_bits(~blocked), a[0] * 8 + a[1],
+                                                   b[0] * 8 + b[1], tables.tab)
+        assert (own0, own1) == (ref0, ref1)
+        assert ((int(reach0) & int(reach1)) == 0) == (both == 0)
+        separated_seen += both == 0
+    assert separated_seen > 0
+
+
+def test_queen_walk_is_the_longest_walk_when_uncapped():
+    rng = np.random.default_rng(17)
+    tables = queen_tables(4, 4)
+    stack = np.zeros((18, 34), np.int64)
+    rem = np.zeros(18, np.uint64)
+    lengths = set()
+    for _ in range(20):
+        blocked = rng.random((4, 4)) < 0.45
+        start = (int(rng.integers(4)), int(rng.integers(4)))
+        blocked[start] = True
+        got, nodes = queen_walk(_bits(~blocked), start[0] * 4 + start[1], tables.tab, 10**7,
+                                stack, rem)
+        assert got <= nodes
+        assert got == _longest_reference(blocked, start, "queen")
+        lengths.add(int(got))
+    assert len(lengths) > 3
+
+
+@pytest.mark.parametrize("shape, density, depth", [((5, 5), 0.3, 3), ((8, 8), 0.5, 3),
+                                                   ((4, 6), 0.4, 4)])
+def test_queen_bitboard_search_matches_the_array_search(shape, density, depth):
+    # same evaluation, so the same value at the same fixed depth (small regions: the
+    # walks of separated leaves are exact in both)
+    rng = np.random.default_rng(int(shape[0] * 100 + depth))
+    checked = 0
+    while checked < 8:
+        blocked = rng.random(shape) < density
+        cells = np.argwhere(~blocked)
+        if len(cells) < 6:
+            continue
+        a, b = rng.choice(len(cells), 2, replace=False)
+        pos = [tuple(int(v) for v in cells[a]), tuple(int(v) for v in cells[b])]
+        blocked[pos[0]] = blocked[pos[1]] = True
+        st = IsolationState(blocked.copy(), np.array(pos, np.int32), 0, 0, "queen")
+        b0 = flat_board(st)
+        if not _moves(blocked, *pos[0], "queen") or separated(
+                b0.free, b0.nbr, b0.pos, b0.mark, b0.queue, b0.stamp):
+            continue
+        scores = []
+        for arrays in (True, False):
+            bot = StrongIsolationBot(seed=0, max_depth=depth)
+            bot.arrays = arrays
+            bot.move(st.copy(), 0, time.perf_counter() + 60.0)
+            scores.append((bot.last_depth, bot.last_score))
+        assert scores[0] == scores[1]
+        checked += 1
+
+
+def _udacity():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "isolation_udacity.py"
+    spec = importlib.util.spec_from_file_location("isolation_udacity", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["isolation_udacity"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("variant", ["knight", "queen"])
+def test_ab_improved_scores_own_moves_minus_the_opponents(variant):
+    # depth 1: the move that leaves the most own moves minus the opponent's (first of
+    # equals); the full depth of a small board: a winning move whenever there is one
+    bench = _udacity()
+    rng = np.random.default_rng(4)
+    checked = won = 0
+    while checked < 10:
+        blocked = rng.random((4, 5)) < 0.3
+        cells = np.argwhere(~blocked)
+        if len(cells) < 6:
+            continue
+        a, b = rng.choice(len(cells), 2, replace=False)
+        pos = [tuple(int(v) for v in cells[a]), tuple(int(v) for v in cells[b])]
+        blocked[pos[0]] = blocked[pos[1]] = True
+        moves = _moves(blocked, *pos[0], variant)
+        if not moves:
+            continue
+        nbr = bench.neighbours(4, 5, variant == "knight")
+        free = ~blocked.ravel()
+        flat = np.array([pos[0][0] * 5 + pos[0][1], pos[1][0] * 5 + pos[1][1]], np.int64)
+        buf = np.zeros((24, 20), np.int64)
+        status = np.zeros(2, np.int64)
+        best = bench.ab_search(free, nbr, variant == "queen", flat, 0, 1, buf, status,
+                               time.perf_counter() + 60.0)
+        scores = []
+        for m in moves:
+            after = blocked.copy()
+            after[m] = True
+            replies = _moves(after, *pos[1], variant)
+            scores.append(np.inf if not replies else
+                          len(_moves(after, *m, variant)) - len(replies))
+        # the kernel's move order is the direction order, _moves' too
+        assert divmod(int(best), 5) == moves[int(np.argmax(scores))]
+        deep = bench.ab_search(free, nbr, variant == "queen", flat, 0, int(free.sum()), buf,
+                               status, time.perf_counter() + 60.0)
+        if _solve(blocked.copy(), list(pos), 0, variant):
+            after = blocked.copy()
+            r, c = divmod(int(deep), 5)
+            after[r, c] = True
+            assert not _solve(after, [(r, c), pos[1]], 1, variant)
+            won += 1
+        checked += 1
+    assert 0 < won < checked

@@ -1,17 +1,21 @@
-"""The strength ladder's fixed-depth mode (``benchmarks/ladder.py --depth``)."""
+"""The strength ladder (``benchmarks/ladder.py``): its ``--depth`` parsing and its run.
+
+The ladder is a thin layer over the tournament (schedule, games, standings: tested in
+``tests/arena/test_tournament.py``); here its own parts: the depth items and the report.
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("ladder", ROOT / "benchmarks" / "ladder.py")
+_spec = importlib.util.spec_from_file_location("atlas_ladder", ROOT / "benchmarks" / "ladder.py")
 ladder = importlib.util.module_from_spec(_spec)
-sys.modules["ladder"] = ladder        # its dataclasses look their module up there
 _spec.loader.exec_module(ladder)
 
 
@@ -32,16 +36,14 @@ def test_depths_for_every_bot_and_one_bot():
         ladder.parse_depths(["deep"], bots, _fail)
 
 
-def test_a_fixed_depth_game_is_the_same_on_a_loaded_machine():
-    # Searches that ignore the clock play the same game at any time per move (these two
-    # bots also fill a separated room without the clock).
-    duel = ROOT / "maps" / "tron" / "duel.txt"
-    jobs = ladder.schedule("tron", ["voronoi", "chambers"], [duel], [0], 5.0, 2, None,
-                           {"voronoi": 2, "chambers": 2})
-    assert len(jobs) == 2 and all(dict(j.depths) == {"voronoi": 2, "chambers": 2}
-                                  for j in jobs)
-    first = ladder.run_job(jobs[0])
-    again = ladder.run_job(jobs[0])
-    assert first["statuses"] == ["ok", "ok"]
-    assert (first["scores"], first["turns"], first["detail"]) == (
-        again["scores"], again["turns"], again["detail"])
+def test_the_ladder_runs_and_reports_each_pair(tmp_path):
+    out = tmp_path / "games.jsonl"
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ladder.py"), "tron",
+                          "--bots", "wallhugger", "random", "--maps", "duel", "--seeds", "1",
+                          "--time", "0.5", "--jobs", "1", "--out", str(out)],
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "tron: 2 bots, 1 maps, 2 games" in run.stdout
+    assert "wallhugger vs random:" in run.stdout or "random vs wallhugger:" in run.stdout
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2 and '"map": "duel"' in lines[0]

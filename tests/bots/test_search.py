@@ -104,3 +104,13 @@ def test_note_cutoff_keeps_two_distinct_killers_and_adds_history():
 ])
 def test_stop_time_keeps_the_margin_but_thinks_a_fifth_of_the_budget(budget, margin, thinks):
     assert stop_time(100.0 + budget, margin, 100.0) - 100.0 == pytest.approx(thinks)
+
+
+def test_compiled_searches_read_the_injected_clock(tick_clock):
+    # The timing tests inject a tick clock for time.perf_counter: the compiled kernels'
+    # clock must read it too, or their deadlines would still be the machine's.
+    from atlas.bots.search import clock
+
+    first = clock()
+    assert first == tick_clock.now - tick_clock.tick
+    assert clock() == first + tick_clock.tick

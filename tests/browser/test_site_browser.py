@@ -2,11 +2,16 @@
 
 Needs Debian's ``chromium`` (``apt-get install chromium``; ``.ci/run`` installs it) and
 the ``playwright`` Python package from the ``[test]`` extra; never ``playwright
-install``.  The site is a small one built here: a few maps, a few games.
+install``.  The site is a small one built here from saved records (no timed play): a
+few maps, a tron game whose first seat reports its searches, an Outpost game, and
+enough short games to fill more than one page of the games list.  Every control of
+the viewer, the games tables and the search box is driven; nothing waits on the clock
+beyond the browser's own events.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -22,20 +27,30 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
+LINE = "9 5\n#########\n#1      #\n#       #\n#      2#\n#########\n"
+#: Short games on "line", so that the games list has more than one page (50 rows).
+EXTRA = 56
 ROOM = ("15 9\n###############\n#1            #\n#    #####    #\n#             #\n"
         "#   #     #   #\n#             #\n#    #####    #\n#            2#\n"
         "###############\n")
 
 
-def _record(game: str, text: str, seed: int):
+LAKE = "".join(f"{x} {y}\n" for x in range(15, 35) for y in range(15, 40))
+NAMES = {"tron": "room", "isolation": "tiny", "outpost": "lake"}
+
+
+def _record(game: str, text: str, seed: int, *, players=("alpha", "beta"), params=None,
+            info: bool = False, name: str | None = None):
     g = get_game(game)
-    gm = parse_map(text, game=game, name="room" if game == "tron" else "tiny")
-    state = g.initial_state(gm, None)
+    gm = parse_map(text, game=game, name=name or NAMES[game])
+    state = g.initial_state(gm, params)
     rng = np.random.default_rng(seed)
-    b = RecordBuilder(g, gm, None, ["alpha", "beta"], seed)
+    b = RecordBuilder(g, gm, params, list(players), seed)
     while g.outcome(state) is None:
         moves = {p: g.random_move(state, p, rng) for p in g.to_move(state)}
-        b.add_turn(moves)
+        said = {0: {"depth": len(b.turns) + 3, "score": 0.5 * len(b.turns),
+                    "nodes": 1000 + len(b.turns)}} if info else None
+        b.add_turn(moves, {p: 0.01 for p in moves}, said)
         state = g.apply(state, moves)
     return b.finish(state, g.outcome(state))
 
@@ -45,22 +60,30 @@ def site(tmp_path_factory) -> Path:
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         pytest.fail("Debian's chromium is not installed: run 'apt-get install chromium' "
                     "(.ci/run does) to run the browser tests")
-    from atlas.render.site import build_site
+    from atlas.render.site.build import build_site
 
     root = tmp_path_factory.mktemp("browser")
     maps = root / "maps"
     (maps / "tron").mkdir(parents=True)
     (maps / "isolation").mkdir()
+    (maps / "outpost").mkdir()
     (maps / "tron" / "room.txt").write_text(ROOM)
-    (maps / "tron" / "line.txt").write_text("7 3\n#######\n#1   2#\n#######\n")
+    (maps / "tron" / "line.txt").write_text(LINE)
     (maps / "isolation" / "tiny.txt").write_text(
         "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n")
+    (maps / "outpost" / "lake.txt").write_text(LAKE)
     recs = root / "records"
     recs.mkdir()
     seed = next(s for s in range(50) if len(_record("tron", ROOM, s).turns) >= 8)
-    save_record(_record("tron", ROOM, seed), recs / "room.json")
+    save_record(_record("tron", ROOM, seed, players=("deep", "beta"), info=True),
+                recs / "room.json")
     save_record(_record("isolation", "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n",
                         1), recs / "tiny.json")
+    save_record(_record("outpost", LAKE, 2, players=("n", "e", "s", "w"),
+                        params={"T": 60}), recs / "lake.json")
+    for k in range(EXTRA):  # short games: more than a page of the games list
+        save_record(_record("tron", LINE, k, players=("gamma", "delta"), name="line"),
+                    recs / f"line{k:02d}.json")
     out = root / "site"
     build_site(maps, out, records_dir=recs, cache_dir=root / "cache", progress=False,
                tournament=False, log=lambda m: None)
@@ -84,18 +107,17 @@ def page(site):
 def test_index_shows_every_map(site, page):
     page.goto((site / "index.html").as_uri())
     names = page.locator(".card").evaluate_all("els => els.map(e => e.dataset.map)")
-    assert sorted(names) == ["line", "room", "tiny"]
+    assert sorted(names) == ["lake", "line", "room", "tiny"]
     # every thumbnail actually loaded
     widths = page.locator(".card img").evaluate_all("els => els.map(e => e.naturalWidth)")
-    assert len(widths) == 3 and all(w > 0 for w in widths)
+    assert len(widths) == 4 and all(w > 0 for w in widths)
     assert page.errors == []
 
 
 def test_map_page_shows_its_picture(site, page):
     page.goto((site / "index.html").as_uri())
     page.click('.card[data-map="room"]')
-    page.wait_for_load_state()
-    assert page.url.endswith("maps/tron-room.html")
+    page.wait_for_url("**/maps/tron-room.html")
     imgs = page.locator("img.map-img")
     assert imgs.count() >= 2
     sizes = imgs.evaluate_all("els => els.map(e => [e.naturalWidth, e.naturalHeight])")
@@ -145,3 +167,284 @@ def test_turn_link_opens_that_turn(site, page):
     page.wait_for_function("() => Number(document.getElementById('board').dataset.turn) > 4")
     page.click("#v-play")
     assert "turn=" in page.url
+
+
+def _game(site: Path, prefix: str) -> Path:
+    return next((site / "games").glob(f"{prefix}-*.html"))
+
+
+def test_speed_control_and_its_keys(site, page):
+    page.goto(_game(site, "tron-room").as_uri())
+    board = page.locator("#board")
+    options = page.locator("#v-speed option").evaluate_all("els => els.map(e => e.value)")
+    assert options == ["0.25", "0.5", "1", "2", "4", "8"]
+    base = float(board.get_attribute("data-interval"))
+    assert board.get_attribute("data-speed") == "1"
+    page.select_option("#v-speed", "8")
+    assert board.get_attribute("data-speed") == "8"
+    assert float(board.get_attribute("data-interval")) == pytest.approx(base / 8)
+    page.select_option("#v-speed", "0.25")
+    assert float(board.get_attribute("data-interval")) == pytest.approx(base * 4)
+    page.locator("#board").click()  # focus the page, not the select
+    page.keyboard.press("+")
+    assert board.get_attribute("data-speed") == "0.5"
+    page.keyboard.press("-")
+    page.keyboard.press("-")  # already the slowest: stays
+    assert board.get_attribute("data-speed") == "0.25"
+    # playing at 8x runs through the game to its end and stops
+    page.select_option("#v-speed", "8")
+    page.locator("#board").click()
+    page.keyboard.press("Home")
+    page.keyboard.press(" ")  # space plays and pauses
+    assert page.locator("#v-play").get_attribute("aria-pressed") == "true"
+    page.keyboard.press(" ")
+    assert page.locator("#v-play").get_attribute("aria-pressed") == "false"
+    page.keyboard.press("Home")
+    page.click("#v-play")
+    assert page.locator("#v-play").get_attribute("aria-pressed") == "true"
+    last = page.locator("tr[id^=move-]").count()
+    page.wait_for_function(f"() => document.getElementById('board').dataset.turn === '{last}'"
+                           " && document.getElementById('v-play').textContent === 'Play'")
+    assert page.errors == []
+
+
+def test_every_turn_scrub_bar_and_buttons(site, page):
+    page.goto(_game(site, "outpost-lake").as_uri())
+    board = page.locator("#board")
+    turns = page.locator("tr[id^=move-]").count()
+    assert turns >= 60
+    assert page.locator("#v-scrub").get_attribute("max") == str(turns)  # every turn
+    page.locator("#v-scrub").fill("37")
+    assert board.get_attribute("data-turn") == "37"
+    assert page.locator("#v-turn").inner_text() == f"turn 37 / {turns}"
+    page.click("#v-last")
+    assert board.get_attribute("data-turn") == str(turns)
+    page.click("#v-first")
+    assert board.get_attribute("data-turn") == "0"
+    page.click("#v-next")
+    assert board.get_attribute("data-turn") == "1"
+    assert page.locator("#v-link").get_attribute("href") == "#turn=1"
+    # every turn is drawn: stepping through changes the picture at some turn
+    pictures = set()
+    for _ in range(12):
+        page.click("#v-next")
+        pictures.add(page.evaluate("() => document.getElementById('board').toDataURL()"))
+    assert len(pictures) > 1
+    assert page.errors == []
+
+
+def test_chart_series_and_clicks(site, page):
+    page.goto(_game(site, "outpost-lake").as_uri() + "#turn=10")
+    chart = page.locator("#v-chart")
+    assert chart.get_attribute("data-series") == "Land"
+    names = page.locator("#v-series option").evaluate_all("els => els.map(e => e.textContent)")
+    assert names == ["Land (cells)", "Water (cells)", "Outposts (outposts)"]
+    page.select_option("#v-series", "2")
+    assert chart.get_attribute("data-series") == "Outposts"
+    assert page.locator("#v-values").inner_text().startswith("Outposts at turn 10")
+    # a click on the chart's right edge goes to the last turn, on its left to turn 0
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    turns = page.locator("tr[id^=move-]").count()
+    page.mouse.click(box["x"] + box["width"] - 11, box["y"] + box["height"] / 2)
+    assert page.locator("#board").get_attribute("data-turn") == str(turns)
+    page.mouse.click(box["x"] + 43, box["y"] + box["height"] / 2)
+    assert page.locator("#board").get_attribute("data-turn") == "0"
+    # dragging along the chart scrubs through the game
+    page.mouse.move(box["x"] + 43, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 42 + (box["width"] - 53) / 2, box["y"] + box["height"] / 2,
+                    steps=4)
+    middle = int(page.locator("#board").get_attribute("data-turn"))
+    page.mouse.up()
+    assert abs(middle - turns / 2) <= 2
+    # the tron chart: Voronoi territory, one line per seat
+    page.goto(_game(site, "tron-room").as_uri())
+    assert page.locator("#v-chart").get_attribute("data-series") == "Voronoi territory"
+    assert page.locator("#v-series").count() == 0
+    assert page.errors == []
+
+
+def test_hover_shows_cell_coordinates(site, page):
+    page.goto(_game(site, "tron-room").as_uri())
+    page.locator("#board").scroll_into_view_if_needed()
+    box = page.locator("#board").bounding_box()
+    # ROOM is 15 columns x 9 rows: the centre of cell (row 2, col 5)
+    page.mouse.move(box["x"] + box["width"] * (5.5 / 15), box["y"] + box["height"] * (2.5 / 9))
+    assert page.locator("#v-cell").inner_text() == "row 2, col 5"
+    assert page.locator("#board").get_attribute("data-cell") == "2,5"
+    page.mouse.move(box["x"] + box["width"] * (14.5 / 15), box["y"] + box["height"] * (8.5 / 9))
+    assert page.locator("#v-cell").inner_text() == "row 8, col 14"
+    page.mouse.move(box["x"] - 40, box["y"] - 40)
+    assert page.locator("#v-cell").inner_text() == ""
+
+
+def test_bot_info_per_move(site, page):
+    page.goto(_game(site, "tron-room").as_uri() + "#turn=3")
+    cells = page.locator("#v-seats tbody tr").first.locator("td")
+    texts = cells.evaluate_all("els => els.map(e => e.textContent)")
+    # seat 1 reported depth turn + 3 (turn 3 is the third move: index 2), score 0.5 x 2
+    assert texts[0] == "deep" and texts[2] == "10 ms"
+    assert texts[3:] == ["5", "1", "1002"]
+    second = page.locator("#v-seats tbody tr").nth(1).locator("td")
+    assert second.evaluate_all("els => els.map(e => e.textContent)")[3:] == ["—", "—", "—"]
+    move = page.locator("#move-3 td").nth(1).inner_text()
+    assert texts[1] == move and move in ("N", "E", "S", "W")
+    page.keyboard.press("Home")
+    assert cells.nth(3).inner_text() == "—"  # no move at turn 0
+
+
+def test_record_download_link(site, page):
+    game = _game(site, "tron-room")
+    page.goto(game.as_uri())
+    link = page.locator("#record-link")
+    href = link.get_attribute("href")
+    assert link.get_attribute("download") is not None and href.endswith(".json")
+    target = (game.parent / href).resolve()
+    from atlas.sim.records import load_record
+
+    rec = load_record(target)
+    assert [p.name for p in rec.players] == ["deep", "beta"]
+    # from file:// the browser shows the record (a download needs a same-origin link) ...
+    link.click()
+    page.wait_for_url("**/*.json")
+    assert json.loads(page.locator("body").inner_text())["players"][0]["name"] == "deep"
+    # ... served over HTTP (a local server on 127.0.0.1) the same link downloads it
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/games/{game.name}"
+        page.goto(url)
+        with page.expect_download() as info:
+            page.click("#record-link")
+        assert info.value.suggested_filename == target.name
+        assert json.loads(Path(info.value.path()).read_text())["seed"] == rec.seed
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_games_list_pages_sorts_and_filters(site, page):
+    page.goto((site / "games.html").as_uri())
+    widget = page.locator(".games-widget")
+    page.wait_for_function("() => document.querySelector('.games-widget').dataset.ready")
+    total = int(widget.get_attribute("data-rows"))
+    assert total == EXTRA + 3
+    rows = page.locator(".games-table tbody tr")
+    assert rows.count() == 50
+    assert page.locator(".page-label").inner_text() == "page 1 of 2"
+    page.click("button[data-page=next]")
+    assert rows.count() == total - 50 and widget.get_attribute("data-page") == "2"
+    assert "page=2" in page.url
+    page.click("button[data-page=prev]")
+    assert rows.count() == 50 and widget.get_attribute("data-page") == "1"
+    page.click("button[data-page=last]")
+    assert widget.get_attribute("data-page") == "2"
+    page.click("button[data-page=first]")
+    # sort by length: the longest game first, then ascending after a second click
+    page.click("button[data-sort=turns]")
+    turns = [int(t) for t in rows.locator("td.num").all_inner_texts()]
+    assert turns == sorted(turns, reverse=True)
+    page.click("button[data-sort=turns]")
+    turns = [int(t) for t in rows.locator("td.num").all_inner_texts()]
+    assert turns == sorted(turns)
+    assert "sort=turns" in page.url and "dir=asc" in page.url
+    # filter by game, then by map, bot, result and length
+    page.select_option("select[name=game]", "tron")
+    assert int(widget.get_attribute("data-rows")) == EXTRA + 1
+    page.select_option("select[name=map]", "tron-line")
+    assert int(widget.get_attribute("data-rows")) == EXTRA
+    page.select_option("select[name=map]", "tron-room")
+    assert int(widget.get_attribute("data-rows")) == 1
+    page.select_option("select[name=map]", "")
+    page.select_option("select[name=bot]", "tron-deep")
+    assert int(widget.get_attribute("data-rows")) == 1
+    page.select_option("select[name=bot]", "tron-gamma")
+    page.select_option("select[name=result]", "bot-won")
+    won = int(widget.get_attribute("data-rows"))
+    page.select_option("select[name=result]", "bot-lost")
+    lost = int(widget.get_attribute("data-rows"))
+    page.select_option("select[name=result]", "draw")
+    drawn = int(widget.get_attribute("data-rows"))
+    assert won + lost + drawn == EXTRA and won > 0 and lost > 0
+    page.select_option("select[name=result]", "")
+    page.fill("input[name=min]", "5")
+    page.fill("input[name=max]", "6")
+    shown = [int(t) for t in rows.locator("td.num").all_inner_texts()]
+    assert shown and all(5 <= t <= 6 for t in shown)
+    # the filters live in the address: a reload shows the same list
+    url = page.url
+    assert "bot=tron-gamma" in url and "min=5" in url
+    page.goto("about:blank")
+    page.goto(url)
+    assert [int(t) for t in rows.locator("td.num").all_inner_texts()] == shown
+    page.click("button.clear")
+    page.wait_for_function("() => document.querySelector('.games-widget').dataset.rows === "
+                           f"'{total}'")
+    # search by name
+    page.fill("input[name=q]", "deep")
+    assert int(widget.get_attribute("data-rows")) == 1
+    assert rows.first.locator("a").first.get_attribute("href").startswith("games/tron-room-")
+    assert page.errors == []
+
+
+def test_index_search_box(site, page):
+    page.goto((site / "index.html").as_uri())
+    box = page.locator("#search-results")
+    assert box.is_hidden()
+    page.fill("#site-search", "gamma line")
+    assert box.is_visible()
+    assert int(box.get_attribute("data-count")) == EXTRA
+    assert box.locator("ul li").count() >= 10 and "all 56 matching games" in box.inner_text()
+    page.fill("#site-search", "lake")
+    headings = box.locator("h3").evaluate_all("els => els.map(e => e.textContent)")
+    assert headings[0] == "Maps" and "Games" in headings
+    page.fill("#site-search", "room deep")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/games/tron-room-*.html")
+    page.goto((site / "index.html").as_uri())
+    page.fill("#site-search", "gamma")
+    page.click("#search-results a.more")
+    page.wait_for_url("**/games.html#q=gamma")
+    page.wait_for_function("() => document.querySelector('.games-widget').dataset.rows === "
+                           f"'{EXTRA}'")
+    page.goto((site / "index.html").as_uri())
+    page.fill("#site-search", "zzz-nothing")
+    assert box.inner_text() == "Nothing matches."
+    page.keyboard.press("Escape")  # clears the box and closes the results
+    assert page.locator("#site-search").input_value() == "" and box.is_hidden()
+    assert page.errors == []
+
+
+def test_map_and_bot_pages_tables_and_tree(site, page):
+    page.goto((site / "maps" / "tron-line.html").as_uri())
+    widget = page.locator(".games-widget")
+    assert int(widget.get_attribute("data-rows")) == EXTRA
+    assert page.locator("select[name=map]").is_hidden()  # the map is fixed here
+    assert page.locator(".games-table tbody tr").count() == 25  # a map page shows 25
+    page.click("button[data-page=last]")
+    assert page.locator(".games-table tbody tr").count() == EXTRA - 50
+    assert "#" not in page.url  # a map page's table keeps the address as it is
+    # the featured game and the chamber tree
+    page.goto((site / "maps" / "tron-room.html").as_uri())
+    assert page.locator("svg.chamber-tree circle").count() >= 1
+    assert "at most" in page.locator(".parity-note").inner_text()
+    page.click("#featured .featured-title a")
+    page.wait_for_url("**/games/tron-room-*.html")
+    page.goto((site / "maps" / "outpost-lake.html").as_uri())
+    sizes = page.locator(".overlays img").evaluate_all("els => els.map(e => e.naturalWidth)")
+    assert len(sizes) == 4 and all(w > 0 for w in sizes)
+    page.goto((site / "bots" / "tron-gamma.html").as_uri())
+    assert int(page.locator(".games-widget").get_attribute("data-rows")) == EXTRA
+    assert page.locator("select[name=bot]").is_hidden()
+    assert page.errors == []

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from atlas.maps import GameMap, parse_map
+from atlas.maps import GameMap
 from atlas.sim import get_game
 from atlas.sim.records import Record, RecordBuilder
 
@@ -65,3 +65,56 @@ def play_record(game: str, game_map: GameMap, seed: int = 0, *,
         builder.add_turn(moves, {p: 0.001 for p in moves})
         state = g.apply(state, moves)
     return builder.finish(state, g.outcome(state))
+
+
+def read_varints(data: bytes) -> list[int]:
+    """Unsigned LEB128 varints, as the viewer's JavaScript reads them."""
+    out, value, shift = [], 0, 0
+    for b in data:
+        value |= (b & 0x7F) << shift
+        if b & 0x80:
+            shift += 7
+        else:
+            out.append(value)
+            value, shift = 0, 0
+    assert shift == 0, "truncated varint"
+    return out
+
+
+def unpack_viewer(packed: dict) -> tuple[list[np.ndarray], list[list[tuple[int, list]]]]:
+    """Rebuild every frame's grid and marks from a page's packed viewer data, the way
+    ``templates/static/viewer.js`` does (an independent reading of the format)."""
+    import base64
+
+    w, h = packed["w"], packed["h"]
+    grid = np.frombuffer(base64.b64decode(packed["base"]), dtype=np.uint8).copy()
+    assert grid.size == w * h
+    nums = read_varints(base64.b64decode(packed["frames"]))
+    at = 0
+    grids, marks = [], []
+    prev: list[int] = []
+    for f in range(packed["count"]):
+        runs = nums[at]
+        at += 1
+        pos = 0
+        for _ in range(runs):
+            gap, length, colour = nums[at:at + 3]
+            at += 3
+            pos += gap
+            grid[pos:pos + length] = colour
+            pos += length
+        n = nums[at]
+        at += 1
+        cells, frame_marks = [], []
+        for j in range(n):
+            z, style = nums[at:at + 2]
+            at += 2
+            delta = -(z + 1) // 2 if z % 2 else z // 2
+            cell = (prev[j] if j < len(prev) else 0) + delta
+            cells.append(cell)
+            frame_marks.append((cell, packed["styles"][style]))
+        prev = cells
+        grids.append(grid.reshape(h, w).copy())
+        marks.append(frame_marks)
+    assert at == len(nums)
+    return grids, marks

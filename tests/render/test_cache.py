@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from atlas.render.cache import CODE_PARTS, Cache, code_version, content_key
+from atlas.render.site.cache import CODE_PARTS, Cache, code_version, content_key
 
 
 def test_content_key_is_stable_and_order_free_for_dicts():
@@ -40,3 +40,17 @@ def test_code_versions_differ_by_kind():
     assert len(set(versions.values())) == len(versions)
     assert all(len(v) == 64 for v in versions.values())
     assert code_version("game") == code_version("game")
+
+
+def test_page_modules_decide_no_cached_result():
+    from atlas.render.site.cache import CODE_EXCLUDED, code_files
+
+    for kind in CODE_PARTS:
+        hashed = {p.as_posix() for p in code_files(kind)}
+        assert not any(h.endswith("atlas/" + rel) for rel in CODE_EXCLUDED for h in hashed)
+    # what renders the replays and draws the maps is in
+    assert "render/viewer.py" in {"/".join(p.parts[-2:]) for p in code_files("replay")}
+    assert "site/build.py" in {"/".join(p.parts[-2:]) for p in code_files("replay")}
+    assert "sim/registry.py" in {"/".join(p.parts[-2:]) for p in code_files("analysis")}
+    assert not any(p.name == "pages.py" for p in code_files("replay"))
+    assert any(p.name == "pages.py" for p in code_files(None))

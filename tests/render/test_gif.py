@@ -11,7 +11,12 @@ from PIL import Image
 
 from atlas.maps import parse_map
 from atlas.render import palette as P
-from atlas.render.frames import MAX_OUTPOST_FRAMES, frame_cell_px, record_frames, sample_turns
+from atlas.render.frames import sample_turns
+from atlas.render.replay import record_frames
+from atlas.render.games import render_of
+from atlas.sim.registry import get_info
+
+MAX_OUTPOST_FRAMES = get_info("outpost").max_frames
 from atlas.render.gif import HOLD_LAST_MS, encode_gif, record_gif_bytes, write_gif
 from atlas.render.viewer import viewer_data
 from atlas.sim.records import replay_states
@@ -49,7 +54,7 @@ def test_tron_gif_one_frame_per_turn_heads_and_trails(tmp_path, tron25):
     write_gif(rec, path)
     frames = _frames(path.read_bytes())
     assert len(frames) == len(rec.turns) + 1
-    k = frame_cell_px("tron", tron25.shape)
+    k = render_of("tron").cell_px(tron25.shape)
     band = 20  # caption band above the board
     # the frame before the end (at the end both heads may share one cell)
     t = len(states) - 2

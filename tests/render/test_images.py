@@ -11,9 +11,12 @@ from PIL import Image
 
 from atlas.maps import OUTPOST_HOMES, parse_map
 from atlas.render import palette as P
-from atlas.render.images import (map_picture, outpost_picture, shape_mask, supply_paths,
-                                 thumbnail, upscale, write_map_png)
-from atlas.render.mapinfo import map_figures, validation_picture
+from atlas.cli import main
+from atlas.render.games import render_of
+from atlas.render.games.outpost import outpost_picture, supply_paths, validation_picture
+from atlas.render.images import map_picture, shape_mask, upscale
+from atlas.render.site.build import figures_of
+from atlas.sim.registry import summarize_map
 
 
 def _rgb(image) -> np.ndarray:
@@ -175,20 +178,28 @@ def test_supply_paths_are_shortest_good_paths():
     assert len(path) - 1 == want
 
 
-def test_write_map_png_and_thumbnail(tmp_path, corridor_map):
+def test_analyze_png_and_thumbnail(tmp_path, corridor_map):
+    from atlas.maps import write_map
+
+    src = tmp_path / "corridor.txt"
+    write_map(corridor_map, src)
     out = tmp_path / "m.png"
-    write_map_png(corridor_map, out)
+    assert main(["analyze", str(src), "--png", str(out)]) == 0
     with Image.open(out) as im:
         assert im.format == "PNG"
         assert im.size[0] % corridor_map.width == 0 and im.size[0] >= 7 * 10
-    th = thumbnail(corridor_map, size=160)
+        # the Voronoi picture: both seats' tints are there
+        rgb = np.asarray(im.convert("RGB"))
+    tints = {P.hex_to_rgb(P.PALETTE_HEX[P.PLAYER_TINT[s]]) for s in (0, 1)}
+    assert tints <= {tuple(int(v) for v in px) for px in rgb.reshape(-1, 3)}
+    th = render_of("tron").thumbnail(corridor_map, size=160)
     assert th.size[0] <= 160 and th.size[0] == th.size[1] / 5 * 7
 
 
 def test_map_figures_cross_checked():
     text = "9 5\n#########\n#1  #  2#\n#   #   #\n#       #\n#########\n"
     gm = parse_map(text, game="tron", name="bottleneck")
-    fig = map_figures(gm)
+    fig = figures_of(summarize_map(gm))
     graph = nx.grid_2d_graph(gm.height, gm.width)
     graph.remove_nodes_from([tuple(map(int, rc)) for rc in np.argwhere(gm.blocked)])
     assert fig["free"] == graph.number_of_nodes()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -239,3 +240,173 @@ def test_damaged_files_are_refused(tmp_path):
         assert str(path) in str(info.value)
     with pytest.raises(RecordError, match="cannot read file"):
         load_record(tmp_path / "missing.json")
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def _runner_record(seed: int = 3):
+    """A tron game played by the runner, in which seat 1 times out at turn 2."""
+    from atlas.arena.runner import play_game
+
+    class Late:
+        name = "late"
+
+        def __init__(self):
+            self.turns = 0
+
+        def move(self, state, player, deadline):
+            self.turns += 1
+            if self.turns == 3:
+                raise TimeoutError("thinking")  # recorded as a crash at turn 2
+            return get_game("tron").legal_moves(state, player)[0]
+
+    game_map = read_map(REPO / "maps" / "tron" / "duel.txt")
+    return play_game("tron", game_map, ["random", Late()], seed=seed)
+
+
+def test_verify_record_checks_the_result_and_the_statuses():
+    record = _runner_record()
+    assert record.statuses[1].status == "crashed" and record.statuses[1].turn == 2
+    assert record.turns[2].moves[1] is None
+    verify_record(record)
+    good = record.to_json()
+
+    def claims(change) -> str:
+        doc = json.loads(json.dumps(good))
+        change(doc)
+        with pytest.raises(RecordError) as info:
+            verify_record(record_from_json(doc))
+        return str(info.value)
+
+    def winner(d):
+        d["result"]["winner"] = 1
+    assert "claims result.winner 1, but its moves give 0" in claims(winner)
+
+    def scores(d):
+        d["result"]["scores"] = [0.5, 0.5]
+    assert "result.scores" in claims(scores)
+
+    def reason(d):
+        d["result"]["reason"] = "timeout"
+    assert "claims result.reason 'timeout', but its moves give 'crash'" in claims(reason)
+
+    def all_ok(d):  # a failure hidden: the null move shows it
+        d["statuses"][1] = {"status": "ok", "turn": None, "detail": ""}
+    assert "statuses[1] is 'ok', but seat 1 gave no valid move (null) at turn 2" in \
+        claims(all_ok)
+
+    def wrong_turn(d):
+        d["statuses"][1]["turn"] = 1
+    assert "first null move is at turn 2" in claims(wrong_turn)
+
+    def blamed(d):  # a seat blamed that played every move
+        d["statuses"][0] = {"status": "timeout", "turn": 0, "detail": "made up"}
+    assert "statuses[0] says 'timeout' at turn 0, but seat 0 gave a move on every turn" in \
+        claims(blamed)
+
+    def early(d):  # a record cut before the end
+        d["turns"] = d["turns"][:2]
+        d["statuses"][1] = {"status": "ok", "turn": None, "detail": ""}
+    message = claims(early)
+    assert "does not replay" in message or "before the game is over" in message
+
+
+def test_a_record_that_stops_early_is_refused():
+    record, _ = play_record("connect5", seed=4)
+    cut = RecordBuilder("connect5", record.game_map(), dict(record.params),
+                        list(record.players), record.seed)
+    game = get_game("connect5")
+    state = game.initial_state(record.game_map(), dict(record.params))
+    for turn in record.turns[:3]:
+        moves = {s: game.move_from_json(m) for s, m in turn.moves.items()}
+        cut.add_turn(moves)
+        state = game.apply(state, moves)
+    fake = cut.finish(state, record.result)
+    with pytest.raises(RecordError, match="stops after 3 turns, before the game is over"):
+        verify_record(fake)
+
+
+def test_a_failure_before_the_first_turn_of_its_seat_verifies():
+    """A bot that cannot start fails 'at turn 0'; in an alternating game its first null
+    move comes at its first turn, turn 1."""
+    from atlas.arena.runner import play_game
+
+    game_map = read_map(REPO / "maps" / "connect5" / "standard.txt")
+    record = play_game("connect5", game_map, ["random", "cmd:./no-such-bot"])
+    assert record.statuses[1].turn == 0 and record.turns[1].moves[1] is None
+    verify_record(record)
+
+
+# --------------------------------------------------------------------------- limits
+
+
+def test_records_beyond_the_limits_are_refused_naming_the_file(tmp_path):
+    from atlas.limits import MAX_RECORD_BYTES
+
+    record, _ = play_record("connect5", seed=6)
+    good = json.dumps(record.to_json())
+    cases = {
+        "deep.json": ('{"a": ' * 100_000, "JSON nested 100000 deep, more than 64"),
+        "digits.json": (good.replace('"seed": 6', '"seed": 1' + "0" * 5000),
+                        "a number of 5001 digits, more than 20"),
+        "nan.json": (good.replace('"seed": 6', '"seed": NaN'), "NaN is not a JSON number"),
+        "seat.json": (good.replace('"moves": {"0"', '"moves": {"²"', 1), "seat '²'"),
+        "players.json": (good.replace('"players": [', '"players": [{"name": "x", '
+                                      '"kind": "builtin"}, ', 1),
+                         "the record has 3 players; connect5 is played by 2"),
+        "turn.json": (good.replace('"turn": null', '"turn": 99999', 1),
+                      "statuses[0].turn is 99999; the record has"),
+    }
+    for name, (text, fragment) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        with pytest.raises(RecordError) as info:
+            load_record(path)
+        assert str(info.value).startswith(str(path)) and fragment in str(info.value), \
+            (name, str(info.value))
+    # a gzip bomb: 33 MB of spaces in 33 KB, refused without being unpacked whole
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b" " * (MAX_RECORD_BYTES + 1_000_000)))
+    assert bomb.stat().st_size < 100_000
+    with pytest.raises(RecordError, match="more than 33,554,432 bytes once decompressed"):
+        load_record(bomb)
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    with pytest.raises(RecordError, match="not a regular file: a FIFO"):
+        load_record(fifo)
+
+
+def test_per_move_info_round_trips_and_old_records_load(tmp_path):
+    game = get_game("tron")
+    game_map = read_map(REPO / "maps" / MAPS["tron"])
+    builder = RecordBuilder("tron", game_map, None, ["a", "b"], 0)
+    state = game.initial_state(game_map, None)
+    rng = np.random.default_rng(1)
+    moves = {p: game.random_move(state, p, rng) for p in game.to_move(state)}
+    # numpy numbers become plain ones; unknown keys and infinite values are left out
+    builder.add_turn(moves, {0: 0.01, 1: 0.02},
+                     {0: {"depth": np.int64(7), "score": 12.25, "nodes": 4.0e3, "x": 1},
+                      1: {"score": float("-inf")}})
+    rec = builder.finish(state, Outcome(None, "draw", (0.5, 0.5)))
+    assert rec.turns[0].info == {0: {"depth": 7, "score": 12.25, "nodes": 4000}}
+    data = rec.to_json()
+    assert data["turns"][0]["info"] == {"0": {"depth": 7, "score": 12.25, "nodes": 4000}}
+    save_record(rec, tmp_path / "g.json")
+    assert load_record(tmp_path / "g.json") == rec
+    # a record written before per-move info existed has no "info" key and loads as before
+    old = json.loads(json.dumps(data))
+    del old["turns"][0]["info"]
+    assert record_from_json(old).turns[0].info == {}
+    # and a turn without info writes none
+    b2 = RecordBuilder("tron", game_map, None, ["a", "b"], 0)
+    b2.add_turn(moves)
+    assert "info" not in b2.finish(state, Outcome(None, "draw", (0.5, 0.5))
+                                   ).to_json()["turns"][0]
+    bad = json.loads(json.dumps(data))
+    bad["turns"][0]["info"]["0"]["depth"] = "deep"
+    with pytest.raises(RecordError, match=r"turns\[0\]\.info\['0'\]"):
+        record_from_json(bad)
+    bad["turns"][0]["info"]["0"] = {"depth": 3, "mood": 1}  # only depth, score, nodes
+    with pytest.raises(RecordError, match="depth, score, nodes"):
+        record_from_json(bad)

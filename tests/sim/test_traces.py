@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 from pathlib import Path
@@ -11,15 +10,15 @@ import pytest
 
 from atlas.maps import read_map
 from atlas.sim.records import load_record, verify_record
-from atlas.sim.traces import (
+from atlas.cli import main
+from atlas.sim.outpost.traces import (
     TraceError,
     find_trace_map,
-    import_trace_from_cli,
     read_trace,
     replay_trace,
 )
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 TRACES = sorted((DATA / "outpost-traces").glob("*.jsonl.gz"))
 MAPS = DATA / "outpost-maps"
 
@@ -41,7 +40,12 @@ def test_trace_replays_exactly(path):
 
 
 def _args(trace, record=None, map_=None):
-    return argparse.Namespace(trace=str(trace), map=map_, record=record)
+    argv = ["import-trace", str(trace)]
+    if map_ is not None:
+        argv += ["--map", str(map_)]
+    if record is not None:
+        argv += ["--record", str(record)]
+    return argv
 
 
 def _rewrite(src: Path, dst: Path, edit) -> None:
@@ -55,7 +59,7 @@ def _rewrite(src: Path, dst: Path, edit) -> None:
 def test_import_trace_writes_a_record_that_verifies(tmp_path, capsys):
     src = DATA / "outpost-traces" / "g5-8_mapblob_r10L20W5_rep0.jsonl.gz"
     out = tmp_path / "game.json.gz"
-    assert import_trace_from_cli(_args(src, str(out))) == 0
+    assert main(_args(src, str(out))) == 0
     assert "200 turns replayed exactly" in capsys.readouterr().out
     rec = load_record(out)
     verify_record(rec)
@@ -69,7 +73,7 @@ def test_import_trace_writes_a_record_that_verifies(tmp_path, capsys):
     assert rec.turns[rec.statuses[0].turn].moves[0] is None
 
 
-def test_import_trace_names_the_first_difference(tmp_path, capsys):
+def test_import_trace_names_the_first_difference(tmp_path, capsys, monkeypatch):
     src = DATA / "outpost-traces" / "base_map1_r10L20W5_rep0.jsonl.gz"
     bad = tmp_path / "map1_corrupt.jsonl.gz"
 
@@ -78,8 +82,9 @@ def test_import_trace_names_the_first_difference(tmp_path, capsys):
         lines[120]["water"][1] += 1        # a later difference must not be reported
 
     _rewrite(src, bad, corrupt)
-    # the map is not beside the copy: found in ../shared/data/outpost-maps
-    assert import_trace_from_cli(_args(bad)) == 1
+    # the map is not beside the copy: found in the current directory
+    monkeypatch.chdir(MAPS)
+    assert main(_args(bad)) == 1
     err = capsys.readouterr().err
     assert "turn 57, seat 2, field 'land'" in err
     want = json.loads(gzip.open(src, "rt").readlines()[57])["land"][2]
@@ -95,24 +100,24 @@ def test_import_trace_catches_a_changed_move(tmp_path, capsys):
         lines[3]["moves"][1][0][1] = [x - 1, y - 1]  # diagonal: ignored officially
 
     _rewrite(src, bad, corrupt)
-    assert import_trace_from_cli(_args(bad, map_=str(MAPS / "map1.txt"))) == 1
+    assert main(_args(bad, map_=str(MAPS / "map1.txt"))) == 1
     assert "turn 3, seat 1, field 'outposts'" in capsys.readouterr().err
 
 
 def test_import_trace_refuses_foreign_files(tmp_path, capsys):
-    assert import_trace_from_cli(_args(tmp_path / "missing.jsonl.gz")) == 2
+    assert main(_args(tmp_path / "missing.jsonl.gz")) == 2
     assert "cannot read file" in capsys.readouterr().err
     foreign = tmp_path / "map.jsonl"
     foreign.write_text((MAPS / "map1.txt").read_text())
-    assert import_trace_from_cli(_args(foreign)) == 2
+    assert main(_args(foreign)) == 2
     assert f"{foreign}:1: not a JSON line" in capsys.readouterr().err
     notrace = tmp_path / "rec.jsonl"
     notrace.write_text('{"format": "atlas-replay"}\n')
-    assert import_trace_from_cli(_args(notrace)) == 2
+    assert main(_args(notrace)) == 2
     assert "not an Outpost trace" in capsys.readouterr().err
     damaged = tmp_path / "cut.jsonl.gz"
     damaged.write_bytes(gzip.compress(b'{"header": true}\n' * 100)[:40])
-    assert import_trace_from_cli(_args(damaged)) == 2
+    assert main(_args(damaged)) == 2
     assert "damaged gzip data" in capsys.readouterr().err
 
 
@@ -135,5 +140,49 @@ def test_header_without_turns_is_refused(tmp_path, capsys):
     bad = tmp_path / "zero.jsonl"
     bad.write_text('{"header": true, "map": "map1", "r": 10, "L": 20, "W": 5, "ticks": 0, '
                    '"players": ["a", "b", "c", "d"]}\n{"final": true}\n')
-    assert import_trace_from_cli(_args(bad)) == 2
+    assert main(_args(bad)) == 2
     assert "header field 'ticks'" in capsys.readouterr().err
+
+
+def test_an_imported_trace_with_errors_verifies_with_its_statuses():
+    path = DATA / "outpost-traces" / "g5-8_mapblob_r10L20W5_rep0.jsonl.gz"
+    from atlas.sim.outpost.traces import trace_to_record
+
+    trace = read_trace(path)
+    record = trace_to_record(trace, read_map(MAPS / "mapblob.txt", game="outpost"))
+    verify_record(record)  # the statuses agree with the null moves, the result with the rules
+    threw = [s for s in range(4) if any(t["errors"][s] for t in trace.turns)]
+    assert threw == [s for s, st in enumerate(record.statuses) if st.status == "crashed"]
+    for s in threw:
+        first = next(k for k, t in enumerate(trace.turns) if t["errors"][s])
+        turn = record.statuses[s].turn
+        assert record.turns[turn].moves[s] is None
+        assert f"first at turn {first + 1}" in record.statuses[s].detail
+
+
+def test_hostile_trace_lines_are_trace_errors_naming_the_line(tmp_path):
+    lines = gzip.decompress(TRACES[0].read_bytes()).decode().splitlines()
+    turn = json.loads(lines[1])
+    cases = {
+        "deep": (1, "[" * 10_000, "JSON nested 10000 deep, more than 64"),
+        "digits": (1, lines[1].replace('"tick":1', '"tick":1' + "0" * 5000),
+                   "a number of 5001 digits"),
+        "disputed": (1, json.dumps({**turn, "disputed": 5}),
+                     "turn 1: field 'disputed' should list the four seats"),
+        "moves": (1, json.dumps({**turn, "moves": [{"a": 1}, None, None, None]}),
+                  "seat 0: moves should be a list"),
+        "coords": (1, json.dumps({**turn, "moves": [[[0, {"x": 1}]], None, None, None]}),
+                   "seat 0: moves should be [index, [x, y]] entries"),
+    }
+    for name, (k, text, fragment) in cases.items():
+        doc = list(lines)
+        doc[k] = text
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(doc) + "\n")
+        with pytest.raises(TraceError) as info:
+            trace = read_trace(path)
+            replay_trace(trace, read_map(MAPS / f"{trace.map_name}.txt", game="outpost"))
+        assert str(info.value).startswith(str(path)) and fragment in str(info.value), \
+            (name, str(info.value))
+        if name in ("deep", "digits", "disputed", "moves"):
+            assert info.value.line == k + 1

@@ -1,0 +1,170 @@
+"""What the served side of every protocol shares: the engine's clock, the watchdog that
+answers for a bot that is not ready, and writing answers.
+
+A program entered in the official tron engine has 3 s for its first move, counted by the
+engine from the moment it started the program: the interpreter's start, atlas's imports
+and the loading (or compiling) of the bot's numba kernels all come out of those 3 s.  So
+the served side of ``atlas bot`` keeps the engine's clock:
+
+* the first move's deadline counts from the process's own start (:func:`process_start`,
+  read from ``/proc/self/stat``), not from the moment the first request was read;
+* the bot is made (its kernels loaded or compiled) and asked for moves on a worker
+  thread (:class:`ServedBot`) while the main thread keeps reading requests, so nothing
+  the bot does delays the clock;
+* at each deadline, a watchdog on the main thread answers a safe move of the protocol's
+  own (for tron: the free neighbour with the most room) when the bot has not answered:
+  while numba compiles on a cold cache, or when a search overruns.  A late answer of the
+  bot is dropped; the next request is asked of the bot again.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+import traceback
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from queue import SimpleQueue
+from typing import Any, BinaryIO, Callable, TypeVar
+
+__all__ = ["send_line", "process_start", "process_age", "ServedBot"]
+
+T = TypeVar("T")
+
+
+def send_line(out: BinaryIO, text: str) -> None:
+    """Write ``text`` (UTF-8) and flush, so the host reads the answer at once."""
+    out.write(text.encode("utf-8"))
+    out.flush()
+
+
+def process_age(stat: str, boot_seconds: float, ticks_per_second: float) -> float:
+    """Seconds since a process started, from its ``/proc/PID/stat`` line.
+
+    Field 22 of the line is the start time in clock ticks since boot (proc(5)); the
+    command name (field 2) is in parentheses and may hold spaces, so fields are counted
+    after its closing parenthesis.  ``boot_seconds`` is the time since boot now
+    (``CLOCK_BOOTTIME``).  Never negative.
+
+    Examples
+    --------
+    >>> line = "42 (atlas bot) S " + " ".join(["0"] * 18) + " 1000 0 0"
+    >>> process_age(line, 12.5, 100.0)
+    2.5
+    """
+    fields = stat.rsplit(")", 1)[1].split()
+    started = int(fields[19]) / ticks_per_second  # field 22 is the 20th after the name
+    return max(0.0, boot_seconds - started)
+
+
+def process_start(clock: Callable[[], float] = time.perf_counter) -> float:
+    """The ``clock`` time at which this process started.
+
+    Read from ``/proc/self/stat`` (to the clock tick, 10 ms); where there is no ``/proc``
+    the time this module was imported stands in, which misses the interpreter's start.
+    """
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            stat = fh.read()
+        age = process_age(stat, time.clock_gettime(time.CLOCK_BOOTTIME),
+                          float(os.sysconf("SC_CLK_TCK")))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return _IMPORTED
+    return clock() - age
+
+
+_IMPORTED = time.perf_counter()
+
+
+class ServedBot:
+    """A bot served to a host: made and asked on a worker thread, timed by a watchdog.
+
+    Parameters
+    ----------
+    make : callable
+        Makes the bot (loading or compiling its kernels); run on the worker thread at
+        once, so the main thread can read requests meanwhile.
+    first_deadline : float
+        ``clock`` time by which the first answer is due (the process's start plus the
+        first move's allowance).
+    move_time : float
+        Seconds for every later answer, from the moment its request was read.
+    clock : callable
+        The clock deadlines are read on (``time.perf_counter``).
+    name : str
+        The bot's name (GTP ``name`` answers ``atlas-NAME``).
+
+    Notes
+    -----
+    One worker thread runs every job in order (making the bot, ``start``, moves), so the
+    bot is never called from two threads.  A daemon thread: a bot still compiling when
+    the host closes the pipe does not keep the process alive.
+    """
+
+    def __init__(self, make: Callable[[], Any], *, first_deadline: float, move_time: float,
+                 clock: Callable[[], float] = time.perf_counter, name: str = "bot") -> None:
+        self.name = name
+        self.first_deadline = first_deadline
+        self.move_time = move_time
+        self.clock = clock
+        self.first = True
+        #: Answers the watchdog gave instead of the bot.
+        self.fallbacks = 0
+        self._jobs: SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None] = SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="atlas-served-bot",
+                                        daemon=True)
+        self._thread.start()
+        self._bot: Future[Any] = self._submit(make)
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            future, fn = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn())
+            except BaseException as exc:  # handed to whoever waits for it
+                future.set_exception(exc)
+
+    def _submit(self, fn: Callable[[], T]) -> Future[T]:
+        future: Future[T] = Future()
+        self._jobs.put((future, fn))
+        return future
+
+    def deadline(self, read_at: float) -> float:
+        """When the answer to a request read at ``read_at`` is due."""
+        return self.first_deadline if self.first else read_at + self.move_time
+
+    def tell(self, fn: Callable[[Any], Any]) -> None:
+        """Run ``fn(bot)`` on the worker, in order, without waiting (``start``)."""
+        bot = self._bot
+        self._submit(lambda: fn(bot.result()))
+
+    def ask(self, fn: Callable[[Any, float], T], deadline: float,
+            fallback: Callable[[], T]) -> T:
+        """``fn(bot, deadline)`` if the worker has it by ``deadline``, else ``fallback()``.
+
+        An exception of the bot is printed to standard error and answered with the
+        fallback too: the host gets a move either way.
+        """
+        bot = self._bot
+        future = self._submit(lambda: fn(bot.result(), deadline))
+        self.first = False
+        try:
+            return future.result(timeout=max(0.0, deadline - self.clock()))
+        except FutureTimeout:
+            pass
+        except Exception:  # the bot's own failure: report it, answer all the same
+            traceback.print_exc(file=sys.stderr)
+        self.fallbacks += 1
+        return fallback()
+
+    def close(self) -> None:
+        """Close the bot when it is made; stop the worker after its queued jobs."""
+        self.tell(lambda bot: getattr(bot, "close", lambda: None)())
+        self._jobs.put(None)

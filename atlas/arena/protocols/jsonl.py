@@ -1,0 +1,147 @@
+"""atlas's JSON-lines protocol (isolation, outpost, and any game that names it).
+
+The host sends a ``start`` message, then one ``turn`` message per move, each answered by
+one line ``{"move": ...}`` (``docs/protocols.md``).  What a state looks like and which
+answer is expected are the game's own (``GAME.state_to_json`` and ``GAME.turn_json``),
+so the protocol knows no game by name.  :class:`JsonLinesBot` plays a program inside
+atlas; :func:`serve` runs a built-in bot as one (``atlas bot GAME NAME``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, BinaryIO, Mapping
+
+from ...errors import IllegalMoveError, InvalidMoveError
+from ...limits import LimitError, load_json
+from ...maps import format_map, parse_map
+from ...sim.registry import get_game
+from ...sim.base import Status
+from ..process import BotFailure, ExternalBot
+from .common import ServedBot, send_line
+
+__all__ = ["JsonLinesBot", "parse_jsonl_line", "jsonl_move", "serve"]
+
+
+class JsonLinesBot(ExternalBot):
+    """A program speaking atlas's JSON-lines protocol (isolation, outpost)."""
+
+    protocol = "jsonl"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._started = False
+
+    def _send(self, message: Mapping[str, Any], deadline: float) -> None:
+        line = json.dumps(message, separators=(",", ":")) + "\n"
+        self._proc().write(line.encode("utf-8"), deadline)
+
+    def move(self, state: Any, player: int, deadline: float) -> Any:
+        game = get_game(self.game)
+        if not self._started:
+            assert self.game_map is not None
+            self._send({"type": "start", "game": self.game, "seat": player,
+                        "players": game.info.num_players, "map_name": self.game_map.name,
+                        "map": format_map(self.game_map), "params": self.params}, deadline)
+            self._started = True
+        message: dict[str, Any] = {"type": "turn", "turn": int(state.turn), "seat": player,
+                                   "time": round(max(0.0, deadline - time.perf_counter()), 4),
+                                   "state": game.state_to_json(state)}
+        message.update(game.turn_json(state, player))
+        self._send(message, deadline)
+        line = self._proc().read_answer(parse_jsonl_line, deadline, "answer line")
+        return jsonl_move(game, line)
+
+
+def parse_jsonl_line(buf: bytes | bytearray) -> tuple[str | None, int]:
+    """The host's reading of one answer line: ``(line, bytes consumed)``.
+
+    ``(None, 0)`` until a newline comes; blank lines are consumed and skipped.  The
+    line's length is bounded by what the bot may write in a turn
+    (:data:`~atlas.arena.process.MAX_TURN_BYTES`).  Total on any bytes (invalid UTF-8
+    is replaced).
+    """
+    end = buf.find(b"\n")
+    if end < 0:
+        return None, 0
+    line = bytes(buf[:end]).decode("utf-8", "replace").strip()
+    return (line or None), end + 1
+
+
+def jsonl_move(game: Any, line: str) -> Any:
+    """The move of the answer ``line`` (``{"move": ...}``) in ``game``'s terms.
+
+    Raises :class:`~atlas.arena.process.BotFailure` (``invalid``) for anything else:
+    not JSON, JSON beyond the limits of :mod:`atlas.limits` (nesting, digits), no
+    ``move``, a move the game cannot read.
+    """
+    try:
+        data = load_json(line)
+    except LimitError as exc:
+        raise BotFailure(Status.INVALID, f"answer refused: {exc}") from None
+    except ValueError:  # not JSON, or not UTF-8
+        raise BotFailure(Status.INVALID, f"answer is not JSON: {line[:40]!r}") from None
+    if not isinstance(data, dict) or "move" not in data:
+        raise BotFailure(Status.INVALID, f"answer has no 'move': {line[:40]!r}")
+    try:
+        return game.move_from_json(data["move"])
+    except (InvalidMoveError, IllegalMoveError, ValueError, TypeError, KeyError,
+            IndexError, OverflowError) as exc:
+        raise BotFailure(Status.INVALID, f"cannot read the move: {str(exc)[:120]}") from None
+
+
+def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
+          params: dict[str, Any]) -> None:
+    """Answer a JSON-lines host on ``inp``/``out`` with ``served`` until ``end`` or EOF.
+
+    The deadline of a turn is the served clock's (:meth:`ServedBot.deadline`), and at
+    most four fifths of the ``time`` the host says is left.  Everything that may need
+    compiled code (the map, the state, the bot) runs on the worker thread, so the main
+    thread can always answer: when the bot misses the deadline, the watchdog answers a
+    random one of the ``legal`` moves the turn message lists.
+    """
+    import numpy as np
+
+    game = get_game(game_name)
+    rng = np.random.default_rng(0)
+    held: dict[str, Any] = {}  # the worker's: the state template of the game
+    seat = 0
+
+    def start(bot: Any, msg: dict[str, Any]) -> None:
+        board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
+        game_params = {**params, **dict(msg.get("params") or {})}
+        held["template"] = game.initial_state(board_map, game_params)
+        if hasattr(bot, "start"):
+            bot.start(board_map, game_params, int(msg.get("seat", 0)))
+
+    def move(bot: Any, deadline: float, msg: dict[str, Any], player: int) -> Any:
+        state = game.state_from_json(held["template"], msg["state"])
+        return bot.move(state, player, deadline)
+
+    def fallback(msg: dict[str, Any], player: int) -> Any:
+        legal = msg.get("legal")
+        if legal:
+            return game.move_from_json(legal[int(rng.integers(len(legal)))])
+        state = game.state_from_json(held["template"], msg["state"])
+        return game.random_move(state, player, rng)
+
+    for raw in iter(inp.readline, b""):
+        t0 = time.perf_counter()
+        if not raw.strip():
+            continue
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "start":
+            seat = int(msg.get("seat", 0))
+            served.tell(lambda bot, m=msg: start(bot, m))
+        elif kind == "turn":
+            deadline = served.deadline(t0)
+            if "time" in msg:
+                deadline = min(deadline, t0 + 0.8 * float(msg["time"]))
+            player = int(msg.get("seat", seat))
+            answer = served.ask(lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),
+                                deadline, lambda m=msg, p=player: fallback(m, p))
+            send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
+        elif kind == "end":
+            return

@@ -1,0 +1,326 @@
+"""Play one game between bots, built-in or external, and record it.
+
+:func:`play_game` is the only loop that runs real games: the tournament, the site builder
+and ``atlas play`` all go through it.  Whatever a bot does (raise, crash, hang, answer
+late, answer nonsense or break the rules) becomes data in the record: the seat's move is
+``None`` for that turn, its status says why, and the game's rules decide what the
+missing move costs.  Every bot is closed at the end, whatever happens, so no external
+process outlives its game.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import BotError, IllegalMoveError, InvalidMoveError
+from ..maps import GameMap
+from ..types import PlayerId
+from ..sim import get_game
+from ..sim.base import Outcome, Reason, Status
+from .players import EXTERNAL_PREFIX, Player, parse_player
+from .process import BotFailure
+from .protocols import external_bot
+from .sandbox import Containment
+from ..bots.registry import make_bot
+from ..sim.records import PlayerEntry, Record, RecordBuilder, clean_info
+
+__all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result",
+           "bot_info", "late_after", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
+
+#: Built-in bots keep their own deadline; an answer later than the limit plus this
+#: (seconds, plus a quarter of the limit) counts as a timeout.
+TIME_GRACE = 0.05
+#: A built-in bot's first answer is judged late only past this many seconds: it may
+#: include compiling its numba kernels (loaded from numba's cache after the first run).
+#: The bot is still handed the real deadline.
+COMPILE_ALLOWANCE = 30.0
+
+
+def late_after(limit: float) -> float:
+    """Seconds after which a built-in bot's answer to a ``limit``-second move is late:
+    the limit, a quarter of it more, and :data:`TIME_GRACE`."""
+    return limit * 1.25 + TIME_GRACE
+
+
+def bot_seed(seed: int, seat: PlayerId) -> int:
+    """The seed of the bot in ``seat`` of a game played with ``seed`` (distinct per seat)."""
+    return int(np.random.SeedSequence([int(seed), int(seat)]).generate_state(1)[0])
+
+
+def make_player(game: str, spec: Any, seed: int = 0,
+                containment: Containment | None = None) -> Any:
+    """A bot from a player spec.
+
+    Parameters
+    ----------
+    game : str
+        The game's name.
+    spec : str, Player or bot
+        A spec string (:func:`atlas.arena.players.parse_player`: ``NAME=cmd:COMMAND``,
+        ``NAME=BUILTIN``, a built-in bot's name or ``cmd:COMMAND``), a
+        :class:`~atlas.arena.players.Player`, or a bot object (returned as is).
+    seed : int
+        The built-in bot's seed.
+    containment : Containment, optional
+        How an external program runs (limits, environment, sandbox); the defaults of
+        :mod:`atlas.arena.sandbox` when omitted.
+    """
+    if not isinstance(spec, (str, Player)):
+        return spec
+    player = parse_player(spec)
+    if player.builtin is None:
+        return external_bot(game, player.command or "", name=player.name, cwd=player.cwd,
+                            containment=containment)
+    bot = make_bot(game, player.builtin, seed)
+    if player.name != player.builtin:
+        bot.name = player.name
+    return bot
+
+
+def player_entry(spec: Any) -> PlayerEntry:
+    """How a player spec is named in a record (see :meth:`Player.entry`)."""
+    if isinstance(spec, (str, Player)):
+        return parse_player(spec).entry()
+    command = getattr(spec, "command", None)
+    return PlayerEntry(str(getattr(spec, "name", type(spec).__name__)),
+                       "external" if command else "builtin", command)
+
+
+def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
+              params: Mapping[str, Any] | None = None, seed: int = 0,
+              time_limit: float | Sequence[float] = 1.0, first_move_time: float | None = None,
+              containment: Containment | Sequence[Containment | None] | None = None
+              ) -> Record:
+    """Play one game and return its record.
+
+    Parameters
+    ----------
+    game_name : str
+        ``"tron"``, ``"isolation"``, ``"connect5"`` or ``"outpost"``.
+    game_map : GameMap
+        The map.
+    players : sequence
+        One player spec per seat (see :func:`make_player`).
+    params : mapping, optional
+        Game parameters over the game's defaults.
+    seed : int
+        The game's seed; bot ``k`` is seeded with :func:`bot_seed` ``(seed, k)``.
+    time_limit : float or sequence of float
+        Seconds per move, for every seat or one per seat.
+    first_move_time : float, optional
+        Seconds for each seat's first move (start-up included).  By default the larger
+        of ``time_limit`` and the bot's own ``first_move_time`` (external bots: 3 s, as
+        the official tron engine allows).
+    containment : Containment or sequence, optional
+        How the ``cmd:`` players run (:mod:`atlas.arena.sandbox`): one for every seat,
+        or one per seat (``None`` for the defaults).
+
+    Returns
+    -------
+    Record
+        The finished game; see :mod:`atlas.sim.records`.
+
+    Notes
+    -----
+    Each turn, every seat in ``to_move`` is asked in seat order with its own deadline
+    and a copy of the state.  A failure makes that seat's move ``None``: an exception
+    or a dead process is ``crashed``, an answer after the deadline ``timeout``
+    (built-in bots get :data:`TIME_GRACE` plus a quarter of the limit, and
+    :data:`COMPILE_ALLOWANCE` for their first move), a move the game
+    cannot read ``invalid``, a move the rules refuse ``illegal``.  In a two-seat
+    alternating game (isolation, connect5) that seat then loses at once; in tron the
+    cycle stays put and crashes; in outpost the empire makes no move for the rest of
+    the game.  The result's reason names the failure when a failing seat lost.
+    """
+    game = get_game(game_name)
+    n = game.info.num_players
+    if len(players) != n:
+        raise BotError(f"{game_name} is played by {n} bots, got {len(players)}")
+    if isinstance(time_limit, (int, float)):
+        seat_times = [float(time_limit)] * n
+    else:
+        seat_times = [float(x) for x in time_limit]
+        if len(seat_times) != n:
+            raise BotError(f"{n} time limits expected, one per seat, got {len(seat_times)}")
+    state = game.initial_state(game_map, params)
+    builder = RecordBuilder(game, game_map, params, [player_entry(p) for p in players], seed)
+    bots: list[Any] = [None] * n
+    failed: dict[PlayerId, tuple[str, int, str]] = {}
+    moved = [False] * n
+    try:
+        for seat, spec in enumerate(players):
+            # an unknown built-in name is the caller's mistake: BotError propagates
+            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat),
+                                     _seat_containment(containment, seat))
+        for seat in range(n):
+            try:
+                start = getattr(bots[seat], "start", None)
+                if start is not None:
+                    start(game_map, dict(builder.params), seat)
+            except Exception as exc:  # a bot that cannot start loses, the game goes on
+                failed[seat] = (Status.CRASHED.value, 0, _failure_text(exc))
+        ends_on_failure = n == 2 and not game.info.simultaneous
+        while game.outcome(state) is None:
+            seats = tuple(game.to_move(state))
+            turn = len(builder.turns)
+            moves: dict[PlayerId, Any] = {}
+            times: dict[PlayerId, float] = {}
+            info: dict[PlayerId, dict[str, float]] = {}
+            for seat in seats:
+                if seat in failed:
+                    moves[seat] = None
+                    continue
+                base = seat_times[seat]
+                limit, judge = base, late_after(base)
+                if not moved[seat]:
+                    own = getattr(bots[seat], "first_move_time", None)
+                    limit = first_move_time if first_move_time is not None else max(
+                        base, own or base)
+                    judge = late_after(limit)
+                    if own is None:  # a built-in bot: its first move may compile kernels
+                        judge = max(judge, COMPILE_ALLOWANCE)
+                moved[seat] = True
+                move, elapsed, failure = _ask(game, bots[seat], state, seat, limit, judge)
+                times[seat] = round(elapsed, 6)
+                if failure is not None:
+                    failed[seat] = (failure[0], turn, failure[1])
+                    move = None
+                else:
+                    said = bot_info(bots[seat])
+                    if said:
+                        info[seat] = said
+                moves[seat] = move
+            state = _apply_checked(game, state, moves, failed, turn)
+            builder.add_turn(moves, times, info)
+            if ends_on_failure and any(s in failed for s in seats):
+                break
+        outcome = game.outcome(state)
+        if outcome is None:  # unreachable: an alternating game ends on a None move
+            outcome = Outcome(None, Reason.DRAW.value, (0.5,) * n, "stopped")
+        outcome = _explain(outcome, failed, n)
+        for seat, (status, turn, detail) in sorted(failed.items()):
+            builder.set_status(seat, status, turn, detail)
+    finally:
+        for seat, bot in enumerate(bots):
+            if bot is None:
+                continue
+            text = getattr(bot, "stderr_text", None)
+            close = getattr(bot, "close", None)
+            try:
+                if close is not None:
+                    close()
+            except Exception:  # closing must never stop the other closes
+                pass
+            if text is not None:
+                builder.set_stderr(seat, text())
+    return builder.finish(state, outcome)
+
+
+def bot_info(bot: Any) -> dict[str, float]:
+    """What ``bot`` said about its last move: depth, score and nodes, when it says.
+
+    Read from the bot's ``last_info`` mapping (the tron searches: ``depth``, ``nodes``
+    and ``value``, recorded as ``score``), else from ``last_depth``, ``last_score`` and
+    ``last_nodes`` attributes (the isolation and connect5 searches); only finite
+    numbers are kept (:func:`atlas.sim.records.clean_info`).  Bots that say nothing,
+    external programs among them, give ``{}``.
+    """
+    raw = getattr(bot, "last_info", None)
+    if isinstance(raw, Mapping) and raw:
+        said = dict(raw)
+        if "score" not in said and "value" in said:
+            said["score"] = said["value"]
+        return clean_info(said)
+    said = {key: getattr(bot, f"last_{key}", None) for key in ("depth", "score", "nodes")}
+    return clean_info({k: v for k, v in said.items() if v is not None})
+
+
+def _seat_containment(containment: Containment | Sequence[Containment | None] | None,
+                      seat: PlayerId) -> Containment | None:
+    if containment is None or isinstance(containment, Containment):
+        return containment
+    return containment[seat]
+
+
+def _failure_text(exc: BaseException) -> str:
+    if isinstance(exc, BotFailure):
+        return exc.detail
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _ask(game: Any, bot: Any, state: Any, seat: PlayerId, limit: float, judge: float,
+         ) -> tuple[Any, float, tuple[str, str] | None]:
+    """Ask ``bot`` for a move; returns (move, seconds, (status, detail) or None)."""
+    t0 = time.perf_counter()
+    try:
+        move = bot.move(state.copy(), seat, t0 + limit)
+    except BotFailure as exc:
+        return None, time.perf_counter() - t0, (exc.status.value, exc.detail)
+    except Exception as exc:
+        return None, time.perf_counter() - t0, (Status.CRASHED.value, _failure_text(exc))
+    elapsed = time.perf_counter() - t0
+    if elapsed > judge:
+        return None, elapsed, (Status.TIMEOUT.value, f"answered after {elapsed:.3f} s, "
+                                          f"the limit is {limit:g} s")
+    try:
+        game.move_to_json(move)
+    except (InvalidMoveError, ValueError, TypeError) as exc:
+        return None, elapsed, (Status.INVALID.value,
+                               f"cannot read the move {move!r}: {exc}"[:300])
+    return move, elapsed, None
+
+
+def _apply_checked(game: Any, state: Any, moves: dict[PlayerId, Any],
+                   failed: dict[PlayerId, tuple[str, int, str]], turn: int) -> Any:
+    """Apply ``moves``; a move the rules refuse makes its seat ``illegal`` (move None)."""
+    try:
+        return game.apply(state, moves)
+    except IllegalMoveError as exc:
+        first_error = str(exc)
+    culprits = []
+    for seat, move in moves.items():
+        if move is None:
+            continue
+        trial = {s: (move if s == seat else None) for s in moves}
+        try:
+            game.apply(state, trial)
+        except IllegalMoveError as exc:
+            culprits.append((seat, str(exc)))
+    if not culprits:
+        raise IllegalMoveError(f"turn {turn}: moves {moves!r} refused: {first_error}")
+    for seat, why in culprits:
+        moves[seat] = None
+        failed[seat] = (Status.ILLEGAL.value, turn, why[:300])
+    return game.apply(state, moves)
+
+
+def _explain(outcome: Outcome, failed: Mapping[PlayerId, tuple[str, int, str]],
+             n: int) -> Outcome:
+    """Name the failure in the result when a failing seat lost a two-seat game."""
+    if n != 2 or outcome.winner is None:
+        return outcome
+    loser = 1 - outcome.winner
+    if loser not in failed:
+        return outcome
+    status, turn, detail = failed[loser]
+    text = f"player {loser + 1} {Status(status).words} at turn {turn}"
+    if detail:
+        text += f": {detail}"
+    return Outcome(outcome.winner, Status(status).reason.value, outcome.scores, text[:400])
+
+
+def format_result(record: Record) -> str:
+    """One readable line: who won, why, after how many turns."""
+    r = record.result
+    names = [p.name for p in record.players]
+    if r.winner is None:
+        head = f"{r.reason}"
+    else:
+        head = f"player {r.winner + 1} ({names[r.winner]}) wins by {r.reason}"
+    scores = " ".join(f"{s:g}" for s in r.scores)
+    tail = f" -- {r.detail}" if r.detail else ""
+    return f"{record.game} on {record.map.name}: {head} after {len(record.turns)} turns " \
+           f"[scores {scores}]{tail}"

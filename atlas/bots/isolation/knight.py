@@ -1,0 +1,361 @@
+"""Bitboard search of the ``strong`` isolation bot for knight boards of at most 64 squares.
+
+The free squares are one ``uint64``; a knight's jumps from a whole set of squares are
+eight masked shifts (:func:`knight_spread`), so the Voronoi split by jump distance costs
+a few dozen word operations per distance layer instead of a breadth-first pass over
+arrays, and a child position is a new word (no make/undo).  The search is the same
+principal-variation alpha-beta as :mod:`atlas.bots.isolation.strong` (Zobrist
+transposition table, killers, history), on these words.
+
+Evaluation, for the side to move ``p``:
+
+* **Territory by jump distance, ties to the side to move.**  A knight changes square
+  colour on every jump, so whether the two pieces stand on squares of the same colour
+  when ``p`` is to move never changes during a game.  If they do, ``p`` can land on the
+  squares the opponent wants next and every square at equal jump distance is ``p``'s
+  (``p`` moves first); if not, no square is at equal distance.  The tie rule is what
+  lets the search see this at placement (the second player chooses the colour).
+* Mobility, own jumps minus twice the opponent's.
+* Once the pieces are separated: the longest walks, capped, bounded by the colour
+  alternation (a walk from a square of one colour uses at most one more square of the
+  other colour than of its own); the side to move wins iff its walk is strictly longer.
+
+References
+----------
+Zobrist, A. L. (1970). A new hashing method with application for game playing.
+Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
+practice. *IEEE PAMI* 11(11).  ``isolation-alphabeta.txt`` (the seed bot).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..search import (S_ABORT, S_BEST, S_CLOCK, S_DONE, S_NODES, bound_flag, clock,
+                      note_cutoff, sort_moves, tt_cuts, value_from_tt, value_to_tt)
+from ...sim.isolation import KNIGHT_JUMPS
+from .phased import SEPARATED_WIN, WIN
+
+__all__ = ["KnightTables", "knight_tables", "knight_spread", "popcount", "knight_voronoi",
+           "knight_walk", "knight_search", "MAX_CELLS"]
+
+#: Largest board the bitboard search takes (one bit per square).
+MAX_CELLS = 64
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+#: Weights: territory (squares), own mobility, opposing mobility.
+TERRITORY, OWN_MOBILITY, THEIR_MOBILITY = 2, 1, 2
+#: Nodes between two reads of the clock (``S_CLOCK`` holds the count of the next read).
+CLOCK_NODES = 1024
+#: Nodes this close to the leaves skip the transposition table (five random memory
+#: reads and writes cost more than searching them again).
+TT_MIN_DEPTH = 2
+#: Walk-search nodes per side at a separated leaf.
+WALK_NODES = 300
+
+
+#: Slots of the packed table (:attr:`KnightTables.tab`): four shift amounts, their
+#: source masks for shifting up the board and down, the board, the squares with
+#: ``row + col`` even, then each square's jump targets.
+T_SHIFT, T_UP, T_DOWN, T_BOARD, T_COLOUR, T_ATTACK = 0, 4, 8, 12, 13, 14
+
+
+class KnightTables:
+    """Everything the bitboard kernels need to know about one board size.
+
+    ``tab`` (``uint64``) packs, at the slots ``T_*``: the shifts ``2w+1, 2w-1, w+2,
+    w-2`` of the eight jumps (each one up the board and one down), the squares whose
+    column allows each jump, the board mask, the colour mask and each square's jump
+    targets; ``jumps[c, d]`` is the square jump ``d`` lands on from ``c`` or -1.
+    """
+
+    def __init__(self, rows: int, cols: int) -> None:
+        if rows * cols > MAX_CELLS or cols < 3:
+            raise ValueError(f"a knight bitboard takes at most {MAX_CELLS} squares and 3 "
+                             f"columns, got {rows} x {cols}")
+        self.rows, self.cols = rows, cols
+        n = rows * cols
+        self.jumps = np.full((n, 8), -1, dtype=np.int64)
+        tab = [0] * (T_ATTACK + n)
+        # (shift, column step when the shift goes up the board); down is the mirror jump
+        for k, (shift, dc) in enumerate(((2 * cols + 1, 1), (2 * cols - 1, -1),
+                                         (cols + 2, 2), (cols - 2, -2))):
+            tab[T_SHIFT + k] = shift
+            for c in range(n):
+                if 0 <= c % cols + dc < cols:
+                    tab[T_UP + k] |= 1 << c
+                if 0 <= c % cols - dc < cols:
+                    tab[T_DOWN + k] |= 1 << c
+        for c in range(n):
+            tab[T_BOARD] |= 1 << c
+            if (c // cols + c % cols) % 2 == 0:
+                tab[T_COLOUR] |= 1 << c
+            for d, (dr, dc) in enumerate(KNIGHT_JUMPS):
+                rr, cc = c // cols + dr, c % cols + dc
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    self.jumps[c, d] = rr * cols + cc
+                    tab[T_ATTACK + c] |= 1 << (rr * cols + cc)
+        self.tab = np.array(tab, dtype=np.uint64)
+
+
+def knight_tables(rows: int, cols: int) -> KnightTables:
+    """The :class:`KnightTables` of a ``rows`` x ``cols`` board (at most 64 squares)."""
+    return KnightTables(rows, cols)
+
+
+@numba.njit(cache=True)
+def popcount(x):  # pragma: no cover - compiled
+    """Number of set bits of a ``uint64`` (SWAR)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@numba.njit(cache=True)
+def knight_spread(x, tab):  # pragma: no cover - compiled
+    """The squares one knight jump from any square of the set ``x`` (eight shifts)."""
+    y = (((x & tab[4]) << tab[0]) | ((x & tab[5]) << tab[1]) | ((x & tab[6]) << tab[2])
+         | ((x & tab[7]) << tab[3]) | ((x & tab[8]) >> tab[0]) | ((x & tab[9]) >> tab[1])
+         | ((x & tab[10]) >> tab[2]) | ((x & tab[11]) >> tab[3]))
+    return y & tab[T_BOARD]
+
+
+@numba.njit(cache=True)
+def knight_voronoi(free, a, b, tie, tab):  # pragma: no cover
+    """Squares of ``free`` each piece reaches first by jumps, and whether they touch.
+
+    ``a`` and ``b`` are the pieces' squares; a square both reach after the same number
+    of jumps goes to seat ``tie``.  Returns ``(squares of seat 0, squares of seat 1,
+    reach of seat 0, reach of seat 1)``, the reaches as bit sets (each includes its
+    piece's square): they are disjoint exactly when the pieces are separated.
+    O(jump distance) layers of eight shifts.
+    """
+    seen0 = _ONE << np.uint64(a)
+    seen1 = _ONE << np.uint64(b)
+    f0 = seen0
+    f1 = seen1
+    own0 = _ZERO
+    own1 = _ZERO
+    claimed = _ZERO
+    while (f0 | f1) != _ZERO:
+        n0 = _ZERO
+        n1 = _ZERO
+        if f0 != _ZERO:
+            n0 = knight_spread(f0, tab) & free & ~seen0
+            seen0 |= n0
+        if f1 != _ZERO:
+            n1 = knight_spread(f1, tab) & free & ~seen1
+            seen1 |= n1
+        c0 = n0 & ~claimed
+        c1 = n1 & ~claimed
+        if tie == 0:
+            own0 |= c0
+            own1 |= c1 & ~c0
+        elif tie == 1:
+            own1 |= c1
+            own0 |= c0 & ~c1
+        else:
+            own0 |= c0 & ~c1
+            own1 |= c1 & ~c0
+        claimed |= c0 | c1
+        f0 = n0
+        f1 = n1
+    return popcount(own0), popcount(own1), seen0, seen1
+
+
+@numba.njit(cache=True)
+def knight_walk(free, src, reach, tab, jumps, cap, cur, idx, rem):  # pragma: no cover
+    """Longest walk from ``src`` within ``reach`` (capped depth-first search, explicit stack).
+
+    Stops at the colour-alternation bound or after ``cap`` nodes (then the longest walk
+    found, a lower bound).
+    """
+    region = free & reach
+    colour = tab[T_COLOUR]
+    mine = _ONE << np.uint64(src)
+    same = popcount(region & colour) if (mine & colour) != _ZERO else popcount(region & ~colour)
+    other = popcount(region) - same
+    bound = 2 * min(other, same) + (1 if other > same else 0)
+    best = 0
+    nodes = 0
+    d = 0
+    cur[0] = src
+    idx[0] = 0
+    rem[0] = region
+    while d >= 0:
+        moved = False
+        while idx[d] < 8:
+            c = jumps[cur[d], idx[d]]
+            idx[d] += 1
+            if c >= 0 and (rem[d] >> np.uint64(c)) & _ONE:
+                rem[d + 1] = rem[d] & ~(_ONE << np.uint64(c))
+                d += 1
+                cur[d] = c
+                idx[d] = 0
+                moved = True
+                break
+        if moved:
+            nodes += 1
+            if d > best:
+                best = d
+                if best >= bound:
+                    return best
+            if nodes >= cap:
+                return best
+        else:
+            d -= 1
+    return best
+
+
+@numba.njit(cache=True)
+def _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem):  # pragma: no cover
+    a = pos0 if p == 0 else pos1
+    b = pos1 if p == 0 else pos0
+    mine = popcount(free) if a < 0 else popcount(tab[T_ATTACK + a] & free)
+    theirs = popcount(free) if b < 0 else popcount(tab[T_ATTACK + b] & free)
+    if a < 0 or b < 0:
+        return OWN_MOBILITY * mine - THEIR_MOBILITY * theirs
+    own, other, reach_a, reach_b = knight_voronoi(free, a, b, 0, tab)
+    if (reach_a & reach_b) == _ZERO:
+        x = knight_walk(free, a, reach_a, tab, jumps, WALK_NODES, cur, idx, rem)
+        y = knight_walk(free, b, reach_b, tab, jumps, WALK_NODES, cur, idx, rem)
+        if x > y:
+            return SEPARATED_WIN + 100 * (x - y)
+        return -SEPARATED_WIN + 100 * (x - y)
+    return TERRITORY * (own - other) + OWN_MOBILITY * mine - THEIR_MOBILITY * theirs
+
+
+@numba.njit(cache=True)
+def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps, order,
+                  walk, rem, zobrist, zside, tt_key, tt, killers, history, status,
+                  deadline):  # pragma: no cover - compiled
+    """Principal-variation alpha-beta on a knight bitboard; the value for seat ``p``.
+
+    ``free`` (``uint64``) holds the free squares, ``pos0``/``pos1`` the pieces' squares
+    (-1 while unplaced: the move is then a placement on any free square), ``key`` the
+    Zobrist key of the position; ``tab`` and ``jumps`` come from :class:`KnightTables`.
+    ``order[0]``/``order[1]`` hold each ply's moves and their
+    sort keys; ``walk`` and ``rem`` are the walk search's stacks; ``zobrist`` stacks the
+    keys of blocked squares and of each seat's piece; ``tt[slot]`` holds best move,
+    depth, bound flag and value of the entry whose key is ``tt_key[slot]``.  ``status``
+    gets the node count, the abort flag, the root's best move and how many root moves
+    were finished.  Few array arguments: each costs every recursive call.
+    """
+    buf = order[0]
+    keys = order[1]
+    cur = walk[0]
+    idx = walk[1]
+    status[S_NODES] += 1
+    if status[S_NODES] >= status[S_CLOCK]:
+        status[S_CLOCK] = status[S_NODES] + CLOCK_NODES
+        if clock() > deadline:
+            status[S_ABORT] = 1
+    if status[S_ABORT] != 0:
+        return 0
+    q = 1 - p
+    src = pos0 if p == 0 else pos1
+    other = pos1 if p == 0 else pos0
+    n = 0
+    if src < 0:
+        for c in range(jumps.shape[0]):
+            if (free >> np.uint64(c)) & _ONE:
+                buf[ply, n] = c
+                n += 1
+    else:
+        for d in range(8):
+            c = jumps[src, d]
+            if c >= 0 and (free >> np.uint64(c)) & _ONE:
+                buf[ply, n] = c
+                n += 1
+    if n == 0:
+        return -(WIN - ply)
+    if depth <= 0:
+        return _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem)
+    slot = key & np.uint64(tt_key.shape[0] - 1)
+    tt_best = -1
+    use_tt = depth >= TT_MIN_DEPTH
+    if use_tt and tt_key[slot] == key:
+        tt_best = tt[slot, 0]
+        if tt[slot, 1] >= depth and ply > 0:
+            v = value_from_tt(tt[slot, 3], ply, WIN)
+            if tt_cuts(tt[slot, 2], v, alpha, beta):
+                return v
+    if other >= 0:
+        reply = tab[T_ATTACK + other]
+    else:
+        reply = tab[T_BOARD]
+    for i in range(n):
+        m = buf[ply, i]
+        k = history[p, m]
+        if depth >= 2:
+            after = free & ~(_ONE << np.uint64(m))
+            onward = popcount(tab[T_ATTACK + m] & after)
+            k += (32 + onward - 2 * popcount(reply & after)) << 40
+        if m == tt_best:
+            k += 1 << 60
+        elif m == killers[ply, 0]:
+            k += 1 << 58
+        elif m == killers[ply, 1]:
+            k += 1 << 57
+        keys[ply, i] = k
+    sort_moves(buf, keys, ply, n)
+    alpha0 = alpha
+    best = -(WIN + 1)
+    best_move = buf[ply, 0]
+    for i in range(n):
+        m = buf[ply, i]
+        child = free & ~(_ONE << np.uint64(m))
+        c0 = m if p == 0 else pos0
+        c1 = pos1 if p == 0 else m
+        if depth == 1:
+            # the leaves, evaluated here rather than in a call each
+            status[S_NODES] += 1
+            if other < 0:
+                replies = popcount(child)
+            else:
+                replies = popcount(reply & child)
+            if replies == 0:
+                v = WIN - ply - 1
+            else:
+                v = -_evaluate(child, c0, c1, q, tab, jumps, cur, idx, rem)
+        else:
+            ckey = key ^ zobrist[0, m] ^ zobrist[1 + p, m] ^ zside
+            if src >= 0:
+                ckey ^= zobrist[1 + p, src]
+            if i == 0:
+                v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha, ckey,
+                                   tab, jumps, order, walk, rem, zobrist, zside,
+                                   tt_key, tt, killers, history, status, deadline)
+            else:
+                v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -alpha - 1, -alpha,
+                                   ckey, tab, jumps, order, walk, rem, zobrist,
+                                   zside, tt_key, tt, killers, history, status, deadline)
+                if alpha < v < beta:
+                    v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha,
+                                       ckey, tab, jumps, order, walk, rem,
+                                       zobrist, zside, tt_key, tt, killers, history,
+                                       status, deadline)
+            if status[S_ABORT] != 0:
+                return 0
+        if v > best:
+            best = v
+            best_move = m
+            if ply == 0:
+                status[S_BEST] = m
+        if ply == 0:
+            status[S_DONE] += 1
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            # a cutoff at a leaf's parent (depth 1) adds 1 to the history
+            note_cutoff(killers, history, ply, p, m, depth * depth)
+            break
+    if use_tt:
+        tt_key[slot] = key
+        tt[slot, 0] = best_move
+        tt[slot, 1] = depth
+        tt[slot, 2] = bound_flag(best, alpha0, beta)
+        tt[slot, 3] = value_to_tt(best, ply, WIN)
+    return best

@@ -1,0 +1,481 @@
+"""The seed's isolation bot, ``phased``: alpha-beta with three phase heuristics.
+
+After Alden Quimby's CS 4701 bot (``isolation-alphabeta.txt``):
+
+* **Beginning** (many empty squares): *number of moves*, my legal moves minus the
+  opponent's -- crude and fast, so the search goes deep while the board is open.
+* **Middle**: *open area*, the squares my piece could ever reach ("water poured on my
+  piece") minus the opponent's; once the pieces are walled off, the larger area wins.
+* **End**: *longest path*, the longest walk I can make minus the opponent's.  Once the
+  pieces are separated no search is needed: the bot walks its longest path.
+
+The phase is chosen at the root from the share of empty squares (and separation).  The
+search is negamax alpha-beta with the seed's move ordering (every child is evaluated and
+searched best first), iterative deepening within the deadline, and its quiescence
+extension: a child whose evaluation swings from large positive to large negative (or
+back) is searched one ply deeper, at most ``2 * depth`` times per iteration.
+
+The kernels here (move generation on a flat board, flood fill, separation, longest path)
+are shared by :mod:`atlas.bots.isolation.strong`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from ...sim.isolation import KNIGHT_JUMPS, QUEEN_DIRECTIONS
+from ..search import (S_ABORT, S_BEST, S_DONE, S_EXT, S_EXTCAP, S_NODES, clock, gc_paused,
+                      new_status, sort_moves, stop_time)
+
+__all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
+           "phase_of",
+           "BEGIN", "MIDDLE", "END", "WIN", "BEGIN_SHARE", "END_SHARE"]
+
+#: Phases of the game.
+BEGIN, MIDDLE, END = 0, 1, 2
+#: Above this share of empty squares the game is in its beginning.
+BEGIN_SHARE = 0.55
+#: At or below this share of empty squares (or once separated) the game is in its end.
+END_SHARE = 0.2
+#: Score of a win at the root; a win at ply p scores ``WIN - p``.
+WIN = 100_000
+#: Value of a separated position won or lost on walks (below ``WIN``: not proven); the
+#: searches of :mod:`.strong`, :mod:`.knight` and :mod:`.queen` score such leaves so.
+SEPARATED_WIN = WIN // 4
+#: Longest-path nodes per leaf evaluation, and for the walk once separated.
+LEAF_PATH_NODES = 400
+ROOT_PATH_NODES = 2_000_000
+#: Evaluation magnitude counted as "large" by the quiescence test, per phase.
+SWING = np.array([2, 3, 2], dtype=np.int64)
+
+
+class Board:
+    """A position on flat arrays: ``free`` uint8 per cell, ``pos`` int64 per seat (-1 unplaced).
+
+    ``nbr[cell, d]`` is the cell one step in direction ``d`` (a king step for the queen,
+    a jump for the knight) or -1; ``slide`` says whether moves repeat the step (queen).
+    """
+
+    def __init__(self, free: np.ndarray, pos: np.ndarray, rows: int, cols: int,
+                 slide: bool) -> None:
+        self.free, self.pos, self.rows, self.cols, self.slide = free, pos, rows, cols, slide
+        self.nbr = neighbour_table(rows, cols, slide)
+        n = rows * cols
+        self.mark = np.zeros(n, dtype=np.int64)
+        self.queue = np.zeros(n, dtype=np.int64)
+        self.stamp = np.zeros(1, dtype=np.int64)
+        width = 2 * (rows + cols) if slide else 8
+        self.lp = (np.zeros((n + 2, width), dtype=np.int64), np.zeros(n + 2, dtype=np.int64),
+                   np.zeros(n + 2, dtype=np.int64), np.zeros(n + 2, dtype=np.int64),
+                   np.zeros(width, dtype=np.int64))
+
+    def cell(self, c: int) -> tuple[int, int]:
+        """``(row, col)`` of a flat cell index."""
+        return (int(c) // self.cols, int(c) % self.cols)
+
+
+def neighbour_table(rows: int, cols: int, slide: bool) -> np.ndarray:
+    """``nbr[cell, d]``: the cell reached by step ``d`` (king steps or knight jumps), or -1."""
+    steps = QUEEN_DIRECTIONS if slide else KNIGHT_JUMPS
+    nbr = np.full((rows * cols, 8), -1, dtype=np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            for d, (dr, dc) in enumerate(steps):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    nbr[r * cols + c, d] = rr * cols + cc
+    return nbr
+
+
+def tiny_state(rows: list[str], variant: str) -> Any:
+    """A small position from text (``#`` blocked, ``0``/``1`` pieces), for warming up."""
+    from types import SimpleNamespace
+    grid = np.array([list(r) for r in rows])
+    pos = np.full((2, 2), -1, np.int32)
+    for p in (0, 1):
+        pos[p] = np.argwhere(grid == str(p))[0]
+    return SimpleNamespace(blocked=grid != ".", pos=pos, variant=variant, to_play=0, turn=0)
+
+
+def flat_board(state: Any) -> Board:
+    """A :class:`Board` copied from an ``IsolationState``."""
+    blocked = np.asarray(state.blocked, dtype=np.bool_)
+    rows, cols = blocked.shape
+    free = (~blocked).ravel().astype(np.uint8)
+    pos = np.full(2, -1, dtype=np.int64)
+    for p in (0, 1):
+        r, c = int(state.pos[p][0]), int(state.pos[p][1])
+        if r >= 0:
+            pos[p] = r * cols + c
+    return Board(free, pos, int(rows), int(cols), state.variant != "knight")
+
+
+@numba.njit(cache=True)
+def gen_moves(free, nbr, slide, src, out):
+    """Write the destinations from ``src`` into ``out``; return how many."""
+    n = 0
+    if src < 0:
+        for c in range(free.shape[0]):
+            if free[c]:
+                out[n] = c
+                n += 1
+        return n
+    for d in range(8):
+        c = nbr[src, d]
+        while c >= 0 and free[c]:
+            out[n] = c
+            n += 1
+            if not slide:
+                break
+            c = nbr[c, d]
+    return n
+
+
+@numba.njit(cache=True)
+def count_moves(free, nbr, slide, src):
+    """Number of legal destinations from ``src`` (all free cells if unplaced)."""
+    n = 0
+    if src < 0:
+        for c in range(free.shape[0]):
+            n += free[c]
+        return n
+    for d in range(8):
+        c = nbr[src, d]
+        while c >= 0 and free[c]:
+            n += 1
+            if not slide:
+                break
+            c = nbr[c, d]
+    return n
+
+
+@numba.njit(cache=True)
+def flood(free, nbr, src, mark, queue, stamp):
+    """Free cells reachable from ``src`` (not counting it); marks them with a new stamp.
+
+    Queen moves reach exactly the king-connected free cells (a slide is a chain of king
+    steps), so one breadth-first pass over ``nbr`` serves both variants.  O(cells).
+    """
+    stamp[0] += 1
+    s = stamp[0]
+    if src < 0:
+        n = 0
+        for c in range(free.shape[0]):
+            if free[c]:
+                mark[c] = s
+                n += 1
+        return n
+    head = 0
+    tail = 0
+    for d in range(8):
+        c = nbr[src, d]
+        if c >= 0 and free[c] and mark[c] != s:
+            mark[c] = s
+            queue[tail] = c
+            tail += 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        for d in range(8):
+            c = nbr[u, d]
+            if c >= 0 and free[c] and mark[c] != s:
+                mark[c] = s
+                queue[tail] = c
+                tail += 1
+    return tail
+
+
+@numba.njit(cache=True)
+def separated(free, nbr, pos, mark, queue, stamp):
+    """Whether neither piece can ever reach a square the other can reach."""
+    if pos[0] < 0 or pos[1] < 0:
+        return False
+    flood(free, nbr, pos[0], mark, queue, stamp)
+    s = stamp[0]
+    for d in range(8):
+        c = nbr[pos[1], d]
+        if c >= 0 and free[c] and mark[c] == s:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def longest_path(free, nbr, slide, src, cap, upper, buf, cnt, idx, cur, keys, deadline):
+    """Longest walk from ``src`` (moves), its first move, and whether the search finished.
+
+    Notes
+    -----
+    Depth-first search with an explicit stack over the real board (a slide may not
+    cross squares the walk has blocked); children are tried fewest-onward-moves first
+    (Warnsdorff's rule) so that good walks come early.  Stops after ``cap`` nodes or on
+    reaching ``upper`` (the reachable area, an upper bound), or past ``deadline``.  Exponential in the worst
+    case, hence the cap.  ``free`` is restored.  ``buf`` (cells + 2, max moves), ``cnt``,
+    ``idx``, ``cur`` and ``keys`` are scratch space (see :class:`Board`).
+    """
+    if src < 0:
+        return 0, -1, True
+    max_depth = buf.shape[0]
+    best = 0
+    first = -1
+    nodes = 0
+    finished = True
+    d = 0
+    cur[0] = src
+    cnt[0] = _ordered_moves(free, nbr, slide, src, buf[0], keys)
+    idx[0] = 0
+    while True:
+        if idx[d] < cnt[d] and d + 1 < max_depth:
+            m = buf[d, idx[d]]
+            idx[d] += 1
+            free[m] = 0
+            d += 1
+            cur[d] = m
+            cnt[d] = _ordered_moves(free, nbr, slide, m, buf[d], keys)
+            idx[d] = 0
+            nodes += 1
+            if d > best:
+                best = d
+                first = cur[1]
+                if best >= upper:
+                    break
+            if nodes >= cap or ((nodes & 4095) == 0 and clock() > deadline):
+                finished = False
+                break
+        else:
+            if d == 0:
+                break
+            free[cur[d]] = 1
+            d -= 1
+    while d > 0:
+        free[cur[d]] = 1
+        d -= 1
+    return best, first, finished or best >= upper
+
+
+@numba.njit(cache=True)
+def _ordered_moves(free, nbr, slide, src, out, keys):
+    n = gen_moves(free, nbr, slide, src, out)
+    for i in range(n):
+        free[out[i]] = 0
+        keys[i] = count_moves(free, nbr, slide, out[i])
+        free[out[i]] = 1
+    for i in range(1, n):
+        m = out[i]
+        k = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] > k:
+            out[j + 1] = out[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        out[j + 1] = m
+        keys[j + 1] = k
+    return n
+
+
+@numba.njit(cache=True)
+def evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp):
+    """The seed's heuristic of the phase, for seat ``p``."""
+    q = 1 - p
+    if phase == BEGIN:
+        return count_moves(free, nbr, slide, pos[p]) - count_moves(free, nbr, slide, pos[q])
+    if phase == MIDDLE:
+        mine = flood(free, nbr, pos[p], mark, queue, stamp)
+        theirs = flood(free, nbr, pos[q], mark, queue, stamp)
+        if pos[p] >= 0 and pos[q] >= 0:
+            touching = False
+            for d in range(8):
+                c = nbr[pos[p], d]
+                if c >= 0 and free[c] and mark[c] == stamp[0]:
+                    touching = True
+            if not touching and mine != theirs:
+                # walled off: the larger area wins (seed: "returns a win")
+                return WIN // 2 + (mine - theirs) if mine > theirs else -WIN // 2 + (mine - theirs)
+        return mine - theirs
+    mine = flood(free, nbr, pos[p], mark, queue, stamp)
+    a, _, _ = longest_path(free, nbr, slide, pos[p], LEAF_PATH_NODES, mine, lp[0], lp[1],
+                           lp[2], lp[3], lp[4], np.inf)
+    theirs = flood(free, nbr, pos[q], mark, queue, stamp)
+    b, _, _ = longest_path(free, nbr, slide, pos[q], LEAF_PATH_NODES, theirs, lp[0], lp[1],
+                           lp[2], lp[3], lp[4], np.inf)
+    return a - b
+
+
+@numba.njit(cache=True)
+def _alphabeta(phase, free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys,
+               mark, queue, stamp, lp, status, deadline):
+    """Negamax alpha-beta with the seed's ordering and quiescence extension."""
+    status[S_NODES] += 1
+    if (status[S_NODES] & 255) == 0 and clock() > deadline:
+        status[S_ABORT] = 1
+    if status[S_ABORT] != 0:
+        return 0
+    q = 1 - p
+    n = gen_moves(free, nbr, slide, pos[p], buf[ply])
+    if n == 0:
+        return -(WIN - ply)
+    parent = evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp)
+    if depth <= 0:
+        return parent
+    src = pos[p]
+    # seed ordering: evaluate every child, search the best first
+    for i in range(n):
+        m = buf[ply, i]
+        free[m] = 0
+        pos[p] = m
+        keys[ply, i] = -evaluate(phase, free, nbr, slide, pos, q, mark, queue, stamp, lp)
+        pos[p] = src
+        free[m] = 1
+    sort_moves(buf, keys, ply, n)
+    swing = SWING[phase]
+    best = -(WIN + 1)
+    for i in range(n):
+        m = buf[ply, i]
+        child = keys[ply, i]
+        next_depth = depth - 1
+        if (((parent >= swing and child <= -swing) or (parent <= -swing and child >= swing))
+                and status[S_EXT] < status[S_EXTCAP]):
+            status[S_EXT] += 1
+            next_depth = depth
+        free[m] = 0
+        pos[p] = m
+        v = -_alphabeta(phase, free, nbr, slide, pos, q, next_depth, ply + 1, -beta, -alpha,
+                        buf, keys, mark, queue, stamp, lp, status, deadline)
+        pos[p] = src
+        free[m] = 1
+        if status[S_ABORT] != 0:
+            return 0
+        if v > best:
+            best = v
+            if ply == 0:
+                status[S_BEST] = m
+        if ply == 0:
+            status[S_DONE] += 1
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            break
+    return best
+
+
+def phase_of(board: Board) -> int:
+    """The seed's phase of a position: by the share of empty squares, END once separated."""
+    empties = int(board.free.sum())
+    share = empties / board.free.size
+    if separated(board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp):
+        return END
+    if share > BEGIN_SHARE:
+        return BEGIN
+    if share <= END_SHARE:
+        return END
+    return MIDDLE
+
+
+class PhasedIsolationBot:
+    """The seed bot: phase heuristics, ordered alpha-beta, quiescence, longest-path walk.
+
+    Parameters
+    ----------
+    game : str
+        ``"isolation"``.
+    seed : int
+        Seeds the choice of a random legal move when every move loses.
+    margin : float
+        Seconds kept in hand before the deadline.
+    max_depth : int or None
+        Stop deepening at this depth.
+
+    Notes
+    -----
+    Iterative deepening calls the numba search once per depth; the kernel reads the clock
+    every 256 nodes and aborts past the deadline, and the last finished depth's move is
+    played.  Cost per node: one evaluation per child (the seed's ordering), each O(cells)
+    in the middle game.
+
+    References
+    ----------
+    ``isolation-alphabeta.txt`` (A. Quimby, CS 4701 Assignment 3).
+    """
+
+    name = "phased"
+
+    def __init__(self, game: str = "isolation", seed: int = 0, margin: float = 0.03,
+                 max_depth: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.margin = margin
+        self.max_depth = max_depth
+        self._warm = False
+        self.last_depth = 0
+        self.last_nodes = 0
+        self.last_phase = BEGIN
+        self.last_score = 0
+
+    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
+        """Load every kernel now (numba's cache), so that no move pays for it later."""
+        if self._warm:
+            return
+        self._warm = True
+        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
+            for variant in ("queen", "knight"):
+                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+
+    @gc_paused
+    def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
+        """The destination ``(row, col)`` chosen by the deadline."""
+        if not self._warm:
+            self.start()
+        board = flat_board(state)
+        stop = stop_time(deadline, self.margin)
+        self.last_depth = 0   # this move's deepest finished depth, not the last move's
+        out = np.empty(board.free.size, dtype=np.int64)
+        n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
+        if n == 0:
+            return (0, 0)
+        moves = out[:n].copy()
+        fallback = int(self.rng.choice(moves))
+        phase = phase_of(board)
+        self.last_phase = phase
+        if phase == END and board.pos[0] >= 0 and board.pos[1] >= 0 and separated(
+                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp):
+            area = flood(board.free, board.nbr, board.pos[player], board.mark,
+                         board.queue, board.stamp)
+            _, first, _ = longest_path(board.free, board.nbr, board.slide,
+                                       board.pos[player], ROOT_PATH_NODES, area, *board.lp, stop)
+            self.last_depth = 0
+            return board.cell(first if first >= 0 else fallback)
+        return board.cell(self._search(board, player, phase, stop, fallback))
+
+    def _search(self, board: Board, player: int, phase: int, stop: float,
+                fallback: int) -> int:
+        empties = int(board.free.sum())
+        max_ply = empties + 2
+        width = board.free.size
+        buf = np.zeros((max_ply + 1, width), dtype=np.int64)
+        keys = np.zeros((max_ply + 1, width), dtype=np.int64)
+        status = new_status()
+        limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        best = fallback
+        for depth in range(1, limit + 1):
+            status[S_ABORT] = 0
+            status[S_DONE] = 0
+            status[S_BEST] = -1
+            status[S_EXT] = 0
+            status[S_EXTCAP] = 2 * depth
+            if status[S_EXTCAP] + depth >= max_ply:
+                status[S_EXTCAP] = max(0, max_ply - depth - 1)
+            score = _alphabeta(phase, board.free, board.nbr, board.slide, board.pos, player,
+                               depth, 0, -(WIN + 1), WIN + 1, buf, keys, board.mark,
+                               board.queue, board.stamp, board.lp, status, stop)
+            if status[S_ABORT] != 0:
+                if status[S_DONE] > 0 and status[S_BEST] >= 0:
+                    best = int(status[S_BEST])
+                break
+            if status[S_BEST] >= 0:
+                best = int(status[S_BEST])
+            self.last_depth, self.last_score = depth, int(score)
+            if abs(score) >= WIN - 1000:
+                break
+        self.last_nodes = int(status[S_NODES])
+        return best

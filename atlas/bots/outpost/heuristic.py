@@ -1,0 +1,352 @@
+"""Built-in Outpost bots: ``greedy``, ``balanced`` and ``defender``.
+
+All three plan the same way: each turn their outposts are visited one after the other
+and each takes the step (or stays) that most improves a position score, the other
+empires held where they are.  A step is only allowed if, after it, *every* outpost of
+the empire still has its supply line home (checked with the engine's own kernels,
+:func:`atlas.analyze.outpost.ownership_kernel` and :func:`~atlas.analyze.outpost.supply_core`),
+so a bot never loses an outpost to its own move.  The strategies differ in the score:
+
+``greedy``
+    Territory: land plus water controlled alone; ties broken by spreading outposts
+    apart and away from home.
+``balanced``
+    Resources: what the empire can afford, ``min(land / L, water / W)``, counts three
+    times, plus both resource shares -- the scarce resource is sought first.
+``defender``
+    Territory, plus a bonus for every enemy outpost the step cuts off from its home,
+    minus the enemy-controlled cells near its own home; with three or more outposts its
+    first one stays within ``r / 2`` of home as a guard.
+
+At a season that asks for a disband, each bot removes the outpost whose loss costs the
+least of its own score (outposts that would be cut off by the removal count heavily).
+
+References
+----------
+``outpost-2014-spec.txt`` (the rules); ``outpost-official.md`` (the supply-line rule as
+the engine applies it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+
+from ...analyze.outpost import ownership_kernel, supply_core
+from ..search import clock, stop_time
+
+__all__ = ["GreedyOutpostBot", "BalancedOutpostBot", "DefenderOutpostBot", "OutpostPlanner",
+           "GREEDY", "BALANCED", "DEFENDER"]
+
+#: Strategy codes of the planning kernel.
+GREEDY, BALANCED, DEFENDER = 0, 1, 2
+#: Score of one territory cell (tie-break terms are worth one each).
+CELL = 1000.0
+#: Score of one enemy outpost cut off (defender), and of losing one of ours (disband).
+CUT_BONUS = 60_000.0
+LOST_PENALTY = 1_000_000.0
+_INVALID = -1e18
+
+
+@numba.njit(cache=True)
+def _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode, L, W,
+           bufs, owner, counts, alive, strict, field, field_w):
+    """Score of the position for empire ``me`` (``_INVALID`` if strict and an own outpost
+    is cut off); see the module docstring."""
+    ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1],
+                     bufs[2], counts)
+    mark = bufs[3]
+    heads = bufs[6]
+    for i in range(mark.shape[0]):
+        mark[i] = 0
+    for i in range(min(mark.shape[0], mark.shape[0] // stride + stride)):
+        heads[i] = -1
+    a = starts[me]
+    b = starts[me + 1]
+    ok = supply_core(land_flat, stride, owner, me, homes[me], cells[a:b], alive[a:b], mark,
+                     bufs[4], bufs[5], heads)
+    lost = (b - a) - ok
+    if lost > 0 and strict:
+        return _INVALID
+    land = counts[me, 0]
+    water = counts[me, 1]
+    if mode == BALANCED:
+        big = 1e9
+        fl = land / L if L > 0 else big
+        fw = water / W if W > 0 else big
+        lo = min(fl, fw)
+        if lo >= big:
+            value = CELL * (land + water)
+        else:
+            value = CELL * 20.0 * (3.0 * lo + min(fl, 4.0 * lo + 4.0) + min(fw, 4.0 * lo + 4.0))
+    else:
+        value = CELL * (land + water)
+    if mode == DEFENDER:
+        for e in range(homes.shape[0]):
+            if e == me:
+                continue
+            ea = starts[e]
+            eb = starts[e + 1]
+            if eb > ea:
+                kept = supply_core(land_flat, stride, owner, e, homes[e], cells[ea:eb],
+                                   alive[ea:eb], mark, bufs[4], bufs[5], heads)
+                value += CUT_BONUS * ((eb - ea) - kept)
+        # enemy or disputed cells near home
+        h = homes[me]
+        hr = h // stride
+        hc = h % stride
+        rad = r + r // 2
+        for dr in range(-rad, rad + 1):
+            span = rad - abs(dr)
+            for dc in range(-span, span + 1):
+                rr = hr + dr
+                cc = hc + dc
+                if rr < 1 or cc < 1 or cc >= stride - 1 or rr * stride + cc >= owner.shape[0]:
+                    continue
+                o = owner[rr * stride + cc]
+                if o == -2 or (o >= 0 and o != me):
+                    value -= CELL * 0.5
+    value -= LOST_PENALTY * lost
+    # pull towards the scarce resource not yet held
+    nearest = 1 << 30
+    for j in range(a, b):
+        f = field[cells[j]]
+        if 0 <= f < nearest:
+            nearest = f
+    if nearest < (1 << 30) and nearest > r - 2:
+        value -= field_w * (nearest - (r - 2))
+    # tie-breaks: spread the outposts apart and away from home
+    cap = 2 * r + 1
+    hr = homes[me] // stride
+    hc = homes[me] % stride
+    for j in range(a, b):
+        cr = cells[j] // stride
+        cc = cells[j] % stride
+        near = abs(cr - hr) + abs(cc - hc)
+        for k in range(a, b):
+            if k != j:
+                d = abs(cr - cells[k] // stride) + abs(cc - cells[k] % stride)
+                if d < near:
+                    near = d
+        value += min(near, cap)
+    return value
+
+
+@numba.njit(cache=True)
+def _plan(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode, L, W,
+          bufs, owner, counts, alive, order, guard_radius, field, field_w, deadline):
+    """Visit my outposts in ``order``; move each to its best safe step.  In place."""
+    steps = (-stride, 1, stride, -1)
+    base = _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode,
+                  L, W, bufs, owner, counts, alive, False, field, field_w)
+    a = starts[me]
+    hr = homes[me] // stride
+    hc = homes[me] % stride
+    for t in range(order.shape[0]):
+        if clock() > deadline:
+            break
+        j = a + order[t]
+        src = cells[j]
+        best = base
+        best_cell = src
+        for s in steps:
+            dst = src + s
+            if land_flat[dst] == 0:
+                continue
+            if guard_radius >= 0 and j == a:
+                if abs(dst // stride - hr) + abs(dst % stride - hc) > guard_radius:
+                    continue
+            cells[j] = dst
+            v = _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me,
+                       mode, L, W, bufs, owner, counts, alive, True, field, field_w)
+            if v > best:
+                best = v
+                best_cell = dst
+        cells[j] = best_cell
+        base = best
+
+
+@numba.njit(cache=True)
+def _disband_scores(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode,
+                    L, W, bufs, owner, counts, alive, field):
+    """Score of the position after removing each of my outposts."""
+    a = starts[me]
+    b = starts[me + 1]
+    n = cells.shape[0]
+    out = np.empty(b - a, np.float64)
+    sub_cells = np.empty(n - 1, np.int64)
+    sub_emps = np.empty(n - 1, np.int64)
+    sub_starts = starts.copy()
+    for e in range(me + 1, starts.shape[0]):
+        sub_starts[e] -= 1
+    for i in range(a, b):
+        w = 0
+        for j in range(n):
+            if j != i:
+                sub_cells[w] = cells[j]
+                sub_emps[w] = emps[j]
+                w += 1
+        out[i - a] = _score(land_flat, board_flat, stride, r, sub_cells, sub_emps,
+                            sub_starts, homes, me, mode, L, W, bufs, owner, counts, alive,
+                            False, field, 0.0)
+    return out
+
+
+@numba.njit(cache=True)
+def resource_field(board_flat, stride, sources, field, queue):
+    """Manhattan distance from every board cell to the nearest ``sources`` cell (-1: none).
+
+    Multi-source breadth-first search over the padded board (influence ignores water,
+    so plain Manhattan steps); O(cells).
+    """
+    tail = 0
+    for c in range(field.shape[0]):
+        if sources[c] != 0:
+            field[c] = 0
+            queue[tail] = c
+            tail += 1
+        else:
+            field[c] = -1
+    head = 0
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for s in (-stride, 1, stride, -1):
+            nb = c + s
+            if 0 <= nb < field.shape[0] and board_flat[nb] != 0 and field[nb] < 0:
+                field[nb] = field[c] + 1
+                queue[tail] = nb
+                tail += 1
+
+
+class OutpostPlanner:
+    """Shared machinery of the Outpost bots: flat arrays from a state, plan, disband.
+
+    Parameters
+    ----------
+    game : str
+        ``"outpost"``.
+    seed : int
+        Seeds the order in which outposts are planned each turn.
+    mode : int
+        :data:`GREEDY`, :data:`BALANCED` or :data:`DEFENDER`.
+    margin : float
+        Seconds kept in hand before the deadline (planning stops; unplanned outposts
+        stay).
+
+    Notes
+    -----
+    One score costs an ownership pass (a breadth-first search bounded by ``r`` from
+    every outpost) and one supply-line search; a turn costs ``5 n`` scores for ``n``
+    outposts.
+    """
+
+    name = "planner"
+    mode = GREEDY
+    #: Weight of the pull towards the scarce resource (per cell of distance).
+    field_weight = 1.0
+
+    def __init__(self, game: str = "outpost", seed: int = 0, margin: float = 0.02) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.margin = margin
+        self._warm = False
+
+    def _arrays(self, state: Any) -> tuple[Any, ...]:
+        b = state.board
+        stride = int(b.stride)
+        rc = np.asarray(state.rc, dtype=np.int64)
+        cells = (rc[:, 0] + 1) * stride + rc[:, 1] + 1
+        starts = np.asarray(state.starts, dtype=np.int64)
+        emps = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
+        size = b.land_flat.shape[0]
+        bufs = np.zeros((7, size), dtype=np.int32)
+        owner = np.zeros(size, dtype=np.int32)
+        counts = np.zeros((len(starts) - 1, 3), dtype=np.int64)
+        alive = np.zeros(len(cells), dtype=np.uint8)
+        homes = np.asarray(b.homes_flat, dtype=np.int64)
+        p = state.params
+        return (b.land_flat, b.board_flat, stride, int(p.r), cells, emps, starts, homes,
+                float(p.L), float(p.W), bufs, owner, counts, alive)
+
+    def _guard_radius(self, state: Any, player: int) -> int:
+        return -1
+
+    def _field(self, state: Any, player: int, queue: np.ndarray) -> np.ndarray:
+        """Distances to the cells of the scarcer resource (against ``L``, ``W``) not held."""
+        b = state.board
+        p = state.params
+        land, water = int(state.counts[player, 0]), int(state.counts[player, 1])
+        short_of_water = (water / p.W if p.W else np.inf) <= (land / p.L if p.L else np.inf)
+        held = np.asarray(state.owner_flat) == player
+        kind = (b.board_flat != 0) & ((b.land_flat == 0) if short_of_water
+                                      else (b.land_flat != 0))
+        sources = (kind & ~held).astype(np.uint8)
+        field = np.empty(len(b.land_flat), dtype=np.int32)
+        resource_field(b.board_flat, int(b.stride), sources, field, queue)
+        return field
+
+    def move(self, state: Any, player: int, deadline: float) -> Any:
+        """A disband index at a disband phase, else the steps ``((index, (row, col)), ...)``."""
+        (land, board, stride, r, cells, emps, starts, homes, L, W, bufs, owner, counts,
+         alive) = self._arrays(state)
+        if any(state.pending):
+            return self.disband(state, player)
+        n = int(starts[player + 1] - starts[player])
+        if n == 0:
+            return ()
+        if not self._warm:  # load the disband kernel now, not at a season's deadline
+            self._warm = True
+            _disband_scores(land, board, stride, r, cells, emps, starts, homes, player,
+                            self.mode, L, W, bufs, owner, counts, alive,
+                            np.full(len(land), -1, dtype=np.int32))
+        before = cells.copy()
+        order = self.rng.permutation(n).astype(np.int64)
+        field = self._field(state, player, bufs[2])
+        _plan(land, board, stride, r, cells, emps, starts, homes, player, self.mode, L, W,
+              bufs, owner, counts, alive, order, self._guard_radius(state, player),
+              field, self.field_weight, stop_time(deadline, self.margin))
+        a = int(starts[player])
+        steps = []
+        for i in range(n):
+            c = int(cells[a + i])
+            if c != before[a + i]:
+                steps.append((i, (c // stride - 1, c % stride - 1)))
+        return tuple(steps)
+
+    def disband(self, state: Any, player: int) -> int:
+        """Index of the outpost whose removal costs the least score."""
+        (land, board, stride, r, cells, emps, starts, homes, L, W, bufs, owner, counts,
+         alive) = self._arrays(state)
+        scores = _disband_scores(land, board, stride, r, cells, emps, starts, homes, player,
+                                 self.mode, L, W, bufs, owner, counts, alive,
+                                 np.full(len(land), -1, dtype=np.int32))
+        return int(np.argmax(scores))
+
+
+class GreedyOutpostBot(OutpostPlanner):
+    """Territory expander that never cuts its own supply lines."""
+
+    name = "greedy"
+    mode = GREEDY
+    field_weight = 0.5 * CELL
+
+
+class BalancedOutpostBot(OutpostPlanner):
+    """Resource-aware: weighs land and water against ``L`` and ``W``."""
+
+    name = "balanced"
+    mode = BALANCED
+    field_weight = 2.0 * CELL
+
+
+class DefenderOutpostBot(OutpostPlanner):
+    """Guards home and cuts enemy supply lines."""
+
+    name = "defender"
+    mode = DEFENDER
+    field_weight = 0.5 * CELL
+
+    def _guard_radius(self, state: Any, player: int) -> int:
+        return int(state.params.r) // 2 if state.num_outposts(player) >= 3 else -1

@@ -1,0 +1,36 @@
+"""A replay record as frames: its states drawn by its game's painter, turn by turn."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+from .frames import Frame, sample_turns
+from .games import render_of
+
+__all__ = ["record_frames"]
+
+
+def record_frames(record: Any, states: Sequence[Any] | None = None,
+                  max_frames: int | None = None) -> Iterator[Frame]:
+    """Frames of a replay record, one per (sampled) state, captioned with the turn.
+
+    The game's painter (its render module, :mod:`atlas.render.games`) draws them;
+    stateful painters see every state even when only some are drawn.
+    """
+    if states is None:
+        from ..sim.records import replay_states
+
+        states = replay_states(record)
+    game_map = record.game_map()
+    painter = render_of(record.game).painter(game_map, dict(record.params))
+    picks = set(sample_turns(len(states), max_frames))
+    last = len(states) - 1
+    for i, state in enumerate(states):
+        if i not in picks:
+            if painter.stateful:
+                painter(state)
+            continue
+        frame = painter(state)
+        frame.turn = i
+        frame.caption = f"turn {i}/{last}"
+        yield frame

@@ -1,0 +1,1 @@
+"""``atlas build``: the static site (build, pages, cache)."""

@@ -1,0 +1,143 @@
+"""A content-addressed cache for the build: same inputs, same key, no recomputation.
+
+Keys are SHA-256 digests of the parts that determine a result: the map's text, the
+parameters, the bots, the seed, and the *code version* (a digest of the atlas source
+files that decide that kind of result, :data:`CODE_PARTS`), so editing a map or the
+code invalidates what it should and little else.  Values are
+bytes or JSON, stored under ``.atlas-cache/<kind>/<key[:2]>/<key>`` and written
+atomically (temporary name, then rename), so an interrupted build leaves no torn entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS",
+           "CODE_EXCLUDED"]
+
+
+#: The parts of atlas whose code decides each kind of cached result.
+CODE_PARTS = {
+    "analysis": ("maps.py", "types.py", "errors.py", "analyze", "sim", "render"),
+    "game": ("maps.py", "types.py", "errors.py", "analyze", "sim", "bots", "arena"),
+    "replay": ("maps.py", "types.py", "errors.py", "analyze", "sim", "render"),
+}
+#: Modules under those parts that decide no cached result: how the pages are written,
+#: where files go, which games are scheduled (a game's key holds its whole spec).
+#: Editing them re-renders pages only (pages have their own version,
+#: :func:`atlas.render.site.pages.pages_version`).
+CODE_EXCLUDED = ("render/site/pages.py", "render/site/output.py",
+                 "render/site/schedule.py", "render/site/tournament.py", "render/svg.py")
+
+
+def code_files(kind: str | None = None) -> list[Path]:
+    """The atlas source files whose code decides results of ``kind`` (a key of
+    :data:`CODE_PARTS`, less :data:`CODE_EXCLUDED`; ``None``: every ``*.py``), sorted."""
+    pkg = Path(__file__).resolve().parents[2]
+    parts = CODE_PARTS[kind] if kind is not None else ("",)
+    files: set[Path] = set()
+    for part in parts:
+        target = pkg / part if part else pkg
+        if target.is_file():
+            files.add(target)
+        elif target.is_dir():
+            files.update(target.rglob("*.py"))
+    if kind is not None:
+        files -= {pkg / rel for rel in CODE_EXCLUDED}
+    return sorted(files)
+
+
+@lru_cache(maxsize=16)
+def code_version(kind: str | None = None) -> str:
+    """SHA-256 over the kind and the relative paths and bytes of :func:`code_files`, so
+    a change to a bot does not redraw the maps, a change to a picture replays no game,
+    and a change to a page template redraws nothing.
+    """
+    pkg = Path(__file__).resolve().parents[2]
+    h = hashlib.sha256(str(kind).encode())
+    for p in code_files(kind):
+        h.update(str(p.relative_to(pkg.parent)).encode())
+        h.update(b"\0")
+        h.update(p.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def content_key(*parts: Any) -> str:
+    """A hex digest of ``parts`` (JSON-encoded with sorted keys; bytes hashed as is)."""
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, bytes):
+            h.update(b"b")
+            h.update(part)
+        else:
+            h.update(b"j")
+            h.update(json.dumps(part, sort_keys=True, separators=(",", ":"),
+                                default=str).encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+class Cache:
+    """Bytes and JSON values under ``root``, by kind and key.
+
+    A ``root`` of ``None`` disables caching (every lookup misses, nothing is stored).
+    """
+
+    def __init__(self, root: str | os.PathLike[str] | None) -> None:
+        self.root = None if root is None else Path(root)
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, kind: str, key: str) -> Path:
+        assert self.root is not None
+        return self.root / kind / key[:2] / key
+
+    def get_bytes(self, kind: str, key: str) -> bytes | None:
+        """The stored bytes, or ``None``."""
+        if self.root is None:
+            self.misses += 1
+            return None
+        try:
+            data = self._path(kind, key).read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return data
+
+    def put_bytes(self, kind: str, key: str, data: bytes) -> None:
+        """Store ``data`` atomically (errors writing the cache are ignored)."""
+        if self.root is None:
+            return
+        p = self._path(kind, key)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=p.parent)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, p)
+        except OSError:
+            return
+
+    def get_json(self, kind: str, key: str) -> Any | None:
+        """The stored JSON value, or ``None`` (a damaged entry is a miss)."""
+        data = self.get_bytes(kind, key)
+        if data is None:
+            return None
+        try:
+            return json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            self.hits -= 1
+            self.misses += 1
+            return None
+
+    def put_json(self, kind: str, key: str, value: Any) -> None:
+        """Store a JSON value."""
+        self.put_bytes(kind, key, json.dumps(value, separators=(",", ":")).encode("utf-8"))

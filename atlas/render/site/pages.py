@@ -1,0 +1,304 @@
+"""The pages of the site, written with jinja2 from ``templates/``.
+
+Every page gets ``root``, the relative path back to the site's top (``""`` or
+``"../"``), so all links are relative and the site works from ``file://`` and from any
+static host.  Autoescaping is on for every template: map names, bot names, details and
+messages that come from files or bots are always HTML-escaped, and data embedded for
+scripts is JSON with ``<`` escaped.  Bot error output (``stderr``) is never published:
+pages are built from ``Record.public_json``.
+
+Besides the pages, :func:`write_pages` writes ``site-index.js``: every map, bot and
+game in a compact form (:func:`site_index`) for the search box of the index and the
+games tables (sortable, filterable, paginated) of the games list, the map pages and
+the bot pages.  It is a script, not JSON fetched at run time, so it loads from
+``file://`` too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+from ...sim.registry import game_names, get_info
+from .. import palette as P
+from ..games import render_of
+from ..svg import chamber_tree_svg
+from .cache import content_key
+
+__all__ = ["write_pages", "standings", "templates_dir", "environment", "flatten",
+           "slugify", "game_titles", "picture_titles", "site_index", "pages_version",
+           "script_json", "INDEX_FILE"]
+
+#: The site's index of maps, bots and games, a script every page with a search box or
+#: a games table loads.
+INDEX_FILE = "site-index.js"
+
+
+def game_titles() -> dict[str, str]:
+    """Game name -> the title people read, for every registered game."""
+    return {g: get_info(g).title for g in game_names()}
+
+
+def picture_titles() -> dict[str, dict[str, str]]:
+    """Game -> picture kind -> caption, from each game's render module."""
+    out = {}
+    for g in game_names():
+        render = render_of(g)
+        out[g] = dict(render.pictures)
+        if render.validates:
+            out[g]["validation"] = render.validation_caption
+    return out
+
+
+def slugify(text: str, taken: set[str] | None = None) -> str:
+    """A file-name-safe, lower-case form of ``text``; unique within ``taken``."""
+    out = "".join(ch if (ch.isascii() and ch.isalnum()) or ch in "-_" else "-"
+                  for ch in text.lower()).strip("-_")
+    while "--" in out:
+        out = out.replace("--", "-")
+    out = out[:60] or "x"
+    if taken is not None:
+        base, n = out, 2
+        while out in taken:
+            out = f"{base}-{n}"
+            n += 1
+        taken.add(out)
+    return out
+
+
+def templates_dir() -> Path:
+    """The site's templates folder (``templates/``; see :mod:`atlas.resources`)."""
+    from ...resources import templates_dir as found
+
+    return found()
+
+
+@lru_cache(maxsize=1)
+def pages_version() -> str:
+    """A digest of what decides a page besides its data: the templates, the static
+    files and this module (a game page is kept as it was when neither changed)."""
+    h = hashlib.sha256()
+    for p in sorted(templates_dir().rglob("*")) + [Path(__file__)]:
+        if p.is_file():
+            h.update(str(p.name).encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def script_json(data: Any) -> str:
+    """``data`` as JSON that is safe inside a ``<script>`` element: ``<``, ``>`` and
+    ``&`` are written as ``\\u`` escapes, so no text can close the element early."""
+    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def environment() -> Any:
+    """The jinja2 environment: templates folder, autoescape on, strict undefined."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
+                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(game_titles=game_titles(), player_hex=P.PLAYER_HEX,
+                       player_shapes=P.PLAYER_SHAPES, picture_titles=picture_titles())
+    env.filters["move"] = _move_text
+    return env
+
+
+def _move_text(move: Any, game: str | None = None, limit: int = 60) -> str:
+    if move is None:
+        return "—"
+    text = render_of(game).move_text(move) if game in game_names() else None
+    if text is None:
+        text = move if isinstance(move, str) else json.dumps(move, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
+    """``{"a": {"b": 1}}`` -> ``[("a.b", "1")]``; lists of scalars joined, long ones cut."""
+    out: list[tuple[str, str]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += flatten(v, f"{prefix}{k}.")
+        return [(k.rstrip("."), v) for k, v in out]
+    text = json.dumps(data) if not isinstance(data, str) else data
+    if len(text) > 120:
+        text = text[:117] + "..."
+    return [(prefix, text)]
+
+
+def _result_text(rec: Any) -> str:
+    r = rec.result
+    if r.winner is not None:
+        return f"{rec.players[r.winner].name} (seat {r.winner + 1}) wins — {r.reason}"
+    if rec.num_players > 2:
+        return "scores " + ", ".join(f"{p.name} {s:g}" for p, s in zip(rec.players, r.scores))
+    return f"draw — {r.reason}"
+
+
+def _why_featured(e: Any) -> str:
+    """One sentence on why a map page features game ``e`` (see
+    :func:`atlas.render.site.build.featured_game`)."""
+    it = e.meta.get("interest", {})
+    first = (e.meta.get("series") or [{}])[0]
+    measure = first.get("phrase") or first.get("name", "")
+    if it.get("comeback", 0) > 0 and measure:
+        return (f"Featured: its winner was behind by up to {100 * it['comeback']:.0f} % "
+                f"of the total in {measure} (the chart under its board) and still won, "
+                f"the largest comeback on this map.")
+    if it.get("decisive"):
+        return (f"Featured: no winner on this map came from behind, and this is the longest "
+                f"game with a winner ({it.get('turns', 0)} turns).")
+    return f"Featured: the longest game on this map ({it.get('turns', 0)} turns)."
+
+
+def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, Any]]:
+    """Per game, the tournament's standings (:func:`atlas.arena.tournament.standings`) as
+    the pages show them: rows (bot, slug, rating, games, wins, draws, losses, points),
+    the head-to-head table, the names in order, and whether the game compares seats
+    pairwise (more than two seats)."""
+    from ...arena.tournament import standings as table_of
+
+    by_game: dict[str, list[Any]] = defaultdict(list)
+    for g in game_entries:
+        by_game[g.record.game].append(g.record)
+    out: dict[str, dict[str, Any]] = {}
+    for game in game_names():
+        records = by_game.get(game, [])
+        if not records:
+            continue
+        # the ratings' point estimates, the ladder's order; no bootstrap intervals
+        # (the pages do not show them, and refitting thousands of games is slow)
+        table = table_of(records, samples=0)
+        names = [r.bot for r in table.rows]
+        rows = [{"name": r.bot, "slug": slugger(game, r.bot), "rating": round(r.rating),
+                 "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses,
+                 "points": r.points} for r in table.rows]
+        h2h = {a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
+               for a in names}
+        out[game] = {"rows": rows, "h2h": h2h, "names": names,
+                     "pairwise": get_info(game).num_players > 2}
+    return out
+
+
+def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any
+               ) -> dict[str, Any]:
+    """The data of ``site-index.js``: ``{"titles": {game: title}, "maps": [[slug,
+    name, game, games]], "bots": [[slug, name, game]], "reasons": [...], "games":
+    [[ident, map index or -1, map name, [bot index per seat], winner seat or -1,
+    reason index, turns, imported 0/1], ...]}`` (indices into the lists before)."""
+    map_index = {m.slug: i for i, m in enumerate(maps)}
+    bots: list[list[str]] = []
+    bot_index: dict[tuple[str, str], int] = {}
+    reasons: list[str] = []
+    reason_index: dict[str, int] = {}
+    rows = []
+    for e in games:
+        rec = e.record
+        seats = []
+        for p in rec.players:
+            key = (rec.game, p.name)
+            if key not in bot_index:
+                bot_index[key] = len(bots)
+                bots.append([bot_slug(rec.game, p.name), p.name, rec.game])
+            seats.append(bot_index[key])
+        reason = rec.result.reason
+        if reason not in reason_index:
+            reason_index[reason] = len(reasons)
+            reasons.append(reason)
+        winner = rec.result.winner
+        rows.append([e.ident, map_index.get(e.map_slug or "", -1), rec.map.name, seats,
+                     -1 if winner is None else int(winner), reason_index[reason],
+                     len(rec.turns), int(e.origin != "tournament")])
+    return {"titles": game_titles(),
+            "maps": [[m.slug, m.name, m.game, len(m.games)] for m in maps],
+            "bots": bots, "reasons": reasons, "games": rows}
+
+
+def write_pages(out: Any, maps: Sequence[Any], games: Sequence[Any],
+                problems: Sequence[str], code: str | None = None) -> None:
+    """Write every page, the site index and the static files through ``out`` (a
+    :class:`~atlas.render.site.output.SiteWriter`)."""
+    env = environment()
+    code = code or pages_version()
+    static = templates_dir() / "static"
+    for f in sorted(static.iterdir()):
+        if f.is_file():
+            out.copy(f"static/{f.name}", f)
+    bot_slugs: dict[tuple[str, str], str] = {}
+    taken: set[str] = set()
+
+    def bot_slug(game: str, name: str) -> str:
+        key = (game, name)
+        if key not in bot_slugs:
+            bot_slugs[key] = slugify(f"{game}-{name}", taken)
+        return bot_slugs[key]
+
+    table = standings(games, bot_slug)
+    map_by_slug = {m.slug: m for m in maps}
+    games = list(games)
+    known = game_names()
+    titles = game_titles()
+    by_game = {g: [m for m in maps if m.game == g] for g in known}
+    other = [m for m in maps if m.game not in known]
+    games_by_game = {g: [e for e in games if e.record.game == g] for g in known}
+
+    def render(rel: str, template: str, **ctx: Any) -> str:
+        depth = rel.count("/")
+        return env.get_template(template).render(root="../" * depth, **ctx)
+
+    def write(rel: str, template: str, **ctx: Any) -> None:
+        out.put(rel, render(rel, template, **ctx))
+
+    common = {"result_text": _result_text, "bot_slug": bot_slug,
+              "map_by_slug": map_by_slug, "index_file": INDEX_FILE}
+    out.put(INDEX_FILE, "window.ATLAS_INDEX = "
+            + script_json(site_index(maps, games, bot_slug)) + ";\n")
+    write("index.html", "index.html", title="Maps", nav="maps", by_game=by_game,
+          other=other, problems=problems, n_games=len(games), **common)
+    for m in maps:
+        parity = m.summary.get("parity_bound") if m.ok else None
+        write(m.page, "map.html", title=f"{m.name} ({titles.get(m.game, m.game)})",
+              nav="maps", m=m, summary=flatten(m.summary), parity=parity,
+              tree_svg=chamber_tree_svg(m.chambers) if m.chambers else "",
+              why=_why_featured(m.featured) if m.featured else "",
+              overlay_title=render_of(m.game).game_pictures_title if m.game in known else "",
+              overlay_note=render_of(m.game).game_pictures_note if m.game in known else "",
+              **common)
+    for e in games:
+        rec = e.record
+        slugs = [bot_slug(rec.game, p.name) for p in rec.players]
+        key = content_key("game-page", code, e.replay_key, e.ident, e.origin, e.map_slug,
+                          slugs, e.gif, e.record_file, e.record_kb, e.meta.get("series"))
+
+        def page(e: Any = e, rec: Any = rec) -> str:
+            viewer = e.viewer_data() if e.drawn else None
+            html = render(e.page, "game.html",
+                          title=f"{' vs '.join(p.name for p in rec.players)} on "
+                                f"{rec.map.name}", nav="games", e=e, rec=rec,
+                          viewer=viewer, viewer_json=script_json(viewer), **common)
+            e.viewer = None  # a big site holds many; it stays in the cache
+            return html
+
+        out.put(e.page, page, key=key)
+    write("games.html", "games.html", title="Games", nav="games",
+          games_by_game=games_by_game, n_games=len(games), **common)
+    plans = {}
+    for game in table:
+        n = len(games_by_game[game])
+        plans[game] = f"{n} game{'s' if n != 1 else ''}"
+    write("standings.html", "standings.html", title="Standings", nav="standings",
+          table=table, plans=plans, **common)
+    for game, t in table.items():
+        for row in t["rows"]:
+            mine = [e for e in games_by_game[game]
+                    if row["name"] in [p.name for p in e.record.players]]
+            write(f"bots/{row['slug']}.html", "bot.html",
+                  title=f"{row['name']} ({titles[game]})", nav="standings",
+                  game=game, row=row, t=t, games=mine, **common)
+    write("validation.html", "validation.html", title="Outpost map validation",
+          nav="validation", maps=[m for m in maps if m.validation is not None], **common)

@@ -1,0 +1,207 @@
+"""The built-in tournament of ``atlas build``: plan it, warm the bots, play it.
+
+:func:`plan_tournament` schedules each game's games
+(:func:`atlas.render.site.schedule.site_schedule` with the game's
+:class:`~atlas.render.games.base.SitePlan`) and looks each one up in the build's cache;
+:func:`start_warm_up` makes every bot of the games still to play once, in worker
+processes, while the main process draws the maps (:func:`warm_bots`), so numba compiles
+each kernel into its cache once and no game pays for it; :func:`play_tournament` plays
+the rest with :func:`atlas.arena.tournament.run_games`, dearest first
+(:func:`atlas.render.site.schedule.run_order`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ...errors import RecordError
+from ...maps import GameMap, format_map
+from ...sim.registry import game_names
+from ..games import render_of
+from .cache import Cache, content_key
+from .schedule import run_order, site_schedule
+
+__all__ = ["TournamentPlan", "plan_tournament", "warm_bots", "start_warm_up",
+           "finish_warm_up", "play_tournament", "spec_json", "WARM_UP_MOVE"]
+
+#: Seconds a bot may think on its warm-up move (:func:`warm_bots`).
+WARM_UP_MOVE = 0.2
+
+
+@dataclass
+class TournamentPlan:
+    """The built-in tournament of a build: its games, those already in the cache, and
+    those still to play (with their cache keys and estimated costs)."""
+
+    specs: list[Any] = field(default_factory=list)
+    done: dict[int, Any] = field(default_factory=dict)
+    todo: list[tuple[int, str, Any]] = field(default_factory=list)
+    cost: dict[str, float] = field(default_factory=dict)
+    warm: dict[str, tuple[str, str, list[str], dict[str, Any]]] = field(default_factory=dict)
+
+
+def plan_tournament(entries: Sequence[Any], *, games_per: int, cache: Cache,
+                     version: dict[str, str], bots: dict[str, Sequence[str]] | None,
+                     time_limit: float | None, game_filter: Sequence[str] | None,
+                     params: Mapping[str, Mapping[str, Any]] | None = None) -> TournamentPlan:
+    """Schedule the tournament (:func:`~atlas.render.site.schedule.site_schedule` with
+    each game's :class:`~atlas.render.games.base.SitePlan`, its parameters overridden by
+    ``params[game]``) and look each game up in the cache."""
+    from ...bots import bot_names
+    from ...sim.records import record_from_json
+
+    plan = TournamentPlan()
+    for game in game_names():
+        if game_filter is not None and game not in game_filter:
+            continue
+        maps = [e.game_map for e in entries if e.game == game and e.valid]
+        names = list(bots.get(game, ()) if bots is not None else bot_names(game))
+        if not maps or len(names) < 2:
+            continue
+        site = render_of(game).site_plan
+        game_params = {**site.params, **(params or {}).get(game, {})}
+        limit = site.time if time_limit is None else time_limit
+        free = {m.name: int(m.free.sum()) for m in maps}
+        first = len(plan.specs)
+        for spec in site_schedule(game, maps, names, top=site.top,
+                                  top_per_map=site.top_per_map, time_limit=limit,
+                                  params=game_params, seeds=games_per):
+            plan.cost[spec.key] = limit * max(free.get(spec.map_name, 1), 1) * (
+                1 + len(set(_names(spec)) & set(names[-site.top:])))
+            plan.specs.append(spec)
+        smallest = min(maps, key=lambda m: (m.shape[0] * m.shape[1], m.name))
+        plan.warm[game] = (format_map(smallest), smallest.name,
+                           sorted({p.builtin for s in plan.specs[first:] for p in s.players
+                                   if getattr(p, "builtin", None)}),
+                           game_params)
+    for i, spec in enumerate(plan.specs):
+        key = content_key("game", spec_json(spec), version["game"])
+        data = cache.get_json("record", key)
+        if data is not None:
+            try:
+                plan.done[i] = record_from_json(data)
+                continue
+            except RecordError:
+                pass
+        plan.todo.append((i, key, spec))
+    return plan
+
+
+def _names(spec: Any) -> list[str]:
+    """The players' names of a game spec (its players are names or arena players)."""
+    return [getattr(p, "name", p) for p in spec.players]
+
+
+def warm_bots(game: str, map_text: str, map_name: str, names: Sequence[str],
+              params: dict[str, Any]) -> float:
+    """Make each bot of ``names`` and ask it for one move on ``map_text`` (a worker's
+    job before the tournament): this compiles its numba kernels into numba's cache once,
+    so no game pays for it and no first move runs out of time compiling.  Any error is
+    left for the real games to meet.  Returns the seconds it took."""
+    from ...bots import make_bot
+    from ...maps import parse_map
+    from ...sim.registry import get_game
+
+    t0 = time.perf_counter()
+    try:
+        g = get_game(game)
+        gm = parse_map(map_text, game=game, name=map_name)
+        state = g.initial_state(gm, params)
+        seats = list(g.to_move(state)) or [0]
+    except Exception:  # the real games report what is wrong
+        return time.perf_counter() - t0
+    for name in names:
+        try:
+            bot = make_bot(game, name, 0)
+            seat = seats[0]
+            start = getattr(bot, "start", None)
+            if start is not None:
+                start(gm, dict(params), seat)
+            # a short deadline: compiling happens when a kernel is first called,
+            # whatever the clock says, and the search then stops at once
+            bot.move(state.copy(), seat, time.perf_counter() + WARM_UP_MOVE)
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+        except Exception:  # noqa: BLE001 - a warm-up never fails the build
+            continue
+    return time.perf_counter() - t0
+
+
+def start_warm_up(plan: TournamentPlan, jobs: int | None) -> Any:
+    """Warm the bots of every game still to play, in worker processes, while the main
+    process draws the maps; returns the executor and its futures (or ``None``)."""
+    import concurrent.futures as cf
+    import multiprocessing as mp
+
+    games = sorted({spec.game for _, _, spec in plan.todo})
+    workers = min(jobs or os.cpu_count() or 1, len(games))
+    if workers < 1:
+        return None
+    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    pool = cf.ProcessPoolExecutor(max_workers=workers,
+                                  mp_context=mp.get_context(method))
+    order = sorted(games, key=lambda g: -len(plan.warm[g][2]))
+    return pool, [pool.submit(warm_bots, g, *plan.warm[g]) for g in order]
+
+
+def finish_warm_up(warm: Any) -> None:
+    if warm is None:
+        return
+    pool, futures = warm
+    for fut in futures:
+        try:
+            fut.result()
+        except Exception:  # noqa: BLE001 - a lost worker: the games compile themselves
+            pass
+    pool.shutdown()
+
+
+def play_tournament(plan: TournamentPlan, *, jobs: int | None, cache: Cache, progress: bool,
+                problems: list[str]) -> list[Any]:
+    """Records of the built-in tournament (played where the cache has none), in
+    schedule order."""
+    from ...arena import tournament as tour
+
+    done = dict(plan.done)
+    todo = plan.todo
+    if todo:
+        order = run_order([spec for _, _, spec in todo], plan.cost)
+        todo = [todo[j] for j in order]
+        played = tour.run_games([spec for _, _, spec in todo], jobs=jobs, progress=progress)
+        for (i, key, spec), rec in zip(todo, played):
+            if tour.is_error(rec):  # not cached: the next build tries again
+                problems.append(f"game {spec.game} {' vs '.join(_names(spec))} on "
+                                f"{spec.map_name} could not be played: "
+                                f"{rec.result.detail.splitlines()[-1][:200]}")
+                continue
+            cache.put_json("record", key, rec.to_json())
+            done[i] = rec
+    return [done[i] for i in sorted(done)]
+
+
+def spec_json(spec: Any) -> Any:
+    """A game spec as plain JSON data (for its cache key)."""
+    for name in ("to_json", "as_json"):
+        if hasattr(spec, name):
+            return getattr(spec, name)()
+    return _dc_json(spec)
+
+
+def _dc_json(obj: Any) -> Any:
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(obj, GameMap):
+        return {"game": obj.game, "name": obj.name, "text": format_map(obj)}
+    if is_dataclass(obj):
+        return {f.name: _dc_json(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): _dc_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_dc_json(v) for v in obj]
+    if isinstance(obj, (str, int, float, bool)) or obj is None:
+        return obj
+    return repr(obj)

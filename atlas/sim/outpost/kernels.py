@@ -1,0 +1,236 @@
+"""Numba kernels of an Outpost turn: moves, ownership, supply lines, one call per turn.
+
+Used by :mod:`atlas.sim.outpost.rules` (the rules, both compat modes, are in its docstring and
+in ``docs/outpost.md``).  :func:`_turn_kernel` applies the steps (:func:`_move_steps`),
+then settles the position (:func:`_settle`): ownership recomputed only in boxes around
+the moved outposts when they are few (:func:`atlas.analyze.outpost.ownership_update`),
+outposts without a supply line removed, ownership again if any were.
+
+Steps are flat ``index, row, col`` triples (``int64``), seat by seat; a missing target
+has row :data:`_MISSING`.  The move kernel returns :data:`_OK`, :data:`_ABORT` (an
+official turn cut short) or an ``_ERR_*`` code (spec mode), explained by
+:data:`_ERR_TEXT`.
+
+References
+----------
+``outpost-2014-spec.txt``; ``outpost-official.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ...jit import numba  # numba itself is imported on first compile
+import numpy as np
+
+from ...analyze.outpost_kernels import ownership_kernel, ownership_update
+from ...analyze.supply import supply_core
+
+__all__ = ["_turn_kernel", "_MISSING", "_OK", "_ABORT", "_ERR_TEXT"]
+
+#: Row of a step whose target is missing (official ``[index, null]``).
+_MISSING: Final = -(2**62)
+
+# codes returned by the move kernel
+_OK, _ABORT = 0, -1
+_ERR_INDEX, _ERR_MISSING, _ERR_BOARD, _ERR_WATER, _ERR_FAR, _ERR_TWICE = 1, 2, 3, 4, 5, 6
+_ERR_TEXT = {
+    _ERR_INDEX: "has no outpost with that index",
+    _ERR_MISSING: "has no target cell",
+    _ERR_BOARD: "targets a cell off the board",
+    _ERR_WATER: "targets water",
+    _ERR_FAR: "is more than one orthogonal step from the outpost",
+    _ERR_TWICE: "names an outpost that already moved this turn",
+}
+
+
+@numba.njit(cache=True)
+def _move_steps(land_flat, stride, official, cells, starts, steps, ends
+                ):  # pragma: no cover - compiled
+    """Apply steps to flat ``cells``; see :mod:`atlas.sim.outpost.rules`.
+
+    ``steps`` is flat ``index, row, col`` triples, seat by seat: seat p's are triples
+    ``ends[p - 1]`` (0 for seat 0) to ``ends[p]``.  Returns ``(code, entry)``: ``code``
+    0 when done, -1 when an official turn was cut short at triple ``entry``, or an
+    ``_ERR_*`` code (spec mode) for ``entry``.
+    """
+    rows = land_flat.shape[0] // stride - 2
+    cols = stride - 2
+    moved = np.zeros(cells.shape[0], np.uint8)
+    p = 0
+    for k in range(steps.shape[0] // 3):
+        while k >= ends[p]:
+            p += 1
+        idx = steps[3 * k]
+        tr = steps[3 * k + 1]
+        tc = steps[3 * k + 2]
+        count = starts[p + 1] - starts[p]
+        if official:
+            if idx >= count:
+                continue
+            if idx < 0 or tr == -(2**62):
+                return -1, k
+        else:
+            if idx < 0 or idx >= count:
+                return 1, k
+            if tr == -(2**62):
+                return 2, k
+        if tr < 0 or tr >= rows or tc < 0 or tc >= cols:
+            if official:
+                continue
+            return 3, k
+        j = starts[p] + idx
+        cur = cells[j]
+        dist = abs(tr - (cur // stride - 1)) + abs(tc - (cur % stride - 1))
+        target = (tr + 1) * stride + tc + 1
+        if official:
+            if dist == 1 and land_flat[target] != 0:
+                cells[j] = target
+            continue
+        if moved[j] != 0:
+            return 6, k
+        if land_flat[target] == 0:
+            return 4, k
+        if dist > 1:
+            return 5, k
+        moved[j] = 1
+        cells[j] = target
+    return 0, -1
+
+
+@numba.njit(cache=True)
+def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy, owner, key,
+         bufs, counts, boxes, nb, area):  # pragma: no cover - compiled
+    """Ownership of ``cells`` into ``owner``, ``key`` and ``counts``: from the previous
+    ``owner_old``/``key_old`` (copied first if ``copy``, else the same arrays) with only
+    the ``nb`` boxes recomputed when their area is small (a quarter of the board or
+    less; ``nb < 0``: everything), else from scratch."""
+    rows = land_flat.shape[0] // stride - 2
+    if 0 <= nb and area * 4 <= rows * (stride - 2):
+        if copy:  # plain loops: numba's slice assignment copies element by element
+            for i in range(owner.shape[0]):
+                owner[i] = owner_old[i]
+            for i in range(key.shape[0]):
+                key[i] = key_old[i]
+        if nb > 0:
+            ownership_update(land_flat, stride, r, cells, emps, boxes[:nb], owner, key,
+                             counts)
+    else:
+        ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, key, bufs[1],
+                         bufs[2], counts)
+
+
+@numba.njit(cache=True, inline="always")
+def _box(stride, rows, cols, r, a, b, boxes, nb):  # pragma: no cover - compiled
+    """Store the bounding box of the diamonds around flat cells a and b; its area."""
+    ar = a // stride
+    ac = a - ar * stride
+    br = b // stride
+    bc = b - br * stride
+    boxes[nb, 0] = max(1, min(ar, br) - r)
+    boxes[nb, 1] = min(rows, max(ar, br) + r)
+    boxes[nb, 2] = max(1, min(ac, bc) - r)
+    boxes[nb, 3] = min(cols, max(ac, bc) + r)
+    return (boxes[nb, 1] - boxes[nb, 0] + 1) * (boxes[nb, 3] - boxes[nb, 2] + 1)
+
+
+@numba.njit(cache=True)
+def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_old, key_old,
+            owner, key, bufs, counts, src):  # pragma: no cover - compiled
+    """Ownership, supply lines, removal of the cut-off outposts, ownership again, into
+    ``owner``, ``key`` and ``counts``.
+
+    ``owner_old``, ``counts`` (on entry) and the packed grid ``key_old`` (see
+    :func:`~atlas.analyze.outpost.ownership_kernel`) hold the ownership of the outposts
+    ``src`` (flat cells and empires, shape ``(2, m)``; with no column, nothing is
+    known): when ``cells``/``emps`` are the same list with a few outposts moved, only
+    the boxes around the moves are recomputed, and after removals only the boxes
+    around the removed outposts.
+    ``bufs[3]`` must be all 0 and ``bufs[6]`` all -1 on entry (the engine's private
+    buffers are made so once; :func:`supply_core` leaves them so).
+
+    ``cells``, ``emps`` and ``starts`` are compacted in place; returns the outposts left.
+    """
+    n_emp = homes.shape[0]
+    n = cells.shape[0]
+    rows = land_flat.shape[0] // stride - 2
+    cols = stride - 2
+    boxes = np.empty((max(n, src.shape[1]), 4), np.int64)
+    nb = -1
+    area = 0
+    if src.shape[1] == n and n > 0:
+        nb = 0
+        for j in range(n):
+            if src[1, j] != emps[j]:
+                nb = -1
+                break
+            if src[0, j] != cells[j]:
+                area += _box(stride, rows, cols, r, src[0, j], cells[j], boxes, nb)
+                nb += 1
+    _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, True, owner, key,
+         bufs, counts, boxes, nb, area)
+    mark = bufs[3]  # all 0 and heads all -1 on entry: supply_core leaves them so
+    heads = bufs[6]
+    alive = np.empty(n, np.uint8)
+    left = 0
+    for e in range(n_emp):
+        a = starts[e]
+        b = starts[e + 1]
+        left += supply_core(land_flat, stride, owner, e, homes[e], cells[a:b], alive[a:b],
+                            mark, bufs[4], bufs[5], heads)
+    if left == n:
+        return n
+    w = 0
+    nb = 0
+    area = 0
+    for e in range(n_emp):
+        a = starts[e]
+        b = starts[e + 1]
+        starts[e] = w
+        for j in range(a, b):
+            if alive[j] != 0:
+                cells[w] = cells[j]
+                emps[w] = e
+                w += 1
+            else:
+                area += _box(stride, rows, cols, r, cells[j], cells[j], boxes, nb)
+                nb += 1
+    starts[n_emp] = w
+    _own(land_flat, board_flat, stride, r, cells[:w], emps[:w], owner, key, False, owner, key,
+         bufs, counts, boxes, nb, area)
+    return w
+
+
+@numba.njit(cache=True)
+def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, ends, homes,
+                 owner_old, key_old, owner, key, bufs, counts, src
+                 ):  # pragma: no cover - compiled
+    """Moves, then (unless an official turn was cut short) :func:`_settle` from
+    ``owner_old``/``key_old`` into ``owner``/``key`` (left untouched otherwise).
+
+    Returns ``(code, entry, rc, starts, src)`` with the new outposts (``src``: their
+    flat cells and empires); on a code other than 0 nothing else is computed.
+    """
+    n = rc.shape[0]
+    cells = np.empty(n, np.int64)
+    emps = np.empty(n, np.int64)
+    for j in range(n):
+        cells[j] = (rc[j, 0] + 1) * stride + rc[j, 1] + 1
+    for e in range(starts.shape[0] - 1):
+        for j in range(starts[e], starts[e + 1]):
+            emps[j] = e
+    new_starts = starts.copy()
+    code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps, ends)
+    left = n
+    if code == 0:
+        left = _settle(land_flat, board_flat, stride, r, cells, emps, new_starts, homes,
+                       owner_old, key_old, owner, key, bufs, counts, src)
+    out = np.empty((left, 2), np.int32)
+    new_src = np.empty((2, left), np.int64)
+    for j in range(left):
+        out[j, 0] = cells[j] // stride - 1
+        out[j, 1] = cells[j] % stride - 1
+        new_src[0, j] = cells[j]
+        new_src[1, j] = emps[j]
+    return code, k, out, new_starts, new_src
+

@@ -1,0 +1,143 @@
+"""Start-up of the atlas command: each command's time in fresh processes, warm numba cache.
+
+    python benchmarks/bench_startup.py [--runs 7]
+
+Every command is run once untimed (numba's cache is then warm for it), then ``--runs``
+times, each in a fresh interpreter (``python -m atlas ...``, this checkout first on the
+path).  Prints per command the median wall time and the median CPU time of the process
+(user + system: what the machine's load does not inflate), and for ``atlas bot tron
+frontline`` the time from ``Popen`` to its first answer.  The target of issue 14:
+``validate`` and ``analyze --json`` under 0.5 s.
+
+``--sizes 50 100 200 300`` also times the analysis of square tron maps of those sides
+(random walls, two starts) in fresh processes, once as plain Python and once compiled
+(numba loaded from its warm cache): where the two cross is where ``atlas analyze``
+switches (``atlas.cli.INTERPRET_MAX_CELLS``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+COMMANDS = [
+    ("python -c pass (the interpreter alone)", ["-c", "pass"]),
+    ("atlas --version", ["-m", "atlas", "--version"]),
+    ("atlas --help", ["-m", "atlas", "--help"]),
+    ("atlas validate maps/outpost/delta.txt", ["-m", "atlas", "validate",
+                                               "maps/outpost/delta.txt"]),
+    ("atlas analyze maps/tron/arena.txt --json", ["-m", "atlas", "analyze",
+                                                  "maps/tron/arena.txt", "--json"]),
+    ("atlas analyze maps/tron/labyrinth.txt --json", ["-m", "atlas", "analyze",
+                                                      "maps/tron/labyrinth.txt", "--json"]),
+    ("atlas analyze maps/outpost/delta.txt --json", ["-m", "atlas", "analyze",
+                                                     "maps/outpost/delta.txt", "--json"]),
+    ("atlas analyze maps/isolation/queen8.txt --json", ["-m", "atlas", "analyze",
+                                                        "maps/isolation/queen8.txt", "--json"]),
+    ("atlas analyze maps/connect5/standard.txt --json", ["-m", "atlas", "analyze",
+                                                         "maps/connect5/standard.txt",
+                                                         "--json"]),
+]
+
+BOARD = b"7 4\n#######\n#1    #\n#    2#\n#######\n"
+
+SIZED = """
+import sys
+from atlas.jit import interpreted
+from atlas.maps import read_map
+from atlas.sim.registry import summarize_map
+with interpreted(sys.argv[2] == "python"):
+    summarize_map(read_map(sys.argv[1], game="tron"))
+"""
+
+
+def square_map(side: int, folder: Path) -> Path:
+    """A ``side`` x ``side`` tron map with 15 % random walls and two starts."""
+    import numpy as np
+
+    rng = np.random.default_rng(side)
+    walls = rng.random((side, side)) < 0.15
+    rows = [["#" if w else " " for w in row] for row in walls]
+    rows[0][0], rows[-1][-1] = "1", "2"
+    path = folder / f"square{side}.txt"
+    path.write_text(f"{side} {side}\n" + "".join("".join(r) + "\n" for r in rows))
+    return path
+
+
+def run_once(args: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one fresh ``python ARGS`` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, env=ENV, capture_output=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed: {done.stderr.decode()[-400:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def bot_first_answer() -> float:
+    """Seconds from Popen to the first answer of ``atlas bot tron frontline``."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "atlas", "bot", "tron", "frontline"],
+                            cwd=ROOT, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(BOARD)
+    proc.stdin.flush()
+    proc.stdout.readline()
+    elapsed = time.perf_counter() - t0
+    proc.stdin.close()
+    proc.wait(timeout=120)
+    return elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7, help="fresh processes per command")
+    ap.add_argument("--sizes", type=int, nargs="*", default=[], metavar="SIDE",
+                    help="also time the analysis of SIDE x SIDE maps, Python vs compiled")
+    args = ap.parse_args(argv)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+          f"median of {args.runs} fresh processes, warm numba cache")
+    print(f"{'command':52} {'wall s':>7} {'cpu s':>7}")
+    for label, cmd in COMMANDS:
+        run_once(cmd)  # warm the cache
+        times = [run_once(cmd) for _ in range(args.runs)]
+        wall = statistics.median(t[0] for t in times)
+        cpu = statistics.median(t[1] for t in times)
+        print(f"{label:52} {wall:7.3f} {cpu:7.3f}", flush=True)
+    bot_first_answer()
+    answers = [bot_first_answer() for _ in range(max(3, args.runs // 2))]
+    print(f"{'atlas bot tron frontline: Popen to first answer':52} "
+          f"{statistics.median(answers):7.3f}")
+    if args.sizes:
+        import tempfile
+
+        print(f"\n{'analysis of a square map, fresh process':40} {'python s':>9} "
+              f"{'compiled s':>10}  (cpu s)")
+        with tempfile.TemporaryDirectory() as tmp:
+            for side in args.sizes:
+                path = str(square_map(side, Path(tmp)))
+                cpu = {}
+                for how in ("python", "compiled"):
+                    cmd = ["-c", SIZED, path, how]
+                    run_once(cmd)
+                    cpu[how] = statistics.median(run_once(cmd)[1]
+                                                 for _ in range(max(3, args.runs // 2)))
+                print(f"{side} x {side} ({side * side} cells){'':{max(0, 24 - 2 * len(str(side)) - len(str(side * side)))}} "
+                      f"{cpu['python']:9.3f} {cpu['compiled']:10.3f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

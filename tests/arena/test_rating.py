@@ -1,0 +1,156 @@
+"""Tests of atlas.arena.rating: Bradley-Terry by MM against a plain gradient-ascent fit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from atlas.arena.rating import (RATING_BASE, RATING_SCALE, bradley_terry, expected_score,
+                              pairwise_comparisons)
+
+
+def _reference_fit(names, comparisons, prior):
+    """Maximise the BT log-likelihood (plus the anchor's virtual draws) by gradient ascent."""
+    idx = {n: k for k, n in enumerate(names)}
+    theta = [0.0] * len(names)
+    for _ in range(6000):
+        grad = [0.0] * len(names)
+        for a, b, s in comparisons:
+            i, j = idx[a], idx[b]
+            p = 1.0 / (1.0 + math.exp(theta[j] - theta[i]))
+            grad[i] += s - p
+            grad[j] -= s - p
+        for i in range(len(names)):
+            p = 1.0 / (1.0 + math.exp(-theta[i]))  # against the anchor, theta = 0
+            grad[i] += prior * (0.5 - p)
+        theta = [t + 0.03 * g for t, g in zip(theta, grad)]
+    mean = sum(theta) / len(theta)
+    return {n: RATING_BASE + RATING_SCALE * (theta[idx[n]] - mean) / math.log(10) for n in names}
+
+
+def test_two_players_three_to_one_is_odds_three():
+    comps = [("a", "b", 1.0)] * 3 + [("a", "b", 0.0)]
+    r = bradley_terry(["a", "b"], comps, prior=0.0)
+    assert r["a"] - r["b"] == pytest.approx(RATING_SCALE * math.log10(3), abs=1e-6)
+    assert (r["a"] + r["b"]) / 2 == pytest.approx(RATING_BASE)
+    assert expected_score(r["a"], r["b"]) == pytest.approx(0.75, abs=1e-9)
+
+
+@pytest.mark.parametrize("prior", [0.0, 1.0, 3.0])
+def test_matches_reference_fit(prior):
+    rng = np.random.default_rng(5)
+    names = ["a", "b", "c", "d"]
+    strength = {"a": 2.0, "b": 1.0, "c": 0.5, "d": 0.2}
+    comps = []
+    for _ in range(60):
+        i, j = rng.choice(4, size=2, replace=False)
+        a, b = names[i], names[j]
+        p = strength[a] / (strength[a] + strength[b])
+        u = rng.random()
+        comps.append((a, b, 1.0 if u < p * 0.9 else 0.5 if u < p * 0.9 + 0.1 else 0.0))
+    got = bradley_terry(names, comps, prior=prior)
+    want = _reference_fit(names, comps, prior)
+    for n in names:
+        assert got[n] == pytest.approx(want[n], abs=1e-3)
+    assert got["a"] > got["d"]
+
+
+def test_perfect_record_stays_finite_with_prior_and_order_does_not_matter():
+    comps = [("a", "b", 1.0), ("a", "c", 1.0), ("b", "c", 0.5), ("b", "c", 1.0)]
+    r1 = bradley_terry(["a", "b", "c", "x"], comps)
+    r2 = bradley_terry(["x", "c", "b", "a"], list(reversed(comps)))
+    assert all(math.isfinite(v) for v in r1.values())
+    assert r1 == pytest.approx(r2, abs=1e-9)
+    assert r1["a"] > r1["b"] > r1["c"]
+    # x played nobody: the prior holds it at the anchor, between b and c here
+    assert r1["x"] == pytest.approx(_reference_fit(["a", "b", "c", "x"], comps, 1.0)["x"],
+                                    abs=1e-3)
+
+
+def test_pairwise_comparisons_rank_by_score_and_skip_same_bot():
+    assert pairwise_comparisons(["a", "b", "c", "a"], [5, 2, 2, 1]) == [
+        ("a", "b", 1.0), ("a", "c", 1.0), ("b", "c", 0.5), ("b", "a", 1.0), ("c", "a", 1.0)]
+    assert bradley_terry([], []) == {}
+
+
+# --------------------------------------------------------------------------- Plackett-Luce
+
+from atlas.arena.rating import bootstrap_ratings, plackett_luce, ranking_of  # noqa: E402
+
+
+def _pl_loglik(theta, rankings):
+    total = 0.0
+    for order in rankings:
+        g = [math.exp(theta[n]) for n in order]
+        for j in range(len(order) - 1):
+            total += math.log(g[j] / sum(g[j:]))
+    return total
+
+
+def test_plackett_luce_by_hand():
+    # Two games, a > b > c and c > b > a.  By symmetry g_a = g_c = x with g_b = 1, and
+    # each game has likelihood x / (2x + 1) * 1 / (x + 1).  Setting the derivative of
+    # log x - log(2x + 1) - log(x + 1) to zero gives 1 - 2x^2 = 0: x = 1 / sqrt(2), so b
+    # is rated 400 log10(sqrt 2) = 60.2 points above a and c, and the mean is 1500.
+    rankings = [(("a",), ("b",), ("c",)), (("c",), ("b",), ("a",))]
+    r = plackett_luce(["a", "b", "c"], rankings, prior=0.0)
+    gap = 200 * math.log10(2)
+    assert r["b"] - r["a"] == pytest.approx(gap, abs=1e-6)
+    assert r["a"] == pytest.approx(r["c"], abs=1e-9)
+    assert r["b"] == pytest.approx(1500 + 2 * gap / 3, abs=1e-6)
+    # the same three players, each first once, second once and last once: all equal
+    cyc = [(("a",), ("b",), ("c",)), (("b",), ("c",), ("a",)), (("c",), ("a",), ("b",))]
+    assert plackett_luce(["a", "b", "c"], cyc, prior=0.0) == pytest.approx(
+        {"a": 1500.0, "b": 1500.0, "c": 1500.0})
+    # two seats, no ties: Bradley-Terry without draws (3 wins to 1: odds 3)
+    duel = [(("a",), ("b",))] * 3 + [(("b",), ("a",))]
+    r2 = plackett_luce(["a", "b"], duel, prior=0.0)
+    assert r2["a"] - r2["b"] == pytest.approx(RATING_SCALE * math.log10(3), abs=1e-6)
+
+
+def test_plackett_luce_is_the_maximum_likelihood():
+    rng = np.random.default_rng(3)
+    names = ["a", "b", "c", "d"]
+    strength = {"a": 3.0, "b": 1.5, "c": 1.0, "d": 0.5}
+    rankings = []
+    for _ in range(40):
+        left, order = list(names), []
+        while left:
+            w = np.array([strength[n] for n in left])
+            pick = left[int(rng.choice(len(left), p=w / w.sum()))]
+            order.append(pick)
+            left.remove(pick)
+        rankings.append(tuple(order))
+    got = plackett_luce(names, [tuple((n,) for n in o) for o in rankings], prior=0.0)
+    theta = {n: (got[n] - RATING_BASE) * math.log(10) / RATING_SCALE for n in names}
+    best = _pl_loglik(theta, rankings)
+    for n in names:          # every small step away from the fit lowers the likelihood
+        for eps in (-0.01, 0.01):
+            moved = dict(theta)
+            moved[n] += eps
+            assert _pl_loglik(moved, rankings) < best
+    assert got["a"] > got["b"] > got["d"]
+
+
+def test_ranking_of_groups_ties_and_a_tie_is_both_orders():
+    assert ranking_of(["a", "b", "c"], [1, 0, 1]) == (("a", "c"), ("b",))
+    tied = plackett_luce(["a", "b"], [(("a", "b"),)] * 4, prior=0.0)
+    assert tied["a"] == pytest.approx(tied["b"])
+
+
+def test_bootstrap_intervals_hold_the_fit_and_are_repeatable():
+    games = [[("a", "b", 1.0)]] * 7 + [[("a", "b", 0.0)]] * 3
+
+    def fit(names, gs):
+        return bradley_terry(names, [c for g in gs for c in g])
+
+    one = bootstrap_ratings(["a", "b"], games, fit, samples=100, seed=1)
+    two = bootstrap_ratings(["a", "b"], games, fit, samples=100, seed=1)
+    assert one.low == two.low and one.high == two.high
+    for n in "ab":
+        assert one.low[n] <= one.ratings[n] <= one.high[n]
+    assert one.high["a"] - one.low["a"] > 50            # ten games: a wide interval
+    assert 0.8 < one.superiority("a", "b") <= 1.0
+    assert one.superiority("a", "b") + one.superiority("b", "a") == pytest.approx(1.0)

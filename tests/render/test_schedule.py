@@ -1,0 +1,109 @@
+"""The built-in tournament of ``atlas build``: a main round for the strongest bots, a
+gauntlet for the others, at the ladder's times."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from atlas.bots import bot_names
+from atlas.maps import parse_map
+from atlas.render.games import render_of
+from atlas.render.site.schedule import run_order, site_schedule
+
+
+def _p(spec) -> tuple[str, ...]:
+    """The players' names of a game spec."""
+    return tuple(getattr(p, "name", p) for p in spec.players)
+
+
+def _maps(n: int) -> list:
+    # map k has k + 1 free cells between the walls: later maps are larger
+    return [parse_map(f"{k + 4} 3\n{'#' * (k + 4)}\n#1{' ' * k}2#\n{'#' * (k + 4)}\n",
+                      game="tron", name=f"m{k:02d}") for k in range(n)]
+
+
+def test_tron_plan_plays_the_searches_at_the_ladders_time():
+    plan = render_of("tron").site_plan
+    assert plan.time >= 0.1 and plan.top == 3 and plan.top_per_map == 1
+    assert render_of("isolation").site_plan.time >= 0.05
+    assert render_of("connect5").site_plan.time >= 0.05
+    bots = bot_names("tron")
+    assert bots[-3:] == ["voronoi", "chambers", "frontline"]
+    maps = _maps(13)
+    specs = site_schedule("tron", maps, bots, top=plan.top, top_per_map=plan.top_per_map,
+                          time_limit=plan.time, params=plan.params)
+    strong = set(bots[-3:])
+    main = [s for s in specs if set(_p(s)) <= strong]
+    gauntlet = [s for s in specs if not set(_p(s)) <= strong]
+    # one main-round game on each map
+    assert sorted(s.map_name for s in main) == [m.name for m in maps]
+    # every pairing of the three meets on four or five maps, in both seats
+    pairs = Counter(frozenset(_p(s)) for s in main)
+    assert set(pairs) == {frozenset(p) for p in combinations(sorted(strong), 2)}
+    assert sorted(pairs.values()) == [4, 4, 5]
+    assert len({_p(s) for s in main}) == 6
+    # every pairing with random or wallhugger once (the two of them in both seats), on
+    # the smallest maps first
+    want = Counter(frozenset(p) for p in combinations(bots, 2) if not set(p) <= strong)
+    want[frozenset(("random", "wallhugger"))] += 1
+    assert Counter(frozenset(_p(s)) for s in gauntlet) == want
+    assert {_p(s) for s in gauntlet} >= {("random", "wallhugger"), ("wallhugger", "random")}
+    assert [s.map_name for s in gauntlet] == [m.name for m in maps[:len(gauntlet)]]
+    assert {_p(s)[0] for s in gauntlet} > {"random"}  # seats alternate
+    assert all(s.time_limit == 0.1 for s in specs)
+
+
+def test_every_seating_on_every_map_without_top_per_map():
+    maps = _maps(3)
+    specs = site_schedule("tron", maps, ["random", "a", "b"], top=2, top_per_map=None,
+                          time_limit=0.05, seeds=2)
+    main = [s for s in specs if "random" not in _p(s)]
+    assert Counter((s.map_name, _p(s)) for s in main) == Counter(
+        {(m.name, p): 2 for m in maps for p in (("a", "b"), ("b", "a"))})
+    assert len(specs) == len(main) + 2 * 2  # random meets a and b once, two seeds each
+    assert {s.seed for s in specs} == {0, 1}
+
+
+def test_outpost_seatings_and_small_cases():
+    from atlas.maps import parse_map as pm
+
+    lake = pm("".join(f"{x} {y}\n" for x in range(20, 30) for y in range(20, 30)),
+              game="outpost", name="lake")
+    plan = render_of("outpost").site_plan
+    specs = site_schedule("outpost", [lake], bot_names("outpost"), top=plan.top,
+                          top_per_map=plan.top_per_map, time_limit=plan.time,
+                          params=plan.params)
+    assert len(specs) == 1 and sorted(_p(specs[0])) == sorted(bot_names("outpost"))
+    assert specs[0].params_dict == {"T": 500}
+    assert site_schedule("tron", [], ["a", "b"], top=2, top_per_map=1, time_limit=1) == []
+    assert site_schedule("tron", _maps(1), ["a"], top=2, top_per_map=1, time_limit=1) == []
+
+
+def test_run_order_starts_each_game_once_then_dearest_first():
+    maps = _maps(4)
+    specs = site_schedule("tron", maps, ["a", "b"], top=2, top_per_map=None, time_limit=0.1)
+    iso = parse_map("isolation 3 3 queen\n1..\n...\n..2\n", game="isolation", name="i")
+    specs += site_schedule("isolation", [iso], ["a", "b"], top=2, top_per_map=None,
+                           time_limit=0.05)
+    cost = {s.key: (10.0 if s.game == "tron" else 1.0) * (i + 1) for i, s in enumerate(specs)}
+    order = run_order(specs, cost)
+    assert sorted(order) == list(range(len(specs)))
+    assert [specs[i].game for i in order[:2]] == ["isolation", "tron"] or \
+        [specs[i].game for i in order[:2]] == ["tron", "isolation"]
+    rest = [cost[specs[i].key] for i in order[2:]]
+    assert rest == sorted(rest, reverse=True)
+
+
+def test_warm_bots_asks_each_bot_once_and_never_fails():
+    import time
+
+    from atlas.render.site.tournament import WARM_UP_MOVE, warm_bots
+
+    text = "7 5\n#######\n#1    #\n#  #  #\n#    2#\n#######\n"
+    t = time.perf_counter()
+    spent = warm_bots("tron", text, "box", ["random", "wallhugger", "no-such-bot"], {})
+    assert 0 <= spent <= time.perf_counter() - t
+    # a searching bot stops at the warm-up's short deadline (compiling aside)
+    assert WARM_UP_MOVE <= 0.5
+    assert warm_bots("tron", "not a map", "bad", ["random"], {}) >= 0

@@ -1,0 +1,93 @@
+"""A fifth game joins atlas by the documented path, and every layer takes it in.
+
+Tic-tac-toe (``tests/sim/toygame/``) is a rules module, a bots package, a render
+module and one ``register_game`` call; nothing of atlas is edited.  It is then played
+by the built-in random bot, replayed and verified, drawn as a GIF and in the viewer's
+data, served over the JSON-lines protocol, and published by ``atlas build``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from atlas.arena.runner import play_game
+from atlas.arena.protocols import serve_builtin_bot
+from atlas.bots.registry import bot_names, make_bot
+from atlas.maps import parse_map, read_map
+from atlas.render.gif import record_gif_bytes
+from atlas.render.site.build import build_site
+from atlas.render.viewer import viewer_data
+from atlas.sim.records import verify_record
+from atlas.sim.registry import game_names, get_game, register_game, unregister_game
+
+BOARD = "tictactoe 3 3\n...\n...\n...\n"
+
+
+@pytest.fixture
+def tictactoe():
+    register_game("tictactoe", rules="toygame.rules", bots="toygame.bots",
+                  render="toygame.render")
+    yield get_game("tictactoe")
+    unregister_game("tictactoe")
+
+
+def test_the_toy_game_is_played_replayed_and_drawn(tictactoe):
+    assert "tictactoe" in game_names() and bot_names("tictactoe") == ["random", "first"]
+    gm = parse_map(BOARD, name="board")
+    assert gm.game == "tictactoe"
+    record = play_game("tictactoe", gm, ["first", "random"], seed=3, time_limit=1.0)
+    verify_record(record)
+    assert record.result.reason in ("win", "draw")
+    assert [s.status for s in record.statuses] == ["ok", "ok"]
+    # "first" takes the first free cell in reading order on every move it makes
+    assert record.turns[0].moves[0] == [0, 0]
+    gif = record_gif_bytes(record)
+    with Image.open(io.BytesIO(gif)) as im:
+        assert im.n_frames == len(record.turns) + 1
+    data = viewer_data(record)
+    assert data["w"] == 3 and len(data["frames"]) == len(record.turns) + 1
+    # seat 1's marks are circles (shape 0), seat 2's crosses (shape 6)
+    last_marks = {(m[0], m[1]): m[2] for m in data["frames"][-1]["m"]}
+    for turn in record.turns:
+        (seat, cell), = turn.moves.items()
+        assert last_marks[tuple(cell)] == (0 if seat == 0 else 6)
+
+
+def test_the_toy_game_speaks_json_lines(tictactoe):
+    gm = parse_map(BOARD, name="board")
+    state = tictactoe.initial_state(gm)
+    lines = [{"type": "start", "game": "tictactoe", "seat": 0, "players": 2,
+              "map_name": "board", "map": BOARD, "params": {}},
+             {"type": "turn", "turn": 0, "seat": 0, "time": 1.0,
+              "state": tictactoe.state_to_json(state), **tictactoe.turn_json(state, 0)},
+             {"type": "end"}]
+    out = io.BytesIO()
+    feed = io.BytesIO("".join(json.dumps(m) + "\n" for m in lines).encode())
+    assert serve_builtin_bot("tictactoe", "first", stdin=feed, stdout=out) == 0
+    assert json.loads(out.getvalue()) == {"move": [0, 0]}
+    assert tictactoe.turn_json(state, 0)["legal"][:2] == [[0, 0], [0, 1]]
+    assert make_bot("tictactoe", "random").name == "random"
+
+
+def test_atlas_build_publishes_the_toy_game(tictactoe, tmp_path):
+    folder = tmp_path / "maps" / "tictactoe"
+    folder.mkdir(parents=True)
+    (folder / "board.txt").write_text(BOARD)
+    assert read_map(folder / "board.txt").game == "tictactoe"
+    result = build_site(tmp_path / "maps", tmp_path / "site", jobs=1, games=1,
+                        cache_dir=None, progress=False, log=lambda m: None)
+    assert result.problems == []
+    assert len(result.games) == 2  # random and first, in both seats
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "Tic-tac-toe" in index
+    page = (tmp_path / "site" / result.maps[0].page).read_text()
+    assert "board" in page and "free cells" in page.replace("_", " ")
+    for entry in result.games:
+        assert (tmp_path / "site" / entry.page).is_file()
+        assert (tmp_path / "site" / entry.gif).stat().st_size > 100
+    standings = (tmp_path / "site" / "standings.html").read_text()
+    assert "first" in standings and "random" in standings
