@@ -26,8 +26,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from . import __version__
 from .errors import AtlasError
@@ -640,8 +641,13 @@ def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
     map cannot be read."""
     from .errors import MapFormatError
     from .maps import read_map
-    from .sim.outpost.traces import (TraceError, TraceMismatchError, find_trace_map,
-                                     read_trace, trace_to_record)
+    from .sim.outpost.traces import (
+        TraceError,
+        TraceMismatchError,
+        find_trace_map,
+        read_trace,
+        trace_to_record,
+    )
     from .sim.records import save_record
 
     def failed(code: int, exc: Exception) -> int:

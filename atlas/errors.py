@@ -9,7 +9,7 @@ into a file are built by :func:`located` so the same mistake reads the same ever
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from collections.abc import Iterable
 
 __all__ = [
     "AtlasError",

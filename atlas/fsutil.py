@@ -13,8 +13,8 @@ import io
 import os
 import stat
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .errors import OutputFolderError, located
 

@@ -25,7 +25,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 __all__ = ["LazyKernel", "njit", "numba", "interpreted", "is_interpreted"]
 

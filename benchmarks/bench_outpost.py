@@ -44,7 +44,7 @@ def position(game_map, n: int, rng: np.random.Generator, compat: str = "spec"):
     h, w = game_map.shape
     land = ~game_map.blocked
     lists = []
-    for e, (hr, hc) in enumerate(game_map.starts):
+    for hr, hc in game_map.starts:
         rows = slice(0, h // 2) if hr < h // 2 else slice(h // 2, h)
         cols = slice(0, w // 2) if hc < w // 2 else slice(w // 2, w)
         cells = np.argwhere(land[rows, cols]) + (rows.start, cols.start)

@@ -123,9 +123,9 @@ def bench_build(jobs: int | None, keep: str | None = None) -> None:
 def bench_gif() -> None:
     from atlas.maps import parse_map, read_map
     from atlas.render.frames import compose, legend_band
-    from atlas.render.replay import record_frames
     from atlas.render.games import render_of
     from atlas.render.gif import encode_gif, record_gif_bytes
+    from atlas.render.replay import record_frames
     from atlas.sim.records import replay_states
 
     gm = parse_map(TRON25, game="tron", name="pillars25")

@@ -153,9 +153,9 @@ def main() -> None:
         print(f"Chromium: games list drawn {ready:.2f} s after navigation ({rows} games, "
               f"first page of 50); last page in {last * 1000:.0f} ms")
         before = _snapshot(site)
+        from atlas.maps import read_map
         from atlas.sim import get_game
         from atlas.sim.records import RecordBuilder, save_record
-        from atlas.maps import read_map
 
         gm = read_map(maps_dir / "tron" / "room0.txt", game="tron")
         for k in range(10):

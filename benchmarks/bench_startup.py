@@ -134,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
                     run_once(cmd)
                     cpu[how] = statistics.median(run_once(cmd)[1]
                                                  for _ in range(max(3, args.runs // 2)))
-                print(f"{side} x {side} ({side * side} cells){'':{max(0, 24 - 2 * len(str(side)) - len(str(side * side)))}} "
+                pad = max(0, 24 - 2 * len(str(side)) - len(str(side * side)))
+                print(f"{side} x {side} ({side * side} cells){'':{pad}} "
                       f"{cpu['python']:9.3f} {cpu['compiled']:10.3f}", flush=True)
     return 0
 

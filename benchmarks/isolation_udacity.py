@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from atlas.bots.search import clock, gc_paused
+from atlas.bots.search import clock, gc_paused  # noqa: E402 (after the path is set)
 
 __all__ = ["ABImproved", "ab_search", "knight_positions", "queen_positions", "main"]
 

@@ -28,16 +28,22 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from atlas.arena.rating import score_interval
-from atlas.arena.tournament import (Standings, is_error, load_maps, run_games,
-                                    schedule_games, standings)
+from atlas.arena.tournament import (
+    Standings,
+    is_error,
+    load_maps,
+    run_games,
+    schedule_games,
+    standings,
+)
 from atlas.bots.registry import bot_names
 from atlas.maps import find_maps
 from atlas.resources import maps_dir
 from atlas.sim.records import Record
-
 
 __all__ = ["parse_depths", "slowest_answers", "format_ladder", "main"]
 
@@ -84,12 +90,12 @@ def format_ladder(table: Standings, records: Sequence[Record]) -> str:
     order = [r.bot for r in table.rows]
     for i, a in enumerate(order):
         for b in order[i + 1:]:
-            w, d, l = table.head_to_head.get(a, {}).get(b, (0, 0, 0))
-            if w + d + l == 0:
+            w, d, lost = table.head_to_head.get(a, {}).get(b, (0, 0, 0))
+            if w + d + lost == 0:
                 continue
-            lo, mean, hi = score_interval(w, d, l)
+            lo, mean, hi = score_interval(w, d, lost)
             lines.append(f"  {a} vs {b}: {100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-                         f" over {w + d + l} games ({w}-{d}-{l})")
+                         f" over {w + d + lost} games ({w}-{d}-{lost})")
     slow = slowest_answers(records)
     lines += ["", "slowest answer: " + ", ".join(f"{b} {slow[b]:.3f} s" for b in order
                                                   if b in slow)]

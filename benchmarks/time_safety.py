@@ -3,7 +3,8 @@
 Every built-in bot of every game (:data:`atlas.bots.BOTS`) plays games against copies
 of itself through atlas's runner (:func:`atlas.arena.runner.play_game`) on the game's
 bundled maps, at each time limit, until it has made its share of ``--moves`` (1,000)
-moves at that limit (all seats count), while one busy-loop process started by this benchmark keeps a core
+moves at that limit (all seats count), while one busy-loop process started by this benchmark keeps a
+core
 busy (``--no-hog`` to leave it out).  The hog ends by itself after ``--hog-seconds`` and
 is killed when the benchmark ends, however it ends.
 
@@ -88,10 +89,10 @@ def time_bot(game: str, name: str, limit: float, moves: int, maps: Sequence[Path
     took longer than ``limit`` and than the runner's judgement (on the wall, and in
     processor time), the slowest first move and the games played.
     """
+    from atlas.arena.runner import TIME_GRACE, bot_seed, play_game
     from atlas.bots import make_bot
     from atlas.maps import read_map
     from atlas.sim import get_game
-    from atlas.arena.runner import TIME_GRACE, bot_seed, play_game
 
     n_seats = get_game(game).info.num_players
     judge = 1.25 * limit + TIME_GRACE

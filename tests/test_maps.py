@@ -9,8 +9,16 @@ import numpy as np
 import pytest
 
 from atlas.errors import MapFormatError
-from atlas.maps import (OUTPOST_HOMES, find_maps, format_map, outpost_full_water, parse_map,
-                        read_map, scan_maps, write_map)
+from atlas.maps import (
+    OUTPOST_HOMES,
+    find_maps,
+    format_map,
+    outpost_full_water,
+    parse_map,
+    read_map,
+    scan_maps,
+    write_map,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / "tests" / "data"

@@ -28,8 +28,8 @@ land, land never partitioned, "lakes and rivers".
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -39,8 +39,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from atlas.analyze.components import label_components  # noqa: E402
 from atlas.analyze.validate import OUTPOST_WATER_CELLS, validate_text  # noqa: E402
-from atlas.maps import (OUTPOST_HOMES, OUTPOST_QUARTER, GameMap, format_map,  # noqa: E402
-                        outpost_full_water)
+from atlas.maps import OUTPOST_HOMES, OUTPOST_QUARTER, GameMap, format_map, outpost_full_water  # noqa: E402
 
 N = OUTPOST_QUARTER
 SEED = 2014

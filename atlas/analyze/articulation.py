@@ -22,10 +22,10 @@ cell, ``0`` for a free cell not visited and ``-1`` for a blocked one; ``low`` an
 
 from __future__ import annotations
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, Grid
 from .grid import as_free_grid, pad_kernel, scratch
 

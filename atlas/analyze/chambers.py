@@ -48,10 +48,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, cell_of, check_cell, pad_kernel, scratch
 from .voronoi import voronoi_kernel

@@ -13,10 +13,10 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
 
 from __future__ import annotations
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, check_cell, flat_index, pad_kernel, scratch, unpad
 

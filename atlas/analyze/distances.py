@@ -21,12 +21,12 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, pad_kernel, scratch, source_indices, unpad
 

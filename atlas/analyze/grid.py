@@ -42,13 +42,14 @@ from __future__ import annotations
 
 import operator
 import threading
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import AtlasError, located
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, Grid, IntGrid
 
 __all__ = [

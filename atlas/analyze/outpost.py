@@ -69,8 +69,9 @@ heads) -> int``
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Sequence
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt

@@ -17,10 +17,10 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
 
 from __future__ import annotations
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell
 from .distances import _expand, _finish_dist, _init_dist
 from .grid import as_free_grid, check_cell, pad_kernel, scratch

@@ -15,8 +15,9 @@ References
 
 from __future__ import annotations
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
+
+from ..jit import numba  # numba itself is imported on first compile
 
 __all__ = ["supply_kernel", "supply_core"]
 

@@ -15,17 +15,27 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..errors import MapFormatError, located
 from ..fsutil import read_regular_file
 from ..limits import LimitError
-from ..maps import (GAMES, OUTPOST_HOMES, OUTPOST_QUARTER, OUTPOST_SIZE, _decode, _lines,
-                    outpost_full_water, parse_outpost_line, scan_maps)
+from ..maps import (
+    GAMES,
+    OUTPOST_HOMES,
+    OUTPOST_QUARTER,
+    OUTPOST_SIZE,
+    _decode,
+    _lines,
+    outpost_full_water,
+    parse_outpost_line,
+    scan_maps,
+)
 from ..types import Cell, Grid
 
 __all__ = [

@@ -9,8 +9,9 @@ verdict: ``ok``, or how the bot failed (``crashed``, ``timeout``, ``invalid``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..maps import GameMap
 from ..sim.base import Status

@@ -38,9 +38,10 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..errors import AtlasError, OutputFolderError, PlanError, RecordError
 from ..fsutil import default_mode
@@ -49,8 +50,14 @@ from ..sim.records import Record, load_record, save_record
 from ..sim.registry import game_modules, get_info
 from .players import Player, check_unique, parse_player, program_file
 from .standings import Standings, standings
-from .tournament import (SCHEDULES, GameSpec, record_name, results_json, run_games,
-                         schedule_games)
+from .tournament import (
+    SCHEDULES,
+    GameSpec,
+    record_name,
+    results_json,
+    run_games,
+    schedule_games,
+)
 
 __all__ = ["PlanError", "OutputFolderError", "TournamentPlan", "TournamentResult",
            "load_plan", "plan_from_flags", "run_plan", "describe", "MARKER"]

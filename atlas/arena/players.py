@@ -27,9 +27,10 @@ import hashlib
 import os
 import re
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import BotError
 from ..sim.records import PlayerEntry

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Sequence
+from typing import Any
 
 __all__ = ["run_pool", "WorkerDied", "STOP_GRACE"]
 

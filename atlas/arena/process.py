@@ -36,14 +36,23 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, Mapping, Sequence
+from typing import Any, BinaryIO
 
 from ..errors import BotError
 from ..maps import GameMap
 from ..sim.base import Status
-from .sandbox import (TOKEN_VARIABLE, Containment, bot_environment, bwrap_argv, bwrap_path,
-                      make_bot_folder, remove_bot_folder, warn_without_sandbox)
+from .sandbox import (
+    TOKEN_VARIABLE,
+    Containment,
+    bot_environment,
+    bwrap_argv,
+    bwrap_path,
+    make_bot_folder,
+    remove_bot_folder,
+    warn_without_sandbox,
+)
 
 __all__ = ["BotFailure", "BotProcess", "ExternalBot", "MAX_TURN_BYTES", "FIRST_MOVE_TIME",
            "kill_marked", "marked_processes"]
@@ -74,7 +83,7 @@ class BotFailure(BotError):
 # --------------------------------------------------------------------------- the process
 
 
-_OPEN: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
+_OPEN: weakref.WeakSet[BotProcess] = weakref.WeakSet()
 
 
 @atexit.register

@@ -18,8 +18,9 @@ of refits where it is rated higher).  ``docs/ratings.md`` has the formulas.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 

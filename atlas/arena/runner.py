@@ -11,21 +11,22 @@ process outlives its game.
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
+from ..bots.registry import make_bot
 from ..errors import BotError, IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
-from ..types import PlayerId
 from ..sim import get_game
 from ..sim.base import Outcome, Reason, Status
+from ..sim.records import PlayerEntry, Record, RecordBuilder, clean_info
+from ..types import PlayerId
 from .players import EXTERNAL_PREFIX, Player, parse_player
 from .process import BotFailure
 from .protocols import external_bot
 from .sandbox import Containment
-from ..bots.registry import make_bot
-from ..sim.records import PlayerEntry, Record, RecordBuilder, clean_info
 
 __all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result",
            "bot_info", "late_after", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]

@@ -27,9 +27,10 @@ import shutil
 import stat
 import tempfile
 import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..errors import BotError
 
@@ -99,7 +100,7 @@ class BotLimits:
                 out[which] = int(value)
         return out
 
-    def with_option(self, name: str, value: str) -> "BotLimits":
+    def with_option(self, name: str, value: str) -> BotLimits:
         """These limits with ``name`` (``memory``, ``cpu``, ``files``, ``processes``,
         ``file-size``) set from the text ``value`` (``2G``, ``60``, ``none``).
 

@@ -13,12 +13,18 @@ likelihood that it is stronger than the next.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..sim.records import PlayerEntry, Record
-from .rating import (bootstrap_ratings, bradley_terry, pairwise_comparisons, plackett_luce,
-                     ranking_of)
+from .rating import (
+    bootstrap_ratings,
+    bradley_terry,
+    pairwise_comparisons,
+    plackett_luce,
+    ranking_of,
+)
 
 __all__ = ["StandingRow", "Standings", "standings", "ERROR_PREFIX", "is_error", "labels_of"]
 

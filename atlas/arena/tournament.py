@@ -19,9 +19,10 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..errors import MapFormatError
 from ..maps import GameMap, find_maps, format_map, parse_map, read_map
@@ -30,8 +31,7 @@ from ..sim.base import Outcome, Reason
 from ..sim.records import MapRef, Record, SeatStatus, record_from_json, save_record
 from .players import Player, check_unique, parse_player
 from .runner import bot_seed, make_player, play_game
-from .standings import (ERROR_PREFIX, StandingRow, Standings, is_error, labels_of,
-                        standings)
+from .standings import ERROR_PREFIX, StandingRow, Standings, is_error, labels_of, standings
 
 __all__ = [
     "GameSpec",

@@ -18,7 +18,8 @@ from __future__ import annotations
 import functools
 import gc
 import time
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numba
 import numpy as np

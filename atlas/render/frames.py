@@ -15,9 +15,9 @@ per mark and one small Pillow text render for the caption.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
 
 import numpy as np
 import numpy.typing as npt

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,8 +29,8 @@ import numpy.typing as npt
 from ..sim.registry import get_info
 from . import palette as P
 from .frames import compose, legend_band
-from .replay import record_frames
 from .games import render_of
+from .replay import record_frames
 
 __all__ = ["encode_gif", "record_gif_bytes", "write_gif", "HOLD_LAST_MS"]
 

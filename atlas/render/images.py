@@ -15,8 +15,9 @@ kernel of :mod:`atlas.analyze`), plus O(m·k²) for m marks.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt

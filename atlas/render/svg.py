@@ -9,7 +9,8 @@ chamber to its parent through its entrance cell.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
 from . import palette as P
@@ -140,7 +141,7 @@ def chamber_tree_svg(roots: Sequence[dict[str, Any]], *, slot: int | None = None
              f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
              f'role="img" aria-label="chamber tree of {count} chambers" '
              f'data-chambers="{count}">']
-    for n, x, d, parent in nodes:
+    for n, _x, _d, parent in nodes:
         if parent is None:
             continue
         (x1, y1), (x2, y2) = where[id(parent)], where[id(n)]
@@ -151,7 +152,7 @@ def chamber_tree_svg(roots: Sequence[dict[str, Any]], *, slot: int | None = None
             parts.append(f'<text x="{x1 + 0.62 * (x2 - x1):.1f}" '
                          f'y="{y1 + 0.62 * (y2 - y1):.1f}" class="entrance">'
                          f'({int(r)}, {int(c)})</text>')
-    for n, x, d, _ in nodes:
+    for n, _x, _d, _ in nodes:
         cx, cy = where[id(n)]
         size = int(n.get("size", 0))
         rad = radius(size)

@@ -1,7 +1,8 @@
 """The data of the in-page replay viewer: every turn of a game as compact differences.
 
 :func:`viewer_data` gives it in a readable form, :func:`pack_viewer` in the compact one
-the game page embeds.  The game page embeds this JSON in a ``<script type="application/json">`` element (no
+the game page embeds.  The game page embeds this JSON in a
+``<script type="application/json">`` element (no
 ``fetch()``, so the viewer works from ``file://``); ``templates/static/viewer.js``
 rebuilds any turn by applying the differences from the first frame and draws it on a
 ``<canvas>`` with the same palette and mark shapes as the GIF.
@@ -30,7 +31,8 @@ the move (:data:`atlas.sim.records.INFO_KEYS`).
 from __future__ import annotations
 
 import base64
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -243,7 +244,7 @@ class State(Protocol):
 
     turn: int
 
-    def copy(self) -> "State": ...
+    def copy(self) -> State: ...
 
 
 S = TypeVar("S")

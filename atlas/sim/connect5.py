@@ -21,8 +21,9 @@ columns 0-indexed, a move is legal iff its column is not full.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -73,7 +74,7 @@ class Connect5State:
     winner: int = -1
     forfeit: int = -1
 
-    def copy(self) -> "Connect5State":
+    def copy(self) -> Connect5State:
         """An independent copy (arrays copied)."""
         return Connect5State(self.board.copy(), self.heights.copy(), self.to_play,
                              self.turn, self.inarow, self.winner, self.forfeit)

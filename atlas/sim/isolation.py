@@ -22,8 +22,9 @@ A. Quimby, "Isolation", CS 4701 (Columbia University) assignment 3 write-up.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -72,7 +73,7 @@ class IsolationState:
     variant: str = "queen"
     forfeit: int = -1
 
-    def copy(self) -> "IsolationState":
+    def copy(self) -> IsolationState:
         """An independent copy (arrays copied)."""
         return IsolationState(self.blocked.copy(), self.pos.copy(), self.to_play, self.turn,
                               self.variant, self.forfeit)

@@ -56,10 +56,11 @@ import json
 import math
 import os
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordError
 from ..fsutil import default_mode, read_maybe_gzip
@@ -115,7 +116,7 @@ class MapRef:
     text: str
 
     @classmethod
-    def from_map(cls, game_map: GameMap) -> "MapRef":
+    def from_map(cls, game_map: GameMap) -> MapRef:
         return cls(game_map.name, game_map.content_hash, format_map(game_map))
 
 
@@ -273,7 +274,7 @@ def _player_json(p: PlayerEntry) -> dict[str, Any]:
 
 def utc_timestamp() -> str:
     """The current UTC time as ``2026-11-21T23:00:00Z`` (for ``Record.created``)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def truncate_stderr(text: str, limit: int = STDERR_LIMIT) -> str:

@@ -36,8 +36,9 @@ The Google AI Challenge 2010 (Tron) engine, ``Tron.jar``; what it does is docume
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -105,7 +106,7 @@ class TronState:
     collided: bool = False
     causes: tuple[str, str] = ("", "")
 
-    def copy(self) -> "TronState":
+    def copy(self) -> TronState:
         """An independent copy (arrays copied)."""
         return TronState(self.blocked.copy(), self.heads.copy(), self.turn, self.crashed,
                          self.compat, self.max_turns, self.collided, self.causes)
@@ -199,7 +200,7 @@ def _resolve(state: TronState, m0: int | None, m1: int | None
             new_heads = [list(pos[0]), list(pos[0])]
     if collided:
         crashed = [True, True]
-        causes = ["collision" if not c else c for c in causes]
+        causes = [c or "collision" for c in causes]
         if state.compat == "fair":
             new_heads = [list(targets[0]), list(targets[0])]  # type: ignore[arg-type]
     return new_heads, crashed, causes, collided

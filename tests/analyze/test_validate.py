@@ -14,10 +14,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atlas.analyze.validate import (ERROR_RULES, HOME_RADIUS, MAX_VALIDATE_BYTES,
-                                    MIN_BOTTLENECK_LAND, RULES, WARNING_RULES,
-                                    format_reports, validate_map_file, validate_paths,
-                                    validate_text)
+from atlas.analyze.validate import (
+    ERROR_RULES,
+    HOME_RADIUS,
+    MAX_VALIDATE_BYTES,
+    MIN_BOTTLENECK_LAND,
+    RULES,
+    WARNING_RULES,
+    format_reports,
+    validate_map_file,
+    validate_paths,
+    validate_text,
+)
 from atlas.cli import main
 from atlas.errors import MapFormatError
 from atlas.maps import outpost_full_water, parse_map

@@ -8,8 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from atlas.arena.competition import (MARKER, OutputFolderError, PlanError, load_plan,
-                                     plan_from_flags, run_plan)
+from atlas.arena.competition import (
+    MARKER,
+    OutputFolderError,
+    PlanError,
+    load_plan,
+    plan_from_flags,
+    run_plan,
+)
 from atlas.arena.players import Player, check_unique, parse_player
 from atlas.arena.standings import standings
 from atlas.errors import BotError

@@ -26,8 +26,15 @@ import pytest
 from atlas.arena import sandbox as sandbox_module
 from atlas.arena.process import kill_marked, marked_processes
 from atlas.arena.runner import play_game
-from atlas.arena.sandbox import (ENV_ALLOWLIST, GiB, MiB, BotLimits, Containment,
-                                 containments, parse_size)
+from atlas.arena.sandbox import (
+    ENV_ALLOWLIST,
+    BotLimits,
+    Containment,
+    GiB,
+    MiB,
+    containments,
+    parse_size,
+)
 from atlas.cli import main
 from atlas.errors import BotError
 from atlas.maps import read_map
@@ -290,7 +297,7 @@ def test_bots_die_with_atlas(how, tmp_path):
         end = time.monotonic() + 60
         # wait for the bot's setsid grandchild (it sleeps with the marker in its argv)
         while not [p for p in _running(marker) if b"time.sleep" in
-                   open(f"/proc/{p}/cmdline", "rb").read()]:
+                   Path(f"/proc/{p}/cmdline").read_bytes()]:
             assert atlas.poll() is None and time.monotonic() < end, "the bot never started"
             time.sleep(0.05)
         atlas.send_signal(how)

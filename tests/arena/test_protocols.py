@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from atlas.maps import parse_map
-from atlas.sim import get_game
 from atlas.arena.process import BotFailure
 from atlas.arena.protocols import external_bot
 from atlas.arena.protocols.gtp import GtpBot
 from atlas.arena.protocols.jsonl import JsonLinesBot
 from atlas.arena.protocols.tron import TronProtocolBot, tron_board_text
 from atlas.arena.runner import play_game
+from atlas.maps import parse_map
+from atlas.sim import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = Path(__file__).resolve().parent / "broken_bots"

@@ -7,8 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from atlas.arena.rating import (RATING_BASE, RATING_SCALE, bradley_terry, expected_score,
-                              pairwise_comparisons)
+from atlas.arena.rating import (
+    RATING_BASE,
+    RATING_SCALE,
+    bradley_terry,
+    expected_score,
+    pairwise_comparisons,
+)
 
 
 def _reference_fit(names, comparisons, prior):

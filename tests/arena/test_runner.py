@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from atlas.arena.process import ExternalBot
+from atlas.arena.protocols.tron import TronProtocolBot
+from atlas.arena.runner import bot_seed, make_player, play_game, player_entry
 from atlas.cli import main
 from atlas.errors import BotError, UnknownNameError
 from atlas.maps import parse_map
 from atlas.sim import get_game
-from atlas.arena.process import ExternalBot
-from atlas.arena.protocols.tron import TronProtocolBot
 from atlas.sim.records import load_record, verify_record
-from atlas.arena.runner import bot_seed, make_player, play_game, player_entry
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "bots"

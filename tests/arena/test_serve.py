@@ -1,4 +1,5 @@
-"""Tests of atlas.arena.protocols' served side: built-in bots spoken to through each external protocol."""
+"""Tests of atlas.arena.protocols' served side: built-in bots spoken to through each external
+protocol."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ import numpy as np
 import pytest
 
 from atlas.arena.protocols import SERVE_FIRST_MOVE_TIME, serve_builtin_bot
+from atlas.arena.protocols import tron as tron_protocol
 from atlas.arena.protocols.common import ServedBot, process_age, process_start
 from atlas.arena.protocols.tron import safe_digit
-from atlas.arena.protocols import tron as tron_protocol
 from atlas.maps import parse_map
 from atlas.sim import get_game
 

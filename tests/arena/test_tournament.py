@@ -9,13 +9,26 @@ from pathlib import Path
 
 import pytest
 
+from atlas.arena.rating import bradley_terry
+from atlas.arena.tournament import (
+    GameSpec,
+    is_error,
+    run_games,
+    schedule_games,
+    seatings,
+    standings,
+)
 from atlas.cli import main
 from atlas.maps import parse_map
 from atlas.sim.base import Outcome
-from atlas.arena.rating import bradley_terry
-from atlas.sim.records import MapRef, PlayerEntry, Record, SeatStatus, load_record, verify_record
-from atlas.arena.tournament import (GameSpec, is_error, run_games, schedule_games, seatings,
-                                  standings)
+from atlas.sim.records import (
+    MapRef,
+    PlayerEntry,
+    Record,
+    SeatStatus,
+    load_record,
+    verify_record,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 C5 = parse_map("connect5 6 5 4\n", game="connect5", name="small")
@@ -167,8 +180,8 @@ def test_fixed_depth_games_are_the_same_whatever_the_clock():
     # Searches that ignore the clock play the same game at any time per move (these two
     # bots also fill a separated room without the clock): a generous and a tight limit
     # give the same moves.
-    from atlas.maps import read_map
     from atlas.arena.tournament import run_game, schedule_games
+    from atlas.maps import read_map
 
     duel = read_map(Path(__file__).resolve().parents[2] / "maps" / "tron" / "duel.txt")
     slow = schedule_games("tron", [duel], ["voronoi", "chambers"], 1, None, 5.0,

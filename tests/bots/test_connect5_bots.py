@@ -8,13 +8,27 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.search import S_ABORT, S_EMPTY, S_SCORE, new_status
-from atlas.bots.connect5.bitboard import (_bb_eval, _bb_negamax, _bb_parity, _bb_wins,
-                                         bit_geometry, bitboards)
-from atlas.bots.connect5.search import (PARITY, WIN, _load, _parity_weights, _weights,
-                                        _update, _zugzwang, window_counts)
+from atlas.bots.connect5.bitboard import (
+    _bb_eval,
+    _bb_negamax,
+    _bb_parity,
+    _bb_wins,
+    bit_geometry,
+    bitboards,
+)
+from atlas.bots.connect5.search import (
+    PARITY,
+    WIN,
+    _load,
+    _parity_weights,
+    _update,
+    _weights,
+    _zugzwang,
+    window_counts,
+)
 from atlas.bots.connect5.strong import StrongConnect5Bot
 from atlas.bots.connect5.window import Window4Bot, move_score, seed_scores, window_table
+from atlas.bots.search import S_ABORT, S_EMPTY, S_SCORE, new_status
 from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
 
 
@@ -210,8 +224,9 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
                     bot.cell_windows, bot.weights, threats, bot.bonus, rows, cols, status)
             after = st.board.copy()
             after[r, c] = 0
-            assert status[S_SCORE] == (_reference_eval(after, inarow, tuple(int(v) for v in bot.bonus))
-                                 + _parity_reference(after, inarow, bot.parity))
+            bonus = tuple(int(v) for v in bot.bonus)
+            assert status[S_SCORE] == (_reference_eval(after, inarow, bonus)
+                                       + _parity_reference(after, inarow, bot.parity))
 
 
 def _blank_map(rows: int, cols: int, inarow: int):

@@ -8,10 +8,24 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.isolation.phased import (BEGIN, END, MIDDLE, WIN, flat_board, flood,
-                                         longest_path, phase_of, separated)
-from atlas.bots.isolation.knight import (knight_spread, knight_tables, knight_voronoi,
-                                         knight_walk, popcount)
+from atlas.bots.isolation.knight import (
+    knight_spread,
+    knight_tables,
+    knight_voronoi,
+    knight_walk,
+    popcount,
+)
+from atlas.bots.isolation.phased import (
+    BEGIN,
+    END,
+    MIDDLE,
+    WIN,
+    flat_board,
+    flood,
+    longest_path,
+    phase_of,
+    separated,
+)
 from atlas.bots.isolation.queen import queen_spread, queen_tables, queen_voronoi, queen_walk
 from atlas.bots.isolation.strong import StrongIsolationBot, voronoi_split
 from atlas.maps import GameMap

@@ -1,11 +1,21 @@
-"""Tests of atlas.bots.search: the transposition-table bookkeeping of the searches, the stop time."""
+"""Tests of atlas.bots.search: the transposition-table bookkeeping of the searches, the stop
+time."""
 
 from __future__ import annotations
 
 import pytest
 
-from atlas.bots.search import (EXACT, LOWER, MATE_BAND, UPPER, bound_flag, stop_time,
-                               tt_cuts, value_from_tt, value_to_tt)
+from atlas.bots.search import (
+    EXACT,
+    LOWER,
+    MATE_BAND,
+    UPPER,
+    bound_flag,
+    stop_time,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 
 WIN = 100_000
 

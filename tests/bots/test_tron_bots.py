@@ -13,13 +13,19 @@ import pytest
 from atlas.arena.runner import late_after
 from atlas.bots import make_bot
 from atlas.bots.tron import common as tc
-from atlas.bots.tron import fill
-from atlas.bots.tron import tree
+from atlas.bots.tron import fill, tree
 from atlas.bots.tron.chambers import rollout_value
 from atlas.bots.tron.fill import space_fill_length, space_filler_move
 from atlas.bots.tron.frontline import endgame_move
-from atlas.bots.tron.voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
-                                     draw_value, evaluate, search_root)
+from atlas.bots.tron.voronoi import (
+    MODE_CHAMBERS,
+    MODE_FRONTLINE,
+    MODE_VORONOI,
+    WIN,
+    draw_value,
+    evaluate,
+    search_root,
+)
 from atlas.maps import read_map
 from atlas.sim import get_game
 

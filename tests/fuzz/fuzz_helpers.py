@@ -17,8 +17,9 @@ import copy
 import json
 import os
 import resource
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from hypothesis import strategies as st
 

@@ -6,12 +6,12 @@ import os
 import tempfile
 from pathlib import Path
 
+from fuzz_helpers import bounded_memory, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atlas.errors import MapFormatError
 from atlas.maps import GAMES, format_map, parse_map, read_map
-from fuzz_helpers import bounded_memory, examples
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = {

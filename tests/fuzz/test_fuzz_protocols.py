@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+from fuzz_helpers import ODD_VALUES, bounded_memory, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,6 @@ from atlas.errors import IllegalMoveError
 from atlas.maps import parse_map
 from atlas.sim import get_game
 from atlas.sim.base import Status
-from fuzz_helpers import ODD_VALUES, bounded_memory, examples
 
 ANSWER_BYTES = st.one_of(
     st.binary(max_size=200),

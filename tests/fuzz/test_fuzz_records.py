@@ -7,12 +7,12 @@ import json
 import tempfile
 from pathlib import Path
 
+from fuzz_helpers import bounded_memory, dumps, examples, mutated_json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from atlas.errors import RecordError
 from atlas.sim.records import load_record, verify_record
-from fuzz_helpers import bounded_memory, dumps, examples, mutated_json
 
 GOLDEN = Path(__file__).resolve().parents[1] / "sim" / "golden"
 #: Small recorded games of every game (the golden records of tests/sim).

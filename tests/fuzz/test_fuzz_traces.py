@@ -7,13 +7,13 @@ import json
 import tempfile
 from pathlib import Path
 
+from fuzz_helpers import bounded_memory, examples, mutated_json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from atlas.maps import read_map
-from atlas.sim.records import verify_record
 from atlas.sim.outpost.traces import TraceError, read_trace, replay_trace, trace_to_record
-from fuzz_helpers import bounded_memory, examples, mutated_json
+from atlas.sim.records import verify_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SOURCE = DATA / "outpost-traces" / "g5-8_mapblob_r10L20W5_rep0.jsonl.gz"  # has errors

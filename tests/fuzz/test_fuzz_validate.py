@@ -5,11 +5,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from fuzz_helpers import bounded_memory, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atlas.analyze.validate import RULES, validate_map_file
-from fuzz_helpers import bounded_memory, examples
 
 MAP1 = (Path(__file__).resolve().parents[1] / "data" / "outpost-maps" / "map1.txt").read_bytes()
 

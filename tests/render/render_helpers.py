@@ -5,7 +5,8 @@ cannot pick up another folder's ``conftest``.)"""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def unpack_viewer(packed: dict) -> tuple[list[np.ndarray], list[list[tuple[int, 
     at = 0
     grids, marks = [], []
     prev: list[int] = []
-    for f in range(packed["count"]):
+    for _ in range(packed["count"]):
         runs = nums[at]
         at += 1
         pos = 0

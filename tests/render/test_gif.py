@@ -8,20 +8,19 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 from PIL import Image
+from render_helpers import play_record
 
 from atlas.maps import parse_map
 from atlas.render import palette as P
 from atlas.render.frames import sample_turns
-from atlas.render.replay import record_frames
 from atlas.render.games import render_of
+from atlas.render.gif import HOLD_LAST_MS, encode_gif, record_gif_bytes, write_gif
+from atlas.render.replay import record_frames
+from atlas.render.viewer import viewer_data
+from atlas.sim.records import replay_states
 from atlas.sim.registry import get_info
 
 MAX_OUTPOST_FRAMES = get_info("outpost").max_frames
-from atlas.render.gif import HOLD_LAST_MS, encode_gif, record_gif_bytes, write_gif
-from atlas.render.viewer import viewer_data
-from atlas.sim.records import replay_states
-
-from render_helpers import play_record
 
 
 def _frames(data: bytes) -> list[np.ndarray]:

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from atlas.cli import main
 from atlas.maps import OUTPOST_HOMES, parse_map
 from atlas.render import palette as P
-from atlas.cli import main
 from atlas.render.games import render_of
 from atlas.render.games.outpost import outpost_picture, supply_paths, validation_picture
 from atlas.render.images import map_picture, shape_mask, upscale
@@ -46,7 +46,8 @@ def _bfs(free: np.ndarray, src) -> np.ndarray:
 def test_palette_is_okabe_ito_and_lookup_gives_rgb():
     assert P.PLAYER_HEX[:2] == (P.OKABE_ITO["vermillion"], P.OKABE_ITO["blue"])
     grid = np.array([[P.PLAYER[0], P.WALL]], dtype=np.uint8)
-    assert P.to_rgb(grid).tolist() == [[[0xD5, 0x5E, 0x00], list(P.hex_to_rgb(P.PALETTE_HEX[P.WALL]))]]
+    wall = list(P.hex_to_rgb(P.PALETTE_HEX[P.WALL]))
+    assert P.to_rgb(grid).tolist() == [[[0xD5, 0x5E, 0x00], wall]]
     # every named index is a distinct colour where it must be told apart
     named = [P.WALL, P.FREE, *P.PLAYER, *P.PLAYER_TINT, P.DISPUTED, P.WATER, P.LAND]
     assert len({P.PALETTE_HEX[i] for i in named}) == len(named)

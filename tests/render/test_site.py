@@ -7,15 +7,14 @@ from pathlib import Path
 
 import pytest
 from markupsafe import escape
+from render_helpers import TRON25, play_record
 
+from atlas.cli import main
 from atlas.fsutil import default_mode
 from atlas.maps import parse_map, write_map
-from atlas.cli import main
 from atlas.render.site.build import build_site
 from atlas.render.site.pages import slugify
 from atlas.sim.records import save_record
-
-from render_helpers import TRON25, play_record
 
 OUTPOST_WATER = [f"{x} {y}" for x in range(15, 35) for y in range(15, 40)]
 
@@ -161,10 +160,10 @@ def _viewer_json(text: str) -> dict:
 
 
 def test_game_page_has_viewer_data_and_moves(built):
-    from atlas.sim.records import replay_states
-    from atlas.render.replay import record_frames
-
     from render_helpers import unpack_viewer
+
+    from atlas.render.replay import record_frames
+    from atlas.sim.records import replay_states
 
     root, maps, recs, out, result = built
     for g in result.games:
@@ -249,7 +248,7 @@ def test_map_pages_teach(built):
     lake = next(m for m in result.maps if m.name == "lake")
     assert lake.featured is not None and len(lake.overlays) == 4
     text = (out / lake.page).read_text()
-    for caption, src in lake.overlays:
+    for _caption, src in lake.overlays:
         assert src in text and (out / src).stat().st_size > 500
 
 

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from render_helpers import play_record, read_varints, unpack_viewer
 
 from atlas.maps import parse_map
 from atlas.render.games import render_of
@@ -14,8 +15,6 @@ from atlas.render.site.build import featured_game, render_replay
 from atlas.render.viewer import SHAPES, interest, pack_viewer, varints, viewer_data
 from atlas.sim.base import Outcome
 from atlas.sim.records import RecordBuilder, replay_states
-
-from render_helpers import play_record, read_varints, unpack_viewer
 
 OUTPOST_WATER = "".join(f"{x} {y}\n" for x in range(15, 35) for y in range(15, 40))
 

@@ -14,8 +14,8 @@ import json
 import pytest
 from PIL import Image
 
-from atlas.arena.runner import play_game
 from atlas.arena.protocols import serve_builtin_bot
+from atlas.arena.runner import play_game
 from atlas.bots.registry import bot_names, make_bot
 from atlas.maps import parse_map, read_map
 from atlas.render.gif import record_gif_bytes

@@ -18,12 +18,17 @@ import numpy as np
 import pytest
 
 from atlas.bots.random import RandomBot
+from atlas.errors import RecordError
 from atlas.maps import find_maps, parse_map, read_map
 from atlas.sim import game_names, get_game
 from atlas.sim.base import REASONS, Game, GameInfo, Outcome
-from atlas.errors import RecordError
-from atlas.sim.records import (RecordBuilder, load_record, replay_states, save_record,
-                               verify_record)
+from atlas.sim.records import (
+    RecordBuilder,
+    load_record,
+    replay_states,
+    save_record,
+    verify_record,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 #: Games whose ``legal_moves`` lists whole moves (outpost lists per-outpost steps).

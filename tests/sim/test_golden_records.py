@@ -49,8 +49,8 @@ def _play(case: tuple[Any, ...]) -> Any:
         from atlas.arena.runner import bot_seed, play_game
         from atlas.bots.registry import make_bot
     except ImportError:  # the layout these records were written with
-        from atlas.bots import make_bot
         from atlas.arena.runner import bot_seed, play_game
+        from atlas.bots import make_bot
     _, game, map_file, players, params, seed, depths = case
     seats: list[Any] = list(players)
     for seat, depth in enumerate(depths):

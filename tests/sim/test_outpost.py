@@ -349,7 +349,7 @@ def test_turns_recomputing_only_around_moves_agree_with_the_analysis(map1, per_e
     land = np.argwhere(~map1.blocked)
     s = GAME.initial_state(map1, {"T": 40})
     lists0 = []
-    for e, home in enumerate(map1.starts):
+    for home in map1.starts:
         near = land[np.abs(land - home).sum(axis=1) < 45]
         lists0.append([home] + [tuple(c) for c in near[rng.choice(len(near), per_empire)]])
     s = with_outposts(s, lists0)

@@ -10,15 +10,24 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from atlas.fsutil import default_mode
-
 from atlas.errors import RecordError
+from atlas.fsutil import default_mode
 from atlas.maps import read_map
 from atlas.sim import get_game
 from atlas.sim.base import Outcome
-from atlas.sim.records import (STDERR_LIMIT, PlayerEntry, Record, RecordBuilder, load_record,
-                               record_from_json, replay_states, save_record, truncate_stderr,
-                               utc_timestamp, verify_record)
+from atlas.sim.records import (
+    STDERR_LIMIT,
+    PlayerEntry,
+    Record,
+    RecordBuilder,
+    load_record,
+    record_from_json,
+    replay_states,
+    save_record,
+    truncate_stderr,
+    utc_timestamp,
+    verify_record,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 MAPS = {"tron": "tron/duel.txt", "isolation": "isolation/knight7.txt",

@@ -1,4 +1,5 @@
-"""Map summaries (each game's ``summarize_map``): the keys each game promises, checked against networkx and the kernels."""
+"""Map summaries (each game's ``summarize_map``): the keys each game promises, checked against
+networkx and the kernels."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ import numpy as np
 
 from atlas.analyze.chambers import chamber_tree
 from atlas.analyze.summary import format_summary
-from atlas.sim.registry import summarize_map
 from atlas.analyze.voronoi import voronoi_counts
 from atlas.cli import main
 from atlas.maps import parse_map, read_map
+from atlas.sim.registry import summarize_map
 
 
 def test_every_map_file(any_map_file, grid_graph):

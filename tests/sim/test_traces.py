@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from atlas.maps import read_map
-from atlas.sim.records import load_record, verify_record
 from atlas.cli import main
+from atlas.maps import read_map
 from atlas.sim.outpost.traces import (
     TraceError,
     find_trace_map,
     read_trace,
     replay_trace,
 )
+from atlas.sim.records import load_record, verify_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TRACES = sorted((DATA / "outpost-traces").glob("*.jsonl.gz"))
@@ -49,7 +49,8 @@ def _args(trace, record=None, map_=None):
 
 
 def _rewrite(src: Path, dst: Path, edit) -> None:
-    lines = [json.loads(ln) for ln in gzip.open(src, "rt")]
+    with gzip.open(src, "rt") as fh:
+        lines = [json.loads(ln) for ln in fh]
     edit(lines)
     with gzip.open(dst, "wt") as fh:
         for obj in lines:
@@ -87,7 +88,8 @@ def test_import_trace_names_the_first_difference(tmp_path, capsys, monkeypatch):
     assert main(_args(bad)) == 1
     err = capsys.readouterr().err
     assert "turn 57, seat 2, field 'land'" in err
-    want = json.loads(gzip.open(src, "rt").readlines()[57])["land"][2]
+    with gzip.open(src, "rt") as fh:
+        want = json.loads(fh.readlines()[57])["land"][2]
     assert f"replayed {want}, recorded {want + 1}" in err
 
 
@@ -125,7 +127,8 @@ def test_map_is_found_by_name_or_reported(tmp_path):
     src = DATA / "outpost-traces" / "walk_map1_r10L20W5_rep0.jsonl.gz"
     trace = read_trace(src)
     assert find_trace_map(trace).resolve() == (MAPS / "map1.txt").resolve()
-    lines = gzip.open(src, "rt").read().splitlines()
+    with gzip.open(src, "rt") as fh:
+        lines = fh.read().splitlines()
     head = json.loads(lines[0])
     head["map"] = "nosuchmap"
     odd = tmp_path / "odd.jsonl"

@@ -19,7 +19,8 @@ from __future__ import annotations
 import importlib
 import sys
 import time
-from typing import Any, BinaryIO, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, BinaryIO
 
 from ...bots.registry import make_bot
 from ...errors import BotError

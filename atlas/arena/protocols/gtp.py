@@ -15,8 +15,8 @@ import numpy as np
 
 from ...limits import LimitError, whole_number
 from ...maps import GameMap
-from ...sim.registry import get_game
 from ...sim.base import Status
+from ...sim.registry import get_game
 from ..process import BotFailure, ExternalBot
 from .common import ServedBot, send_line
 
@@ -178,7 +178,7 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
                     state = game.apply(state, {seat: int(args[1]) - 1})
                 else:
                     column = served.ask(
-                        lambda bot, dl, st=state.copy(), p=seat: bot.move(st, p, dl),
+                        lambda bot, dl, st=state.copy(), p=seat: bot.move(st, p, dl),  # noqa: B008
                         served.deadline(t0),
                         lambda st=state, p=seat: game.random_move(st, p, rng))
                     state = game.apply(state, {seat: int(column)})

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, BinaryIO, Mapping
+from collections.abc import Mapping
+from typing import Any, BinaryIO
 
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...limits import LimitError, load_json
 from ...maps import format_map, parse_map
-from ...sim.registry import get_game
 from ...sim.base import Status
+from ...sim.registry import get_game
 from ..process import BotFailure, ExternalBot
 from .common import ServedBot, send_line
 

@@ -10,8 +10,17 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from ..search import (S_ABORT, S_BEST, S_DONE, S_NODES, bound_flag, clock, tt_cuts,
-                      value_from_tt, value_to_tt)
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_NODES,
+    bound_flag,
+    clock,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .search import WIN
 
 __all__ = ["bit_geometry", "bitboards"]

@@ -11,9 +11,21 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_EMPTY,
+    S_NODES,
+    S_SCORE,
+    bound_flag,
+    clock,
+    note_cutoff,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .window import EMPTY
-from ..search import (S_ABORT, S_BEST, S_DONE, S_EMPTY, S_NODES, S_SCORE, bound_flag, clock,
-                      note_cutoff, tt_cuts, value_from_tt, value_to_tt)
 
 __all__ = ["WIN", "TT_BITS", "ZUGZWANG", "PARITY", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "window_counts"]

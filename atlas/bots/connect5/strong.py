@@ -38,7 +38,8 @@ opponent's winning cell are never searched (they lose at once), principal variat
 search narrows the windows, and the table key is ``discs + all discs`` (unique per
 position), kept across moves.  The window counts of the evaluation use bit-sliced
 counters and popcounts: the evaluation equals the array one plus the parity windows
-(kept by the array kernel with its window counts).  With at most :data:`SOLVE_EMPTIES` empty cells a move
+(kept by the array kernel with its window counts).  With at most :data:`SOLVE_EMPTIES` empty cells
+a move
 first tries, for :data:`SOLVE_SHARE` of its time, to solve the game with a null window
 around a draw; a proven win or draw is played at once, otherwise the heuristic
 iterative deepening runs as usual.  About 4 to 5 million nodes per second on one core
@@ -60,12 +61,32 @@ from typing import Any
 
 import numpy as np
 
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_EMPTY,
+    S_NODES,
+    clock,
+    gc_paused,
+    new_status,
+    stop_time,
+)
 from .bitboard import _U64, _bb_negamax, _bb_wins, _signed, bit_geometry, bitboards
-from .search import (_MAX_PLY, SOLVE_EMPTIES, SOLVE_SHARE, TT_BITS, WIN, ZUGZWANG, _load,
-                              _negamax, _parity_weights, _weights, window_counts)
+from .search import (
+    _MAX_PLY,
+    SOLVE_EMPTIES,
+    SOLVE_SHARE,
+    TT_BITS,
+    WIN,
+    ZUGZWANG,
+    _load,
+    _negamax,
+    _parity_weights,
+    _weights,
+    window_counts,
+)
 from .window import EMPTY, flat_board, tiny_state, window_table
-from ..search import (S_ABORT, S_BEST, S_DONE, S_EMPTY, S_NODES, clock, gc_paused, new_status,
-                      stop_time)
 
 __all__ = ["StrongConnect5Bot", "WIN", "TT_BITS", "SOLVE_EMPTIES", "SOLVE_SHARE",
            "bit_geometry", "bitboards"]

@@ -32,9 +32,21 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..search import (S_ABORT, S_BEST, S_CLOCK, S_DONE, S_NODES, bound_flag, clock,
-                      note_cutoff, sort_moves, tt_cuts, value_from_tt, value_to_tt)
 from ...sim.isolation import KNIGHT_JUMPS
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_CLOCK,
+    S_DONE,
+    S_NODES,
+    bound_flag,
+    clock,
+    note_cutoff,
+    sort_moves,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .phased import SEPARATED_WIN, WIN
 
 __all__ = ["KnightTables", "knight_tables", "knight_spread", "popcount", "knight_voronoi",

@@ -27,8 +27,19 @@ import numba
 import numpy as np
 
 from ...sim.isolation import KNIGHT_JUMPS, QUEEN_DIRECTIONS
-from ..search import (S_ABORT, S_BEST, S_DONE, S_EXT, S_EXTCAP, S_NODES, clock, gc_paused,
-                      new_status, sort_moves, stop_time)
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_EXT,
+    S_EXTCAP,
+    S_NODES,
+    clock,
+    gc_paused,
+    new_status,
+    sort_moves,
+    stop_time,
+)
 
 __all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
            "phase_of",
@@ -211,9 +222,10 @@ def longest_path(free, nbr, slide, src, cap, upper, buf, cnt, idx, cur, keys, de
     Depth-first search with an explicit stack over the real board (a slide may not
     cross squares the walk has blocked); children are tried fewest-onward-moves first
     (Warnsdorff's rule) so that good walks come early.  Stops after ``cap`` nodes or on
-    reaching ``upper`` (the reachable area, an upper bound), or past ``deadline``.  Exponential in the worst
-    case, hence the cap.  ``free`` is restored.  ``buf`` (cells + 2, max moves), ``cnt``,
-    ``idx``, ``cur`` and ``keys`` are scratch space (see :class:`Board`).
+    reaching ``upper`` (the reachable area, an upper bound), or past ``deadline``.
+    Exponential in the worst case, hence the cap.  ``free`` is restored.  ``buf``
+    (cells + 2, max moves), ``cnt``, ``idx``, ``cur`` and ``keys`` are scratch space (see
+    :class:`Board`).
     """
     if src < 0:
         return 0, -1, True

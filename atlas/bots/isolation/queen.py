@@ -36,10 +36,22 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_CLOCK,
+    S_DONE,
+    S_NODES,
+    bound_flag,
+    clock,
+    note_cutoff,
+    sort_moves,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .knight import CLOCK_NODES, popcount
 from .phased import SEPARATED_WIN, WIN
-from ..search import (S_ABORT, S_BEST, S_CLOCK, S_DONE, S_NODES, bound_flag, clock, note_cutoff, sort_moves, tt_cuts, value_from_tt,
-                     value_to_tt)
 
 __all__ = ["QueenTables", "queen_tables", "queen_spread", "queen_voronoi", "queen_walk",
            "queen_search", "MAX_CELLS", "TERRITORY", "MOBILITY"]

@@ -37,13 +37,37 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..search import (S_ABORT, S_BEST, S_DONE, S_NODES, bound_flag, clock, gc_paused,
-                      new_status, note_cutoff, sort_moves, stop_time, tt_cuts, value_from_tt,
-                      value_to_tt)
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_NODES,
+    bound_flag,
+    clock,
+    gc_paused,
+    new_status,
+    note_cutoff,
+    sort_moves,
+    stop_time,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .knight import MAX_CELLS, KnightTables, knight_search, knight_tables
+from .phased import (
+    ROOT_PATH_NODES,
+    SEPARATED_WIN,
+    WIN,
+    Board,
+    count_moves,
+    flat_board,
+    flood,
+    gen_moves,
+    longest_path,
+    separated,
+    tiny_state,
+)
 from .queen import QueenTables, queen_search, queen_tables
-from .phased import (ROOT_PATH_NODES, SEPARATED_WIN, WIN, Board, count_moves, flat_board,
-                     flood, gen_moves, longest_path, separated, tiny_state)
 
 __all__ = ["StrongIsolationBot", "voronoi_split", "TT_BITS"]
 

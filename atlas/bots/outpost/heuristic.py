@@ -155,9 +155,9 @@ def _plan(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode
             dst = src + s
             if land_flat[dst] == 0:
                 continue
-            if guard_radius >= 0 and j == a:
-                if abs(dst // stride - hr) + abs(dst % stride - hc) > guard_radius:
-                    continue
+            if (guard_radius >= 0 and j == a
+                    and abs(dst // stride - hr) + abs(dst % stride - hc) > guard_radius):
+                continue
             cells[j] = dst
             v = _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me,
                        mode, L, W, bufs, owner, counts, alive, True, field, field_w)

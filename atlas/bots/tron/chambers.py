@@ -28,13 +28,29 @@ import numba
 import numpy as np
 
 from ..search import clock
-from .common import (INF, R_TRAIL, TronBot, Workspace, _Board, board_from_state,
-                          head_distance, voronoi_touching)
+from .common import (
+    INF,
+    R_TRAIL,
+    TronBot,
+    Workspace,
+    _Board,
+    board_from_state,
+    head_distance,
+    voronoi_touching,
+)
 from .tree import chamber_value
-from .voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value,
-                           iterative_deepening, search_root)
+from .voronoi import (
+    CHAMBERS_K2,
+    ENDGAME,
+    MODE_CHAMBERS,
+    WIN,
+    draw_value,
+    iterative_deepening,
+    search_root,
+)
 
-__all__ = ["FAR_STEPS", "SEARCH_SHARE", "ROLLOUT_MARGIN", "chambers_score", "rollout_value", "ChambersBot"]
+__all__ = ["FAR_STEPS", "SEARCH_SHARE", "ROLLOUT_MARGIN", "chambers_score", "rollout_value",
+           "ChambersBot"]
 
 #: Heads further apart than this many steps play the rollout instead of the search.
 FAR_STEPS = 6

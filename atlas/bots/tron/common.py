@@ -347,7 +347,7 @@ class TronBot:
             ws = self._ws = Workspace(height, width)
         return ws
 
-    def start(self, game_map: Any, params: Any, player: int) -> None:  # noqa: ARG002
+    def start(self, game_map: Any, params: Any, player: int) -> None:
         """Nothing to prepare: the kernels are compiled (cached) on import."""
 
     def close(self) -> None:

@@ -15,10 +15,11 @@ count (:func:`atlas.bots.tron.tree.chamber_value`):
   fight.
 
 Once the cycles are separated, the endgame searches my own move sequences, finishes
-each with the greedy filler (:func:`atlas.bots.tron.fill.space_fill_length`: the post-mortem's rule with
-true cut vertices and the checkerboard bound of the space each move keeps, the better
-of two tie-break orders) and plays the first move of the longest, deepening until time runs out or a line reaches the
-checkerboard bound of the room (no line can be longer).
+each with the greedy filler (:func:`atlas.bots.tron.fill.space_fill_length`: the
+post-mortem's rule with true cut vertices and the checkerboard bound of the space each
+move keeps, the better of two tie-break orders) and plays the first move of the longest,
+deepening until time runs out or a line reaches the checkerboard bound of the room (no
+line can be longer).
 
 References
 ----------

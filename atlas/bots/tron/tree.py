@@ -19,8 +19,23 @@ import numba
 import numpy as np
 
 from ...analyze.parity import parity_from_counts
-from .common import (F_BESTA, F_BESTB, F_BF, F_E, F_LEAD, R_CNT0, R_CNT1, R_DA,
-                          R_COLOUR, R_DB, R_DISC, R_ITER, R_LOW, R_PARENT, R_STACK)
+from .common import (
+    F_BESTA,
+    F_BESTB,
+    F_BF,
+    F_E,
+    F_LEAD,
+    R_CNT0,
+    R_CNT1,
+    R_COLOUR,
+    R_DA,
+    R_DB,
+    R_DISC,
+    R_ITER,
+    R_LOW,
+    R_PARENT,
+    R_STACK,
+)
 
 __all__ = ["chamber_value"]
 

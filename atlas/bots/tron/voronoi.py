@@ -39,8 +39,15 @@ import numba
 import numpy as np
 
 from ..search import clock
-from .common import (INF, R_MARK, TronBot, Workspace, head_distance, voronoi_counts,
-                          voronoi_touching)
+from .common import (
+    INF,
+    R_MARK,
+    TronBot,
+    Workspace,
+    head_distance,
+    voronoi_counts,
+    voronoi_touching,
+)
 from .fill import filler_move
 from .tree import chamber_value
 

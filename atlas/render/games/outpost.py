@@ -4,7 +4,8 @@ a submitted map's validation problems."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -149,9 +150,9 @@ def supply_paths(game_map: GameMap, owner: npt.ArrayLike,
         best = None
         for dr, dc in steps:
             rr, cc = r + dr, c + dc
-            if 0 <= rr < h and 0 <= cc < w and dist[rr, cc] >= 0:
-                if best is None or dist[rr, cc] < dist[best]:
-                    best = (rr, cc)
+            if (0 <= rr < h and 0 <= cc < w and dist[rr, cc] >= 0
+                    and (best is None or dist[rr, cc] < dist[best])):
+                best = (rr, cc)
         if best is None:
             out.append(None)
             continue

@@ -3,7 +3,8 @@ map pictures with the Voronoi split, the chambers and the articulation points.""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

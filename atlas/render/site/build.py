@@ -30,9 +30,10 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ...errors import AtlasError, MapFormatError, RecordError
 from ...fsutil import default_mode
@@ -43,8 +44,13 @@ from ..images import png_bytes
 from .cache import Cache, code_version, content_key
 from .output import SiteWriter
 from .pages import slugify
-from .tournament import (TournamentPlan, finish_warm_up, plan_tournament, play_tournament,
-                         start_warm_up)
+from .tournament import (
+    TournamentPlan,
+    finish_warm_up,
+    plan_tournament,
+    play_tournament,
+    start_warm_up,
+)
 
 __all__ = [
     "MapEntry",
@@ -77,8 +83,8 @@ class MapEntry:
     chambers: list[dict[str, Any]] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)
     validation: dict[str, Any] | None = None
-    games: list["GameEntry"] = field(default_factory=list)
-    featured: "GameEntry | None" = None
+    games: list[GameEntry] = field(default_factory=list)
+    featured: GameEntry | None = None
     overlays: list[tuple[str, str]] = field(default_factory=list)
 
     @property

@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 __all__ = ["SiteWriter", "MANIFEST"]
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...arena.tournament import GameSpec, seatings
 from ...maps import GameMap, format_map

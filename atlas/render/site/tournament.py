@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ...errors import RecordError
 from ...maps import GameMap, format_map
@@ -126,7 +127,7 @@ def warm_bots(game: str, map_text: str, map_name: str, names: Sequence[str],
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
-        except Exception:  # noqa: BLE001 - a warm-up never fails the build
+        except Exception:
             continue
     return time.perf_counter() - t0
 
@@ -155,7 +156,7 @@ def finish_warm_up(warm: Any) -> None:
     for fut in futures:
         try:
             fut.result()
-        except Exception:  # noqa: BLE001 - a lost worker: the games compile themselves
+        except Exception:
             pass
     pool.shutdown()
 

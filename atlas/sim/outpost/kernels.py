@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from ...jit import numba  # numba itself is imported on first compile
 import numpy as np
 
 from ...analyze.outpost_kernels import ownership_kernel, ownership_update
 from ...analyze.supply import supply_core
+from ...jit import numba  # numba itself is imported on first compile
 
 __all__ = ["_turn_kernel", "_MISSING", "_OK", "_ABORT", "_ERR_TEXT"]
 
@@ -106,7 +106,7 @@ def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy
     the ``nb`` boxes recomputed when their area is small (a quarter of the board or
     less; ``nb < 0``: everything), else from scratch."""
     rows = land_flat.shape[0] // stride - 2
-    if 0 <= nb and area * 4 <= rows * (stride - 2):
+    if nb >= 0 and area * 4 <= rows * (stride - 2):
         if copy:  # plain loops: numba's slice assignment copies element by element
             for i in range(owner.shape[0]):
                 owner[i] = owner_old[i]

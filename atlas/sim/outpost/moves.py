@@ -15,7 +15,8 @@ References
 from __future__ import annotations
 
 import struct
-from typing import Any, Final, Mapping
+from collections.abc import Mapping
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt

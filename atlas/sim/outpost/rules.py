@@ -54,8 +54,9 @@ from __future__ import annotations
 import dataclasses
 import threading
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -66,7 +67,7 @@ from ...maps import GameMap
 from ...types import Cell, Grid, IntGrid, PlayerId
 from ..base import GameBase, GameInfo, Outcome, Param, _from_json, _to_json
 from .kernels import _ERR_TEXT, _MISSING, _OK, _turn_kernel
-from .moves import NUM_EMPIRES, _NO_ENDS, _NO_STEPS, _is_int, _parse_steps, _steps
+from .moves import _NO_ENDS, _NO_STEPS, NUM_EMPIRES, _is_int, _parse_steps, _steps
 
 __all__ = [
     "COMPATS",
@@ -148,7 +149,7 @@ class Board:
     stride: int
 
     @classmethod
-    def from_water(cls, water: Grid, homes: Sequence[Cell]) -> "Board":
+    def from_water(cls, water: Grid, homes: Sequence[Cell]) -> Board:
         w = np.array(water, dtype=np.bool_, copy=True)
         w.setflags(write=False)
         h, c = w.shape
@@ -221,7 +222,7 @@ class OutpostState:
     key_flat: npt.NDArray[np.int32] | None = None
     key_src: npt.NDArray[np.int64] = field(default_factory=lambda: _NO_SRC)
 
-    def copy(self) -> "OutpostState":
+    def copy(self) -> OutpostState:
         """An independent copy (the water grid, the board and the read-only ownership
         bookkeeping ``key_flat``/``key_src`` are shared)."""
         return OutpostState(self.water, self.rc.copy(), self.starts.copy(),
@@ -472,7 +473,7 @@ class OutpostGame(GameBase[OutpostState]):
         if game_map.game != "outpost":
             raise ValueError(f"not an outpost map: {game_map!r}")
         area = 2 * prm.r * prm.r + 2 * prm.r + 1
-        if not prm.official and prm.L + prm.W > area:
+        if not prm.official and area < prm.L + prm.W:
             warnings.warn(f"L + W = {prm.L + prm.W} exceeds the {area} cells one outpost "
                           f"controls with r = {prm.r}: no empire can ever grow", stacklevel=2)
         homes = game_map.starts or default_homes(game_map.shape)

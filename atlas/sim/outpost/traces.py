@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ...errors import IllegalMoveError, InvalidMoveError, RecordError
 from ...fsutil import read_maybe_gzip
 from ...limits import MAX_TRACE_BYTES, LimitError, load_json
 from ...maps import GameMap
-from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
 from ..records import PlayerEntry, Record, RecordBuilder
+from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
 
 __all__ = [
     "Trace",
@@ -316,7 +317,8 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
                                      f"got {_short(d)}", path=trace.path)
             if builder is not None:
                 builder.add_turn(dmoves)
-            state = _played(lambda: GAME.apply(state, dmoves), tick, trace.path)
+            # the lambdas run at once, inside _played, with this turn's values
+            state = _played(lambda: GAME.apply(state, dmoves), tick, trace.path)  # noqa: B023
         for s in range(NUM_EMPIRES):
             if deletes[s] is not None and s not in asked:
                 return state, TraceMismatch(tick, s, "deletes", None, deletes[s])
@@ -326,7 +328,7 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
             if turn_index is not None:
                 turn_index.append(len(builder.turns))
             builder.add_turn(moves)
-        state = _played(lambda: play_turn(state, moves), tick, trace.path)
+        state = _played(lambda: play_turn(state, moves), tick, trace.path)  # noqa: B023
         bad = _compare_turn(state, t)
         if bad is not None:
             return state, bad

@@ -7,8 +7,9 @@ or diagonal) wins; a full board is a draw; a seat with no valid answer loses.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from atlas.errors import IllegalMoveError, InvalidMoveError
 from atlas.maps import GameMap
 from atlas.sim.base import GameBase, GameInfo, Outcome, begin_alternating_turn, win_scores
 from atlas.sim.connect5 import is_winning_drop
+
 
 @dataclass(eq=False)
 class TicTacToeState:
@@ -25,7 +27,7 @@ class TicTacToeState:
     forfeit: int = -1
     winner: int = -1
 
-    def copy(self) -> "TicTacToeState":
+    def copy(self) -> TicTacToeState:
         return TicTacToeState(self.board.copy(), self.to_play, self.turn, self.forfeit,
                               self.winner)
 
