@@ -28,7 +28,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from . import __version__
 from .errors import AtlasError
@@ -433,7 +433,7 @@ def _params(args: argparse.Namespace, fail: Callable[[str], Any]) -> dict[str, A
     return params
 
 
-def _compat_value(game: str, word: str, fail: Callable[[str], Any]) -> Any:
+def _compat_value(game: str, word: str, fail: Callable[[str], NoReturn]) -> Any:
     """The value of ``game``'s ``compat`` parameter that ``word`` names."""
     from .sim.registry import get_info
 

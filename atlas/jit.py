@@ -102,7 +102,8 @@ class LazyKernel:
 
     @property
     def targetoptions(self) -> dict[str, Any]:
-        return self.dispatcher.targetoptions
+        options: dict[str, Any] = self.dispatcher.targetoptions
+        return options
 
     def __getattr__(self, name: str) -> Any:  # signatures, inspect_types, ...
         if name.startswith("__") or name in ("_dispatcher", "_options", "py_func"):

@@ -41,7 +41,7 @@ _U7 = np.uint64(7)
 
 
 @numba.njit(cache=True, inline="always")
-def _dfs(stride, root, timer, disc, low, stack, is_cut):  # pragma: no cover - compiled
+def _dfs(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Iterative Hopcroft-Tarjan DFS from ``root``; returns the next free timer value.
 
     ``disc`` is -1 on blocked cells, 0 on unvisited free cells, else the discovery
@@ -104,7 +104,7 @@ def _dfs(stride, root, timer, disc, low, stack, is_cut):  # pragma: no cover - c
 
 
 @numba.njit(cache=True)
-def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # pragma: no cover
+def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover
     n = free_flat.shape[0]
     for i in range(n):
         disc[i] = np.int32(free_flat[i]) - 1
@@ -120,7 +120,7 @@ def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # pragma:
 
 
 @numba.njit(cache=True)
-def articulation_from_kernel(free_flat, stride, root, disc, low, stack,
+def articulation_from_kernel(free_flat, stride, root, disc, low, stack,  # type: ignore[no-untyped-def]
                              is_cut):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
@@ -135,7 +135,7 @@ def articulation_from_kernel(free_flat, stride, root, disc, low, stack,
 
 
 @numba.njit(cache=True)
-def _mask_entry(free2d, flat, work, is_cut):  # pragma: no cover - compiled
+def _mask_entry(free2d, flat, work, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
     return articulation_kernel(flat, free2d.shape[1] + 2, work[0], work[1], work[2], is_cut)
 

@@ -81,7 +81,7 @@ _U7 = np.uint64(7)
 
 
 @numba.njit(cache=True)
-def chamber_kernel(free_flat, stride, me, opp, work):  # pragma: no cover - compiled
+def chamber_kernel(free_flat, stride, me, opp, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     disc = work[ROW_DISC]
     low = work[ROW_LOW]
@@ -186,7 +186,7 @@ def chamber_work(size: int) -> npt.NDArray[np.int32]:
 
 
 @numba.njit(cache=True)
-def _merge_chains(parent, nb, rep):  # pragma: no cover - compiled
+def _merge_chains(parent, nb, rep):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """``rep[k]``: the elementary chamber heading the merged chamber of ``k``."""
     nchild = np.zeros(nb + 1, dtype=np.int64)
     for k in range(nb):
@@ -198,7 +198,7 @@ def _merge_chains(parent, nb, rep):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _chamber_entry(free2d, me, opp, flat, work):  # pragma: no cover - compiled
+def _chamber_entry(free2d, me, opp, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
     return chamber_kernel(flat, free2d.shape[1] + 2, me, opp, work)
 
@@ -345,13 +345,13 @@ def chamber_tree(free: npt.ArrayLike, me: Cell, opponent: Cell | None = None) ->
     entrances: list[Cell | None] = [None] * (n_ch + 1)
     best_of = [0] * (n_ch + 1)
     children: list[list[int]] = [[] for _ in range(n_ch + 1)]
-    for k in heads:
-        cid = int(new_id[k])
-        best_of[cid] = int(bests[k])
-        if k != nb:
-            pid = int(ids[parent[k]])
+    for head in heads:
+        cid = int(new_id[head])
+        best_of[cid] = int(bests[head])
+        if head != nb:
+            pid = int(ids[parent[head]])
             parents[cid] = pid
-            entrances[cid] = cell_of(int(tops[k]), stride)
+            entrances[cid] = cell_of(int(tops[head]), stride)
             children[pid].append(cid)
     chambers = tuple(Chamber(cid, int(sizes[cid]), entrances[cid], parents[cid],
                              tuple(sorted(children[cid])), best_of[cid])

@@ -29,7 +29,7 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _fill(stride, start, value, mark, queue):  # pragma: no cover - compiled
+def _fill(stride, start, value, mark, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Mark with ``value`` every cell reachable from ``start`` whose mark is 0.
 
     ``mark`` holds -1 on walls and 0 on unvisited free cells, so one array is read per
@@ -67,7 +67,7 @@ def _fill(stride, start, value, mark, queue):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def components_kernel(free_flat, stride, labels, queue):  # pragma: no cover - compiled
+def components_kernel(free_flat, stride, labels, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         labels[i] = np.int32(free_flat[i]) - 1
@@ -83,7 +83,7 @@ def components_kernel(free_flat, stride, labels, queue):  # pragma: no cover - c
 
 
 @numba.njit(cache=True)
-def component_size_kernel(free_flat, stride, start, seen, queue):  # pragma: no cover
+def component_size_kernel(free_flat, stride, start, seen, queue):  # type: ignore[no-untyped-def]  # pragma: no cover
     n = free_flat.shape[0]
     for i in range(n):
         seen[i] = np.int32(free_flat[i]) - 1
@@ -91,7 +91,7 @@ def component_size_kernel(free_flat, stride, start, seen, queue):  # pragma: no 
 
 
 @numba.njit(cache=True)
-def _label_entry(free2d, flat, work):  # pragma: no cover - compiled
+def _label_entry(free2d, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
     return components_kernel(flat, free2d.shape[1] + 2, work[0], work[1])
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 import operator
 import threading
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -75,6 +75,7 @@ BLOCKED: Final = 0
 
 
 _BOOL = np.dtype(np.bool_)
+G = TypeVar("G", bound=np.generic)
 
 
 class GridError(AtlasError, ValueError):
@@ -157,7 +158,7 @@ def source_indices(grid: Grid, sources: Sequence[object], caller: str
 
 
 @numba.njit(cache=True)
-def pad_kernel(free2d, out):  # pragma: no cover - compiled
+def pad_kernel(free2d, out):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     h, w = free2d.shape
     stride = w + 2
     for c in range(stride):
@@ -187,7 +188,7 @@ def pad_free(free: npt.ArrayLike) -> tuple[npt.NDArray[np.uint8], int]:
     return out, w + 2
 
 
-def unpad(flat: npt.NDArray[np.generic], shape: tuple[int, int]) -> npt.NDArray[np.generic]:
+def unpad(flat: npt.NDArray[G], shape: tuple[int, int]) -> npt.NDArray[G]:
     """The ``(rows, cols)`` interior of a padded flat array, as a 2-D copy."""
     h, w = shape
     return flat.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()

@@ -31,7 +31,7 @@ _OWNER_OF_MASK = np.array([-1] + [(m & -m).bit_length() - 1 if m & (m - 1) == 0 
 
 
 @numba.njit(cache=True)
-def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, dist, mask,
+def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, dist, mask,  # type: ignore[no-untyped-def]
                      queue, counts):  # pragma: no cover - compiled
     """Stamp each outpost's diamond (nearest distance and set of nearest empires as a
     bitmask per cell), then read owners and counts off in one pass.
@@ -132,7 +132,7 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
 
 
 @numba.njit(cache=True)
-def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows
+def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows  # type: ignore[no-untyped-def]
                   ):  # pragma: no cover - compiled
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
     row is a slice combined with the same row of a template of ``distance << 8``
@@ -163,7 +163,7 @@ def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows
 
 
 @numba.njit(cache=True)
-def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # pragma: no cover - compiled
+def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Owners of cells ``lo`` to ``hi - 1`` off the packed grid for at most 4 empires,
     in one branch-free pass whose sums are int32 scalars (so the loop vectorises);
     adds each empire e's land, controlled and disputed cells to ``acc[3e:3e + 3]``
@@ -221,7 +221,7 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # pragma: no cover
 
 
 @numba.njit(cache=True)
-def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign
+def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign  # type: ignore[no-untyped-def]
                 ):  # pragma: no cover - compiled
     """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
     ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
@@ -250,7 +250,7 @@ def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sig
 
 
 @numba.njit(cache=True)
-def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts
+def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts  # type: ignore[no-untyped-def]
                      ):  # pragma: no cover - compiled
     """Bring ``owner``, ``counts`` and the packed grid ``dist`` of
     :func:`ownership_kernel` up to date for the outposts ``cells``/``empires``, when
@@ -305,14 +305,14 @@ def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, c
 
 
 @numba.njit(cache=True, inline="always")
-def _merge(old, key):  # pragma: no cover - compiled
+def _merge(old, key):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Combine packed (distance << 8 | bits) int32 values: the nearer, or both bits on a
     tie (same distance bits); for long loops, which vectorise."""
     return (old | key) if (old ^ key) < np.int32(256) else min(old, key)
 
 
 @numba.njit(cache=True, inline="always")
-def _merge_masks(old, key):  # pragma: no cover - compiled
+def _merge_masks(old, key):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """:func:`_merge` with arithmetic masks rather than comparisons, so that short rows
     (the scalar remainder of a vector loop) do not branch unpredictably."""
     i32 = np.int32
@@ -323,7 +323,7 @@ def _merge_masks(old, key):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _sweep_columns(dist, stride, rows, cols):  # pragma: no cover - compiled
+def _sweep_columns(dist, stride, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """1-D min-plus sweeps down and up every column at once, a row at a time (each row
     is one vectorised loop over the row above or below it)."""
     step = np.int32(256)
@@ -340,7 +340,7 @@ def _sweep_columns(dist, stride, rows, cols):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _transpose(src, dst, rows, cols):  # pragma: no cover - compiled
+def _transpose(src, dst, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Interior of the padded ``rows x cols`` grid ``src`` into the padded ``cols x rows``
     grid ``dst``."""
     s = cols + 2
@@ -353,7 +353,7 @@ def _transpose(src, dst, rows, cols):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _transform(dist, tmp, stride, rows, cols):  # pragma: no cover - compiled
+def _transform(dist, tmp, stride, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Exact L1 nearest distance and nearest set: 1-D min-plus sweeps down and up the
     columns, then along the rows as columns of the transposed grid in ``tmp``
     (distances are separable; ties keep every source).  About 3 us per 1,000 cells

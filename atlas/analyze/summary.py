@@ -106,7 +106,7 @@ def duel_summary(free: Grid, a: Cell, b: Cell) -> dict[str, Any]:
 def chamber_tree_json(tree: ChamberTree) -> list[dict[str, Any]]:
     """A chamber tree as nested ``{id, size, entrance, children}`` (``entrance`` as
     ``[row, col]``, ``None`` for a root)."""
-    nodes = {ch.id: {"id": int(ch.id), "size": int(ch.size),
+    nodes: dict[int, dict[str, Any]] = {ch.id: {"id": int(ch.id), "size": int(ch.size),
                      "entrance": None if ch.entrance is None
                      else [int(ch.entrance[0]), int(ch.entrance[1])],
                      "children": []} for ch in tree.chambers}

@@ -23,7 +23,7 @@ __all__ = ["supply_kernel", "supply_core"]
 
 
 @numba.njit(cache=True, inline="always")
-def _good(land_flat, owner, empire, c):  # pragma: no cover - compiled
+def _good(land_flat, owner, empire, c):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     if land_flat[c] == 0:
         return False
     o = owner[c]
@@ -31,7 +31,7 @@ def _good(land_flat, owner, empire, c):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,
+def supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,  # type: ignore[no-untyped-def]
                   heads):  # pragma: no cover - compiled
     """Supply lines of one empire's outposts; see the module docstring."""
     n = land_flat.shape[0]
@@ -44,7 +44,7 @@ def supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, li
 
 
 @numba.njit(cache=True)
-def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,
+def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,  # type: ignore[no-untyped-def]
                 heads):  # pragma: no cover - compiled
     """:func:`supply_kernel` for buffers already clean: ``mark`` all 0 and ``heads``
     all -1 on entry; both are left so on exit (so a caller checking several empires

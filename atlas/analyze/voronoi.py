@@ -48,7 +48,7 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _voronoi_core(stride, a, b, dist, owner, queue):  # pragma: no cover - compiled
+def _voronoi_core(stride, a, b, dist, owner, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """The search of :func:`voronoi_kernel` on ``dist`` = -1 free / -2 wall, owner 0.
 
     One BFS from both heads; owner bits: 1 = a, 2 = b, 3 = both (tie).  A cell's owner
@@ -125,7 +125,7 @@ def _voronoi_core(stride, a, b, dist, owner, queue):  # pragma: no cover - compi
 
 
 @numba.njit(cache=True)
-def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: no cover
+def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ignore[no-untyped-def]  # pragma: no cover
     n = free_flat.shape[0]
     for i in range(n):
         dist_a[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
@@ -138,7 +138,7 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: n
 
 
 @numba.njit(cache=True)
-def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,
+def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,  # type: ignore[no-untyped-def]
                              queue):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
@@ -204,7 +204,7 @@ def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,
 
 
 @numba.njit(cache=True)
-def _counts_entry(free2d, a, b, work):  # pragma: no cover - compiled
+def _counts_entry(free2d, a, b, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     # voronoi_kernel without the padded grid: the walls go straight into ``dist``.
     h, w = free2d.shape
     stride = w + 2
@@ -268,7 +268,7 @@ def voronoi_counts(free: npt.ArrayLike, a: Cell, b: Cell) -> dict[str, int]:
 
 
 @numba.njit(cache=True)
-def _partition_entry(free2d, sources, flat, work):  # pragma: no cover - compiled
+def _partition_entry(free2d, sources, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
     return voronoi_partition_kernel(flat, free2d.shape[1] + 2, sources, work[0], work[1],
                                     work[2])

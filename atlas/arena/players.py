@@ -95,7 +95,7 @@ class Player:
                            file_digest(path) if path is not None else None)
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: v for k, v in (("name", self.name), ("builtin", self.builtin),
+        out: dict[str, Any] = {k: v for k, v in (("name", self.name), ("builtin", self.builtin),
                                  ("command", self.command), ("cwd", self.cwd),
                                  ("time", self.time)) if v is not None}
         if self.limits:

@@ -371,7 +371,7 @@ def marked_processes(token: str) -> list[int]:
     """
     needle = f"{TOKEN_VARIABLE}={token}".encode()
     me = os.getpid()
-    out = []
+    out: list[int] = []
     try:
         names = os.listdir("/proc")
     except OSError:

@@ -216,25 +216,25 @@ def plackett_luce(names: Sequence[str], rankings: Iterable[Ranking], *, prior: f
     blocks = [(np.array(rows, dtype=np.int64), np.array(weights)) for rows, weights
               in by_length.values()]
     wins = np.full(k, 0.5 * prior)
-    for idx, w in blocks:
-        wins += np.bincount(idx[:, :-1].ravel(), weights=np.repeat(w, idx.shape[1] - 1),
+    for idx, wts in blocks:
+        wins += np.bincount(idx[:, :-1].ravel(), weights=np.repeat(wts, idx.shape[1] - 1),
                             minlength=k)
     theta = np.zeros(k)
     for _ in range(max_iter):
         g = np.exp(theta)
         grad = wins - prior * g / (g + 1.0)
         hess = -np.diag(prior * g / (g + 1.0) ** 2)
-        for idx, w in blocks:
+        for idx, wts in blocks:
             m, length = idx.shape
-            rows = np.arange(m)
+            seq = np.arange(m)
             member = np.zeros((m, k))
-            member[rows, idx[:, -1]] = 1.0
+            member[seq, idx[:, -1]] = 1.0
             for j in range(length - 2, -1, -1):       # S_j: the bots placed j-th or later
-                member[rows, idx[:, j]] = 1.0
+                member[seq, idx[:, j]] = 1.0
                 weighted = member * g
                 p = weighted / weighted.sum(axis=1, keepdims=True)
-                grad -= w @ p
-                hess -= np.diag(w @ p) - (p * w[:, None]).T @ p
+                grad -= wts @ p
+                hess -= np.diag(wts @ p) - (p * wts[:, None]).T @ p
         # Newton step on the concave log-likelihood; without a prior it is flat along
         # the all-ones direction, so take the least-squares step and recentre
         step = np.linalg.lstsq(hess, -grad, rcond=None)[0]
@@ -311,7 +311,7 @@ def expected_score(rating_a: float, rating_b: float) -> float:
     >>> round(expected_score(1900.0, 1500.0), 4)
     0.9091
     """
-    return 1.0 / (1.0 + 10.0 ** ((rating_b - rating_a) / RATING_SCALE))
+    return float(1.0 / (1.0 + 10.0 ** ((rating_b - rating_a) / RATING_SCALE)))
 
 
 def score_interval(wins: int, draws: int, losses: int, z: float = 1.96

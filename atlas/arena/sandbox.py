@@ -162,7 +162,7 @@ def sandbox_note() -> str | None:
     return None
 
 
-def bot_environment(folder: str | os.PathLike[str], extra: Mapping[str, str] = (),
+def bot_environment(folder: str | os.PathLike[str], extra: Mapping[str, str] | None = None,
                     token: str = "", source: Mapping[str, str] | None = None
                     ) -> dict[str, str]:
     """The environment of a bot running in ``folder``.
@@ -178,7 +178,7 @@ def bot_environment(folder: str | os.PathLike[str], extra: Mapping[str, str] = (
     env.update(HOME=where, TMPDIR=where, PWD=where)
     if token:
         env[TOKEN_VARIABLE] = token
-    env.update(dict(extra))
+    env.update(extra or {})
     return env
 
 
@@ -256,7 +256,7 @@ def parse_size(text: str) -> int | None:
     m = _SIZE.fullmatch(text)
     if not m:
         return None
-    return int(m.group(1)) * 1024 ** "_kmgt".index(m.group(2).lower() or "_")
+    return int(m.group(1)) * int(1024 ** "_kmgt".index(m.group(2).lower() or "_"))
 
 
 def _whole(text: str) -> int | None:

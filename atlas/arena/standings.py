@@ -223,7 +223,7 @@ def standings(records: Iterable[Record], bots: Sequence[Any] | None = None, *,
     rows.sort(key=lambda r: (-round(r.rating, 9), -r.points, r.bot))
     rows = [StandingRow(**{**vars(r), "los_next": rated.superiority(r.bot, rows[i + 1].bot)})
             if i + 1 < len(rows) else r for i, r in enumerate(rows)]
-    return Standings(tuple(rows), {a: {b: tuple(v) for b, v in sorted(row.items())}
+    return Standings(tuple(rows), {a: {b: (v[0], v[1], v[2]) for b, v in sorted(row.items())}
                                    for a, row in sorted(h2h.items())}, errors,
                      "plackett-luce" if multi else "bradley-terry")
 

@@ -82,7 +82,8 @@ class GameSpec:
 
     @property
     def params_dict(self) -> dict[str, Any]:
-        return json.loads(self.params)
+        params: dict[str, Any] = json.loads(self.params)
+        return params
 
     @property
     def seat_times(self) -> tuple[float, ...]:

@@ -24,7 +24,7 @@ import dataclasses
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -43,6 +43,7 @@ __all__ = [
     "Game",
     "GameBase",
     "State",
+    "AlternatingState",
     "begin_alternating_turn",
     "win_scores",
 ]
@@ -242,12 +243,23 @@ class Outcome:
 class State(Protocol):
     """A game position.  Each game defines its own dataclass; all have these."""
 
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
     turn: int
 
-    def copy(self) -> State: ...
+    def copy(self) -> Self: ...
 
 
-S = TypeVar("S")
+class AlternatingState(State, Protocol):
+    """The position of a game whose seats move in turn (:func:`begin_alternating_turn`)."""
+
+    to_play: int
+    forfeit: int
+
+
+#: A game's state type: :class:`Game` and :class:`GameBase` are generic in it.
+S = TypeVar("S", bound=State)
+#: The state type of an alternating game.
+A = TypeVar("A", bound=AlternatingState)
 
 
 @runtime_checkable
@@ -341,7 +353,7 @@ class GameBase(Generic[S]):
     def state_from_json(self, template: S, data: Mapping[str, Any]) -> S:
         """Inverse of :meth:`state_to_json`; types, dtypes and the fields ``data`` leaves
         out come from ``template``."""
-        state = template.copy()  # type: ignore[attr-defined]
+        state = template.copy()
         values = {f.name: _from_json(getattr(state, f.name), data[f.name])
                   for f in dataclasses.fields(state) if f.name in data}
         return dataclasses.replace(state, **values)
@@ -399,8 +411,8 @@ def win_scores(winner: PlayerId, num_players: int = 2) -> tuple[float, ...]:
     return tuple(1.0 if seat == winner else 0.0 for seat in range(num_players))
 
 
-def begin_alternating_turn(state: Any, moves: Mapping[PlayerId, Any], *, over: bool
-                           ) -> tuple[Any, PlayerId, Any]:
+def begin_alternating_turn(state: A, moves: Mapping[PlayerId, Any], *, over: bool
+                           ) -> tuple[A, PlayerId, Any]:
     """The checks every alternating game's ``apply`` starts with.
 
     Returns ``(new, seat, move)``: a copy of ``state`` to play on, the seat to move and

@@ -60,7 +60,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordError
 from ..fsutil import default_mode, read_maybe_gzip
@@ -252,7 +252,7 @@ def clean_info(info: Any) -> dict[str, float]:
         v = info.get(key)
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             try:
-                v = v.item()  # numpy scalars
+                v = cast(Any, v).item()  # numpy scalars (a bot's report: anything at all)
             except AttributeError:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -302,7 +302,7 @@ def _plain(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
-def _resolve_game(game: str | Game) -> Game:
+def _resolve_game(game: str | Game[Any]) -> Game[Any]:
     if isinstance(game, str):
         return get_game(game)
     return game
@@ -344,7 +344,7 @@ class RecordBuilder:
     answer) and stores them through ``GAME.move_to_json``.
     """
 
-    def __init__(self, game: str | Game, game_map: GameMap, params: Mapping[str, Any] | None,
+    def __init__(self, game: str | Game[Any], game_map: GameMap, params: Mapping[str, Any] | None,
                  players: Sequence[PlayerEntry | Mapping[str, Any] | str], seed: int) -> None:
         self.game = _resolve_game(game)
         self.map = game_map

@@ -134,7 +134,7 @@ def _check_move(move: Any) -> int | None:
 
 
 def _in_bounds(blocked: Grid, r: int, c: int) -> bool:
-    return 0 <= r < blocked.shape[0] and 0 <= c < blocked.shape[1]
+    return bool(0 <= r < blocked.shape[0] and 0 <= c < blocked.shape[1])
 
 
 def _resolve(state: TronState, m0: int | None, m1: int | None
@@ -164,14 +164,14 @@ def _resolve(state: TronState, m0: int | None, m1: int | None
                 crashed[s], causes[s] = True, "wall"
         collided = (targets[0] is not None and targets[0] == targets[1]
                     and not crashed[0] and not crashed[1])
-        new_heads = [list(targets[s]) if (targets[s] is not None and not crashed[s])
-                     else heads[s] for s in (0, 1)]
+        new_heads = [list(t) if (t is not None and not crashed[s]) else heads[s]
+                     for s, t in enumerate(targets)]
     else:
         # Engine view: all of ``blocked`` is wall, except that after turn 1 the heads
         # are not walls until their owners move off them.
-        lifted = []
+        lifted: list[tuple[int, int]] = []
         if state.turn >= 1:
-            lifted = [tuple(heads[0]), tuple(heads[1])]
+            lifted = [(heads[0][0], heads[0][1]), (heads[1][0], heads[1][1])]
         walls_added: set[tuple[int, int]] = set()
 
         def is_wall(cell: tuple[int, int]) -> bool:
@@ -183,11 +183,11 @@ def _resolve(state: TronState, m0: int | None, m1: int | None
 
         pos: list[tuple[int, int]] = []
         for s in (0, 1):
-            walls_added.add(tuple(heads[s]))
+            walls_added.add((heads[s][0], heads[s][1]))
             t = targets[s]
             if t is None:
                 crashed[s], causes[s] = True, "none"
-                pos.append(tuple(heads[s]))
+                pos.append((heads[s][0], heads[s][1]))
             else:
                 pos.append(t)
                 if not _in_bounds(blocked, *t):

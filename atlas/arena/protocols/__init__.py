@@ -61,7 +61,8 @@ def external_bot(game: str, command: str | Sequence[str], **kwargs: Any) -> Exte
     with the protocol of ``game``."""
     cls = getattr(protocol_module(game), PROTOCOLS[get_info(game).protocol][1])
     try:
-        return cls(game, command, **kwargs)
+        bot: ExternalBot = cls(game, command, **kwargs)
+        return bot
     except ValueError as exc:  # shlex: no closing quotation
         raise BotError(f"cannot split the command line {command!r}: {exc}") from None
 

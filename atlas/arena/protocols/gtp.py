@@ -46,7 +46,7 @@ def parse_gtp_response(buf: bytes | bytearray) -> tuple[tuple[bool, str] | None,
     return (body[0] == "=", content), raw_used
 
 
-def _raw_length(buf: bytearray, clean_len: int) -> int:
+def _raw_length(buf: bytes | bytearray, clean_len: int) -> int:
     """Bytes of ``buf`` that make ``clean_len`` bytes once ``\\r`` is removed."""
     n = 0
     for i, b in enumerate(buf):
@@ -178,9 +178,9 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
                     state = game.apply(state, {seat: int(args[1]) - 1})
                 else:
                     column = served.ask(
-                        lambda bot, dl, st=state.copy(), p=seat: bot.move(st, p, dl),  # noqa: B008
+                        lambda bot, dl, st=state.copy(), p=seat: bot.move(st, p, dl),  # type: ignore[misc]  # noqa: B008
                         served.deadline(t0),
-                        lambda st=state, p=seat: game.random_move(st, p, rng))
+                        lambda st=state, p=seat: game.random_move(st, p, rng))  # type: ignore[misc]
                     state = game.apply(state, {seat: int(column)})
                     text = str(int(column) + 1)
             elif cmd == "quit":

@@ -135,14 +135,14 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
         kind = msg.get("type")
         if kind == "start":
             seat = int(msg.get("seat", 0))
-            served.tell(lambda bot, m=msg: start(bot, m))
+            served.tell(lambda bot, m=msg: start(bot, m))  # type: ignore[misc]
         elif kind == "turn":
             deadline = served.deadline(t0)
             if "time" in msg:
                 deadline = min(deadline, t0 + 0.8 * float(msg["time"]))
             player = int(msg.get("seat", seat))
-            answer = served.ask(lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),
-                                deadline, lambda m=msg, p=player: fallback(m, p))
+            answer = served.ask(lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),  # type: ignore[misc]
+                                deadline, lambda m=msg, p=player: fallback(m, p))  # type: ignore[misc]
             send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
         elif kind == "end":
             return

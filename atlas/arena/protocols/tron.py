@@ -70,7 +70,8 @@ class TronProtocolBot(ExternalBot):
     def move(self, state: Any, player: int, deadline: float) -> int:
         proc = self._proc()
         proc.write(tron_board_text(state, player).encode("ascii"), deadline)
-        return proc.read_answer(parse_tron_answer, deadline, "direction digit 1-4")
+        answer: int = proc.read_answer(parse_tron_answer, deadline, "direction digit 1-4")
+        return answer
 
 
 
@@ -153,12 +154,13 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
         starts = tuple((int(hd[0][0]), int(hd[0][1])) for hd in heads)
         board_map = GameMap(game_name, "stdin", chars == TRON_WALL, starts)
         state = game.initial_state(board_map, params)
-        if dataclasses.is_dataclass(state) and hasattr(state, "turn"):
+        if (dataclasses.is_dataclass(state) and not isinstance(state, type)
+                and hasattr(state, "turn")):
             state = dataclasses.replace(state, turn=turn)
         if turn == 0:
-            served.tell(lambda bot, m=board_map: bot.start(m, dict(params), 0)
+            served.tell(lambda bot, m=board_map: bot.start(m, dict(params), 0)  # type: ignore[misc]
                         if hasattr(bot, "start") else None)
-        move = served.ask(lambda bot, deadline, st=state: bot.move(st, 0, deadline),
-                          served.deadline(t0), lambda b=chars: safe_digit(b))
+        move = served.ask(lambda bot, deadline, st=state: bot.move(st, 0, deadline),  # type: ignore[misc]
+                          served.deadline(t0), lambda b=chars: safe_digit(b))  # type: ignore[misc]
         send_line(out, f"{int(move) if move in (1, 2, 3, 4) else safe_digit(chars)}\n")
         turn += 1

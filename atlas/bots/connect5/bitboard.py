@@ -216,7 +216,7 @@ def _bb_windows(x0, x1, geo):
         # windows by disc count j: c_j for seat 0, d_j for seat 1
         c1 = a0 & n1 & n2
         d1 = b0 & m1 & m2
-        total += (_popcount(open0 & c1) - _popcount(open1 & d1)) * geo[_G_WEIGHT + 1]
+        total += (_popcount(open0 & c1) - _popcount(open1 & d1)) * geo[_G_WEIGHT + 1]  # type: ignore[call-arg]
         c2 = d2 = c3 = d3 = 0
         if k > 2:
             c2 = n0 & a1 & n2
@@ -280,7 +280,7 @@ def _bb_windows_any(x0, x1, geo):
                 (a2 if j & 4 else ~a2) & (a3 if j & 8 else ~a3)
             m1 = open1 & (b0 if j & 1 else ~b0) & (b1 if j & 2 else ~b1) & \
                 (b2 if j & 4 else ~b2) & (b3 if j & 8 else ~b3)
-            total += (_popcount(m0) - _popcount(m1)) * geo[_G_WEIGHT + j]
+            total += (_popcount(m0) - _popcount(m1)) * geo[_G_WEIGHT + j]  # type: ignore[call-arg]
     return total
 
 
@@ -336,7 +336,7 @@ def _bb_parity(x0, x1, geo):
                 (a2 if j & 4 else ~a2) & (a3 if j & 8 else ~a3)
             m1 = f1 & (b0 if j & 1 else ~b0) & (b1 if j & 2 else ~b1) & \
                 (b2 if j & 4 else ~b2) & (b3 if j & 8 else ~b3)
-            total += (_popcount(m0) - _popcount(m1)) * v
+            total += (_popcount(m0) - _popcount(m1)) * v  # type: ignore[call-arg]
     return total
 
 
@@ -355,7 +355,7 @@ def _bb_eval(x0, x1, mask, w0, w1, geo):
     wrong = geo[_G_BONUS + 1]
     z = geo[_G_BONUS + 2]
     v = _bb_windows(x0, x1, geo)
-    v += (_popcount(w0 & odd) - _popcount(w1 & even)) * right
+    v += (_popcount(w0 & odd) - _popcount(w1 & even)) * right  # type: ignore[call-arg]
     v += (_popcount(w0 & even) - _popcount(w1 & odd)) * wrong
     # lowest threat of each column: with the sentinels set every column has a bit, so
     # subtracting the bottom row borrows up to each column's lowest bit and no further
@@ -400,7 +400,7 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
     if status[S_ABORT] != 0:
         return 0
     board = geo[_G_BOARD]
-    empties = geo[_G_CELLS] - _popcount(mask)
+    empties = geo[_G_CELLS] - _popcount(mask)  # type: ignore[call-arg]
     if empties == 0:
         return 0
     opp = cur ^ mask

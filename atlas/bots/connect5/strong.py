@@ -265,6 +265,7 @@ class StrongConnect5Bot:
         mv = ((mask & _U64) + (1 << (col * h1))) & column
         opp = cur ^ mask
         status = new_status()
+        assert self._geometry is not None  # set by the caller's bitboards
         mbuf = np.zeros((empties + 2, 3 * self._geometry[1]), dtype=np.int64)
         history = np.zeros((2, self._geometry[1]), dtype=np.int64)
         # the opponent's value with a null window above a draw: <= 0 keeps the draw

@@ -38,7 +38,8 @@ __all__ = ["site_schedule", "run_order"]
 
 def _spec(game: str, game_map: GameMap, seating: Sequence[str], seed: int, ptext: str,
           time_limit: float) -> GameSpec:
-    return GameSpec(game, game_map.name, format_map(game_map), tuple(seating), seed, ptext,
+    return GameSpec(game, game_map.name, format_map(game_map), tuple(seating),  # type: ignore[arg-type]
+                    seed, ptext,
                     float(time_limit))
 
 
@@ -131,7 +132,7 @@ def _gauntlet_seatings(strong: Sequence[str], simple: Sequence[str],
     if n != 2:
         return [s for s in seatings(everyone, n) if set(s) & set(simple)]
     pairs = [p for p in itertools.combinations(everyone, 2) if set(p) & set(simple)]
-    out = []
+    out: list[tuple[str, ...]] = []
     for j, (a, b) in enumerate(pairs):
         out.append((a, b) if j % 2 == 0 else (b, a))
         if a in simple and b in simple:

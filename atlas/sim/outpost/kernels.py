@@ -45,7 +45,7 @@ _ERR_TEXT = {
 
 
 @numba.njit(cache=True)
-def _move_steps(land_flat, stride, official, cells, starts, steps, ends
+def _move_steps(land_flat, stride, official, cells, starts, steps, ends  # type: ignore[no-untyped-def]
                 ):  # pragma: no cover - compiled
     """Apply steps to flat ``cells``; see :mod:`atlas.sim.outpost.rules`.
 
@@ -99,7 +99,7 @@ def _move_steps(land_flat, stride, official, cells, starts, steps, ends
 
 
 @numba.njit(cache=True)
-def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy, owner, key,
+def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy, owner, key,  # type: ignore[no-untyped-def]
          bufs, counts, boxes, nb, area):  # pragma: no cover - compiled
     """Ownership of ``cells`` into ``owner``, ``key`` and ``counts``: from the previous
     ``owner_old``/``key_old`` (copied first if ``copy``, else the same arrays) with only
@@ -121,7 +121,7 @@ def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy
 
 
 @numba.njit(cache=True, inline="always")
-def _box(stride, rows, cols, r, a, b, boxes, nb):  # pragma: no cover - compiled
+def _box(stride, rows, cols, r, a, b, boxes, nb):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Store the bounding box of the diamonds around flat cells a and b; its area."""
     ar = a // stride
     ac = a - ar * stride
@@ -135,7 +135,7 @@ def _box(stride, rows, cols, r, a, b, boxes, nb):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_old, key_old,
+def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_old, key_old,  # type: ignore[no-untyped-def]
             owner, key, bufs, counts, src):  # pragma: no cover - compiled
     """Ownership, supply lines, removal of the cut-off outposts, ownership again, into
     ``owner``, ``key`` and ``counts``.
@@ -202,7 +202,7 @@ def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_
 
 
 @numba.njit(cache=True)
-def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, ends, homes,
+def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, ends, homes,  # type: ignore[no-untyped-def]
                  owner_old, key_old, owner, key, bufs, counts, src
                  ):  # pragma: no cover - compiled
     """Moves, then (unless an official turn was cut short) :func:`_settle` from

@@ -269,7 +269,7 @@ class OutpostState:
 # --------------------------------------------------------------------------- engine
 
 #: No outposts behind an ownership (``OutpostState.key_src``).
-_NO_SRC = np.zeros((2, 0), np.int64)
+_NO_SRC: npt.NDArray[np.int64] = np.zeros((2, 0), np.int64)
 _NO_SRC.setflags(write=False)
 _NO_KEY = np.zeros(0, np.int32)
 _NO_KEY.setflags(write=False)

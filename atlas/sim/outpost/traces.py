@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -266,7 +266,7 @@ def _compare_turn(state: OutpostState, t: dict[str, Any]) -> TraceMismatch | Non
     return None
 
 
-def _played(step: Any, tick: int, path: str | None) -> OutpostState:
+def _played(step: Callable[[], OutpostState], tick: int, path: str | None) -> OutpostState:
     """``step()``, a turn of the rules; a trace whose moves they cannot play is a
     :class:`TraceError` naming the turn."""
     try:
