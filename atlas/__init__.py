@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import jit as _jit
+
 __all__ = ["AtlasError", "MapFormatError", "GameMap", "read_map", "write_map", "__version__"]
 
 __version__ = "0.1.0"
@@ -17,6 +19,10 @@ __version__ = "0.1.0"
 #: Public name -> the module that defines it (imported by :func:`__getattr__`).
 _LAZY = {"AtlasError": "errors", "MapFormatError": "errors", "GameMap": "maps",
          "read_map": "maps", "write_map": "maps"}
+
+# numba's compiled cache lives in a folder keyed by the sources it was compiled from,
+# chosen when numba is first imported (atlas.jit explains why).
+_jit.install_numba_cache_hook()
 
 if TYPE_CHECKING:  # pragma: no cover
     from .errors import AtlasError, MapFormatError

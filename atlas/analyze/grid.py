@@ -24,8 +24,9 @@ Compiled search code (bots) calls the kernels directly with its own buffers; the
 functions of each module validate ``[row, col]`` input, pad it here and call them.
 Pass variables rather than literal constants for scalar arguments from compiled code
 (numba compiles a separate version for each literal value).  A ``cache=True`` function
-that calls a kernel keeps the kernel's code as it was when it was compiled: numba only
-watches the caller's own file, so clear its ``__pycache__`` after a kernel changes.
+that calls a kernel keeps the kernel's code as it was when it was compiled (numba only
+watches the caller's own file); atlas's cache folder is keyed by every compiled source,
+so a changed kernel starts a fresh cache (:mod:`atlas.jit`).
 
 Inside kernels, cell indices are ``uint64`` values: numba then skips its negative-index
 wraparound test on every array access (40 % of a BFS step).  Never mix them with

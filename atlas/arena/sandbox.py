@@ -52,9 +52,11 @@ __all__ = [
 GiB = 1024 ** 3
 MiB = 1024 ** 2
 
-#: Variables of atlas's environment a bot gets (when atlas has them).
+#: Variables of atlas's environment a bot gets (when atlas has them).  NUMBA_CACHE_DIR
+#: is numba's cache folder of atlas's sources (:mod:`atlas.jit`): a served atlas bot of
+#: the same sources uses it (read-only in the sandbox, where it compiles afresh).
 ENV_ALLOWLIST = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
-                 "LC_NUMERIC", "TZ")
+                 "LC_NUMERIC", "TZ", "NUMBA_CACHE_DIR")
 #: The variable that marks a bot's processes (and their children) for atlas's watchdog.
 TOKEN_VARIABLE = "ATLAS_BOT"
 
@@ -171,6 +173,10 @@ def bot_environment(folder: str | os.PathLike[str], extra: Mapping[str, str] | N
     default), ``HOME``, ``TMPDIR`` and ``PWD`` set to ``folder``, the watchdog's marker
     :data:`TOKEN_VARIABLE` (when ``token`` is given), then ``extra`` over all of them.
     """
+    if source is None:
+        from ..jit import numba_cache_folder
+
+        numba_cache_folder()  # chosen now (NUMBA_CACHE_DIR) if numba was not loaded yet
     src = os.environ if source is None else source
     env = {k: src[k] for k in ENV_ALLOWLIST if k in src}
     env.setdefault("PATH", os.defpath)
