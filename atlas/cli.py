@@ -127,6 +127,13 @@ def add_params(p: argparse.ArgumentParser) -> None:
                         "tron: max_turns)")
 
 
+def add_force(p: argparse.ArgumentParser) -> None:
+    """``--force``: write over an output file that atlas did not write."""
+    p.add_argument("--force", action="store_true",
+                   help="write over an existing output file even when atlas did not write "
+                        "it (atlas's own records, GIFs and PNGs are replaced anyway)")
+
+
 def add_json(p: argparse.ArgumentParser, what: str) -> None:
     """``--json``: the report as JSON on standard output."""
     p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
@@ -168,6 +175,7 @@ def _add_analyze(sub: Any) -> None:
              help="the map's game, when its folder and content do not tell")
     add_json(p, "the figures")
     p.add_argument("--png", metavar="FILE", help="also write the annotated picture here")
+    add_force(p)
     p.set_defaults(func=_cmd_analyze)
 
 
@@ -199,6 +207,7 @@ def _add_play(sub: Any) -> None:
     add_compat(p)
     p.add_argument("--record", metavar="FILE",
                    help="write the replay record here (.json or .json.gz)")
+    add_force(p)
     add_bot_options(p)
     add_json(p, "the result")
     p.set_defaults(func=_cmd_play)
@@ -295,6 +304,7 @@ def _add_import_trace(sub: Any) -> None:
     p.add_argument("--map", metavar="FILE",
                    help="the map file (default: found by the name in the trace's header)")
     p.add_argument("--record", metavar="OUT", help="write the atlas replay record here")
+    add_force(p)
     add_json(p, "the outcome")
     p.set_defaults(func=_cmd_import_trace)
 
@@ -327,6 +337,7 @@ def _add_replay(sub: Any) -> None:
                         "an existing file is overwritten only when named here)")
     p.add_argument("--gif", metavar="FILE", dest="gif", help="the GIF to write (older "
                    "spelling of OUT.gif)")
+    add_force(p)
     add_json(p, "what was written")
     p.set_defaults(func=_cmd_replay)
 
@@ -342,6 +353,11 @@ def _add_build(sub: Any) -> None:
     p.add_argument("--out", default="site", metavar="DIR",
                    help="where the site goes (default: site)")
     p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
+    p.add_argument("--tournament", metavar="DIR", action="append", default=[],
+                   dest="tournaments",
+                   help="also publish an organiser's tournament: a folder written by "
+                        "atlas tournament --out, with its own standings page (repeatable; "
+                        "with --games 0, without the built-in round robin)")
     p.add_argument("--jobs", type=_count(1), default=None, metavar="N",
                    help="worker processes for the tournament (default: one per core)")
     p.add_argument("--games", type=_count(0), default=None, metavar="N",
@@ -476,17 +492,21 @@ def _cmd_analyze(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .maps import read_map
     from .sim.registry import summarize_map
 
+    if args.png:
+        from .fsutil import check_output_path
+        from .render.images import is_atlas_png
+
+        check_output_path(args.png, ours=is_atlas_png, force=args.force)
     game_map = read_map(args.map, game=args.game)
     with interpreted(game_map.width * game_map.height <= INTERPRET_MAX_CELLS):
         summary = summarize_map(game_map)
     if args.png:
+        from .fsutil import write_atomically
         from .render.games import render_of
         from .render.images import png_bytes
 
         render = render_of(game_map.game)
-        data = png_bytes(render.picture(game_map, render.png_kind))
-        with open(args.png, "wb") as fh:
-            fh.write(data)
+        write_atomically(args.png, png_bytes(render.picture(game_map, render.png_kind)))
     if args.json:
         _print_json(summary)
     else:
@@ -519,13 +539,13 @@ def _cmd_play(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     from .fsutil import check_output_path
     from .maps import read_map
     from .sim.base import Status
-    from .sim.records import save_record
+    from .sim.records import is_record_file, save_record
     from .sim.registry import get_info
 
     params = _params(args, fail)
     _check_bots(args.game, args.bots, fail)
-    if args.record:
-        check_output_path(args.record)  # before the game is played
+    if args.record:  # before the game is played
+        check_output_path(args.record, ours=is_record_file, force=args.force)
     bot_runs = containments(get_info(args.game).num_players, sandbox=args.sandbox,
                             limits=args.limit, env=args.bot_env)
     if args.sandbox and sandbox_note() is not None:
@@ -640,6 +660,7 @@ def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
     not (the first differing turn, seat and field are printed), 2 when the trace or its
     map cannot be read."""
     from .errors import MapFormatError
+    from .fsutil import check_output_path
     from .maps import read_map
     from .sim.outpost.traces import (
         TraceError,
@@ -648,7 +669,10 @@ def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
         read_trace,
         trace_to_record,
     )
-    from .sim.records import save_record
+    from .sim.records import is_record_file, save_record
+
+    if args.record:  # before the trace is replayed
+        check_output_path(args.record, ours=is_record_file, force=args.force)
 
     def failed(code: int, exc: Exception) -> int:
         if args.json:
@@ -698,17 +722,21 @@ def _cmd_bot(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
 def _replay_out(args: argparse.Namespace, fail: Callable[[str], Any]) -> Path:
     if args.out and args.gif and args.out != args.gif:
         fail(f"two outputs given: {args.out!r} and --gif {args.gif!r}")
+    from .fsutil import check_output_path
+    from .render.gif import is_atlas_gif
+
     named = args.out or args.gif
     if named:
-        return Path(named)
+        return check_output_path(named, ours=is_atlas_gif, force=args.force)
     src = Path(args.record)
     stem = src.name
     for suffix in (".gz", ".json"):
         stem = stem[: -len(suffix)] if stem.endswith(suffix) else stem
     out = src.with_name(stem + ".gif")
-    if out.exists():
-        fail(f"{out} already exists; name it as OUT.gif to overwrite it")
-    return out
+    if out.exists() and not is_atlas_gif(out) and not args.force:
+        fail(f"{out} already exists and atlas did not write it; name another OUT.gif, "
+             "or --force")
+    return check_output_path(out, ours=is_atlas_gif, force=True)
 
 
 def _cmd_replay(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
@@ -740,7 +768,8 @@ def _cmd_build(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
                   for game in game_names() if get_info(game).param("compat") is not None}
     try:
         result = build_site(args.maps if args.maps is not None else maps_dir(), args.out,
-                            records_dir=args.records, jobs=args.jobs, games=args.games,
+                            records_dir=args.records, tournaments=args.tournaments,
+                            jobs=args.jobs, games=args.games,
                             progress=_progress(args), params=params,
                             log=(lambda msg: None) if args.quiet else None)
     except OSError as exc:
@@ -772,18 +801,39 @@ def _cmd_completion(args: argparse.Namespace, fail: Callable[[str], Any]) -> int
     return 0
 
 
+class Terminated(KeyboardInterrupt):
+    """``SIGTERM`` reached atlas: it ends as on Ctrl-C (every bot and worker ended, every
+    finished record kept), with exit status 143."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``atlas`` with ``argv`` (default: the command line); return the exit status."""
+    import signal
+    import threading
+
     parser = build_parser()
     args = parser.parse_args(argv)
     fail = _subparser(parser, args.command).error
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    else:  # pragma: no cover - atlas called from a thread: signals stay the caller's
+        previous = None
     try:
         return int(args.func(args, fail) or 0)
     except AtlasError as exc:
         print(f"atlas: error: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        return 143
     except KeyboardInterrupt:
         return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from pathlib import Path
 from .errors import OutputFolderError, located
 
 __all__ = ["default_mode", "read_regular_file", "read_maybe_gzip", "check_output_path",
+           "starts_with", "write_atomically",
            "file_kind", "GZIP_MAGIC"]
 
 #: The first two bytes of gzip data.
@@ -116,12 +117,16 @@ def read_maybe_gzip(path: str | os.PathLike[str], limit: int,
     return raw, gzipped
 
 
-def check_output_path(path: str | os.PathLike[str]) -> Path:
+def check_output_path(path: str | os.PathLike[str], *,
+                      ours: Callable[[Path], bool] | None = None,
+                      force: bool = False) -> Path:
     """Check, before any work, that a file can be written at ``path``; return it.
 
     The folder it goes in must exist and be writable, and ``path`` must not be a
     folder or anything but a regular file (writing into a FIFO or a device is never
-    meant).  Whether an existing file may be replaced is the caller's rule.
+    meant).  An existing file is replaced only when ``ours(path)`` says atlas wrote it
+    (a record, a GIF or a PNG carries atlas's mark) or with ``force``; without ``ours``
+    the caller decides.
 
     Raises
     ------
@@ -156,4 +161,37 @@ def check_output_path(path: str | os.PathLike[str]) -> Path:
         raise refused(f"cannot use it: {exc.strerror or exc}") from None
     if not stat.S_ISREG(st.st_mode):
         raise refused(f"cannot write over {file_kind(st.st_mode)}")
+    if ours is not None and not force and not ours(p):
+        raise refused("the file exists and atlas did not write it; --force replaces it")
     return p
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then move it into place: a
+    reader never sees half a file, and a failed write leaves no temporary file."""
+    import tempfile
+
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=p.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, default_mode())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def starts_with(path: Path, marks: tuple[bytes, ...], limit: int = 4096) -> bool:
+    """Whether one of ``marks`` is in the first ``limit`` bytes of ``path`` (after gzip
+    decompression when the file is gzip data): how atlas recognises its own files."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(limit)
+        if head[:2] == b"\x1f\x8b":
+            with gzip.open(path, "rb") as fh:
+                head = fh.read(limit)
+    except (OSError, EOFError, zlib.error):
+        return False
+    return any(m in head for m in marks)

@@ -239,9 +239,15 @@ def test_replay_writes_beside_the_record_by_default_and_never_over_a_file(
     gif.write_bytes(b"mine")  # a file atlas did not write this time: left alone
     err = _usage_error(["replay", str(record)], capsys)
     assert "already exists" in err and gif.read_bytes() == b"mine"
-    # named explicitly, as OUT.gif or with the older --gif, it is written
-    assert main(["replay", str(record), str(gif)]) == 0
+    # named explicitly it is still the user's file: only --force replaces it
+    assert main(["replay", str(record), str(gif)]) == 2
+    err = capsys.readouterr().err
+    assert "atlas did not write it; --force replaces it" in err and str(gif) in err
+    assert gif.read_bytes() == b"mine"
+    assert main(["replay", str(record), str(gif), "--force"]) == 0
     assert gif.read_bytes()[:6] == b"GIF89a"
+    # a GIF atlas wrote is replaced without asking, as OUT.gif or with the older --gif
+    assert main(["replay", str(record), str(gif)]) == 0
     other = tmp_path / "other.gif"
     assert main(["replay", str(record), "--gif", str(other)]) == 0
     assert other.read_bytes()[:6] == b"GIF89a"

@@ -82,6 +82,8 @@ class TournamentPlan:
     source: str | None = None
     text: str | None = None
     sandbox: bool = False
+    #: What the results and the site call the tournament (the plan's ``name``).
+    name: str | None = None
 
     def specs(self) -> list[GameSpec]:
         """Every game of the plan, in a fixed order."""
@@ -108,7 +110,7 @@ class TournamentResult:
 
 # --------------------------------------------------------------------------- the plan
 
-_TOP = {"game": str, "maps": list, "seeds": int, "time": (int, float), "params": dict,
+_TOP = {"name": str, "game": str, "maps": list, "seeds": int, "time": (int, float), "params": dict,
         "schedule": str, "sandbox": bool, "limits": dict, "env": dict, "bots": list}
 _BOT = {"name": str, "command": str, "builtin": str, "cwd": str, "time": (int, float),
         "limits": dict, "env": dict}
@@ -243,9 +245,13 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
         get_info(game).check_params(params)
     except AtlasError as exc:
         raise _fail(src, text, str(exc), "params") from None
+    name = data.get("name")
+    if name is not None and not name.strip():
+        raise _fail(src, text, "name should not be empty", "name")
     plan = _checked(TournamentPlan(game, tuple(maps), tuple(players), seeds, time_limit,
                                    params, schedule, src, text,
-                                   bool(data.get("sandbox", False))), src, text)
+                                   bool(data.get("sandbox", False)),
+                                   name.strip() if name else None), src, text)
     return plan
 
 
@@ -441,7 +447,8 @@ def run_plan(plan: TournamentPlan, out: str | os.PathLike[str] | None = None, *,
     if folder is not None:
         files = [f"records/{record_name(s, i)}" for i, s in enumerate(specs)]
         _atomic_text(folder / "results.json",
-                     json.dumps(results_json(specs, records, table, files), indent=1) + "\n")
+                     json.dumps(results_json(specs, records, table, files, name=plan.name),
+                                indent=1) + "\n")
         if plan.text is not None:
             _atomic_text(folder / "tournament.toml", plan.text)
     return TournamentResult(specs, records, table, files, len(specs) - len(todo))

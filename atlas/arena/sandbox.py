@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import stat
+import sys
 import tempfile
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
@@ -230,24 +231,43 @@ def bwrap_argv(bwrap: str, folder: Path, argv: Sequence[str],
     for h in hidden:
         cmd += ["--tmpfs", h]
     bound: list[str] = []
-    for path in visible:
-        if not os.path.isabs(path) or not os.path.exists(path):
+
+    def under_hidden(path: str) -> bool:
+        return any(path.startswith(h.rstrip("/") + "/") for h in hidden)
+
+    # The interpreter's environment and atlas itself stay readable when they live in a
+    # temporary folder (a virtual environment or a clone under /tmp): bots are often
+    # Python programs run with this very interpreter, which may be a link into it.
+    for path in _runtime_folders():
+        if under_hidden(path) and not any(path.startswith(b + "/") for b in bound):
+            bound.append(path)
+            cmd += ["--ro-bind", path, path]
+    for given in visible:
+        if not os.path.isabs(given) or not os.path.exists(given):
             continue
-        path = os.path.realpath(path)
-        if not any(path.startswith(h.rstrip("/") + "/") for h in hidden):
-            continue
-        holder = path if os.path.isdir(path) else os.path.dirname(path)
-        if holder in hidden or os.path.basename(holder).startswith("atlas-bot-"):
-            holder = path
-        if holder not in bound:
-            bound.append(holder)
-            cmd += ["--ro-bind", holder, holder]
+        # both the path as given (a link the command names) and where it leads
+        for path in dict.fromkeys([os.path.abspath(given), os.path.realpath(given)]):
+            if not under_hidden(path):
+                continue
+            holder = path if os.path.isdir(path) else os.path.dirname(path)
+            if holder in hidden or os.path.basename(holder).startswith("atlas-bot-"):
+                holder = path
+            if holder not in bound and not any(holder.startswith(b + "/") for b in bound):
+                bound.append(holder)
+                cmd += ["--ro-bind", holder, holder]
     where = os.fspath(folder)
     cmd += ["--bind", where, where]
     if workdir is not None:
         cmd += ["--ro-bind", workdir, workdir]
     cmd += ["--chdir", workdir if workdir is not None else where, "--"]
     return cmd + list(argv)
+
+
+def _runtime_folders() -> list[str]:
+    """The running interpreter's environment and the folder atlas is imported from."""
+    folders = [os.path.abspath(sys.prefix), os.path.realpath(sys.prefix)]
+    folders.append(os.fspath(Path(__file__).resolve().parents[2]))
+    return [f for f in dict.fromkeys(folders) if f not in ("/", "/tmp")]
 
 
 _SIZE = re.compile(r"\s*([0-9]{1,15})\s*([kmgt]?)(i?b)?\s*", re.IGNORECASE)

@@ -3,12 +3,12 @@ the ladder.
 
 Players are told apart by the identity their records keep
 (:attr:`PlayerEntry.identity <atlas.sim.records.PlayerEntry.identity>`: a built-in bot's
-registered name, or an external program's digest or command), so a record cannot join a
-bot's row by choosing its name; the table shows each player's name (made unique with
-its kind when two identities share one).  Two-seat games are rated with Bradley-Terry
-on their results, games of more seats with Plackett-Luce on their finishing orders
-(:mod:`atlas.arena.rating`); every rating has a 95 % bootstrap interval and each row the
-likelihood that it is stronger than the next.
+registered name, and the name a plan gives it; an external program's name and digest),
+so a record cannot join a bot's row by choosing its name; the table shows each player's
+name (made unique with its kind when two identities share one).  Two-seat games are
+rated with Bradley-Terry on their results, games of more seats with Plackett-Luce on
+their finishing orders (:mod:`atlas.arena.rating`); every rating has a 95 % bootstrap
+interval and each row the likelihood that it is stronger than the next.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def labels_of(entries: Iterable[PlayerEntry]) -> dict[str, str]:
             continue
         for e in group:
             tag = "built-in" if e.kind == "builtin" else \
-                f"program {e.identity.split(':', 1)[1][:8]}"
+                f"program {(e.digest or e.command or '?')[:8]}"
             out[e.identity] = f"{name} ({tag})"
     return out
 

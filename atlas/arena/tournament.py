@@ -331,8 +331,9 @@ def _run_dask(specs: list[GameSpec], address: str,
 
 
 def results_json(specs: Sequence[GameSpec], records: Sequence[Record],
-                 table: Standings, files: Sequence[str] | None = None) -> dict[str, Any]:
-    """The results document of a tournament (``results.json``)."""
+                 table: Standings, files: Sequence[str] | None = None, *,
+                 name: str | None = None) -> dict[str, Any]:
+    """The results document of a tournament (``results.json``); ``name``, the plan's."""
     label = labels_of(p for r in records for p in r.players)
     games = []
     for k, (spec, rec) in enumerate(zip(specs, records)):
@@ -348,7 +349,7 @@ def results_json(specs: Sequence[GameSpec], records: Sequence[Record],
         games.append(entry)
     first = specs[0] if specs else None
     players = {p.name: p.to_json() for s in specs for p in s.players}
-    return {"format": "atlas-tournament", "version": 1,
+    return {"format": "atlas-tournament", "version": 1, "name": name,
             "game": first.game if first else None,
             "params": first.params_dict if first else {},
             "time_limit": first.time_limit if first else None,

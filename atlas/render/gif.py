@@ -32,7 +32,7 @@ from .frames import compose, legend_band
 from .games import render_of
 from .replay import record_frames
 
-__all__ = ["encode_gif", "record_gif_bytes", "write_gif", "HOLD_LAST_MS"]
+__all__ = ["encode_gif", "record_gif_bytes", "write_gif", "is_atlas_gif", "HOLD_LAST_MS"]
 
 #: How long the last frame stays up.
 HOLD_LAST_MS = 2500
@@ -75,8 +75,19 @@ def encode_gif(frames: Sequence[npt.NDArray[np.uint8]], durations: Sequence[int]
     buf = io.BytesIO()
     images[0].save(buf, format="GIF", save_all=True, append_images=images[1:],
                    duration=list(durations), loop=loop, optimize=False, disposal=1,
-                   transparency=P.TRANSPARENT)
+                   transparency=P.TRANSPARENT, comment=ATLAS_MARK)
     return buf.getvalue()
+
+
+#: The comment atlas writes in its GIFs (how it knows a file it may write over).
+ATLAS_MARK = b"atlas replay"
+
+
+def is_atlas_gif(path: Any) -> bool:
+    """Whether the file at ``path`` is a GIF atlas wrote."""
+    from ..fsutil import starts_with
+
+    return starts_with(Path(path), (ATLAS_MARK,))
 
 
 def _player_names(record: Any) -> list[str]:
@@ -125,5 +136,6 @@ def write_gif(record: Any, path: str | os.PathLike[str], **options: Any) -> None
     those of :func:`record_gif_bytes` (``max_frames``, ``cell_px``, ``frame_ms``,
     ``hold_last_ms``).
     """
-    data = record_gif_bytes(record, **options)
-    Path(path).write_bytes(data)
+    from ..fsutil import write_atomically
+
+    write_atomically(path, record_gif_bytes(record, **options))

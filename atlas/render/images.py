@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ __all__ = [
     "base_grid",
     "map_picture",
     "png_bytes",
+    "is_atlas_png",
     "mark_cells",
     "grid_lines",
     "index_image",
@@ -276,7 +278,19 @@ def map_picture(game_map: GameMap, *, base: IndexImage | None = None,
 
 
 def png_bytes(image: Any) -> bytes:
-    """PNG bytes of a Pillow image (deterministic: no time stamp)."""
+    """PNG bytes of a Pillow image (deterministic: no time stamp), marked as atlas's
+    (a ``Software`` text chunk)."""
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    info.add_text("Software", "atlas")
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=False, compress_level=6)
+    image.save(buf, format="PNG", optimize=False, compress_level=6, pnginfo=info)
     return buf.getvalue()
+
+
+def is_atlas_png(path: Any) -> bool:
+    """Whether the file at ``path`` is a PNG atlas wrote."""
+    from ..fsutil import starts_with
+
+    return starts_with(Path(path), (b"tEXtSoftware\x00atlas",))

@@ -84,6 +84,7 @@ __all__ = [
     "Record",
     "RecordBuilder",
     "save_record",
+    "is_record_file",
     "load_record",
     "record_from_json",
     "clean_info",
@@ -139,12 +140,15 @@ class PlayerEntry:
 
     @property
     def identity(self) -> str:
-        """``builtin:NAME`` for a built-in bot, ``external:`` and the program's digest
-        (else its command) for a program: two records of the same bot share it, and a
-        record cannot take another bot's identity by choosing its name."""
+        """``builtin:BOT`` for a built-in bot under its own name (``builtin:BOT=NAME``
+        under another), ``external:NAME:`` and the program's digest (else its command)
+        for a program.  Two records of the same player share it; a record cannot take
+        another player's identity by choosing its name, and two entrants who submit the
+        same program under two names stay two players."""
         if self.kind == "builtin":
-            return f"builtin:{self.bot or self.name}"
-        return f"external:{self.digest or self.command or self.name}"
+            bot = self.bot or self.name
+            return f"builtin:{bot}" if self.name == bot else f"builtin:{bot}={self.name}"
+        return f"external:{self.name}:{self.digest or self.command or ''}"
 
 
 @dataclass(frozen=True)
@@ -573,6 +577,14 @@ def _rebuild_map(record: Record, path: str | os.PathLike[str] | None) -> GameMap
 # --------------------------------------------------------------------------- files
 
 
+def is_record_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` is an atlas replay record (judged by its first bytes:
+    a file atlas may write over)."""
+    from ..fsutil import starts_with
+
+    return starts_with(Path(path), (b'"format":"atlas-replay"', b'"format": "atlas-replay"'))
+
+
 def save_record(record: Record, path: str | os.PathLike[str], *, public: bool = False) -> None:
     """Write ``record`` to ``path`` (gzip-compressed when it ends in ``.gz``).
 
@@ -712,8 +724,11 @@ def _accepted_reasons(outcome: Outcome, statuses: Sequence[SeatStatus]) -> tuple
     return tuple(dict.fromkeys((expected_result(outcome, statuses).reason, outcome.reason)))
 
 
-def verify_record(record: Record) -> None:
+def verify_record(record: Record, states: Sequence[Any] | None = None) -> None:
     """Check that ``record`` is what its moves give: position, result and statuses.
+
+    ``states`` are the record's :func:`replay_states` when the caller has them already
+    (the site replays each record once, to draw it and to check it).
 
     The moves are replayed from the embedded map and the recorded parameters
     (:func:`replay_states`), then every claim of the record is checked against the
@@ -741,7 +756,7 @@ def verify_record(record: Record) -> None:
         first claim that does not hold.
     """
     game = _resolve_game(record.game)
-    final = replay_states(record)[-1]
+    final = (replay_states(record) if states is None else states)[-1]
     got = json.loads(json.dumps(game.summary(final)))
     want = json.loads(json.dumps(dict(record.final)))
     if got != want:

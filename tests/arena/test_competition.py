@@ -52,9 +52,13 @@ def test_records_carry_identity_and_a_name_cannot_take_a_row(tmp_path):
     assert ext.name == "voronoi"
     entry = ext.entry()
     assert entry.kind == "external" and len(entry.digest) == 64
-    assert entry.identity == f"external:{entry.digest}"
+    assert entry.identity == f"external:voronoi:{entry.digest}"
     builtin = parse_player("voronoi").entry()
     assert builtin.identity == "builtin:voronoi"
+    assert parse_player("house=voronoi").entry().identity == "builtin:voronoi=house"
+    # the same program entered under two names is two players
+    twin = parse_player(f"twin=cmd:{sys.executable} {prog}").entry()
+    assert twin.digest == entry.digest and twin.identity != entry.identity
     from atlas.arena.tournament import run_games, schedule_games
     from atlas.maps import parse_map
 

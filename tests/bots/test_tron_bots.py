@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,8 +13,8 @@ import pytest
 
 from atlas.arena.runner import late_after
 from atlas.bots import make_bot
+from atlas.bots.tron import apex, fill, tree
 from atlas.bots.tron import common as tc
-from atlas.bots.tron import fill, tree
 from atlas.bots.tron.chambers import rollout_value
 from atlas.bots.tron.fill import space_fill_length, space_filler_move
 from atlas.bots.tron.frontline import endgame_move
@@ -24,13 +25,14 @@ from atlas.bots.tron.voronoi import (
     WIN,
     draw_value,
     evaluate,
+    iterative_deepening,
     search_root,
 )
 from atlas.maps import read_map
 from atlas.sim import get_game
 
 MAPS = Path(__file__).resolve().parents[2] / "maps" / "tron"
-BOT_NAMES = ("wallhugger", "voronoi", "chambers", "frontline")
+BOT_NAMES = ("wallhugger", "voronoi", "chambers", "frontline", "apex")
 
 
 def position(rows: list[str]) -> SimpleNamespace:
@@ -477,7 +479,7 @@ def test_bots_never_suicide_when_a_safe_move_exists(bots):
                 assert mv in free, (name, state.turn, seat)
 
 
-@pytest.mark.parametrize("name", ["voronoi", "chambers", "frontline"])
+@pytest.mark.parametrize("name", ["voronoi", "chambers", "frontline", "apex"])
 def test_fixed_depth_searches_that_deep_whatever_the_clock(name, tick_clock):
     # Far apart (chambers would roll out) on an open board: a 1 ms deadline would stop
     # a timed search at depth 1 or 2; a fixed-depth one goes to 4 turns all the same.
@@ -485,9 +487,231 @@ def test_fixed_depth_searches_that_deep_whatever_the_clock(name, tick_clock):
     rows = ["1" + " " * 11] + [" " * 12] * 6 + [" " * 11 + "2"]
     bot = make_bot("tron", name, seed=1)
     bot.fixed_depth = 4
-    mv = bot.move(position(rows), 0, time.perf_counter() + 0.001)
+    mv = bot.move(position(rows), 0, time.perf_counter() - 1.0)
     assert mv in (2, 3)
     assert bot.last_info["depth"] == 4 and "rollouts" not in bot.last_info
     bot.fixed_depth = 0  # by the clock again: a deadline already past stops it early
     bot.move(position(rows), 0, time.perf_counter() - 1.0)
     assert bot.last_info["depth"] < 4
+
+
+# --- apex ------------------------------------------------------------------------------
+
+def _random_board(rng: np.random.Generator, h: int, w: int, density: float):
+    free = rng.random((h, w)) > density
+    cells = list(zip(*np.nonzero(free)))
+    a, b = rng.choice(len(cells), 2, replace=False)
+    blocked = ~free
+    blocked[cells[a]] = blocked[cells[b]] = True
+    pos = SimpleNamespace(blocked=blocked, heads=np.array([cells[a], cells[b]]))
+    grid, me, opp = tc.board_from_state(pos, 0)
+    return grid, me, opp, tc.Workspace(h, w)
+
+
+def test_apex_chamber_score_is_chamber_value_in_thousandths():
+    rng = np.random.default_rng(23)
+    for trial in range(60):
+        grid, me, opp, ws = _random_board(rng, 9, 11, rng.uniform(0.05, 0.45))
+        tables = apex.SearchTables(ws.n)
+        tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)
+        for parity, front in itertools.product((False, True), repeat=2):
+            for x, y, swap in ((me, opp, 0), (opp, me, 1)):
+                want = tree.chamber_value(grid, x, y, ws.off, ws.w2, ws.ibuf, ws.fbuf,
+                                          0.055, 0.194, parity, front, swap)
+                got = apex.chamber_score(grid, x, y, ws.off, ws.w2, ws.ibuf, tables.bbuf,
+                                         55, 194, parity, front, swap)
+                assert got == pytest.approx(1000 * want, abs=1e-6), (trial, parity, front)
+
+
+def test_apex_chamber_score_of_the_seed_positions():
+    rows = [r + "2#" if i == 2 else r + "##" for i, r in enumerate(SEED_CORRIDOR)]
+    grid, me, opp, ws = board(rows)
+    tables = apex.SearchTables(ws.n)
+    tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)
+    # The room of 4 cells then the longer corridor (15), as the seed counts it.
+    assert apex.chamber_score(grid, me, opp, ws.off, ws.w2, ws.ibuf, tables.bbuf, 1, 0,
+                              False, False, 0) == 19
+
+
+def test_apex_search_has_frontline_values_at_every_depth():
+    # The move table changes the order moves are searched in, never the values: the
+    # best root value is 1000 times frontline's (its evaluation in thousandths).
+    rng = np.random.default_rng(31)
+    for trial in range(8):
+        grid, me, opp, ws = _random_board(rng, 6, 7, 0.2)
+        tables = apex.SearchTables(ws.n)
+        for depth in (1, 2, 3):
+            before = grid.copy()
+            k, info = apex.apex_deepening(grid, me, opp, ws, tables, np.inf,
+                                          fixed_depth=depth)
+            assert np.array_equal(grid, before)
+            k0, info0 = iterative_deepening(grid, me, opp, ws, MODE_FRONTLINE, np.inf,
+                                            fixed_depth=depth)
+            if k0 < 0:
+                assert k < 0
+                continue
+            v, v0 = info["value"], info0["value"]
+            if abs(v0) >= WIN - 1000:           # a won or lost line, as many plies away
+                assert np.sign(v) == np.sign(v0)
+                assert apex.WIN - abs(v) == WIN - abs(v0)
+            else:
+                assert v == pytest.approx(1000 * v0, abs=1e-6), (trial, depth)
+
+
+def test_apex_cuts_the_opponent_off():
+    rows = [r.replace("-", " ") for r in CUT_OFF]
+    bot = make_bot("tron", "apex")
+    bot.fixed_depth = 3
+    assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
+    assert bot.last_info["value"] >= 20 * apex.CELL   # won by 20+ cells
+
+
+def test_apex_risks_the_collision_rather_than_a_dead_end():
+    # West is a one-cell dead end (a sure loss); east is the square between the heads,
+    # which leads down into the room: the opponent may take it too (a draw), or run
+    # for the room by its own door.  A draw is worth more than a loss.
+    rows = ["#######",
+            "# 1 2 #",
+            "### # #",
+            "#     #",
+            "#######"]
+    bot = make_bot("tron", "apex")
+    bot.fixed_depth = 3
+    assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
+    assert bot.last_info["value"] > -apex.WIN / 2
+
+
+def test_apex_fixed_depth_is_deterministic_and_chooses_a_legal_move():
+    # ``choose`` itself (not ``move``, which would repair an illegal answer) returns a
+    # free cell, and the same search twice gives the same move and node count, even
+    # after another position filled the move table.  (Positions where the cycles can
+    # still meet: the separated endgame goes by the clock.)
+    game = get_game("tron")
+    bot = make_bot("tron", "apex")
+    bot.fixed_depth = 3
+    for state in _random_positions(8, 5):
+        for seat in (0, 1):
+            grid, me, opp = tc.board_from_state(state, seat)
+            ws = tc.Workspace(*state.blocked.shape)
+            legal = tc.legal_moves(grid, me, ws.off)
+            if len(legal) < 2 or tc.head_distance(grid, me, opp, ws.off, ws.ibuf) >= tc.INF:
+                continue
+            runs = [(bot.choose(grid, me, opp, ws, np.inf), dict(bot.last_info))
+                    for _ in range(2)]
+            assert runs[0][0] in legal, (state.turn, seat)
+            assert runs[0][0] == runs[1][0]
+            assert runs[0][1]["nodes"] == runs[1][1]["nodes"]
+    assert game is not None
+
+
+@pytest.mark.parametrize("budget, thinks", [(0.1, 0.08), (0.9, 0.83), (1.0, 0.93),
+                                            (3.0, 2.93), (0.02, 0.004)])
+def test_apex_thinks_most_of_its_budget(budget, thinks):
+    bot = make_bot("tron", "apex")
+    assert bot.stop_time(100.0 + budget, 100.0) - 100.0 == pytest.approx(thinks)
+
+
+def test_apex_node_budget_bounds_the_search_whatever_the_clock():
+    # An open board: with 300 nodes a move the search stops at the same place every
+    # time (the budget, not the clock, ends it), and with more nodes it goes deeper.
+    rows = ["1" + " " * 9] + [" " * 10] * 6 + [" " * 9 + "2"]
+    bot = make_bot("tron", "apex")
+    bot.node_limit = 300
+    runs = []
+    for _ in range(2):
+        mv = bot.move(position(rows), 0, time.perf_counter() + 60.0)
+        runs.append((mv, bot.last_info["depth"], bot.last_info["nodes"]))
+    assert runs[0] == runs[1]
+    assert 300 <= runs[0][2] <= 300 + 1     # stopped by the budget (at most one over)
+    bot.node_limit = 3000
+    bot.move(position(rows), 0, time.perf_counter() + 60.0)
+    assert bot.last_info["depth"] > runs[0][1]
+
+
+def test_apex_breaks_a_forced_draw_tie_by_the_game_without_collision():
+    # North and east both let the opponent force a draw (it may step onto the square
+    # in the corner between the heads).  If it does not collide, east shuts it in its
+    # 2-cell pocket (a win), while after north it may still come out into the right-
+    # hand column.  The tie-break plays east; the plain search takes the first of
+    # equals, north.
+    rows = ["    #  ",
+            "     # ",
+            "    #  ",
+            "#   #1 ",
+            "#  #  2"]
+    bot = make_bot("tron", "apex")
+    bot.fixed_depth = 3
+    bot.tie_break = False
+    assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 1
+    scores = bot.last_info["scores"]
+    assert scores[0] == scores[1] == apex.DRAW        # a draw the opponent can force
+    bot.tie_break = True
+    assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
+    assert bot.last_info["tie_break"] == 3
+
+
+def test_apex_unfinished_depth_does_not_keep_a_move_found_failing():
+    # Depth 6 found moves 0 and 2 equal (-1468); depth 7 finished move 0 only, at
+    # -14182 (it loses the fight): move 2, as good as 0 one depth less, is played.
+    scores = np.array([-14182.0, -np.inf, -np.inf, -np.inf])
+    last = [-1468.0, -2742.0, -1468.0, -np.inf]
+    assert apex._partial_choice(scores, last, 0, 6) == 2
+    # A small fall keeps the move searched deeper; without a finished depth, too.
+    scores[0] = -1468.0 - apex.FAIL_LOW_MARGIN / 2
+    assert apex._partial_choice(scores, last, 0, 6) == 0
+    assert apex._partial_choice(np.array([-9e3, -np.inf, -np.inf, -np.inf]),
+                                [-np.inf] * 4, 0, 0) == 0
+
+
+# --- benchmarks/tron_outside.py ----------------------------------------------------------
+
+def _outside_module():
+    import importlib.util
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("tron_outside",
+                                                  root / "benchmarks" / "tron_outside.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tron_outside"] = module   # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+# A contest-protocol program that always goes north: it reads the "W H" line and H
+# rows each turn and answers "1".
+_NORTH_BOT = """import sys
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    h = int(line.split()[1])
+    for _ in range(h):
+        sys.stdin.readline()
+    sys.stdout.write("1\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_outside_benchmark_plays_both_seats_and_scores_them(tmp_path):
+    bench = _outside_module()
+    script = tmp_path / "north.py"
+    script.write_text(_NORTH_BOT)
+    board = tmp_path / "room.txt"
+    # From seat 1 ("1") the program runs north into the wall after 3 steps, from seat 2
+    # at once; wallhugger outlives it either way.
+    board.write_text("7 6\n#######\n#2    #\n#     #\n#     #\n#    1#\n#######\n")
+    outside = bench.parse_outside([f"north=cmd:{sys.executable} {script}"])
+    results = bench.play_vs_outside(["wallhugger"], outside, [board], time_limit=1.0)
+    assert [r["seat"] for r in results] == [0, 1]
+    for r in results:
+        assert r["outcome"] == "W" and r["score"] == 1.0, r
+        assert r["status"] == "ok" and r["outside_status"] == "ok"
+        assert 0 < r["slowest"] < 1.5
+    assert [r["turns"] for r in results] == [1, 4]
+    summary = bench.summarise(results)[("wallhugger", "north")]
+    assert (summary["W"], summary["D"], summary["L"], summary["games"]) == (2, 0, 0, 2)
+    # Mean 0.625, sample variance 1/16: plus or minus 1.96 * sqrt(1/16 / 4) = 0.245.
+    assert bench.score_interval([1.0, 0.5, 0.5, 0.5]) == pytest.approx((0.38, 0.625, 0.87))
+    with pytest.raises(ValueError):
+        bench.parse_outside(["north=./bot"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -263,6 +264,14 @@ def test_validation_page_lists_each_problem(built):
             assert f"<code>{problem.rule}</code>" in text
     bad = next(m for m in result.maps if m.name == "bad")
     assert not bad.valid and (out / bad.images["validation"]).exists()
+    # each submission's report, linked from the page, as `atlas validate --json` has it
+    for name in ("lake", "bad"):
+        m = next(m for m in result.maps if m.name == name)
+        assert f'href="{m.report_file}"' in text
+        data = json.loads((out / m.report_file).read_text())
+        want = validate_map_file(maps / "outpost" / f"{name}.txt")
+        assert data["file"] == f"{name}.txt" and data["valid"] == want.valid
+        assert [p["rule"] for p in data["errors"]] == [p.rule for p in want.errors]
 
 
 def test_warm_rebuild_hits_the_cache_and_is_fast(built):
@@ -317,9 +326,9 @@ def test_adding_games_rewrites_only_what_changed(tmp_path):
     assert expected_new <= changed
     pillars = next(m for m in second.maps if m.name == "pillars")
     rest = changed - expected_new
-    # the pages that list games or count them, and the site index
+    # the pages that list games or count them, the site index, and the list of files
     assert rest <= {"index.html", "games.html", "standings.html", "site-index.js",
-                    pillars.page, ".atlas-manifest.json"} | {
+                    pillars.page, ".atlas-manifest.json", ".atlas-site.json"} | {
         f"bots/{p.name}" for p in (out / "bots").iterdir()}
     assert pillars.page in rest and "site-index.js" in rest
     # everything else: the same file (same inode, bytes and time)

@@ -1,4 +1,4 @@
-"""The built-in tron bots: a greedy filler and three searches on Voronoi territory."""
+"""The built-in tron bots: a greedy filler and four searches on Voronoi territory."""
 
 __all__ = ["BOTS"]
 
@@ -9,4 +9,5 @@ BOTS = {
     "voronoi": "atlas.bots.tron.voronoi:VoronoiBot",
     "chambers": "atlas.bots.tron.chambers:ChambersBot",
     "frontline": "atlas.bots.tron.frontline:FrontlineBot",
+    "apex": "atlas.bots.tron.apex:ApexBot",
 }

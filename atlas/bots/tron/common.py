@@ -361,7 +361,7 @@ class TronBot:
         (:func:`atlas.bots.search.gc_paused`).
         """
         now = time.perf_counter()
-        stop = safety_deadline(deadline, now)
+        stop = self.stop_time(deadline, now)
         if self.fixed_depth > 0:
             stop = min(stop, now + FIXED_DEPTH_CLOCK)
         grid, me, opp = board_from_state(state, player)
@@ -376,6 +376,11 @@ class TronBot:
         if mv not in legal:
             mv = legal[0]
         return mv
+
+    def stop_time(self, deadline: float, now: float) -> float:
+        """When this bot stops thinking about a move due at ``deadline``
+        (:func:`safety_deadline`)."""
+        return safety_deadline(deadline, now)
 
     def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
                stop: float) -> int:

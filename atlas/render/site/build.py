@@ -35,14 +35,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import AtlasError, MapFormatError, RecordError
-from ...fsutil import default_mode
-from ...maps import GameMap, find_maps, format_map, read_map
+from ...errors import AtlasError, MapFormatError, OutputFolderError, PlanError, RecordError
+from ...fsutil import default_mode, read_regular_file
+from ...maps import GameMap, format_map, read_map
 from ...sim.registry import game_names, get_info
 from ..games import render_of
 from ..images import png_bytes
 from .cache import Cache, code_version, content_key
-from .output import SiteWriter
+from .output import MANIFEST, SiteWriter
 from .pages import slugify
 from .tournament import (
     TournamentPlan,
@@ -83,6 +83,10 @@ class MapEntry:
     chambers: list[dict[str, Any]] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)
     validation: dict[str, Any] | None = None
+    #: The file as the pages name it (from its folder; :func:`_shown_paths`).
+    shown_path: str = ""
+    #: The validation report's file in the site (``validation/SLUG.json``).
+    report_file: str | None = None
     games: list[GameEntry] = field(default_factory=list)
     featured: GameEntry | None = None
     overlays: list[tuple[str, str]] = field(default_factory=list)
@@ -121,6 +125,9 @@ class GameEntry:
     replay_key: str | None = None
     record_file: str | None = None
     record_kb: int = 0
+    refused: bool = False
+    #: The organiser's tournament (``atlas build --tournament DIR``) the game belongs to.
+    event: str | None = None
     _cache: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -183,18 +190,28 @@ def _game_of(path: Path, root: Path) -> str | None:
     return None
 
 
-def load_maps(maps_dir: Path) -> list[MapEntry]:
-    """Every map file under ``maps_dir``; unreadable ones carry their error."""
+def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntry]:
+    """Every map file under ``maps_dir``; unreadable ones carry their error.
+
+    Entries left out of the walk (a symlink leading out of the folder, a FIFO, a
+    device: :func:`atlas.maps.scan_maps`) are listed in ``problems``, never read.
+    """
+    from ...fsutil import read_regular_file
+    from ...maps import MAX_MAP_BYTES, scan_maps
+
     entries: list[MapEntry] = []
     taken: set[str] = set()
-    files = find_maps(maps_dir) if maps_dir.exists() else []
-    for p in files:
+    scan = scan_maps(maps_dir) if maps_dir.exists() else None
+    if scan is not None and problems is not None:
+        problems += [f"map {exc}" for exc in scan.problems]
+    for p in scan.files if scan is not None else ():
         game = _game_of(p, maps_dir if maps_dir.is_dir() else p.parent)
         try:
-            text = p.read_bytes().decode("utf-8", "replace")
-        except OSError as exc:
+            text = read_regular_file(p, MAX_MAP_BYTES, MapFormatError).decode("utf-8",
+                                                                               "replace")
+        except MapFormatError as exc:
             text = ""
-            err: str | None = f"cannot read file: {exc.strerror or exc}"
+            err: str | None = exc.reason
         else:
             err = None
         entry = MapEntry(game or "unknown", p.stem, "", str(p), text)
@@ -283,24 +300,104 @@ def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
     rel = f"img/maps/{entry.slug}-validation.png"
     out.put(rel, png)
     entry.images["validation"] = rel
+    # the report itself, as `atlas validate --json` gives it: each submission's own file
+    report_rel = f"validation/{entry.slug}.json"
+    # named by the file alone: the builder's folders are not published
+    out.put(report_rel, json.dumps({**report, "file": os.path.basename(entry.path)},
+                                   indent=1, sort_keys=True) + "\n")
+    entry.report_file = report_rel
 
 
 # --------------------------------------------------------------------------- games
 
 
 def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
-    """Every replay record (``*.json``, ``*.json.gz``) under ``records_dir``."""
+    """Every replay record (``*.json``, ``*.json.gz``) under ``records_dir``.
+
+    The walk enters no symlinked folder and reads a symlinked file only when it leads
+    to a regular file inside ``records_dir``; what it leaves out is listed in
+    ``problems``.  Each record is loaded within the readers' limits
+    (:func:`atlas.sim.records.load_record`) and checked when it is drawn.
+    """
     from ...sim.records import load_record
 
     out = []
-    files = sorted(p for p in records_dir.rglob("*")
-                   if p.is_file() and (p.name.endswith(".json") or p.name.endswith(".json.gz")))
+    top = records_dir.resolve()
+    files: list[Path] = []
+    for here, dirs, names in os.walk(records_dir, followlinks=False):
+        dirs.sort()
+        for name in sorted(names):
+            if not (name.endswith(".json") or name.endswith(".json.gz")):
+                continue
+            p = Path(here) / name
+            if p.is_symlink():
+                target = p.resolve()
+                if not (target.is_file() and target.is_relative_to(top)):
+                    problems.append(f"record {p}: left out, a link that leads out of "
+                                    f"{records_dir}")
+                    continue
+            elif not p.is_file():
+                problems.append(f"record {p}: left out, not a regular file")
+                continue
+            files.append(p)
     for p in files:
         try:
             out.append(load_record(p))
         except RecordError as exc:
             problems.append(f"record {p.name}: {exc.reason}")
     return out
+
+
+def _shown_paths(roots: Sequence[Path]) -> Callable[[str], str]:
+    """A function that rewrites ``ROOT/...`` (as given, absolute or resolved) to
+    ``NAME/...`` in a text, for each of ``roots``: a published page names a bad file
+    from its folder, never by a path of the machine that built the site."""
+    forms: dict[str, str] = {}
+    for root in roots:
+        for form in {str(root), os.path.abspath(root), str(root.resolve())}:
+            if form not in ("", ".", "/"):
+                forms[form.rstrip("/") + "/"] = (root.resolve().name or "maps") + "/"
+
+    def shown(text: str) -> str:
+        for form in sorted(forms, key=len, reverse=True):
+            text = text.replace(form, forms[form])
+        return text
+
+    return shown
+
+
+def load_event(folder: Path, problems: list[str], taken: Sequence[str] = ()
+               ) -> tuple[str, list[Any]] | None:
+    """The name and records of an organiser's tournament folder (``atlas tournament
+    --out DIR``: ``records/``, ``results.json``, ``tournament.toml``), or None with the
+    reason in ``problems``.  The name is the plan's ``name`` when it has one, else the
+    folder's; a name already published gets the folder's parent as a prefix."""
+    records = folder / "records"
+    if not folder.is_dir():
+        problems.append(f"tournament {folder}: not a folder")
+        return None
+    if not records.is_dir():
+        problems.append(f"tournament {folder}: no records/ folder (publish a folder "
+                        "written by atlas tournament --out)")
+        return None
+    name = folder.resolve().name or "tournament"
+    plan = folder / "tournament.toml"
+    if plan.is_file() and not plan.is_symlink():
+        import tomllib
+
+        try:
+            data = tomllib.loads(read_regular_file(plan, 1 << 20, PlanError).decode("utf-8"))
+            if isinstance(data.get("name"), str) and data["name"].strip():
+                name = data["name"].strip()
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AtlasError) as exc:
+            problems.append(f"tournament {plan}: cannot read the plan: {exc}")
+    if name in taken:
+        name = f"{folder.resolve().parent.name}/{name}"
+    recs = load_records(records, problems)
+    if not recs:
+        problems.append(f"tournament {folder}: no records to publish")
+        return None
+    return name, recs
 
 
 def _game_entries(records: list[Any], origin: str, maps: list[MapEntry],
@@ -329,17 +426,22 @@ def _public(rec: Any) -> dict[str, Any]:
 def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     """The GIF bytes, the packed viewer data and the meta data of one record.
 
+    The record is verified on the way (:func:`atlas.sim.records.verify_record`): one
+    that claims a position, a result or statuses its moves do not give raises
+    :class:`~atlas.errors.RecordError`, and the site refuses it.
+
     Every turn is drawn once: the viewer shows them all, the GIF the game's sampling
     (:attr:`~atlas.sim.base.GameInfo.max_frames`).  The meta data is what pages need
     without the viewer data (see :class:`GameEntry`).
     """
-    from ...sim.records import replay_states
+    from ...sim.records import replay_states, verify_record
     from ..frames import sample_turns
     from ..gif import record_gif_bytes
     from ..replay import record_frames
     from ..viewer import pack_viewer, viewer_data
 
     states = replay_states(record)
+    verify_record(record, states)  # the site publishes only what its moves give
     frames = list(record_frames(record, states, max_frames=None))
     render = render_of(record.game)
     series = render.series(record.game_map(), dict(record.params), states)
@@ -382,7 +484,8 @@ def _render_games(entries: list[GameEntry], out: SiteWriter, cache: Cache,
     for e in _bar(todo, "replays", progress):
         res = _render_json(e.record.public_json())
         if isinstance(res, str):
-            problems.append(f"game {e.ident}: cannot render the replay: {res}")
+            problems.append(f"game {e.ident} ({e.origin}): refused, not published: {res}")
+            e.refused = True
             continue
         gif, viewer, meta = res
         meta["record_bytes"] = len(_record_bytes(e.record))
@@ -482,6 +585,7 @@ def _overlays(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
 def build_site(maps_dir: str | os.PathLike[str] = "maps",
                out_dir: str | os.PathLike[str] = "site", *,
                records_dir: str | os.PathLike[str] | None = None,
+               tournaments: Sequence[str | os.PathLike[str]] = (),
                jobs: int | None = None, games: int | None = None,
                cache_dir: str | os.PathLike[str] | None = ".atlas-cache",
                progress: bool = True, tournament: bool = True,
@@ -497,6 +601,10 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     maps_dir, out_dir : path-like
     records_dir : path-like, optional
         Saved replay records to publish beside the tournament's games.
+    tournaments : sequence of path-like
+        Output folders of ``atlas tournament --out`` (:func:`load_event`): each is
+        published with its own standings page, its players apart from the built-in
+        round robin's.
     jobs : int, optional
         Worker processes for the tournament (default: the tournament's default).
     games : int, optional
@@ -532,6 +640,7 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     t0 = time.perf_counter()
     say = log or (lambda msg: print(msg, file=sys.stderr))
     out = Path(out_dir)
+    check_site_folder(out)  # before any work: atlas writes only where it may
     cache = Cache(cache_dir)
     version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
     version["pages"] = pages_version()
@@ -551,9 +660,10 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     writer = SiteWriter(tmp, out if out.is_dir() else None)
     warm = None
     try:
-        for sub in ("img/maps", "img/games", "maps", "games", "bots", "static"):
+        for sub in ("img/maps", "img/games", "maps", "games", "bots", "static",
+                    "validation", "tournaments"):
             (tmp / sub).mkdir(parents=True, exist_ok=True)
-        entries = load_maps(Path(maps_dir))
+        entries = load_maps(Path(maps_dir), problems)
         for e in entries:
             if e.game in game_names() and render_of(e.game).validates and e.text:
                 try:
@@ -592,8 +702,21 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         if records_dir is not None:
             recs = load_records(Path(records_dir), problems)
             game_entries += _game_entries(recs, "imported", entries, taken)
+        events: list[str] = []
+        for folder in tournaments:
+            event = load_event(Path(folder), problems, events)
+            if event is None:
+                continue
+            name, recs = event
+            events.append(name)
+            for g in _game_entries(recs, "tournament " + name, entries, taken):
+                g.event = name
+                game_entries.append(g)
         stage("games")
         problems += _render_games(game_entries, writer, cache, version, progress)
+        game_entries = [g for g in game_entries if not g.refused]
+        for e in entries:
+            e.games = [g for g in e.games if not g.refused]
         for e in entries:
             e.featured = featured_game(e.games)
             try:
@@ -601,8 +724,17 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
             except (AtlasError, ValueError) as exc:
                 problems.append(f"map {e.path}: cannot draw the featured game: {exc}")
         stage("replays")
-        write_pages(writer, entries, game_entries, problems, code=version["pages"])
+        # the pages name the inputs from their folders, not by the builder's paths
+        shown = _shown_paths([Path(maps_dir), *([Path(records_dir)] if records_dir else []),
+                              *(Path(t) for t in tournaments)])
+        for e in entries:
+            e.shown_path = shown(e.path)
+            if e.error:
+                e.error = shown(e.error)
+        write_pages(writer, entries, game_entries, [shown(p) for p in problems],
+                    code=version["pages"])
         writer.finish()
+        _mark(tmp)
         _move_into_place(tmp, out)
         stage("pages")
     except BaseException:
@@ -613,19 +745,81 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     result = BuildResult(out, entries, game_entries, problems, time.perf_counter() - t0,
                          cache.hits, cache.misses, stages, writer.written, writer.kept)
     ok_maps = sum(1 for m in entries if m.ok)
-    say(f"atlas build: {ok_maps} of {len(entries)} maps, {len(game_entries)} games "
+    built = f" ({len(problems)} problem{'s' if len(problems) != 1 else ''})" \
+        if problems else ""
+    say(f"atlas build{built}: {ok_maps} of {len(entries)} maps, {len(game_entries)} games "
         f"-> {out}/index.html in {result.seconds:.1f} s "
         f"(cache: {cache.hits} hits, {cache.misses} misses; files: {writer.written} "
         f"written, {writer.kept} unchanged; "
         + ", ".join(f"{k} {v:.1f} s" for k, v in stages.items()) + ")")
-    if problems:
-        say(f"atlas build: {len(problems)} problem(s):")
-        for p in problems:
-            say(f"  - {p}")
+    for p in problems:
+        say(f"  - {p}")
     return result
 
 
+#: The file atlas leaves in every site it builds: the list of the files it wrote.
+SITE_MARKER = ".atlas-site.json"
+
+
+def check_site_folder(out: Path) -> None:
+    """Whether atlas may build a site into ``out``: a folder that does not exist, is
+    empty, or carries the marker of a site atlas built.
+
+    Raises
+    ------
+    OutputFolderError
+        ``out`` is a file, or a folder holding what atlas did not write (nothing is
+        touched then).
+    """
+    if not out.exists() and not out.is_symlink():
+        return
+    if not out.is_dir() or out.is_symlink():
+        raise OutputFolderError(f"{out} is not a folder atlas may build a site in")
+    if not any(out.iterdir()):
+        return
+    if (out / SITE_MARKER).is_file() or (out / MANIFEST).is_file():
+        return
+    raise OutputFolderError(f"{out} holds files atlas did not write; give an empty or new "
+                            "folder (atlas builds only into a folder it made)")
+
+
+def _written_files(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
+                  if p.is_file() or p.is_symlink())
+
+
+def _mark(tmp: Path) -> None:
+    files = _written_files(tmp)
+    data = {"format": "atlas-site", "version": 1, "files": files}
+    (tmp / SITE_MARKER).write_text(json.dumps(data, separators=(",", ":")) + "\n",
+                                   encoding="utf-8")
+
+
+def _foreign_files(old: Path) -> list[str]:
+    """Files in a site atlas built that atlas did not write there (the user's)."""
+    try:
+        listed = json.loads((old / SITE_MARKER).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []  # a site of an older atlas: every file is atlas's
+    mine = set(listed) | {SITE_MARKER}
+    return [f for f in _written_files(old) if f not in mine]
+
+
 def _move_into_place(tmp: Path, out: Path) -> None:
+    """Swap the new site in; the files a user added to the old site are carried over
+    (never deleted), and a failure leaves the old site whole."""
+    foreign = _foreign_files(out) if out.is_dir() else []
+    clash = [f for f in foreign if (tmp / f).exists()]
+    if clash:
+        raise OutputFolderError(
+            f"{out} holds files atlas did not write where the new site puts its own: "
+            f"{', '.join(clash[:5])}; move them away first")
+    for f in foreign:
+        (tmp / f).parent.mkdir(parents=True, exist_ok=True)
+        if (out / f).is_symlink():
+            os.symlink(os.readlink(out / f), tmp / f)
+        else:
+            os.link(out / f, tmp / f)  # the same file, kept when the old site goes
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))

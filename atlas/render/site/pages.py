@@ -30,7 +30,7 @@ from ..games import render_of
 from ..svg import chamber_tree_svg
 from .cache import content_key
 
-__all__ = ["write_pages", "standings", "templates_dir", "environment", "flatten",
+__all__ = ["write_pages", "standings", "event_standings", "templates_dir", "environment", "flatten",
            "slugify", "game_titles", "picture_titles", "site_index", "pages_version",
            "script_json", "INDEX_FILE"]
 
@@ -166,7 +166,8 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
 
     by_game: dict[str, list[Any]] = defaultdict(list)
     for g in game_entries:
-        by_game[g.record.game].append(g.record)
+        if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
+            by_game[g.record.game].append(g.record)
     out: dict[str, dict[str, Any]] = {}
     for game in game_names():
         records = by_game.get(game, [])
@@ -186,6 +187,44 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
     return out
 
 
+def event_standings(game_entries: Sequence[Any], slugger: Any, *,
+                    samples: int | None = None) -> list[dict[str, Any]]:
+    """Per organiser's tournament (``GameEntry.event``), in the order given: its name,
+    page, game, games, and the standings with 95 % intervals and the likelihood of
+    superiority over the next row (:func:`atlas.arena.standings.standings`)."""
+    from ...arena.standings import standings as table_of
+
+    by_event: dict[str, list[Any]] = {}
+    for g in game_entries:
+        if getattr(g, "event", None) is not None:
+            by_event.setdefault(g.event, []).append(g)
+    taken: set[str] = set()
+    out = []
+    for name, entries in by_event.items():
+        games = sorted({g.record.game for g in entries})
+        tables = []
+        for game in games:
+            records = [g.record for g in entries if g.record.game == game]
+            table = table_of(records, samples=samples)
+            names = [r.bot for r in table.rows]
+            rows = [{"name": r.bot, "slug": slugger(game, r.bot, name),
+                     "rating": round(r.rating), "low": round(r.low), "high": round(r.high),
+                     "los": None if r.los_next is None else round(100 * r.los_next),
+                     "games": r.games, "wins": r.wins, "draws": r.draws,
+                     "losses": r.losses, "points": r.points, "identity": r.identity}
+                    for r in table.rows]
+            h2h = {a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0)))
+                       for b in names} for a in names}
+            tables.append({"game": game, "rows": rows, "h2h": h2h, "names": names,
+                           "model": table.model, "errors": table.errors,
+                           "pairwise": get_info(game).num_players > 2,
+                           "games": [g for g in entries if g.record.game == game]})
+        slug = slugify(name, taken)
+        out.append({"name": name, "slug": slug, "page": f"tournaments/{slug}.html",
+                    "tables": tables, "n_games": len(entries)})
+    return out
+
+
 def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any
                ) -> dict[str, Any]:
     """The data of ``site-index.js``: ``{"titles": {game: title}, "maps": [[slug,
@@ -194,18 +233,19 @@ def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any
     reason index, turns, imported 0/1], ...]}`` (indices into the lists before)."""
     map_index = {m.slug: i for i, m in enumerate(maps)}
     bots: list[list[str]] = []
-    bot_index: dict[tuple[str, str], int] = {}
+    bot_index: dict[tuple[str, str, str | None], int] = {}
     reasons: list[str] = []
     reason_index: dict[str, int] = {}
     rows = []
     for e in games:
         rec = e.record
         seats = []
+        event = getattr(e, "event", None)
         for p in rec.players:
-            key = (rec.game, p.name)
+            key = (rec.game, p.name, event)
             if key not in bot_index:
                 bot_index[key] = len(bots)
-                bots.append([bot_slug(rec.game, p.name), p.name, rec.game])
+                bots.append([bot_slug(rec.game, p.name, event), p.name, rec.game])
             seats.append(bot_index[key])
         reason = rec.result.reason
         if reason not in reason_index:
@@ -230,16 +270,20 @@ def write_pages(out: Any, maps: Sequence[Any], games: Sequence[Any],
     for f in sorted(static.iterdir()):
         if f.is_file():
             out.copy(f"static/{f.name}", f)
-    bot_slugs: dict[tuple[str, str], str] = {}
+    bot_slugs: dict[tuple[str, str, str | None], str] = {}
     taken: set[str] = set()
 
-    def bot_slug(game: str, name: str) -> str:
-        key = (game, name)
+    def bot_slug(game: str, name: str, event: str | None = None) -> str:
+        """A player's page: one per game and name, and per organiser's tournament (its
+        ``alice`` is not another tournament's, nor a built-in bot of that name)."""
+        key = (game, name, event)
         if key not in bot_slugs:
-            bot_slugs[key] = slugify(f"{game}-{name}", taken)
+            stem = f"{game}-{name}" if event is None else f"{event}-{game}-{name}"
+            bot_slugs[key] = slugify(stem, taken)
         return bot_slugs[key]
 
     table = standings(games, bot_slug)
+    events = event_standings(games, bot_slug)
     map_by_slug = {m.slug: m for m in maps}
     games = list(games)
     known = game_names()
@@ -272,7 +316,7 @@ def write_pages(out: Any, maps: Sequence[Any], games: Sequence[Any],
               **common)
     for e in games:
         rec = e.record
-        slugs = [bot_slug(rec.game, p.name) for p in rec.players]
+        slugs = [bot_slug(rec.game, p.name, e.event) for p in rec.players]
         key = content_key("game-page", code, e.replay_key, e.ident, e.origin, e.map_slug,
                           slugs, e.gif, e.record_file, e.record_kb, e.meta.get("series"))
 
@@ -293,13 +337,27 @@ def write_pages(out: Any, maps: Sequence[Any], games: Sequence[Any],
         n = len(games_by_game[game])
         plans[game] = f"{n} game{'s' if n != 1 else ''}"
     write("standings.html", "standings.html", title="Standings", nav="standings",
-          table=table, plans=plans, **common)
+          table=table, plans=plans, events=events, **common)
     for game, t in table.items():
         for row in t["rows"]:
-            mine = [e for e in games_by_game[game]
-                    if row["name"] in [p.name for p in e.record.players]]
+            mine = [e for e in games_by_game[game] if e.event is None
+                    and row["name"] in [p.name for p in e.record.players]]
             write(f"bots/{row['slug']}.html", "bot.html",
                   title=f"{row['name']} ({titles[game]})", nav="standings",
-                  game=game, row=row, t=t, games=mine, **common)
+                  game=game, row=row, t=t, games=mine, event=None,
+                  back=(f"standings.html#{game}", f"{titles[game]} standings"), **common)
+    for ev in events:
+        write(ev["page"], "tournament.html", title=f"{ev['name']}: standings",
+              nav="standings", ev=ev, **common)
+        for t in ev["tables"]:
+            game = t["game"]
+            for row in t["rows"]:
+                mine = [e for e in t["games"]
+                        if row["name"] in [p.name for p in e.record.players]]
+                write(f"bots/{row['slug']}.html", "bot.html",
+                      title=f"{row['name']} ({ev['name']}, {titles[game]})",
+                      nav="standings", game=game, row=row, t=t, games=mine,
+                      event=ev["name"], back=(ev["page"], f"{ev['name']} standings"),
+                      **common)
     write("validation.html", "validation.html", title="Outpost map validation",
           nav="validation", maps=[m for m in maps if m.validation is not None], **common)

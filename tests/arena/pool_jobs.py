@@ -1,0 +1,15 @@
+"""Jobs for the pool's tests (a module of their own: worker processes import it)."""
+
+import os
+import signal
+import time
+
+
+def square_or_die(n: int) -> int:
+    """``n * n``; job 3 kills its own worker, job 5 raises."""
+    if n == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if n == 5:
+        raise ValueError("job five refuses")
+    time.sleep(0.01)
+    return n * n
