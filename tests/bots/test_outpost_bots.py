@@ -1,4 +1,5 @@
-"""Tests of the Outpost bots ``greedy``, ``balanced`` and ``defender``."""
+"""Tests of the Outpost bots ``greedy``, ``balanced``, ``defender`` and ``planner``
+(its own crafted positions: ``test_outpost_planner.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from atlas.bots import make_bot
 from atlas.maps import GameMap
 from atlas.sim.outpost.rules import GAME, check_move, play_turn, with_outposts
 
-BOTS = ("greedy", "balanced", "defender")
+BOTS = ("greedy", "balanced", "defender", "planner")
 PARAMS = {"r": 3, "L": 6, "W": 2, "T": 40}
 
 

@@ -25,24 +25,24 @@ def _maps(n: int) -> list:
 
 def test_tron_plan_plays_the_searches_at_the_ladders_time():
     plan = render_of("tron").site_plan
-    assert plan.time >= 0.1 and plan.top == 3 and plan.top_per_map == 1
+    assert plan.time >= 0.1 and plan.top == 4 and plan.top_per_map == 1
     assert render_of("isolation").site_plan.time >= 0.05
     assert render_of("connect5").site_plan.time >= 0.05
     bots = bot_names("tron")
-    assert bots[-3:] == ["chambers", "frontline", "apex"]
+    assert bots[-4:] == ["voronoi", "chambers", "frontline", "apex"]
     maps = _maps(13)
     specs = site_schedule("tron", maps, bots, top=plan.top, top_per_map=plan.top_per_map,
                           time_limit=plan.time, params=plan.params)
-    strong = set(bots[-3:])
+    strong = set(bots[-4:])
     main = [s for s in specs if set(_p(s)) <= strong]
     gauntlet = [s for s in specs if not set(_p(s)) <= strong]
     # one main-round game on each map
     assert sorted(s.map_name for s in main) == [m.name for m in maps]
-    # every pairing of the three meets on four or five maps, in both seats
+    # every pairing of the four meets on two or three maps, every seating at least once
     pairs = Counter(frozenset(_p(s)) for s in main)
     assert set(pairs) == {frozenset(p) for p in combinations(sorted(strong), 2)}
-    assert sorted(pairs.values()) == [4, 4, 5]
-    assert len({_p(s) for s in main}) == 6
+    assert sorted(pairs.values()) == [2, 2, 2, 2, 2, 3]
+    assert len({_p(s) for s in main}) == 12
     # every pairing with a simpler bot once (two simpler bots in both seats), on the
     # smallest maps first
     simple = [b for b in bots if b not in strong]
@@ -76,8 +76,10 @@ def test_outpost_seatings_and_small_cases():
     plan = render_of("outpost").site_plan
     specs = site_schedule("outpost", [lake], bot_names("outpost"), top=plan.top,
                           top_per_map=plan.top_per_map, time_limit=plan.time,
-                          params=plan.params)
-    assert len(specs) == 1 and sorted(_p(specs[0])) == sorted(bot_names("outpost"))
+                          params=plan.params, gauntlet=plan.gauntlet)
+    # the four strongest, planner among them, in one long game a map; no gauntlet
+    assert len(specs) == 1 and sorted(_p(specs[0])) == sorted(bot_names("outpost")[-4:])
+    assert "planner" in _p(specs[0]) and "random" not in _p(specs[0])
     assert specs[0].params_dict == {"T": 500}
     assert site_schedule("tron", [], ["a", "b"], top=2, top_per_map=1, time_limit=1) == []
     assert site_schedule("tron", _maps(1), ["a"], top=2, top_per_map=1, time_limit=1) == []

@@ -1,4 +1,6 @@
-"""The built-in Outpost bots: three heuristics over the influence kernels."""
+"""The built-in Outpost bots: three heuristics over the influence kernels, the simpler
+rungs, and a planner (coverage targets, coordinated outposts, a lookahead over the
+seasons, defence of the supply lines)."""
 
 __all__ = ["BOTS"]
 
@@ -8,4 +10,5 @@ BOTS = {
     "greedy": "atlas.bots.outpost.heuristic:GreedyOutpostBot",
     "balanced": "atlas.bots.outpost.heuristic:BalancedOutpostBot",
     "defender": "atlas.bots.outpost.heuristic:DefenderOutpostBot",
+    "planner": "atlas.bots.outpost.planner:PlannerOutpostBot",
 }

@@ -46,12 +46,16 @@ class SitePlan:
     top_per_map : int or None
         Main-round seatings per map, dealt out over the maps in turn; ``None``: every
         seating on every map.
+    gauntlet : bool
+        Whether the simpler bots play the gauntlet (Outpost's long four-player games
+        play the main round alone: its four strongest bots on each map).
     """
 
     time: float = 0.05
     params: Mapping[str, Any] = field(default_factory=dict)
     top: int = 2
     top_per_map: int | None = None
+    gauntlet: bool = True
 
 
 class Painter:

@@ -83,7 +83,7 @@ class TronRender(DuelRender):
                           "colour, darker: the other)"}
     #: The three searches play one game per map (their pairings dealt out over the
     #: maps in turn), at the ladder's 0.1 s a move; the two simple bots, a gauntlet.
-    site_plan = SitePlan(time=0.1, top=3, top_per_map=1)
+    site_plan = SitePlan(time=0.1, top=4, top_per_map=1)
 
     def series(self, game_map: GameMap, params: Mapping[str, Any],
                states: Sequence[Any]) -> list[Series]:

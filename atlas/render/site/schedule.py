@@ -45,8 +45,8 @@ def _spec(game: str, game_map: GameMap, seating: Sequence[str], seed: int, ptext
 
 def site_schedule(game: str, maps: Sequence[GameMap], bots: Sequence[str], *,
                   top: int, top_per_map: int | None, time_limit: float,
-                  params: Mapping[str, Any] | None = None, seeds: int = 1
-                  ) -> list[GameSpec]:
+                  params: Mapping[str, Any] | None = None, seeds: int = 1,
+                  gauntlet: bool = True) -> list[GameSpec]:
     """The games of one game's tournament in a build (see the module docstring).
 
     Parameters
@@ -67,6 +67,8 @@ def site_schedule(game: str, maps: Sequence[GameMap], bots: Sequence[str], *,
         Game parameters.
     seeds : int
         Games per scheduled seating.
+    gauntlet : bool
+        Whether the simpler bots play (when False, only the main round is played).
 
     Returns
     -------
@@ -105,7 +107,7 @@ def site_schedule(game: str, maps: Sequence[GameMap], bots: Sequence[str], *,
         for seating in chosen:
             for seed in range(int(seeds)):
                 specs.append(_spec(game, game_map, seating, seed, ptext, time_limit))
-    if simple:
+    if simple and gauntlet:
         by_size = sorted(maps, key=lambda m: (int(m.free.sum()), m.name))
         for j, seating in enumerate(_gauntlet_seatings(strong, simple, n)):
             game_map = by_size[j % len(by_size)]

@@ -69,7 +69,8 @@ def plan_tournament(entries: Sequence[Any], *, games_per: int, cache: Cache,
         first = len(plan.specs)
         for spec in site_schedule(game, maps, names, top=site.top,
                                   top_per_map=site.top_per_map, time_limit=limit,
-                                  params=game_params, seeds=games_per):
+                                  params=game_params, seeds=games_per,
+                                  gauntlet=site.gauntlet):
             plan.cost[spec.key] = limit * max(free.get(spec.map_name, 1), 1) * (
                 1 + len(set(_names(spec)) & set(names[-site.top:])))
             plan.specs.append(spec)

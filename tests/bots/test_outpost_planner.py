@@ -1,0 +1,362 @@
+"""Tests of the ``planner`` Outpost bot and its kernels, on crafted positions."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+
+from atlas.bots import make_bot
+from atlas.bots.outpost.plan_kernels import (FAR, assign, greedy_targets, l1_field,
+                                             robust_supply, simulate_plan)
+from atlas.bots.outpost.planner import PlannerConfig, PlannerOutpostBot
+from atlas.maps import GameMap
+from atlas.sim.outpost import GAME, check_move, play_turn, with_outposts
+
+FAR_AWAY = 1e9  # a deadline no test reaches: the planner stops by its own budget
+
+
+def _open_map(size: int = 30) -> GameMap:
+    return GameMap("outpost", "open", np.zeros((size, size), bool))
+
+
+def _flat(state, cells):
+    s = state.board.stride
+    return np.array([(r + 1) * s + c + 1 for r, c in cells], np.int64)
+
+
+# --------------------------------------------------------------------------- kernels
+
+
+def test_assign_matches_brute_force():
+    rng = np.random.default_rng(3)
+    for n, m in ((3, 3), (4, 6), (5, 5), (2, 7)):
+        for _ in range(20):
+            cost = rng.integers(0, 50, (n, m)).astype(np.float64)
+            col = assign(cost)
+            assert len(set(col.tolist())) == n  # distinct columns
+            got = cost[np.arange(n), col].sum()
+            best = min(sum(cost[i, p[i]] for i in range(n))
+                       for p in itertools.permutations(range(m), n))
+            assert got == best
+
+
+def test_l1_field_is_manhattan_distance_over_water():
+    water = np.zeros((12, 12), bool)
+    water[3:9, 5] = True  # water does not block influence
+    state = GAME.initial_state(GameMap("outpost", "w", water), {"r": 3, "L": 6, "W": 2})
+    b = state.board
+    dist = np.zeros(len(b.land_flat), np.int32)
+    l1_field(b.board_flat, b.stride, _flat(state, [(5, 2), (0, 11)]), dist,
+             np.zeros(len(b.land_flat), np.int32))
+    grid = dist.reshape(14, 14)[1:-1, 1:-1]
+    rr, cc = np.mgrid[0:12, 0:12]
+    want = np.minimum(abs(rr - 5) + abs(cc - 2), abs(rr - 0) + abs(cc - 11))
+    assert (grid == want).all()
+    assert dist.reshape(14, 14)[0, 0] == FAR  # the border
+
+
+def test_greedy_targets_spread_and_respect_the_enemy():
+    # an open 30x30 board, r = 3: the first target wins a whole diamond (25 cells) and
+    # no two targets share a cell of their winnings; nothing is won next to the enemy
+    state = GAME.initial_state(_open_map(), {"r": 3, "L": 6, "W": 2})
+    b = state.board
+    size = len(b.land_flat)
+    value = (b.board_flat != 0).astype(np.float64)
+    en = np.zeros(size, np.int32)
+    enemy = _flat(state, [(15, 15)])
+    l1_field(b.board_flat, b.stride, enemy, en, np.zeros(size, np.int32))
+    elim = np.minimum(en, 4).astype(np.int32)
+    cand = np.flatnonzero(b.land_flat).astype(np.int64)
+    won = np.zeros(size, np.uint8)
+    out = np.zeros(6, np.int64)
+    got = greedy_targets(b.board_flat, b.stride, 3, value, elim, won, cand,
+                         np.zeros(len(cand)), 6, 1.0, out)
+    assert got == 6
+    chosen = cand[out[:got]]
+    s = b.stride
+    rc = [(c // s - 1, c % s - 1) for c in chosen]
+    # the first pick is a full diamond away from the enemy and the edges
+    r0, c0 = rc[0]
+    assert 3 <= r0 <= 26 and 3 <= c0 <= 26 and abs(r0 - 15) + abs(c0 - 15) >= 7
+    # coverage: every pair of the first four targets is more than r apart
+    for (a, b_), (c, d) in itertools.combinations(rc[:4], 2):
+        assert abs(a - c) + abs(b_ - d) > 3
+    # the enemy's cell and its neighbours are never won
+    for r, c in ((15, 15), (14, 15), (15, 16)):
+        assert won[(r + 1) * s + c + 1] == 0
+    # the winnings add up: won cells = sum of the gains taken
+    assert won.sum() <= 6 * 25
+
+
+def test_lazy_greedy_takes_the_best_gain_at_every_pick():
+    # against a plain greedy that re-counts every candidate at every pick: the same
+    # gains in the same order (lazy re-counting changes only the work), ties to the
+    # earlier candidate
+    rng = np.random.default_rng(5)
+    water = rng.random((20, 20)) < 0.2
+    water[0, 0] = water[0, 19] = water[19, 19] = water[19, 0] = False
+    state = GAME.initial_state(GameMap("outpost", "g", water), {"r": 3, "L": 6, "W": 2})
+    b = state.board
+    size = len(b.land_flat)
+    value = (b.board_flat != 0) * (1.0 + 2.0 * (b.land_flat == 0))
+    en = np.zeros(size, np.int32)
+    l1_field(b.board_flat, b.stride, _flat(state, [(4, 15), (12, 3)]), en,
+             np.zeros(size, np.int32))
+    elim = np.minimum(en, 4).astype(np.int32)
+    cand = np.flatnonzero(b.land_flat).astype(np.int64)
+    bonus = rng.integers(0, 3, len(cand)).astype(np.float64)
+    won = np.zeros(size, np.uint8)
+    out = np.zeros(8, np.int64)
+    got = greedy_targets(b.board_flat, b.stride, 3, value, elim, won, cand, bonus, 8, 1.0,
+                         out)
+    s = b.stride
+
+    def gain(c, w):
+        r0, c0 = divmod(int(c), s)
+        g = 0.0
+        for x in np.flatnonzero(b.board_flat):
+            d = abs(x // s - r0) + abs(x % s - c0)
+            if d <= 3 and w[x] == 0 and d < elim[x]:
+                g += value[x]
+        return g
+
+    w = np.zeros(size, np.uint8)
+    for t in range(got):
+        gains = np.array([gain(c, w) for c in cand]) + bonus
+        assert gains[out[t]] == gains.max()
+        assert out[t] == int(np.argmax(gains))  # the earliest of equal gains
+        r0, c0 = divmod(int(cand[out[t]]), s)
+        for x in np.flatnonzero(b.board_flat):
+            d = abs(x // s - r0) + abs(x % s - c0)
+            if d <= 3 and d < elim[x]:
+                w[x] = 1
+    assert (w == won).all()
+
+
+def test_robust_supply_sees_a_cut_one_enemy_step_away():
+    # a dead-end corridor of land along row 0, reached from the rest of the board only
+    # through home (0, 0); our outposts on home and (0, 9), r = 3
+    water = np.zeros((16, 16), bool)
+    water[1, 1:13] = True
+    water[0, 13] = True
+    state = GAME.initial_state(GameMap("outpost", "c", water), {"r": 3, "L": 6, "W": 2})
+    b = state.board
+    size = len(b.land_flat)
+    q = np.zeros(size, np.int32)
+
+    def robust(enemy_rc):
+        mine = _flat(state, [(0, 0), (0, 9)])
+        my = np.zeros(size, np.int32)
+        en = np.zeros(size, np.int32)
+        l1_field(b.board_flat, b.stride, mine, my, q)
+        l1_field(b.board_flat, b.stride, _flat(state, [enemy_rc]), en, q)
+        alive = np.zeros(2, np.uint8)
+        owner, mark, link, seen = (np.zeros(size, np.int32) for _ in range(4))
+        heads = np.full(size, -1, np.int32)
+        kept = robust_supply(b.land_flat, b.stride, 3, my, en, 0, int(b.homes_flat[0]),
+                             mine, alive, owner, mark, link, seen, heads)
+        assert not mark.any() and (heads == -1).all()  # left clean
+        return kept, alive.tolist()
+
+    # enemy on (4, 5): the corridor cell (0, 5) is neutral now (4 from the enemy, 4
+    # from (0, 9), 5 from home) but one enemy step north takes it: (0, 9) is at risk
+    assert robust((4, 5)) == (1, [1, 0])
+    # on (11, 5) nothing can reach the corridor in one step
+    assert robust((11, 5)) == (2, [1, 1])
+
+
+def test_guard_drops_targets_an_enemy_two_steps_away_could_cut_off():
+    # the dead-end corridor of the test above: a target on (0, 9) is supplied through
+    # (0, 5); an enemy five rows below can take that cell after two steps north, one
+    # eight rows below cannot
+    water = np.zeros((16, 16), bool)
+    water[1, 1:13] = True
+    water[0, 13] = True
+    for enemy, held in (((5, 5), False), ((8, 5), True)):
+        st = with_outposts(
+            GAME.initial_state(GameMap("outpost", "c", water), {"r": 3, "L": 6, "W": 2}),
+            [[(0, 0)], [(0, 15)], [(15, 15)], [(15, 0), enemy]])
+        assert st.num_outposts(3) == 2
+        bot = PlannerOutpostBot()
+        bot.move(st.copy(), 0, FAR_AWAY)  # sets up the enemy distances
+        targets = _flat(st, [(0, 9), (3, 0)])
+        assert bot._held(st, 0, targets, 3).tolist() == [held, True]
+
+
+def test_simulate_plan_builds_when_the_walk_reaches_water():
+    # water only far from home: an outpost that walks to it builds at the next season
+    water = np.zeros((30, 30), bool)
+    water[10:13, 10:13] = True
+    water[17:20, 17:20] = True
+    state = GAME.initial_state(GameMap("outpost", "lake", water),
+                               {"r": 3, "L": 6, "W": 2, "T": 60})
+    b = state.board
+    size = len(b.land_flat)
+    cells = np.asarray(b.homes_flat, np.int64)
+    emps = np.arange(4, dtype=np.int64)
+    target = _flat(state, [(9, 9)])[0]
+    fields = np.zeros((1, size), np.int32)
+    from atlas.bots.outpost.plan_kernels import land_field
+    land_field(b.land_flat, b.stride, int(target), fields[0], np.zeros(size, np.int32))
+    value = (b.board_flat != 0).astype(np.float64)
+    bufs = np.zeros((7, size), np.int32)
+    args = (b.land_flat, b.board_flat, b.stride, 3, 6, 2, cells, emps, 0,
+            int(b.homes_flat[0]))
+    walk = simulate_plan(*args, np.array([0], np.int64), fields, np.zeros(0, np.int64), 0,
+                         30, 60, 10, value, bufs, np.zeros(size, np.int32),
+                         np.zeros((4, 3), np.int64))
+    stay = simulate_plan(*args, np.array([-1], np.int64), fields, np.zeros(0, np.int64),
+                         0, 30, 60, 10, value, bufs, np.zeros(size, np.int32),
+                         np.zeros((4, 3), np.int64))
+    # (9, 9) is 18 steps away: reached by turn 18, water counted before turn 20 -> a
+    # build at 20 and (two outposts, 4+ water) at 30; standing at home builds nothing
+    assert walk[0] >= 1 and walk[1] == 0
+    assert stay[0] == 0
+    assert walk[2] > stay[2]
+
+
+# --------------------------------------------------------------------------- the bot
+
+
+def _state(outposts, size=30, r=3, L=6, W=2, T=60, water=None):
+    if water is None:
+        water = np.zeros((size, size), bool)
+    st = GAME.initial_state(GameMap("outpost", "t", water), {"r": r, "L": L, "W": W, "T": T})
+    return with_outposts(st, outposts)
+
+
+def test_two_outposts_never_share_a_target():
+    homes = [(0, 0), (0, 29), (29, 29), (29, 0)]
+    # our three outposts stand together near home: each gets its own target
+    for cluster in ([(0, 0), (2, 2), (2, 2), (3, 2)], [(0, 0), (5, 5), (5, 6), (6, 5)]):
+        st = _state([cluster, [homes[1]], [homes[2]], [homes[3]]])
+        bot = PlannerOutpostBot()
+        bot.move(st.copy(), 0, FAR_AWAY)
+        plan = bot.last_plan
+        slot = plan["slot"].tolist()
+        assert len(slot) == 4 and len(set(slot)) == 4
+        targets = plan["targets"][plan["slot"]]
+        assert len(set(targets.tolist())) == 4
+
+
+def test_planner_never_loses_an_outpost_to_its_own_move():
+    # r = 2 keeps the lines thin; enemies crowd around empire 0's outposts
+    rng = np.random.default_rng(4)
+    base = _state([[(0, 0)], [(0, 23)], [(23, 23)], [(23, 0)]], size=24, r=2, L=6, W=2)
+    land = np.argwhere(~base.water)
+    bot = make_bot("outpost", "planner")
+    risky = 0
+    for _ in range(60):
+        near0 = land[np.abs(land).sum(axis=1) <= 9]
+        ours = near0[rng.choice(len(near0), int(rng.integers(1, 5)))]
+        lists = [np.vstack([[[0, 0]], ours]).tolist()]
+        for e, h in ((1, (0, 23)), (2, (23, 23)), (3, (23, 0))):
+            anchor = ours[rng.integers(len(ours))]
+            d = np.abs(land - anchor).sum(axis=1)
+            close = land[(d >= 2) & (d <= 7)]
+            theirs = close[rng.choice(len(close), int(rng.integers(1, 4)))]
+            lists.append(np.vstack([[h], theirs]).tolist())
+        pos = with_outposts(base, lists)
+        n = pos.num_outposts(0)
+        for step in GAME.legal_moves(pos, 0):
+            if play_turn(pos, {0: (step,)}).num_outposts(0) < n:
+                risky += 1
+                break
+        move = bot.move(pos.copy(), 0, FAR_AWAY)
+        assert check_move(pos, 0, move) is None
+        assert play_turn(pos, {0: move}).num_outposts(0) == n
+    assert risky >= 3
+
+
+def test_disbands_the_redundant_outpost_not_the_link():
+    # a chain home -> (0, 6) (last in the list) -> (0, 12) along a dead-end corridor; a second outpost on
+    # (0, 12) is redundant; without the link (0, 6) the enemy on (3, 6) takes the
+    # corridor cell (0, 6) and cuts (0, 12) off
+    water = np.zeros((30, 30), bool)
+    water[1, 1:16] = True
+    water[0, 16] = True  # row 0 up to column 15 is a dead end behind home
+    st = _state([[(0, 0), (0, 12), (0, 12), (0, 6)], [(0, 29)], [(29, 29)],
+                 [(29, 0), (3, 6)]], water=water)
+    assert st.num_outposts(0) == 4
+    st.pending = (True, False, False, False)
+    bot = PlannerOutpostBot()
+    choice = bot.move(st.copy(), 0, FAR_AWAY)
+    assert choice in (1, 2)  # one of the two on (0, 12)
+
+
+def test_disband_keeps_the_outpost_that_holds_the_most():
+    # two outposts far apart in the open, one more standing on home: home's twin goes
+    st = _state([[(0, 0), (10, 10), (0, 0), (5, 15)], [(0, 29)], [(29, 29)], [(29, 0)]])
+    st.pending = (True, False, False, False)
+    choice = PlannerOutpostBot().move(st.copy(), 0, FAR_AWAY)
+    assert choice in (0, 2)
+
+
+def _moves_toward(bot, st, targets_rc):
+    """The planner's moves with the targets forced to ``targets_rc`` (one per outpost)."""
+    from atlas.bots.outpost.plan_kernels import land_field
+
+    bot._setup(st, 0)
+    cells, emps, starts = bot._arrays(st)
+    plan = bot._plan(st, 0, cells, emps, starts, FAR_AWAY)
+    b = st.board
+    tg = _flat(st, targets_rc)
+    fields = np.zeros((len(tg), len(b.land_flat)), np.int32)
+    for j, t in enumerate(tg):
+        land_field(b.land_flat, b.stride, int(t), fields[j], np.zeros(len(b.land_flat), np.int32))
+    plan = dict(plan, targets=tg, fields=fields, slot=np.arange(len(tg)),
+                value=(b.board_flat != 0).astype(np.float64))
+    pos = bot._choose_moves(st, 0, cells, emps, starts, plan, FAR_AWAY)
+    s = b.stride
+    return [(int(c) // s - 1, int(c) % s - 1) for c in pos[starts[0]:starts[1]]]
+
+
+def test_the_turn_before_a_season_keeps_the_water_a_new_outpost_needs():
+    # our second outpost on (8, 10) sees four water cells of the lake, enough for a third
+    # outpost (W = 1: two needed); its target lies west, where a step would leave one
+    water = np.zeros((30, 30), bool)
+    water[6:12, 12:14] = True
+    st = _state([[(0, 0), (8, 10)], [(0, 29)], [(29, 29)], [(29, 0)]], water=water, W=1)
+    st.turn = 8  # the move for turn 9; the season of turn 10 counts after it
+    assert st.water_count[0] == 4
+    for season, want_water in ((True, True), (False, False)):
+        bot = PlannerOutpostBot(config=PlannerConfig(season=season, defend=False))
+        new = _moves_toward(bot, st, [(0, 0), (8, 0)])
+        w = sum(abs(new[1][0] - r) + abs(new[1][1] - c) <= 3
+                for r, c in np.argwhere(water))
+        assert (w >= 2) == want_water, (season, new)
+    # any other turn: the step toward the target
+    st.turn = 5
+    bot = PlannerOutpostBot(config=PlannerConfig(defend=False))
+    assert _moves_toward(bot, st, [(0, 0), (8, 0)])[1] == (8, 9)
+
+
+def test_the_same_position_gives_the_same_move():
+    st = _state([[(0, 0), (3, 4), (6, 2)], [(0, 29), (4, 25)], [(29, 29)], [(29, 0), (20, 3)]])
+    moves = {PlannerOutpostBot(seed=s).move(st.copy(), 0, FAR_AWAY) for s in range(3)}
+    assert len(moves) == 1
+
+
+@pytest.mark.parametrize("part", ["targets", "coordinate", "lookahead", "defend", "attack", "season",
+                                  "home_prior"])
+def test_every_ablation_plays_legal_moves(part):
+    cfg = PlannerConfig(**{part: False})
+    st = _state([[(0, 0), (3, 4), (6, 2)], [(0, 29), (4, 25)], [(29, 29)], [(29, 0)]])
+    bot = PlannerOutpostBot(config=cfg)
+    for _ in range(3):
+        move = bot.move(st.copy(), 0, FAR_AWAY)
+        assert check_move(st, 0, move) is None
+        st = play_turn(st, {0: move})
+
+
+def test_answers_in_time_at_the_sites_short_limit():
+    st = _state([[(0, 0)], [(0, 29)], [(29, 29)], [(29, 0)]])
+    bot = make_bot("outpost", "planner")
+    bot.move(st.copy(), 0, time.perf_counter() + 5)  # compiles outside the timing
+    deadline = time.perf_counter() + 0.1
+    move = bot.move(st.copy(), 0, deadline)
+    assert time.perf_counter() <= deadline + 0.05
+    assert check_move(st, 0, move) is None
