@@ -17,8 +17,13 @@ __all__ = ["AtlasError", "MapFormatError", "GameMap", "read_map", "write_map", "
 __version__ = "0.1.0"
 
 #: Public name -> the module that defines it (imported by :func:`__getattr__`).
-_LAZY = {"AtlasError": "errors", "MapFormatError": "errors", "GameMap": "maps",
-         "read_map": "maps", "write_map": "maps"}
+_LAZY = {
+    "AtlasError": "errors",
+    "MapFormatError": "errors",
+    "GameMap": "maps",
+    "read_map": "maps",
+    "write_map": "maps",
+}
 
 # numba's compiled cache lives in a folder keyed by the sources it was compiled from,
 # chosen when numba is first imported (atlas.jit explains why).

@@ -50,9 +50,20 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LazyKernel", "njit", "numba", "interpreted", "is_interpreted",
-           "compiled_sources", "source_key", "cache_base", "use_numba_cache",
-           "numba_cache_folder", "install_numba_cache_hook", "prune_caches"]
+__all__ = [
+    "LazyKernel",
+    "njit",
+    "numba",
+    "interpreted",
+    "is_interpreted",
+    "compiled_sources",
+    "source_key",
+    "cache_base",
+    "use_numba_cache",
+    "numba_cache_folder",
+    "install_numba_cache_hook",
+    "prune_caches",
+]
 
 _LOCK = threading.RLock()
 _STATE = threading.local()
@@ -190,8 +201,10 @@ def _module_name(root: Path, package: str, path: Path) -> str:
 
 #: An import statement at the start of a line (indented ones too): ``import a, b.c``,
 #: ``from .x import y, z`` or ``from ..x import (y,\n z)``.
-_IMPORT = (r"^[ \t]*(?:import[ \t]+([\w., \t]+)"
-           r"|from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+))")
+_IMPORT = (
+    r"^[ \t]*(?:import[ \t]+([\w., \t]+)"
+    r"|from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+))"
+)
 #: What makes a module one with kernels: it imports numba, or names ``njit``.
 _COMPILES = r"^[ \t]*(?:import[ \t]+numba|from[ \t]+numba[\w.]*[ \t]+import)|\bnjit\b"
 
@@ -233,8 +246,9 @@ def compiled_sources(root: Path = _PACKAGE_DIR, package: str = "atlas") -> list[
     import re
 
     root = Path(root)
-    texts = {path: path.read_text(encoding="utf-8", errors="replace")
-             for path in root.rglob("*.py")}
+    texts = {
+        path: path.read_text(encoding="utf-8", errors="replace") for path in root.rglob("*.py")
+    }
     todo = sorted(p for p, text in texts.items() if re.search(_COMPILES, text, re.MULTILINE))
     seen: set[Path] = set()
     while todo:
@@ -251,8 +265,9 @@ def compiled_sources(root: Path = _PACKAGE_DIR, package: str = "atlas") -> list[
     return sorted(seen)
 
 
-def source_key(root: Path = _PACKAGE_DIR, package: str = "atlas",
-               version: str | None = None) -> str:
+def source_key(
+    root: Path = _PACKAGE_DIR, package: str = "atlas", version: str | None = None
+) -> str:
     """The name of the cache folder for these sources: ``<version>-<16 hex digits>``,
     a SHA-256 of the version and of each :func:`compiled_sources` file's path and bytes."""
     import hashlib
@@ -286,8 +301,13 @@ def _last_use(folder: Path) -> float:
     return max(times)
 
 
-def prune_caches(base: Path, keep: int = KEEP_CACHES, older_than: float = PRUNE_AFTER,
-                 now: float | None = None, spare: str = "") -> list[Path]:
+def prune_caches(
+    base: Path,
+    keep: int = KEEP_CACHES,
+    older_than: float = PRUNE_AFTER,
+    now: float | None = None,
+    spare: str = "",
+) -> list[Path]:
     """Remove the cache folders of ``base`` beyond the ``keep`` most recently used,
     unless used within ``older_than`` seconds; ``spare`` (a key) is always kept.
 
@@ -301,8 +321,11 @@ def prune_caches(base: Path, keep: int = KEEP_CACHES, older_than: float = PRUNE_
     now = time.time() if now is None else now
     pattern = re.compile(r"[0-9A-Za-z.+!_]+-[0-9a-f]{16}")
     try:
-        folders = [p for p in Path(base).iterdir()
-                   if p.is_dir() and not p.is_symlink() and pattern.fullmatch(p.name)]
+        folders = [
+            p
+            for p in Path(base).iterdir()
+            if p.is_dir() and not p.is_symlink() and pattern.fullmatch(p.name)
+        ]
     except OSError:
         return []
     used = []
@@ -332,8 +355,12 @@ def _ready(folder: Path) -> bool:
         return False
 
 
-def use_numba_cache(root: Path = _PACKAGE_DIR, package: str = "atlas",
-                    version: str | None = None, base: Path | None = None) -> Path:
+def use_numba_cache(
+    root: Path = _PACKAGE_DIR,
+    package: str = "atlas",
+    version: str | None = None,
+    base: Path | None = None,
+) -> Path:
     """Point numba's cache at the folder keyed by ``package``'s compiled sources.
 
     Call it before numba compiles anything (atlas does, through

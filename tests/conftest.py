@@ -29,8 +29,13 @@ from atlas.maps import find_maps
 # Property tests (hypothesis): derandomized by default, so CI runs the same examples every
 # time; HYPOTHESIS_PROFILE=long runs many more, randomly, outside CI (docs/development.md).
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
-settings.register_profile("long", max_examples=20_000, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "long",
+    max_examples=20_000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

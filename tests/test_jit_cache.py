@@ -84,9 +84,13 @@ def _write_pair(where: Path, step: int) -> None:
 def _run(tmp_path: Path, how: str) -> dict[str, object]:
     script = tmp_path / "runner.py"
     script.write_text(RUNNER)
-    out = subprocess.run([sys.executable, str(script), str(tmp_path / "src"), how,
-                          str(tmp_path / "cache")], env=_env(), capture_output=True,
-                         text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "src"), how, str(tmp_path / "cache")],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr
     result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
@@ -135,8 +139,15 @@ def test_the_key_changes_when_any_compiled_source_changes(tmp_path):
     sources = jit.compiled_sources(copy)
     names = {p.relative_to(copy).as_posix() for p in sources}
     # every module with kernels, what they import, and nothing above the bots
-    assert {"analyze/distances.py", "sim/outpost/kernels.py", "bots/tron/common.py",
-            "bots/connect5/bitboard.py", "maps.py", "jit.py", "__init__.py"} <= names
+    assert {
+        "analyze/distances.py",
+        "sim/outpost/kernels.py",
+        "bots/tron/common.py",
+        "bots/connect5/bitboard.py",
+        "maps.py",
+        "jit.py",
+        "__init__.py",
+    } <= names
     assert not any(n.startswith(("render/", "arena/")) or n == "cli.py" for n in names)
     base = jit.source_key(copy, version="9.9")
     assert base.startswith("9.9-") and len(base) == len("9.9-") + 16
@@ -160,7 +171,8 @@ def test_a_new_kernel_module_joins_the_sources_with_what_it_imports(tmp_path):
     copy = _copy_atlas(tmp_path)
     (copy / "render" / "newkernel.py").write_text(
         "from ..jit import numba\nfrom . import palette\n\n\n@numba.njit(cache=True)\n"
-        "def k(x):\n    return x\n")
+        "def k(x):\n    return x\n"
+    )
     names = {p.relative_to(copy).as_posix() for p in jit.compiled_sources(copy)}
     assert {"render/newkernel.py", "render/palette.py", "render/__init__.py"} <= names
 
@@ -192,8 +204,14 @@ def test_every_cached_kernel_of_atlas_uses_the_keyed_folder(tmp_path):
     """)
     env = _env()
     env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, timeout=600, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout.strip().splitlines()[-1])
     folder = tmp_path / "xdg" / "atlas" / "numba" / jit.source_key()
@@ -212,8 +230,9 @@ def own_folder(monkeypatch):
         monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)
 
 
-def test_a_process_inherits_the_folder_of_the_same_sources_only(tmp_path, monkeypatch,
-                                                                 own_folder):
+def test_a_process_inherits_the_folder_of_the_same_sources_only(
+    tmp_path, monkeypatch, own_folder
+):
     folder = tmp_path / "elsewhere" / jit.source_key()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(folder))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -227,9 +246,14 @@ def test_a_process_inherits_the_folder_of_the_same_sources_only(tmp_path, monkey
 def test_old_cache_folders_are_pruned_and_recent_ones_kept(tmp_path):
     now = 1_000_000_000.0
     made = {}
-    for age_days, name in [(0, "0.1.0-" + "a" * 16), (1.5, "0.1.0-" + "b" * 16),
-                           (3, "0.1.0-" + "c" * 16), (9, "0.1.0-" + "d" * 16),
-                           (20, "0.0.9-" + "e" * 16), (0.01, "0.1.0-" + "f" * 16)]:
+    for age_days, name in [
+        (0, "0.1.0-" + "a" * 16),
+        (1.5, "0.1.0-" + "b" * 16),
+        (3, "0.1.0-" + "c" * 16),
+        (9, "0.1.0-" + "d" * 16),
+        (20, "0.0.9-" + "e" * 16),
+        (0.01, "0.1.0-" + "f" * 16),
+    ]:
         folder = tmp_path / name
         (folder / "distances_123").mkdir(parents=True)
         t = now - age_days * 86400
@@ -237,11 +261,15 @@ def test_old_cache_folders_are_pruned_and_recent_ones_kept(tmp_path):
         os.utime(folder, (t, t))
         made[name] = folder
     (tmp_path / "notes").mkdir()  # not a cache folder: never touched
-    removed = jit.prune_caches(tmp_path, keep=2, older_than=86400, now=now,
-                               spare="0.0.9-" + "e" * 16)
+    removed = jit.prune_caches(
+        tmp_path, keep=2, older_than=86400, now=now, spare="0.0.9-" + "e" * 16
+    )
     # the two newest (a, f) stay whatever their age; b is 1.5 days old; e is spared
-    assert sorted(p.name for p in removed) == ["0.1.0-" + "b" * 16, "0.1.0-" + "c" * 16,
-                                               "0.1.0-" + "d" * 16]
+    assert sorted(p.name for p in removed) == [
+        "0.1.0-" + "b" * 16,
+        "0.1.0-" + "c" * 16,
+        "0.1.0-" + "d" * 16,
+    ]
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == ["0.0.9-" + "e" * 16, "0.1.0-" + "a" * 16, "0.1.0-" + "f" * 16, "notes"]
 
@@ -257,4 +285,5 @@ def test_a_new_folder_prunes_its_old_siblings(tmp_path, monkeypatch, own_folder)
     folder = jit.use_numba_cache()
     assert folder.parent == base and folder.is_dir()
     assert sorted(p.name for p in base.iterdir()) == sorted(
-        [folder.name] + [p.name for p in old[:jit.KEEP_CACHES - 1]])
+        [folder.name] + [p.name for p in old[: jit.KEEP_CACHES - 1]]
+    )

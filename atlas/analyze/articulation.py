@@ -29,8 +29,12 @@ from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, Grid
 from .grid import as_free_grid, pad_kernel, scratch
 
-__all__ = ["articulation_points", "articulation_mask", "articulation_kernel",
-           "articulation_from_kernel"]
+__all__ = [
+    "articulation_points",
+    "articulation_mask",
+    "articulation_kernel",
+    "articulation_from_kernel",
+]
 
 
 #: Unsigned constants for wraparound-free indexing (see atlas.analyze.distances).
@@ -120,8 +124,15 @@ def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: i
 
 
 @numba.njit(cache=True)
-def articulation_from_kernel(free_flat, stride, root, disc, low, stack,  # type: ignore[no-untyped-def]
-                             is_cut):  # pragma: no cover - compiled
+def articulation_from_kernel(
+    free_flat,
+    stride,
+    root,
+    disc,
+    low,
+    stack,  # type: ignore[no-untyped-def]
+    is_cut,
+):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         disc[i] = np.int32(free_flat[i]) - 1

@@ -56,8 +56,19 @@ from ..types import Cell, IntGrid
 from .grid import as_free_grid, cell_of, check_cell, pad_kernel, scratch
 from .voronoi import voronoi_kernel
 
-__all__ = ["Chamber", "ChamberTree", "chamber_tree", "chamber_kernel", "chamber_work",
-           "CHAMBER_ROWS", "ROW_BLOCK", "ROW_SIZE", "ROW_TOP", "ROW_PARENT", "ROW_BEST"]
+__all__ = [
+    "Chamber",
+    "ChamberTree",
+    "chamber_tree",
+    "chamber_kernel",
+    "chamber_work",
+    "CHAMBER_ROWS",
+    "ROW_BLOCK",
+    "ROW_SIZE",
+    "ROW_TOP",
+    "ROW_PARENT",
+    "ROW_BEST",
+]
 
 ROW_DIST: Final = 0
 ROW_OWNER: Final = 1
@@ -315,7 +326,7 @@ def chamber_tree(free: npt.ArrayLike, me: Cell, opponent: Cell | None = None) ->
     fillable, nb = _chamber_entry(grid, me_i, opp_i, flat, work)
     nb = int(nb)
     block = work[ROW_BLOCK]
-    parent = work[ROW_PARENT, :nb + 1].astype(np.int64)
+    parent = work[ROW_PARENT, : nb + 1].astype(np.int64)
     rep = np.empty(nb + 1, dtype=np.int64)
     _merge_chains(parent, nb, rep)
 
@@ -338,9 +349,9 @@ def chamber_tree(free: npt.ArrayLike, me: Cell, opponent: Cell | None = None) ->
     labels = labels_flat.reshape(h + 2, stride)[1:-1, 1:-1].copy()
 
     n_ch = len(heads)
-    sizes = np.bincount(ids, weights=work[ROW_SIZE, :nb + 1], minlength=n_ch + 1)
-    bests = work[ROW_BEST, :nb + 1]
-    tops = work[ROW_TOP, :nb + 1]
+    sizes = np.bincount(ids, weights=work[ROW_SIZE, : nb + 1], minlength=n_ch + 1)
+    bests = work[ROW_BEST, : nb + 1]
+    tops = work[ROW_TOP, : nb + 1]
     parents: list[int | None] = [None] * (n_ch + 1)
     entrances: list[Cell | None] = [None] * (n_ch + 1)
     best_of = [0] * (n_ch + 1)
@@ -353,7 +364,15 @@ def chamber_tree(free: npt.ArrayLike, me: Cell, opponent: Cell | None = None) ->
             parents[cid] = pid
             entrances[cid] = cell_of(int(tops[head]), stride)
             children[pid].append(cid)
-    chambers = tuple(Chamber(cid, int(sizes[cid]), entrances[cid], parents[cid],
-                             tuple(sorted(children[cid])), best_of[cid])
-                     for cid in range(1, n_ch + 1))
+    chambers = tuple(
+        Chamber(
+            cid,
+            int(sizes[cid]),
+            entrances[cid],
+            parents[cid],
+            tuple(sorted(children[cid])),
+            best_of[cid],
+        )
+        for cid in range(1, n_ch + 1)
+    )
     return ChamberTree(labels, chambers, int(fillable), me_cell, opp_cell)

@@ -20,8 +20,7 @@ from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, check_cell, flat_index, pad_kernel, scratch, unpad
 
-__all__ = ["label_components", "component_size", "components_kernel",
-           "component_size_kernel"]
+__all__ = ["label_components", "component_size", "components_kernel", "component_size_kernel"]
 
 
 #: Unsigned constants for wraparound-free indexing (see atlas.analyze.distances).
@@ -147,5 +146,4 @@ def component_size(free: npt.ArrayLike, start: Cell) -> int:
     r, c = check_cell(start, grid.shape, "start")
     flat, work = scratch((h + 2) * (w + 2), 2)
     pad_kernel(grid, flat)
-    return int(component_size_kernel(flat, w + 2, flat_index((r, c), w + 2),
-                                     work[0], work[1]))
+    return int(component_size_kernel(flat, w + 2, flat_index((r, c), w + 2), work[0], work[1]))

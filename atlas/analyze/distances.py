@@ -107,8 +107,14 @@ def bfs_kernel(free_flat, stride, sources, dist, queue):  # type: ignore[no-unty
 
 
 @numba.njit(cache=True)
-def bfs_blocked_kernel(free_flat, stride, source, blocker, dist,  # type: ignore[no-untyped-def]
-                       queue):  # pragma: no cover - compiled
+def bfs_blocked_kernel(
+    free_flat,
+    stride,
+    source,
+    blocker,
+    dist,  # type: ignore[no-untyped-def]
+    queue,
+):  # pragma: no cover - compiled
     _init_dist(free_flat, dist)
     if blocker >= 0:
         dist[blocker] = -2

@@ -129,8 +129,9 @@ def check_cell(cell: object, shape: tuple[int, ...], name: str = "cell") -> Cell
     except (TypeError, ValueError):
         raise GridError(f"{name} must be a (row, col) pair of integers, got {cell!r}") from None
     if not (0 <= ri < shape[0] and 0 <= ci < shape[1]):
-        raise GridError(f"{name} {(ri, ci)} is outside the {shape[0]}x{shape[1]} grid "
-                        "(rows x columns)")
+        raise GridError(
+            f"{name} {(ri, ci)} is outside the {shape[0]}x{shape[1]} grid (rows x columns)"
+        )
     return ri, ci
 
 
@@ -145,8 +146,7 @@ def cell_of(index: int, stride: int) -> Cell:
     return r - 1, c - 1
 
 
-def source_indices(grid: Grid, sources: Sequence[object], caller: str
-                   ) -> npt.NDArray[np.int64]:
+def source_indices(grid: Grid, sources: Sequence[object], caller: str) -> npt.NDArray[np.int64]:
     """Padded flat indices (int64) of ``sources``, each checked against ``grid``'s shape.
 
     Raises ``GridError`` naming ``caller`` when there is no source.
@@ -221,6 +221,8 @@ def scratch(size: int, rows: int) -> tuple[npt.NDArray[np.uint8], IntGrid]:
     if hit is None:
         if len(cache) > 16:
             cache.clear()
-        hit = cache[key] = (np.zeros(size, dtype=np.uint8),
-                            np.zeros((rows, size), dtype=np.int32))
+        hit = cache[key] = (
+            np.zeros(size, dtype=np.uint8),
+            np.zeros((rows, size), dtype=np.int32),
+        )
     return hit

@@ -23,16 +23,29 @@ from ..jit import numba  # numba itself is imported on first compile
 __all__ = ["ownership_kernel", "ownership_update"]
 
 #: Owner code of a cell whose nearest empires form the bitmask m (m < 256).
-_OWNER_OF_MASK = np.array([-1] + [(m & -m).bit_length() - 1 if m & (m - 1) == 0 else -2
-                                  for m in range(1, 256)], dtype=np.int32)
+_OWNER_OF_MASK = np.array(
+    [-1] + [(m & -m).bit_length() - 1 if m & (m - 1) == 0 else -2 for m in range(1, 256)],
+    dtype=np.int32,
+)
 
 
 # --------------------------------------------------------------------------- kernels
 
 
 @numba.njit(cache=True)
-def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, dist, mask,  # type: ignore[no-untyped-def]
-                     queue, counts):  # pragma: no cover - compiled
+def ownership_kernel(
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    empires,
+    owner,
+    dist,
+    mask,  # type: ignore[no-untyped-def]
+    queue,
+    counts,
+):  # pragma: no cover - compiled
     """Stamp each outpost's diamond (nearest distance and set of nearest empires as a
     bitmask per cell), then read owners and counts off in one pass.
 
@@ -57,7 +70,7 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
             v = dist[c]
             dist[c] = ((v & 255) if v < 256 else 0) | (np.int32(1) << np.int32(empires[k]))
         _transform(dist, mask, stride, rows, cols)
-        covered_rows[1:rows + 1] = 1
+        covered_rows[1 : rows + 1] = 1
     elif packed:
         _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows)
     else:
@@ -91,7 +104,7 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
             if covered_rows[rr] != 0:
                 _read_owners4(land_flat, dist, far, owner, rr * stride, r1 * stride, acc)
             else:
-                owner[rr * stride:r1 * stride] = -1
+                owner[rr * stride : r1 * stride] = -1
             rr = r1
         for e in range(counts.shape[0]):
             counts[e, 0] = acc[3 * e]
@@ -132,8 +145,16 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
 
 
 @numba.njit(cache=True)
-def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows  # type: ignore[no-untyped-def]
-                  ):  # pragma: no cover - compiled
+def _stamp_packed(
+    dist,
+    stride,
+    rows,
+    cols,
+    r,
+    cells,
+    empires,
+    covered_rows,  # type: ignore[no-untyped-def]
+):  # pragma: no cover - compiled
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
     row is a slice combined with the same row of a template of ``distance << 8``
     values (min(old, key), or old | key on a tie: same distance bits), int32 slices
@@ -150,14 +171,14 @@ def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows  # t
         bit = np.int32(1) << np.int32(empires[k])
         top = max(1, r0 - r)
         bottom = min(rows, r0 + r)
-        covered_rows[top:bottom + 1] = 1
+        covered_rows[top : bottom + 1] = 1
         for rr in range(top, bottom + 1):
             span = r - abs(rr - r0)
             lo = max(1, c0 - span)
             hi = min(cols, c0 + span)
             t0 = (rr - r0 + r) * w + r - c0 + lo
-            seg = dist[rr * stride + lo:rr * stride + hi + 1]
-            tm = tmpl[t0:t0 + hi - lo + 1]
+            seg = dist[rr * stride + lo : rr * stride + hi + 1]
+            tm = tmpl[t0 : t0 + hi - lo + 1]
             for t in range(seg.shape[0]):
                 seg[t] = _merge_masks(seg[t], tm[t] | bit)
 
@@ -221,8 +242,19 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-
 
 
 @numba.njit(cache=True)
-def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign  # type: ignore[no-untyped-def]
-                ):  # pragma: no cover - compiled
+def _box_counts(
+    land_flat,
+    dist,
+    far,
+    owner,
+    stride,
+    r0,
+    r1,
+    c0,
+    c1,
+    counts,
+    sign,  # type: ignore[no-untyped-def]
+):  # pragma: no cover - compiled
     """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
     ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
     write their owners."""
@@ -250,8 +282,17 @@ def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sig
 
 
 @numba.njit(cache=True)
-def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts  # type: ignore[no-untyped-def]
-                     ):  # pragma: no cover - compiled
+def ownership_update(
+    land_flat,
+    stride,
+    r,
+    cells,
+    empires,
+    boxes,
+    owner,
+    dist,
+    counts,  # type: ignore[no-untyped-def]
+):  # pragma: no cover - compiled
     """Bring ``owner``, ``counts`` and the packed grid ``dist`` of
     :func:`ownership_kernel` up to date for the outposts ``cells``/``empires``, when
     only cells inside ``boxes`` can have changed (up to 8 empires).
@@ -283,7 +324,7 @@ def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, c
         c1 = boxes[q, 3]
         _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, -1)
         for rr in range(r0, r1 + 1):
-            dist[rr * stride + c0:rr * stride + c1 + 1] = far
+            dist[rr * stride + c0 : rr * stride + c1 + 1] = far
         for k in range(n):
             pr = prow[k]
             pc = pcol[k]
@@ -297,8 +338,8 @@ def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, c
                 if lo > hi:
                     continue
                 t0 = (rr - pr + r) * w + r - pc + lo
-                seg = dist[rr * stride + lo:rr * stride + hi + 1]
-                tm = tmpl[t0:t0 + hi - lo + 1]
+                seg = dist[rr * stride + lo : rr * stride + hi + 1]
+                tm = tmpl[t0 : t0 + hi - lo + 1]
                 for t in range(seg.shape[0]):
                     seg[t] = _merge_masks(seg[t], tm[t] | bit)
         _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, 1)
@@ -328,13 +369,13 @@ def _sweep_columns(dist, stride, rows, cols):  # type: ignore[no-untyped-def]  #
     is one vectorised loop over the row above or below it)."""
     step = np.int32(256)
     for rr in range(2, rows + 1):
-        row = dist[rr * stride + 1:rr * stride + cols + 1]
-        up = dist[(rr - 1) * stride + 1:(rr - 1) * stride + cols + 1]
+        row = dist[rr * stride + 1 : rr * stride + cols + 1]
+        up = dist[(rr - 1) * stride + 1 : (rr - 1) * stride + cols + 1]
         for i in range(cols):
             row[i] = _merge(row[i], up[i] + step)
     for rr in range(rows - 1, 0, -1):
-        row = dist[rr * stride + 1:rr * stride + cols + 1]
-        down = dist[(rr + 1) * stride + 1:(rr + 1) * stride + cols + 1]
+        row = dist[rr * stride + 1 : rr * stride + cols + 1]
+        down = dist[(rr + 1) * stride + 1 : (rr + 1) * stride + cols + 1]
         for i in range(cols):
             row[i] = _merge(row[i], down[i] + step)
 
@@ -362,4 +403,3 @@ def _transform(dist, tmp, stride, rows, cols):  # type: ignore[no-untyped-def]  
     _transpose(dist, tmp, rows, cols)
     _sweep_columns(tmp, rows + 2, cols, rows)
     _transpose(tmp, dist, cols, rows)
-

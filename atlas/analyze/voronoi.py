@@ -34,8 +34,14 @@ from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, check_cell, pad_kernel, scratch, source_indices, unpad
 
-__all__ = ["voronoi_counts", "voronoi_partition", "voronoi_kernel",
-           "voronoi_partition_kernel", "TIE", "UNREACHED"]
+__all__ = [
+    "voronoi_counts",
+    "voronoi_partition",
+    "voronoi_kernel",
+    "voronoi_partition_kernel",
+    "TIE",
+    "UNREACHED",
+]
 
 #: ``voronoi_partition`` owner code of a cell at equal distance from two or more sources.
 TIE = -2
@@ -138,8 +144,14 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ign
 
 
 @numba.njit(cache=True)
-def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,  # type: ignore[no-untyped-def]
-                             queue):  # pragma: no cover - compiled
+def voronoi_partition_kernel(
+    free_flat,
+    stride,
+    sources,
+    dist,
+    owner,  # type: ignore[no-untyped-def]
+    queue,
+):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         dist[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
@@ -262,16 +274,18 @@ def voronoi_counts(free: npt.ArrayLike, a: Cell, b: Cell) -> dict[str, int]:
     br, bc = check_cell(b, grid.shape, "b")
     stride = w + 2
     _, work = scratch((h + 2) * stride, 3)
-    n1, n2, tie = _counts_entry(grid, (ar + 1) * stride + ac + 1,
-                                (br + 1) * stride + bc + 1, work)
+    n1, n2, tie = _counts_entry(
+        grid, (ar + 1) * stride + ac + 1, (br + 1) * stride + bc + 1, work
+    )
     return {"p1": n1, "p2": n2, "tie": tie}  # numba returns Python ints
 
 
 @numba.njit(cache=True)
 def _partition_entry(free2d, sources, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
-    return voronoi_partition_kernel(flat, free2d.shape[1] + 2, sources, work[0], work[1],
-                                    work[2])
+    return voronoi_partition_kernel(
+        flat, free2d.shape[1] + 2, sources, work[0], work[1], work[2]
+    )
 
 
 def voronoi_partition(free: npt.ArrayLike, sources: Sequence[Cell]) -> IntGrid:

@@ -91,7 +91,7 @@ def _descendants(root: int) -> list[int]:
                 stat = fh.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = stat[stat.rfind(b")") + 2 :].split()
         if len(fields) < 2 or fields[0] in (b"Z", b"X"):
             continue
         children.setdefault(int(fields[1]), []).append(int(name))
@@ -127,8 +127,7 @@ def _signal_all(sig: int) -> list[int]:
     return pids
 
 
-def _end_tree(grace: float, polite: bool, bot: int | None, status: int | None
-              ) -> int | None:
+def _end_tree(grace: float, polite: bool, bot: int | None, status: int | None) -> int | None:
     """End every descendant: SIGTERM and a grace period if ``polite``, then SIGKILL."""
     if polite:
         _signal_all(signal.SIGTERM)

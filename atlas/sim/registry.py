@@ -24,8 +24,16 @@ if TYPE_CHECKING:  # the registry stays cheap to import: no game module is loade
     from ..maps import GameMap
     from .base import Game, GameInfo
 
-__all__ = ["GameModules", "register_game", "unregister_game", "game_names", "game_modules",
-           "get_game", "get_info", "summarize_map"]
+__all__ = [
+    "GameModules",
+    "register_game",
+    "unregister_game",
+    "game_names",
+    "game_modules",
+    "get_game",
+    "get_info",
+    "summarize_map",
+]
 
 
 @dataclass(frozen=True)
@@ -53,14 +61,27 @@ def unregister_game(name: str) -> None:
     _GAMES.pop(name, None)
 
 
-register_game("tron", rules="atlas.sim.tron", bots="atlas.bots.tron",
-              render="atlas.render.games.tron")
-register_game("isolation", rules="atlas.sim.isolation", bots="atlas.bots.isolation",
-              render="atlas.render.games.isolation")
-register_game("connect5", rules="atlas.sim.connect5", bots="atlas.bots.connect5",
-              render="atlas.render.games.connect5")
-register_game("outpost", rules="atlas.sim.outpost", bots="atlas.bots.outpost",
-              render="atlas.render.games.outpost")
+register_game(
+    "tron", rules="atlas.sim.tron", bots="atlas.bots.tron", render="atlas.render.games.tron"
+)
+register_game(
+    "isolation",
+    rules="atlas.sim.isolation",
+    bots="atlas.bots.isolation",
+    render="atlas.render.games.isolation",
+)
+register_game(
+    "connect5",
+    rules="atlas.sim.connect5",
+    bots="atlas.bots.connect5",
+    render="atlas.render.games.connect5",
+)
+register_game(
+    "outpost",
+    rules="atlas.sim.outpost",
+    bots="atlas.bots.outpost",
+    render="atlas.render.games.outpost",
+)
 
 
 def game_names() -> tuple[str, ...]:

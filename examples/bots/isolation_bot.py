@@ -3,6 +3,7 @@
 Run it in atlas with
 ``atlas play isolation MAP "cmd:python examples/bots/isolation_bot.py" random``.
 """
+
 import json
 import sys
 

@@ -3,6 +3,7 @@
 Run it in atlas with
 ``atlas play outpost MAP "cmd:python examples/bots/outpost_bot.py" random random random``.
 """
+
 import json
 import sys
 

@@ -36,17 +36,37 @@ from ...sim.registry import get_info
 __all__ = ["site_schedule", "run_order"]
 
 
-def _spec(game: str, game_map: GameMap, seating: Sequence[str], seed: int, ptext: str,
-          time_limit: float) -> GameSpec:
-    return GameSpec(game, game_map.name, format_map(game_map), tuple(seating),  # type: ignore[arg-type]
-                    seed, ptext,
-                    float(time_limit))
+def _spec(
+    game: str,
+    game_map: GameMap,
+    seating: Sequence[str],
+    seed: int,
+    ptext: str,
+    time_limit: float,
+) -> GameSpec:
+    return GameSpec(
+        game,
+        game_map.name,
+        format_map(game_map),
+        tuple(seating),  # type: ignore[arg-type]
+        seed,
+        ptext,
+        float(time_limit),
+    )
 
 
-def site_schedule(game: str, maps: Sequence[GameMap], bots: Sequence[str], *,
-                  top: int, top_per_map: int | None, time_limit: float,
-                  params: Mapping[str, Any] | None = None, seeds: int = 1,
-                  gauntlet: bool = True) -> list[GameSpec]:
+def site_schedule(
+    game: str,
+    maps: Sequence[GameMap],
+    bots: Sequence[str],
+    *,
+    top: int,
+    top_per_map: int | None,
+    time_limit: float,
+    params: Mapping[str, Any] | None = None,
+    seeds: int = 1,
+    gauntlet: bool = True,
+) -> list[GameSpec]:
     """The games of one game's tournament in a build (see the module docstring).
 
     Parameters
@@ -125,8 +145,9 @@ def _main_seatings(strong: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return [tuple(p) for p in pairs] + [(b, a) for a, b in pairs]
 
 
-def _gauntlet_seatings(strong: Sequence[str], simple: Sequence[str],
-                       n: int) -> list[tuple[str, ...]]:
+def _gauntlet_seatings(
+    strong: Sequence[str], simple: Sequence[str], n: int
+) -> list[tuple[str, ...]]:
     """Every pairing with a simpler bot once, seats alternating, two simpler bots in
     both seats (two seats); each seating of the full round robin holding a simpler bot
     (more seats)."""
