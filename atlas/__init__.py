@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import jit as _jit
+from ._version import __version__
 
 __all__ = ["AtlasError", "MapFormatError", "GameMap", "read_map", "write_map", "__version__"]
-
-__version__ = "0.1.0"
 
 #: Public name -> the module that defines it (imported by :func:`__getattr__`).
 _LAZY = {

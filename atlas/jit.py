@@ -273,7 +273,7 @@ def source_key(
     import hashlib
 
     if version is None:
-        from . import __version__
+        from ._version import __version__
 
         version = __version__
     root = Path(root)

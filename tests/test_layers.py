@@ -23,6 +23,7 @@ LAYERS = {
     "resources": 0,
     "limits": 0,
     "jit": 0,
+    "_version": 0,
     "maps": 1,
     "__init__": 1,
     "analyze": 2,

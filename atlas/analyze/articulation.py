@@ -124,13 +124,13 @@ def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: i
 
 
 @numba.njit(cache=True)
-def articulation_from_kernel(
+def articulation_from_kernel(  # type: ignore[no-untyped-def]
     free_flat,
     stride,
     root,
     disc,
     low,
-    stack,  # type: ignore[no-untyped-def]
+    stack,
     is_cut,
 ):  # pragma: no cover - compiled
     n = free_flat.shape[0]

@@ -107,12 +107,12 @@ def bfs_kernel(free_flat, stride, sources, dist, queue):  # type: ignore[no-unty
 
 
 @numba.njit(cache=True)
-def bfs_blocked_kernel(
+def bfs_blocked_kernel(  # type: ignore[no-untyped-def]
     free_flat,
     stride,
     source,
     blocker,
-    dist,  # type: ignore[no-untyped-def]
+    dist,
     queue,
 ):  # pragma: no cover - compiled
     _init_dist(free_flat, dist)

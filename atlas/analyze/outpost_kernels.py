@@ -33,7 +33,7 @@ _OWNER_OF_MASK = np.array(
 
 
 @numba.njit(cache=True)
-def ownership_kernel(
+def ownership_kernel(  # type: ignore[no-untyped-def]
     land_flat,
     board_flat,
     stride,
@@ -42,7 +42,7 @@ def ownership_kernel(
     empires,
     owner,
     dist,
-    mask,  # type: ignore[no-untyped-def]
+    mask,
     queue,
     counts,
 ):  # pragma: no cover - compiled
@@ -145,7 +145,7 @@ def ownership_kernel(
 
 
 @numba.njit(cache=True)
-def _stamp_packed(
+def _stamp_packed(  # type: ignore[no-untyped-def]
     dist,
     stride,
     rows,
@@ -153,7 +153,7 @@ def _stamp_packed(
     r,
     cells,
     empires,
-    covered_rows,  # type: ignore[no-untyped-def]
+    covered_rows,
 ):  # pragma: no cover - compiled
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
     row is a slice combined with the same row of a template of ``distance << 8``
@@ -242,7 +242,7 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-
 
 
 @numba.njit(cache=True)
-def _box_counts(
+def _box_counts(  # type: ignore[no-untyped-def]
     land_flat,
     dist,
     far,
@@ -253,7 +253,7 @@ def _box_counts(
     c0,
     c1,
     counts,
-    sign,  # type: ignore[no-untyped-def]
+    sign,
 ):  # pragma: no cover - compiled
     """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
     ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
@@ -282,7 +282,7 @@ def _box_counts(
 
 
 @numba.njit(cache=True)
-def ownership_update(
+def ownership_update(  # type: ignore[no-untyped-def]
     land_flat,
     stride,
     r,
@@ -291,7 +291,7 @@ def ownership_update(
     boxes,
     owner,
     dist,
-    counts,  # type: ignore[no-untyped-def]
+    counts,
 ):  # pragma: no cover - compiled
     """Bring ``owner``, ``counts`` and the packed grid ``dist`` of
     :func:`ownership_kernel` up to date for the outposts ``cells``/``empires``, when

@@ -31,7 +31,7 @@ def _good(land_flat, owner, empire, c):  # type: ignore[no-untyped-def]  # pragm
 
 
 @numba.njit(cache=True)
-def supply_kernel(
+def supply_kernel(  # type: ignore[no-untyped-def]
     land_flat,
     stride,
     owner,
@@ -41,7 +41,7 @@ def supply_kernel(
     alive,
     mark,
     link,
-    seen,  # type: ignore[no-untyped-def]
+    seen,
     heads,
 ):  # pragma: no cover - compiled
     """Supply lines of one empire's outposts; see the module docstring."""
@@ -56,7 +56,7 @@ def supply_kernel(
 
 
 @numba.njit(cache=True)
-def supply_core(
+def supply_core(  # type: ignore[no-untyped-def]
     land_flat,
     stride,
     owner,
@@ -66,7 +66,7 @@ def supply_core(
     alive,
     mark,
     link,
-    seen,  # type: ignore[no-untyped-def]
+    seen,
     heads,
 ):  # pragma: no cover - compiled
     """:func:`supply_kernel` for buffers already clean: ``mark`` all 0 and ``heads``

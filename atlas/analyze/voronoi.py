@@ -144,12 +144,12 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ign
 
 
 @numba.njit(cache=True)
-def voronoi_partition_kernel(
+def voronoi_partition_kernel(  # type: ignore[no-untyped-def]
     free_flat,
     stride,
     sources,
     dist,
-    owner,  # type: ignore[no-untyped-def]
+    owner,
     queue,
 ):  # pragma: no cover - compiled
     n = free_flat.shape[0]

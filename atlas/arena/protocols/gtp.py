@@ -201,8 +201,8 @@ def serve(
                     column = served.ask(
                         lambda bot, dl, st=state.copy(), p=seat: bot.move(st, p, dl),  # type: ignore[misc]  # noqa: B008
                         served.deadline(t0),
-                        lambda st=state, p=seat: game.random_move(st, p, rng),
-                    )  # type: ignore[misc]
+                        lambda st=state, p=seat: game.random_move(st, p, rng),  # type: ignore[misc]
+                    )
                     state = game.apply(state, {seat: int(column)})
                     text = str(int(column) + 1)
             elif cmd == "quit":

@@ -165,8 +165,8 @@ def serve(
             answer = served.ask(
                 lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),  # type: ignore[misc]
                 deadline,
-                lambda m=msg, p=player: fallback(m, p),
-            )  # type: ignore[misc]
+                lambda m=msg, p=player: fallback(m, p),  # type: ignore[misc]
+            )
             send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
         elif kind == "end":
             return

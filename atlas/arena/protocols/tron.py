@@ -178,7 +178,7 @@ def serve(
         move = served.ask(
             lambda bot, deadline, st=state: bot.move(st, 0, deadline),  # type: ignore[misc]
             served.deadline(t0),
-            lambda b=chars: safe_digit(b),
-        )  # type: ignore[misc]
+            lambda b=chars: safe_digit(b),  # type: ignore[misc]
+        )
         send_line(out, f"{int(move) if move in (1, 2, 3, 4) else safe_digit(chars)}\n")
         turn += 1

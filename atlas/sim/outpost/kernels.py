@@ -45,14 +45,14 @@ _ERR_TEXT = {
 
 
 @numba.njit(cache=True)
-def _move_steps(
+def _move_steps(  # type: ignore[no-untyped-def]
     land_flat,
     stride,
     official,
     cells,
     starts,
     steps,
-    ends,  # type: ignore[no-untyped-def]
+    ends,
 ):  # pragma: no cover - compiled
     """Apply steps to flat ``cells``; see :mod:`atlas.sim.outpost.rules`.
 
@@ -106,7 +106,7 @@ def _move_steps(
 
 
 @numba.njit(cache=True)
-def _own(
+def _own(  # type: ignore[no-untyped-def]
     land_flat,
     board_flat,
     stride,
@@ -117,7 +117,7 @@ def _own(
     key_old,
     copy,
     owner,
-    key,  # type: ignore[no-untyped-def]
+    key,
     bufs,
     counts,
     boxes,
@@ -158,7 +158,7 @@ def _box(stride, rows, cols, r, a, b, boxes, nb):  # type: ignore[no-untyped-def
 
 
 @numba.njit(cache=True)
-def _settle(
+def _settle(  # type: ignore[no-untyped-def]
     land_flat,
     board_flat,
     stride,
@@ -168,7 +168,7 @@ def _settle(
     starts,
     homes,
     owner_old,
-    key_old,  # type: ignore[no-untyped-def]
+    key_old,
     owner,
     key,
     bufs,
@@ -283,7 +283,7 @@ def _settle(
 
 
 @numba.njit(cache=True)
-def _turn_kernel(
+def _turn_kernel(  # type: ignore[no-untyped-def]
     land_flat,
     board_flat,
     stride,
@@ -293,7 +293,7 @@ def _turn_kernel(
     starts,
     steps,
     ends,
-    homes,  # type: ignore[no-untyped-def]
+    homes,
     owner_old,
     key_old,
     owner,
