@@ -10,13 +10,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import jit as _jit
+from ._version import __version__
+
 __all__ = ["AtlasError", "MapFormatError", "GameMap", "read_map", "write_map", "__version__"]
 
-__version__ = "0.1.0"
-
 #: Public name -> the module that defines it (imported by :func:`__getattr__`).
-_LAZY = {"AtlasError": "errors", "MapFormatError": "errors", "GameMap": "maps",
-         "read_map": "maps", "write_map": "maps"}
+_LAZY = {
+    "AtlasError": "errors",
+    "MapFormatError": "errors",
+    "GameMap": "maps",
+    "read_map": "maps",
+    "write_map": "maps",
+}
+
+# numba's compiled cache lives in a folder keyed by the sources it was compiled from,
+# chosen when numba is first imported (atlas.jit explains why).
+_jit.install_numba_cache_hook()
 
 if TYPE_CHECKING:  # pragma: no cover
     from .errors import AtlasError, MapFormatError

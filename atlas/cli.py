@@ -26,14 +26,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, NoReturn
 
 from . import __version__
 from .errors import AtlasError
 
-__all__ = ["main", "build_parser", "COMMANDS", "COMPAT_WORDS", "add_game", "add_compat",
-           "add_params", "add_json", "add_quiet", "add_time", "help_text"]
+__all__ = [
+    "main",
+    "build_parser",
+    "COMMANDS",
+    "COMPAT_WORDS",
+    "add_game",
+    "add_compat",
+    "add_params",
+    "add_json",
+    "add_quiet",
+    "add_time",
+    "help_text",
+]
 
 #: ``--compat`` words, the same for every game: ``spec`` plays the documented rules
 #: (each game's own default: tron calls it ``fair``, outpost ``spec``), ``official``
@@ -62,8 +74,9 @@ def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") \
-            from None
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, got {text!r}"
+        ) from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
     return value
@@ -74,8 +87,7 @@ def _count(minimum: int) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") \
-                from None
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"expected at least {minimum}, got {value}")
         return value
@@ -98,39 +110,59 @@ def _compat_word(text: str) -> str:
     return COMPAT_ALIASES.get(text, text)
 
 
-def add_game(p: argparse.ArgumentParser, *, positional: bool = True,
-             help: str = "the game") -> None:
+def add_game(
+    p: argparse.ArgumentParser, *, positional: bool = True, help: str = "the game"
+) -> None:
     """The game: a positional word (or ``--game``) limited to the registered games."""
     games = _games()
     if positional:
-        p.add_argument("game", choices=games, metavar="GAME",
-                       help=f"{help}: {', '.join(games)}")
+        p.add_argument(
+            "game", choices=games, metavar="GAME", help=f"{help}: {', '.join(games)}"
+        )
     else:
-        p.add_argument("--game", choices=games, metavar="GAME", default=None,
-                       help=f"{help}: {', '.join(games)}")
+        p.add_argument(
+            "--game",
+            choices=games,
+            metavar="GAME",
+            default=None,
+            help=f"{help}: {', '.join(games)}",
+        )
 
 
 def add_compat(p: argparse.ArgumentParser) -> None:
     """``--compat {spec,official}``: which rules a command that plays follows."""
-    p.add_argument("--compat", type=_compat_word, choices=COMPAT_WORDS, default=None,
-                   help="rules to play: 'spec', the documented rules (the default), or "
-                        "'official', what the original engine does (tron, outpost)")
+    p.add_argument(
+        "--compat",
+        type=_compat_word,
+        choices=COMPAT_WORDS,
+        default=None,
+        help="rules to play: 'spec', the documented rules (the default), or "
+        "'official', what the original engine does (tron, outpost)",
+    )
 
 
 def add_params(p: argparse.ArgumentParser) -> None:
     """``--param KEY=VALUE``, repeatable; the value is read as JSON when it can be."""
-    p.add_argument("--param", action="append", default=[], type=_param_pair,
-                   metavar="KEY=VALUE",
-                   help="a game parameter, repeatable; VALUE is read as JSON when it can "
-                        "be (outpost: r, L, W, T; connect5: inarow; isolation: variant; "
-                        "tron: max_turns)")
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        type=_param_pair,
+        metavar="KEY=VALUE",
+        help="a game parameter, repeatable; VALUE is read as JSON when it can "
+        "be (outpost: r, L, W, T; connect5: inarow; isolation: variant; "
+        "tron: max_turns)",
+    )
 
 
 def add_force(p: argparse.ArgumentParser) -> None:
     """``--force``: write over an output file that atlas did not write."""
-    p.add_argument("--force", action="store_true",
-                   help="write over an existing output file even when atlas did not write "
-                        "it (atlas's own records, GIFs and PNGs are replaced anyway)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write over an existing output file even when atlas did not write "
+        "it (atlas's own records, GIFs and PNGs are replaced anyway)",
+    )
 
 
 def add_json(p: argparse.ArgumentParser, what: str) -> None:
@@ -140,21 +172,32 @@ def add_json(p: argparse.ArgumentParser, what: str) -> None:
 
 def add_quiet(p: argparse.ArgumentParser) -> None:
     """``--quiet``: no progress bars and no summary lines on standard error."""
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress bars or progress lines (bars are drawn only on a "
-                        "terminal anyway)")
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bars or progress lines (bars are drawn only on a terminal anyway)",
+    )
 
 
 def add_time(p: argparse.ArgumentParser, default: float | None, what: str) -> None:
     """``--time SECONDS`` per move."""
-    p.add_argument("--time", type=_positive_float, default=default, metavar="SECONDS",
-                   help=what + (f" (default {default:g})" if default is not None else ""))
+    p.add_argument(
+        "--time",
+        type=_positive_float,
+        default=default,
+        metavar="SECONDS",
+        help=what + (f" (default {default:g})" if default is not None else ""),
+    )
 
 
 def _progress(args: argparse.Namespace) -> bool:
     """Progress bars: only on a terminal, never with ``--quiet`` or ``--json``."""
-    return (sys.stderr.isatty() and not getattr(args, "quiet", False)
-            and not getattr(args, "json", False))
+    return (
+        sys.stderr.isatty()
+        and not getattr(args, "quiet", False)
+        and not getattr(args, "json", False)
+    )
 
 
 def _print_json(data: Any) -> None:
@@ -165,13 +208,17 @@ def _print_json(data: Any) -> None:
 
 
 def _add_analyze(sub: Any) -> None:
-    p = sub.add_parser("analyze", help="analyse one map and print its key figures",
-                       description="Analyse one map: free cells, components, articulation "
-                                   "points, and per game Voronoi counts, chambers and "
-                                   "parity bounds (tron) or land and homes (outpost).")
+    p = sub.add_parser(
+        "analyze",
+        help="analyse one map and print its key figures",
+        description="Analyse one map: free cells, components, articulation "
+        "points, and per game Voronoi counts, chambers and "
+        "parity bounds (tron) or land and homes (outpost).",
+    )
     p.add_argument("map", metavar="MAP", help="the map file")
-    add_game(p, positional=False,
-             help="the map's game, when its folder and content do not tell")
+    add_game(
+        p, positional=False, help="the map's game, when its folder and content do not tell"
+    )
     add_json(p, "the figures")
     p.add_argument("--png", metavar="FILE", help="also write the annotated picture here")
     add_force(p)
@@ -179,33 +226,47 @@ def _add_analyze(sub: Any) -> None:
 
 
 def _add_validate(sub: Any) -> None:
-    p = sub.add_parser("validate", help="check submitted Outpost maps against the rules",
-                       description="Check Outpost map files (or every map in folders) "
-                                   "against the rules of docs/validate.md; every problem "
-                                   "is named with its rule and line.  Exit 1 when a map "
-                                   "is invalid, 2 when one cannot be read.")
+    p = sub.add_parser(
+        "validate",
+        help="check submitted Outpost maps against the rules",
+        description="Check Outpost map files (or every map in folders) "
+        "against the rules of docs/validate.md; every problem "
+        "is named with its rule and line.  Exit 1 when a map "
+        "is invalid, 2 when one cannot be read.",
+    )
     p.add_argument("paths", nargs="+", metavar="PATH", help="map files or folders of maps")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print a list of reports as JSON")
-    out.add_argument("--csv", action="store_true",
-                     help="print one CSV row per map: file, valid, rules, first message")
+    out.add_argument(
+        "--csv",
+        action="store_true",
+        help="print one CSV row per map: file, valid, rules, first message",
+    )
     p.set_defaults(func=_cmd_validate)
 
 
 def _add_play(sub: Any) -> None:
-    p = sub.add_parser("play", help="play one game and print its result",
-                       description="Play one game between built-in bots or programs.")
+    p = sub.add_parser(
+        "play",
+        help="play one game and print its result",
+        description="Play one game between built-in bots or programs.",
+    )
     add_game(p)
     p.add_argument("map", metavar="MAP", help="the map file")
-    p.add_argument("bots", nargs="+", metavar="BOT",
-                   help="one per seat: a built-in bot's name or 'cmd:<command line>' for "
-                        "a program speaking the game's protocol (docs/protocols.md)")
+    p.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="one per seat: a built-in bot's name or 'cmd:<command line>' for "
+        "a program speaking the game's protocol (docs/protocols.md)",
+    )
     p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     add_time(p, 1.0, "seconds per move")
     add_params(p)
     add_compat(p)
-    p.add_argument("--record", metavar="FILE",
-                   help="write the replay record here (.json or .json.gz)")
+    p.add_argument(
+        "--record", metavar="FILE", help="write the replay record here (.json or .json.gz)"
+    )
     add_force(p)
     add_bot_options(p)
     add_json(p, "the result")
@@ -214,77 +275,145 @@ def _add_play(sub: Any) -> None:
 
 def add_bot_options(p: argparse.ArgumentParser) -> None:
     """How external bots run (docs/security.md): sandbox, limits, environment."""
-    p.add_argument("--sandbox", action="store_true",
-                   help="run each external bot under bubblewrap (bwrap): own PID, mount and "
-                   "network namespaces, read-only system, no view of the other bots")
-    p.add_argument("--limit", action="append", default=[], metavar="[SEAT:]NAME=VALUE",
-                   help="a bot resource limit: memory, cpu, files, processes, file-size "
-                   "(e.g. memory=2G, 2:cpu=60, file-size=none)")
-    p.add_argument("--bot-env", action="append", default=[], metavar="[SEAT:]KEY[=VALUE]",
-                   help="add a variable to the bots' minimal environment (KEY alone: "
-                   "atlas's own value)")
+    p.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run each external bot under bubblewrap (bwrap): own PID, mount and "
+        "network namespaces, read-only system, no view of the other bots",
+    )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="[SEAT:]NAME=VALUE",
+        help="a bot resource limit: memory, cpu, files, processes, file-size "
+        "(e.g. memory=2G, 2:cpu=60, file-size=none)",
+    )
+    p.add_argument(
+        "--bot-env",
+        action="append",
+        default=[],
+        metavar="[SEAT:]KEY[=VALUE]",
+        help="add a variable to the bots' minimal environment (KEY alone: atlas's own value)",
+    )
 
 
 def _add_tournament(sub: Any) -> None:
-    p = sub.add_parser("tournament", help="run a tournament from a plan file or flags",
-                       description="Play a tournament and print its standings (ratings "
-                                   "with 95 % intervals, head to head).  Give a plan file "
-                                   "(TOML, docs/tournaments.md) or a game and flags.  With "
-                                   "--out every record is written as its game ends, so an "
-                                   "interrupted tournament resumes with --resume.")
-    p.add_argument("target", metavar="GAME|PLAN.toml",
-                   help="a tournament plan file (TOML), or the game for the flag form: "
-                        + ", ".join(_games()))
-    p.add_argument("--out", metavar="DIR",
-                   help="write records/ (as each game ends), results.json and a copy of "
-                        "the plan here: an empty or new folder, or one atlas wrote")
-    p.add_argument("--resume", action="store_true",
-                   help="play only the games whose records --out lacks")
-    p.add_argument("--force", action="store_true",
-                   help="play every game again in a folder that holds this or another "
-                        "tournament (only files atlas wrote are replaced)")
-    p.add_argument("--jobs", type=_count(1), default=None, metavar="N",
-                   help="local worker processes (default: one per core)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the games on this dask.distributed scheduler instead")
+    p = sub.add_parser(
+        "tournament",
+        help="run a tournament from a plan file or flags",
+        description="Play a tournament and print its standings (ratings "
+        "with 95 % intervals, head to head).  Give a plan file "
+        "(TOML, docs/tournaments.md) or a game and flags.  With "
+        "--out every record is written as its game ends, so an "
+        "interrupted tournament resumes with --resume.",
+    )
+    p.add_argument(
+        "target",
+        metavar="GAME|PLAN.toml",
+        help="a tournament plan file (TOML), or the game for the flag form: "
+        + ", ".join(_games()),
+    )
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write records/ (as each game ends), results.json and a copy of "
+        "the plan here: an empty or new folder, or one atlas wrote",
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="play only the games whose records --out lacks"
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="play every game again in a folder that holds this or another "
+        "tournament (only files atlas wrote are replaced)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=_count(1),
+        default=None,
+        metavar="N",
+        help="local worker processes (default: one per core)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the games on this dask.distributed scheduler instead",
+    )
     flags = p.add_argument_group("the flag form (a plan file says these itself)")
-    flags.add_argument("--maps", nargs="+", metavar="MAP",
-                       help="map files or folders (default: atlas's own maps of the game)")
-    flags.add_argument("--bots", nargs="+", metavar="BOT",
-                       help="players: NAME=cmd:COMMAND, NAME=BUILTIN, a built-in bot's "
-                            "name or cmd:COMMAND (default: every built-in bot)")
-    flags.add_argument("--seeds", type=_count(1), default=None, metavar="N",
-                       help="replays of each pairing and seating (default 1)")
-    flags.add_argument("--time", type=_positive_float, default=None, metavar="SECONDS",
-                       help="seconds per move (default 0.1)")
-    flags.add_argument("--schedule", choices=("round-robin", "gauntlet"), default=None,
-                       help="every pairing, or the first bot against each other "
-                            "(default round-robin)")
+    flags.add_argument(
+        "--maps",
+        nargs="+",
+        metavar="MAP",
+        help="map files or folders (default: atlas's own maps of the game)",
+    )
+    flags.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="BOT",
+        help="players: NAME=cmd:COMMAND, NAME=BUILTIN, a built-in bot's "
+        "name or cmd:COMMAND (default: every built-in bot)",
+    )
+    flags.add_argument(
+        "--seeds",
+        type=_count(1),
+        default=None,
+        metavar="N",
+        help="replays of each pairing and seating (default 1)",
+    )
+    flags.add_argument(
+        "--time",
+        type=_positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds per move (default 0.1)",
+    )
+    flags.add_argument(
+        "--schedule",
+        choices=("round-robin", "gauntlet"),
+        default=None,
+        help="every pairing, or the first bot against each other (default round-robin)",
+    )
     add_params(flags)
     add_compat(flags)
-    flags.add_argument("--sandbox", action="store_true",
-                       help="run every program under bubblewrap (docs/security.md)")
-    flags.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
-                       help="a resource limit of every program: memory, cpu, files, "
-                            "processes, file-size (e.g. memory=2G)")
+    flags.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run every program under bubblewrap (docs/security.md)",
+    )
+    flags.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a resource limit of every program: memory, cpu, files, "
+        "processes, file-size (e.g. memory=2G)",
+    )
     add_json(p, "the results")
     add_quiet(p)
     p.set_defaults(func=_cmd_tournament)
 
 
 def _add_check(sub: Any) -> None:
-    p = sub.add_parser("check", help="try a submitted bot: one short game against random",
-                       description="Start a bot, play one short game against the random "
-                                   "bot, show the first turns' protocol exchange and the "
-                                   "bot's stderr, and end with a verdict: ok, or crashed / "
-                                   "timeout / invalid / illegal with the turn.  Exit 0 when "
-                                   "ok, 1 otherwise.")
+    p = sub.add_parser(
+        "check",
+        help="try a submitted bot: one short game against random",
+        description="Start a bot, play one short game against the random "
+        "bot, show the first turns' protocol exchange and the "
+        "bot's stderr, and end with a verdict: ok, or crashed / "
+        "timeout / invalid / illegal with the turn.  Exit 0 when "
+        "ok, 1 otherwise.",
+    )
     add_game(p)
-    p.add_argument("bot", metavar="BOT",
-                   help="the player: cmd:COMMAND (a program), NAME=cmd:COMMAND, or a "
-                        "built-in bot's name")
-    p.add_argument("--map", metavar="MAP",
-                   help="the map file (default: the game's first bundled map)")
+    p.add_argument(
+        "bot",
+        metavar="BOT",
+        help="the player: cmd:COMMAND (a program), NAME=cmd:COMMAND, or a built-in bot's name",
+    )
+    p.add_argument(
+        "--map", metavar="MAP", help="the map file (default: the game's first bundled map)"
+    )
     add_time(p, 1.0, "seconds per move")
     p.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     add_bot_options(p)
@@ -293,15 +422,20 @@ def _add_check(sub: Any) -> None:
 
 
 def _add_import_trace(sub: Any) -> None:
-    p = sub.add_parser("import-trace",
-                       help="replay a game recorded by the official Outpost simulator",
-                       description="Replay a trace of the official 2014 Outpost simulator "
-                                   "turn by turn and, when every turn matches, write it as "
-                                   "an atlas replay record.  Exit 1 at the first turn "
-                                   "that differs, 2 when the trace or map cannot be read.")
+    p = sub.add_parser(
+        "import-trace",
+        help="replay a game recorded by the official Outpost simulator",
+        description="Replay a trace of the official 2014 Outpost simulator "
+        "turn by turn and, when every turn matches, write it as "
+        "an atlas replay record.  Exit 1 at the first turn "
+        "that differs, 2 when the trace or map cannot be read.",
+    )
     p.add_argument("trace", metavar="TRACE", help="the trace file (.jsonl or .jsonl.gz)")
-    p.add_argument("--map", metavar="FILE",
-                   help="the map file (default: found by the name in the trace's header)")
+    p.add_argument(
+        "--map",
+        metavar="FILE",
+        help="the map file (default: found by the name in the trace's header)",
+    )
     p.add_argument("--record", metavar="OUT", help="write the atlas replay record here")
     add_force(p)
     add_json(p, "the outcome")
@@ -309,75 +443,121 @@ def _add_import_trace(sub: Any) -> None:
 
 
 def _add_bot(sub: Any) -> None:
-    p = sub.add_parser("bot", help="serve a built-in bot as a program on stdin/stdout",
-                       description="Run a built-in bot as an external program of the "
-                                   "game's protocol (tron: the 2010 contest's, so it can "
-                                   "enter the official engine).  The first move is timed "
-                                   "from the process's own start; a watchdog answers a "
-                                   "safe move when the bot is not ready in time.")
+    p = sub.add_parser(
+        "bot",
+        help="serve a built-in bot as a program on stdin/stdout",
+        description="Run a built-in bot as an external program of the "
+        "game's protocol (tron: the 2010 contest's, so it can "
+        "enter the official engine).  The first move is timed "
+        "from the process's own start; a watchdog answers a "
+        "safe move when the bot is not ready in time.",
+    )
     add_game(p)
     p.add_argument("name", metavar="NAME", help="the built-in bot's name")
     p.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
     add_time(p, None, "seconds per move, from reading the request (default 0.9)")
-    p.add_argument("--first-time", type=_positive_float, default=None, metavar="SECONDS",
-                   help="seconds for the first move, from the process's start "
-                        "(default 2.8: the official tron engine allows 3)")
+    p.add_argument(
+        "--first-time",
+        type=_positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds for the first move, from the process's start "
+        "(default 2.8: the official tron engine allows 3)",
+    )
     add_compat(p)
     p.set_defaults(func=_cmd_bot)
 
 
 def _add_replay(sub: Any) -> None:
-    p = sub.add_parser("replay", help="draw a saved replay record as an animated GIF",
-                       description="Draw a replay record as an animated GIF, one frame a "
-                                   "turn.")
+    p = sub.add_parser(
+        "replay",
+        help="draw a saved replay record as an animated GIF",
+        description="Draw a replay record as an animated GIF, one frame a turn.",
+    )
     p.add_argument("record", metavar="RECORD", help="the replay record (.json or .json.gz)")
-    p.add_argument("out", nargs="?", metavar="OUT.gif",
-                   help="the GIF to write (default: RECORD's name with .gif, beside it; "
-                        "an existing file is overwritten only when named here)")
-    p.add_argument("--gif", metavar="FILE", dest="gif", help="the GIF to write (older "
-                   "spelling of OUT.gif)")
+    p.add_argument(
+        "out",
+        nargs="?",
+        metavar="OUT.gif",
+        help="the GIF to write (default: RECORD's name with .gif, beside it; "
+        "an existing file is overwritten only when named here)",
+    )
+    p.add_argument(
+        "--gif", metavar="FILE", dest="gif", help="the GIF to write (older spelling of OUT.gif)"
+    )
     add_force(p)
     add_json(p, "what was written")
     p.set_defaults(func=_cmd_replay)
 
 
 def _add_build(sub: Any) -> None:
-    p = sub.add_parser("build", help="build the static site",
-                       description="Analyse every map, play the built-in tournament, draw "
-                                   "every replay and write the site.  The site is built "
-                                   "aside and moved into place: a failed build leaves the "
-                                   "old one.")
-    p.add_argument("--maps", default=None, metavar="DIR",
-                   help="the maps, one folder per game (default: atlas's own maps)")
-    p.add_argument("--out", default="site", metavar="DIR",
-                   help="where the site goes (default: site)")
+    p = sub.add_parser(
+        "build",
+        help="build the static site",
+        description="Analyse every map, play the built-in tournament, draw "
+        "every replay and write the site.  The site is built "
+        "aside and moved into place: a failed build leaves the "
+        "old one.",
+    )
+    p.add_argument(
+        "--maps",
+        default=None,
+        metavar="DIR",
+        help="the maps, one folder per game (default: atlas's own maps)",
+    )
+    p.add_argument(
+        "--out", default="site", metavar="DIR", help="where the site goes (default: site)"
+    )
     p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
-    p.add_argument("--tournament", metavar="DIR", action="append", default=[],
-                   dest="tournaments",
-                   help="also publish an organiser's tournament: a folder written by "
-                        "atlas tournament --out, with its own standings page (repeatable; "
-                        "with --games 0, without the built-in round robin)")
-    p.add_argument("--jobs", type=_count(1), default=None, metavar="N",
-                   help="worker processes for the tournament (default: one per core)")
-    p.add_argument("--games", type=_count(0), default=None, metavar="N",
-                   help="games per pairing, seating and map (0: no tournament)")
+    p.add_argument(
+        "--tournament",
+        metavar="DIR",
+        action="append",
+        default=[],
+        dest="tournaments",
+        help="also publish an organiser's tournament: a folder written by "
+        "atlas tournament --out, with its own standings page (repeatable; "
+        "with --games 0, without the built-in round robin)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=_count(1),
+        default=None,
+        metavar="N",
+        help="worker processes for the tournament (default: one per core)",
+    )
+    p.add_argument(
+        "--games",
+        type=_count(0),
+        default=None,
+        metavar="N",
+        help="games per pairing, seating and map (0: no tournament)",
+    )
     add_compat(p)
-    p.add_argument("--strict", action="store_true",
-                   help="exit 1 when any map or record is broken")
+    p.add_argument(
+        "--strict", action="store_true", help="exit 1 when any map or record is broken"
+    )
     add_json(p, "a summary of the build")
     add_quiet(p)
     p.set_defaults(func=_cmd_build)
 
 
 def _add_completion(sub: Any) -> None:
-    p = sub.add_parser("completion", help="print a shell completion script",
-                       description="Print a completion script for atlas (needs the "
-                                   "'completion' extra: pip install "
-                                   "'atlas-gridgames[completion]').  Bash: "
-                                   "atlas completion bash > ~/.local/share/bash-completion/"
-                                   "completions/atlas")
-    p.add_argument("shell", choices=("bash", "zsh", "tcsh"), metavar="SHELL",
-                   help="the shell: bash, zsh or tcsh")
+    p = sub.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print a completion script for atlas (needs the "
+        "'completion' extra: pip install "
+        "'atlas-gridgames[completion]').  Bash: "
+        "atlas completion bash > ~/.local/share/bash-completion/"
+        "completions/atlas",
+    )
+    p.add_argument(
+        "shell",
+        choices=("bash", "zsh", "tcsh"),
+        metavar="SHELL",
+        help="the shell: bash, zsh or tcsh",
+    )
     p.set_defaults(func=_cmd_completion)
 
 
@@ -400,13 +580,20 @@ COMMANDS: dict[str, Callable[[Any], None]] = {
 def build_parser() -> argparse.ArgumentParser:
     """The ``atlas`` parser: one sub-parser per entry of :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(
-        prog="atlas", description="Analyse, play and publish grid-game maps "
+        prog="atlas",
+        description="Analyse, play and publish grid-game maps "
         "(tron, isolation, connect5, outpost) as a static website.",
-        epilog="Every command: atlas COMMAND --help.  Documentation: docs/cli.md.")
-    parser.add_argument("--version", action="version", version=f"atlas {__version__}",
-                        help="print atlas's version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
-                                title="commands")
+        epilog="Every command: atlas COMMAND --help.  Documentation: docs/cli.md.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"atlas {__version__}",
+        help="print atlas's version and exit",
+    )
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, title="commands"
+    )
     for add in COMMANDS.values():
         add(sub)
     return parser
@@ -448,7 +635,7 @@ def _params(args: argparse.Namespace, fail: Callable[[str], Any]) -> dict[str, A
     return params
 
 
-def _compat_value(game: str, word: str, fail: Callable[[str], Any]) -> Any:
+def _compat_value(game: str, word: str, fail: Callable[[str], NoReturn]) -> Any:
     """The value of ``game``'s ``compat`` parameter that ``word`` names."""
     from .sim.registry import get_info
 
@@ -478,8 +665,10 @@ def _check_bots(game: str, specs: Sequence[str], fail: Callable[[str], Any]) -> 
             fail(str(exc))
             return  # pragma: no cover - fail exits
         if player.builtin is not None and player.builtin not in known:
-            fail(f"unknown {game} bot {player.builtin!r}; built-in: {', '.join(known)} "
-                 f"(or {EXTERNAL_PREFIX}<command line>, NAME=BOT, NAME={EXTERNAL_PREFIX}...)")
+            fail(
+                f"unknown {game} bot {player.builtin!r}; built-in: {', '.join(known)} "
+                f"(or {EXTERNAL_PREFIX}<command line>, NAME=BOT, NAME={EXTERNAL_PREFIX}...)"
+            )
 
 
 # --------------------------------------------------------------------------- runners
@@ -545,27 +734,47 @@ def _cmd_play(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     _check_bots(args.game, args.bots, fail)
     if args.record:  # before the game is played
         check_output_path(args.record, ours=is_record_file, force=args.force)
-    bot_runs = containments(get_info(args.game).num_players, sandbox=args.sandbox,
-                            limits=args.limit, env=args.bot_env)
+    bot_runs = containments(
+        get_info(args.game).num_players,
+        sandbox=args.sandbox,
+        limits=args.limit,
+        env=args.bot_env,
+    )
     if args.sandbox and sandbox_note() is not None:
         print(f"atlas: {sandbox_note()}", file=sys.stderr)
     game_map = read_map(args.map, game=args.game)
-    record = play_game(args.game, game_map, list(args.bots), params=params,
-                       seed=args.seed, time_limit=args.time, containment=bot_runs)
+    record = play_game(
+        args.game,
+        game_map,
+        list(args.bots),
+        params=params,
+        seed=args.seed,
+        time_limit=args.time,
+        containment=bot_runs,
+    )
     if args.record:
         save_record(record, args.record)
     if args.json:
         r = record.result
-        _print_json({"winner": r.winner, "reason": r.reason, "turns": len(record.turns),
-                     "scores": list(r.scores), "detail": r.detail,
-                     "statuses": [s.status for s in record.statuses],
-                     "record": args.record})
+        _print_json(
+            {
+                "winner": r.winner,
+                "reason": r.reason,
+                "turns": len(record.turns),
+                "scores": list(r.scores),
+                "detail": r.detail,
+                "statuses": [s.status for s in record.statuses],
+                "record": args.record,
+            }
+        )
     else:
         print(format_result(record))
         for seat, s in enumerate(record.statuses):
             if s.status != Status.OK:
-                print(f"  player {seat + 1}: {s.status} at turn {s.turn}: {s.detail}",
-                      file=sys.stderr)
+                print(
+                    f"  player {seat + 1}: {s.status} at turn {s.turn}: {s.detail}",
+                    file=sys.stderr,
+                )
     return 0
 
 
@@ -581,9 +790,12 @@ def _cmd_tournament(args: argparse.Namespace, fail: Callable[[str], Any]) -> int
     target = args.target
     flag_names = ("maps", "bots", "seeds", "time", "schedule")
     if target.endswith(".toml") or (Path(target).is_file() and target not in _games()):
-        given = [f"--{n}" for n in flag_names if getattr(args, n)] + \
-            [f"--{n}" for n in ("param", "limit") if getattr(args, n)] + \
-            (["--compat"] if args.compat else []) + (["--sandbox"] if args.sandbox else [])
+        given = (
+            [f"--{n}" for n in flag_names if getattr(args, n)]
+            + [f"--{n}" for n in ("param", "limit") if getattr(args, n)]
+            + (["--compat"] if args.compat else [])
+            + (["--sandbox"] if args.sandbox else [])
+        )
         if given:
             fail(f"{', '.join(given)}: the plan file says these itself")
         plan = load_plan(target)
@@ -598,20 +810,36 @@ def _cmd_tournament(args: argparse.Namespace, fail: Callable[[str], Any]) -> int
             if not sep:
                 fail(f"--limit expects NAME=VALUE, got {text!r}")
             limits.append((name.strip(), value.strip()))
-        plan = plan_from_flags(target, args.maps or [maps_dir() / target],
-                               list(args.bots or bot_names(target)), args.seeds or 1,
-                               args.time or 0.1, params, args.schedule or "round-robin",
-                               sandbox=args.sandbox, limits=limits)
+        plan = plan_from_flags(
+            target,
+            args.maps or [maps_dir() / target],
+            list(args.bots or bot_names(target)),
+            args.seeds or 1,
+            args.time or 0.1,
+            params,
+            args.schedule or "round-robin",
+            sandbox=args.sandbox,
+            limits=limits,
+        )
     else:
-        fail(f"argument GAME|PLAN.toml: {target!r} is neither a plan file nor a game "
-             f"({', '.join(_games())})")
+        fail(
+            f"argument GAME|PLAN.toml: {target!r} is neither a plan file nor a game "
+            f"({', '.join(_games())})"
+        )
     if args.resume and not args.out:
         fail("--resume needs --out DIR, the folder of the tournament to finish")
     if not args.quiet and not args.json:
         print(describe(plan), file=sys.stderr, flush=True)
-    result = run_plan(plan, args.out, resume=args.resume, force=args.force, jobs=args.jobs,
-                      scheduler=args.scheduler, progress=_progress(args),
-                      log=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
+    result = run_plan(
+        plan,
+        args.out,
+        resume=args.resume,
+        force=args.force,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        progress=_progress(args),
+        log=None if args.quiet else (lambda m: print(m, file=sys.stderr)),
+    )
     if args.json:
         _print_json(results_json(result.specs, result.records, result.table, result.files))
     else:
@@ -636,8 +864,9 @@ def _cmd_check(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
             fail(f"atlas has no map of {args.game}; give one with --map")
         game_map = read_map(bundled[0], game=args.game)
     run = containments(1, sandbox=args.sandbox, limits=args.limit, env=args.bot_env)[0]
-    report = check_bot(args.game, args.bot, game_map, time_limit=args.time, seed=args.seed,
-                       containment=run)
+    report = check_bot(
+        args.game, args.bot, game_map, time_limit=args.time, seed=args.seed, containment=run
+    )
     if args.json:
         _print_json(report.to_json())
         return 0 if report.ok else 1
@@ -659,10 +888,15 @@ def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
     not (the first differing turn, seat and field are printed), 2 when the trace or its
     map cannot be read."""
     from .errors import MapFormatError
-    from .maps import read_map
-    from .sim.outpost.traces import (TraceError, TraceMismatchError, find_trace_map,
-                                     read_trace, trace_to_record)
     from .fsutil import check_output_path
+    from .maps import read_map
+    from .sim.outpost.traces import (
+        TraceError,
+        TraceMismatchError,
+        find_trace_map,
+        read_trace,
+        trace_to_record,
+    )
     from .sim.records import is_record_file, save_record
 
     if args.record:  # before the trace is replayed
@@ -670,8 +904,9 @@ def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
 
     def failed(code: int, exc: Exception) -> int:
         if args.json:
-            _print_json({"trace": args.trace, "replayed": False, "error": str(exc),
-                         "record": None})
+            _print_json(
+                {"trace": args.trace, "replayed": False, "error": str(exc), "record": None}
+            )
         print(f"atlas import-trace: {exc}", file=sys.stderr)
         return code
 
@@ -691,14 +926,25 @@ def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
         save_record(record, args.record)
     fin = record.final
     if args.json:
-        _print_json({"trace": args.trace, "replayed": True, "turns": len(trace.turns),
-                     "map": game_map.name, "map_file": str(map_path),
-                     "params": {"r": trace.r, "L": trace.L, "W": trace.W},
-                     "land": fin["land"], "water": fin["water"], "record": args.record})
+        _print_json(
+            {
+                "trace": args.trace,
+                "replayed": True,
+                "turns": len(trace.turns),
+                "map": game_map.name,
+                "map_file": str(map_path),
+                "params": {"r": trace.r, "L": trace.L, "W": trace.W},
+                "land": fin["land"],
+                "water": fin["water"],
+                "record": args.record,
+            }
+        )
         return 0
-    print(f"{args.trace}: {len(trace.turns)} turns replayed exactly on {game_map.name} "
-          f"(r={trace.r} L={trace.L} W={trace.W}); land {fin['land']}, "
-          f"water {fin['water']}")
+    print(
+        f"{args.trace}: {len(trace.turns)} turns replayed exactly on {game_map.name} "
+        f"(r={trace.r} L={trace.L} W={trace.W}); land {fin['land']}, "
+        f"water {fin['water']}"
+    )
     if args.record:
         print(f"record written to {args.record}")
     return 0
@@ -709,8 +955,14 @@ def _cmd_bot(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
 
     _check_bots(args.game, [args.name], fail)
     params = _params(argparse.Namespace(game=args.game, param=[], compat=args.compat), fail)
-    return serve_builtin_bot(args.game, args.name, seed=args.seed, time_limit=args.time,
-                             first_move_time=args.first_time, params=params)
+    return serve_builtin_bot(
+        args.game,
+        args.name,
+        seed=args.seed,
+        time_limit=args.time,
+        first_move_time=args.first_time,
+        params=params,
+    )
 
 
 def _replay_out(args: argparse.Namespace, fail: Callable[[str], Any]) -> Path:
@@ -728,8 +980,9 @@ def _replay_out(args: argparse.Namespace, fail: Callable[[str], Any]) -> Path:
         stem = stem[: -len(suffix)] if stem.endswith(suffix) else stem
     out = src.with_name(stem + ".gif")
     if out.exists() and not is_atlas_gif(out) and not args.force:
-        fail(f"{out} already exists and atlas did not write it; name another OUT.gif, "
-             "or --force")
+        fail(
+            f"{out} already exists and atlas did not write it; name another OUT.gif, or --force"
+        )
     return check_output_path(out, ours=is_atlas_gif, force=True)
 
 
@@ -741,8 +994,14 @@ def _cmd_replay(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     record = load_record(args.record)
     write_gif(record, out)
     if args.json:
-        _print_json({"record": args.record, "gif": str(out), "turns": len(record.turns),
-                     "bytes": out.stat().st_size})
+        _print_json(
+            {
+                "record": args.record,
+                "gif": str(out),
+                "turns": len(record.turns),
+                "bytes": out.stat().st_size,
+            }
+        )
     else:
         print(f"{args.record}: {len(record.turns)} turns -> {out}")
     return 0
@@ -758,14 +1017,23 @@ def _cmd_build(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     if args.compat is not None:
         from .sim.registry import game_names, get_info
 
-        params = {game: {"compat": _compat_value(game, args.compat, fail)}
-                  for game in game_names() if get_info(game).param("compat") is not None}
+        params = {
+            game: {"compat": _compat_value(game, args.compat, fail)}
+            for game in game_names()
+            if get_info(game).param("compat") is not None
+        }
     try:
-        result = build_site(args.maps if args.maps is not None else maps_dir(), args.out,
-                            records_dir=args.records, tournaments=args.tournaments,
-                            jobs=args.jobs, games=args.games,
-                            progress=_progress(args), params=params,
-                            log=(lambda msg: None) if args.quiet else None)
+        result = build_site(
+            args.maps if args.maps is not None else maps_dir(),
+            args.out,
+            records_dir=args.records,
+            tournaments=args.tournaments,
+            jobs=args.jobs,
+            games=args.games,
+            progress=_progress(args),
+            params=params,
+            log=(lambda msg: None) if args.quiet else None,
+        )
     except OSError as exc:
         print(f"atlas: error: {exc}", file=sys.stderr)
         return 2
@@ -776,12 +1044,19 @@ def _cmd_build(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
     elif args.strict and result.problems:
         code = 1
     if args.json:
-        _print_json({"out": str(result.out), "index": str(result.out / "index.html"),
-                     "maps": len(result.maps), "maps_ok": sum(1 for m in result.maps if m.ok),
-                     "games": len(result.games), "problems": list(result.problems),
-                     "seconds": round(result.seconds, 3),
-                     "cache": {"hits": result.cache_hits, "misses": result.cache_misses},
-                     "exit": code})
+        _print_json(
+            {
+                "out": str(result.out),
+                "index": str(result.out / "index.html"),
+                "maps": len(result.maps),
+                "maps_ok": sum(1 for m in result.maps if m.ok),
+                "games": len(result.games),
+                "problems": list(result.problems),
+                "seconds": round(result.seconds, 3),
+                "cache": {"hits": result.cache_hits, "misses": result.cache_misses},
+                "exit": code,
+            }
+        )
     return code
 
 

@@ -9,7 +9,7 @@ into a file are built by :func:`located` so the same mistake reads the same ever
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from collections.abc import Iterable
 
 __all__ = [
     "AtlasError",
@@ -47,8 +47,13 @@ class AtlasError(Exception):
 class _LocatedError(AtlasError, ValueError):
     """A bad-input error that knows the file and line it comes from."""
 
-    def __init__(self, message: str, *, path: str | os.PathLike[str] | None = None,
-                 line: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | os.PathLike[str] | None = None,
+        line: int | None = None,
+    ) -> None:
         self.path = None if path is None else os.fspath(path)
         self.line = line
         self.reason = message
@@ -99,8 +104,9 @@ class UnknownNameError(AtlasError, LookupError):
     ``known`` the names that would have been accepted.
     """
 
-    def __init__(self, kind: str, name: str, known: Iterable[str] = (), where: str = ""
-                 ) -> None:
+    def __init__(
+        self, kind: str, name: str, known: Iterable[str] = (), where: str = ""
+    ) -> None:
         self.kind = kind
         self.name = name
         self.known = tuple(known)

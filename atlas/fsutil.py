@@ -13,14 +13,21 @@ import io
 import os
 import stat
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .errors import OutputFolderError, located
 
-__all__ = ["default_mode", "read_regular_file", "read_maybe_gzip", "check_output_path",
-           "starts_with", "write_atomically",
-           "file_kind", "GZIP_MAGIC"]
+__all__ = [
+    "default_mode",
+    "read_regular_file",
+    "read_maybe_gzip",
+    "check_output_path",
+    "starts_with",
+    "write_atomically",
+    "file_kind",
+    "GZIP_MAGIC",
+]
 
 #: The first two bytes of gzip data.
 GZIP_MAGIC = b"\x1f\x8b"
@@ -40,16 +47,25 @@ def default_mode(*, directory: bool = False) -> int:
 
 def file_kind(mode: int) -> str:
     """What a file of ``st_mode`` ``mode`` is, in words (``"a FIFO (named pipe)"``)."""
-    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return name
     return "not a regular file"
 
 
-def read_regular_file(path: str | os.PathLike[str], limit: int,
-                      error: Callable[..., Exception], *, what: str = "file") -> bytes:
+def read_regular_file(
+    path: str | os.PathLike[str],
+    limit: int,
+    error: Callable[..., Exception],
+    *,
+    what: str = "file",
+) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 
     The file is opened without blocking (a FIFO cannot hang the reader) and checked
@@ -62,8 +78,9 @@ def read_regular_file(path: str | os.PathLike[str], limit: int,
         file (a folder, FIFO, device or socket: "not a regular file: a FIFO"), or holds
         more than ``limit`` bytes ("file is N bytes, more than LIMIT").
     """
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | \
-        getattr(os, "O_CLOEXEC", 0)
+    flags = (
+        os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    )
     try:
         fd = os.open(path, flags)
     except OSError as exc:
@@ -73,8 +90,10 @@ def read_regular_file(path: str | os.PathLike[str], limit: int,
         if not stat.S_ISREG(st.st_mode):
             raise error(f"not a regular file: {file_kind(st.st_mode)}", path=path)
         if st.st_size > limit:
-            raise error(f"{what} is {st.st_size:,} bytes, more than atlas reads "
-                        f"({limit:,} at most)", path=path)
+            raise error(
+                f"{what} is {st.st_size:,} bytes, more than atlas reads ({limit:,} at most)",
+                path=path,
+            )
         os.set_blocking(fd, True)
         chunks = []
         total = 0
@@ -93,9 +112,13 @@ def read_regular_file(path: str | os.PathLike[str], limit: int,
     return b"".join(chunks)
 
 
-def read_maybe_gzip(path: str | os.PathLike[str], limit: int,
-                    error: Callable[..., Exception], *, what: str = "file"
-                    ) -> tuple[bytes, bool]:
+def read_maybe_gzip(
+    path: str | os.PathLike[str],
+    limit: int,
+    error: Callable[..., Exception],
+    *,
+    what: str = "file",
+) -> tuple[bytes, bool]:
     """The bytes of ``path``, gunzipped when they start with gzip's magic number.
 
     Returns the bytes and whether they were gzip data.  The file is read with
@@ -112,14 +135,16 @@ def read_maybe_gzip(path: str | os.PathLike[str], limit: int,
         except (OSError, EOFError, zlib.error) as exc:
             raise error(f"damaged gzip data: {exc}", path=path) from None
         if len(raw) > limit:
-            raise error(f"{what} is more than {limit:,} bytes once decompressed",
-                        path=path)
+            raise error(f"{what} is more than {limit:,} bytes once decompressed", path=path)
     return raw, gzipped
 
 
-def check_output_path(path: str | os.PathLike[str], *,
-                      ours: Callable[[Path], bool] | None = None,
-                      force: bool = False) -> Path:
+def check_output_path(
+    path: str | os.PathLike[str],
+    *,
+    ours: Callable[[Path], bool] | None = None,
+    force: bool = False,
+) -> Path:
     """Check, before any work, that a file can be written at ``path``; return it.
 
     The folder it goes in must exist and be writable, and ``path`` must not be a
@@ -147,8 +172,9 @@ def check_output_path(path: str | os.PathLike[str], *,
     except FileNotFoundError:
         raise refused(f"the folder {os.fspath(folder)!r} does not exist") from None
     except OSError as exc:
-        raise refused(f"cannot use the folder {os.fspath(folder)!r}: "
-                      f"{exc.strerror or exc}") from None
+        raise refused(
+            f"cannot use the folder {os.fspath(folder)!r}: {exc.strerror or exc}"
+        ) from None
     if not stat.S_ISDIR(st.st_mode):
         raise refused(f"{os.fspath(folder)!r} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):

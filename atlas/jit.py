@@ -18,16 +18,52 @@ Within :func:`interpreted`, lazy kernels run as plain Python (``kernel.py_func``
 without numba at all, which is faster for a one-shot analysis of a small map than
 loading numba (``atlas analyze``, ``atlas validate``; ``benchmarks/bench_startup.py``
 measures both).
+
+numba's cache
+-------------
+numba keeps a ``cache=True`` kernel's compiled code with a stamp of the kernel's own
+file only: a kernel that calls a kernel of another module would keep its old copy of
+the callee after that module changes, and a global of another module is frozen into the
+compiled code.  So atlas points numba's cache (``NUMBA_CACHE_DIR``) at a folder of its
+own, keyed by atlas's version and a hash of every module compiled code can see
+(:func:`compiled_sources`): ``~/.cache/atlas/numba/<version>-<hash>`` (or under
+``$XDG_CACHE_HOME``).  Editing any kernel, a constant a kernel reads, or upgrading atlas
+starts a fresh folder; older folders are pruned (:func:`prune_caches`).  ``import atlas``
+installs :func:`install_numba_cache_hook`, which chooses the folder the moment numba is
+first imported, by any module: every kernel of atlas, and of any process atlas starts
+(pool workers, Dask workers, served bots inherit ``NUMBA_CACHE_DIR``), uses it.
+
+Types: the kernels are untyped on purpose.  numba infers their types from the arguments
+of each call, which mypy cannot follow; :func:`njit` returns ``Any``, and each kernel
+``def`` in a strictly checked module says ``# type: ignore[no-untyped-def]``.  The
+public function in front of a kernel checks and converts its input and is fully typed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import os
+import sys
 import threading
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
-__all__ = ["LazyKernel", "njit", "numba", "interpreted", "is_interpreted"]
+__all__ = [
+    "LazyKernel",
+    "njit",
+    "numba",
+    "interpreted",
+    "is_interpreted",
+    "compiled_sources",
+    "source_key",
+    "cache_base",
+    "use_numba_cache",
+    "numba_cache_folder",
+    "install_numba_cache_hook",
+    "prune_caches",
+]
 
 _LOCK = threading.RLock()
 _STATE = threading.local()
@@ -101,7 +137,8 @@ class LazyKernel:
 
     @property
     def targetoptions(self) -> dict[str, Any]:
-        return self.dispatcher.targetoptions
+        options: dict[str, Any] = self.dispatcher.targetoptions
+        return options
 
     def __getattr__(self, name: str) -> Any:  # signatures, inspect_types, ...
         if name.startswith("__") or name in ("_dispatcher", "_options", "py_func"):
@@ -129,3 +166,252 @@ class _Numba:
 
 #: Stands in for ``import numba`` in modules whose kernels load lazily.
 numba = _Numba()
+
+
+# --- numba's cache folder ----------------------------------------------------------
+
+#: The newest cache folders :func:`prune_caches` keeps, however old.
+KEEP_CACHES = 3
+#: A cache folder used more recently than this (seconds) is never pruned: a process of
+#: another checkout, or a long tournament, may still be writing to it.
+PRUNE_AFTER = 24 * 3600.0
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_FOLDER: Path | None = None
+
+
+def _module_path(root: Path, package: str, module: str) -> Path | None:
+    """The file of ``module`` when it belongs to ``package`` (whose folder is ``root``)."""
+    if module != package and not module.startswith(package + "."):
+        return None
+    parts = module.split(".")[1:]
+    base = root.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _module_name(root: Path, package: str, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([package, *parts])
+
+
+#: An import statement at the start of a line (indented ones too): ``import a, b.c``,
+#: ``from .x import y, z`` or ``from ..x import (y,\n z)``.
+_IMPORT = (
+    r"^[ \t]*(?:import[ \t]+([\w., \t]+)"
+    r"|from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+))"
+)
+#: What makes a module one with kernels: it imports numba, or names ``njit``.
+_COMPILES = r"^[ \t]*(?:import[ \t]+numba|from[ \t]+numba[\w.]*[ \t]+import)|\bnjit\b"
+
+
+def _imports(text: str, module: str, is_package: bool) -> set[str]:
+    """Absolute names of the modules ``text`` imports (relative imports resolved, and
+    ``from X import y`` counted as both ``X`` and ``X.y``), inside functions too."""
+    import re
+
+    out: set[str] = set()
+    here = module if is_package else module.rpartition(".")[0]
+    for m in re.finditer(_IMPORT, text, re.MULTILINE):
+        if m.group(1) is not None:
+            out.update(n.split()[0] for n in m.group(1).split(",") if n.split())
+            continue
+        dots, name, names = m.group(2), m.group(3), m.group(4)
+        if dots:
+            level = len(dots)
+            base = here.rsplit(".", level - 1)[0] if level > 1 else here
+            target = f"{base}.{name}" if name else base
+        else:
+            target = name
+        out.add(target)
+        for item in names.strip("()").split(","):
+            words = item.split()
+            if words:
+                out.add(f"{target}.{words[0]}")
+    return out
+
+
+def compiled_sources(root: Path = _PACKAGE_DIR, package: str = "atlas") -> list[Path]:
+    """The modules of ``package`` whose code can end up in its compiled kernels.
+
+    Every module with kernels (it imports numba or names ``njit``), every module of the
+    package those import, transitively (a kernel calls their kernels and freezes their
+    globals into its code), and the packages above them (run on import).  Sorted.
+    Imports are read from the text, as lines starting with ``import`` or ``from``.
+    """
+    import re
+
+    root = Path(root)
+    texts = {
+        path: path.read_text(encoding="utf-8", errors="replace") for path in root.rglob("*.py")
+    }
+    todo = sorted(p for p, text in texts.items() if re.search(_COMPILES, text, re.MULTILINE))
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen or path not in texts:
+            continue
+        seen.add(path)
+        module = _module_name(root, package, path)
+        parents = [module.rsplit(".", k)[0] for k in range(1, module.count(".") + 1)]
+        for name in [*_imports(texts[path], module, path.name == "__init__.py"), *parents]:
+            found = _module_path(root, package, name)
+            if found is not None and found not in seen:
+                todo.append(found)
+    return sorted(seen)
+
+
+def source_key(
+    root: Path = _PACKAGE_DIR, package: str = "atlas", version: str | None = None
+) -> str:
+    """The name of the cache folder for these sources: ``<version>-<16 hex digits>``,
+    a SHA-256 of the version and of each :func:`compiled_sources` file's path and bytes."""
+    import hashlib
+
+    if version is None:
+        from ._version import __version__
+
+        version = __version__
+    root = Path(root)
+    digest = hashlib.sha256(version.encode())
+    for path in compiled_sources(root, package):
+        digest.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return f"{version}-{digest.hexdigest()[:16]}"
+
+
+def cache_base() -> Path:
+    """Where atlas's numba caches live: ``$XDG_CACHE_HOME/atlas/numba``, by default
+    ``~/.cache/atlas/numba``."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "atlas" / "numba"
+
+
+def _last_use(folder: Path) -> float:
+    """The newest modification time of ``folder`` and the folders in it (numba writes
+    one folder per source folder; :func:`use_numba_cache` touches the key's folder)."""
+    times = [folder.stat().st_mtime]
+    with contextlib.suppress(OSError):
+        times += [p.stat().st_mtime for p in folder.iterdir() if p.is_dir()]
+    return max(times)
+
+
+def prune_caches(
+    base: Path,
+    keep: int = KEEP_CACHES,
+    older_than: float = PRUNE_AFTER,
+    now: float | None = None,
+    spare: str = "",
+) -> list[Path]:
+    """Remove the cache folders of ``base`` beyond the ``keep`` most recently used,
+    unless used within ``older_than`` seconds; ``spare`` (a key) is always kept.
+
+    Only folders named like a key (``<version>-<16 hex digits>``) are touched.
+    Returns the folders removed.
+    """
+    import re
+    import shutil
+    import time
+
+    now = time.time() if now is None else now
+    pattern = re.compile(r"[0-9A-Za-z.+!_]+-[0-9a-f]{16}")
+    try:
+        folders = [
+            p
+            for p in Path(base).iterdir()
+            if p.is_dir() and not p.is_symlink() and pattern.fullmatch(p.name)
+        ]
+    except OSError:
+        return []
+    used = []
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            used.append((_last_use(folder), folder))
+    used.sort(reverse=True)
+    removed = []
+    for last, folder in used[keep:]:
+        if folder.name != spare and now - last > older_than:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _ready(folder: Path) -> bool:
+    """Make ``folder`` (pruning its older siblings when it is new) and mark it used;
+    whether numba can write there."""
+    try:
+        fresh = not folder.is_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)
+        if fresh:
+            prune_caches(folder.parent, spare=folder.name)
+        return os.access(folder, os.W_OK | os.X_OK)
+    except OSError:
+        return False
+
+
+def use_numba_cache(
+    root: Path = _PACKAGE_DIR,
+    package: str = "atlas",
+    version: str | None = None,
+    base: Path | None = None,
+) -> Path:
+    """Point numba's cache at the folder keyed by ``package``'s compiled sources.
+
+    Call it before numba compiles anything (atlas does, through
+    :func:`install_numba_cache_hook`).  A ``NUMBA_CACHE_DIR`` inherited from a parent
+    process is kept when it is the folder of the same key (the parent ran the same
+    sources); otherwise the folder is ``base / key`` (``base`` by default
+    :func:`cache_base`), or one under the temporary folder when that cannot be written
+    (a read-only home, a sandbox).  Sets ``NUMBA_CACHE_DIR`` (children inherit it) and,
+    when numba is already loaded, its configuration; returns the folder.
+    """
+    global _FOLDER
+    key = source_key(root, package, version)
+    inherited = os.environ.get("NUMBA_CACHE_DIR", "")
+    folder = Path(inherited) if inherited else None
+    if folder is None or folder.name != key or not _ready(folder):
+        folder = (cache_base() if base is None else Path(base)) / key
+        if not _ready(folder):
+            import tempfile
+
+            uid = os.getuid() if hasattr(os, "getuid") else 0
+            folder = Path(tempfile.gettempdir()) / f"atlas-{uid}" / "numba" / key
+            _ready(folder)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    loaded = sys.modules.get("numba")
+    if loaded is not None:
+        loaded.config.CACHE_DIR = str(folder)
+    _FOLDER = folder
+    return folder
+
+
+def numba_cache_folder() -> Path:
+    """The folder of numba's cache in this process, chosen now if not yet."""
+    return _FOLDER if _FOLDER is not None else use_numba_cache()
+
+
+class _BeforeNumba:
+    """A finder on ``sys.meta_path`` that chooses the cache folder when numba is first
+    imported, then steps aside (it finds nothing itself)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "numba":
+            with contextlib.suppress(ValueError):
+                sys.meta_path.remove(self)
+            if _FOLDER is None:
+                use_numba_cache()
+        return None
+
+
+def install_numba_cache_hook() -> None:
+    """Have numba's cache folder chosen before numba is imported (at once if it is)."""
+    if "numba" in sys.modules:
+        numba_cache_folder()
+    elif not any(isinstance(f, _BeforeNumba) for f in sys.meta_path):
+        sys.meta_path.insert(0, _BeforeNumba())

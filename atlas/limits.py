@@ -102,8 +102,9 @@ def json_depth(data: bytes) -> int:
     if quote >= 0:
         bare = bare[:quote]
     codes = np.frombuffer(bare, dtype=np.uint8)
-    steps = ((codes == ord("[")) | (codes == ord("{"))).astype(np.int32) \
-        - ((codes == ord("]")) | (codes == ord("}"))).astype(np.int32)
+    steps = ((codes == ord("[")) | (codes == ord("{"))).astype(np.int32) - (
+        (codes == ord("]")) | (codes == ord("}"))
+    ).astype(np.int32)
     if steps.size == 0:
         return 0
     return int(max(0, np.cumsum(steps).max()))
@@ -111,8 +112,9 @@ def json_depth(data: bytes) -> int:
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise LimitError(f"a number of {len(text.lstrip('-'))} digits, more than "
-                         f"{MAX_INT_DIGITS}")
+        raise LimitError(
+            f"a number of {len(text.lstrip('-'))} digits, more than {MAX_INT_DIGITS}"
+        )
     return int(text)
 
 

@@ -44,10 +44,11 @@ import hashlib
 import os
 import re
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -122,8 +123,10 @@ class GameMap:
 
     def __post_init__(self) -> None:
         if not isinstance(self.game, str) or not GAME_NAME.match(self.game):
-            raise ValueError(f"bad game name {self.game!r}: lower-case letters, digits, "
-                             "'-' and '_', starting with a letter")
+            raise ValueError(
+                f"bad game name {self.game!r}: lower-case letters, digits, "
+                "'-' and '_', starting with a letter"
+            )
         blocked = np.array(self.blocked, dtype=np.bool_, copy=True)
         if blocked.ndim != 2:
             raise ValueError(f"blocked must be a 2-D grid, got shape {blocked.shape}")
@@ -159,17 +162,23 @@ class GameMap:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameMap):
             return NotImplemented
-        return (self.game == other.game and self.name == other.name
-                and self.starts == other.starts and dict(self.meta) == dict(other.meta)
-                and self.blocked.shape == other.blocked.shape
-                and bool(np.array_equal(self.blocked, other.blocked)))
+        return (
+            self.game == other.game
+            and self.name == other.name
+            and self.starts == other.starts
+            and dict(self.meta) == dict(other.meta)
+            and self.blocked.shape == other.blocked.shape
+            and bool(np.array_equal(self.blocked, other.blocked))
+        )
 
     def __hash__(self) -> int:
         return hash((self.game, self.name, self.content_hash))
 
     def __repr__(self) -> str:
-        return (f"GameMap(game={self.game!r}, name={self.name!r}, "
-                f"size={self.width}x{self.height}, starts={self.starts})")
+        return (
+            f"GameMap(game={self.game!r}, name={self.name!r}, "
+            f"size={self.width}x{self.height}, starts={self.starts})"
+        )
 
 
 # --------------------------------------------------------------------------- reading
@@ -209,12 +218,18 @@ def _decode(data: bytes, path: Path | None) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise MapFormatError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})",
-                             path=path, line=line) from None
+        raise MapFormatError(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x})", path=path, line=line
+        ) from None
 
 
-def parse_map(text: str, *, game: str | None = None, name: str = "map",
-              path: str | os.PathLike[str] | None = None) -> GameMap:
+def parse_map(
+    text: str,
+    *,
+    game: str | None = None,
+    name: str = "map",
+    path: str | os.PathLike[str] | None = None,
+) -> GameMap:
     """Parse the text of a map; see :func:`read_map`.
 
     ``path`` is used in error messages and recorded as the map's source.
@@ -224,8 +239,12 @@ def parse_map(text: str, *, game: str | None = None, name: str = "map",
     if not isinstance(game, str) or not GAME_NAME.match(game):
         raise MapFormatError(f"bad game name {game!r}", path=path)
     source = None if path is None else os.fspath(path)
-    parser = {"tron": _parse_tron, "outpost": _parse_outpost,
-              "isolation": _parse_isolation, "connect5": _parse_connect5}.get(game)
+    parser = {
+        "tron": _parse_tron,
+        "outpost": _parse_outpost,
+        "isolation": _parse_isolation,
+        "connect5": _parse_connect5,
+    }.get(game)
     if parser is None:
         return _parse_grid_map(text, name, source, game)
     return parser(text, name, source)
@@ -242,17 +261,25 @@ def _sniff_game(text: str, path: str | os.PathLike[str] | None) -> str:
     head = lines[0].split()
     if head and head[0] in ("isolation", "connect5"):
         return head[0]
-    if len(head) >= 3 and GAME_NAME.match(head[0]) and _DIGITS.fullmatch(head[1]) \
-            and _DIGITS.fullmatch(head[2]):
+    if (
+        len(head) >= 3
+        and GAME_NAME.match(head[0])
+        and _DIGITS.fullmatch(head[1])
+        and _DIGITS.fullmatch(head[2])
+    ):
         return head[0]
     if _TWO_INTS.match(lines[0]):
         if len(lines) > 1 and _TWO_INTS.match(lines[1]):
             return "outpost"
         return "tron"
-    raise MapFormatError("cannot tell which game this map is for: the first line should be "
-                         "'W H' (tron), 'x y' (outpost), 'isolation W H', "
-                         "'connect5 COLUMNS ROWS INAROW' or 'GAME W H', "
-                         f"got {lines[0][:40]!r}", path=path, line=1)
+    raise MapFormatError(
+        "cannot tell which game this map is for: the first line should be "
+        "'W H' (tron), 'x y' (outpost), 'isolation W H', "
+        "'connect5 COLUMNS ROWS INAROW' or 'GAME W H', "
+        f"got {lines[0][:40]!r}",
+        path=path,
+        line=1,
+    )
 
 
 def _lines(text: str) -> list[str]:
@@ -266,8 +293,9 @@ def _lines(text: str) -> list[str]:
 def _number(token: str, what: str, path: str | None, line: int, context: str) -> int:
     """A whole number of a header; :class:`MapFormatError` for anything else."""
     if not _DIGITS.fullmatch(token):
-        raise MapFormatError(f"expected {context}, got {_shown(token)} for {what}",
-                             path=path, line=line)
+        raise MapFormatError(
+            f"expected {context}, got {_shown(token)} for {what}", path=path, line=line
+        )
     try:
         return whole_number(token, what)
     except LimitError as exc:
@@ -281,8 +309,11 @@ def _shown(text: str) -> str:
 def _parse_size(token_line: str, path: str | None, line: int, what: str) -> tuple[int, int]:
     parts = token_line.split()
     if len(parts) != 2:
-        raise MapFormatError(f"expected the size '{what}' as two whole numbers, got "
-                             f"{_shown(token_line)}", path=path, line=line)
+        raise MapFormatError(
+            f"expected the size '{what}' as two whole numbers, got {_shown(token_line)}",
+            path=path,
+            line=line,
+        )
     context = f"the size '{what}' as two whole numbers"
     a = _number(parts[0], "the width", path, line, context)
     b = _number(parts[1], "the height", path, line, context)
@@ -293,51 +324,82 @@ def _parse_size(token_line: str, path: str | None, line: int, what: str) -> tupl
 def _check_size(width: int, height: int, path: str | None, line: int) -> None:
     """Refuse a grid beyond the limits before anything is allocated for it."""
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
-        raise MapFormatError(f"size {width}x{height} is out of range (1..{MAX_SIDE} "
-                             "each way)", path=path, line=line)
+        raise MapFormatError(
+            f"size {width}x{height} is out of range (1..{MAX_SIDE} each way)",
+            path=path,
+            line=line,
+        )
     if width * height > MAX_CELLS:
-        raise MapFormatError(f"size {width}x{height} is {width * height:,} cells, more "
-                             f"than atlas reads ({MAX_CELLS:,})", path=path, line=line)
+        raise MapFormatError(
+            f"size {width}x{height} is {width * height:,} cells, more "
+            f"than atlas reads ({MAX_CELLS:,})",
+            path=path,
+            line=line,
+        )
 
 
-def _parse_grid(rows: list[str], first_line: int, width: int, height: int, *,
-                free_chars: str, wall: str, path: str | None, pad: bool,
-                start_chars: str = "12") -> tuple[np.ndarray, dict[str, Cell]]:
+def _parse_grid(
+    rows: list[str],
+    first_line: int,
+    width: int,
+    height: int,
+    *,
+    free_chars: str,
+    wall: str,
+    path: str | None,
+    pad: bool,
+    start_chars: str = "12",
+) -> tuple[np.ndarray, dict[str, Cell]]:
     if len(rows) < height:
-        raise MapFormatError(f"expected {height} rows after the size line, found {len(rows)}",
-                             path=path, line=first_line + len(rows))
+        raise MapFormatError(
+            f"expected {height} rows after the size line, found {len(rows)}",
+            path=path,
+            line=first_line + len(rows),
+        )
     # The size was checked against MAX_CELLS before we got here: this is bounded.
     codes = np.full((height, width), ord(free_chars[0]), dtype=np.uint32)
     for r in range(height):
         row = rows[r]
         if len(row) > width or (len(row) < width and not pad):
-            raise MapFormatError(f"row has {len(row)} characters, expected {width}",
-                                 path=path, line=first_line + r)
+            raise MapFormatError(
+                f"row has {len(row)} characters, expected {width}",
+                path=path,
+                line=first_line + r,
+            )
         if row:
-            codes[r, :len(row)] = np.frombuffer(row.encode("utf-32-le", "surrogatepass"),
-                                                dtype="<u4")
+            codes[r, : len(row)] = np.frombuffer(
+                row.encode("utf-32-le", "surrogatepass"), dtype="<u4"
+            )
     allowed = set(free_chars) | {wall} | set(start_chars)
     bad = np.argwhere(~np.isin(codes, np.array([ord(ch) for ch in allowed], np.uint32)))
     if len(bad):
         r, c = (int(v) for v in bad[0])
         shown = "".join(sorted(allowed)).replace(" ", "space ")
         ch = chr(int(codes[r, c]))
-        raise MapFormatError(f"unexpected character {ch!r} in column {c + 1}; "
-                             f"allowed: {shown!r}", path=path, line=first_line + r)
+        raise MapFormatError(
+            f"unexpected character {ch!r} in column {c + 1}; allowed: {shown!r}",
+            path=path,
+            line=first_line + r,
+        )
     blocked = codes == ord(wall)
     starts: dict[str, Cell] = {}
     for ch in start_chars:
         where = np.argwhere(codes == ord(ch))
         if len(where) > 1:
-            raise MapFormatError(f"second start {ch!r} (the first is on line "
-                                 f"{first_line + int(where[0][0])})",
-                                 path=path, line=first_line + int(where[1][0]))
+            raise MapFormatError(
+                f"second start {ch!r} (the first is on line {first_line + int(where[0][0])})",
+                path=path,
+                line=first_line + int(where[1][0]),
+            )
         if len(where):
             starts[ch] = (int(where[0][0]), int(where[0][1]))
     for extra_no, extra in enumerate(rows[height:], start=first_line + height):
         if extra.strip():
-            raise MapFormatError(f"unexpected text after the {height} rows of the map: "
-                                 f"{extra[:40]!r}", path=path, line=extra_no)
+            raise MapFormatError(
+                f"unexpected text after the {height} rows of the map: {extra[:40]!r}",
+                path=path,
+                line=extra_no,
+            )
     return blocked, starts
 
 
@@ -346,8 +408,9 @@ def _parse_tron(text: str, name: str, path: str | None) -> GameMap:
     if not lines:
         raise MapFormatError("empty file, not a map", path=path, line=1)
     width, height = _parse_size(lines[0], path, 1, "W H")
-    blocked, starts = _parse_grid(lines[1:], 2, width, height, free_chars=" ", wall="#",
-                                  path=path, pad=True)
+    blocked, starts = _parse_grid(
+        lines[1:], 2, width, height, free_chars=" ", wall="#", path=path, pad=True
+    )
     for ch in "12":
         if ch not in starts:
             raise MapFormatError(f"no start '{ch}' on the map", path=path)
@@ -358,8 +421,9 @@ def _strip_comments(lines: list[str]) -> list[tuple[int, str]]:
     return [(i + 1, ln) for i, ln in enumerate(lines) if not ln.startswith(";")]
 
 
-def _parse_header_grid(text: str, path: str | None, game: str, usage: str,
-                       start_chars: str) -> tuple[list[str], np.ndarray, dict[str, Cell], int]:
+def _parse_header_grid(
+    text: str, path: str | None, game: str, usage: str, start_chars: str
+) -> tuple[list[str], np.ndarray, dict[str, Cell], int]:
     """An atlas grid file: ``GAME W H [WORD ...]`` then H rows of ``.#`` and starts.
 
     Returns the header's words after the size, the blocked grid, the starts by
@@ -377,38 +441,60 @@ def _parse_header_grid(text: str, path: str | None, game: str, usage: str,
     rows = [ln for _, ln in body]
     first = body[0][0] if body else lineno + 1
     if any(b[0] != first + i for i, b in enumerate(body[:height])):
-        raise MapFormatError("comment lines are not allowed between the rows of the board",
-                             path=path, line=first)
-    blocked, starts = _parse_grid(rows, first, width, height, free_chars=".", wall="#",
-                                  path=path, pad=False, start_chars=start_chars)
+        raise MapFormatError(
+            "comment lines are not allowed between the rows of the board", path=path, line=first
+        )
+    blocked, starts = _parse_grid(
+        rows,
+        first,
+        width,
+        height,
+        free_chars=".",
+        wall="#",
+        path=path,
+        pad=False,
+        start_chars=start_chars,
+    )
     return parts[3:], blocked, starts, lineno
 
 
 def _parse_isolation(text: str, name: str, path: str | None) -> GameMap:
     words, blocked, starts, lineno = _parse_header_grid(
-        text, path, "isolation", "isolation W H [queen|knight]", "12")
+        text, path, "isolation", "isolation W H [queen|knight]", "12"
+    )
     if len(words) > 1:
-        raise MapFormatError(f"expected 'isolation W H [queen|knight]', got extra words "
-                             f"{' '.join(words)[:40]!r}", path=path, line=lineno)
+        raise MapFormatError(
+            f"expected 'isolation W H [queen|knight]', got extra words "
+            f"{' '.join(words)[:40]!r}",
+            path=path,
+            line=lineno,
+        )
     variant = words[0] if words else "queen"
     if variant not in ISOLATION_VARIANTS:
-        raise MapFormatError(f"unknown variant {variant!r}; expected queen or knight",
-                             path=path, line=lineno)
+        raise MapFormatError(
+            f"unknown variant {variant!r}; expected queen or knight", path=path, line=lineno
+        )
     if len(starts) == 1:
         missing = "2" if "1" in starts else "1"
-        raise MapFormatError(f"start {missing!r} is missing: give both starts, or neither "
-                             "for a free-placement board", path=path)
+        raise MapFormatError(
+            f"start {missing!r} is missing: give both starts, or neither "
+            "for a free-placement board",
+            path=path,
+        )
     start_cells = (starts["1"], starts["2"]) if starts else ()
     return GameMap("isolation", name, blocked, start_cells, {"variant": variant}, path)
 
 
 def _parse_grid_map(text: str, name: str, path: str | None, game: str) -> GameMap:
-    words, blocked, starts, _ = _parse_header_grid(text, path, game, f"{game} W H [WORD ...]",
-                                                   "123456789")
+    words, blocked, starts, _ = _parse_header_grid(
+        text, path, game, f"{game} W H [WORD ...]", "123456789"
+    )
     labels = sorted(starts)
     if labels != [str(k) for k in range(1, len(labels) + 1)]:
-        raise MapFormatError(f"starts should be numbered from 1 with none missing, got "
-                             f"{', '.join(labels)}", path=path)
+        raise MapFormatError(
+            f"starts should be numbered from 1 with none missing, got {', '.join(labels)}",
+            path=path,
+        )
     meta = {"options": tuple(words)} if words else {}
     return GameMap(game, name, blocked, tuple(starts[k] for k in labels), meta, path)
 
@@ -422,18 +508,25 @@ def _parse_connect5(text: str, name: str, path: str | None) -> GameMap:
     usage = "'connect5 COLUMNS ROWS INAROW'"
     if len(parts) != 4 or parts[0] != "connect5":
         raise MapFormatError(f"expected {usage}, got {_shown(head)}", path=path, line=lineno)
-    cols, rows, inarow = (_number(p, what, path, lineno, usage) for p, what in
-                          zip(parts[1:], ("COLUMNS", "ROWS", "INAROW")))
+    cols, rows, inarow = (
+        _number(p, what, path, lineno, usage)
+        for p, what in zip(parts[1:], ("COLUMNS", "ROWS", "INAROW"))
+    )
     if not (1 <= cols <= 100 and 1 <= rows <= 100):
-        raise MapFormatError(f"board {cols}x{rows} is out of range (1..100 each way)",
-                             path=path, line=lineno)
+        raise MapFormatError(
+            f"board {cols}x{rows} is out of range (1..100 each way)", path=path, line=lineno
+        )
     if not 2 <= inarow <= max(cols, rows):
-        raise MapFormatError(f"in-a-row {inarow} cannot be reached on a {cols}x{rows} board",
-                             path=path, line=lineno)
+        raise MapFormatError(
+            f"in-a-row {inarow} cannot be reached on a {cols}x{rows} board",
+            path=path,
+            line=lineno,
+        )
     if len(numbered) > 1:
         n2, extra = numbered[1]
-        raise MapFormatError(f"unexpected text after the header: {extra[:40]!r}",
-                             path=path, line=n2)
+        raise MapFormatError(
+            f"unexpected text after the header: {extra[:40]!r}", path=path, line=n2
+        )
     blocked = np.zeros((rows, cols), dtype=np.bool_)
     return GameMap("connect5", name, blocked, (), {"inarow": inarow}, path)
 
@@ -484,8 +577,11 @@ def outpost_quarter_cells(text: str, path: str | None = None) -> list[tuple[int,
         except LimitError as exc:
             raise MapFormatError(str(exc), path=path, line=lineno) from None
         if not (0 <= x < OUTPOST_QUARTER and 0 <= y < OUTPOST_QUARTER):
-            raise MapFormatError(f"cell ({x}, {y}) is outside the 50x50 quarter "
-                                 "(0..49 each way)", path=path, line=lineno)
+            raise MapFormatError(
+                f"cell ({x}, {y}) is outside the 50x50 quarter (0..49 each way)",
+                path=path,
+                line=lineno,
+            )
         cells.append((lineno, x, y))
     return cells
 
@@ -507,8 +603,9 @@ def outpost_full_water(quarter: np.ndarray) -> Grid:
 def _parse_outpost(text: str, name: str, path: str | None) -> GameMap:
     cells = outpost_quarter_cells(text, path)
     if not cells:
-        raise MapFormatError("no water cells: an outpost map lists 500 lines 'x y'",
-                             path=path, line=1)
+        raise MapFormatError(
+            "no water cells: an outpost map lists 500 lines 'x y'", path=path, line=1
+        )
     quarter = np.zeros((OUTPOST_QUARTER, OUTPOST_QUARTER), dtype=np.bool_)
     for _, x, y in cells:
         quarter[y, x] = True
@@ -524,8 +621,12 @@ def format_map(game_map: GameMap) -> str:
     if g.game == "tron":
         return _format_grid(g, f"{g.width} {g.height}", free=" ", wall="#")
     if g.game == "isolation":
-        return _format_grid(g, f"isolation {g.width} {g.height} {g.meta.get('variant', 'queen')}",
-                            free=".", wall="#")
+        return _format_grid(
+            g,
+            f"isolation {g.width} {g.height} {g.meta.get('variant', 'queen')}",
+            free=".",
+            wall="#",
+        )
     if g.game == "connect5":
         return f"connect5 {g.width} {g.height} {int(g.meta.get('inarow', 5))}\n"
     if g.game != "outpost":

@@ -35,8 +35,10 @@ def data_dir(name: str) -> Path:
     for folder in (package / "_data" / name, package.parent / name):
         if (folder / marker).exists():
             return folder
-    raise FileNotFoundError(f"atlas's {name}/ folder is missing: looked in "
-                            f"{package / '_data' / name} and {package.parent / name}")
+    raise FileNotFoundError(
+        f"atlas's {name}/ folder is missing: looked in "
+        f"{package / '_data' / name} and {package.parent / name}"
+    )
 
 
 def templates_dir() -> Path:

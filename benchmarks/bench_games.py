@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -59,8 +58,9 @@ def _play_one(game_name: str, game_map: GameMap, seed: int) -> int:
     return turns
 
 
-def python_games_per_second(game_name: str, game_map: GameMap, seconds: float,
-                            repeats: int) -> dict[str, Any]:
+def python_games_per_second(
+    game_name: str, game_map: GameMap, seconds: float, repeats: int
+) -> dict[str, Any]:
     """Median games/s (and turns/s) of random games through the Python interface."""
     rates, turn_rates = [], []
     seed = 0
@@ -76,9 +76,14 @@ def python_games_per_second(game_name: str, game_map: GameMap, seconds: float,
                 break
         rates.append(games / elapsed)
         turn_rates.append(turns / elapsed)
-    return {"game": game_name, "map": game_map.name, "size": list(game_map.shape),
-            "engine": "python", "games_per_s": statistics.median(rates),
-            "turns_per_s": statistics.median(turn_rates)}
+    return {
+        "game": game_name,
+        "map": game_map.name,
+        "size": list(game_map.shape),
+        "engine": "python",
+        "games_per_s": statistics.median(rates),
+        "turns_per_s": statistics.median(turn_rates),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,9 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="per run (CPU time)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", nargs="+", default=None, help="games to measure")
-    parser.add_argument("--maps", nargs="+", default=None, metavar="FILE",
-                        help="map files to use instead of the repository's (game from "
-                             "the file)")
+    parser.add_argument(
+        "--maps",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="map files to use instead of the repository's (game from the file)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     names = args.games or list(game_names())
@@ -104,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':10} {'map':12} {'size':7} {'games/s':>10} {'turns/s':>10}")
     for r in rows:
         size = f"{r['size'][1]}x{r['size'][0]}"
-        print(f"{r['game']:10} {r['map']:12} {size:7} {r['games_per_s']:>10.1f} "
-              f"{r['turns_per_s']:>10.0f}")
+        print(
+            f"{r['game']:10} {r['map']:12} {size:7} {r['games_per_s']:>10.1f} "
+            f"{r['turns_per_s']:>10.0f}"
+        )
     return 0
 
 

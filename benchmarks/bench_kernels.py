@@ -26,9 +26,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import networkx as nx
 import numba
@@ -49,8 +49,13 @@ KERNELS = ("articulation", "components", "bfs", "voronoi")
 #: Column order of the C table in perf-reference.md.
 C_COLUMNS = {"articulation": 0, "components": 1, "bfs": 2, "voronoi": 3}
 CLASSES = ("tron15", "tron25", "outpost100", "synth200", "synth1000")
-C_ROW_NAMES = {"tron15": "tron 15", "tron25": "tron 25", "outpost100": "outpost 100",
-               "synth200": "synthetic 200", "synth1000": "synthetic 1000"}
+C_ROW_NAMES = {
+    "tron15": "tron 15",
+    "tron25": "tron 25",
+    "outpost100": "outpost 100",
+    "synth200": "synthetic 200",
+    "synth1000": "synthetic 1000",
+}
 
 
 @dataclass
@@ -99,7 +104,7 @@ def c_reference() -> dict[tuple[str, str], float]:
         return {}
     text = path.read_text(encoding="utf-8")
     start = text.find("plain C")
-    table = text[start:text.find("\n## ", start)] if start >= 0 else ""
+    table = text[start : text.find("\n## ", start)] if start >= 0 else ""
     out = {}
     for line in table.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -119,8 +124,9 @@ def c_reference() -> dict[tuple[str, str], float]:
 # --------------------------------------------------------------------------- timing
 
 
-def cpu_median(fn: Callable[[int], object], repeats: int, min_time: float = 0.05,
-               max_inner: int = 200_000) -> float:
+def cpu_median(
+    fn: Callable[[int], object], repeats: int, min_time: float = 0.05, max_inner: int = 200_000
+) -> float:
     """Median CPU seconds of one ``fn(1)``-equivalent; ``fn(k)`` runs ``k`` times."""
     t = time.process_time()
     fn(1)
@@ -188,15 +194,20 @@ def repeat(fn: Callable[[], object]) -> Callable[[int], object]:
     def run(k: int) -> None:
         for _ in range(k):
             fn()
+
     return run
 
 
 def api_runner(kernel: str, case: Case) -> Callable[[int], object]:
     free, a, b = case.free, case.a, case.b
-    return repeat({"articulation": lambda: articulation_points(free),
-                   "components": lambda: label_components(free),
-                   "bfs": lambda: bfs_distances(free, [a]),
-                   "voronoi": lambda: voronoi_counts(free, a, b)}[kernel])
+    return repeat(
+        {
+            "articulation": lambda: articulation_points(free),
+            "components": lambda: label_components(free),
+            "bfs": lambda: bfs_distances(free, [a]),
+            "voronoi": lambda: voronoi_counts(free, a, b),
+        }[kernel]
+    )
 
 
 def nx_graph(free: np.ndarray) -> nx.Graph:
@@ -220,18 +231,27 @@ def nx_voronoi(g: nx.Graph, a: tuple[int, int], b: tuple[int, int]) -> dict[str,
         if cell in (a, b):
             continue
         x, y = da.get(cell), db.get(cell)
-        key = "p1" if y is None or (x is not None and x < y) else \
-            "p2" if x is None or y < x else "tie"
+        key = (
+            "p1"
+            if y is None or (x is not None and x < y)
+            else "p2"
+            if x is None or y < x
+            else "tie"
+        )
         out[key] += 1
     return out
 
 
 def nx_runner(kernel: str, g: nx.Graph, case: Case) -> Callable[[int], object]:
     a, b = case.a, case.b
-    return repeat({"articulation": lambda: list(nx.articulation_points(g)),
-                   "components": lambda: list(nx.connected_components(g)),
-                   "bfs": lambda: nx.single_source_shortest_path_length(g, a),
-                   "voronoi": lambda: nx_voronoi(g, a, b)}[kernel])
+    return repeat(
+        {
+            "articulation": lambda: list(nx.articulation_points(g)),
+            "components": lambda: list(nx.connected_components(g)),
+            "bfs": lambda: nx.single_source_shortest_path_length(g, a),
+            "voronoi": lambda: nx_voronoi(g, a, b),
+        }[kernel]
+    )
 
 
 # --------------------------------------------------------------------------- live C
@@ -283,8 +303,9 @@ def live_c_bfs(cases: list[Case], workdir: Path) -> float | None:
         src = workdir / "bfs.c"
         src.write_text(C_BFS)
         try:
-            subprocess.run(["cc", "-O2", "-o", str(exe), str(src)], check=True,
-                           capture_output=True)
+            subprocess.run(
+                ["cc", "-O2", "-o", str(exe), str(src)], check=True, capture_output=True
+            )
         except (OSError, subprocess.CalledProcessError):
             return None
     total = 0.0
@@ -293,9 +314,19 @@ def live_c_bfs(cases: list[Case], workdir: Path) -> float | None:
         grid = workdir / f"grid{i}.bin"
         grid.write_bytes(flat.tobytes())
         reps = max(1, int(2e6 // max(1, int(case.free.sum()))))
-        out = subprocess.run([str(exe), str(grid), str(len(flat)), str(stride),
-                              str(flat_index(case.a, stride)), str(reps)], check=True,
-                             capture_output=True, text=True).stdout.split()
+        out = subprocess.run(
+            [
+                str(exe),
+                str(grid),
+                str(len(flat)),
+                str(stride),
+                str(flat_index(case.a, stride)),
+                str(reps),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
         total += float(out[0])
     return total
 
@@ -305,37 +336,48 @@ def live_c_bfs(cases: list[Case], workdir: Path) -> float | None:
 
 def import_and_analyse(map_path: Path, runs: int) -> dict[str, float]:
     """Fresh-process times for ``import atlas`` + ``summarize_map`` (warm numba cache)."""
-    code = ("import time; t0 = time.perf_counter()\n"
-            "from atlas.maps import read_map\n"
-            "from atlas.sim.registry import summarize_map\n"
-            "t1 = time.perf_counter()\n"
-            f"summarize_map(read_map({str(map_path)!r}))\n"
-            "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)\n")
-    subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True,
-                   capture_output=True)  # warm the cache
+    code = (
+        "import time; t0 = time.perf_counter()\n"
+        "from atlas.maps import read_map\n"
+        "from atlas.sim.registry import summarize_map\n"
+        "t1 = time.perf_counter()\n"
+        f"summarize_map(read_map({str(map_path)!r}))\n"
+        "t2 = time.perf_counter(); print(t1 - t0, t2 - t1)\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, check=True, capture_output=True
+    )  # warm the cache
     walls, imports, analyses = [], [], []
     for _ in range(runs):
         t = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True,
-                             capture_output=True, text=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=REPO, check=True, capture_output=True, text=True
+        ).stdout.split()
         walls.append(time.perf_counter() - t)
         imports.append(float(out[0]))
         analyses.append(float(out[1]))
-    return {"process_s": statistics.median(walls), "import_s": statistics.median(imports),
-            "analyse_s": statistics.median(analyses)}
+    return {
+        "process_s": statistics.median(walls),
+        "import_s": statistics.median(imports),
+        "analyse_s": statistics.median(analyses),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true",
-                    help="small classes only (no 1000x1000), fewer repeats")
+    ap.add_argument(
+        "--quick", action="store_true", help="small classes only (no 1000x1000), fewer repeats"
+    )
     ap.add_argument("--classes", nargs="+", choices=CLASSES, help="map classes to run")
     ap.add_argument("--kernels", nargs="+", choices=KERNELS, default=list(KERNELS))
     ap.add_argument("--repeats", type=int, default=None, help="repeats per timing")
     ap.add_argument("--no-networkx", action="store_true", help="skip the networkx side")
     ap.add_argument("--seed", type=int, default=2010, help="seed of the synthetic grids")
-    ap.add_argument("--calibrate", action="store_true",
-                    help="also compile and time a plain-C BFS (needs cc) on the same grids")
+    ap.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="also compile and time a plain-C BFS (needs cc) on the same grids",
+    )
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = ap.parse_args(argv)
     classes = tuple(args.classes or (CLASSES[:4] if args.quick else CLASSES))
@@ -343,9 +385,11 @@ def main(argv: list[str] | None = None) -> int:
     cref = c_reference()
     data = load_classes(classes, args.seed)
     rows = []
-    head = (f"{'kernel':<13}{'class':<11}{'cells':>8}{'kern ns/cell':>13}{'C ns/cell':>10}"
-            f"{'xC':>6}{'call us':>11}{'nx us':>12}{'build us':>12}{'nx/call':>9}"
-            f"{'(nx+b)/call':>12}")
+    head = (
+        f"{'kernel':<13}{'class':<11}{'cells':>8}{'kern ns/cell':>13}{'C ns/cell':>10}"
+        f"{'xC':>6}{'call us':>11}{'nx us':>12}{'build us':>12}{'nx/call':>9}"
+        f"{'(nx+b)/call':>12}"
+    )
     print(head)
     print("-" * len(head))
     for cls, cases in data.items():
@@ -354,36 +398,58 @@ def main(argv: list[str] | None = None) -> int:
         graphs = [] if args.no_networkx else [nx_graph(c.free) for c in cases]
         build = None
         if graphs:
-            build = sum(cpu_median(repeat(lambda c=c: nx_graph(c.free)),
-                                   1 if big else repeats, min_time=0.0 if big else 0.05)
-                        for c in cases)
+            build = sum(
+                cpu_median(
+                    repeat(lambda c=c: nx_graph(c.free)),
+                    1 if big else repeats,
+                    min_time=0.0 if big else 0.05,
+                )
+                for c in cases
+            )
         for kernel in args.kernels:
             kern = sum(cpu_median(kernel_runner(kernel, c), repeats) for c in cases)
             call = sum(cpu_median(api_runner(kernel, c), repeats) for c in cases)
             nxt = None
             if graphs:
-                nxt = sum(cpu_median(nx_runner(kernel, g, c), 1 if big else repeats,
-                                     min_time=0.0 if big else 0.05)
-                          for g, c in zip(graphs, cases))
+                nxt = sum(
+                    cpu_median(
+                        nx_runner(kernel, g, c),
+                        1 if big else repeats,
+                        min_time=0.0 if big else 0.05,
+                    )
+                    for g, c in zip(graphs, cases)
+                )
             ns = kern * 1e9 / cells
             c_ns = cref.get((kernel, cls))
-            row = {"kernel": kernel, "class": cls, "maps": len(cases), "free_cells": cells,
-                   "kernel_ns_per_cell": ns, "c_ns_per_cell": c_ns,
-                   "ratio_to_c": None if c_ns is None else ns / c_ns,
-                   "call_us": call * 1e6, "nx_us": None if nxt is None else nxt * 1e6,
-                   "nx_build_us": None if build is None else build * 1e6}
+            row = {
+                "kernel": kernel,
+                "class": cls,
+                "maps": len(cases),
+                "free_cells": cells,
+                "kernel_ns_per_cell": ns,
+                "c_ns_per_cell": c_ns,
+                "ratio_to_c": None if c_ns is None else ns / c_ns,
+                "call_us": call * 1e6,
+                "nx_us": None if nxt is None else nxt * 1e6,
+                "nx_build_us": None if build is None else build * 1e6,
+            }
             rows.append(row)
 
             def fmt(x, spec):
                 return format(x, spec) if x is not None else "-"
-            print(f"{kernel:<13}{cls:<11}{cells:>8}{ns:>13.2f}{fmt(c_ns, '>10.1f')}"
-                  f"{fmt(row['ratio_to_c'], '>6.2f')}{call * 1e6:>11.1f}"
-                  f"{fmt(row['nx_us'], '>12.0f')}{fmt(row['nx_build_us'], '>12.0f')}"
-                  f"{fmt(None if nxt is None else nxt / call, '>9.0f')}"
-                  f"{fmt(None if nxt is None else (nxt + build) / call, '>12.0f')}")
-    print("\nkern: kernel from a compiled loop (no Python between calls); call: the public "
-          "function from Python;\nnx: networkx on a prebuilt graph; times are CPU time, "
-          f"median of {repeats} repeats, summed over a class's maps.")
+
+            print(
+                f"{kernel:<13}{cls:<11}{cells:>8}{ns:>13.2f}{fmt(c_ns, '>10.1f')}"
+                f"{fmt(row['ratio_to_c'], '>6.2f')}{call * 1e6:>11.1f}"
+                f"{fmt(row['nx_us'], '>12.0f')}{fmt(row['nx_build_us'], '>12.0f')}"
+                f"{fmt(None if nxt is None else nxt / call, '>9.0f')}"
+                f"{fmt(None if nxt is None else (nxt + build) / call, '>12.0f')}"
+            )
+    print(
+        "\nkern: kernel from a compiled loop (no Python between calls); call: the public "
+        "function from Python;\nnx: networkx on a prebuilt graph; times are CPU time, "
+        f"median of {repeats} repeats, summed over a class's maps."
+    )
     calibration = {}
     if args.calibrate:
         import tempfile
@@ -398,26 +464,37 @@ def main(argv: list[str] | None = None) -> int:
                 cells = sum(int(c.free.sum()) for c in cases)
                 live = ns / cells
                 ref = cref.get(("bfs", cls))
-                ours = next(r["kernel_ns_per_cell"] for r in rows
-                            if r["class"] == cls and r["kernel"] == "bfs") \
-                    if "bfs" in args.kernels else None
+                ours = (
+                    next(
+                        r["kernel_ns_per_cell"]
+                        for r in rows
+                        if r["class"] == cls and r["kernel"] == "bfs"
+                    )
+                    if "bfs" in args.kernels
+                    else None
+                )
                 calibration[cls] = {"c_bfs_ns_per_cell_now": live, "c_bfs_reference": ref}
-                print(f"  {cls:<11} C BFS now {live:6.2f} ns/cell, reference "
-                      f"{ref if ref is not None else '-'}, machine factor "
-                      f"{live / ref if ref else float('nan'):.2f}"
-                      + (f"; atlas BFS / C BFS now = {ours / live:.2f}" if ours else ""))
+                print(
+                    f"  {cls:<11} C BFS now {live:6.2f} ns/cell, reference "
+                    f"{ref if ref is not None else '-'}, machine factor "
+                    f"{live / ref if ref else float('nan'):.2f}"
+                    + (f"; atlas BFS / C BFS now = {ours / live:.2f}" if ours else "")
+                )
     one = sorted((CONTEST_DATA / "tron-maps").glob("*.txt"))[:1]
     if one:
         fresh = import_and_analyse(one[0], 3 if args.quick else 5)
-        print(f"\nfresh process, warm numba cache, analyse {one[0].name}: "
-              f"process {fresh['process_s'] * 1e3:.0f} ms (import atlas "
-              f"{fresh['import_s'] * 1e3:.0f} ms + summarize_map "
-              f"{fresh['analyse_s'] * 1e3:.0f} ms)")
+        print(
+            f"\nfresh process, warm numba cache, analyse {one[0].name}: "
+            f"process {fresh['process_s'] * 1e3:.0f} ms (import atlas "
+            f"{fresh['import_s'] * 1e3:.0f} ms + summarize_map "
+            f"{fresh['analyse_s'] * 1e3:.0f} ms)"
+        )
     else:
         fresh = {}
     if args.json:
-        Path(args.json).write_text(json.dumps({"rows": rows, "fresh": fresh,
-                                               "calibration": calibration}, indent=2))
+        Path(args.json).write_text(
+            json.dumps({"rows": rows, "fresh": fresh, "calibration": calibration}, indent=2)
+        )
     return 0
 
 

@@ -44,18 +44,27 @@ def position(game_map, n: int, rng: np.random.Generator, compat: str = "spec"):
     h, w = game_map.shape
     land = ~game_map.blocked
     lists = []
-    for e, (hr, hc) in enumerate(game_map.starts):
+    for hr, hc in game_map.starts:
         rows = slice(0, h // 2) if hr < h // 2 else slice(h // 2, h)
         cols = slice(0, w // 2) if hc < w // 2 else slice(w // 2, w)
         cells = np.argwhere(land[rows, cols]) + (rows.start, cols.start)
-        pick = cells[rng.choice(len(cells), n - 1, replace=False)] if n > 1 else \
-            np.zeros((0, 2), np.int64)
+        pick = (
+            cells[rng.choice(len(cells), n - 1, replace=False)]
+            if n > 1
+            else np.zeros((0, 2), np.int64)
+        )
         lists.append(np.vstack([[hr, hc], pick]))
     return with_outposts(state, lists)
 
 
-def bench(game_map, n: int, *, blocks: int = 7, turns: int = 200, seed: int = 1,
-          ) -> tuple[float, list[int]]:
+def bench(
+    game_map,
+    n: int,
+    *,
+    blocks: int = 7,
+    turns: int = 200,
+    seed: int = 1,
+) -> tuple[float, list[int]]:
     """Median turns per second over ``blocks`` blocks of ``turns`` applies."""
     rng = np.random.default_rng(seed)
     state = position(game_map, n, rng)
@@ -83,17 +92,21 @@ def main(argv: list[str] | None = None) -> int:
     if not path.is_file():
         path = ROOT / "maps" / "outpost" / f"{args.map}.txt"
     game_map = read_map(path, game="outpost")
-    print(f"outpost engine, map {game_map.name}, 4 players, r=10, median of {args.blocks} "
-          f"blocks of {args.turns} turns")
-    print(f"{'outposts/player':>15} {'alive':>15} {'turns/s':>10} {'us/turn':>9} "
-          f"{'official t/s':>13} {'ratio':>11}")
+    print(
+        f"outpost engine, map {game_map.name}, 4 players, r=10, median of {args.blocks} "
+        f"blocks of {args.turns} turns"
+    )
+    print(
+        f"{'outposts/player':>15} {'alive':>15} {'turns/s':>10} {'us/turn':>9} "
+        f"{'official t/s':>13} {'ratio':>11}"
+    )
     for n, (lo, hi) in OFFICIAL_TURNS_PER_S.items():
-        rate, counts = bench(game_map, n, blocks=args.blocks, turns=args.turns,
-                             seed=args.seed)
+        rate, counts = bench(game_map, n, blocks=args.blocks, turns=args.turns, seed=args.seed)
         ref = f"{lo}" if lo == hi else f"{lo}-{hi}"
         ratio = f"{rate / hi:.0f}x" if lo == hi else f"{rate / hi:.0f}-{rate / lo:.0f}x"
-        print(f"{n:>15} {str(counts):>15} {rate:>10.0f} {1e6 / rate:>9.1f} {ref:>13} "
-              f"{ratio:>11}")
+        print(
+            f"{n:>15} {str(counts):>15} {rate:>10.0f} {1e6 / rate:>9.1f} {ref:>13} {ratio:>11}"
+        )
     return 0
 
 

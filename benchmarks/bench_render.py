@@ -27,10 +27,28 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
-TRON25 = "25 25\n" + "#" * 25 + "\n" + "".join(
-    "#" + "".join("#" if (r in (8, 16) and c in range(6, 18)) else
-                  "1" if (r, c) == (3, 3) else "2" if (r, c) == (21, 21) else " "
-                  for c in range(1, 24)) + "#\n" for r in range(1, 24)) + "#" * 25 + "\n"
+TRON25 = (
+    "25 25\n"
+    + "#" * 25
+    + "\n"
+    + "".join(
+        "#"
+        + "".join(
+            "#"
+            if (r in (8, 16) and c in range(6, 18))
+            else "1"
+            if (r, c) == (3, 3)
+            else "2"
+            if (r, c) == (21, 21)
+            else " "
+            for c in range(1, 24)
+        )
+        + "#\n"
+        for r in range(1, 24)
+    )
+    + "#" * 25
+    + "\n"
+)
 
 
 def _play(game: str, game_map, seed: int, params=None, chooser=None):
@@ -43,8 +61,10 @@ def _play(game: str, game_map, seed: int, params=None, chooser=None):
     names = [f"bot{i}" for i in range(g.info.num_players)]
     b = RecordBuilder(g, game_map, params, names, seed)
     while g.outcome(state) is None:
-        moves = {p: (chooser(state, p, rng) if chooser else g.random_move(state, p, rng))
-                 for p in g.to_move(state)}
+        moves = {
+            p: (chooser(state, p, rng) if chooser else g.random_move(state, p, rng))
+            for p in g.to_move(state)
+        }
         b.add_turn(moves)
         state = g.apply(state, moves)
     return b.finish(state, g.outcome(state))
@@ -62,7 +82,7 @@ def _spiral():
             return heading[seat]
         d = heading[seat]
         left, right, back = (d + 2) % 4 + 1, d % 4 + 1, (d + 1) % 4 + 1
-        for m in ((d, left, right, back) if seat == 0 else (d, right, left, back)):
+        for m in (d, left, right, back) if seat == 0 else (d, right, left, back):
             if m in safe:
                 heading[seat] = m
                 return m
@@ -87,34 +107,54 @@ def bench_build(jobs: int | None, keep: str | None = None) -> None:
     try:
         print(f"load average before the build: {_load()}")
         t = time.perf_counter()
-        r = build_site(ROOT / "maps", work / "site", cache_dir=work / "cache", jobs=jobs,
-                       progress=False, log=lambda m: None)
+        r = build_site(
+            ROOT / "maps",
+            work / "site",
+            cache_dir=work / "cache",
+            jobs=jobs,
+            progress=False,
+            log=lambda m: None,
+        )
         cold = time.perf_counter() - t
-        print(f"cold build: {cold:6.1f} s  ({sum(m.ok for m in r.maps)} maps, "
-              f"{len(r.games)} games, {len(r.problems)} problems; "
-              + ", ".join(f"{k} {v:.1f} s" for k, v in r.stages.items())
-              + f")  budget 180 s; load average after: {_load()}")
+        print(
+            f"cold build: {cold:6.1f} s  ({sum(m.ok for m in r.maps)} maps, "
+            f"{len(r.games)} games, {len(r.problems)} problems; "
+            + ", ".join(f"{k} {v:.1f} s" for k, v in r.stages.items())
+            + f")  budget 180 s; load average after: {_load()}"
+        )
         for p in r.problems:
             print(f"  problem: {p}")
         t = time.perf_counter()
-        r = build_site(ROOT / "maps", work / "site", cache_dir=work / "cache", jobs=jobs,
-                       progress=False, log=lambda m: None)
+        r = build_site(
+            ROOT / "maps",
+            work / "site",
+            cache_dir=work / "cache",
+            jobs=jobs,
+            progress=False,
+            log=lambda m: None,
+        )
         warm = time.perf_counter() - t
-        print(f"warm build: {warm:6.1f} s  (cache {r.cache_hits} hits, {r.cache_misses} "
-              f"misses; {r.files_written} files written, {r.files_kept} kept)  budget 15 s")
+        print(
+            f"warm build: {warm:6.1f} s  (cache {r.cache_hits} hits, {r.cache_misses} "
+            f"misses; {r.files_written} files written, {r.files_kept} kept)  budget 15 s"
+        )
         site = work / "site"
         files = [f for f in site.rglob("*") if f.is_file()]
         size = sum(f.stat().st_size for f in files)
         pages = [f for f in files if f.suffix == ".html"]
         big = max(pages, key=lambda f: f.stat().st_size)
-        print(f"site size:  {size / 1e6:6.1f} MB in {len(files)} files; largest page "
-              f"{big.relative_to(site)} {big.stat().st_size / 1e6:.2f} MB")
+        print(
+            f"site size:  {size / 1e6:6.1f} MB in {len(files)} files; largest page "
+            f"{big.relative_to(site)} {big.stat().st_size / 1e6:.2f} MB"
+        )
         outpost = [g for g in r.games if g.record.game == "outpost"]
         if outpost:
             g = max(outpost, key=lambda g: (site / g.page).stat().st_size)
-            print(f"largest Outpost game page: {g.page} {(site / g.page).stat().st_size / 1e6:.2f}"
-                  f" MB for {len(g.record.turns)} turns, every one in the viewer  "
-                  f"budget 1.5 MB")
+            print(
+                f"largest Outpost game page: {g.page} {(site / g.page).stat().st_size / 1e6:.2f}"
+                f" MB for {len(g.record.turns)} turns, every one in the viewer  "
+                f"budget 1.5 MB"
+            )
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -123,14 +163,15 @@ def bench_build(jobs: int | None, keep: str | None = None) -> None:
 def bench_gif() -> None:
     from atlas.maps import parse_map, read_map
     from atlas.render.frames import compose, legend_band
-    from atlas.render.replay import record_frames
     from atlas.render.games import render_of
     from atlas.render.gif import encode_gif, record_gif_bytes
+    from atlas.render.replay import record_frames
     from atlas.sim.records import replay_states
 
     gm = parse_map(TRON25, game="tron", name="pillars25")
-    rec = max((_play("tron", gm, s, chooser=_spiral()) for s in range(8)),
-              key=lambda r: len(r.turns))
+    rec = max(
+        (_play("tron", gm, s, chooser=_spiral()) for s in range(8)), key=lambda r: len(r.turns)
+    )
     states = replay_states(rec)
     record_gif_bytes(rec, states=states)  # warm up fonts and caches
     k = render_of("tron").cell_px(gm.shape)
@@ -148,8 +189,10 @@ def bench_gif() -> None:
     print(f"tron 25x25: {n} frames of {images[0].shape[1]}x{images[0].shape[0]} px")
     print(f"  encode only:   {n / t_enc:7.0f} frames/s   budget >= 200")
     print(f"  draw + encode: {n / (t_draw + t_enc):7.0f} frames/s")
-    print(f"  GIF size: {len(record_gif_bytes(rec, states=states)) / 1e3:7.1f} KB "
-          f"({len(rec.turns)} turns)   budget 300 KB")
+    print(
+        f"  GIF size: {len(record_gif_bytes(rec, states=states)) / 1e3:7.1f} KB "
+        f"({len(rec.turns)} turns)   budget 300 KB"
+    )
     maps = sorted((ROOT / "maps" / "outpost").glob("*.txt"))
     if maps:
         om = read_map(maps[0])
@@ -157,8 +200,10 @@ def bench_gif() -> None:
         t = time.perf_counter()
         data = record_gif_bytes(orec)
         dt = time.perf_counter() - t
-        print(f"outpost {om.name}: {len(orec.turns)} turns -> GIF "
-              f"{len(data) / 1e6:5.2f} MB in {dt:4.1f} s   budget 4 MB")
+        print(
+            f"outpost {om.name}: {len(orec.turns)} turns -> GIF "
+            f"{len(data) / 1e6:5.2f} MB in {dt:4.1f} s   budget 4 MB"
+        )
 
 
 def main() -> None:

@@ -72,7 +72,7 @@ def positions(game: str, plies: int, seed: int) -> list[tuple[str, Any, Any]]:
         # Free placement: place both pieces first, the start is the position after it.
         while game == "isolation" and g.outcome(state) is None and (state.pos < 0).any():
             state = g.apply(state, {p: g.random_move(state, p, rng) for p in g.to_move(state)})
-        if game != "connect5":      # connect5's first move is the centre, not searched
+        if game != "connect5":  # connect5's first move is the centre, not searched
             out.append((f"{path.stem} start", game_map, state))
         mid = state
         for _ in range(plies):
@@ -80,7 +80,9 @@ def positions(game: str, plies: int, seed: int) -> list[tuple[str, Any, Any]]:
                 break
             movers = g.to_move(mid)
             if filler is not None:
-                moves = {p: filler.move(mid.copy(), p, time.perf_counter() + 1.0) for p in movers}
+                moves = {
+                    p: filler.move(mid.copy(), p, time.perf_counter() + 1.0) for p in movers
+                }
             else:
                 moves = {p: g.random_move(mid, p, rng) for p in movers}
             nxt = g.apply(mid, moves)
@@ -92,8 +94,9 @@ def positions(game: str, plies: int, seed: int) -> list[tuple[str, Any, Any]]:
     return out
 
 
-def measure(game: str, bot_name: str, game_map: Any, state: Any, seconds: float,
-            repeats: int) -> dict[str, Any]:
+def measure(
+    game: str, bot_name: str, game_map: Any, state: Any, seconds: float, repeats: int
+) -> dict[str, Any]:
     """Median nodes per second (and depth) of ``bot_name`` thinking on ``state``."""
     g = get_game(game)
     player = g.to_move(state)[0]
@@ -112,8 +115,12 @@ def measure(game: str, bot_name: str, game_map: Any, state: Any, seconds: float,
         info = getattr(bot, "last_info", None)
         if isinstance(info, dict) and "rollout" in info:
             notes.append(f"then {info.get('rollouts', 0)} rollouts")
-    return {"nodes_per_s": statistics.median(rates), "nodes": statistics.median(nodes),
-            "depth": depths[len(depths) // 2], "note": notes[-1] if notes else ""}
+    return {
+        "nodes_per_s": statistics.median(rates),
+        "nodes": statistics.median(nodes),
+        "depth": depths[len(depths) // 2],
+        "note": notes[-1] if notes else "",
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,10 +140,12 @@ def main(argv: list[str] | None = None) -> int:
                 r = measure(game, bot_name, game_map, state, args.time, args.repeats)
                 rows.append({"game": game, "position": label, "bot": bot_name, **r})
                 if not args.json:
-                    print(f"{game:<10} {label:<18} {bot_name:<10} "
-                          f"{r['nodes_per_s']:>12,.0f} nodes/s  depth {r['depth']}"
-                          f"{'  (' + r['note'] + ')' if r['note'] else ''}",
-                          flush=True)
+                    print(
+                        f"{game:<10} {label:<18} {bot_name:<10} "
+                        f"{r['nodes_per_s']:>12,.0f} nodes/s  depth {r['depth']}"
+                        f"{'  (' + r['note'] + ')' if r['note'] else ''}",
+                        flush=True,
+                    )
     if args.json:
         print(json.dumps(rows, indent=1))
     return 0

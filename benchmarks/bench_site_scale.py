@@ -29,8 +29,15 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 #: Player names of the random movers (each game draws two, or four for Outpost).
 PLAYERS = [f"random{k}" for k in range(1, 9)]
 
@@ -59,10 +66,10 @@ def generate(folder: Path, n_games: int, seed: int = 0) -> tuple[Path, Path]:
     texts: dict[str, list[tuple[str, str]]] = {"tron": [], "isolation": [], "connect5": []}
     for k in range(8):
         texts["tron"].append((f"room{k}", _tron_map(k, rng)))
-    texts["isolation"] = [("q6", "isolation 6 6 queen\n1.....\n......\n..#...\n...#..\n"
-                                 "......\n.....2\n"),
-                          ("k6", "isolation 6 6 knight\n1.....\n......\n......\n......\n"
-                                 "......\n.....2\n")]
+    texts["isolation"] = [
+        ("q6", "isolation 6 6 queen\n1.....\n......\n..#...\n...#..\n......\n.....2\n"),
+        ("k6", "isolation 6 6 knight\n1.....\n......\n......\n......\n......\n.....2\n"),
+    ]
     texts["connect5"] = [("c4", "connect5 7 6 4\n"), ("c5", "connect5 9 6 5\n")]
     games = []
     for game, items in texts.items():
@@ -92,8 +99,11 @@ def _play(g, gm, seed: int, builder_cls):
 
 
 def _snapshot(site: Path) -> dict[str, tuple[int, int, int]]:
-    return {str(p.relative_to(site)): (p.stat().st_mtime_ns, p.stat().st_ino, p.stat().st_size)
-            for p in site.rglob("*") if p.is_file()}
+    return {
+        str(p.relative_to(site)): (p.stat().st_mtime_ns, p.stat().st_ino, p.stat().st_size)
+        for p in site.rglob("*")
+        if p.is_file()
+    }
 
 
 def browser_load(site: Path) -> tuple[float, float, int]:
@@ -111,8 +121,9 @@ def browser_load(site: Path) -> tuple[float, float, int]:
         rows = int(page.locator(".games-widget").get_attribute("data-rows"))
         t = time.perf_counter()
         page.click("button[data-page=last]")
-        page.wait_for_function("() => document.querySelector('.games-widget').dataset.page"
-                               " !== '1'")
+        page.wait_for_function(
+            "() => document.querySelector('.games-widget').dataset.page !== '1'"
+        )
         last = time.perf_counter() - t
         browser.close()
     return ready, last, rows
@@ -121,8 +132,10 @@ def browser_load(site: Path) -> tuple[float, float, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--keep", help="build here and keep the site (default: a temporary "
-                                   "folder, removed afterwards)")
+    ap.add_argument(
+        "--keep",
+        help="build here and keep the site (default: a temporary folder, removed afterwards)",
+    )
     args = ap.parse_args()
     from atlas.render.site.build import build_site
 
@@ -136,44 +149,68 @@ def main() -> None:
         shutil.rmtree(site, ignore_errors=True)
         shutil.rmtree(cache, ignore_errors=True)
         t = time.perf_counter()
-        r = build_site(maps_dir, site, records_dir=recs_dir, cache_dir=cache,
-                       tournament=False, progress=False, log=lambda m: None)
+        r = build_site(
+            maps_dir,
+            site,
+            records_dir=recs_dir,
+            cache_dir=cache,
+            tournament=False,
+            progress=False,
+            log=lambda m: None,
+        )
         cold = time.perf_counter() - t
-        print(f"cold build: {cold:6.1f} s for {len(r.games)} games, {len(r.problems)} "
-              f"problems (" + ", ".join(f"{k} {v:.1f} s" for k, v in r.stages.items()) + ")")
+        print(
+            f"cold build: {cold:6.1f} s for {len(r.games)} games, {len(r.problems)} "
+            f"problems (" + ", ".join(f"{k} {v:.1f} s" for k, v in r.stages.items()) + ")"
+        )
         files = [p for p in site.rglob("*") if p.is_file()]
         size = sum(p.stat().st_size for p in files)
         pages = [p for p in files if p.suffix == ".html"]
         big = max(pages, key=lambda p: p.stat().st_size)
-        print(f"site: {size / 1e6:.1f} MB in {len(files)} files; largest page "
-              f"{big.relative_to(site)} {big.stat().st_size / 1e3:.0f} KB; games.html "
-              f"{(site / 'games.html').stat().st_size / 1e3:.0f} KB + site-index.js "
-              f"{(site / 'site-index.js').stat().st_size / 1e3:.0f} KB")
+        print(
+            f"site: {size / 1e6:.1f} MB in {len(files)} files; largest page "
+            f"{big.relative_to(site)} {big.stat().st_size / 1e3:.0f} KB; games.html "
+            f"{(site / 'games.html').stat().st_size / 1e3:.0f} KB + site-index.js "
+            f"{(site / 'site-index.js').stat().st_size / 1e3:.0f} KB"
+        )
         ready, last, rows = browser_load(site)
-        print(f"Chromium: games list drawn {ready:.2f} s after navigation ({rows} games, "
-              f"first page of 50); last page in {last * 1000:.0f} ms")
+        print(
+            f"Chromium: games list drawn {ready:.2f} s after navigation ({rows} games, "
+            f"first page of 50); last page in {last * 1000:.0f} ms"
+        )
         before = _snapshot(site)
+        from atlas.maps import read_map
         from atlas.sim import get_game
         from atlas.sim.records import RecordBuilder, save_record
-        from atlas.maps import read_map
 
         gm = read_map(maps_dir / "tron" / "room0.txt", game="tron")
         for k in range(10):
-            save_record(_play(get_game("tron"), gm, 10**6 + k, RecordBuilder),
-                        recs_dir / f"new{k}.json")
+            save_record(
+                _play(get_game("tron"), gm, 10**6 + k, RecordBuilder), recs_dir / f"new{k}.json"
+            )
         t = time.perf_counter()
-        r2 = build_site(maps_dir, site, records_dir=recs_dir, cache_dir=cache,
-                        tournament=False, progress=False, log=lambda m: None)
+        r2 = build_site(
+            maps_dir,
+            site,
+            records_dir=recs_dir,
+            cache_dir=cache,
+            tournament=False,
+            progress=False,
+            log=lambda m: None,
+        )
         warm = time.perf_counter() - t
         after = _snapshot(site)
         changed = sorted(k for k in after if before.get(k) != after[k])
         new_games = {g.ident for g in r2.games} - {g.ident for g in r.games}
-        own = {f for g in r2.games if g.ident in new_games
-               for f in (g.page, g.gif, g.record_file)}
+        own = {
+            f for g in r2.games if g.ident in new_games for f in (g.page, g.gif, g.record_file)
+        }
         other = [c for c in changed if c not in own]
-        print(f"warm build + 10 games: {warm:6.1f} s; {r2.files_written} files written, "
-              f"{r2.files_kept} kept as they were; changed besides the new games' own "
-              f"{len(own)} files: {', '.join(other)}")
+        print(
+            f"warm build + 10 games: {warm:6.1f} s; {r2.files_written} files written, "
+            f"{r2.files_kept} kept as they were; changed besides the new games' own "
+            f"{len(own)} files: {', '.join(other)}"
+        )
         untouched = [k for k in before if k in after and k not in changed]
         assert all(before[k] == after[k] for k in untouched)
         print(f"  {len(untouched)} files kept their bytes, inode and mtime")

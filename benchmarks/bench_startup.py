@@ -33,19 +33,30 @@ COMMANDS = [
     ("python -c pass (the interpreter alone)", ["-c", "pass"]),
     ("atlas --version", ["-m", "atlas", "--version"]),
     ("atlas --help", ["-m", "atlas", "--help"]),
-    ("atlas validate maps/outpost/delta.txt", ["-m", "atlas", "validate",
-                                               "maps/outpost/delta.txt"]),
-    ("atlas analyze maps/tron/arena.txt --json", ["-m", "atlas", "analyze",
-                                                  "maps/tron/arena.txt", "--json"]),
-    ("atlas analyze maps/tron/labyrinth.txt --json", ["-m", "atlas", "analyze",
-                                                      "maps/tron/labyrinth.txt", "--json"]),
-    ("atlas analyze maps/outpost/delta.txt --json", ["-m", "atlas", "analyze",
-                                                     "maps/outpost/delta.txt", "--json"]),
-    ("atlas analyze maps/isolation/queen8.txt --json", ["-m", "atlas", "analyze",
-                                                        "maps/isolation/queen8.txt", "--json"]),
-    ("atlas analyze maps/connect5/standard.txt --json", ["-m", "atlas", "analyze",
-                                                         "maps/connect5/standard.txt",
-                                                         "--json"]),
+    (
+        "atlas validate maps/outpost/delta.txt",
+        ["-m", "atlas", "validate", "maps/outpost/delta.txt"],
+    ),
+    (
+        "atlas analyze maps/tron/arena.txt --json",
+        ["-m", "atlas", "analyze", "maps/tron/arena.txt", "--json"],
+    ),
+    (
+        "atlas analyze maps/tron/labyrinth.txt --json",
+        ["-m", "atlas", "analyze", "maps/tron/labyrinth.txt", "--json"],
+    ),
+    (
+        "atlas analyze maps/outpost/delta.txt --json",
+        ["-m", "atlas", "analyze", "maps/outpost/delta.txt", "--json"],
+    ),
+    (
+        "atlas analyze maps/isolation/queen8.txt --json",
+        ["-m", "atlas", "analyze", "maps/isolation/queen8.txt", "--json"],
+    ),
+    (
+        "atlas analyze maps/connect5/standard.txt --json",
+        ["-m", "atlas", "analyze", "maps/connect5/standard.txt", "--json"],
+    ),
 ]
 
 BOARD = b"7 4\n#######\n#1    #\n#    2#\n#######\n"
@@ -89,8 +100,13 @@ def run_once(args: list[str]) -> tuple[float, float]:
 def bot_first_answer() -> float:
     """Seconds from Popen to the first answer of ``atlas bot tron frontline``."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "atlas", "bot", "tron", "frontline"],
-                            cwd=ROOT, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "atlas", "bot", "tron", "frontline"],
+        cwd=ROOT,
+        env=ENV,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(BOARD)
     proc.stdin.flush()
@@ -104,11 +120,19 @@ def bot_first_answer() -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7, help="fresh processes per command")
-    ap.add_argument("--sizes", type=int, nargs="*", default=[], metavar="SIDE",
-                    help="also time the analysis of SIDE x SIDE maps, Python vs compiled")
+    ap.add_argument(
+        "--sizes",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="SIDE",
+        help="also time the analysis of SIDE x SIDE maps, Python vs compiled",
+    )
     args = ap.parse_args(argv)
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-          f"median of {args.runs} fresh processes, warm numba cache")
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+        f"median of {args.runs} fresh processes, warm numba cache"
+    )
     print(f"{'command':52} {'wall s':>7} {'cpu s':>7}")
     for label, cmd in COMMANDS:
         run_once(cmd)  # warm the cache
@@ -118,13 +142,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:52} {wall:7.3f} {cpu:7.3f}", flush=True)
     bot_first_answer()
     answers = [bot_first_answer() for _ in range(max(3, args.runs // 2))]
-    print(f"{'atlas bot tron frontline: Popen to first answer':52} "
-          f"{statistics.median(answers):7.3f}")
+    print(
+        f"{'atlas bot tron frontline: Popen to first answer':52} "
+        f"{statistics.median(answers):7.3f}"
+    )
     if args.sizes:
         import tempfile
 
-        print(f"\n{'analysis of a square map, fresh process':40} {'python s':>9} "
-              f"{'compiled s':>10}  (cpu s)")
+        print(
+            f"\n{'analysis of a square map, fresh process':40} {'python s':>9} "
+            f"{'compiled s':>10}  (cpu s)"
+        )
         with tempfile.TemporaryDirectory() as tmp:
             for side in args.sizes:
                 path = str(square_map(side, Path(tmp)))
@@ -132,10 +160,15 @@ def main(argv: list[str] | None = None) -> int:
                 for how in ("python", "compiled"):
                     cmd = ["-c", SIZED, path, how]
                     run_once(cmd)
-                    cpu[how] = statistics.median(run_once(cmd)[1]
-                                                 for _ in range(max(3, args.runs // 2)))
-                print(f"{side} x {side} ({side * side} cells){'':{max(0, 24 - 2 * len(str(side)) - len(str(side * side)))}} "
-                      f"{cpu['python']:9.3f} {cpu['compiled']:10.3f}", flush=True)
+                    cpu[how] = statistics.median(
+                        run_once(cmd)[1] for _ in range(max(3, args.runs // 2))
+                    )
+                pad = max(0, 24 - 2 * len(str(side)) - len(str(side * side)))
+                print(
+                    f"{side} x {side} ({side * side} cells){'':{pad}} "
+                    f"{cpu['python']:9.3f} {cpu['compiled']:10.3f}",
+                    flush=True,
+                )
     return 0
 
 

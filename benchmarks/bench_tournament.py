@@ -35,14 +35,28 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def players() -> list[str]:
     example = ROOT / "examples" / "bots" / "tron_bot.py"
-    return ["random", "rnd2=random", "rnd3=random", "wallhugger", "hugger2=wallhugger",
-            "vor2=voronoi", "cham2=chambers", f"example=cmd:{sys.executable} {example}"]
+    return [
+        "random",
+        "rnd2=random",
+        "rnd3=random",
+        "wallhugger",
+        "hugger2=wallhugger",
+        "vor2=voronoi",
+        "cham2=chambers",
+        f"example=cmd:{sys.executable} {example}",
+    ]
 
 
 def essence(record: Record) -> Any:
     """A game apart from answer times."""
-    return ([p.name for p in record.players], record.map.hash, record.seed,
-            [dict(t.moves) for t in record.turns], record.result, record.statuses)
+    return (
+        [p.name for p in record.players],
+        record.map.hash,
+        record.seed,
+        [dict(t.moves) for t in record.turns],
+        record.result,
+        record.statuses,
+    )
 
 
 def thinking(record: Record) -> float:
@@ -78,32 +92,47 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     maps = [read_map(p) for p in find_maps(ROOT / "maps" / "tron")][: 3 if args.quick else 10]
     seeds = 1 if args.quick else 2
-    specs = schedule_games("tron", maps, players(), seeds, None, 2.0,
-                           {"vor2": 2, "cham2": 2})
+    specs = schedule_games("tron", maps, players(), seeds, None, 2.0, {"vor2": 2, "cham2": 2})
     print(f"{len(specs)} games: 8 players, {len(maps)} maps, {seeds} seed(s)", flush=True)
     local, local_s = timed(specs, jobs=args.jobs)
-    print(f"local pool, {args.jobs} workers: {len(specs) / local_s * 60:.0f} games a minute "
-          f"({local_s:.1f} s)", flush=True)
+    print(
+        f"local pool, {args.jobs} workers: {len(specs) / local_s * 60:.0f} games a minute "
+        f"({local_s:.1f} s)",
+        flush=True,
+    )
     import distributed
 
-    with distributed.LocalCluster(n_workers=args.jobs, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
-                                  silence_logs=40) as cluster:
+    with distributed.LocalCluster(
+        n_workers=args.jobs,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=40,
+    ) as cluster:
         dask, dask_s = timed(specs, scheduler=cluster.scheduler_address)
-    print(f"dask LocalCluster, {args.jobs} workers: {len(specs) / dask_s * 60:.0f} games a "
-          f"minute ({dask_s:.1f} s)")
+    print(
+        f"dask LocalCluster, {args.jobs} workers: {len(specs) / dask_s * 60:.0f} games a "
+        f"minute ({dask_s:.1f} s)"
+    )
     same = sum(essence(a) == essence(b) for a, b in zip(local, dask))
-    print(f"identical games: {same} of {len(specs)}; errors: "
-          f"{sum(is_error(r) for r in local)} local, {sum(is_error(r) for r in dask)} dask")
+    print(
+        f"identical games: {same} of {len(specs)}; errors: "
+        f"{sum(is_error(r) for r in local)} local, {sum(is_error(r) for r in dask)} dask"
+    )
     ext = [s for s in specs if any(p.kind == "external" for p in s.players)][:40]
     own = [s for s in specs if all(p.kind == "builtin" for p in s.players)][:40]
-    print("atlas's own cost per game (wall time minus the bots' answers, one game at a "
-          "time, median of 40):")
+    print(
+        "atlas's own cost per game (wall time minus the bots' answers, one game at a "
+        "time, median of 40):"
+    )
     for label, sample in (("with the external program", ext), ("built-in bots only", own)):
         rows = atlas_cost(sample)
         cost, think, turns = (statistics.median(x) for x in zip(*rows))
-        print(f"  {label}: {cost * 1000:.0f} ms of atlas, {think * 1000:.0f} ms of "
-              f"answers, {turns:.0f} turns")
+        print(
+            f"  {label}: {cost * 1000:.0f} ms of atlas, {think * 1000:.0f} ms of "
+            f"answers, {turns:.0f} turns"
+        )
     return 0 if same == len(specs) else 1
 
 

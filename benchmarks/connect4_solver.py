@@ -125,8 +125,13 @@ def random_positions(n: int, lo: int, hi: int, seed: int) -> list[str]:
     return out
 
 
-def solve(solver: str, positions: Sequence[str], cache: dict[str, list[int]],
-          save: Callable[[], None], timeout: float) -> None:
+def solve(
+    solver: str,
+    positions: Sequence[str],
+    cache: dict[str, list[int]],
+    save: Callable[[], None],
+    timeout: float,
+) -> None:
     """Fill ``cache[moves]`` with the solver's seven scores for every position missing.
 
     One solver process per position (so a slow one can be given up after ``timeout``
@@ -136,8 +141,14 @@ def solve(solver: str, positions: Sequence[str], cache: dict[str, list[int]],
     for i, p in enumerate(todo, 1):
         t0 = time.perf_counter()
         try:
-            out = subprocess.run([solver, "-a"], input=p + "\n", capture_output=True,
-                                 text=True, timeout=timeout, check=False).stdout.split()
+            out = subprocess.run(
+                [solver, "-a"],
+                input=p + "\n",
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+            ).stdout.split()
         except subprocess.TimeoutExpired:
             print(f"  solver: {p} gave up after {timeout:g} s", flush=True)
             continue
@@ -146,8 +157,10 @@ def solve(solver: str, positions: Sequence[str], cache: dict[str, list[int]],
             continue
         cache[p] = [int(x) for x in out[1:]]
         save()
-        print(f"  solved {i}/{len(todo)} {p} {cache[p]} in "
-              f"{time.perf_counter() - t0:.1f} s", flush=True)
+        print(
+            f"  solved {i}/{len(todo)} {p} {cache[p]} in {time.perf_counter() - t0:.1f} s",
+            flush=True,
+        )
 
 
 def judge(scores: Sequence[int], move: int) -> tuple[int, bool, bool]:
@@ -183,20 +196,28 @@ def _share(k: int, n: int) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--solver", default="",
-                    help="path of the built solver (answers seven scores a line, as "
-                         "Pons's c4solver -a), e.g. /tmp/connect4/c4solver")
+    ap.add_argument(
+        "--solver",
+        default="",
+        help="path of the built solver (answers seven scores a line, as "
+        "Pons's c4solver -a), e.g. /tmp/connect4/c4solver",
+    )
     ap.add_argument("-n", type=int, default=40, help="positions")
     ap.add_argument("--discs", type=int, nargs=2, default=(4, 10), metavar=("LO", "HI"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--time", type=float, default=0.5, help="seconds a move")
     ap.add_argument("--bot", default="strong", help="atlas connect5 bot")
     ap.add_argument("--cache", help="JSON file keeping the solver's answers")
-    ap.add_argument("--solver-timeout", type=float, default=3600.0,
-                    help="seconds the solver may take for one position")
+    ap.add_argument(
+        "--solver-timeout",
+        type=float,
+        default=3600.0,
+        help="seconds the solver may take for one position",
+    )
     ap.add_argument("--solve-only", action="store_true", help="fill the cache, play nothing")
-    ap.add_argument("--no-solve", action="store_true",
-                    help="judge only the positions already in the cache")
+    ap.add_argument(
+        "--no-solve", action="store_true", help="judge only the positions already in the cache"
+    )
     args = ap.parse_args(argv)
 
     positions = random_positions(args.n, args.discs[0], args.discs[1], args.seed)
@@ -248,15 +269,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             row[2] += keep
         if not keep:
             lost.append(f"{p} (played {move + 1}, scores {cache[p]})")
-    print(f"Connect Four, {args.bot} at {args.time:g} s a move, {n} random positions with "
-          f"{args.discs[0]}-{args.discs[1]} discs (seed {args.seed})")
+    print(
+        f"Connect Four, {args.bot} at {args.time:g} s a move, {n} random positions with "
+        f"{args.discs[0]}-{args.discs[1]} discs (seed {args.seed})"
+    )
     print(f"  optimal move:    {_share(optimal, n)}")
     print(f"  keeps the value: {_share(kept, n)}")
     for value, name in ((1, "won"), (0, "drawn"), (-1, "lost")):
         m, o, k = by_value[value]
         print(f"  {name:>5} positions: {m:3d}, optimal {o}, value kept {k}")
-    print("  by discs played: " + ", ".join(
-        f"{d}: {k}/{m} kept, {o} optimal" for d, (m, o, k) in sorted(by_discs.items())))
+    print(
+        "  by discs played: "
+        + ", ".join(
+            f"{d}: {k}/{m} kept, {o} optimal" for d, (m, o, k) in sorted(by_discs.items())
+        )
+    )
     print(f"  slowest move: {slowest[0]:.3f} s ({slowest[1]})")
     for line in lost:
         print(f"  value lost: {line}")

@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from atlas.bots.search import clock, gc_paused
+from atlas.bots.search import clock, gc_paused  # noqa: E402 (after the path is set)
 
 __all__ = ["ABImproved", "ab_search", "knight_positions", "queen_positions", "main"]
 
@@ -111,8 +111,9 @@ def _count(free, nbr, slide, src):  # pragma: no cover - compiled
 # The two search kernels are recursive and compiled afresh in each process (about 2 s):
 # numba's cache gave back a recursive kernel that crashed when called.
 @numba.njit
-def _alphabeta(free, nbr, slide, pos, mover, me, depth, alpha, beta, buf, ply, status,
-               deadline):  # pragma: no cover - compiled
+def _alphabeta(
+    free, nbr, slide, pos, mover, me, depth, alpha, beta, buf, ply, status, deadline
+):  # pragma: no cover - compiled
     """Minimax value for ``me`` with alpha-beta; ``status[1]`` set once past ``deadline``."""
     status[0] += 1
     if (status[0] & 63) == 0 and clock() > deadline:
@@ -131,8 +132,21 @@ def _alphabeta(free, nbr, slide, pos, mover, me, depth, alpha, beta, buf, ply, s
         m = buf[ply, i]
         free[m] = False
         pos[mover] = m
-        v = _alphabeta(free, nbr, slide, pos, 1 - mover, me, depth - 1, alpha, beta, buf,
-                       ply + 1, status, deadline)
+        v = _alphabeta(
+            free,
+            nbr,
+            slide,
+            pos,
+            1 - mover,
+            me,
+            depth - 1,
+            alpha,
+            beta,
+            buf,
+            ply + 1,
+            status,
+            deadline,
+        )
         pos[mover] = src
         free[m] = True
         if status[1] != 0:
@@ -164,8 +178,21 @@ def ab_search(free, nbr, slide, pos, me, depth, buf, status, deadline):  # pragm
         m = buf[0, i]
         free[m] = False
         pos[me] = m
-        v = _alphabeta(free, nbr, slide, pos, 1 - me, me, depth - 1, alpha, np.inf, buf, 1,
-                       status, deadline)
+        v = _alphabeta(
+            free,
+            nbr,
+            slide,
+            pos,
+            1 - me,
+            me,
+            depth - 1,
+            alpha,
+            np.inf,
+            buf,
+            1,
+            status,
+            deadline,
+        )
         pos[me] = src
         free[m] = True
         if status[1] != 0:
@@ -196,9 +223,17 @@ class ABImproved:
                 nbr = neighbours(3, 3, knight)
                 free = np.ones(9, dtype=np.bool_)
                 free[0] = free[8] = False
-                ab_search(free, nbr, not knight, np.array([0, 8], dtype=np.int64), 0, 2,
-                          np.zeros((11, 9), dtype=np.int64), np.zeros(2, dtype=np.int64),
-                          clock() + 1.0)
+                ab_search(
+                    free,
+                    nbr,
+                    not knight,
+                    np.array([0, 8], dtype=np.int64),
+                    0,
+                    2,
+                    np.zeros((11, 9), dtype=np.int64),
+                    np.zeros(2, dtype=np.int64),
+                    clock() + 1.0,
+                )
 
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
@@ -211,8 +246,9 @@ class ABImproved:
             self._nbr[key] = neighbours(rows, cols, knight)
         nbr = self._nbr[key]
         free = ~state.blocked.reshape(-1)
-        pos = np.array([state.pos[s, 0] * cols + state.pos[s, 1] for s in (0, 1)],
-                       dtype=np.int64)
+        pos = np.array(
+            [state.pos[s, 0] * cols + state.pos[s, 1] for s in (0, 1)], dtype=np.int64
+        )
         buf = np.zeros((free.size + 2, free.size), dtype=np.int64)
         n = _moves(free, nbr, not knight, pos[player], buf[0])
         if n == 0:
@@ -230,8 +266,9 @@ class ABImproved:
         return (best // cols, best % cols)
 
 
-def knight_positions(n: int, seed: int, rows: int = 7, cols: int = 7
-                     ) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+def knight_positions(
+    n: int, seed: int, rows: int = 7, cols: int = 7
+) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """``n`` distinct random pairs of first placements (seat 0's, seat 1's)."""
     rng = np.random.default_rng(seed)
     out: list[tuple[tuple[int, int], tuple[int, int]]] = []
@@ -243,7 +280,9 @@ def knight_positions(n: int, seed: int, rows: int = 7, cols: int = 7
     return out
 
 
-def queen_positions(game_map: Any, n: int, plies: int, seed: int) -> list[list[tuple[int, int]]]:
+def queen_positions(
+    game_map: Any, n: int, plies: int, seed: int
+) -> list[list[tuple[int, int]]]:
     """``n`` distinct openings of ``plies`` random moves from the map's start (the first
     is the start itself, no moves)."""
     from atlas.sim import get_game
@@ -268,8 +307,9 @@ def queen_positions(game_map: Any, n: int, plies: int, seed: int) -> list[list[t
     return out
 
 
-def _position_map(base: Any, placements: Sequence[tuple[int, int]] = (),
-                  moves: Sequence[tuple[int, int]] = ()) -> Any:
+def _position_map(
+    base: Any, placements: Sequence[tuple[int, int]] = (), moves: Sequence[tuple[int, int]] = ()
+) -> Any:
     """The map whose start is ``base`` with ``placements`` as starts and ``moves`` played
     (squares left behind blocked).  Seat 0 moves first from it, so ``moves`` must be of
     even length."""
@@ -278,8 +318,9 @@ def _position_map(base: Any, placements: Sequence[tuple[int, int]] = (),
 
     game = get_game("isolation")
     if placements:
-        base = GameMap("isolation", base.name, base.blocked.copy(), tuple(placements),
-                       dict(base.meta))
+        base = GameMap(
+            "isolation", base.name, base.blocked.copy(), tuple(placements), dict(base.meta)
+        )
     st = game.initial_state(base)
     for m in moves:
         st = game.apply(st, {st.to_play: m})
@@ -290,8 +331,9 @@ def _position_map(base: Any, placements: Sequence[tuple[int, int]] = (),
     return GameMap("isolation", base.name, blocked, starts, dict(base.meta))
 
 
-def play(game_map: Any, bots: Sequence[Any], time_limit: float, seed: int
-         ) -> tuple[tuple[float, float], list[float]]:
+def play(
+    game_map: Any, bots: Sequence[Any], time_limit: float, seed: int
+) -> tuple[tuple[float, float], list[float]]:
     """One game through atlas's runner: the scores and each seat's slowest move."""
     from atlas.arena.runner import play_game
 
@@ -319,17 +361,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     from atlas.maps import read_map
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--board", default="knight7", help="map name under maps/isolation/ or a file")
+    ap.add_argument(
+        "--board", default="knight7", help="map name under maps/isolation/ or a file"
+    )
     ap.add_argument("-n", type=int, default=20, help="positions")
     ap.add_argument("--time", type=float, default=0.15, help="seconds a move")
     ap.add_argument("--bot", default="strong", help="atlas isolation bot")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--label-time", type=float, default=1.0,
-                    help="seconds a move of the AB_Improved self-play that labels knight "
-                         "positions won or lost (0: no labels)")
+    ap.add_argument(
+        "--label-time",
+        type=float,
+        default=1.0,
+        help="seconds a move of the AB_Improved self-play that labels knight "
+        "positions won or lost (0: no labels)",
+    )
     ap.add_argument("--label-cache", help="JSON file keeping the labels between runs")
-    ap.add_argument("--queen-plies", type=int, default=2,
-                    help="random opening moves of the queen positions")
+    ap.add_argument(
+        "--queen-plies", type=int, default=2, help="random opening moves of the queen positions"
+    )
     args = ap.parse_args(argv)
 
     path = ROOT / "maps" / "isolation" / f"{args.board}.txt"
@@ -344,8 +393,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         maps = [_position_map(base, moves=o) for o in openings]
         names = [" ".join(f"{m}" for m in o) or "start" for o in openings]
     load = " ".join(f"{x:.2f}" for x in __import__("os").getloadavg())
-    print(f"isolation {args.board}: {args.bot} vs AB_Improved, {len(maps)} positions x 2 "
-          f"seats, {args.time:g} s a move (load average {load})", flush=True)
+    print(
+        f"isolation {args.board}: {args.bot} vs AB_Improved, {len(maps)} positions x 2 "
+        f"seats, {args.time:g} s a move (load average {load})",
+        flush=True,
+    )
 
     labels: list[int] = []
     if free_placement and args.label_time > 0:
@@ -364,8 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     points = 0.0
     games = 0
     slow_bot = slow_ab = 0.0
-    convert = [0, 0]   # won positions: wins, games
-    save = [0, 0]      # lost positions: wins, games
+    convert = [0, 0]  # won positions: wins, games
+    save = [0, 0]  # lost positions: wins, games
     t0 = time.perf_counter()
     for i, m in enumerate(maps):
         row = []
@@ -384,15 +436,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tally[0] += won
                 tally[1] += 1
         label = f", label: seat {labels[i]} wins" if labels else ""
-        print(f"  {i:2d} {names[i]}: {args.bot} as seat 0 {row[0]}, as seat 1 {row[1]}"
-              f"{label}", flush=True)
+        print(
+            f"  {i:2d} {names[i]}: {args.bot} as seat 0 {row[0]}, as seat 1 {row[1]}{label}",
+            flush=True,
+        )
     print(f"{args.bot}: {points:g} of {games} games, {_interval(points, games)}")
     if labels:
-        print(f"  won positions converted: {convert[0]}/{convert[1]}; "
-              f"lost positions saved: {save[0]}/{save[1]} "
-              f"(labels: AB_Improved self-play at {args.label_time:g} s a move)")
-    print(f"  slowest move: {args.bot} {slow_bot:.3f} s, AB_Improved {slow_ab:.3f} s; "
-          f"{time.perf_counter() - t0:.0f} s")
+        print(
+            f"  won positions converted: {convert[0]}/{convert[1]}; "
+            f"lost positions saved: {save[0]}/{save[1]} "
+            f"(labels: AB_Improved self-play at {args.label_time:g} s a move)"
+        )
+    print(
+        f"  slowest move: {args.bot} {slow_bot:.3f} s, AB_Improved {slow_ab:.3f} s; "
+        f"{time.perf_counter() - t0:.0f} s"
+    )
     return 0
 
 

@@ -28,22 +28,29 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from atlas.arena.rating import score_interval
-from atlas.arena.tournament import (Standings, is_error, load_maps, run_games,
-                                    schedule_games, standings)
+from atlas.arena.tournament import (
+    Standings,
+    is_error,
+    load_maps,
+    run_games,
+    schedule_games,
+    standings,
+)
 from atlas.bots.registry import bot_names
 from atlas.maps import find_maps
 from atlas.resources import maps_dir
 from atlas.sim.records import Record
 
-
 __all__ = ["parse_depths", "slowest_answers", "format_ladder", "main"]
 
 
-def parse_depths(items: Sequence[str], bots: Sequence[str],
-                 fail: Callable[[str], Any]) -> dict[str, int]:
+def parse_depths(
+    items: Sequence[str], bots: Sequence[str], fail: Callable[[str], Any]
+) -> dict[str, int]:
     """``--depth`` items (``N`` for every bot, ``BOT=N`` for one) as bot -> depth > 0."""
     every = 0
     one: dict[str, int] = {}
@@ -79,46 +86,70 @@ def slowest_answers(records: Sequence[Record]) -> dict[str, float]:
 
 def format_ladder(table: Standings, records: Sequence[Record]) -> str:
     """The standings, each pair's score with its interval, slow answers and failures."""
-    lines = [table.format_table(), "",
-             "each pair, the row bot's score per game with a 95 % interval:"]
+    lines = [
+        table.format_table(),
+        "",
+        "each pair, the row bot's score per game with a 95 % interval:",
+    ]
     order = [r.bot for r in table.rows]
     for i, a in enumerate(order):
-        for b in order[i + 1:]:
-            w, d, l = table.head_to_head.get(a, {}).get(b, (0, 0, 0))
-            if w + d + l == 0:
+        for b in order[i + 1 :]:
+            w, d, lost = table.head_to_head.get(a, {}).get(b, (0, 0, 0))
+            if w + d + lost == 0:
                 continue
-            lo, mean, hi = score_interval(w, d, l)
-            lines.append(f"  {a} vs {b}: {100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
-                         f" over {w + d + l} games ({w}-{d}-{l})")
+            lo, mean, hi = score_interval(w, d, lost)
+            lines.append(
+                f"  {a} vs {b}: {100 * mean:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+                f" over {w + d + lost} games ({w}-{d}-{lost})"
+            )
     slow = slowest_answers(records)
-    lines += ["", "slowest answer: " + ", ".join(f"{b} {slow[b]:.3f} s" for b in order
-                                                  if b in slow)]
-    bad = [r for r in records if not is_error(r)
-           and any(s.status != "ok" for s in r.statuses)]
+    lines += [
+        "",
+        "slowest answer: " + ", ".join(f"{b} {slow[b]:.3f} s" for b in order if b in slow),
+    ]
+    bad = [r for r in records if not is_error(r) and any(s.status != "ok" for s in r.statuses)]
     if bad:
         lines += ["", f"{len(bad)} game(s) where a bot failed:"]
         for r in bad[:10]:
-            lines.append(f"  {r.map.name} {[p.name for p in r.players]} seed {r.seed}: "
-                         f"{[s.status for s in r.statuses]} ({r.result.detail})")
+            lines.append(
+                f"  {r.map.name} {[p.name for p in r.players]} seed {r.seed}: "
+                f"{[s.status for s in r.statuses]} ({r.result.detail})"
+            )
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("game", help="the game")
-    ap.add_argument("--bots", nargs="+", help="bots: built-in names or cmd:COMMAND "
-                    "(default: every built-in but random)")
-    ap.add_argument("--maps", nargs="+", help="map names of maps/GAME, or map files and "
-                    "folders (default: maps/GAME)")
+    ap.add_argument(
+        "--bots",
+        nargs="+",
+        help="bots: built-in names or cmd:COMMAND (default: every built-in but random)",
+    )
+    ap.add_argument(
+        "--maps",
+        nargs="+",
+        help="map names of maps/GAME, or map files and folders (default: maps/GAME)",
+    )
     ap.add_argument("--seeds", type=int, default=1, help="games per pairing, seating, map")
     ap.add_argument("--time", type=float, default=0.1, help="seconds per move")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
-    ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                    help="game parameter (value parsed as JSON when possible)")
-    ap.add_argument("--depth", nargs="+", default=[], metavar="N|BOT=N",
-                    help="tron: every search goes exactly N turns, whatever the clock "
-                         "(compares the evaluations apart from their speed); BOT=N "
-                         "gives one bot another depth, 0 for its timed search")
+    ap.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="game parameter (value parsed as JSON when possible)",
+    )
+    ap.add_argument(
+        "--depth",
+        nargs="+",
+        default=[],
+        metavar="N|BOT=N",
+        help="tron: every search goes exactly N turns, whatever the clock "
+        "(compares the evaluations apart from their speed); BOT=N "
+        "gives one bot another depth, 0 for its timed search",
+    )
     ap.add_argument("--out", help="write every game's result as JSON lines here")
     args = ap.parse_args(argv)
 
@@ -138,21 +169,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     if depths and args.game != "tron":
         ap.error("--depth is for the tron searches")
     specs = schedule_games(args.game, maps, bots, args.seeds, params, args.time, depths)
-    depth = (", fixed depths " + ", ".join(f"{b} {n}" for b, n in sorted(depths.items()))
-             if depths else "")
-    print(f"{args.game}: {len(bots)} bots, {len(maps)} maps, {len(specs)} games, "
-          f"{args.time:g} s per move{depth}, {args.jobs} worker(s)", flush=True)
+    depth = (
+        ", fixed depths " + ", ".join(f"{b} {n}" for b, n in sorted(depths.items()))
+        if depths
+        else ""
+    )
+    print(
+        f"{args.game}: {len(bots)} bots, {len(maps)} maps, {len(specs)} games, "
+        f"{args.time:g} s per move{depth}, {args.jobs} worker(s)",
+        flush=True,
+    )
     t0 = time.perf_counter()
     records = run_games(specs, jobs=args.jobs, progress=sys.stderr.isatty())
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
             for rec in records:
                 r = rec.result
-                out.write(json.dumps({"map": rec.map.name, "bots": [p.name for p in rec.players],
-                                      "seed": rec.seed, "scores": list(r.scores),
-                                      "reason": r.reason, "detail": r.detail,
-                                      "turns": len(rec.turns),
-                                      "statuses": [s.status for s in rec.statuses]}) + "\n")
+                out.write(
+                    json.dumps(
+                        {
+                            "map": rec.map.name,
+                            "bots": [p.name for p in rec.players],
+                            "seed": rec.seed,
+                            "scores": list(r.scores),
+                            "reason": r.reason,
+                            "detail": r.detail,
+                            "turns": len(rec.turns),
+                            "statuses": [s.status for s in rec.statuses],
+                        }
+                    )
+                    + "\n"
+                )
     print(format_ladder(standings(records, bots), records))
     print(f"\n{len(records)} games in {time.perf_counter() - t0:.0f} s")
     return 0

@@ -38,9 +38,10 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -59,8 +60,12 @@ def course_command(python: str, course_bot: str, classes: str, group: str) -> st
     return f"cmd:{python} {course_bot} {classes} {group}"
 
 
-def schedule(bots: Sequence[str], maps: Sequence[str], sets: Sequence[Sequence[str]],
-             rotations: Sequence[int]) -> list[dict[str, Any]]:
+def schedule(
+    bots: Sequence[str],
+    maps: Sequence[str],
+    sets: Sequence[Sequence[str]],
+    rotations: Sequence[int],
+) -> list[dict[str, Any]]:
     """Every game: one per bot, map, set and rotation (the bot in seat ``-rot mod 4``)."""
     games = []
     for bot in bots:
@@ -69,13 +74,22 @@ def schedule(bots: Sequence[str], maps: Sequence[str], sets: Sequence[Sequence[s
                 for rot in rotations:
                     seats = [bot] + list(s)
                     seats = seats[rot:] + seats[:rot]
-                    games.append({"bot": bot, "map": m, "set": list(s), "rot": rot,
-                                  "seats": seats, "me": (4 - rot) % 4})
+                    games.append(
+                        {
+                            "bot": bot,
+                            "map": m,
+                            "set": list(s),
+                            "rot": rot,
+                            "seats": seats,
+                            "me": (4 - rot) % 4,
+                        }
+                    )
     return games
 
 
-def rank_schedule(groups: Sequence[str], maps: Sequence[str], games: int,
-                  seed: int) -> list[dict[str, Any]]:
+def rank_schedule(
+    groups: Sequence[str], maps: Sequence[str], games: int, seed: int
+) -> list[dict[str, Any]]:
     """``games`` games per map among the course ``groups``, four a game: each game seats
     the four groups that have played least so far (ties by a seeded draw), in a seeded
     order."""
@@ -91,8 +105,9 @@ def rank_schedule(groups: Sequence[str], maps: Sequence[str], games: int,
             seats = [pick[i] for i in rng.permutation(4)]
             for g in seats:
                 played[g] += 1
-            out.append({"bot": None, "map": m, "set": seats, "rot": 0, "seats": seats,
-                        "me": None})
+            out.append(
+                {"bot": None, "map": m, "set": seats, "rot": 0, "seats": seats, "me": None}
+            )
     return out
 
 
@@ -123,39 +138,60 @@ def make_variant(spec: str) -> Any:
     return bot
 
 
-def play_one(game: dict[str, Any], course: dict[str, str], turns: int, limit: float,
-             ) -> dict[str, Any]:
+def play_one(
+    game: dict[str, Any],
+    course: dict[str, str],
+    turns: int,
+    limit: float,
+) -> dict[str, Any]:
     """Play one scheduled game; the result as plain data."""
-    from atlas.maps import read_map
     from atlas.arena.runner import play_game
+    from atlas.maps import read_map
 
-    players = [make_variant(p) if p == game["bot"] else
-               course_command(course["python"], course["bot"], course["classes"], p)
-               for p in game["seats"]]
+    players = [
+        make_variant(p)
+        if p == game["bot"]
+        else course_command(course["python"], course["bot"], course["classes"], p)
+        for p in game["seats"]
+    ]
     params = dict(PARAMS, T=turns)
     t0 = time.perf_counter()
-    rec = play_game("outpost", read_map(game["map"], game="outpost"), players,
-                    params=params, time_limit=limit)
+    rec = play_game(
+        "outpost",
+        read_map(game["map"], game="outpost"),
+        players,
+        params=params,
+        time_limit=limit,
+    )
     final = rec.final
     cells = [int(a) + int(b) for a, b in zip(final["land"], final["water"])]
     times = [max((t.times.get(s, 0.0) for t in rec.turns), default=0.0) for s in range(4)]
-    return dict(game, scores=list(rec.result.scores),
-                statuses=[s.status for s in rec.statuses], cells=cells,
-                outposts=[len(o) for o in final["outposts"]], max_time=times,
-                seconds=round(time.perf_counter() - t0, 1))
+    return dict(
+        game,
+        scores=list(rec.result.scores),
+        statuses=[s.status for s in rec.statuses],
+        cells=cells,
+        outposts=[len(o) for o in final["outposts"]],
+        max_time=times,
+        seconds=round(time.perf_counter() - t0, 1),
+    )
 
 
 def _line(res: dict[str, Any]) -> str:
     me = res["me"]
     name = Path(res["map"]).stem
     if me is None:
-        return (f"{name} {' '.join(res['set'])} scores "
-                f"{' '.join(f'{s:.2f}' for s in res['scores'])} cells {res['cells']} "
-                f"outposts {res['outposts']} {res['statuses']} {res['seconds']} s")
-    return (f"{res['bot']} {name} {'/'.join(res['set'])} rot {res['rot']} score "
-            f"{res['scores'][me]:.2f} cells {res['cells'][me]} of {res['cells']} outposts "
-            f"{res['outposts'][me]} of {res['outposts']} slowest {res['max_time'][me]:.3f} s "
-            f"{res['statuses']} {res['seconds']} s")
+        return (
+            f"{name} {' '.join(res['set'])} scores "
+            f"{' '.join(f'{s:.2f}' for s in res['scores'])} cells {res['cells']} "
+            f"outposts {res['outposts']} {res['statuses']} {res['seconds']} s"
+        )
+    return (
+        f"{res['bot']} {name} {'/'.join(res['set'])} rot {res['rot']} score "
+        f"{res['scores'][me]:.2f} cells {res['cells'][me]} of {res['cells']} outposts "
+        f"{res['outposts'][me]} of {res['outposts']} slowest {res['max_time'][me]:.3f} s "
+        f"{res['statuses']} {res['seconds']} s"
+    )
 
 
 def dropped(res: dict[str, Any]) -> bool:
@@ -167,23 +203,32 @@ def table(results: Sequence[dict[str, Any]]) -> str:
     """The markdown table: bot, mean score, games, dropped; then the mean per map."""
     bots = list(dict.fromkeys(r["bot"] for r in results))
     maps = list(dict.fromkeys(Path(r["map"]).stem for r in results))
-    head = "| atlas bot | mean score | games | crashes dropped | " + \
-        " | ".join(maps) + " | cells | outposts |"
+    head = (
+        "| atlas bot | mean score | games | crashes dropped | "
+        + " | ".join(maps)
+        + " | cells | outposts |"
+    )
     lines = [head, "|---|---:|---:|---:|" + "---:|" * (len(maps) + 2)]
     for b in bots:
         mine = [r for r in results if r["bot"] == b]
         kept = [r["scores"][r["me"]] for r in mine if not dropped(r)]
         per = []
         for m in maps:
-            k = [r["scores"][r["me"]] for r in mine
-                 if Path(r["map"]).stem == m and not dropped(r)]
+            k = [
+                r["scores"][r["me"]]
+                for r in mine
+                if Path(r["map"]).stem == m and not dropped(r)
+            ]
             per.append(f"{statistics.fmean(k):.2f}" if k else "-")
         mean = f"{statistics.fmean(kept):.3f}" if kept else "-"
         ok = [r for r in mine if not dropped(r)]
         cells = f"{statistics.fmean(r['cells'][r['me']] for r in ok):.0f}" if ok else "-"
         outs = f"{statistics.fmean(r['outposts'][r['me']] for r in ok):.1f}" if ok else "-"
-        lines.append(f"| `{b}` | {mean} | {len(kept)} | {len(mine) - len(kept)} | "
-                     + " | ".join(per) + f" | {cells} | {outs} |")
+        lines.append(
+            f"| `{b}` | {mean} | {len(kept)} | {len(mine) - len(kept)} | "
+            + " | ".join(per)
+            + f" | {cells} | {outs} |"
+        )
     return "\n".join(lines)
 
 
@@ -200,35 +245,55 @@ def rank_table(results: Sequence[dict[str, Any]]) -> str:
     rows = sorted(by, key=lambda g: -statistics.fmean(by[g]))
     lines = ["| course player | mean score | games | failed |", "|---|---:|---:|---:|"]
     for g in rows:
-        lines.append(f"| {g} | {statistics.fmean(by[g]):.3f} | {len(by[g])} | "
-                     f"{fails.get(g, 0)} |")
+        lines.append(
+            f"| {g} | {statistics.fmean(by[g]):.3f} | {len(by[g])} | {fails.get(g, 0)} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("maps", nargs="+", help="Outpost map files")
-    ap.add_argument("--classes", required=True,
-                    help="folder of the compiled course players (e.g. /tmp/outpost-classes)")
-    ap.add_argument("--course-bot", required=True,
-                    help="the JSON-lines wrapper that runs one course player")
+    ap.add_argument(
+        "--classes",
+        required=True,
+        help="folder of the compiled course players (e.g. /tmp/outpost-classes)",
+    )
+    ap.add_argument(
+        "--course-bot", required=True, help="the JSON-lines wrapper that runs one course player"
+    )
     ap.add_argument("--python", default="python3", help="interpreter for the wrapper")
-    ap.add_argument("--bots", nargs="+", default=["planner"],
-                    help="atlas bots: built-in names or cmd:COMMAND")
-    ap.add_argument("--sets", nargs="+", default=[" ".join(s) for s in DEFAULT_SETS],
-                    help="opponent sets, each three groups in one argument")
+    ap.add_argument(
+        "--bots",
+        nargs="+",
+        default=["planner"],
+        help="atlas bots: built-in names or cmd:COMMAND",
+    )
+    ap.add_argument(
+        "--sets",
+        nargs="+",
+        default=[" ".join(s) for s in DEFAULT_SETS],
+        help="opponent sets, each three groups in one argument",
+    )
     ap.add_argument("--rotations", type=int, nargs="+", default=[0, 1, 2, 3])
     ap.add_argument("--turns", type=int, default=200)
     ap.add_argument("--time", type=float, default=1.0, help="seconds per move")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--rank", nargs="+", metavar="GROUP",
-                    help="play a round among these course players instead")
+    ap.add_argument(
+        "--rank",
+        nargs="+",
+        metavar="GROUP",
+        help="play a round among these course players instead",
+    )
     ap.add_argument("--games", type=int, default=6, help="--rank: games per map")
     ap.add_argument("--seed", type=int, default=1, help="--rank: the draw of the seats")
     ap.add_argument("--json", metavar="FILE", help="also write every game's result here")
     args = ap.parse_args(argv)
-    course = {"python": args.python, "bot": str(Path(args.course_bot).resolve()),
-              "classes": str(Path(args.classes).resolve())}
+    course = {
+        "python": args.python,
+        "bot": str(Path(args.course_bot).resolve()),
+        "classes": str(Path(args.classes).resolve()),
+    }
     if args.rank:
         games = rank_schedule(args.rank, args.maps, args.games, args.seed)
     else:

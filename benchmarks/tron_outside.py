@@ -32,21 +32,33 @@ The core is :func:`play_vs_outside`, a plain function returning one dict per gam
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["OutsideGame", "GracedBot", "parse_outside", "schedule", "run_game",
-           "play_vs_outside", "summarise", "score_interval", "format_report", "main"]
+__all__ = [
+    "OutsideGame",
+    "GracedBot",
+    "parse_outside",
+    "schedule",
+    "run_game",
+    "play_vs_outside",
+    "summarise",
+    "score_interval",
+    "format_report",
+    "main",
+]
 
 #: The official engine's rules.
 OFFICIAL = (("compat", "official"),)
@@ -111,21 +123,32 @@ def parse_outside(items: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def schedule(bots: Sequence[str], outside: Mapping[str, str], maps: Sequence[str | Path],
-             time_limit: float, seeds: Sequence[int] = (0,),
-             records: str | None = None, depth: int = 0) -> list[OutsideGame]:
+def schedule(
+    bots: Sequence[str],
+    outside: Mapping[str, str],
+    maps: Sequence[str | Path],
+    time_limit: float,
+    seeds: Sequence[int] = (0,),
+    records: str | None = None,
+    depth: int = 0,
+) -> list[OutsideGame]:
     """Every atlas bot against every outside program, every map, both seats, every seed."""
-    return [OutsideGame(b, name, cmd, str(m), seat, s, time_limit, records, depth)
-            for b in bots for name, cmd in outside.items() for m in maps
-            for s in seeds for seat in (0, 1)]
+    return [
+        OutsideGame(b, name, cmd, str(m), seat, s, time_limit, records, depth)
+        for b in bots
+        for name, cmd in outside.items()
+        for m in maps
+        for s in seeds
+        for seat in (0, 1)
+    ]
 
 
 def run_game(job: OutsideGame) -> dict[str, Any]:
     """Play one game; its result as plain data, seen from the atlas bot."""
-    from atlas.bots import make_bot
-    from atlas.maps import read_map
     from atlas.arena.protocols import external_bot
     from atlas.arena.runner import bot_seed, play_game
+    from atlas.bots import make_bot
+    from atlas.maps import read_map
 
     game_map = read_map(job.map_path, game="tron")
     other = GracedBot(external_bot("tron", job.command), job.outside)
@@ -136,8 +159,15 @@ def run_game(job: OutsideGame) -> dict[str, Any]:
             mine.fixed_depth = job.depth
     players: list[Any] = [mine, other] if job.seat == 0 else [other, mine]
     t0 = time.perf_counter()
-    record = play_game("tron", game_map, players, params=dict(OFFICIAL), seed=job.seed,
-                       time_limit=job.time_limit, first_move_time=job.time_limit)
+    record = play_game(
+        "tron",
+        game_map,
+        players,
+        params=dict(OFFICIAL),
+        seed=job.seed,
+        time_limit=job.time_limit,
+        first_move_time=job.time_limit,
+    )
     elapsed = time.perf_counter() - t0
     me, them = job.seat, 1 - job.seat
     slowest = [0.0, 0.0]
@@ -151,24 +181,42 @@ def run_game(job: OutsideGame) -> dict[str, Any]:
 
         folder = Path(job.records)
         folder.mkdir(parents=True, exist_ok=True)
-        save_record(record, folder / f"{job.bot}-{job.outside}-{mapname}-seat{me + 1}"
-                                      f"-seed{job.seed}.json.gz")
-    return {"bot": job.bot, "outside": job.outside, "map": mapname, "seat": me,
-            "seed": job.seed, "time": job.time_limit, "score": score,
-            "outcome": "W" if score == 1.0 else "L" if score == 0.0 else "D",
-            "reason": record.result.reason, "detail": record.result.detail,
-            "turns": len(record.turns),
-            "status": record.statuses[me].status,
-            "outside_status": record.statuses[them].status,
-            "slowest": slowest[me], "outside_slowest": slowest[them],
-            "seconds": round(elapsed, 3)}
+        save_record(
+            record,
+            folder / f"{job.bot}-{job.outside}-{mapname}-seat{me + 1}-seed{job.seed}.json.gz",
+        )
+    return {
+        "bot": job.bot,
+        "outside": job.outside,
+        "map": mapname,
+        "seat": me,
+        "seed": job.seed,
+        "time": job.time_limit,
+        "score": score,
+        "outcome": "W" if score == 1.0 else "L" if score == 0.0 else "D",
+        "reason": record.result.reason,
+        "detail": record.result.detail,
+        "turns": len(record.turns),
+        "status": record.statuses[me].status,
+        "outside_status": record.statuses[them].status,
+        "slowest": slowest[me],
+        "outside_slowest": slowest[them],
+        "seconds": round(elapsed, 3),
+    }
 
 
-def play_vs_outside(bots: Sequence[str], outside: Mapping[str, str],
-                    maps: Sequence[str | Path], *, time_limit: float = 0.1,
-                    seeds: Sequence[int] = (0,), jobs: int = 1,
-                    records: str | None = None, depth: int = 0, on_result: Any = None
-                    ) -> list[dict[str, Any]]:
+def play_vs_outside(
+    bots: Sequence[str],
+    outside: Mapping[str, str],
+    maps: Sequence[str | Path],
+    *,
+    time_limit: float = 0.1,
+    seeds: Sequence[int] = (0,),
+    jobs: int = 1,
+    records: str | None = None,
+    depth: int = 0,
+    on_result: Any = None,
+) -> list[dict[str, Any]]:
     """Play every atlas bot against every outside program; one result dict per game.
 
     Parameters
@@ -238,9 +286,20 @@ def summarise(results: Sequence[dict[str, Any]]) -> dict[tuple[str, str], dict[s
     """
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for r in results:
-        s = out.setdefault((r["bot"], r["outside"]), {
-            "W": 0, "D": 0, "L": 0, "scores": [], "failures": 0, "outside_failures": 0,
-            "slowest": 0.0, "outside_slowest": 0.0, "collided": 0})
+        s = out.setdefault(
+            (r["bot"], r["outside"]),
+            {
+                "W": 0,
+                "D": 0,
+                "L": 0,
+                "scores": [],
+                "failures": 0,
+                "outside_failures": 0,
+                "slowest": 0.0,
+                "outside_slowest": 0.0,
+                "collided": 0,
+            },
+        )
         s[r["outcome"]] += 1
         s["scores"].append(r["score"])
         s["failures"] += r["status"] != "ok"
@@ -251,8 +310,14 @@ def summarise(results: Sequence[dict[str, Any]]) -> dict[tuple[str, str], dict[s
     for (bot, other), s in out.items():
         s["low"], s["mean"], s["high"] = score_interval(s["scores"])
         s["games"] = len(s.pop("scores"))
-        clean = [r["score"] for r in results if r["bot"] == bot and r["outside"] == other
-                 and r["status"] == "ok" and r["outside_status"] == "ok"]
+        clean = [
+            r["score"]
+            for r in results
+            if r["bot"] == bot
+            and r["outside"] == other
+            and r["status"] == "ok"
+            and r["outside_status"] == "ok"
+        ]
         s["clean_games"] = len(clean)
         s["clean_low"], s["clean_mean"], s["clean_high"] = score_interval(clean)
     return out
@@ -260,11 +325,16 @@ def summarise(results: Sequence[dict[str, Any]]) -> dict[tuple[str, str], dict[s
 
 def format_game(r: dict[str, Any]) -> str:
     """One game as a line."""
-    fail = "" if r["status"] == "ok" and r["outside_status"] == "ok" else \
-        f"  [{r['status']}/{r['outside_status']}: {r['detail']}]"
-    return (f"{r['bot']:>10} vs {r['outside']:<8} {r['map']:<14} seat {r['seat'] + 1} "
-            f"{r['outcome']} {r['reason']:<8} {r['turns']:>4} turns  slowest "
-            f"{r['slowest']:.3f}/{r['outside_slowest']:.3f} s{fail}")
+    fail = (
+        ""
+        if r["status"] == "ok" and r["outside_status"] == "ok"
+        else f"  [{r['status']}/{r['outside_status']}: {r['detail']}]"
+    )
+    return (
+        f"{r['bot']:>10} vs {r['outside']:<8} {r['map']:<14} seat {r['seat'] + 1} "
+        f"{r['outcome']} {r['reason']:<8} {r['turns']:>4} turns  slowest "
+        f"{r['slowest']:.3f}/{r['outside_slowest']:.3f} s{fail}"
+    )
 
 
 def format_report(results: Sequence[dict[str, Any]]) -> str:
@@ -273,8 +343,9 @@ def format_report(results: Sequence[dict[str, Any]]) -> str:
     pairs = sorted({(r["bot"], r["outside"]) for r in results})
     for bot, other in pairs:
         rs = [r for r in results if r["bot"] == bot and r["outside"] == other]
-        lines.append(f"{bot} against {other}, per map (seat 1 | seat 2 outcomes, "
-                     f"{bot}'s points):")
+        lines.append(
+            f"{bot} against {other}, per map (seat 1 | seat 2 outcomes, {bot}'s points):"
+        )
         for m in sorted({r["map"] for r in rs}):
             here = [r for r in rs if r["map"] == m]
             seat = {0: "", 1: ""}
@@ -289,12 +360,14 @@ def format_report(results: Sequence[dict[str, Any]]) -> str:
             f"{s['L']} losses in {s['games']} games = {100 * s['mean']:.1f} % "
             f"[95 % interval {100 * s['low']:.1f}, {100 * s['high']:.1f}]; "
             f"timeouts/crashes {s['failures']} (theirs {s['outside_failures']}); "
-            f"slowest move {s['slowest']:.3f} s (theirs {s['outside_slowest']:.3f} s)")
+            f"slowest move {s['slowest']:.3f} s (theirs {s['outside_slowest']:.3f} s)"
+        )
         if s["clean_games"] < s["games"]:
             lines.append(
                 f"  without the {s['games'] - s['clean_games']} game(s) with a timeout or "
                 f"crash: {100 * s['clean_mean']:.1f} % [{100 * s['clean_low']:.1f}, "
-                f"{100 * s['clean_high']:.1f}] in {s['clean_games']} games")
+                f"{100 * s['clean_high']:.1f}] in {s['clean_games']} games"
+            )
     return "\n".join(lines)
 
 
@@ -302,15 +375,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("maps", nargs="+", help="tron map files (contest format)")
     ap.add_argument("--bots", nargs="+", default=["frontline"], help="built-in tron bots")
-    ap.add_argument("--outside", nargs="+", required=True, metavar="NAME=cmd:COMMAND",
-                    help="outside programs, e.g. winner=cmd:WINNER_BUILD/MyTronBot")
-    ap.add_argument("--time", type=float, default=0.1,
-                    help="seconds per move for both sides, first move included")
+    ap.add_argument(
+        "--outside",
+        nargs="+",
+        required=True,
+        metavar="NAME=cmd:COMMAND",
+        help="outside programs, e.g. winner=cmd:WINNER_BUILD/MyTronBot",
+    )
+    ap.add_argument(
+        "--time",
+        type=float,
+        default=0.1,
+        help="seconds per move for both sides, first move included",
+    )
     ap.add_argument("--seeds", type=int, default=1, help="seeds per map and seat")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once")
-    ap.add_argument("--depth", type=int, default=0,
-                    help="built-in searches go exactly N turns whatever the clock "
-                         "(a diagnostic; the outside program should be limited alike)")
+    ap.add_argument(
+        "--depth",
+        type=int,
+        default=0,
+        help="built-in searches go exactly N turns whatever the clock "
+        "(a diagnostic; the outside program should be limited alike)",
+    )
     ap.add_argument("--records", help="save every game's replay record in this folder")
     ap.add_argument("--out", help="write every result as JSON lines here")
     args = ap.parse_args(argv)
@@ -322,28 +408,38 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     unknown = [b for b in args.bots if b not in bot_names("tron")]
     if unknown:
-        ap.error(f"unknown tron bot(s) {', '.join(unknown)}; built-in: "
-                 f"{', '.join(bot_names('tron'))}")
+        ap.error(
+            f"unknown tron bot(s) {', '.join(unknown)}; built-in: "
+            f"{', '.join(bot_names('tron'))}"
+        )
     n = len(args.bots) * len(outside) * len(args.maps) * 2 * args.seeds
     depth = f", built-in searches {args.depth} turns deep" if args.depth else ""
-    print(f"tron, official rules: {n} games, {args.time:g} s a move for both sides{depth}, "
-          f"{args.jobs} at a time", flush=True)
-    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    print(
+        f"tron, official rules: {n} games, {args.time:g} s a move for both sides{depth}, "
+        f"{args.jobs} at a time",
+        flush=True,
+    )
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else None
 
-    def show(r: dict[str, Any]) -> None:
-        print(format_game(r), flush=True)
-        if out is not None:
-            out.write(json.dumps(r) + "\n")
-            out.flush()
+        def show(r: dict[str, Any]) -> None:
+            print(format_game(r), flush=True)
+            if out is not None:
+                out.write(json.dumps(r) + "\n")
+                out.flush()
 
-    t0 = time.perf_counter()
-    try:
-        results = play_vs_outside(args.bots, outside, args.maps, time_limit=args.time,
-                                  seeds=range(args.seeds), jobs=args.jobs,
-                                  records=args.records, depth=args.depth, on_result=show)
-    finally:
-        if out is not None:
-            out.close()
+        t0 = time.perf_counter()
+        results = play_vs_outside(
+            args.bots,
+            outside,
+            args.maps,
+            time_limit=args.time,
+            seeds=range(args.seeds),
+            jobs=args.jobs,
+            records=args.records,
+            depth=args.depth,
+            on_result=show,
+        )
     print()
     print(format_report(results))
     print(f"\n{len(results)} games in {time.perf_counter() - t0:.0f} s")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import networkx as nx
 import numpy as np
@@ -29,8 +29,13 @@ from atlas.maps import find_maps
 # Property tests (hypothesis): derandomized by default, so CI runs the same examples every
 # time; HYPOTHESIS_PROFILE=long runs many more, randomly, outside CI (docs/development.md).
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
-settings.register_profile("long", max_examples=20_000, deadline=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "long",
+    max_examples=20_000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

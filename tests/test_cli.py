@@ -86,8 +86,15 @@ def test_compat_on_every_command_that_plays_and_json_on_every_one_that_reports()
     for name in ("play", "tournament", "bot", "build"):
         compat = next(a for a in subs[name]._actions if a.dest == "compat")
         assert tuple(compat.choices) == ("spec", "official"), name
-    for name in ("analyze", "validate", "play", "tournament", "import-trace", "replay",
-                 "build"):
+    for name in (
+        "analyze",
+        "validate",
+        "play",
+        "tournament",
+        "import-trace",
+        "replay",
+        "build",
+    ):
         assert "--json" in options(name), name
     for name in ("tournament", "build"):
         assert {"--quiet", "-q"} <= options(name), name
@@ -102,8 +109,9 @@ def test_docs_cli_md_matches_help():
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert make_cli_doc.MARKER in text
     generated = text.split(make_cli_doc.MARKER, 1)[1]
-    assert make_cli_doc.MARKER + generated == make_cli_doc.reference(), \
+    assert make_cli_doc.MARKER + generated == make_cli_doc.reference(), (
         "docs/cli.md is out of date: run python tools/make_cli_doc.py"
+    )
     for name in cli.COMMANDS:  # and the table at the top names every command
         assert f"`atlas {name}" in text.split(make_cli_doc.MARKER, 1)[0], name
 
@@ -111,21 +119,24 @@ def test_docs_cli_md_matches_help():
 # --------------------------------------------------------------------------- usage errors
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["play", "tron", "MAP", "random", "random", "--param", "foo"], "KEY=VALUE"),
-    (["play", "tron", "MAP", "random", "random", "--param", "=3"], "KEY=VALUE"),
-    (["play", "trn", "MAP", "random", "random"], "invalid choice: 'trn'"),
-    (["tournament", "chess"], "'chess' is neither a plan file nor a game"),
-    (["bot", "tron"], "required: NAME"),
-    (["analyze", "MAP", "--game", "tronn"], "invalid choice: 'tronn'"),
-    (["play", "tron", "MAP", "random", "random", "--time", "0"], "positive"),
-    (["play", "tron", "MAP", "random", "random", "--time", "soon"], "number of seconds"),
-    (["tournament", "tron", "--seeds", "0"], "at least 1"),
-    (["build", "--games", "-1"], "at least 0"),
-    (["play", "tron", "MAP", "random", "random", "--compat", "loose"], "invalid choice"),
-    (["completion", "fish"], "invalid choice"),
-    ([], "required: COMMAND"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["play", "tron", "MAP", "random", "random", "--param", "foo"], "KEY=VALUE"),
+        (["play", "tron", "MAP", "random", "random", "--param", "=3"], "KEY=VALUE"),
+        (["play", "trn", "MAP", "random", "random"], "invalid choice: 'trn'"),
+        (["tournament", "chess"], "'chess' is neither a plan file nor a game"),
+        (["bot", "tron"], "required: NAME"),
+        (["analyze", "MAP", "--game", "tronn"], "invalid choice: 'tronn'"),
+        (["play", "tron", "MAP", "random", "random", "--time", "0"], "positive"),
+        (["play", "tron", "MAP", "random", "random", "--time", "soon"], "number of seconds"),
+        (["tournament", "tron", "--seeds", "0"], "at least 1"),
+        (["build", "--games", "-1"], "at least 0"),
+        (["play", "tron", "MAP", "random", "random", "--compat", "loose"], "invalid choice"),
+        (["completion", "fish"], "invalid choice"),
+        ([], "required: COMMAND"),
+    ],
+)
 def test_usage_errors_exit_2_with_the_command_s_usage(argv, words, capsys):
     err = _usage_error(argv, capsys)
     assert words in err
@@ -140,8 +151,9 @@ def test_unknown_bot_and_compat_without_variant_are_usage_errors(tron_map, capsy
     assert "unknown isolation bot 'nosuch'" in err
     c5 = tron_map.with_name("c5.txt")
     c5.write_text("connect5 7 6 4\n")
-    err = _usage_error(["play", "connect5", str(c5), "random", "random", "--compat",
-                        "official"], capsys)
+    err = _usage_error(
+        ["play", "connect5", str(c5), "random", "random", "--compat", "official"], capsys
+    )
     assert "connect5 has one set of rules" in err
 
 
@@ -153,8 +165,13 @@ def test_version(capsys):
 
 
 def test_python_dash_m_atlas_runs_the_command():
-    done = subprocess.run([sys.executable, "-m", "atlas", "--version"], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "atlas", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 0 and done.stdout.strip() == f"atlas {atlas.__version__}"
 
 
@@ -183,20 +200,35 @@ def _with_func(parser: argparse.ArgumentParser, func) -> argparse.ArgumentParser
 # --------------------------------------------------------------------------- --compat
 
 
-@pytest.mark.parametrize("game, text, word, stored", [
-    ("tron", TRON_TEXT, "spec", "fair"),          # tron calls the documented rules fair
-    ("tron", TRON_TEXT, "fair", "fair"),          # the older spelling is still read
-    ("tron", TRON_TEXT, "official", "official"),
-    ("outpost", "10 10\n11 10\n", "spec", "spec"),
-    ("outpost", "10 10\n11 10\n", "official", "official"),
-])
-def test_compat_maps_one_vocabulary_to_each_game_s_own(tmp_path, capsys, game, text, word,
-                                                       stored):
+@pytest.mark.parametrize(
+    "game, text, word, stored",
+    [
+        ("tron", TRON_TEXT, "spec", "fair"),  # tron calls the documented rules fair
+        ("tron", TRON_TEXT, "fair", "fair"),  # the older spelling is still read
+        ("tron", TRON_TEXT, "official", "official"),
+        ("outpost", "10 10\n11 10\n", "spec", "spec"),
+        ("outpost", "10 10\n11 10\n", "official", "official"),
+    ],
+)
+def test_compat_maps_one_vocabulary_to_each_game_s_own(
+    tmp_path, capsys, game, text, word, stored
+):
     path = tmp_path / "m.txt"
     path.write_text(text)
     record = tmp_path / "game.json"
-    argv = ["play", game, str(path), *(["random"] * (2 if game == "tron" else 4)),
-            "--compat", word, "--record", str(record), "--json", "--time", "5"]
+    argv = [
+        "play",
+        game,
+        str(path),
+        *(["random"] * (2 if game == "tron" else 4)),
+        "--compat",
+        word,
+        "--record",
+        str(record),
+        "--json",
+        "--time",
+        "5",
+    ]
     if game == "outpost":
         argv += ["--param", "T=3"]
     assert main(argv) == 0
@@ -209,9 +241,28 @@ def test_param_values_are_read_as_json(tmp_path, capsys):
     path = tmp_path / "m.txt"
     path.write_text("10 10\n11 10\n")
     record = tmp_path / "game.json"
-    assert main(["play", "outpost", str(path), "random", "random", "random", "random",
-                 "--param", "T=4", "--param", "r=7", "--record", str(record),
-                 "--time", "5"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "outpost",
+                str(path),
+                "random",
+                "random",
+                "random",
+                "random",
+                "--param",
+                "T=4",
+                "--param",
+                "r=7",
+                "--record",
+                str(record),
+                "--time",
+                "5",
+            ]
+        )
+        == 0
+    )
     params = load_record(record).params
     assert params["T"] == 4 and params["r"] == 7
     assert len(load_record(record).turns) == 4
@@ -222,14 +273,29 @@ def test_param_values_are_read_as_json(tmp_path, capsys):
 
 def _tron_record(tmp_path: Path, tron_map: Path, capsys) -> Path:
     record = tmp_path / "game.json.gz"
-    assert main(["play", "tron", str(tron_map), "random", "random", "--record",
-                 str(record), "--time", "5"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "tron",
+                str(tron_map),
+                "random",
+                "random",
+                "--record",
+                str(record),
+                "--time",
+                "5",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     return record
 
 
 def test_replay_writes_beside_the_record_by_default_and_never_over_a_file(
-        tmp_path, tron_map, capsys):
+    tmp_path, tron_map, capsys
+):
     record = _tron_record(tmp_path, tron_map, capsys)
     assert main(["replay", str(record), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -258,10 +324,22 @@ def test_replay_writes_beside_the_record_by_default_and_never_over_a_file(
 def test_import_trace_json(tmp_path, capsys):
     trace = min((DATA / "outpost-traces").glob("*.jsonl.gz"), key=lambda p: p.stat().st_size)
     out_record = tmp_path / "trace.json.gz"
-    assert main(["import-trace", str(trace), "--map",
-                 str(DATA / "outpost-maps" / "mapblob.txt") if "mapblob" in trace.name
-                 else str(DATA / "outpost-maps" / (trace.name.split("_")[1] + ".txt")),
-                 "--record", str(out_record), "--json"]) == 0
+    assert (
+        main(
+            [
+                "import-trace",
+                str(trace),
+                "--map",
+                str(DATA / "outpost-maps" / "mapblob.txt")
+                if "mapblob" in trace.name
+                else str(DATA / "outpost-maps" / (trace.name.split("_")[1] + ".txt")),
+                "--record",
+                str(out_record),
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["replayed"] is True and out["record"] == str(out_record)
     assert out["turns"] == len(load_record(out_record).turns) > 0
@@ -275,8 +353,22 @@ def test_build_json_and_quiet(tmp_path, capsys):
     maps.mkdir(parents=True)
     (maps / "tiny.txt").write_text(TRON_TEXT)
     site = tmp_path / "site"
-    assert main(["build", "--maps", str(maps.parent), "--out", str(site), "--games", "0",
-                 "--quiet", "--json"]) == 0
+    assert (
+        main(
+            [
+                "build",
+                "--maps",
+                str(maps.parent),
+                "--out",
+                str(site),
+                "--games",
+                "0",
+                "--quiet",
+                "--json",
+            ]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     assert captured.err == ""  # quiet: no bars, no summary
     out = json.loads(captured.out)
@@ -311,8 +403,10 @@ def test_tournament_reads_atlas_s_own_maps_by_default(monkeypatch, capsys, tmp_p
 
     def load_maps(game, paths):
         seen["paths"] = [Path(p) for p in paths]
-        return real(game, [DATA / "tron-maps" / sorted(p.name for p in
-                                                       (DATA / "tron-maps").iterdir())[0]])
+        return real(
+            game,
+            [DATA / "tron-maps" / sorted(p.name for p in (DATA / "tron-maps").iterdir())[0]],
+        )
 
     monkeypatch.setattr(tournament, "load_maps", load_maps)
     monkeypatch.setattr(tournament, "run_games", lambda specs, **kw: [])
@@ -351,8 +445,22 @@ def test_resources_prefer_the_wheel_s_package_data(tmp_path, monkeypatch):
 
 def test_player_specs_of_every_form_are_accepted_and_bad_ones_refused(tron_map, capsys):
     record = tron_map.with_name("named.json")
-    assert main(["play", "tron", str(tron_map), "me=random", "random", "--record",
-                 str(record), "--time", "5"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "tron",
+                str(tron_map),
+                "me=random",
+                "random",
+                "--record",
+                str(record),
+                "--time",
+                "5",
+            ]
+        )
+        == 0
+    )
     assert [p.name for p in load_record(record).players] == ["me", "random"]
     err = _usage_error(["play", "tron", str(tron_map), "me=rando", "random"], capsys)
     assert "unknown tron bot 'rando'" in err

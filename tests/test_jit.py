@@ -57,8 +57,9 @@ def test_interpreted_analysis_is_the_compiled_one(any_map_file):
     game_map = read_map(any_map_file)
     with jit.interpreted():
         plain = summarize_map(game_map)
-    assert json.dumps(plain, sort_keys=True) == json.dumps(summarize_map(game_map),
-                                                           sort_keys=True)
+    assert json.dumps(plain, sort_keys=True) == json.dumps(
+        summarize_map(game_map), sort_keys=True
+    )
 
 
 @pytest.mark.parametrize("name", ["delta", "fjords"])
@@ -69,15 +70,21 @@ def test_interpreted_validation_is_the_compiled_one(name):
     assert plain == validate_map_file(path).to_json()
 
 
-@pytest.mark.parametrize("argv", [
-    ["validate", "maps/outpost/delta.txt"],
-    ["analyze", "maps/outpost/delta.txt", "--json"],
-    ["analyze", "maps/tron/labyrinth.txt", "--json"],
-    ["--version"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "maps/outpost/delta.txt"],
+        ["analyze", "maps/outpost/delta.txt", "--json"],
+        ["analyze", "maps/tron/labyrinth.txt", "--json"],
+        ["--version"],
+    ],
+)
 def test_one_shot_commands_on_small_maps_never_import_numba(argv):
-    code = ("import sys\nfrom atlas.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n"
-            "    pass\nprint('numba' in sys.modules, file=sys.stderr)\n" % (argv,))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    code = (
+        "import sys\nfrom atlas.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n"
+        "    pass\nprint('numba' in sys.modules, file=sys.stderr)\n" % (argv,)
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
     assert done.stderr.strip().splitlines()[-1] == "False", done.stderr[-500:]

@@ -17,14 +17,22 @@ PACKAGE = Path(__file__).resolve().parents[1] / "atlas"
 
 #: Layer of each top-level part of the package, lowest first.
 LAYERS = {
-    "errors": 0, "types": 0, "fsutil": 0, "resources": 0, "limits": 0, "jit": 0,
-    "maps": 1, "__init__": 1,
+    "errors": 0,
+    "types": 0,
+    "fsutil": 0,
+    "resources": 0,
+    "limits": 0,
+    "jit": 0,
+    "_version": 0,
+    "maps": 1,
+    "__init__": 1,
     "analyze": 2,
     "sim": 3,
     "bots": 4,
     "arena": 5,
     "render": 6,
-    "cli": 7, "__main__": 7,
+    "cli": 7,
+    "__main__": 7,
 }
 
 

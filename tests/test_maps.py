@@ -9,8 +9,16 @@ import numpy as np
 import pytest
 
 from atlas.errors import MapFormatError
-from atlas.maps import (OUTPOST_HOMES, find_maps, format_map, outpost_full_water, parse_map,
-                        read_map, scan_maps, write_map)
+from atlas.maps import (
+    OUTPOST_HOMES,
+    find_maps,
+    format_map,
+    outpost_full_water,
+    parse_map,
+    read_map,
+    scan_maps,
+    write_map,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / "tests" / "data"
@@ -57,13 +65,16 @@ def test_tron_short_rows_padded_and_crlf():
     assert m.blocked.tolist() == [[True, False, False], [False, True, True]]
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ("3 2\n#1#\n2###\n", 3, "row has 4 characters, expected 3"),
-    ("3 2\n#1#\n2#x\n", 3, "unexpected character 'x' in column 3"),
-    ("3\n#1#\n", 1, "expected the size 'W H'"),
-    ("3 3\n#1#\n#2#\n", 4, "expected 3 rows after the size line, found 2"),
-    ("3 2\n#1#\n#1#\n", 3, "second start '1'"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("3 2\n#1#\n2###\n", 3, "row has 4 characters, expected 3"),
+        ("3 2\n#1#\n2#x\n", 3, "unexpected character 'x' in column 3"),
+        ("3\n#1#\n", 1, "expected the size 'W H'"),
+        ("3 3\n#1#\n#2#\n", 4, "expected 3 rows after the size line, found 2"),
+        ("3 2\n#1#\n#1#\n", 3, "second start '1'"),
+    ],
+)
 def test_tron_errors_name_file_and_line(tmp_path, text, line, words):
     path = tmp_path / "bad.txt"
     path.write_text(text)
@@ -101,11 +112,14 @@ def test_outpost_transpose_swaps_seats_1_and_3():
     assert homes_t == [OUTPOST_HOMES[0], OUTPOST_HOMES[3], OUTPOST_HOMES[2], OUTPOST_HOMES[1]]
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ("1 2\n3 x\n", 2, "expected two whole numbers"),
-    ("1 2\n50 3\n", 2, "outside the 50x50 quarter"),
-    ("1 2\n3\n", 2, "expected two whole numbers"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("1 2\n3 x\n", 2, "expected two whole numbers"),
+        ("1 2\n50 3\n", 2, "outside the 50x50 quarter"),
+        ("1 2\n3\n", 2, "expected two whole numbers"),
+    ],
+)
 def test_outpost_errors(text, line, words):
     with pytest.raises(MapFormatError) as info:
         parse_map(text, game="outpost", path="sub.txt")
@@ -121,11 +135,14 @@ def test_isolation_format():
     assert format_map(free) == "isolation 2 2 queen\n..\n..\n"
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ("isolation 2 2 bishop\n..\n..\n", 1, "unknown variant 'bishop'"),
-    ("isolation 2 2\n1.\n..\n", None, "start '2' is missing"),
-    ("isolation 2 2\n...\n..\n", 2, "row has 3 characters"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("isolation 2 2 bishop\n..\n..\n", 1, "unknown variant 'bishop'"),
+        ("isolation 2 2\n1.\n..\n", None, "start '2' is missing"),
+        ("isolation 2 2\n...\n..\n", 2, "row has 3 characters"),
+    ],
+)
 def test_isolation_errors(text, line, words):
     with pytest.raises(MapFormatError) as info:
         parse_map(text, game="isolation")
@@ -170,21 +187,27 @@ def test_grid_format_of_any_other_game_round_trips():
     text = "; a comment\nmygame 4 3 fast wide\n1..#\n.#..\n3..2\n"
     gm = parse_map(text, name="g")
     assert gm.game == "mygame" and gm.shape == (3, 4)
-    assert gm.starts == ((0, 0), (2, 3), (2, 0))   # by number, not by position
+    assert gm.starts == ((0, 0), (2, 3), (2, 0))  # by number, not by position
     assert gm.meta["options"] == ("fast", "wide")
-    assert gm.blocked.tolist() == [[False, False, False, True], [False, True, False, False],
-                                   [False, False, False, False]]
+    assert gm.blocked.tolist() == [
+        [False, False, False, True],
+        [False, True, False, False],
+        [False, False, False, False],
+    ]
     again = parse_map(format_map(gm), name="g")
     assert again == gm and format_map(again) == "mygame 4 3 fast wide\n1..#\n.#..\n3..2\n"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("mygame 2 2\n1.\n.3\n", "numbered from 1 with none missing"),
-    ("mygame 2 2\n1.\n", "expected 2 rows"),
-    ("mygame 2 2\n1x\n..\n", "unexpected character 'x'"),
-    ("mygame 2 2\n11\n..\n", "second start '1'"),
-    ("mygame two 2\n..\n..\n", "cannot tell which game"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("mygame 2 2\n1.\n.3\n", "numbered from 1 with none missing"),
+        ("mygame 2 2\n1.\n", "expected 2 rows"),
+        ("mygame 2 2\n1x\n..\n", "unexpected character 'x'"),
+        ("mygame 2 2\n11\n..\n", "second start '1'"),
+        ("mygame two 2\n..\n..\n", "cannot tell which game"),
+    ],
+)
 def test_grid_format_errors_name_the_problem(text, message):
     with pytest.raises(MapFormatError, match=message):
         parse_map(text)
@@ -213,8 +236,11 @@ def test_the_headers_of_the_issue_are_located_errors_not_tracebacks():
             parse_map(text, path="m.txt")
         assert fragment in str(info.value), (text[:30], str(info.value))
         assert str(info.value).startswith("m.txt:1: ")
-    with pytest.raises(MapFormatError, match=r"o.txt:2: expected two whole numbers 'x y', "
-                                             r"got '1 9999.*y has 5000 digits"):
+    with pytest.raises(
+        MapFormatError,
+        match=r"o.txt:2: expected two whole numbers 'x y', "
+        r"got '1 9999.*y has 5000 digits",
+    ):
         parse_map("3 4\n1 " + "9" * 5000 + "\n", game="outpost", path="o.txt")
 
 

@@ -22,11 +22,27 @@ WIDTH = 88
 
 def reference() -> str:
     """The generated half: ``atlas --help`` and every ``atlas COMMAND --help``."""
-    parts = [MARKER, "", "## Reference", "", "### atlas", "", "```text",
-             help_text(None, WIDTH).rstrip(), "```", ""]
+    parts = [
+        MARKER,
+        "",
+        "## Reference",
+        "",
+        "### atlas",
+        "",
+        "```text",
+        help_text(None, WIDTH).rstrip(),
+        "```",
+        "",
+    ]
     for name in COMMANDS:
-        parts += [f"### atlas {name}", "", "```text", help_text(name, WIDTH).rstrip(),
-                  "```", ""]
+        parts += [
+            f"### atlas {name}",
+            "",
+            "```text",
+            help_text(name, WIDTH).rstrip(),
+            "```",
+            "",
+        ]
     return "\n".join(parts)
 
 

@@ -28,8 +28,8 @@ land, land never partitioned, "lakes and rivers".
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -39,8 +39,7 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
 
 from atlas.analyze.components import label_components  # noqa: E402
 from atlas.analyze.validate import OUTPOST_WATER_CELLS, validate_text  # noqa: E402
-from atlas.maps import (OUTPOST_HOMES, OUTPOST_QUARTER, GameMap, format_map,  # noqa: E402
-                        outpost_full_water)
+from atlas.maps import OUTPOST_HOMES, OUTPOST_QUARTER, GameMap, format_map, outpost_full_water  # noqa: E402
 
 N = OUTPOST_QUARTER
 SEED = 2014
@@ -55,8 +54,16 @@ ATTEMPTS = 200
 _Y, _X = np.mgrid[0:N, 0:N].astype(np.float64)
 
 
-def lake(cx: float, cy: float, radius: float, rng: np.random.Generator, *,
-         stretch: float = 1.0, angle: float | None = None, wobble: float = 0.18) -> np.ndarray:
+def lake(
+    cx: float,
+    cy: float,
+    radius: float,
+    rng: np.random.Generator,
+    *,
+    stretch: float = 1.0,
+    angle: float | None = None,
+    wobble: float = 0.18,
+) -> np.ndarray:
     """Depth of a smooth blob lake: 1 at its centre, 0 on its shore, negative outside.
 
     Depths are relative, so when the lakes must give up area they all shrink alike."""
@@ -72,9 +79,16 @@ def lake(cx: float, cy: float, radius: float, rng: np.random.Generator, *,
     return 1.0 - r / (radius * shore)
 
 
-def meander(start: tuple[float, float], heading: float, length: float,
-            rng: np.random.Generator, *, amplitude: float = 0.9, wavelength: float = 14.0,
-            step: float = 0.5) -> np.ndarray:
+def meander(
+    start: tuple[float, float],
+    heading: float,
+    length: float,
+    rng: np.random.Generator,
+    *,
+    amplitude: float = 0.9,
+    wavelength: float = 14.0,
+    step: float = 0.5,
+) -> np.ndarray:
     """Points (x, y) of a meandering course, ``length`` cells long at most.
 
     The course is a sine-generated curve (Langbein and Leopold's model of river
@@ -158,27 +172,46 @@ def compose(rivers: list[np.ndarray], lakes: list[np.ndarray]) -> np.ndarray | N
 
 def lakes_map(rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Lake country: six smooth lakes of different sizes, two of them joined by a brook."""
-    centres = [(32, 11, 6.0), (43, 29, 5.0), (20, 33, 6.5), (37, 42, 4.0), (9, 42, 3.5),
-               (24, 20, 3.0)]
-    lakes = [lake(cx + rng.uniform(-1.5, 1.5), cy + rng.uniform(-1.5, 1.5),
-                  r * rng.uniform(0.9, 1.1), rng, stretch=rng.uniform(1.0, 1.7))
-             for cx, cy, r in centres]
-    brook = meander((24.0, 34.0), np.arctan2(8, 13), 16, rng, amplitude=0.7,
-                    wavelength=9.0)
+    centres = [
+        (32, 11, 6.0),
+        (43, 29, 5.0),
+        (20, 33, 6.5),
+        (37, 42, 4.0),
+        (9, 42, 3.5),
+        (24, 20, 3.0),
+    ]
+    lakes = [
+        lake(
+            cx + rng.uniform(-1.5, 1.5),
+            cy + rng.uniform(-1.5, 1.5),
+            r * rng.uniform(0.9, 1.1),
+            rng,
+            stretch=rng.uniform(1.0, 1.7),
+        )
+        for cx, cy, r in centres
+    ]
+    brook = meander((24.0, 34.0), np.arctan2(8, 13), 16, rng, amplitude=0.7, wavelength=9.0)
     return [river(brook, (0.75, 0.8))], lakes
 
 
 def meander_map(rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Meander: one long river winds down from the board's top edge and ends in a lake
     near the centre, with oxbow lakes left beside its bends."""
-    course = meander((rng.uniform(22, 26), 0.0), np.pi / 2 - 0.2, 52, rng,
-                     amplitude=1.1, wavelength=rng.uniform(14, 17))
+    course = meander(
+        (rng.uniform(22, 26), 0.0),
+        np.pi / 2 - 0.2,
+        52,
+        rng,
+        amplitude=1.1,
+        wavelength=rng.uniform(14, 17),
+    )
     end_x, end_y = course[-1]
     lakes = [lake(end_x + 2.0, end_y + 3.5, 4.5, rng, stretch=1.4)]
     for k, side in ((len(course) // 4, 1.0), (len(course) // 2, -1.0)):
         x, y = course[k]
-        lakes.append(lake(x + side * 8.0, y, 2.8, rng, stretch=2.0, angle=np.pi / 2,
-                          wobble=0.1))
+        lakes.append(
+            lake(x + side * 8.0, y, 2.8, rng, stretch=2.0, angle=np.pi / 2, wobble=0.1)
+        )
     lakes.append(lake(42, 12, 3.0, rng, stretch=1.5))
     return [river(course, (0.8, 1.6))], lakes
 
@@ -186,8 +219,7 @@ def meander_map(rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.nda
 def delta_map(rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Delta: a broad river comes in from the board's left edge and splits twice, into
     four channels fanning out toward the centre, each ending in a small lagoon."""
-    trunk = meander((0.0, rng.uniform(30, 33)), -0.15, 17, rng, amplitude=0.4,
-                    wavelength=12.0)
+    trunk = meander((0.0, rng.uniform(30, 33)), -0.15, 17, rng, amplitude=0.4, wavelength=12.0)
     rivers = [river(trunk, (1.6, 1.4))]
     lakes = []
     fork = (float(trunk[-1, 0]), float(trunk[-1, 1]))
@@ -197,12 +229,21 @@ def delta_map(rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarr
         split = (float(arm[-1, 0]), float(arm[-1, 1]))
         for second in (-0.45, 0.45):
             direction = -0.15 + first + second
-            channel = meander(split, direction, rng.uniform(11, 15), rng, amplitude=0.45,
-                              wavelength=9.0)
+            channel = meander(
+                split, direction, rng.uniform(11, 15), rng, amplitude=0.45, wavelength=9.0
+            )
             rivers.append(river(channel, (0.95, 0.75)))
             ex, ey = channel[-1]
-            lakes.append(lake(ex + 2.0 * np.cos(direction), ey + 2.0 * np.sin(direction),
-                              3.0, rng, stretch=1.5, angle=direction + np.pi / 2))
+            lakes.append(
+                lake(
+                    ex + 2.0 * np.cos(direction),
+                    ey + 2.0 * np.sin(direction),
+                    3.0,
+                    rng,
+                    stretch=1.5,
+                    angle=direction + np.pi / 2,
+                )
+            )
     lakes.append(lake(34, 9, 3.5, rng, stretch=1.6))
     return rivers, lakes
 
@@ -212,11 +253,21 @@ def fjords_map(rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndar
     a small basin, with a few lakes between them."""
     rivers = []
     lakes = []
-    inlets = [((rng.uniform(20, 23), 0.0), np.pi / 2), ((rng.uniform(36, 40), 0.0), np.pi / 2),
-              ((0.0, rng.uniform(20, 23)), 0.0), ((0.0, rng.uniform(36, 40)), 0.0)]
+    inlets = [
+        ((rng.uniform(20, 23), 0.0), np.pi / 2),
+        ((rng.uniform(36, 40), 0.0), np.pi / 2),
+        ((0.0, rng.uniform(20, 23)), 0.0),
+        ((0.0, rng.uniform(36, 40)), 0.0),
+    ]
     for start, heading in inlets:
-        course = meander(start, heading + rng.uniform(-0.15, 0.15), rng.uniform(16, 22),
-                         rng, amplitude=0.6, wavelength=rng.uniform(8, 11))
+        course = meander(
+            start,
+            heading + rng.uniform(-0.15, 0.15),
+            rng.uniform(16, 22),
+            rng,
+            amplitude=0.6,
+            wavelength=rng.uniform(8, 11),
+        )
         rivers.append(river(course, (1.4, 0.75)))
         ex, ey = course[-1]
         lakes.append(lake(ex, ey, 2.2, rng, stretch=1.3))

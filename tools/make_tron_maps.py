@@ -28,8 +28,9 @@ def symmetric(g: np.ndarray) -> np.ndarray:
     return g | g[::-1, ::-1]
 
 
-def tron(name: str, g: np.ndarray, start: tuple[int, int],
-         doors: tuple[tuple[int, int], ...] = ()) -> None:
+def tron(
+    name: str, g: np.ndarray, start: tuple[int, int], doors: tuple[tuple[int, int], ...] = ()
+) -> None:
     """Write a point-symmetric tron map; ``doors`` are opened with their mirror images."""
     g = symmetric(g)
     h, w = g.shape
@@ -53,9 +54,9 @@ def pillars() -> None:
 def doors() -> None:
     """Four chambers, each behind a single door, around a central hall."""
     g = room(25, 25)
-    g[8, 1:9] = True          # top-left chamber (and, mirrored, bottom-right)
+    g[8, 1:9] = True  # top-left chamber (and, mirrored, bottom-right)
     g[1:9, 8] = True
-    g[1:6, 16] = True         # top-right chamber (and, mirrored, bottom-left)
+    g[1:6, 16] = True  # top-right chamber (and, mirrored, bottom-left)
     g[5, 16:24] = True
     tron("doors", g, (12, 3), doors=((8, 4), (5, 20)))
 
@@ -123,7 +124,7 @@ def hourglass() -> None:
     for r in range(1, 11):
         g[r, 1:r] = True
     for r in range(1, 11):
-        g[r, 22 - r:22] = True
+        g[r, 22 - r : 22] = True
     g[11, 1:10] = True
     tron("hourglass", g, (2, 11))
 
@@ -133,8 +134,8 @@ def spiral() -> None:
     g = room(27, 27)
     gates = []
     for k, d in enumerate(range(3, 12, 3)):
-        g[d, d:27 - d] = g[26 - d, d:27 - d] = True
-        g[d:27 - d, d] = g[d:27 - d, 26 - d] = True
+        g[d, d : 27 - d] = g[26 - d, d : 27 - d] = True
+        g[d : 27 - d, d] = g[d : 27 - d, 26 - d] = True
         gates.append((d, 13) if k % 2 == 0 else (13, d))
     tron("rings", g, (1, 1), doors=tuple(gates))
 
@@ -146,9 +147,9 @@ def plains() -> None:
     for _ in range(14):
         r, c = rng.integers(3, 46, size=2)
         if rng.random() < 0.5:
-            g[r, c:c + rng.integers(3, 9)] = True
+            g[r, c : c + rng.integers(3, 9)] = True
         else:
-            g[r:r + rng.integers(3, 9), c] = True
+            g[r : r + rng.integers(3, 9), c] = True
     g[:, :] |= room(50, 50)
     tron("plains", g, (10, 10))
 
@@ -165,8 +166,11 @@ def labyrinth() -> None:
     g[1, 1] = False
     while stack:
         r, c = stack[-1]
-        options = [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                   if 0 <= r + dr < n and 0 <= c + dc < n and not seen[r + dr, c + dc]]
+        options = [
+            (r + dr, c + dc)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < n and 0 <= c + dc < n and not seen[r + dr, c + dc]
+        ]
         if not options:
             stack.pop()
             continue
@@ -184,8 +188,10 @@ def labyrinth() -> None:
     half = g.copy()
     g = half & half[::-1, ::-1]
     g |= room(side, side)
-    write_map(GameMap("tron", "labyrinth", g, ((1, 1), (side - 2, side - 2))),
-              ROOT / "tron" / "labyrinth.txt")
+    write_map(
+        GameMap("tron", "labyrinth", g, ((1, 1), (side - 2, side - 2))),
+        ROOT / "tron" / "labyrinth.txt",
+    )
 
 
 def diagonal() -> None:
@@ -199,31 +205,60 @@ def diagonal() -> None:
 
 
 def isolation_maps() -> None:
-    write_map(GameMap("isolation", "queen8", np.zeros((8, 8), bool), ((0, 0), (7, 7)),
-                      {"variant": "queen"}), ROOT / "isolation" / "queen8.txt")
-    write_map(GameMap("isolation", "knight7", np.zeros((7, 7), bool), (),
-                      {"variant": "knight"}), ROOT / "isolation" / "knight7.txt")
+    write_map(
+        GameMap(
+            "isolation",
+            "queen8",
+            np.zeros((8, 8), bool),
+            ((0, 0), (7, 7)),
+            {"variant": "queen"},
+        ),
+        ROOT / "isolation" / "queen8.txt",
+    )
+    write_map(
+        GameMap("isolation", "knight7", np.zeros((7, 7), bool), (), {"variant": "knight"}),
+        ROOT / "isolation" / "knight7.txt",
+    )
     g = np.zeros((9, 9), bool)
     g[4, 2:7] = True
     g[2:7, 4] = True
     g[4, 4] = True
     g[0, 8] = g[8, 0] = True
-    write_map(GameMap("isolation", "cross9", g, ((0, 0), (8, 8)), {"variant": "queen"}),
-              ROOT / "isolation" / "cross9.txt")
+    write_map(
+        GameMap("isolation", "cross9", g, ((0, 0), (8, 8)), {"variant": "queen"}),
+        ROOT / "isolation" / "cross9.txt",
+    )
 
 
 def connect5_maps() -> None:
-    write_map(GameMap("connect5", "standard", np.zeros((6, 9), bool), (), {"inarow": 5}),
-              ROOT / "connect5" / "standard.txt")
-    write_map(GameMap("connect5", "connect4", np.zeros((6, 7), bool), (), {"inarow": 4}),
-              ROOT / "connect5" / "connect4.txt")
+    write_map(
+        GameMap("connect5", "standard", np.zeros((6, 9), bool), (), {"inarow": 5}),
+        ROOT / "connect5" / "standard.txt",
+    )
+    write_map(
+        GameMap("connect5", "connect4", np.zeros((6, 7), bool), (), {"inarow": 4}),
+        ROOT / "connect5" / "connect4.txt",
+    )
 
 
 def main() -> None:
     for game in ("tron", "isolation", "connect5"):
         (ROOT / game).mkdir(parents=True, exist_ok=True)
-    for make in (arena, pillars, doors, corridors, cross, islands, rooms, duel, hourglass,
-                 spiral, plains, labyrinth, diagonal):
+    for make in (
+        arena,
+        pillars,
+        doors,
+        corridors,
+        cross,
+        islands,
+        rooms,
+        duel,
+        hourglass,
+        spiral,
+        plains,
+        labyrinth,
+        diagonal,
+    ):
         make()
     isolation_maps()
     connect5_maps()

@@ -22,15 +22,19 @@ cell, ``0`` for a free cell not visited and ``-1`` for a blocked one; ``low`` an
 
 from __future__ import annotations
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, Grid
 from .grid import as_free_grid, pad_kernel, scratch
 
-__all__ = ["articulation_points", "articulation_mask", "articulation_kernel",
-           "articulation_from_kernel"]
+__all__ = [
+    "articulation_points",
+    "articulation_mask",
+    "articulation_kernel",
+    "articulation_from_kernel",
+]
 
 
 #: Unsigned constants for wraparound-free indexing (see atlas.analyze.distances).
@@ -41,7 +45,7 @@ _U7 = np.uint64(7)
 
 
 @numba.njit(cache=True, inline="always")
-def _dfs(stride, root, timer, disc, low, stack, is_cut):  # pragma: no cover - compiled
+def _dfs(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Iterative Hopcroft-Tarjan DFS from ``root``; returns the next free timer value.
 
     ``disc`` is -1 on blocked cells, 0 on unvisited free cells, else the discovery
@@ -104,7 +108,7 @@ def _dfs(stride, root, timer, disc, low, stack, is_cut):  # pragma: no cover - c
 
 
 @numba.njit(cache=True)
-def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # pragma: no cover
+def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover
     n = free_flat.shape[0]
     for i in range(n):
         disc[i] = np.int32(free_flat[i]) - 1
@@ -120,8 +124,15 @@ def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # pragma:
 
 
 @numba.njit(cache=True)
-def articulation_from_kernel(free_flat, stride, root, disc, low, stack,
-                             is_cut):  # pragma: no cover - compiled
+def articulation_from_kernel(  # type: ignore[no-untyped-def]
+    free_flat,
+    stride,
+    root,
+    disc,
+    low,
+    stack,
+    is_cut,
+):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         disc[i] = np.int32(free_flat[i]) - 1
@@ -135,7 +146,7 @@ def articulation_from_kernel(free_flat, stride, root, disc, low, stack,
 
 
 @numba.njit(cache=True)
-def _mask_entry(free2d, flat, work, is_cut):  # pragma: no cover - compiled
+def _mask_entry(free2d, flat, work, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
     return articulation_kernel(flat, free2d.shape[1] + 2, work[0], work[1], work[2], is_cut)
 

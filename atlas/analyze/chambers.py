@@ -48,16 +48,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, cell_of, check_cell, pad_kernel, scratch
 from .voronoi import voronoi_kernel
 
-__all__ = ["Chamber", "ChamberTree", "chamber_tree", "chamber_kernel", "chamber_work",
-           "CHAMBER_ROWS", "ROW_BLOCK", "ROW_SIZE", "ROW_TOP", "ROW_PARENT", "ROW_BEST"]
+__all__ = [
+    "Chamber",
+    "ChamberTree",
+    "chamber_tree",
+    "chamber_kernel",
+    "chamber_work",
+    "CHAMBER_ROWS",
+    "ROW_BLOCK",
+    "ROW_SIZE",
+    "ROW_TOP",
+    "ROW_PARENT",
+    "ROW_BEST",
+]
 
 ROW_DIST: Final = 0
 ROW_OWNER: Final = 1
@@ -81,7 +92,7 @@ _U7 = np.uint64(7)
 
 
 @numba.njit(cache=True)
-def chamber_kernel(free_flat, stride, me, opp, work):  # pragma: no cover - compiled
+def chamber_kernel(free_flat, stride, me, opp, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     disc = work[ROW_DISC]
     low = work[ROW_LOW]
@@ -186,7 +197,7 @@ def chamber_work(size: int) -> npt.NDArray[np.int32]:
 
 
 @numba.njit(cache=True)
-def _merge_chains(parent, nb, rep):  # pragma: no cover - compiled
+def _merge_chains(parent, nb, rep):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """``rep[k]``: the elementary chamber heading the merged chamber of ``k``."""
     nchild = np.zeros(nb + 1, dtype=np.int64)
     for k in range(nb):
@@ -198,7 +209,7 @@ def _merge_chains(parent, nb, rep):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _chamber_entry(free2d, me, opp, flat, work):  # pragma: no cover - compiled
+def _chamber_entry(free2d, me, opp, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
     return chamber_kernel(flat, free2d.shape[1] + 2, me, opp, work)
 
@@ -315,7 +326,7 @@ def chamber_tree(free: npt.ArrayLike, me: Cell, opponent: Cell | None = None) ->
     fillable, nb = _chamber_entry(grid, me_i, opp_i, flat, work)
     nb = int(nb)
     block = work[ROW_BLOCK]
-    parent = work[ROW_PARENT, :nb + 1].astype(np.int64)
+    parent = work[ROW_PARENT, : nb + 1].astype(np.int64)
     rep = np.empty(nb + 1, dtype=np.int64)
     _merge_chains(parent, nb, rep)
 
@@ -338,22 +349,30 @@ def chamber_tree(free: npt.ArrayLike, me: Cell, opponent: Cell | None = None) ->
     labels = labels_flat.reshape(h + 2, stride)[1:-1, 1:-1].copy()
 
     n_ch = len(heads)
-    sizes = np.bincount(ids, weights=work[ROW_SIZE, :nb + 1], minlength=n_ch + 1)
-    bests = work[ROW_BEST, :nb + 1]
-    tops = work[ROW_TOP, :nb + 1]
+    sizes = np.bincount(ids, weights=work[ROW_SIZE, : nb + 1], minlength=n_ch + 1)
+    bests = work[ROW_BEST, : nb + 1]
+    tops = work[ROW_TOP, : nb + 1]
     parents: list[int | None] = [None] * (n_ch + 1)
     entrances: list[Cell | None] = [None] * (n_ch + 1)
     best_of = [0] * (n_ch + 1)
     children: list[list[int]] = [[] for _ in range(n_ch + 1)]
-    for k in heads:
-        cid = int(new_id[k])
-        best_of[cid] = int(bests[k])
-        if k != nb:
-            pid = int(ids[parent[k]])
+    for head in heads:
+        cid = int(new_id[head])
+        best_of[cid] = int(bests[head])
+        if head != nb:
+            pid = int(ids[parent[head]])
             parents[cid] = pid
-            entrances[cid] = cell_of(int(tops[k]), stride)
+            entrances[cid] = cell_of(int(tops[head]), stride)
             children[pid].append(cid)
-    chambers = tuple(Chamber(cid, int(sizes[cid]), entrances[cid], parents[cid],
-                             tuple(sorted(children[cid])), best_of[cid])
-                     for cid in range(1, n_ch + 1))
+    chambers = tuple(
+        Chamber(
+            cid,
+            int(sizes[cid]),
+            entrances[cid],
+            parents[cid],
+            tuple(sorted(children[cid])),
+            best_of[cid],
+        )
+        for cid in range(1, n_ch + 1)
+    )
     return ChamberTree(labels, chambers, int(fillable), me_cell, opp_cell)

@@ -13,15 +13,14 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
 
 from __future__ import annotations
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, check_cell, flat_index, pad_kernel, scratch, unpad
 
-__all__ = ["label_components", "component_size", "components_kernel",
-           "component_size_kernel"]
+__all__ = ["label_components", "component_size", "components_kernel", "component_size_kernel"]
 
 
 #: Unsigned constants for wraparound-free indexing (see atlas.analyze.distances).
@@ -29,7 +28,7 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _fill(stride, start, value, mark, queue):  # pragma: no cover - compiled
+def _fill(stride, start, value, mark, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Mark with ``value`` every cell reachable from ``start`` whose mark is 0.
 
     ``mark`` holds -1 on walls and 0 on unvisited free cells, so one array is read per
@@ -67,7 +66,7 @@ def _fill(stride, start, value, mark, queue):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def components_kernel(free_flat, stride, labels, queue):  # pragma: no cover - compiled
+def components_kernel(free_flat, stride, labels, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         labels[i] = np.int32(free_flat[i]) - 1
@@ -83,7 +82,7 @@ def components_kernel(free_flat, stride, labels, queue):  # pragma: no cover - c
 
 
 @numba.njit(cache=True)
-def component_size_kernel(free_flat, stride, start, seen, queue):  # pragma: no cover
+def component_size_kernel(free_flat, stride, start, seen, queue):  # type: ignore[no-untyped-def]  # pragma: no cover
     n = free_flat.shape[0]
     for i in range(n):
         seen[i] = np.int32(free_flat[i]) - 1
@@ -91,7 +90,7 @@ def component_size_kernel(free_flat, stride, start, seen, queue):  # pragma: no 
 
 
 @numba.njit(cache=True)
-def _label_entry(free2d, flat, work):  # pragma: no cover - compiled
+def _label_entry(free2d, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
     return components_kernel(flat, free2d.shape[1] + 2, work[0], work[1])
 
@@ -147,5 +146,4 @@ def component_size(free: npt.ArrayLike, start: Cell) -> int:
     r, c = check_cell(start, grid.shape, "start")
     flat, work = scratch((h + 2) * (w + 2), 2)
     pad_kernel(grid, flat)
-    return int(component_size_kernel(flat, w + 2, flat_index((r, c), w + 2),
-                                     work[0], work[1]))
+    return int(component_size_kernel(flat, w + 2, flat_index((r, c), w + 2), work[0], work[1]))

@@ -21,12 +21,12 @@ Kernels (conventions in :mod:`atlas.analyze.grid`)
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, pad_kernel, scratch, source_indices, unpad
 
@@ -40,14 +40,14 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _init_dist(free_flat, dist):  # pragma: no cover - compiled
+def _init_dist(free_flat, dist):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """``dist`` = -1 on free cells, -2 on walls: the search then reads one array only."""
     for i in range(free_flat.shape[0]):
         dist[i] = -1 if free_flat[i] != 0 else -2
 
 
 @numba.njit(cache=True, inline="always")
-def _finish_dist(dist):  # pragma: no cover - compiled
+def _finish_dist(dist):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Turn the walls' -2 back into the documented -1 (unreached)."""
     for i in range(dist.shape[0]):
         if dist[i] == -2:
@@ -55,7 +55,7 @@ def _finish_dist(dist):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, inline="always")
-def _expand(stride, dist, queue, head, tail):  # pragma: no cover - compiled
+def _expand(stride, dist, queue, head, tail):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Run the BFS queue ``queue[head:tail]`` to exhaustion; return the final tail.
 
     ``dist`` must hold -1 on unvisited free cells and anything else (-2 on walls)
@@ -92,7 +92,7 @@ def _expand(stride, dist, queue, head, tail):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def bfs_kernel(free_flat, stride, sources, dist, queue):  # pragma: no cover - compiled
+def bfs_kernel(free_flat, stride, sources, dist, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     _init_dist(free_flat, dist)
     tail = 0
     for k in range(sources.shape[0]):
@@ -107,8 +107,14 @@ def bfs_kernel(free_flat, stride, sources, dist, queue):  # pragma: no cover - c
 
 
 @numba.njit(cache=True)
-def bfs_blocked_kernel(free_flat, stride, source, blocker, dist,
-                       queue):  # pragma: no cover - compiled
+def bfs_blocked_kernel(  # type: ignore[no-untyped-def]
+    free_flat,
+    stride,
+    source,
+    blocker,
+    dist,
+    queue,
+):  # pragma: no cover - compiled
     _init_dist(free_flat, dist)
     if blocker >= 0:
         dist[blocker] = -2
@@ -120,7 +126,7 @@ def bfs_blocked_kernel(free_flat, stride, source, blocker, dist,
 
 
 @numba.njit(cache=True)
-def _bfs_entry(free2d, sources, flat, work):  # pragma: no cover - compiled
+def _bfs_entry(free2d, sources, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
     return bfs_kernel(flat, free2d.shape[1] + 2, sources, work[0], work[1])
 

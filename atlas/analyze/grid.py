@@ -24,8 +24,9 @@ Compiled search code (bots) calls the kernels directly with its own buffers; the
 functions of each module validate ``[row, col]`` input, pad it here and call them.
 Pass variables rather than literal constants for scalar arguments from compiled code
 (numba compiles a separate version for each literal value).  A ``cache=True`` function
-that calls a kernel keeps the kernel's code as it was when it was compiled: numba only
-watches the caller's own file, so clear its ``__pycache__`` after a kernel changes.
+that calls a kernel keeps the kernel's code as it was when it was compiled (numba only
+watches the caller's own file); atlas's cache folder is keyed by every compiled source,
+so a changed kernel starts a fresh cache (:mod:`atlas.jit`).
 
 Inside kernels, cell indices are ``uint64`` values: numba then skips its negative-index
 wraparound test on every array access (40 % of a BFS step).  Never mix them with
@@ -42,13 +43,14 @@ from __future__ import annotations
 
 import operator
 import threading
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final, TypeVar
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import AtlasError, located
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, Grid, IntGrid
 
 __all__ = [
@@ -74,6 +76,7 @@ BLOCKED: Final = 0
 
 
 _BOOL = np.dtype(np.bool_)
+G = TypeVar("G", bound=np.generic)
 
 
 class GridError(AtlasError, ValueError):
@@ -126,8 +129,9 @@ def check_cell(cell: object, shape: tuple[int, ...], name: str = "cell") -> Cell
     except (TypeError, ValueError):
         raise GridError(f"{name} must be a (row, col) pair of integers, got {cell!r}") from None
     if not (0 <= ri < shape[0] and 0 <= ci < shape[1]):
-        raise GridError(f"{name} {(ri, ci)} is outside the {shape[0]}x{shape[1]} grid "
-                        "(rows x columns)")
+        raise GridError(
+            f"{name} {(ri, ci)} is outside the {shape[0]}x{shape[1]} grid (rows x columns)"
+        )
     return ri, ci
 
 
@@ -142,8 +146,7 @@ def cell_of(index: int, stride: int) -> Cell:
     return r - 1, c - 1
 
 
-def source_indices(grid: Grid, sources: Sequence[object], caller: str
-                   ) -> npt.NDArray[np.int64]:
+def source_indices(grid: Grid, sources: Sequence[object], caller: str) -> npt.NDArray[np.int64]:
     """Padded flat indices (int64) of ``sources``, each checked against ``grid``'s shape.
 
     Raises ``GridError`` naming ``caller`` when there is no source.
@@ -156,7 +159,7 @@ def source_indices(grid: Grid, sources: Sequence[object], caller: str
 
 
 @numba.njit(cache=True)
-def pad_kernel(free2d, out):  # pragma: no cover - compiled
+def pad_kernel(free2d, out):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     h, w = free2d.shape
     stride = w + 2
     for c in range(stride):
@@ -186,7 +189,7 @@ def pad_free(free: npt.ArrayLike) -> tuple[npt.NDArray[np.uint8], int]:
     return out, w + 2
 
 
-def unpad(flat: npt.NDArray[np.generic], shape: tuple[int, int]) -> npt.NDArray[np.generic]:
+def unpad(flat: npt.NDArray[G], shape: tuple[int, int]) -> npt.NDArray[G]:
     """The ``(rows, cols)`` interior of a padded flat array, as a 2-D copy."""
     h, w = shape
     return flat.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()
@@ -218,6 +221,8 @@ def scratch(size: int, rows: int) -> tuple[npt.NDArray[np.uint8], IntGrid]:
     if hit is None:
         if len(cache) > 16:
             cache.clear()
-        hit = cache[key] = (np.zeros(size, dtype=np.uint8),
-                            np.zeros((rows, size), dtype=np.int32))
+        hit = cache[key] = (
+            np.zeros(size, dtype=np.uint8),
+            np.zeros((rows, size), dtype=np.int32),
+        )
     return hit

@@ -69,8 +69,9 @@ heads) -> int``
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Sequence
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -142,8 +143,10 @@ def default_homes(shape: tuple[int, int], n_empires: int = 4) -> tuple[Cell, ...
     return corners[:n_empires]
 
 
-def outpost_cells(outposts: Sequence[npt.ArrayLike], shape: tuple[int, int],
-                  ) -> list[npt.NDArray[np.int32]]:
+def outpost_cells(
+    outposts: Sequence[npt.ArrayLike],
+    shape: tuple[int, int],
+) -> list[npt.NDArray[np.int32]]:
     """Check per-empire outpost lists and return them as ``int32`` arrays ``(k, 2)``.
 
     Raises
@@ -161,10 +164,16 @@ def outpost_cells(outposts: Sequence[npt.ArrayLike], shape: tuple[int, int],
             out.append(np.zeros((0, 2), dtype=np.int32))
             continue
         if arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu":
-            raise GridError(f"outposts of empire {e} must be (row, col) integer pairs, "
-                            f"got {np.asarray(cells).tolist()!r:.60}")
-        bad = ((arr[:, 0] < 0) | (arr[:, 0] >= shape[0]) | (arr[:, 1] < 0)
-               | (arr[:, 1] >= shape[1]))
+            raise GridError(
+                f"outposts of empire {e} must be (row, col) integer pairs, "
+                f"got {np.asarray(cells).tolist()!r:.60}"
+            )
+        bad = (
+            (arr[:, 0] < 0)
+            | (arr[:, 0] >= shape[0])
+            | (arr[:, 1] < 0)
+            | (arr[:, 1] >= shape[1])
+        )
         if bad.any():
             i = int(np.argmax(bad))
             check_cell(tuple(int(v) for v in arr[i]), shape, f"outpost {i} of empire {e}")
@@ -172,8 +181,10 @@ def outpost_cells(outposts: Sequence[npt.ArrayLike], shape: tuple[int, int],
     return out
 
 
-def _flat_cells(cells: Sequence[npt.NDArray[np.int32]], stride: int,
-                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _flat_cells(
+    cells: Sequence[npt.NDArray[np.int32]],
+    stride: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     if not cells:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     allc = np.concatenate(cells).astype(np.int64)
@@ -228,8 +239,9 @@ def influence(water: npt.ArrayLike, outposts: Sequence[npt.ArrayLike], r: int) -
     owner = np.empty(n, np.int32)
     bufs = np.empty((3, n), np.int32)
     counts = np.zeros((len(cells), 3), np.int64)
-    ownership_kernel(land_flat, board_flat, stride, r, flat, emp, owner, bufs[0], bufs[1], bufs[2],
-                     counts)
+    ownership_kernel(
+        land_flat, board_flat, stride, r, flat, emp, owner, bufs[0], bufs[1], bufs[2], counts
+    )
     h, w = wat.shape
     grid = owner.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()
     return Influence(grid, counts[:, 0].copy(), counts[:, 1].copy(), counts[:, 2].copy())
@@ -295,9 +307,12 @@ def _java_div(a: int, b: int) -> float:
     return math.nan if a == 0 else math.inf
 
 
-def supply_lines(water: npt.ArrayLike, owner: npt.ArrayLike,
-                 outposts: Sequence[npt.ArrayLike],
-                 homes: Sequence[Cell] | None = None) -> list[npt.NDArray[np.bool_]]:
+def supply_lines(
+    water: npt.ArrayLike,
+    owner: npt.ArrayLike,
+    outposts: Sequence[npt.ArrayLike],
+    homes: Sequence[Cell] | None = None,
+) -> list[npt.NDArray[np.bool_]]:
     """Which outposts have a supply line to their empire's home cell.
 
     Parameters
@@ -342,8 +357,9 @@ def supply_lines(water: npt.ArrayLike, owner: npt.ArrayLike,
     wat = as_free_grid(water, "water")
     own = np.asarray(owner)
     if own.shape != wat.shape or own.dtype.kind not in "iu":
-        raise GridError(f"owner must be an integer grid of shape {wat.shape}, "
-                        f"got {own.dtype} {own.shape}")
+        raise GridError(
+            f"owner must be an integer grid of shape {wat.shape}, got {own.dtype} {own.shape}"
+        )
     cells = outpost_cells(outposts, wat.shape)
     if homes is None:
         homes = default_homes(wat.shape, len(cells))
@@ -358,10 +374,21 @@ def supply_lines(water: npt.ArrayLike, owner: npt.ArrayLike,
     bufs = np.empty((4, n), np.int32)
     out = []
     for e, arr in enumerate(cells):
-        flat = ((arr[:, 0].astype(np.int64) + 1) * stride + arr[:, 1] + 1)
+        flat = (arr[:, 0].astype(np.int64) + 1) * stride + arr[:, 1] + 1
         alive = np.zeros(len(flat), np.uint8)
         home = (homes[e][0] + 1) * stride + homes[e][1] + 1
-        supply_kernel(land_flat, stride, owner_flat, e, home, flat, alive, bufs[0], bufs[1],
-                      bufs[2], bufs[3])
+        supply_kernel(
+            land_flat,
+            stride,
+            owner_flat,
+            e,
+            home,
+            flat,
+            alive,
+            bufs[0],
+            bufs[1],
+            bufs[2],
+            bufs[3],
+        )
         out.append(alive.astype(bool))
     return out

@@ -16,22 +16,36 @@ References
 
 from __future__ import annotations
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
+
+from ..jit import numba  # numba itself is imported on first compile
 
 __all__ = ["ownership_kernel", "ownership_update"]
 
 #: Owner code of a cell whose nearest empires form the bitmask m (m < 256).
-_OWNER_OF_MASK = np.array([-1] + [(m & -m).bit_length() - 1 if m & (m - 1) == 0 else -2
-                                  for m in range(1, 256)], dtype=np.int32)
+_OWNER_OF_MASK = np.array(
+    [-1] + [(m & -m).bit_length() - 1 if m & (m - 1) == 0 else -2 for m in range(1, 256)],
+    dtype=np.int32,
+)
 
 
 # --------------------------------------------------------------------------- kernels
 
 
 @numba.njit(cache=True)
-def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, dist, mask,
-                     queue, counts):  # pragma: no cover - compiled
+def ownership_kernel(  # type: ignore[no-untyped-def]
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    empires,
+    owner,
+    dist,
+    mask,
+    queue,
+    counts,
+):  # pragma: no cover - compiled
     """Stamp each outpost's diamond (nearest distance and set of nearest empires as a
     bitmask per cell), then read owners and counts off in one pass.
 
@@ -56,7 +70,7 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
             v = dist[c]
             dist[c] = ((v & 255) if v < 256 else 0) | (np.int32(1) << np.int32(empires[k]))
         _transform(dist, mask, stride, rows, cols)
-        covered_rows[1:rows + 1] = 1
+        covered_rows[1 : rows + 1] = 1
     elif packed:
         _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows)
     else:
@@ -90,7 +104,7 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
             if covered_rows[rr] != 0:
                 _read_owners4(land_flat, dist, far, owner, rr * stride, r1 * stride, acc)
             else:
-                owner[rr * stride:r1 * stride] = -1
+                owner[rr * stride : r1 * stride] = -1
             rr = r1
         for e in range(counts.shape[0]):
             counts[e, 0] = acc[3 * e]
@@ -131,8 +145,16 @@ def ownership_kernel(land_flat, board_flat, stride, r, cells, empires, owner, di
 
 
 @numba.njit(cache=True)
-def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows
-                  ):  # pragma: no cover - compiled
+def _stamp_packed(  # type: ignore[no-untyped-def]
+    dist,
+    stride,
+    rows,
+    cols,
+    r,
+    cells,
+    empires,
+    covered_rows,
+):  # pragma: no cover - compiled
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
     row is a slice combined with the same row of a template of ``distance << 8``
     values (min(old, key), or old | key on a tie: same distance bits), int32 slices
@@ -149,20 +171,20 @@ def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows
         bit = np.int32(1) << np.int32(empires[k])
         top = max(1, r0 - r)
         bottom = min(rows, r0 + r)
-        covered_rows[top:bottom + 1] = 1
+        covered_rows[top : bottom + 1] = 1
         for rr in range(top, bottom + 1):
             span = r - abs(rr - r0)
             lo = max(1, c0 - span)
             hi = min(cols, c0 + span)
             t0 = (rr - r0 + r) * w + r - c0 + lo
-            seg = dist[rr * stride + lo:rr * stride + hi + 1]
-            tm = tmpl[t0:t0 + hi - lo + 1]
+            seg = dist[rr * stride + lo : rr * stride + hi + 1]
+            tm = tmpl[t0 : t0 + hi - lo + 1]
             for t in range(seg.shape[0]):
                 seg[t] = _merge_masks(seg[t], tm[t] | bit)
 
 
 @numba.njit(cache=True)
-def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # pragma: no cover - compiled
+def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Owners of cells ``lo`` to ``hi - 1`` off the packed grid for at most 4 empires,
     in one branch-free pass whose sums are int32 scalars (so the loop vectorises);
     adds each empire e's land, controlled and disputed cells to ``acc[3e:3e + 3]``
@@ -220,8 +242,19 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # pragma: no cover
 
 
 @numba.njit(cache=True)
-def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign
-                ):  # pragma: no cover - compiled
+def _box_counts(  # type: ignore[no-untyped-def]
+    land_flat,
+    dist,
+    far,
+    owner,
+    stride,
+    r0,
+    r1,
+    c0,
+    c1,
+    counts,
+    sign,
+):  # pragma: no cover - compiled
     """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
     ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
     write their owners."""
@@ -249,8 +282,17 @@ def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sig
 
 
 @numba.njit(cache=True)
-def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts
-                     ):  # pragma: no cover - compiled
+def ownership_update(  # type: ignore[no-untyped-def]
+    land_flat,
+    stride,
+    r,
+    cells,
+    empires,
+    boxes,
+    owner,
+    dist,
+    counts,
+):  # pragma: no cover - compiled
     """Bring ``owner``, ``counts`` and the packed grid ``dist`` of
     :func:`ownership_kernel` up to date for the outposts ``cells``/``empires``, when
     only cells inside ``boxes`` can have changed (up to 8 empires).
@@ -282,7 +324,7 @@ def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, c
         c1 = boxes[q, 3]
         _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, -1)
         for rr in range(r0, r1 + 1):
-            dist[rr * stride + c0:rr * stride + c1 + 1] = far
+            dist[rr * stride + c0 : rr * stride + c1 + 1] = far
         for k in range(n):
             pr = prow[k]
             pc = pcol[k]
@@ -296,22 +338,22 @@ def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, c
                 if lo > hi:
                     continue
                 t0 = (rr - pr + r) * w + r - pc + lo
-                seg = dist[rr * stride + lo:rr * stride + hi + 1]
-                tm = tmpl[t0:t0 + hi - lo + 1]
+                seg = dist[rr * stride + lo : rr * stride + hi + 1]
+                tm = tmpl[t0 : t0 + hi - lo + 1]
                 for t in range(seg.shape[0]):
                     seg[t] = _merge_masks(seg[t], tm[t] | bit)
         _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, 1)
 
 
 @numba.njit(cache=True, inline="always")
-def _merge(old, key):  # pragma: no cover - compiled
+def _merge(old, key):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Combine packed (distance << 8 | bits) int32 values: the nearer, or both bits on a
     tie (same distance bits); for long loops, which vectorise."""
     return (old | key) if (old ^ key) < np.int32(256) else min(old, key)
 
 
 @numba.njit(cache=True, inline="always")
-def _merge_masks(old, key):  # pragma: no cover - compiled
+def _merge_masks(old, key):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """:func:`_merge` with arithmetic masks rather than comparisons, so that short rows
     (the scalar remainder of a vector loop) do not branch unpredictably."""
     i32 = np.int32
@@ -322,24 +364,24 @@ def _merge_masks(old, key):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _sweep_columns(dist, stride, rows, cols):  # pragma: no cover - compiled
+def _sweep_columns(dist, stride, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """1-D min-plus sweeps down and up every column at once, a row at a time (each row
     is one vectorised loop over the row above or below it)."""
     step = np.int32(256)
     for rr in range(2, rows + 1):
-        row = dist[rr * stride + 1:rr * stride + cols + 1]
-        up = dist[(rr - 1) * stride + 1:(rr - 1) * stride + cols + 1]
+        row = dist[rr * stride + 1 : rr * stride + cols + 1]
+        up = dist[(rr - 1) * stride + 1 : (rr - 1) * stride + cols + 1]
         for i in range(cols):
             row[i] = _merge(row[i], up[i] + step)
     for rr in range(rows - 1, 0, -1):
-        row = dist[rr * stride + 1:rr * stride + cols + 1]
-        down = dist[(rr + 1) * stride + 1:(rr + 1) * stride + cols + 1]
+        row = dist[rr * stride + 1 : rr * stride + cols + 1]
+        down = dist[(rr + 1) * stride + 1 : (rr + 1) * stride + cols + 1]
         for i in range(cols):
             row[i] = _merge(row[i], down[i] + step)
 
 
 @numba.njit(cache=True)
-def _transpose(src, dst, rows, cols):  # pragma: no cover - compiled
+def _transpose(src, dst, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Interior of the padded ``rows x cols`` grid ``src`` into the padded ``cols x rows``
     grid ``dst``."""
     s = cols + 2
@@ -352,7 +394,7 @@ def _transpose(src, dst, rows, cols):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _transform(dist, tmp, stride, rows, cols):  # pragma: no cover - compiled
+def _transform(dist, tmp, stride, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Exact L1 nearest distance and nearest set: 1-D min-plus sweeps down and up the
     columns, then along the rows as columns of the transposed grid in ``tmp``
     (distances are separable; ties keep every source).  About 3 us per 1,000 cells
@@ -361,4 +403,3 @@ def _transform(dist, tmp, stride, rows, cols):  # pragma: no cover - compiled
     _transpose(dist, tmp, rows, cols)
     _sweep_columns(tmp, rows + 2, cols, rows)
     _transpose(tmp, dist, cols, rows)
-

@@ -28,7 +28,8 @@ connect5
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -40,8 +41,13 @@ from .components import label_components
 from .parity import parity_bound
 from .voronoi import voronoi_counts
 
-__all__ = ["grid_summary", "duel_summary", "outpost_summary", "chamber_tree_json",
-           "format_summary"]
+__all__ = [
+    "grid_summary",
+    "duel_summary",
+    "outpost_summary",
+    "chamber_tree_json",
+    "format_summary",
+]
 
 #: Articulation points listed by :func:`format_summary` before "and N more".
 SHOWN_POINTS = 6
@@ -72,9 +78,13 @@ def grid_summary(game_map: GameMap) -> dict[str, Any]:
     """
     free = game_map.free
     _, n_components = label_components(free)
-    return {**_head(game_map), "free_cells": int(free.sum()), "components": n_components,
-            "articulation_points": _cells(articulation_points(free)),
-            "starts": _cells(game_map.starts)}
+    return {
+        **_head(game_map),
+        "free_cells": int(free.sum()),
+        "components": n_components,
+        "articulation_points": _cells(articulation_points(free)),
+        "starts": _cells(game_map.starts),
+    }
 
 
 def duel_summary(free: Grid, a: Cell, b: Cell) -> dict[str, Any]:
@@ -105,10 +115,17 @@ def duel_summary(free: Grid, a: Cell, b: Cell) -> dict[str, Any]:
 def chamber_tree_json(tree: ChamberTree) -> list[dict[str, Any]]:
     """A chamber tree as nested ``{id, size, entrance, children}`` (``entrance`` as
     ``[row, col]``, ``None`` for a root)."""
-    nodes = {ch.id: {"id": int(ch.id), "size": int(ch.size),
-                     "entrance": None if ch.entrance is None
-                     else [int(ch.entrance[0]), int(ch.entrance[1])],
-                     "children": []} for ch in tree.chambers}
+    nodes: dict[int, dict[str, Any]] = {
+        ch.id: {
+            "id": int(ch.id),
+            "size": int(ch.size),
+            "entrance": None
+            if ch.entrance is None
+            else [int(ch.entrance[0]), int(ch.entrance[1])],
+            "children": [],
+        }
+        for ch in tree.chambers
+    }
     roots = []
     for ch in tree.chambers:
         if ch.parent is None or ch.parent not in nodes:
@@ -125,10 +142,16 @@ def outpost_summary(game_map: GameMap) -> dict[str, Any]:
     _, n_components = label_components(free)
     _, n_water = label_components(g.blocked)
     land = int(free.sum())
-    return {**_head(g), "land": land, "water": int(g.blocked.sum()), "free_cells": land,
-            "components": n_components,
-            "articulation_points": _cells(articulation_points(free)),
-            "water_components": n_water, "homes": _cells(g.starts)}
+    return {
+        **_head(g),
+        "land": land,
+        "water": int(g.blocked.sum()),
+        "free_cells": land,
+        "components": n_components,
+        "articulation_points": _cells(articulation_points(free)),
+        "water_components": n_water,
+        "homes": _cells(g.starts),
+    }
 
 
 def _pair(d: Mapping[str, Any], keys: tuple[str, ...] = ("p1", "p2", "tie")) -> str:
@@ -145,23 +168,27 @@ def format_summary(d: Mapping[str, Any]) -> str:
     connect5 map "standard", 9 x 6
       board                9 columns x 6 rows, 5 in a row wins
     """
-    lines = [f'{d.get("game", "?")} map "{d.get("name", "?")}", '
-             f'{d.get("width", "?")} x {d.get("height", "?")}']
+    lines = [
+        f'{d.get("game", "?")} map "{d.get("name", "?")}", '
+        f"{d.get('width', '?')} x {d.get('height', '?')}"
+    ]
 
     def row(label: str, text: str) -> None:
         lines.append(f"  {label:<20} {text}")
 
     if "columns" in d:
-        row("board", f'{d["columns"]} columns x {d["rows"]} rows, '
-                     f'{d["inarow"]} in a row wins')
+        row("board", f"{d['columns']} columns x {d['rows']} rows, {d['inarow']} in a row wins")
     if "land" in d:
-        row("land / water", f'{d["land"]} / {d["water"]} cells, water in '
-                            f'{d.get("water_components", "?")} bodies')
+        row(
+            "land / water",
+            f"{d['land']} / {d['water']} cells, water in "
+            f"{d.get('water_components', '?')} bodies",
+        )
     elif "free_cells" in d:
         row("free cells", str(d["free_cells"]))
     if "components" in d:
         n = d["components"]
-        row("components", f'{n} ({"connected" if n == 1 else "split"})')
+        row("components", f"{n} ({'connected' if n == 1 else 'split'})")
     if "articulation_points" in d:
         pts = d["articulation_points"]
         shown = " ".join(f"({r},{c})" for r, c in pts[:SHOWN_POINTS])
@@ -169,16 +196,22 @@ def format_summary(d: Mapping[str, Any]) -> str:
         row("articulation points", f"{len(pts)}" + (f": {shown}{more}" if pts else ""))
     starts = d.get("starts") or d.get("homes")
     if starts:
-        row("starts" if "starts" in d else "homes",
-            "  ".join(f"p{i + 1} ({r},{c})" for i, (r, c) in enumerate(starts)))
+        row(
+            "starts" if "starts" in d else "homes",
+            "  ".join(f"p{i + 1} ({r},{c})" for i, (r, c) in enumerate(starts)),
+        )
     if "variant" in d:
-        row("moves", f'{d["variant"]} moves')
+        row("moves", f"{d['variant']} moves")
     if "voronoi" in d:
         row("voronoi (first)", _pair(d["voronoi"]))
     if "chambers" in d:
-        row("chambers fillable", ", ".join(
-            f'{k} {v["fillable"]} in {v["count"]} chamber{"s" if v["count"] != 1 else ""}'
-            for k, v in d["chambers"].items()))
+        row(
+            "chambers fillable",
+            ", ".join(
+                f"{k} {v['fillable']} in {v['count']} chamber{'s' if v['count'] != 1 else ''}"
+                for k, v in d["chambers"].items()
+            ),
+        )
     if "parity_bound" in d:
         row("parity bound", _pair(d["parity_bound"], ("p1", "p2")))
     return "\n".join(lines)

@@ -15,14 +15,15 @@ References
 
 from __future__ import annotations
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
+
+from ..jit import numba  # numba itself is imported on first compile
 
 __all__ = ["supply_kernel", "supply_core"]
 
 
 @numba.njit(cache=True, inline="always")
-def _good(land_flat, owner, empire, c):  # pragma: no cover - compiled
+def _good(land_flat, owner, empire, c):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     if land_flat[c] == 0:
         return False
     o = owner[c]
@@ -30,21 +31,44 @@ def _good(land_flat, owner, empire, c):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def supply_kernel(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,
-                  heads):  # pragma: no cover - compiled
+def supply_kernel(  # type: ignore[no-untyped-def]
+    land_flat,
+    stride,
+    owner,
+    empire,
+    home,
+    cells,
+    alive,
+    mark,
+    link,
+    seen,
+    heads,
+):  # pragma: no cover - compiled
     """Supply lines of one empire's outposts; see the module docstring."""
     n = land_flat.shape[0]
     for i in range(n):
         mark[i] = 0
     for i in range(min(n, n // stride + stride)):  # keys < rows + cols + 4
         heads[i] = -1
-    return supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link,
-                       seen, heads)
+    return supply_core(
+        land_flat, stride, owner, empire, home, cells, alive, mark, link, seen, heads
+    )
 
 
 @numba.njit(cache=True)
-def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen,
-                heads):  # pragma: no cover - compiled
+def supply_core(  # type: ignore[no-untyped-def]
+    land_flat,
+    stride,
+    owner,
+    empire,
+    home,
+    cells,
+    alive,
+    mark,
+    link,
+    seen,
+    heads,
+):  # pragma: no cover - compiled
     """:func:`supply_kernel` for buffers already clean: ``mark`` all 0 and ``heads``
     all -1 on entry; both are left so on exit (so a caller checking several empires
     clears them once)."""
@@ -111,14 +135,16 @@ def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link
                         nxt = -1
                         if qr != gr:
                             cand = q + stride if gr > qr else q - stride
-                            if land_flat[cand] != 0 and (owner[cand] == -1
-                                                         or owner[cand] == empire):
+                            if land_flat[cand] != 0 and (
+                                owner[cand] == -1 or owner[cand] == empire
+                            ):
                                 nxt = cand
                                 qr += 1 if gr > qr else -1
                         if nxt < 0 and qc != gc:
                             cand = q + 1 if gc > qc else q - 1
-                            if land_flat[cand] != 0 and (owner[cand] == -1
-                                                         or owner[cand] == empire):
+                            if land_flat[cand] != 0 and (
+                                owner[cand] == -1 or owner[cand] == empire
+                            ):
                                 nxt = cand
                                 qc += 1 if gc > qc else -1
                         if nxt < 0:
@@ -163,10 +189,12 @@ def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link
                         cc = c - cr * stride
                         dr0 = abs(cr - gr)
                         dc0 = abs(cc - gc)
-                        for q, kq in ((c - stride, abs(cr - 1 - gr) + dc0),
-                                      (c + 1, dr0 + abs(cc + 1 - gc)),
-                                      (c + stride, abs(cr + 1 - gr) + dc0),
-                                      (c - 1, dr0 + abs(cc - 1 - gc))):
+                        for q, kq in (
+                            (c - stride, abs(cr - 1 - gr) + dc0),
+                            (c + 1, dr0 + abs(cc + 1 - gc)),
+                            (c + stride, abs(cr + 1 - gr) + dc0),
+                            (c - 1, dr0 + abs(cc - 1 - gc)),
+                        ):
                             if land_flat[q] == 0:
                                 continue
                             oq = owner[q]

@@ -15,17 +15,27 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..errors import MapFormatError, located
 from ..fsutil import read_regular_file
 from ..limits import LimitError
-from ..maps import (GAMES, OUTPOST_HOMES, OUTPOST_QUARTER, OUTPOST_SIZE, _decode, _lines,
-                    outpost_full_water, parse_outpost_line, scan_maps)
+from ..maps import (
+    GAMES,
+    OUTPOST_HOMES,
+    OUTPOST_QUARTER,
+    OUTPOST_SIZE,
+    _decode,
+    _lines,
+    outpost_full_water,
+    parse_outpost_line,
+    scan_maps,
+)
 from ..types import Cell, Grid
 
 __all__ = [
@@ -58,8 +68,17 @@ SCATTERED_FRACTION = 0.25
 #: Bytes read at most from a file; an official map is about 3 KB.
 MAX_VALIDATE_BYTES = 256 * 1024
 
-ERROR_RULES = ("unreadable", "file", "format", "range", "duplicate", "count", "corner",
-               "land-connected", "full-land-connected")
+ERROR_RULES = (
+    "unreadable",
+    "file",
+    "format",
+    "range",
+    "duplicate",
+    "count",
+    "corner",
+    "land-connected",
+    "full-land-connected",
+)
 WARNING_RULES = ("official-reader", "home-bottleneck", "scattered-water")
 #: Every rule id with a one-line description (the table of ``docs/validate.md``).
 RULES: dict[str, str] = {
@@ -79,10 +98,12 @@ RULES: dict[str, str] = {
 
 _N = OUTPOST_QUARTER
 #: The corners of the quarter in (x, y), with what they are on the full board.
-_CORNERS = (((0, 0), "every empire's home (the quarter's (0,0) turns into all four homes)"),
-            ((_N - 1, 0), "the middle of an edge of the 100x100 board"),
-            ((_N - 1, _N - 1), "the centre of the 100x100 board"),
-            ((0, _N - 1), "the middle of an edge of the 100x100 board"))
+_CORNERS = (
+    ((0, 0), "every empire's home (the quarter's (0,0) turns into all four homes)"),
+    ((_N - 1, 0), "the middle of an edge of the 100x100 board"),
+    ((_N - 1, _N - 1), "the centre of the 100x100 board"),
+    ((0, _N - 1), "the middle of an edge of the 100x100 board"),
+)
 _BOM = "\ufeff"
 _OTHER_GAMES = set(GAMES) - {"outpost"}
 #: What Java's ``Integer.parseInt`` accepts: one optional sign, then decimal digits.
@@ -117,9 +138,12 @@ class Problem:
     def to_json(self) -> dict[str, Any]:
         """``{"rule", "line", "message", "cell": [x, y] or null}`` plus ``"region"``
         (a list of ``[x, y]``) when the problem covers several cells."""
-        out: dict[str, Any] = {"rule": self.rule, "line": self.line, "message": self.message,
-                               "cell": None if self.cell is None
-                               else [self.cell[1], self.cell[0]]}
+        out: dict[str, Any] = {
+            "rule": self.rule,
+            "line": self.line,
+            "message": self.message,
+            "cell": None if self.cell is None else [self.cell[1], self.cell[0]],
+        }
         if self.region:
             out["region"] = [[c, r] for r, c in self.region]
         return out
@@ -173,9 +197,13 @@ class ValidationReport:
 
     def to_json(self) -> dict[str, Any]:
         """``{"file", "valid", "unreadable", "errors": [...], "warnings": [...]}``."""
-        return {"file": self.file, "valid": self.valid, "unreadable": self.unreadable,
-                "errors": [p.to_json() for p in self.errors],
-                "warnings": [p.to_json() for p in self.warnings]}
+        return {
+            "file": self.file,
+            "valid": self.valid,
+            "unreadable": self.unreadable,
+            "errors": [p.to_json() for p in self.errors],
+            "warnings": [p.to_json() for p in self.warnings],
+        }
 
 
 def _xy(cell: Cell) -> str:
@@ -210,7 +238,9 @@ def _official_reader_trouble(line: str) -> str | None:
         reasons.append("two spaces in a row")
     odd = sorted({ch for ch in line if ch.isspace() and ch not in " \t"})
     if odd:
-        reasons.append("the whitespace character " + ", ".join(f"U+{ord(ch):04X}" for ch in odd))
+        reasons.append(
+            "the whitespace character " + ", ".join(f"U+{ord(ch):04X}" for ch in odd)
+        )
     return " and ".join(reasons) or "text it cannot parse as two numbers"
 
 
@@ -222,10 +252,16 @@ def _scan_lines(text: str) -> tuple[list[Problem], list[Problem], Grid, dict[Cel
     first_line: dict[Cell, int] = {}
     lines = _lines(text)
     if lines and lines[0].startswith(_BOM):
-        warnings.append(Problem("official-reader", "the file starts with a byte-order mark "
-                                "(BOM), which the official 2014 simulator cannot read; save "
-                                "the file as UTF-8 without BOM", line=1))
-        lines[0] = lines[0][len(_BOM):]
+        warnings.append(
+            Problem(
+                "official-reader",
+                "the file starts with a byte-order mark "
+                "(BOM), which the official 2014 simulator cannot read; save "
+                "the file as UTF-8 without BOM",
+                line=1,
+            )
+        )
+        lines[0] = lines[0][len(_BOM) :]
     last_text = max((i for i, ln in enumerate(lines) if ln.strip()), default=-1)
     for lineno, ln in enumerate(lines, start=1):
         if not ln.strip():
@@ -235,33 +271,57 @@ def _scan_lines(text: str) -> tuple[list[Problem], list[Problem], Grid, dict[Cel
                 what = "an empty line"
             else:
                 what = "a line of nothing but whitespace"
-            warnings.append(Problem("official-reader", f"{what}: the official 2014 "
-                                    "simulator's reader crashes on it; delete it",
-                                    line=lineno))
+            warnings.append(
+                Problem(
+                    "official-reader",
+                    f"{what}: the official 2014 simulator's reader crashes on it; delete it",
+                    line=lineno,
+                )
+            )
             continue
         try:
             x, y = parse_outpost_line(ln)
         except LimitError as exc:
-            hint = (" (lines end with a lone carriage return: save with LF or CRLF line "
-                    "ends)" if "\r" in ln else "")
+            hint = (
+                " (lines end with a lone carriage return: save with LF or CRLF line ends)"
+                if "\r" in ln
+                else ""
+            )
             errors.append(Problem("format", f"{exc}{hint}", line=lineno))
             continue
         trouble = _official_reader_trouble(ln)
         if trouble is not None:
-            warnings.append(Problem("official-reader", f"the official 2014 simulator's "
-                                    f"reader crashes on this line ({trouble}); write it as "
-                                    f"'{x} {y}' with one space", line=lineno))
+            warnings.append(
+                Problem(
+                    "official-reader",
+                    f"the official 2014 simulator's "
+                    f"reader crashes on this line ({trouble}); write it as "
+                    f"'{x} {y}' with one space",
+                    line=lineno,
+                )
+            )
         bad = [f"{name}={v}" for name, v in (("x", x), ("y", y)) if not 0 <= v < _N]
         if bad:
-            errors.append(Problem("range", f"{' and '.join(bad)} outside 0..{_N - 1}: the "
-                                  f"file lists the water of the {_N}x{_N} quarter only",
-                                  line=lineno))
+            errors.append(
+                Problem(
+                    "range",
+                    f"{' and '.join(bad)} outside 0..{_N - 1}: the "
+                    f"file lists the water of the {_N}x{_N} quarter only",
+                    line=lineno,
+                )
+            )
             continue
         cell = (y, x)
         if cell in first_line:
-            errors.append(Problem("duplicate", f"cell {_xy(cell)} is listed twice: first on "
-                                  f"line {first_line[cell]}, again on line {lineno}",
-                                  line=lineno, cell=cell))
+            errors.append(
+                Problem(
+                    "duplicate",
+                    f"cell {_xy(cell)} is listed twice: first on "
+                    f"line {first_line[cell]}, again on line {lineno}",
+                    line=lineno,
+                    cell=cell,
+                )
+            )
             continue
         first_line[cell] = lineno
         water[y, x] = True
@@ -287,8 +347,9 @@ def _pieces(land: Grid) -> tuple[np.ndarray, list[np.ndarray], int]:
         return labels, [], -1
     # Pieces ordered by their first cell in row-major order, whatever the label numbering.
     _, first, inverse = np.unique(flat[land_idx], return_index=True, return_inverse=True)
-    by_piece = np.split(land_idx[np.argsort(inverse, kind="stable")],
-                        np.cumsum(np.bincount(inverse))[:-1])
+    by_piece = np.split(
+        land_idx[np.argsort(inverse, kind="stable")], np.cumsum(np.bincount(inverse))[:-1]
+    )
     groups = [by_piece[k] for k in np.argsort(first)]
     if land.ravel()[0]:
         main = 0  # the piece holding cell 0 is the first in row-major order
@@ -308,10 +369,16 @@ def _land_connected(water: Grid) -> list[Problem]:
             continue
         cells = tuple((int(i) // _N, int(i) % _N) for i in g)
         size = "a single land cell" if g.size == 1 else f"a piece of {g.size} land cells"
-        out.append(Problem("land-connected", f"land at {_xy(cells[0])} is cut off: {size} "
-                           f"that no orthogonal path over land joins to {home}; the spec "
-                           "asks that water never partition the quarter",
-                           cell=cells[0], region=cells))
+        out.append(
+            Problem(
+                "land-connected",
+                f"land at {_xy(cells[0])} is cut off: {size} "
+                f"that no orthogonal path over land joins to {home}; the spec "
+                "asks that water never partition the quarter",
+                cell=cells[0],
+                region=cells,
+            )
+        )
     return out
 
 
@@ -320,18 +387,18 @@ def _to_quarter(rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndar
     n, m = OUTPOST_SIZE - 1, _N
     x, y = cols.copy(), rows.copy()
     qx, qy = x.copy(), y.copy()
-    tr = (x >= m) & (y < m)           # (X, Y) = (99 - y, x)
+    tr = (x >= m) & (y < m)  # (X, Y) = (99 - y, x)
     qx[tr], qy[tr] = y[tr], n - x[tr]
-    br = (x >= m) & (y >= m)          # (X, Y) = (99 - x, 99 - y)
+    br = (x >= m) & (y >= m)  # (X, Y) = (99 - x, 99 - y)
     qx[br], qy[br] = n - x[br], n - y[br]
-    bl = (x < m) & (y >= m)           # (X, Y) = (y, 99 - x)
+    bl = (x < m) & (y >= m)  # (X, Y) = (y, 99 - x)
     qx[bl], qy[bl] = n - y[bl], x[bl]
     return qy, qx
 
 
 def _full_land_connected(full_land: Grid) -> list[Problem]:
     _, groups, main = _pieces(full_land)
-    home = ("the home at x=0, y=0" if full_land[0, 0] else "the largest piece of land")
+    home = "the home at x=0, y=0" if full_land[0, 0] else "the largest piece of land"
     orbits: dict[tuple[Cell, ...], list[np.ndarray]] = {}
     for k, g in enumerate(groups):
         if k == main:
@@ -345,19 +412,29 @@ def _full_land_connected(full_land: Grid) -> list[Problem]:
         r, c = int(g[0]) // OUTPOST_SIZE, int(g[0]) % OUTPOST_SIZE
         qr, qc = _to_quarter(np.array([r]), np.array([c]))
         cell = (int(qr[0]), int(qc[0]))
-        copies = (f"{len(members)} pieces (rotated copies) of {g.size} land cells each"
-                  if len(members) > 1 else f"a piece of {g.size} land cells")
-        homes = [f"x={hc}, y={hr}" for hr, hc in OUTPOST_HOMES[1:]
-                 if any(hr * OUTPOST_SIZE + hc in set(m.tolist()) for m in members)]
+        copies = (
+            f"{len(members)} pieces (rotated copies) of {g.size} land cells each"
+            if len(members) > 1
+            else f"a piece of {g.size} land cells"
+        )
+        homes = [
+            f"x={hc}, y={hr}"
+            for hr, hc in OUTPOST_HOMES[1:]
+            if any(hr * OUTPOST_SIZE + hc in set(m.tolist()) for m in members)
+        ]
         if homes:
-            msg = (f"on the 100x100 board the land falls apart into rotated copies: the "
-                   f"home{'s' if len(homes) > 1 else ''} at {' and '.join(homes)} cannot "
-                   f"reach {home} over land ({copies}, starting at x={c}, y={r}, a copy "
-                   f"of {_xy(cell)} of this file)")
+            msg = (
+                f"on the 100x100 board the land falls apart into rotated copies: the "
+                f"home{'s' if len(homes) > 1 else ''} at {' and '.join(homes)} cannot "
+                f"reach {home} over land ({copies}, starting at x={c}, y={r}, a copy "
+                f"of {_xy(cell)} of this file)"
+            )
         else:
-            msg = (f"on the 100x100 board, land at x={c}, y={r} (a copy of {_xy(cell)} of "
-                   f"this file) is cut off from {home}: {copies} that no orthogonal path "
-                   "over land reaches")
+            msg = (
+                f"on the 100x100 board, land at x={c}, y={r} (a copy of {_xy(cell)} of "
+                f"this file) is cut off from {home}: {copies} that no orthogonal path "
+                "over land reaches"
+            )
         out.append(Problem("full-land-connected", msg, cell=cell, region=key))
     return out
 
@@ -371,8 +448,9 @@ def _home_bottlenecks(full_land: Grid) -> list[Problem]:
     from .components import label_components
 
     out = []
-    near = sorted((int(r), int(c)) for r, c in articulation_points(full_land)
-                  if 0 < r + c <= HOME_RADIUS)
+    near = sorted(
+        (int(r), int(c)) for r, c in articulation_points(full_land) if 0 < r + c <= HOME_RADIUS
+    )
     for r, c in near:
         cut = full_land.copy()
         cut[r, c] = False
@@ -391,12 +469,16 @@ def _home_bottlenecks(full_land: Grid) -> list[Problem]:
         cut_off = sum(v for k, v in sides.items() if k != big)
         steps = r + c
         if home_side:
-            msg = (f"the home at x=0, y=0 reaches the rest of the land only through the "
-                   f"single land cell {_xy((r, c))}, {steps} steps away: an enemy outpost "
-                   "near it can cut every supply line")
+            msg = (
+                f"the home at x=0, y=0 reaches the rest of the land only through the "
+                f"single land cell {_xy((r, c))}, {steps} steps away: an enemy outpost "
+                "near it can cut every supply line"
+            )
         elif cut_off >= MIN_BOTTLENECK_LAND:
-            msg = (f"{cut_off} land cells reach the rest of the board only through the "
-                   f"single land cell {_xy((r, c))}, {steps} steps from the home at x=0, y=0")
+            msg = (
+                f"{cut_off} land cells reach the rest of the board only through the "
+                f"single land cell {_xy((r, c))}, {steps} steps from the home at x=0, y=0"
+            )
         else:
             continue
         out.append(Problem("home-bottleneck", msg, cell=(r, c)))
@@ -412,27 +494,48 @@ def _scattered_water(water: Grid) -> list[Problem]:
     if n_water == 0 or n_lonely < SCATTERED_FRACTION * n_water:
         return []
     cells = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(lonely)))
-    return [Problem("scattered-water", f"{n_lonely} of the {n_water} water cells touch no "
-                    "other water cell: the spec expects water 'somewhat contiguous, forming "
-                    "lakes and rivers', not scattered noise", region=cells)]
+    return [
+        Problem(
+            "scattered-water",
+            f"{n_lonely} of the {n_water} water cells touch no "
+            "other water cell: the spec expects water 'somewhat contiguous, forming "
+            "lakes and rivers', not scattered noise",
+            region=cells,
+        )
+    ]
 
 
-def _check_water(water: Grid, first_line: dict[Cell, int]) -> tuple[list[Problem],
-                                                                     list[Problem]]:
+def _check_water(
+    water: Grid, first_line: dict[Cell, int]
+) -> tuple[list[Problem], list[Problem]]:
     errors: list[Problem] = []
     n = int(water.sum())
     if n != OUTPOST_WATER_CELLS:
-        fix = (f"remove {n - OUTPOST_WATER_CELLS}" if n > OUTPOST_WATER_CELLS
-               else f"add {OUTPOST_WATER_CELLS - n}")
-        errors.append(Problem("count", f"the quarter has {n} distinct water cells; the spec "
-                              f"asks for exactly {OUTPOST_WATER_CELLS} (one water cell for "
-                              f"every four land cells): {fix}"))
+        fix = (
+            f"remove {n - OUTPOST_WATER_CELLS}"
+            if n > OUTPOST_WATER_CELLS
+            else f"add {OUTPOST_WATER_CELLS - n}"
+        )
+        errors.append(
+            Problem(
+                "count",
+                f"the quarter has {n} distinct water cells; the spec "
+                f"asks for exactly {OUTPOST_WATER_CELLS} (one water cell for "
+                f"every four land cells): {fix}",
+            )
+        )
     for (x, y), what in _CORNERS:
         if water[y, x]:
-            errors.append(Problem("corner", f"the corner x={x}, y={y} is water; the spec "
-                                  f"requires all four corners of the quarter to be land "
-                                  f"(this one is {what})", line=first_line.get((y, x)),
-                                  cell=(y, x)))
+            errors.append(
+                Problem(
+                    "corner",
+                    f"the corner x={x}, y={y} is water; the spec "
+                    f"requires all four corners of the quarter to be land "
+                    f"(this one is {what})",
+                    line=first_line.get((y, x)),
+                    cell=(y, x),
+                )
+            )
     errors += _land_connected(water)
     full_land = ~outpost_full_water(water)
     errors += _full_land_connected(full_land)
@@ -478,8 +581,9 @@ def validate_text(text: str, name: str = "map") -> ValidationReport:
     errors, warnings, water, first_line = _scan_lines(text)
     more_errors, more_warnings = _check_water(water, first_line)
     water.setflags(write=False)
-    return ValidationReport(name, tuple(errors + more_errors),
-                            tuple(warnings + more_warnings), False, water)
+    return ValidationReport(
+        name, tuple(errors + more_errors), tuple(warnings + more_warnings), False, water
+    )
 
 
 def _unreadable(name: str, message: str) -> ValidationReport:
@@ -513,8 +617,9 @@ def validate_map_file(path: str | os.PathLike[str]) -> ValidationReport:
         data = read_regular_file(p, MAX_VALIDATE_BYTES, _ReadProblem)
     except _ReadProblem as exc:
         if exc.too_large:
-            return _not_a_map(name, f"{exc.message}; an Outpost map is about 3 KB (500 "
-                              "short lines)")
+            return _not_a_map(
+                name, f"{exc.message}; an Outpost map is about 3 KB (500 short lines)"
+            )
         return _unreadable(name, exc.message)
     try:
         text = _decode(data, None)
@@ -541,14 +646,22 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationRe
         p = Path(path)
         if p.is_dir():
             scan = scan_maps(p)
-            files = [f for f in scan.files
-                     if not set(f.relative_to(p).parts[:-1]) & _OTHER_GAMES]
-            skipped = [e for e in scan.problems if e.path is not None
-                       and not set(Path(e.path).relative_to(p).parts[:-1]) & _OTHER_GAMES]
+            files = [
+                f for f in scan.files if not set(f.relative_to(p).parts[:-1]) & _OTHER_GAMES
+            ]
+            skipped = [
+                e
+                for e in scan.problems
+                if e.path is not None
+                and not set(Path(e.path).relative_to(p).parts[:-1]) & _OTHER_GAMES
+            ]
             reports += [_unreadable(e.path or "", e.reason) for e in skipped]
             if not files and not skipped:
-                reports.append(_unreadable(os.fspath(path), "a folder with no Outpost map "
-                                           "files (*.txt) in it"))
+                reports.append(
+                    _unreadable(
+                        os.fspath(path), "a folder with no Outpost map files (*.txt) in it"
+                    )
+                )
                 continue
         elif p.exists() or p.is_symlink():
             files = [p]
@@ -589,8 +702,11 @@ def reports_csv(reports: Sequence[ValidationReport]) -> str:
             if p.rule not in rules:
                 rules.append(p.rule)
         first = next(iter((*rep.errors, *rep.warnings)), None)
-        message = "" if first is None else (f"line {first.line}: " if first.line else "") \
-            + first.message
+        message = (
+            ""
+            if first is None
+            else (f"line {first.line}: " if first.line else "") + first.message
+        )
         out.writerow([rep.file, valid, ";".join(rules), message])
     return buf.getvalue()
 
@@ -606,24 +722,30 @@ def format_reports(reports: Sequence[ValidationReport]) -> str:
         if rep.unreadable:
             status = "unreadable"
         elif rep.valid:
-            status = "valid" + (f" ({_plural(len(rep.warnings), 'warning')})"
-                                if rep.warnings else "")
+            status = "valid" + (
+                f" ({_plural(len(rep.warnings), 'warning')})" if rep.warnings else ""
+            )
         else:
-            status = (f"invalid ({_plural(len(rep.errors), 'error')}"
-                      + (f", {_plural(len(rep.warnings), 'warning')}" if rep.warnings else "")
-                      + ")")
+            status = (
+                f"invalid ({_plural(len(rep.errors), 'error')}"
+                + (f", {_plural(len(rep.warnings), 'warning')}" if rep.warnings else "")
+                + ")"
+            )
         out.append(f"{rep.file}: {status}")
         for kind, problems in (("error", rep.errors), ("warning", rep.warnings)):
             shown: dict[str, int] = {}
             for p in problems:
                 shown[p.rule] = shown.get(p.rule, 0) + 1
                 if shown[p.rule] <= SHOWN_PER_RULE:
-                    out.append("  " + located(rep.file, p.line, f"{kind} [{p.rule}] "
-                                              f"{p.message}"))
+                    out.append(
+                        "  " + located(rep.file, p.line, f"{kind} [{p.rule}] {p.message}")
+                    )
             for rule, count in shown.items():
                 if count > SHOWN_PER_RULE:
-                    out.append(f"  ... and {count - SHOWN_PER_RULE} more [{rule}] "
-                               f"{kind}s (--json lists them all)")
+                    out.append(
+                        f"  ... and {count - SHOWN_PER_RULE} more [{rule}] "
+                        f"{kind}s (--json lists them all)"
+                    )
     n_valid = sum(r.valid for r in reports)
     n_unread = sum(r.unreadable for r in reports)
     n_invalid = len(reports) - n_valid - n_unread

@@ -25,17 +25,23 @@ Both run in O(cells) with no allocation.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from ..jit import numba  # numba itself is imported on first compile
 import numpy as np
 import numpy.typing as npt
 
+from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
 from .grid import as_free_grid, check_cell, pad_kernel, scratch, source_indices, unpad
 
-__all__ = ["voronoi_counts", "voronoi_partition", "voronoi_kernel",
-           "voronoi_partition_kernel", "TIE", "UNREACHED"]
+__all__ = [
+    "voronoi_counts",
+    "voronoi_partition",
+    "voronoi_kernel",
+    "voronoi_partition_kernel",
+    "TIE",
+    "UNREACHED",
+]
 
 #: ``voronoi_partition`` owner code of a cell at equal distance from two or more sources.
 TIE = -2
@@ -48,7 +54,7 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _voronoi_core(stride, a, b, dist, owner, queue):  # pragma: no cover - compiled
+def _voronoi_core(stride, a, b, dist, owner, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """The search of :func:`voronoi_kernel` on ``dist`` = -1 free / -2 wall, owner 0.
 
     One BFS from both heads; owner bits: 1 = a, 2 = b, 3 = both (tie).  A cell's owner
@@ -125,7 +131,7 @@ def _voronoi_core(stride, a, b, dist, owner, queue):  # pragma: no cover - compi
 
 
 @numba.njit(cache=True)
-def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: no cover
+def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ignore[no-untyped-def]  # pragma: no cover
     n = free_flat.shape[0]
     for i in range(n):
         dist_a[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
@@ -138,8 +144,14 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # pragma: n
 
 
 @numba.njit(cache=True)
-def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,
-                             queue):  # pragma: no cover - compiled
+def voronoi_partition_kernel(  # type: ignore[no-untyped-def]
+    free_flat,
+    stride,
+    sources,
+    dist,
+    owner,
+    queue,
+):  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         dist[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
@@ -204,7 +216,7 @@ def voronoi_partition_kernel(free_flat, stride, sources, dist, owner,
 
 
 @numba.njit(cache=True)
-def _counts_entry(free2d, a, b, work):  # pragma: no cover - compiled
+def _counts_entry(free2d, a, b, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     # voronoi_kernel without the padded grid: the walls go straight into ``dist``.
     h, w = free2d.shape
     stride = w + 2
@@ -262,16 +274,18 @@ def voronoi_counts(free: npt.ArrayLike, a: Cell, b: Cell) -> dict[str, int]:
     br, bc = check_cell(b, grid.shape, "b")
     stride = w + 2
     _, work = scratch((h + 2) * stride, 3)
-    n1, n2, tie = _counts_entry(grid, (ar + 1) * stride + ac + 1,
-                                (br + 1) * stride + bc + 1, work)
+    n1, n2, tie = _counts_entry(
+        grid, (ar + 1) * stride + ac + 1, (br + 1) * stride + bc + 1, work
+    )
     return {"p1": n1, "p2": n2, "tie": tie}  # numba returns Python ints
 
 
 @numba.njit(cache=True)
-def _partition_entry(free2d, sources, flat, work):  # pragma: no cover - compiled
+def _partition_entry(free2d, sources, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     pad_kernel(free2d, flat)
-    return voronoi_partition_kernel(flat, free2d.shape[1] + 2, sources, work[0], work[1],
-                                    work[2])
+    return voronoi_partition_kernel(
+        flat, free2d.shape[1] + 2, sources, work[0], work[1], work[2]
+    )
 
 
 def voronoi_partition(free: npt.ArrayLike, sources: Sequence[Cell]) -> IntGrid:

@@ -24,6 +24,8 @@ bot may start beyond what its user already runs, or null), ``grace`` (seconds) a
 ``parent`` (atlas's process id, to catch an atlas that died before step 1).
 """
 
+from __future__ import annotations
+
 import ctypes
 import json
 import os
@@ -33,6 +35,12 @@ import signal
 import stat
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the supervisor starts fast
+    from collections.abc import Callable
+    from types import FrameType
+    from typing import Any
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -44,10 +52,10 @@ class _Stop(Exception):
     """atlas asked the supervisor to end the bot (or died)."""
 
 
-def _prctl(option, value):
+def _prctl(option: int, value: int) -> bool:
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
+        return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -55,7 +63,7 @@ def _prctl(option, value):
 _stopping = False
 
 
-def _on_signal(signum, frame):
+def _on_signal(signum: int, frame: FrameType | None) -> None:
     """Break the wait once: later signals only confirm the request."""
     global _stopping
     if not _stopping:
@@ -63,14 +71,14 @@ def _on_signal(signum, frame):
         raise _Stop()
 
 
-def _note(signum, frame):
+def _note(signum: int, frame: FrameType | None) -> None:
     global _stopping
     _stopping = True
 
 
-def _descendants(root):
+def _descendants(root: int) -> list[int]:
     """Process ids of every descendant of ``root``, read from ``/proc``."""
-    children = {}
+    children: dict[int, list[int]] = {}
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -83,7 +91,7 @@ def _descendants(root):
                 stat = fh.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
+        fields = stat[stat.rfind(b")") + 2 :].split()
         if len(fields) < 2 or fields[0] in (b"Z", b"X"):
             continue
         children.setdefault(int(fields[1]), []).append(int(name))
@@ -95,9 +103,9 @@ def _descendants(root):
     return out
 
 
-def _reap():
+def _reap() -> list[tuple[int, int]]:
     """Reap every exited child; return [(pid, status)]."""
-    done = []
+    done: list[tuple[int, int]] = []
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -108,7 +116,7 @@ def _reap():
         done.append((pid, status))
 
 
-def _signal_all(sig):
+def _signal_all(sig: int) -> list[int]:
     me = os.getpid()
     pids = _descendants(me)
     for pid in pids:
@@ -119,7 +127,7 @@ def _signal_all(sig):
     return pids
 
 
-def _end_tree(grace, polite, bot, status):
+def _end_tree(grace: float, polite: bool, bot: int | None, status: int | None) -> int | None:
     """End every descendant: SIGTERM and a grace period if ``polite``, then SIGKILL."""
     if polite:
         _signal_all(signal.SIGTERM)
@@ -143,12 +151,12 @@ def _end_tree(grace, polite, bot, status):
     return status
 
 
-def _remove_folder(folder):
+def _remove_folder(folder: str) -> None:
     """Remove the bot's folder (only a folder atlas made: ``atlas-bot-*``)."""
     if not folder or not os.path.basename(folder.rstrip("/")).startswith("atlas-bot-"):
         return
 
-    def unlock(func, path, exc):
+    def unlock(func: Callable[[str], object], path: str, exc: object) -> None:
         try:
             os.chmod(os.path.dirname(path), stat.S_IRWXU)
             os.chmod(path, stat.S_IRWXU)
@@ -160,7 +168,7 @@ def _remove_folder(folder):
         shutil.rmtree(folder, onerror=unlock)
 
 
-def _set_limits(limits, nproc_more):
+def _set_limits(limits: dict[str, int], nproc_more: int | None) -> None:
     for name, value in limits.items():
         which = getattr(resource, name, None)
         if which is None:
@@ -171,7 +179,7 @@ def _set_limits(limits, nproc_more):
         _set_limit(resource.RLIMIT_NPROC, _tasks_of(os.getuid()) + int(nproc_more))
 
 
-def _set_limit(which, value, headroom=0):
+def _set_limit(which: int, value: int, headroom: int = 0) -> None:
     """Soft limit ``value``, hard limit ``value + headroom`` (never above the current
     hard limit, which an unprivileged process cannot raise)."""
     soft, hard = resource.getrlimit(which)
@@ -184,7 +192,7 @@ def _set_limit(which, value, headroom=0):
         resource.setrlimit(which, (value, hard))
 
 
-def _tasks_of(uid):
+def _tasks_of(uid: int) -> int:
     """Processes and threads of ``uid`` now (``RLIMIT_NPROC`` counts them all)."""
     total = 0
     for name in os.listdir("/proc"):
@@ -204,7 +212,7 @@ def _tasks_of(uid):
     return total
 
 
-def _run_bot(config, argv):
+def _run_bot(config: dict[str, Any], argv: list[str]) -> None:
     """In the forked child: become the bot.  Never returns."""
     try:
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGPIPE):
@@ -223,15 +231,15 @@ def _run_bot(config, argv):
         os._exit(127)
 
 
-def main(args):
+def main(args: list[str]) -> int:
     config = json.loads(args[0])
     argv = args[2:] if len(args) > 1 and args[1] == "--" else args[1:]
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, _on_signal)
     config["supervisor"] = os.getpid()
     grace = float(config.get("grace", 0.2))
-    bot = None
-    status = None
+    bot: int | None = None
+    status: int | None = None
     try:
         try:
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -261,14 +269,14 @@ def main(args):
     if status is None:
         return 1
     if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
+        code = os.WTERMSIG(status)
         try:
-            signal.signal(sig, signal.SIG_DFL)  # (SIGKILL has no handler to reset)
+            signal.signal(code, signal.SIG_DFL)  # (SIGKILL has no handler to reset)
         except (OSError, ValueError):
             pass
-        os.kill(os.getpid(), sig)
+        os.kill(os.getpid(), code)
         time.sleep(1)
-        return 128 + sig
+        return 128 + code
     return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1
 
 

@@ -9,8 +9,9 @@ verdict: ``ok``, or how the bot failed (``crashed``, ``timeout``, ``invalid``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..maps import GameMap
 from ..sim.base import Status
@@ -53,11 +54,15 @@ class CheckReport:
 
     def to_json(self) -> dict[str, Any]:
         r = self.record.result
-        return {"verdict": self.verdict, "status": str(self.status),
-                "turn": self.record.statuses[0].turn, "turns": len(self.record.turns),
-                "result": {"winner": r.winner, "reason": r.reason, "detail": r.detail},
-                "transcript": [{"direction": d, "text": t} for d, t in self.transcript],
-                "stderr": self.stderr}
+        return {
+            "verdict": self.verdict,
+            "status": str(self.status),
+            "turn": self.record.statuses[0].turn,
+            "turns": len(self.record.turns),
+            "result": {"winner": r.winner, "reason": r.reason, "detail": r.detail},
+            "transcript": [{"direction": d, "text": t} for d, t in self.transcript],
+            "stderr": self.stderr,
+        }
 
 
 class _Tap:
@@ -83,8 +88,7 @@ class _Tap:
         self._keep("sent", data)
         self._proc.write(data, deadline)
 
-    def read_answer(self, parse: Callable[[bytearray], Any], deadline: float, what: str
-                    ) -> Any:
+    def read_answer(self, parse: Callable[[bytearray], Any], deadline: float, what: str) -> Any:
         got = bytearray()
 
         def seen(buf: bytearray) -> Any:
@@ -99,9 +103,16 @@ class _Tap:
             self._answers += 1
 
 
-def check_bot(game: str, spec: str, game_map: GameMap, *, time_limit: float = 1.0,
-              seed: int = 0, turns: int = TRANSCRIPT_TURNS,
-              containment: Any = None) -> CheckReport:
+def check_bot(
+    game: str,
+    spec: str,
+    game_map: GameMap,
+    *,
+    time_limit: float = 1.0,
+    seed: int = 0,
+    turns: int = TRANSCRIPT_TURNS,
+    containment: Any = None,
+) -> CheckReport:
     """Play ``spec`` (a player spec, see :mod:`atlas.arena.players`) once against the
     random bot on ``game_map``, and report.
 
@@ -115,12 +126,20 @@ def check_bot(game: str, spec: str, game_map: GameMap, *, time_limit: float = 1.
     bot = make_player(game, parse_player(spec), seed, containment=containment)
     start = getattr(bot, "start", None)
     if start is not None and hasattr(bot, "process"):
+
         def tapped_start(*args: Any, **kwargs: Any) -> None:
             start(*args, **kwargs)
             if bot.process is not None:
                 bot.process = _Tap(bot.process, log, turns)
+
         bot.start = tapped_start
     players = [bot] + ["random"] * (info.num_players - 1)
-    record = play_game(game, game_map, players, params=dict(info.quick_params), seed=seed,
-                       time_limit=time_limit)
+    record = play_game(
+        game,
+        game_map,
+        players,
+        params=dict(info.quick_params),
+        seed=seed,
+        time_limit=time_limit,
+    )
     return CheckReport(record, log, record.stderr[0] if record.stderr else "")

@@ -38,9 +38,10 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..errors import AtlasError, OutputFolderError, PlanError, RecordError
 from ..fsutil import default_mode
@@ -49,11 +50,26 @@ from ..sim.records import Record, load_record, save_record
 from ..sim.registry import game_modules, get_info
 from .players import Player, check_unique, parse_player, program_file
 from .standings import Standings, standings
-from .tournament import (SCHEDULES, GameSpec, record_name, results_json, run_games,
-                         schedule_games)
+from .tournament import (
+    SCHEDULES,
+    GameSpec,
+    record_name,
+    results_json,
+    run_games,
+    schedule_games,
+)
 
-__all__ = ["PlanError", "OutputFolderError", "TournamentPlan", "TournamentResult",
-           "load_plan", "plan_from_flags", "run_plan", "describe", "MARKER"]
+__all__ = [
+    "PlanError",
+    "OutputFolderError",
+    "TournamentPlan",
+    "TournamentResult",
+    "load_plan",
+    "plan_from_flags",
+    "run_plan",
+    "describe",
+    "MARKER",
+]
 
 #: The file atlas leaves in every tournament folder it writes.
 MARKER = ".atlas-tournament"
@@ -80,8 +96,16 @@ class TournamentPlan:
 
     def specs(self) -> list[GameSpec]:
         """Every game of the plan, in a fixed order."""
-        return schedule_games(self.game, self.maps, self.players, self.seeds, self.params,
-                              self.time, schedule=self.schedule, sandbox=self.sandbox)
+        return schedule_games(
+            self.game,
+            self.maps,
+            self.players,
+            self.seeds,
+            self.params,
+            self.time,
+            schedule=self.schedule,
+            sandbox=self.sandbox,
+        )
 
     @property
     def digest(self) -> str:
@@ -103,10 +127,28 @@ class TournamentResult:
 
 # --------------------------------------------------------------------------- the plan
 
-_TOP = {"name": str, "game": str, "maps": list, "seeds": int, "time": (int, float), "params": dict,
-        "schedule": str, "sandbox": bool, "limits": dict, "env": dict, "bots": list}
-_BOT = {"name": str, "command": str, "builtin": str, "cwd": str, "time": (int, float),
-        "limits": dict, "env": dict}
+_TOP = {
+    "name": str,
+    "game": str,
+    "maps": list,
+    "seeds": int,
+    "time": (int, float),
+    "params": dict,
+    "schedule": str,
+    "sandbox": bool,
+    "limits": dict,
+    "env": dict,
+    "bots": list,
+}
+_BOT = {
+    "name": str,
+    "command": str,
+    "builtin": str,
+    "cwd": str,
+    "time": (int, float),
+    "limits": dict,
+    "env": dict,
+}
 
 
 def _line_of(text: str, key: str, table: str | None = None, nth: int = 0) -> int | None:
@@ -131,27 +173,50 @@ def _line_of(text: str, key: str, table: str | None = None, nth: int = 0) -> int
     return None
 
 
-def _fail(path: str | None, text: str, message: str, key: str = "", table: str | None = None,
-          nth: int = 0) -> PlanError:
+def _fail(
+    path: str | None,
+    text: str,
+    message: str,
+    key: str = "",
+    table: str | None = None,
+    nth: int = 0,
+) -> PlanError:
     return PlanError(message, path=path, line=_line_of(text, key, table, nth) if text else None)
 
 
-def _typed(path: str | None, text: str, data: Mapping[str, Any], schema: Mapping[str, Any],
-           where: str, table: str | None = None, nth: int = 0) -> None:
+def _typed(
+    path: str | None,
+    text: str,
+    data: Mapping[str, Any],
+    schema: Mapping[str, Any],
+    where: str,
+    table: str | None = None,
+    nth: int = 0,
+) -> None:
     for key, value in data.items():
         if key not in schema:
             known = ", ".join(schema)
-            raise _fail(path, text, f"unknown key {where}{key!r}; the keys are {known}",
-                        key, table, nth)
+            raise _fail(
+                path, text, f"unknown key {where}{key!r}; the keys are {known}", key, table, nth
+            )
         want = schema[key]
-        if not isinstance(value, want) or (isinstance(value, bool) and want is not bool
-                                           and bool not in (want if isinstance(want, tuple)
-                                                            else (want,))):
-            names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple)
-                                                     else (want,)))
-            raise _fail(path, text, f"{where}{key} should be {names}, got "
-                                    f"{type(value).__name__} {str(value)[:40]!r}",
-                        key, table, nth)
+        if not isinstance(value, want) or (
+            isinstance(value, bool)
+            and want is not bool
+            and bool not in (want if isinstance(want, tuple) else (want,))
+        ):
+            names = " or ".join(
+                t.__name__ for t in (want if isinstance(want, tuple) else (want,))
+            )
+            raise _fail(
+                path,
+                text,
+                f"{where}{key} should be {names}, got "
+                f"{type(value).__name__} {str(value)[:40]!r}",
+                key,
+                table,
+                nth,
+            )
 
 
 def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
@@ -178,8 +243,9 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
         raise PlanError("not UTF-8 text", path=p) from None
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        raise PlanError(f"not TOML: {exc}", path=p,
-                        line=int(m.group(1)) if m else None) from None
+        raise PlanError(
+            f"not TOML: {exc}", path=p, line=int(m.group(1)) if m else None
+        ) from None
     src = str(p)
     _typed(src, text, data, _TOP, "")
     for key in ("game", "maps", "bots"):
@@ -203,25 +269,39 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
         if "name" not in b:
             raise _fail(src, text, f"bots[{i}] has no name", "", "bots", i)
         if ("command" in b) == ("builtin" in b):
-            raise _fail(src, text, f"bots[{i}] ({b['name']}) needs exactly one of "
-                                   "'command' and 'builtin'", "name", "bots", i)
+            raise _fail(
+                src,
+                text,
+                f"bots[{i}] ({b['name']}) needs exactly one of 'command' and 'builtin'",
+                "name",
+                "bots",
+                i,
+            )
         cwd = str((base / b["cwd"]).resolve()) if "cwd" in b else str(base.resolve())
-        spec = (f"{b['name']}=cmd:{b['command']}" if "command" in b
-                else f"{b['name']}={b['builtin']}")
+        spec = (
+            f"{b['name']}=cmd:{b['command']}"
+            if "command" in b
+            else f"{b['name']}={b['builtin']}"
+        )
         try:
             player = parse_player(spec, cwd=cwd if "command" in b else None)
         except AtlasError as exc:
             raise _fail(src, text, f"bots[{i}]: {exc}", "name", "bots", i) from None
         if "time" in b and b["time"] <= 0:
-            raise _fail(src, text, f"bots[{i}].time should be more than 0", "time",
-                        "bots", i)
+            raise _fail(src, text, f"bots[{i}].time should be more than 0", "time", "bots", i)
         limits = dict(common_limits)
         limits.update(_pairs(src, text, b.get("limits", {}), "limits", "bots", i, True))
         env = dict(common_env)
         env.update(_pairs(src, text, b.get("env", {}), "env", "bots", i, False))
-        player = Player(player.name, player.builtin, player.command, player.cwd,
-                        float(b["time"]) if "time" in b else None,
-                        tuple(sorted(limits.items())), tuple(sorted(env.items())))
+        player = Player(
+            player.name,
+            player.builtin,
+            player.command,
+            player.cwd,
+            float(b["time"]) if "time" in b else None,
+            tuple(sorted(limits.items())),
+            tuple(sorted(env.items())),
+        )
         players.append(player)
     seeds = data.get("seeds", 1)
     if seeds < 1:
@@ -231,8 +311,12 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
         raise _fail(src, text, "time should be more than 0", "time")
     schedule = data.get("schedule", "round-robin")
     if schedule not in SCHEDULES:
-        raise _fail(src, text, f"schedule should be one of {', '.join(SCHEDULES)}, got "
-                               f"{schedule!r}", "schedule")
+        raise _fail(
+            src,
+            text,
+            f"schedule should be one of {', '.join(SCHEDULES)}, got {schedule!r}",
+            "schedule",
+        )
     params = dict(data.get("params", {}))
     try:
         get_info(game).check_params(params)
@@ -241,23 +325,49 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
     name = data.get("name")
     if name is not None and not name.strip():
         raise _fail(src, text, "name should not be empty", "name")
-    plan = _checked(TournamentPlan(game, tuple(maps), tuple(players), seeds, time_limit,
-                                   params, schedule, src, text,
-                                   bool(data.get("sandbox", False)),
-                                   name.strip() if name else None), src, text)
+    plan = _checked(
+        TournamentPlan(
+            game,
+            tuple(maps),
+            tuple(players),
+            seeds,
+            time_limit,
+            params,
+            schedule,
+            src,
+            text,
+            bool(data.get("sandbox", False)),
+            name.strip() if name else None,
+        ),
+        src,
+        text,
+    )
     return plan
 
 
-def _pairs(src: str, text: str, table: Mapping[str, Any], key: str, where: str | None,
-           nth: int, limits: bool) -> dict[str, str]:
+def _pairs(
+    src: str,
+    text: str,
+    table: Mapping[str, Any],
+    key: str,
+    where: str | None,
+    nth: int,
+    limits: bool,
+) -> dict[str, str]:
     """A ``limits`` or ``env`` table as text pairs, each checked."""
     from .sandbox import BotLimits
 
     out: dict[str, str] = {}
     for name, value in table.items():
         if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise _fail(src, text, f"{key}.{name} should be a word or a whole number, got "
-                                   f"{value!r}", key, where, nth)
+            raise _fail(
+                src,
+                text,
+                f"{key}.{name} should be a word or a whole number, got {value!r}",
+                key,
+                where,
+                nth,
+            )
         if limits:
             try:
                 BotLimits().with_option(name, str(value))
@@ -269,8 +379,9 @@ def _pairs(src: str, text: str, table: Mapping[str, Any], key: str, where: str |
     return out
 
 
-def _plan_maps(src: str, text: str, game: str, patterns: list[Any], base: Path
-               ) -> list[GameMap]:
+def _plan_maps(
+    src: str, text: str, game: str, patterns: list[Any], base: Path
+) -> list[GameMap]:
     maps: list[GameMap] = []
     for pattern in patterns:
         if not isinstance(pattern, str):
@@ -290,8 +401,9 @@ def _plan_maps(src: str, text: str, game: str, patterns: list[Any], base: Path
             try:
                 maps.append(read_map(f, game=game))
             except AtlasError as exc:
-                raise PlanError(f"map {pattern!r}: {exc}", path=src,
-                                line=_line_of(text, "maps")) from None
+                raise PlanError(
+                    f"map {pattern!r}: {exc}", path=src, line=_line_of(text, "maps")
+                ) from None
     return maps
 
 
@@ -309,23 +421,46 @@ def _checked(plan: TournamentPlan, src: str | None, text: str) -> TournamentPlan
     known = bot_names(plan.game)
     for i, p in enumerate(plan.players):
         if p.builtin is not None and p.builtin not in known:
-            raise _fail(src, text, f"{p.name}: {plan.game} has no built-in bot "
-                                   f"{p.builtin!r}; built-in bots: {', '.join(known)}",
-                        "builtin", "bots", i)
-        if p.command is not None and program_file(p.command, p.cwd) is None \
-                and shutil.which(p.command.split()[0]) is None:
-            raise _fail(src, text, f"{p.name}: cannot find the program of "
-                                   f"{p.command!r} (in {p.cwd or 'the current folder'})",
-                        "command", "bots", i)
+            raise _fail(
+                src,
+                text,
+                f"{p.name}: {plan.game} has no built-in bot "
+                f"{p.builtin!r}; built-in bots: {', '.join(known)}",
+                "builtin",
+                "bots",
+                i,
+            )
+        if (
+            p.command is not None
+            and program_file(p.command, p.cwd) is None
+            and shutil.which(p.command.split()[0]) is None
+        ):
+            raise _fail(
+                src,
+                text,
+                f"{p.name}: cannot find the program of "
+                f"{p.command!r} (in {p.cwd or 'the current folder'})",
+                "command",
+                "bots",
+                i,
+            )
     if len(plan.players) < 2:
         raise _fail(src, text, "a tournament needs at least two players", "bots")
     return plan
 
 
-def plan_from_flags(game: str, maps: Sequence[str | os.PathLike[str]], bots: Sequence[str],
-                    seeds: int = 1, time: float = 0.1, params: Mapping[str, Any] | None = None,
-                    schedule: str = "round-robin", *, sandbox: bool = False,
-                    limits: Sequence[tuple[str, str]] = ()) -> TournamentPlan:
+def plan_from_flags(
+    game: str,
+    maps: Sequence[str | os.PathLike[str]],
+    bots: Sequence[str],
+    seeds: int = 1,
+    time: float = 0.1,
+    params: Mapping[str, Any] | None = None,
+    schedule: str = "round-robin",
+    *,
+    sandbox: bool = False,
+    limits: Sequence[tuple[str, str]] = (),
+) -> TournamentPlan:
     """The plan of ``atlas tournament GAME --maps ... --bots ...`` (the flag form);
     ``limits`` apply to every program."""
     from .sandbox import BotLimits
@@ -333,11 +468,26 @@ def plan_from_flags(game: str, maps: Sequence[str | os.PathLike[str]], bots: Seq
 
     for name, value in limits:
         BotLimits().with_option(name, value)
-    players = tuple(Player(p.name, p.builtin, p.command, p.cwd, p.time, tuple(limits))
-                    for p in (parse_player(b) for b in bots))
-    return _checked(TournamentPlan(game, tuple(load_maps(game, maps)), players, seeds,
-                                   float(time), dict(params or {}), schedule, None, None,
-                                   sandbox), None, "")
+    players = tuple(
+        Player(p.name, p.builtin, p.command, p.cwd, p.time, tuple(limits))
+        for p in (parse_player(b) for b in bots)
+    )
+    return _checked(
+        TournamentPlan(
+            game,
+            tuple(load_maps(game, maps)),
+            players,
+            seeds,
+            float(time),
+            dict(params or {}),
+            schedule,
+            None,
+            None,
+            sandbox,
+        ),
+        None,
+        "",
+    )
 
 
 # --------------------------------------------------------------------------- running
@@ -355,7 +505,8 @@ def _prepare_folder(out: Path, plan: TournamentPlan, resume: bool, force: bool) 
     if out.is_dir() and any(out.iterdir()):
         if not marker.is_file():
             raise OutputFolderError(
-                f"{out} holds files atlas did not write; give an empty or new folder")
+                f"{out} holds files atlas did not write; give an empty or new folder"
+            )
         try:
             mine = json.loads(marker.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -363,19 +514,24 @@ def _prepare_folder(out: Path, plan: TournamentPlan, resume: bool, force: bool) 
         if mine.get("plan") != plan.digest and not force:
             raise OutputFolderError(
                 f"{out} holds another tournament (other games); give a new folder, or "
-                "--force to replace the records atlas wrote there")
+                "--force to replace the records atlas wrote there"
+            )
         if not resume and not force:
             raise OutputFolderError(
                 f"{out} already holds this tournament; --resume plays the games that are "
-                "missing, --force plays them all again")
+                "missing, --force plays them all again"
+            )
     out.mkdir(parents=True, exist_ok=True)
     (out / "records").mkdir(exist_ok=True)
     if force and not resume:
         for old in (out / "records").iterdir():  # only what atlas wrote there
             if _RECORD_FILE.match(old.name) and old.is_file():
                 old.unlink()
-    _atomic_text(marker, json.dumps({"format": "atlas-tournament-folder", "version": 1,
-                                     "plan": plan.digest}) + "\n")
+    _atomic_text(
+        marker,
+        json.dumps({"format": "atlas-tournament-folder", "version": 1, "plan": plan.digest})
+        + "\n",
+    )
 
 
 def _atomic_text(path: Path, text: str) -> None:
@@ -403,10 +559,17 @@ def _existing(out: Path, specs: list[GameSpec]) -> dict[int, Record]:
     return found
 
 
-def run_plan(plan: TournamentPlan, out: str | os.PathLike[str] | None = None, *,
-             resume: bool = False, force: bool = False, jobs: int | None = None,
-             scheduler: str | None = None, progress: bool = False,
-             log: Callable[[str], None] | None = None) -> TournamentResult:
+def run_plan(
+    plan: TournamentPlan,
+    out: str | os.PathLike[str] | None = None,
+    *,
+    resume: bool = False,
+    force: bool = False,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> TournamentResult:
     """Play ``plan``; with ``out``, write each record as its game ends, then the results.
 
     Raises
@@ -432,16 +595,23 @@ def run_plan(plan: TournamentPlan, out: str | os.PathLike[str] | None = None, *,
         if folder is not None:
             save_record(record, folder / "records" / record_name(specs[i], i))
 
-    run_games([specs[i] for i in todo], jobs=jobs, scheduler=scheduler, progress=progress,
-              on_record=keep)
+    run_games(
+        [specs[i] for i in todo],
+        jobs=jobs,
+        scheduler=scheduler,
+        progress=progress,
+        on_record=keep,
+    )
     records = [done[i] for i in range(len(specs))]
     table = standings(records, plan.players)
     files = None
     if folder is not None:
         files = [f"records/{record_name(s, i)}" for i, s in enumerate(specs)]
-        _atomic_text(folder / "results.json",
-                     json.dumps(results_json(specs, records, table, files, name=plan.name),
-                                indent=1) + "\n")
+        _atomic_text(
+            folder / "results.json",
+            json.dumps(results_json(specs, records, table, files, name=plan.name), indent=1)
+            + "\n",
+        )
         if plan.text is not None:
             _atomic_text(folder / "tournament.toml", plan.text)
     return TournamentResult(specs, records, table, files, len(specs) - len(todo))
@@ -450,6 +620,7 @@ def run_plan(plan: TournamentPlan, out: str | os.PathLike[str] | None = None, *,
 def describe(plan: TournamentPlan) -> str:
     """One line: the game, the numbers of games, maps, players and seeds."""
     n = len(plan.specs())
-    return (f"{plan.game}: {n} games on {len(plan.maps)} map(s), {len(plan.players)} "
-            f"players, {plan.seeds} seed(s), {plan.time:g} s per move, {plan.schedule}")
-
+    return (
+        f"{plan.game}: {n} games on {len(plan.maps)} map(s), {len(plan.players)} "
+        f"players, {plan.seeds} seed(s), {plan.time:g} s per move, {plan.schedule}"
+    )

@@ -27,21 +27,31 @@ import hashlib
 import os
 import re
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import BotError
 from ..sim.records import PlayerEntry
 
-__all__ = ["Player", "parse_player", "check_unique", "program_file", "file_digest",
-           "EXTERNAL_PREFIX", "INTERPRETERS"]
+__all__ = [
+    "Player",
+    "parse_player",
+    "check_unique",
+    "program_file",
+    "file_digest",
+    "EXTERNAL_PREFIX",
+    "INTERPRETERS",
+]
 
 #: A player spec that starts with this runs a program: ``cmd:./mybot --fast``.
 EXTERNAL_PREFIX = "cmd:"
 #: Programs that run another file: the program of ``python3 bot.py`` is ``bot.py``.
-INTERPRETERS = re.compile(r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|ruby|perl|php|lua"
-                          r"|bash|sh|dash|zsh|java|Rscript|julia|dotnet|mono|env)$")
+INTERPRETERS = re.compile(
+    r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|ruby|perl|php|lua"
+    r"|bash|sh|dash|zsh|java|Rscript|julia|dotnet|mono|env)$"
+)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 
 
@@ -81,22 +91,38 @@ class Player:
     @property
     def spec(self) -> str:
         """The player as a spec string (what :func:`parse_player` reads back)."""
-        inner = self.builtin if self.builtin is not None else EXTERNAL_PREFIX + str(self.command)
+        inner = (
+            self.builtin if self.builtin is not None else EXTERNAL_PREFIX + str(self.command)
+        )
         return inner if self.builtin == self.name else f"{self.name}={inner}"
 
     def entry(self) -> PlayerEntry:
         """How a record names this player (the program file's digest included)."""
         if self.builtin is not None:
-            return PlayerEntry(self.name, "builtin", None,
-                               None if self.builtin == self.name else self.builtin)
+            return PlayerEntry(
+                self.name, "builtin", None, None if self.builtin == self.name else self.builtin
+            )
         path = program_file(self.command or "", self.cwd)
-        return PlayerEntry(self.name, "external", self.command, None,
-                           file_digest(path) if path is not None else None)
+        return PlayerEntry(
+            self.name,
+            "external",
+            self.command,
+            None,
+            file_digest(path) if path is not None else None,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: v for k, v in (("name", self.name), ("builtin", self.builtin),
-                                 ("command", self.command), ("cwd", self.cwd),
-                                 ("time", self.time)) if v is not None}
+        out: dict[str, Any] = {
+            k: v
+            for k, v in (
+                ("name", self.name),
+                ("builtin", self.builtin),
+                ("command", self.command),
+                ("cwd", self.cwd),
+                ("time", self.time),
+            )
+            if v is not None
+        }
         if self.limits:
             out["limits"] = dict(self.limits)
         if self.env:
@@ -121,7 +147,7 @@ def parse_player(text: str | Player, *, cwd: str | None = None) -> Player:
     if eq and not head.startswith(EXTERNAL_PREFIX) and " " not in head:
         name, spec = head.strip(), rest.strip()
     if spec.startswith(EXTERNAL_PREFIX):
-        command = spec[len(EXTERNAL_PREFIX):].strip()
+        command = spec[len(EXTERNAL_PREFIX) :].strip()
         if not command:
             raise BotError(f"empty command line in player {text!r}")
         try:
@@ -136,8 +162,10 @@ def parse_player(text: str | Player, *, cwd: str | None = None) -> Player:
             raise BotError(f"no bot named in player {text!r}")
         player = Player(name or spec, builtin=spec)
     if not _NAME.match(player.name):
-        raise BotError(f"bad player name {player.name!r}: letters, digits and . _ + -, "
-                       "at most 64, starting with a letter or digit")
+        raise BotError(
+            f"bad player name {player.name!r}: letters, digits and . _ + -, "
+            "at most 64, starting with a letter or digit"
+        )
     return player
 
 
@@ -191,7 +219,9 @@ def check_unique(players: Iterable[Player]) -> list[Player]:
     seen: dict[str, Player] = {}
     for p in out:
         if p.name in seen:
-            raise BotError(f"two players are called {p.name!r} ({seen[p.name].spec} and "
-                           f"{p.spec}); give them names: NAME=cmd:COMMAND or NAME=BOT")
+            raise BotError(
+                f"two players are called {p.name!r} ({seen[p.name].spec} and "
+                f"{p.spec}); give them names: NAME=cmd:COMMAND or NAME=BOT"
+            )
         seen[p.name] = p
     return out

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Sequence
+from typing import Any
 
 __all__ = ["run_pool", "WorkerDied", "STOP_GRACE"]
 
@@ -95,9 +96,13 @@ def _how(proc: Any) -> str:
     return f"exited with status {code}"
 
 
-def run_pool(jobs: Sequence[Any], work: Callable[[Any], Any], workers: int,
-             on_result: Callable[[int, Any], None],
-             on_failure: Callable[[int, str], None]) -> None:
+def run_pool(
+    jobs: Sequence[Any],
+    work: Callable[[Any], Any],
+    workers: int,
+    on_result: Callable[[int, Any], None],
+    on_failure: Callable[[int, str], None],
+) -> None:
     """Run ``work(job)`` for every job on ``workers`` processes.
 
     ``on_result(index, value)`` is called in this process as each job finishes (in the

@@ -36,17 +36,33 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, Mapping, Sequence
+from typing import Any, BinaryIO
 
 from ..errors import BotError
 from ..maps import GameMap
 from ..sim.base import Status
-from .sandbox import (TOKEN_VARIABLE, Containment, bot_environment, bwrap_argv, bwrap_path,
-                      make_bot_folder, remove_bot_folder, warn_without_sandbox)
+from .sandbox import (
+    TOKEN_VARIABLE,
+    Containment,
+    bot_environment,
+    bwrap_argv,
+    bwrap_path,
+    make_bot_folder,
+    remove_bot_folder,
+    warn_without_sandbox,
+)
 
-__all__ = ["BotFailure", "BotProcess", "ExternalBot", "MAX_TURN_BYTES", "FIRST_MOVE_TIME",
-           "kill_marked", "marked_processes"]
+__all__ = [
+    "BotFailure",
+    "BotProcess",
+    "ExternalBot",
+    "MAX_TURN_BYTES",
+    "FIRST_MOVE_TIME",
+    "kill_marked",
+    "marked_processes",
+]
 
 #: Bytes read from a bot in one turn before it is judged to flood its output.
 MAX_TURN_BYTES = 64 * 1024
@@ -74,7 +90,7 @@ class BotFailure(BotError):
 # --------------------------------------------------------------------------- the process
 
 
-_OPEN: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
+_OPEN: weakref.WeakSet[BotProcess] = weakref.WeakSet()
 
 
 @atexit.register
@@ -87,8 +103,9 @@ def _close_all() -> None:
             pass
 
 
-def _resolve_words(argv: Sequence[str], env: Mapping[str, str], base: str | None = None
-                   ) -> list[str]:
+def _resolve_words(
+    argv: Sequence[str], env: Mapping[str, str], base: str | None = None
+) -> list[str]:
     """``argv`` with the program found on the bot's ``PATH`` and every word that names
     an existing file or folder relative to ``base`` (atlas's working folder by default)
     made absolute: the bot runs in a folder of its own."""
@@ -101,18 +118,26 @@ def _resolve_words(argv: Sequence[str], env: Mapping[str, str], base: str | None
     else:
         found = shutil.which(prog, path=env.get("PATH"))
         if found is None:
-            raise BotFailure(Status.CRASHED, f"cannot start {prog!r}: no such program on "
-                                             "the bot's PATH")
+            raise BotFailure(
+                Status.CRASHED, f"cannot start {prog!r}: no such program on the bot's PATH"
+            )
         out[0] = os.path.abspath(found)
     if not os.path.isfile(out[0]):
         raise BotFailure(Status.CRASHED, f"cannot start {prog!r}: no such file")
     if not os.access(out[0], os.X_OK):
-        raise BotFailure(Status.CRASHED, f"cannot start {prog!r}: not executable (give "
-                                         "its interpreter, e.g. 'python bot.py')")
+        raise BotFailure(
+            Status.CRASHED,
+            f"cannot start {prog!r}: not executable (give "
+            "its interpreter, e.g. 'python bot.py')",
+        )
     for k in range(1, len(out)):
         word = out[k]
-        if word and not word.startswith("-") and not os.path.isabs(word) \
-                and os.path.exists(os.path.join(here, word)):
+        if (
+            word
+            and not word.startswith("-")
+            and not os.path.isabs(word)
+            and os.path.exists(os.path.join(here, word))
+        ):
             out[k] = os.path.normpath(os.path.join(here, word))
     return out
 
@@ -147,9 +172,14 @@ class BotProcess:
         Whether the bot runs under ``bwrap``.
     """
 
-    def __init__(self, argv: Sequence[str], *, max_turn_bytes: int = MAX_TURN_BYTES,
-                 cwd: str | os.PathLike[str] | None = None,
-                 containment: Containment | None = None) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        max_turn_bytes: int = MAX_TURN_BYTES,
+        cwd: str | os.PathLike[str] | None = None,
+        containment: Containment | None = None,
+    ) -> None:
         if not argv:
             raise BotFailure(Status.CRASHED, "empty command line")
         self.containment = containment = containment or Containment()
@@ -160,29 +190,57 @@ class BotProcess:
             env = bot_environment(self.folder, containment.env, self.token)
             workdir = os.path.abspath(cwd) if cwd is not None else os.fspath(self.folder)
             if cwd is not None and not os.path.isdir(workdir):
-                raise BotFailure(Status.CRASHED, f"cannot start {argv[0]!r}: its folder "
-                                                 f"{os.fspath(cwd)!r} does not exist")
+                raise BotFailure(
+                    Status.CRASHED,
+                    f"cannot start {argv[0]!r}: its folder {os.fspath(cwd)!r} does not exist",
+                )
             words = _resolve_words(argv, env, base=workdir if cwd is not None else None)
             bwrap = bwrap_path() if containment.sandbox else None
             if containment.sandbox and bwrap is None:
                 warn_without_sandbox()
             self.sandboxed = bwrap is not None
             if bwrap is not None:
-                words = bwrap_argv(bwrap, self.folder, words, visible=words,
-                                   workdir=None if cwd is None else workdir)
-            config = {"cwd": workdir, "folder": os.fspath(self.folder),
-                      "limits": containment.limits.rlimits(),
-                      "nproc_more": containment.limits.processes, "grace": containment.grace,
-                      "parent": os.getpid()}
-            cmd = [sys.executable, "-I", "-S", "-B", os.fspath(SUPERVISOR),
-                   json.dumps(config), "--", *words]
-            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, bufsize=0, close_fds=True,
-                                         start_new_session=True, env=env, cwd=self.folder)
+                words = bwrap_argv(
+                    bwrap,
+                    self.folder,
+                    words,
+                    visible=words,
+                    workdir=None if cwd is None else workdir,
+                )
+            config = {
+                "cwd": workdir,
+                "folder": os.fspath(self.folder),
+                "limits": containment.limits.rlimits(),
+                "nproc_more": containment.limits.processes,
+                "grace": containment.grace,
+                "parent": os.getpid(),
+            }
+            cmd = [
+                sys.executable,
+                "-I",
+                "-S",
+                "-B",
+                os.fspath(SUPERVISOR),
+                json.dumps(config),
+                "--",
+                *words,
+            ]
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                close_fds=True,
+                start_new_session=True,
+                env=env,
+                cwd=self.folder,
+            )
         except OSError as exc:
             remove_bot_folder(self.folder)
-            raise BotFailure(Status.CRASHED, f"cannot start {argv[0]!r}: "
-                                        f"{exc.strerror or exc}") from None
+            raise BotFailure(
+                Status.CRASHED, f"cannot start {argv[0]!r}: {exc.strerror or exc}"
+            ) from None
         except BaseException:
             remove_bot_folder(self.folder)
             raise
@@ -232,11 +290,13 @@ class BotProcess:
                 raise BotFailure(Status.TIMEOUT, "did not read its input in time")
             try:
                 if _wait(self._in, select.POLLOUT, left):
-                    view = view[os.write(self._in, view):]
+                    view = view[os.write(self._in, view) :]
             except BlockingIOError:
                 continue
             except (BrokenPipeError, OSError):
-                raise BotFailure(Status.CRASHED, self._exit_detail("closed its input")) from None
+                raise BotFailure(
+                    Status.CRASHED, self._exit_detail("closed its input")
+                ) from None
 
     def _fill(self, deadline: float) -> bool:
         """Read more bytes into the buffer; False when the deadline passed first."""
@@ -274,14 +334,18 @@ class BotProcess:
             if value is not None:
                 return value
             if seen + len(self.buffer) > self.max_turn_bytes:
-                raise BotFailure(Status.INVALID, f"flooded its output: more than "
-                                            f"{self.max_turn_bytes} bytes without {what}")
+                raise BotFailure(
+                    Status.INVALID,
+                    f"flooded its output: more than {self.max_turn_bytes} bytes without {what}",
+                )
             if self._eof:
                 raise BotFailure(Status.CRASHED, self._exit_detail("exited"))
             if not self._fill(deadline):
                 if seen or self.buffer:
-                    raise BotFailure(Status.INVALID, f"wrote {seen + len(self.buffer)} bytes but "
-                                                f"no {what} in time")
+                    raise BotFailure(
+                        Status.INVALID,
+                        f"wrote {seen + len(self.buffer)} bytes but no {what} in time",
+                    )
                 raise BotFailure(Status.TIMEOUT, f"no {what} in time")
 
     def _exit_detail(self, what: str) -> str:
@@ -362,7 +426,7 @@ def marked_processes(token: str) -> list[int]:
     """
     needle = f"{TOKEN_VARIABLE}={token}".encode()
     me = os.getpid()
-    out = []
+    out: list[int] = []
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -379,7 +443,7 @@ def marked_processes(token: str) -> list[int]:
             continue
         if needle not in env.split(b"\0"):
             continue
-        if st[st.rfind(b")") + 2:][:1] in (b"Z", b"X"):
+        if st[st.rfind(b")") + 2 :][:1] in (b"Z", b"X"):
             continue
         out.append(int(name))
     return out
@@ -416,10 +480,17 @@ class ExternalBot:
 
     protocol = ""
 
-    def __init__(self, game: str, command: str | Sequence[str], *, name: str | None = None,
-                 first_move_time: float = FIRST_MOVE_TIME,
-                 max_turn_bytes: int = MAX_TURN_BYTES, cwd: str | None = None,
-                 containment: Containment | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        command: str | Sequence[str],
+        *,
+        name: str | None = None,
+        first_move_time: float = FIRST_MOVE_TIME,
+        max_turn_bytes: int = MAX_TURN_BYTES,
+        cwd: str | None = None,
+        containment: Containment | None = None,
+    ) -> None:
         self.game = game
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         self.command = command if isinstance(command, str) else shlex.join(self.argv)
@@ -435,8 +506,12 @@ class ExternalBot:
 
     def start(self, game_map: GameMap, params: Mapping[str, Any] | None, player: int) -> None:
         self.game_map, self.params, self.player = game_map, dict(params or {}), player
-        self.process = BotProcess(self.argv, max_turn_bytes=self.max_turn_bytes,
-                                  cwd=self.cwd, containment=self.containment)
+        self.process = BotProcess(
+            self.argv,
+            max_turn_bytes=self.max_turn_bytes,
+            cwd=self.cwd,
+            containment=self.containment,
+        )
 
     def _proc(self) -> BotProcess:
         if self.process is None:

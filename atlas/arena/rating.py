@@ -18,8 +18,9 @@ of refits where it is rated higher).  ``docs/ratings.md`` has the formulas.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -70,9 +71,14 @@ def pairwise_comparisons(names: Sequence[str], scores: Sequence[float]) -> list[
     return out
 
 
-def bradley_terry(names: Sequence[str], comparisons: Iterable[Comparison], *,
-                  prior: float = 1.0, tol: float = 1e-10, max_iter: int = 10_000,
-                  ) -> dict[str, float]:
+def bradley_terry(
+    names: Sequence[str],
+    comparisons: Iterable[Comparison],
+    *,
+    prior: float = 1.0,
+    tol: float = 1e-10,
+    max_iter: int = 10_000,
+) -> dict[str, float]:
     """Bradley-Terry ratings (Elo scale) of ``names`` from ``comparisons``.
 
     Parameters
@@ -169,8 +175,14 @@ def _orders(ranking: Ranking) -> list[tuple[tuple[str, ...], float]]:
     return [(tuple(n for part in combo for n in part), weight) for combo in product(*groups)]
 
 
-def plackett_luce(names: Sequence[str], rankings: Iterable[Ranking], *, prior: float = 1.0,
-                  tol: float = 1e-10, max_iter: int = 10_000) -> dict[str, float]:
+def plackett_luce(
+    names: Sequence[str],
+    rankings: Iterable[Ranking],
+    *,
+    prior: float = 1.0,
+    tol: float = 1e-10,
+    max_iter: int = 10_000,
+) -> dict[str, float]:
     """Plackett-Luce ratings (Elo scale) of ``names`` from the games' finishing orders.
 
     Parameters
@@ -212,28 +224,31 @@ def plackett_luce(names: Sequence[str], rankings: Iterable[Ranking], *, prior: f
             rows, weights = by_length.setdefault(len(order), ([], []))
             rows.append([index[n] for n in order])
             weights.append(w)
-    blocks = [(np.array(rows, dtype=np.int64), np.array(weights)) for rows, weights
-              in by_length.values()]
+    blocks = [
+        (np.array(rows, dtype=np.int64), np.array(weights))
+        for rows, weights in by_length.values()
+    ]
     wins = np.full(k, 0.5 * prior)
-    for idx, w in blocks:
-        wins += np.bincount(idx[:, :-1].ravel(), weights=np.repeat(w, idx.shape[1] - 1),
-                            minlength=k)
+    for idx, wts in blocks:
+        wins += np.bincount(
+            idx[:, :-1].ravel(), weights=np.repeat(wts, idx.shape[1] - 1), minlength=k
+        )
     theta = np.zeros(k)
     for _ in range(max_iter):
         g = np.exp(theta)
         grad = wins - prior * g / (g + 1.0)
         hess = -np.diag(prior * g / (g + 1.0) ** 2)
-        for idx, w in blocks:
+        for idx, wts in blocks:
             m, length = idx.shape
-            rows = np.arange(m)
+            seq = np.arange(m)
             member = np.zeros((m, k))
-            member[rows, idx[:, -1]] = 1.0
-            for j in range(length - 2, -1, -1):       # S_j: the bots placed j-th or later
-                member[rows, idx[:, j]] = 1.0
+            member[seq, idx[:, -1]] = 1.0
+            for j in range(length - 2, -1, -1):  # S_j: the bots placed j-th or later
+                member[seq, idx[:, j]] = 1.0
                 weighted = member * g
                 p = weighted / weighted.sum(axis=1, keepdims=True)
-                grad -= w @ p
-                hess -= np.diag(w @ p) - (p * w[:, None]).T @ p
+                grad -= wts @ p
+                hess -= np.diag(wts @ p) - (p * wts[:, None]).T @ p
         # Newton step on the concave log-likelihood; without a prior it is flat along
         # the all-ones direction, so take the least-squares step and recentre
         step = np.linalg.lstsq(hess, -grad, rcond=None)[0]
@@ -271,9 +286,14 @@ class BootstrapRatings:
         return float(np.mean(np.where(diff > 0, 1.0, np.where(diff == 0, 0.5, 0.0))))
 
 
-def bootstrap_ratings(names: Sequence[str], games: Sequence[Any],
-                      fit: Callable[[Sequence[str], Sequence[Any]], dict[str, float]], *,
-                      samples: int = BOOTSTRAP_SAMPLES, seed: int = 0) -> BootstrapRatings:
+def bootstrap_ratings(
+    names: Sequence[str],
+    games: Sequence[Any],
+    fit: Callable[[Sequence[str], Sequence[Any]], dict[str, float]],
+    *,
+    samples: int = BOOTSTRAP_SAMPLES,
+    seed: int = 0,
+) -> BootstrapRatings:
     """Ratings with 95 % intervals and likelihoods of superiority.
 
     Parameters
@@ -300,8 +320,13 @@ def bootstrap_ratings(names: Sequence[str], games: Sequence[Any],
         draws[s] = [refit[n] for n in names]
     low = np.percentile(draws, 2.5, axis=0)
     high = np.percentile(draws, 97.5, axis=0)
-    return BootstrapRatings(names, full, {n: float(v) for n, v in zip(names, low)},
-                            {n: float(v) for n, v in zip(names, high)}, draws)
+    return BootstrapRatings(
+        names,
+        full,
+        {n: float(v) for n, v in zip(names, low)},
+        {n: float(v) for n, v in zip(names, high)},
+        draws,
+    )
 
 
 def expected_score(rating_a: float, rating_b: float) -> float:
@@ -310,11 +335,12 @@ def expected_score(rating_a: float, rating_b: float) -> float:
     >>> round(expected_score(1900.0, 1500.0), 4)
     0.9091
     """
-    return 1.0 / (1.0 + 10.0 ** ((rating_b - rating_a) / RATING_SCALE))
+    return float(1.0 / (1.0 + 10.0 ** ((rating_b - rating_a) / RATING_SCALE)))
 
 
-def score_interval(wins: int, draws: int, losses: int, z: float = 1.96
-                   ) -> tuple[float, float, float]:
+def score_interval(
+    wins: int, draws: int, losses: int, z: float = 1.96
+) -> tuple[float, float, float]:
     """Mean score per game (win 1, draw 0.5, loss 0) with a normal-approximation
     interval: ``(low, mean, high)``, clipped to [0, 1].
 
@@ -332,7 +358,7 @@ def score_interval(wins: int, draws: int, losses: int, z: float = 1.96
     if n == 1:
         var = 0.25
     else:
-        ss = wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2
+        ss = wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2
         var = ss / (n - 1)
     half = z * math.sqrt(var / n)
     return (max(mean - half, 0.0), mean, min(mean + half, 1.0))

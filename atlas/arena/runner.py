@@ -11,24 +11,35 @@ process outlives its game.
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
+from ..bots.registry import make_bot
 from ..errors import BotError, IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
-from ..types import PlayerId
 from ..sim import get_game
 from ..sim.base import Outcome, Reason, Status
+from ..sim.records import PlayerEntry, Record, RecordBuilder, clean_info
+from ..types import PlayerId
 from .players import EXTERNAL_PREFIX, Player, parse_player
 from .process import BotFailure
 from .protocols import external_bot
 from .sandbox import Containment
-from ..bots.registry import make_bot
-from ..sim.records import PlayerEntry, Record, RecordBuilder, clean_info
 
-__all__ = ["play_game", "make_player", "player_entry", "bot_seed", "format_result",
-           "bot_info", "late_after", "EXTERNAL_PREFIX", "TIME_GRACE", "COMPILE_ALLOWANCE"]
+__all__ = [
+    "play_game",
+    "make_player",
+    "player_entry",
+    "bot_seed",
+    "format_result",
+    "bot_info",
+    "late_after",
+    "EXTERNAL_PREFIX",
+    "TIME_GRACE",
+    "COMPILE_ALLOWANCE",
+]
 
 #: Built-in bots keep their own deadline; an answer later than the limit plus this
 #: (seconds, plus a quarter of the limit) counts as a timeout.
@@ -50,8 +61,9 @@ def bot_seed(seed: int, seat: PlayerId) -> int:
     return int(np.random.SeedSequence([int(seed), int(seat)]).generate_state(1)[0])
 
 
-def make_player(game: str, spec: Any, seed: int = 0,
-                containment: Containment | None = None) -> Any:
+def make_player(
+    game: str, spec: Any, seed: int = 0, containment: Containment | None = None
+) -> Any:
     """A bot from a player spec.
 
     Parameters
@@ -72,8 +84,13 @@ def make_player(game: str, spec: Any, seed: int = 0,
         return spec
     player = parse_player(spec)
     if player.builtin is None:
-        return external_bot(game, player.command or "", name=player.name, cwd=player.cwd,
-                            containment=containment)
+        return external_bot(
+            game,
+            player.command or "",
+            name=player.name,
+            cwd=player.cwd,
+            containment=containment,
+        )
     bot = make_bot(game, player.builtin, seed)
     if player.name != player.builtin:
         bot.name = player.name
@@ -85,15 +102,24 @@ def player_entry(spec: Any) -> PlayerEntry:
     if isinstance(spec, (str, Player)):
         return parse_player(spec).entry()
     command = getattr(spec, "command", None)
-    return PlayerEntry(str(getattr(spec, "name", type(spec).__name__)),
-                       "external" if command else "builtin", command)
+    return PlayerEntry(
+        str(getattr(spec, "name", type(spec).__name__)),
+        "external" if command else "builtin",
+        command,
+    )
 
 
-def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
-              params: Mapping[str, Any] | None = None, seed: int = 0,
-              time_limit: float | Sequence[float] = 1.0, first_move_time: float | None = None,
-              containment: Containment | Sequence[Containment | None] | None = None
-              ) -> Record:
+def play_game(
+    game_name: str,
+    game_map: GameMap,
+    players: Sequence[Any],
+    *,
+    params: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    time_limit: float | Sequence[float] = 1.0,
+    first_move_time: float | None = None,
+    containment: Containment | Sequence[Containment | None] | None = None,
+) -> Record:
     """Play one game and return its record.
 
     Parameters
@@ -153,8 +179,9 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
     try:
         for seat, spec in enumerate(players):
             # an unknown built-in name is the caller's mistake: BotError propagates
-            bots[seat] = make_player(game_name, spec, bot_seed(seed, seat),
-                                     _seat_containment(containment, seat))
+            bots[seat] = make_player(
+                game_name, spec, bot_seed(seed, seat), _seat_containment(containment, seat)
+            )
         for seat in range(n):
             try:
                 start = getattr(bots[seat], "start", None)
@@ -177,8 +204,11 @@ def play_game(game_name: str, game_map: GameMap, players: Sequence[Any], *,
                 limit, judge = base, late_after(base)
                 if not moved[seat]:
                     own = getattr(bots[seat], "first_move_time", None)
-                    limit = first_move_time if first_move_time is not None else max(
-                        base, own or base)
+                    limit = (
+                        first_move_time
+                        if first_move_time is not None
+                        else max(base, own or base)
+                    )
                     judge = late_after(limit)
                     if own is None:  # a built-in bot: its first move may compile kernels
                         judge = max(judge, COMPILE_ALLOWANCE)
@@ -238,8 +268,9 @@ def bot_info(bot: Any) -> dict[str, float]:
     return clean_info({k: v for k, v in said.items() if v is not None})
 
 
-def _seat_containment(containment: Containment | Sequence[Containment | None] | None,
-                      seat: PlayerId) -> Containment | None:
+def _seat_containment(
+    containment: Containment | Sequence[Containment | None] | None, seat: PlayerId
+) -> Containment | None:
     if containment is None or isinstance(containment, Containment):
         return containment
     return containment[seat]
@@ -251,8 +282,14 @@ def _failure_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:300]
 
 
-def _ask(game: Any, bot: Any, state: Any, seat: PlayerId, limit: float, judge: float,
-         ) -> tuple[Any, float, tuple[str, str] | None]:
+def _ask(
+    game: Any,
+    bot: Any,
+    state: Any,
+    seat: PlayerId,
+    limit: float,
+    judge: float,
+) -> tuple[Any, float, tuple[str, str] | None]:
     """Ask ``bot`` for a move; returns (move, seconds, (status, detail) or None)."""
     t0 = time.perf_counter()
     try:
@@ -263,18 +300,29 @@ def _ask(game: Any, bot: Any, state: Any, seat: PlayerId, limit: float, judge: f
         return None, time.perf_counter() - t0, (Status.CRASHED.value, _failure_text(exc))
     elapsed = time.perf_counter() - t0
     if elapsed > judge:
-        return None, elapsed, (Status.TIMEOUT.value, f"answered after {elapsed:.3f} s, "
-                                          f"the limit is {limit:g} s")
+        return (
+            None,
+            elapsed,
+            (Status.TIMEOUT.value, f"answered after {elapsed:.3f} s, the limit is {limit:g} s"),
+        )
     try:
         game.move_to_json(move)
     except (InvalidMoveError, ValueError, TypeError) as exc:
-        return None, elapsed, (Status.INVALID.value,
-                               f"cannot read the move {move!r}: {exc}"[:300])
+        return (
+            None,
+            elapsed,
+            (Status.INVALID.value, f"cannot read the move {move!r}: {exc}"[:300]),
+        )
     return move, elapsed, None
 
 
-def _apply_checked(game: Any, state: Any, moves: dict[PlayerId, Any],
-                   failed: dict[PlayerId, tuple[str, int, str]], turn: int) -> Any:
+def _apply_checked(
+    game: Any,
+    state: Any,
+    moves: dict[PlayerId, Any],
+    failed: dict[PlayerId, tuple[str, int, str]],
+    turn: int,
+) -> Any:
     """Apply ``moves``; a move the rules refuse makes its seat ``illegal`` (move None)."""
     try:
         return game.apply(state, moves)
@@ -297,8 +345,9 @@ def _apply_checked(game: Any, state: Any, moves: dict[PlayerId, Any],
     return game.apply(state, moves)
 
 
-def _explain(outcome: Outcome, failed: Mapping[PlayerId, tuple[str, int, str]],
-             n: int) -> Outcome:
+def _explain(
+    outcome: Outcome, failed: Mapping[PlayerId, tuple[str, int, str]], n: int
+) -> Outcome:
     """Name the failure in the result when a failing seat lost a two-seat game."""
     if n != 2 or outcome.winner is None:
         return outcome
@@ -322,5 +371,7 @@ def format_result(record: Record) -> str:
         head = f"player {r.winner + 1} ({names[r.winner]}) wins by {r.reason}"
     scores = " ".join(f"{s:g}" for s in r.scores)
     tail = f" -- {r.detail}" if r.detail else ""
-    return f"{record.game} on {record.map.name}: {head} after {len(record.turns)} turns " \
-           f"[scores {scores}]{tail}"
+    return (
+        f"{record.game} on {record.map.name}: {head} after {len(record.turns)} turns "
+        f"[scores {scores}]{tail}"
+    )

@@ -28,9 +28,10 @@ import stat
 import sys
 import tempfile
 import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..errors import BotError
 
@@ -49,12 +50,23 @@ __all__ = [
     "containments",
 ]
 
-GiB = 1024 ** 3
-MiB = 1024 ** 2
+GiB = 1024**3
+MiB = 1024**2
 
-#: Variables of atlas's environment a bot gets (when atlas has them).
-ENV_ALLOWLIST = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
-                 "LC_NUMERIC", "TZ")
+#: Variables of atlas's environment a bot gets (when atlas has them).  NUMBA_CACHE_DIR
+#: is numba's cache folder of atlas's sources (:mod:`atlas.jit`): a served atlas bot of
+#: the same sources uses it (read-only in the sandbox, where it compiles afresh).
+ENV_ALLOWLIST = (
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "LC_NUMERIC",
+    "TZ",
+    "NUMBA_CACHE_DIR",
+)
 #: The variable that marks a bot's processes (and their children) for atlas's watchdog.
 TOKEN_VARIABLE = "ATLAS_BOT"
 
@@ -93,14 +105,18 @@ class BotLimits:
     def rlimits(self) -> dict[str, int]:
         """The ``resource`` limits to set, by name (``RLIMIT_NPROC`` is set apart)."""
         out = {"RLIMIT_CORE": 0}
-        for name, which in (("memory", "RLIMIT_AS"), ("cpu", "RLIMIT_CPU"),
-                            ("files", "RLIMIT_NOFILE"), ("file_size", "RLIMIT_FSIZE")):
+        for name, which in (
+            ("memory", "RLIMIT_AS"),
+            ("cpu", "RLIMIT_CPU"),
+            ("files", "RLIMIT_NOFILE"),
+            ("file_size", "RLIMIT_FSIZE"),
+        ):
             value = getattr(self, name)
             if value is not None:
                 out[which] = int(value)
         return out
 
-    def with_option(self, name: str, value: str) -> "BotLimits":
+    def with_option(self, name: str, value: str) -> BotLimits:
         """These limits with ``name`` (``memory``, ``cpu``, ``files``, ``processes``,
         ``file-size``) set from the text ``value`` (``2G``, ``60``, ``none``).
 
@@ -108,16 +124,19 @@ class BotLimits:
         """
         key = name.replace("-", "_")
         if key not in LIMIT_NAMES:
-            raise BotError(f"unknown bot limit {name!r}; expected one of "
-                           f"{', '.join(n.replace('_', '-') for n in LIMIT_NAMES)}")
+            raise BotError(
+                f"unknown bot limit {name!r}; expected one of "
+                f"{', '.join(n.replace('_', '-') for n in LIMIT_NAMES)}"
+            )
         if value.strip().lower() in ("none", "unlimited"):
             return replace(self, **{key: None})
         sized = key in ("memory", "file_size")
         number = parse_size(value) if sized else _whole(value)
         if number is None or number < (0 if key == "file_size" else 1):
             unit = " (bytes, or with K, M, G)" if sized else ""
-            raise BotError(f"bot limit {name} should be a whole number{unit} or 'none', "
-                           f"got {value!r}")
+            raise BotError(
+                f"bot limit {name} should be a whole number{unit} or 'none', got {value!r}"
+            )
         return replace(self, **{key: number})
 
 
@@ -156,21 +175,30 @@ def bwrap_path() -> str | None:
 def sandbox_note() -> str | None:
     """None when ``--sandbox`` can be honoured, else the sentence that says why not."""
     if bwrap_path() is None:
-        return ("bubblewrap (bwrap) is not installed: bots run with the resource limits "
-                "alone, as you, able to read your files and signal your processes "
-                "(apt-get install bubblewrap)")
+        return (
+            "bubblewrap (bwrap) is not installed: bots run with the resource limits "
+            "alone, as you, able to read your files and signal your processes "
+            "(apt-get install bubblewrap)"
+        )
     return None
 
 
-def bot_environment(folder: str | os.PathLike[str], extra: Mapping[str, str] = (),
-                    token: str = "", source: Mapping[str, str] | None = None
-                    ) -> dict[str, str]:
+def bot_environment(
+    folder: str | os.PathLike[str],
+    extra: Mapping[str, str] | None = None,
+    token: str = "",
+    source: Mapping[str, str] | None = None,
+) -> dict[str, str]:
     """The environment of a bot running in ``folder``.
 
     The variables of :data:`ENV_ALLOWLIST` found in ``source`` (atlas's environment by
     default), ``HOME``, ``TMPDIR`` and ``PWD`` set to ``folder``, the watchdog's marker
     :data:`TOKEN_VARIABLE` (when ``token`` is given), then ``extra`` over all of them.
     """
+    if source is None:
+        from ..jit import numba_cache_folder
+
+        numba_cache_folder()  # chosen now (NUMBA_CACHE_DIR) if numba was not loaded yet
     src = os.environ if source is None else source
     env = {k: src[k] for k in ENV_ALLOWLIST if k in src}
     env.setdefault("PATH", os.defpath)
@@ -178,7 +206,7 @@ def bot_environment(folder: str | os.PathLike[str], extra: Mapping[str, str] = (
     env.update(HOME=where, TMPDIR=where, PWD=where)
     if token:
         env[TOKEN_VARIABLE] = token
-    env.update(dict(extra))
+    env.update(extra or {})
     return env
 
 
@@ -189,6 +217,7 @@ def make_bot_folder() -> Path:
 
 def remove_bot_folder(folder: Path) -> None:
     """Remove ``folder`` and all the bot left in it, read-only folders included."""
+
     def unlock(func: Any, path: str, exc: Any) -> None:
         try:
             os.chmod(os.path.dirname(path), stat.S_IRWXU)
@@ -201,8 +230,13 @@ def remove_bot_folder(folder: Path) -> None:
         shutil.rmtree(folder, onerror=unlock)
 
 
-def bwrap_argv(bwrap: str, folder: Path, argv: Sequence[str],
-               visible: Iterable[str] = (), workdir: str | None = None) -> list[str]:
+def bwrap_argv(
+    bwrap: str,
+    folder: Path,
+    argv: Sequence[str],
+    visible: Iterable[str] = (),
+    workdir: str | None = None,
+) -> list[str]:
     """The ``bwrap`` command line that runs ``argv`` sandboxed, in ``folder``.
 
     New PID, mount, network, IPC, UTS (and user, where allowed) namespaces; the whole
@@ -219,8 +253,19 @@ def bwrap_argv(bwrap: str, folder: Path, argv: Sequence[str],
     tmp = os.path.realpath(tempfile.gettempdir())
     if tmp != "/tmp":
         hidden.append(tmp)
-    cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session",
-           "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    cmd = [
+        bwrap,
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+    ]
     for h in hidden:
         cmd += ["--tmpfs", h]
     bound: list[str] = []
@@ -275,7 +320,7 @@ def parse_size(text: str) -> int | None:
     m = _SIZE.fullmatch(text)
     if not m:
         return None
-    return int(m.group(1)) * 1024 ** "_kmgt".index(m.group(2).lower() or "_")
+    return int(m.group(1)) * int(1024 ** "_kmgt".index(m.group(2).lower() or "_"))
 
 
 def _whole(text: str) -> int | None:
@@ -283,9 +328,14 @@ def _whole(text: str) -> int | None:
     return int(t) if re.fullmatch(r"[0-9]{1,15}", t) else None
 
 
-def containments(seats: int, *, sandbox: bool = False, limits: Sequence[str] = (),
-                 env: Sequence[str] = (), source: Mapping[str, str] | None = None
-                 ) -> list[Containment]:
+def containments(
+    seats: int,
+    *,
+    sandbox: bool = False,
+    limits: Sequence[str] = (),
+    env: Sequence[str] = (),
+    source: Mapping[str, str] | None = None,
+) -> list[Containment]:
     """One :class:`Containment` per seat, from command-line style options.
 
     Parameters
@@ -335,8 +385,9 @@ def _seat_prefix(text: str, seats: int, option: str) -> tuple[list[int], str]:
     if sep and re.fullmatch(r"[0-9]{1,3}", head):
         seat = int(head)
         if not 1 <= seat <= seats:
-            raise BotError(f"{option} {text!r}: seat {seat} does not exist; seats are "
-                           f"1..{seats}")
+            raise BotError(
+                f"{option} {text!r}: seat {seat} does not exist; seats are 1..{seats}"
+            )
         return [seat - 1], body
     return list(range(seats)), text
 

@@ -13,12 +13,18 @@ interval and each row the likelihood that it is stronger than the next.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..sim.records import PlayerEntry, Record
-from .rating import (bootstrap_ratings, bradley_terry, pairwise_comparisons, plackett_luce,
-                     ranking_of)
+from .rating import (
+    bootstrap_ratings,
+    bradley_terry,
+    pairwise_comparisons,
+    plackett_luce,
+    ranking_of,
+)
 
 __all__ = ["StandingRow", "Standings", "standings", "ERROR_PREFIX", "is_error", "labels_of"]
 
@@ -71,8 +77,7 @@ class Standings:
     """
 
     rows: tuple[StandingRow, ...]
-    head_to_head: Mapping[str, Mapping[str, tuple[int, int, int]]] = field(
-        default_factory=dict)
+    head_to_head: Mapping[str, Mapping[str, tuple[int, int, int]]] = field(default_factory=dict)
     errors: int = 0
     model: str = "bradley-terry"
 
@@ -89,32 +94,55 @@ class Standings:
             if d["los_next"] is not None:
                 d["los_next"] = round(d["los_next"], 4)
             rows.append(d)
-        return {"model": self.model, "rows": rows,
-                "head_to_head": {a: {b: list(v) for b, v in row.items()}
-                                 for a, row in self.head_to_head.items()},
-                "errors": self.errors}
+        return {
+            "model": self.model,
+            "rows": rows,
+            "head_to_head": {
+                a: {b: list(v) for b, v in row.items()} for a, row in self.head_to_head.items()
+            },
+            "errors": self.errors,
+        }
 
     def format_table(self) -> str:
         """The standings and the head-to-head table as plain text."""
         width = max([len(r.bot) for r in self.rows] + [3])
-        lines = [f"{'#':>2}  {'bot':<{width}}  {'games':>5} {'W':>4} {'D':>4} {'L':>4} "
-                 f"{'points':>7} {'rating':>7} {'95% interval':>13} {'LOS':>5}"]
+        lines = [
+            f"{'#':>2}  {'bot':<{width}}  {'games':>5} {'W':>4} {'D':>4} {'L':>4} "
+            f"{'points':>7} {'rating':>7} {'95% interval':>13} {'LOS':>5}"
+        ]
         for k, r in enumerate(self.rows, 1):
             los = "" if r.los_next is None else f"{100 * r.los_next:4.0f}%"
-            lines.append(f"{k:>2}  {r.bot:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} "
-                         f"{r.losses:>4} {r.points:>7.1f} {r.rating:>7.0f} "
-                         f"{f'[{r.low:.0f}, {r.high:.0f}]':>13} {los:>5}")
-        lines.append(f"ratings: {self.model.replace('-', '–')}, Elo scale; LOS: likelihood "
-                     "that the row is stronger than the next")
+            lines.append(
+                f"{k:>2}  {r.bot:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} "
+                f"{r.losses:>4} {r.points:>7.1f} {r.rating:>7.0f} "
+                f"{f'[{r.low:.0f}, {r.high:.0f}]':>13} {los:>5}"
+            )
+        lines.append(
+            f"ratings: {self.model.replace('-', '–')}, Elo scale; LOS: likelihood "
+            "that the row is stronger than the next"
+        )
         names = [r.bot for r in self.rows]
         if len(names) > 1:
-            lines += ["", "head to head: wins-draws-losses of each row against the column "
-                          "of that rank"]
-            cells = [[("-" if a == b else "%d-%d-%d" % tuple(self.head_to_head.get(a, {}).get(
-                b, (0, 0, 0)))) for b in names] for a in names]
+            lines += [
+                "",
+                "head to head: wins-draws-losses of each row against the column of that rank",
+            ]
+            cells = [
+                [
+                    (
+                        "-"
+                        if a == b
+                        else "%d-%d-%d" % tuple(self.head_to_head.get(a, {}).get(b, (0, 0, 0)))
+                    )
+                    for b in names
+                ]
+                for a in names
+            ]
             cw = max(len(c) for row in cells for c in row)
-            lines.append(f"{'':>2}  {'':<{width}}  " + " ".join(
-                f"{k:>{cw}}" for k in range(1, len(names) + 1)))
+            lines.append(
+                f"{'':>2}  {'':<{width}}  "
+                + " ".join(f"{k:>{cw}}" for k in range(1, len(names) + 1))
+            )
             for k, (a, row) in enumerate(zip(names, cells), 1):
                 lines.append(f"{k:>2}  {a:<{width}}  " + " ".join(f"{c:>{cw}}" for c in row))
         if self.errors:
@@ -137,14 +165,18 @@ def labels_of(entries: Iterable[PlayerEntry]) -> dict[str, str]:
             out[group[0].identity] = name
             continue
         for e in group:
-            tag = "built-in" if e.kind == "builtin" else \
-                f"program {(e.digest or e.command or '?')[:8]}"
+            tag = (
+                "built-in"
+                if e.kind == "builtin"
+                else f"program {(e.digest or e.command or '?')[:8]}"
+            )
             out[e.identity] = f"{name} ({tag})"
     return out
 
 
-def standings(records: Iterable[Record], bots: Sequence[Any] | None = None, *,
-              samples: int | None = None) -> Standings:
+def standings(
+    records: Iterable[Record], bots: Sequence[Any] | None = None, *, samples: int | None = None
+) -> Standings:
     """Wins, draws, losses, points and ratings per player, and head to head.
 
     In a two-seat game a seat wins when it is the game's winner, draws when the game has
@@ -167,8 +199,13 @@ def standings(records: Iterable[Record], bots: Sequence[Any] | None = None, *,
     records = list(records)
     entries: list[PlayerEntry] = []
     for b in bots or ():
-        entries.append(b if isinstance(b, PlayerEntry) else parse_player(b).entry()
-                       if isinstance(b, str) else b.entry())
+        entries.append(
+            b
+            if isinstance(b, PlayerEntry)
+            else parse_player(b).entry()
+            if isinstance(b, str)
+            else b.entry()
+        )
     # a canonical order, so that the bootstrap draws the same games whatever order the
     # records came in
     played = sorted((r for r in records if not is_error(r)), key=_order_key)
@@ -211,24 +248,55 @@ def standings(records: Iterable[Record], bots: Sequence[Any] | None = None, *,
         rated = bootstrap_ratings(names, finishes, plackett_luce, **extra)
     else:
         rated = bootstrap_ratings(names, duels, _fit_duels, **extra)
-    rows = [StandingRow(name, int(t[0]), int(t[1]), int(t[2]), int(t[3]), float(t[4]),
-                        rated.ratings[name], rated.low[name], rated.high[name], None,
-                        identity_of[name]) for name, t in tally.items()]
+    rows = [
+        StandingRow(
+            name,
+            int(t[0]),
+            int(t[1]),
+            int(t[2]),
+            int(t[3]),
+            float(t[4]),
+            rated.ratings[name],
+            rated.low[name],
+            rated.high[name],
+            None,
+            identity_of[name],
+        )
+        for name, t in tally.items()
+    ]
     rows.sort(key=lambda r: (-round(r.rating, 9), -r.points, r.bot))
-    rows = [StandingRow(**{**vars(r), "los_next": rated.superiority(r.bot, rows[i + 1].bot)})
-            if i + 1 < len(rows) else r for i, r in enumerate(rows)]
-    return Standings(tuple(rows), {a: {b: tuple(v) for b, v in sorted(row.items())}
-                                   for a, row in sorted(h2h.items())}, errors,
-                     "plackett-luce" if multi else "bradley-terry")
+    rows = [
+        StandingRow(**{**vars(r), "los_next": rated.superiority(r.bot, rows[i + 1].bot)})
+        if i + 1 < len(rows)
+        else r
+        for i, r in enumerate(rows)
+    ]
+    return Standings(
+        tuple(rows),
+        {
+            a: {b: (v[0], v[1], v[2]) for b, v in sorted(row.items())}
+            for a, row in sorted(h2h.items())
+        },
+        errors,
+        "plackett-luce" if multi else "bradley-terry",
+    )
 
 
-def _fit_duels(names: Sequence[str], games: Sequence[list[tuple[str, str, float]]]
-               ) -> dict[str, float]:
+def _fit_duels(
+    names: Sequence[str], games: Sequence[list[tuple[str, str, float]]]
+) -> dict[str, float]:
     return bradley_terry(names, [c for game in games for c in game])
 
 
 def _order_key(record: Record) -> tuple[Any, ...]:
     r = record.result
-    return (record.map.hash, record.seed, tuple(p.identity for p in record.players),
-            r.scores, len(record.turns), -1 if r.winner is None else r.winner, r.reason,
-            r.detail)
+    return (
+        record.map.hash,
+        record.seed,
+        tuple(p.identity for p in record.players),
+        r.scores,
+        len(record.turns),
+        -1 if r.winner is None else r.winner,
+        r.reason,
+        r.detail,
+    )

@@ -19,9 +19,10 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..errors import MapFormatError
 from ..maps import GameMap, find_maps, format_map, parse_map, read_map
@@ -30,8 +31,7 @@ from ..sim.base import Outcome, Reason
 from ..sim.records import MapRef, Record, SeatStatus, record_from_json, save_record
 from .players import Player, check_unique, parse_player
 from .runner import bot_seed, make_player, play_game
-from .standings import (ERROR_PREFIX, StandingRow, Standings, is_error, labels_of,
-                        standings)
+from .standings import ERROR_PREFIX, StandingRow, Standings, is_error, labels_of, standings
 
 __all__ = [
     "GameSpec",
@@ -82,7 +82,8 @@ class GameSpec:
 
     @property
     def params_dict(self) -> dict[str, Any]:
-        return json.loads(self.params)
+        params: dict[str, Any] = json.loads(self.params)
+        return params
 
     @property
     def seat_times(self) -> tuple[float, ...]:
@@ -92,9 +93,15 @@ class GameSpec:
     @property
     def key(self) -> str:
         """A short content hash of the spec (stable across machines and runs)."""
-        parts: list[Any] = [self.game, self.map_name, self.map_text,
-                            [p.to_json() for p in self.players], self.seed, self.params,
-                            self.time_limit]
+        parts: list[Any] = [
+            self.game,
+            self.map_name,
+            self.map_text,
+            [p.to_json() for p in self.players],
+            self.seed,
+            self.params,
+            self.time_limit,
+        ]
         if self.depths:
             parts.append(self.depths)
         if self.sandbox:
@@ -108,8 +115,9 @@ class GameSpec:
         return f"{self.map_name}-{'-'.join(p.name for p in self.players)}-s{self.seed}"
 
 
-def seatings(bots: Sequence[Any], num_players: int, schedule: str = "round-robin"
-             ) -> list[tuple[Any, ...]]:
+def seatings(
+    bots: Sequence[Any], num_players: int, schedule: str = "round-robin"
+) -> list[tuple[Any, ...]]:
     """Every seating of a tournament between ``bots``, in a fixed order.
 
     Round robin, two seats: every pair of distinct bots in both orders.  More seats
@@ -125,8 +133,9 @@ def seatings(bots: Sequence[Any], num_players: int, schedule: str = "round-robin
     [('a', 'b', 'a', 'b'), ('b', 'a', 'b', 'a')]
     """
     if schedule not in SCHEDULES:
-        raise ValueError(f"unknown schedule {schedule!r}; expected one of "
-                         f"{', '.join(SCHEDULES)}")
+        raise ValueError(
+            f"unknown schedule {schedule!r}; expected one of {', '.join(SCHEDULES)}"
+        )
     bots = list(bots)
     if len(bots) >= num_players:
         groups = list(itertools.combinations(bots, num_players))
@@ -146,10 +155,18 @@ def seatings(bots: Sequence[Any], num_players: int, schedule: str = "round-robin
     return out
 
 
-def schedule_games(game: str, maps: Iterable[GameMap], bots: Sequence[Any], seeds: int = 1,
-                   params: Mapping[str, Any] | None = None, time_limit: float = 0.1,
-                   depths: Mapping[str, int] | None = None, *,
-                   schedule: str = "round-robin", sandbox: bool = False) -> list[GameSpec]:
+def schedule_games(
+    game: str,
+    maps: Iterable[GameMap],
+    bots: Sequence[Any],
+    seeds: int = 1,
+    params: Mapping[str, Any] | None = None,
+    time_limit: float = 0.1,
+    depths: Mapping[str, int] | None = None,
+    *,
+    schedule: str = "round-robin",
+    sandbox: bool = False,
+) -> list[GameSpec]:
     """The games of a tournament: maps x seatings x seeds ``0 .. seeds - 1``.
 
     Parameters
@@ -183,8 +200,19 @@ def schedule_games(game: str, maps: Iterable[GameMap], bots: Sequence[Any], seed
         text = format_map(game_map)
         for seating in seatings(players, n, schedule):
             for seed in range(int(seeds)):
-                specs.append(GameSpec(game, game_map.name, text, seating, seed, ptext,
-                                      float(time_limit), fixed, sandbox))
+                specs.append(
+                    GameSpec(
+                        game,
+                        game_map.name,
+                        text,
+                        seating,
+                        seed,
+                        ptext,
+                        float(time_limit),
+                        fixed,
+                        sandbox,
+                    )
+                )
     return specs
 
 
@@ -202,9 +230,15 @@ def run_game(spec: GameSpec) -> Record:
                 bot = make_player(spec.game, player, bot_seed(spec.seed, seat))
                 bot.fixed_depth = depths[player.name]
                 players[seat] = bot
-        record = play_game(spec.game, game_map, players, params=spec.params_dict,
-                           seed=spec.seed, time_limit=list(spec.seat_times),
-                           containment=[p.containment(spec.sandbox) for p in spec.players])
+        record = play_game(
+            spec.game,
+            game_map,
+            players,
+            params=spec.params_dict,
+            seed=spec.seed,
+            time_limit=list(spec.seat_times),
+            containment=[p.containment(spec.sandbox) for p in spec.players],
+        )
         entries = tuple(p.entry() for p in spec.players)
         if record.players != entries:  # bots made here name themselves
             record = _with_players(record, entries)
@@ -222,17 +256,28 @@ def _with_players(record: Record, entries: tuple[Any, ...]) -> Record:
 def error_record(spec: GameSpec, exc: BaseException | str) -> Record:
     """The record of a game that could not be played (no turns, no points)."""
     n = len(spec.players)
-    text = exc if isinstance(exc, str) else \
-        "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    text = (
+        exc
+        if isinstance(exc, str)
+        else "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    )
     try:
-        map_ref = MapRef.from_map(parse_map(spec.map_text, game=spec.game,
-                                            name=spec.map_name))
+        map_ref = MapRef.from_map(parse_map(spec.map_text, game=spec.game, name=spec.map_name))
     except Exception:
         map_ref = MapRef(spec.map_name, "", spec.map_text)
     outcome = Outcome(None, Reason.DRAW.value, (0.0,) * n, f"{ERROR_PREFIX}{text}"[:1000])
-    return Record(spec.game, map_ref, spec.params_dict,
-                  tuple(p.entry() for p in spec.players), spec.seed, (), outcome,
-                  tuple(SeatStatus() for _ in range(n)), {}, ("",) * n)
+    return Record(
+        spec.game,
+        map_ref,
+        spec.params_dict,
+        tuple(p.entry() for p in spec.players),
+        spec.seed,
+        (),
+        outcome,
+        tuple(SeatStatus() for _ in range(n)),
+        {},
+        ("",) * n,
+    )
 
 
 def _run_json(spec: GameSpec) -> dict[str, Any]:
@@ -247,9 +292,13 @@ def _from_json(spec: GameSpec, data: Any) -> Record:
         return error_record(spec, exc)
 
 
-def run_games(specs: Sequence[GameSpec], jobs: int | None = None, scheduler: str | None = None,
-              progress: bool = True,
-              on_record: Callable[[int, Record], None] | None = None) -> list[Record]:
+def run_games(
+    specs: Sequence[GameSpec],
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = True,
+    on_record: Callable[[int, Record], None] | None = None,
+) -> list[Record]:
     """Play every game of ``specs``; the records come back in the order of ``specs``.
 
     Parameters
@@ -278,8 +327,9 @@ def run_games(specs: Sequence[GameSpec], jobs: int | None = None, scheduler: str
 
     specs = list(specs)
     results: list[Record | None] = [None] * len(specs)
-    bar = tqdm(total=len(specs), file=sys.stderr, disable=not progress, unit="game",
-               dynamic_ncols=True)
+    bar = tqdm(
+        total=len(specs), file=sys.stderr, disable=not progress, unit="game", dynamic_ncols=True
+    )
 
     def done(i: int, record: Record) -> None:
         results[i] = record
@@ -298,21 +348,25 @@ def run_games(specs: Sequence[GameSpec], jobs: int | None = None, scheduler: str
             else:
                 from .pool import run_pool
 
-                run_pool(specs, _run_json, jobs,
-                         lambda i, data: done(i, _from_json(specs[i], data)),
-                         lambda i, why: done(i, error_record(specs[i], why)))
+                run_pool(
+                    specs,
+                    _run_json,
+                    jobs,
+                    lambda i, data: done(i, _from_json(specs[i], data)),
+                    lambda i, why: done(i, error_record(specs[i], why)),
+                )
     finally:
         bar.close()
     return [r for r in results if r is not None]
 
 
-def _run_dask(specs: list[GameSpec], address: str,
-              done: Callable[[int, Record], None]) -> None:
+def _run_dask(specs: list[GameSpec], address: str, done: Callable[[int, Record], None]) -> None:
     try:
         from distributed import Client, as_completed
     except ImportError:  # pragma: no cover - depends on the installation
-        raise RuntimeError("--scheduler needs dask.distributed: "
-                           "pip install 'dask[distributed]'") from None
+        raise RuntimeError(
+            "--scheduler needs dask.distributed: pip install 'dask[distributed]'"
+        ) from None
     with Client(address) as client:
         futures = client.map(_run_json, specs, pure=False, retries=1)
         index = {fut.key: i for i, fut in enumerate(futures)}
@@ -321,39 +375,61 @@ def _run_dask(specs: list[GameSpec], address: str,
             try:
                 done(i, _from_json(specs[i], fut.result()))
             except Exception as exc:  # a lost worker, twice
-                done(i, error_record(specs[i], f"the game was lost with its worker "
-                                               f"twice: {type(exc).__name__}: {exc}"))
+                done(
+                    i,
+                    error_record(
+                        specs[i],
+                        f"the game was lost with its worker twice: {type(exc).__name__}: {exc}",
+                    ),
+                )
             fut.release()
 
 
 # --------------------------------------------------------------------------- results
 
 
-def results_json(specs: Sequence[GameSpec], records: Sequence[Record],
-                 table: Standings, files: Sequence[str] | None = None, *,
-                 name: str | None = None) -> dict[str, Any]:
+def results_json(
+    specs: Sequence[GameSpec],
+    records: Sequence[Record],
+    table: Standings,
+    files: Sequence[str] | None = None,
+    *,
+    name: str | None = None,
+) -> dict[str, Any]:
     """The results document of a tournament (``results.json``); ``name``, the plan's."""
     label = labels_of(p for r in records for p in r.players)
     games = []
     for k, (spec, rec) in enumerate(zip(specs, records)):
-        entry = {"index": k, "key": spec.key, "map": spec.map_name,
-                 "players": [label.get(p.identity, p.name) for p in rec.players],
-                 "seed": spec.seed,
-                 "winner": rec.result.winner, "reason": rec.result.reason,
-                 "scores": list(rec.result.scores), "turns": len(rec.turns),
-                 "statuses": [s.status for s in rec.statuses], "detail": rec.result.detail,
-                 "error": is_error(rec)}
+        entry = {
+            "index": k,
+            "key": spec.key,
+            "map": spec.map_name,
+            "players": [label.get(p.identity, p.name) for p in rec.players],
+            "seed": spec.seed,
+            "winner": rec.result.winner,
+            "reason": rec.result.reason,
+            "scores": list(rec.result.scores),
+            "turns": len(rec.turns),
+            "statuses": [s.status for s in rec.statuses],
+            "detail": rec.result.detail,
+            "error": is_error(rec),
+        }
         if files:
             entry["record"] = files[k]
         games.append(entry)
     first = specs[0] if specs else None
     players = {p.name: p.to_json() for s in specs for p in s.players}
-    return {"format": "atlas-tournament", "version": 1, "name": name,
-            "game": first.game if first else None,
-            "params": first.params_dict if first else {},
-            "time_limit": first.time_limit if first else None,
-            "players": list(players.values()),
-            "games": games, "standings": table.to_json()}
+    return {
+        "format": "atlas-tournament",
+        "version": 1,
+        "name": name,
+        "game": first.game if first else None,
+        "params": first.params_dict if first else {},
+        "time_limit": first.time_limit if first else None,
+        "players": list(players.values()),
+        "games": games,
+        "standings": table.to_json(),
+    }
 
 
 def record_name(spec: GameSpec, index: int) -> str:
@@ -372,8 +448,12 @@ def load_maps(game: str, paths: Sequence[str | os.PathLike[str]]) -> list[GameMa
     return maps
 
 
-def write_results(out: str | os.PathLike[str], specs: Sequence[GameSpec],
-                  records: Sequence[Record], table: Standings) -> list[str]:
+def write_results(
+    out: str | os.PathLike[str],
+    specs: Sequence[GameSpec],
+    records: Sequence[Record],
+    table: Standings,
+) -> list[str]:
     """Write every record under ``out/records/`` and ``out/results.json``; return the
     records' paths relative to ``out``."""
     folder = Path(out)

@@ -18,15 +18,39 @@ from __future__ import annotations
 import functools
 import gc
 import time
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numba
 import numpy as np
 
-__all__ = ["clock", "stop_time", "MIN_THINK_SHARE", "EXACT", "LOWER", "UPPER", "MATE_BAND",
-           "bound_flag", "value_to_tt", "value_from_tt", "tt_cuts", "sort_moves",
-           "note_cutoff", "gc_paused", "new_status", "STATUS_SLOTS", "S_NODES", "S_ABORT",
-           "S_BEST", "S_DONE", "S_CLOCK", "S_EXT", "S_EXTCAP", "S_SCORE", "S_EMPTY"]
+__all__ = [
+    "clock",
+    "stop_time",
+    "MIN_THINK_SHARE",
+    "EXACT",
+    "LOWER",
+    "UPPER",
+    "MATE_BAND",
+    "bound_flag",
+    "value_to_tt",
+    "value_from_tt",
+    "tt_cuts",
+    "sort_moves",
+    "note_cutoff",
+    "gc_paused",
+    "new_status",
+    "STATUS_SLOTS",
+    "S_NODES",
+    "S_ABORT",
+    "S_BEST",
+    "S_DONE",
+    "S_CLOCK",
+    "S_EXT",
+    "S_EXTCAP",
+    "S_SCORE",
+    "S_EMPTY",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -34,8 +58,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 #: nodes visited, the abort flag, the best root move of the depth under way, root moves
 #: done at that depth, the node count at which the clock is read next, quiescence
 #: extensions used and allowed, the root's score, and the empty cells of a board.
-(S_NODES, S_ABORT, S_BEST, S_DONE, S_CLOCK, S_EXT, S_EXTCAP, S_SCORE,
- S_EMPTY) = range(9)
+(S_NODES, S_ABORT, S_BEST, S_DONE, S_CLOCK, S_EXT, S_EXTCAP, S_SCORE, S_EMPTY) = range(9)
 STATUS_SLOTS = 9
 
 
@@ -85,6 +108,7 @@ def gc_paused(move: _F) -> _F:
     hand before its deadline (10-35 ms).  The collector is switched back on after the
     move, so garbage is still collected between moves.
     """
+
     @functools.wraps(move)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         enabled = gc.isenabled()
@@ -96,6 +120,7 @@ def gc_paused(move: _F) -> _F:
                 gc.enable()
 
     return wrapper  # type: ignore[return-value]
+
 
 #: Bound flags of a table entry: the value is exact, a lower bound or an upper bound.
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -136,7 +161,9 @@ def value_from_tt(value, ply, win):  # pragma: no cover - compiled
 @numba.njit(cache=True)
 def tt_cuts(flag, value, alpha, beta):  # pragma: no cover - compiled
     """Whether a table entry with ``flag`` and ``value`` settles the window."""
-    return flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha)
+    return (
+        flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha)
+    )
 
 
 @numba.njit(cache=True)

@@ -15,9 +15,9 @@ per mark and one small Pillow text render for the caption.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -87,8 +87,9 @@ def _glyph(ch: str, size: int, height: int) -> tuple[npt.NDArray[np.uint8], floa
 
 
 @lru_cache(maxsize=512)
-def _text_pixels(text: str, size: int, width: int, height: int, align: str
-                 ) -> npt.NDArray[np.uint8]:
+def _text_pixels(
+    text: str, size: int, width: int, height: int, align: str
+) -> npt.NDArray[np.uint8]:
     """Anti-aliased text as text-ramp palette indices, composed from cached glyphs (one
     Pillow render per distinct character, not per caption)."""
     widths = [_glyph(ch, size, height)[1] for ch in text]
@@ -102,18 +103,19 @@ def _text_pixels(text: str, size: int, width: int, height: int, align: str
         if x0 < 0:
             x += adv
             continue
-        view = cover[:, x0:x0 + g.shape[1]]
+        view = cover[:, x0 : x0 + g.shape[1]]
         np.maximum(view, g[:, : view.shape[1]], out=view)
         x += adv
-    cover16 = cover[:, 2 * pad:2 * pad + width].astype(np.uint16)
+    cover16 = cover[:, 2 * pad : 2 * pad + width].astype(np.uint16)
     ramp = np.asarray(P.TEXT_RAMP, dtype=np.uint8)
     out = ramp[(cover16 * (len(ramp) - 1) + 127) // 255]
     out.setflags(write=False)
     return out
 
 
-def text_band(width: int, height: int, left: str = "", right: str = "",
-              size: int = 12) -> npt.NDArray[np.uint8]:
+def text_band(
+    width: int, height: int, left: str = "", right: str = "", size: int = 12
+) -> npt.NDArray[np.uint8]:
     """A caption band of palette indices: ``left`` and ``right`` texts, anti-aliased
     with the text ramp on the caption background."""
     band = np.full((height, width), P.CAPTION_BG, dtype=np.uint8)
@@ -147,35 +149,52 @@ def legend_band(width: int, names: Sequence[str], size: int = 12) -> npt.NDArray
         for i in row:
             y0 = ri * row_h + 3
             mask = shape_mask(P.PLAYER_SHAPES[i % 4], swatch)
-            view = band[y0:y0 + swatch, x:x + swatch]
+            view = band[y0 : y0 + swatch, x : x + swatch]
             view[mask[: view.shape[0], : view.shape[1]]] = P.PLAYER[i % 4]
             tw = max(1, min(width - x - swatch - 2, widths[i]))
             txt = _text_pixels(items[i], size, tw, row_h, "left")
-            dest = band[ri * row_h:(ri + 1) * row_h, x + swatch - 2:x + swatch - 2 + tw]
+            dest = band[ri * row_h : (ri + 1) * row_h, x + swatch - 2 : x + swatch - 2 + tw]
             dest[...] = np.where(txt != P.TEXT_RAMP[0], txt, dest)
             x += widths[i]
     return band
 
 
-def compose(frame: Frame, k: int, *, header_right: str = "",
-            legend: npt.NDArray[np.uint8] | None = None, min_width: int = 240
-            ) -> npt.NDArray[np.uint8]:
+def compose(
+    frame: Frame,
+    k: int,
+    *,
+    header_right: str = "",
+    legend: npt.NDArray[np.uint8] | None = None,
+    min_width: int = 240,
+) -> npt.NDArray[np.uint8]:
     """The full picture of a frame in palette indices: caption band, board, legend.
 
     The board is centred when narrower than ``min_width`` pixels.
     """
     board = upscale(frame.grid, k)
     for m in frame.marks:
-        stamp(board, m.cell, k, m.shape, m.color, outline=m.outline,
-              size=None if m.scale == 1.0 else max(k, int(round(k * m.scale))))
+        stamp(
+            board,
+            m.cell,
+            k,
+            m.shape,
+            m.color,
+            outline=m.outline,
+            size=None if m.scale == 1.0 else max(k, int(round(k * m.scale))),
+        )
     width = max(board.shape[1], min_width)
     if board.shape[1] < width:
         pad = width - board.shape[1]
-        board = np.pad(board, ((0, 0), (pad // 2, pad - pad // 2)),
-                       constant_values=P.BACKGROUND)
+        board = np.pad(
+            board, ((0, 0), (pad // 2, pad - pad // 2)), constant_values=P.BACKGROUND
+        )
     parts = [text_band(width, 20, frame.caption, header_right), board]
     if legend is not None:
-        parts.append(legend[:, :width] if legend.shape[1] >= width
-                     else np.pad(legend, ((0, 0), (0, width - legend.shape[1])),
-                                 constant_values=P.CAPTION_BG))
+        parts.append(
+            legend[:, :width]
+            if legend.shape[1] >= width
+            else np.pad(
+                legend, ((0, 0), (0, width - legend.shape[1])), constant_values=P.CAPTION_BG
+            )
+        )
     return np.concatenate(parts, axis=0)

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,8 +29,8 @@ import numpy.typing as npt
 from ..sim.registry import get_info
 from . import palette as P
 from .frames import compose, legend_band
-from .replay import record_frames
 from .games import render_of
+from .replay import record_frames
 
 __all__ = ["encode_gif", "record_gif_bytes", "write_gif", "is_atlas_gif", "HOLD_LAST_MS"]
 
@@ -37,8 +38,9 @@ __all__ = ["encode_gif", "record_gif_bytes", "write_gif", "is_atlas_gif", "HOLD_
 HOLD_LAST_MS = 2500
 
 
-def encode_gif(frames: Sequence[npt.NDArray[np.uint8]], durations: Sequence[int] | int,
-               *, loop: int = 0) -> bytes:
+def encode_gif(
+    frames: Sequence[npt.NDArray[np.uint8]], durations: Sequence[int] | int, *, loop: int = 0
+) -> bytes:
     """Encode palette-index frames (all the same shape) as an animated GIF.
 
     Parameters
@@ -72,9 +74,18 @@ def encode_gif(frames: Sequence[npt.NDArray[np.uint8]], durations: Sequence[int]
     if isinstance(durations, int):
         durations = [durations] * len(images)
     buf = io.BytesIO()
-    images[0].save(buf, format="GIF", save_all=True, append_images=images[1:],
-                   duration=list(durations), loop=loop, optimize=False, disposal=1,
-                   transparency=P.TRANSPARENT, comment=ATLAS_MARK)
+    images[0].save(
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=images[1:],
+        duration=list(durations),
+        loop=loop,
+        optimize=False,
+        disposal=1,
+        transparency=P.TRANSPARENT,
+        comment=ATLAS_MARK,
+    )
     return buf.getvalue()
 
 
@@ -93,10 +104,16 @@ def _player_names(record: Any) -> list[str]:
     return [p.name for p in record.players]
 
 
-def record_gif_bytes(record: Any, *, states: Sequence[Any] | None = None,
-                     max_frames: int | None = None, cell_px: int | None = None,
-                     frame_ms: int | None = None, hold_last_ms: int = HOLD_LAST_MS,
-                     frames: Sequence[Any] | None = None) -> bytes:
+def record_gif_bytes(
+    record: Any,
+    *,
+    states: Sequence[Any] | None = None,
+    max_frames: int | None = None,
+    cell_px: int | None = None,
+    frame_ms: int | None = None,
+    hold_last_ms: int = HOLD_LAST_MS,
+    frames: Sequence[Any] | None = None,
+) -> bytes:
     """The GIF of a replay record, as bytes (see :func:`write_gif`).
 
     ``frames`` (from :func:`~atlas.render.replay.record_frames`) skips drawing them

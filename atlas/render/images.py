@@ -15,9 +15,10 @@ kernel of :mod:`atlas.analyze`), plus O(m·k²) for m marks.
 from __future__ import annotations
 
 import io
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -88,16 +89,25 @@ def shape_mask(shape: str, size: int) -> npt.NDArray[np.bool_]:
         m = (y >= top) & (y <= bottom) & (np.abs(dx) <= frac * rad * 0.95 + 0.25)
     elif shape == "cross":
         w = max(1.0, size / 7)
-        m = ((np.abs(dx - dy) <= w) | (np.abs(dx + dy) <= w)) & \
-            (np.maximum(np.abs(dx), np.abs(dy)) <= rad * 0.72)
+        m = ((np.abs(dx - dy) <= w) | (np.abs(dx + dy) <= w)) & (
+            np.maximum(np.abs(dx), np.abs(dy)) <= rad * 0.72
+        )
     else:
         raise ValueError(f"unknown shape {shape!r}")
     m.setflags(write=False)
     return m
 
 
-def stamp(image: IndexImage, cell: tuple[int, int], k: int, shape: str, color: int,
-          *, outline: int | None = None, size: int | None = None) -> None:
+def stamp(
+    image: IndexImage,
+    cell: tuple[int, int],
+    k: int,
+    shape: str,
+    color: int,
+    *,
+    outline: int | None = None,
+    size: int | None = None,
+) -> None:
     """Draw ``shape`` in palette colour ``color`` over ``cell`` of an upscaled image.
 
     ``size`` (pixels, default ``k``) draws a mark larger than the cell, centred on it
@@ -126,8 +136,16 @@ def stamp(image: IndexImage, cell: tuple[int, int], k: int, shape: str, color: i
     view[m[sub]] = color
 
 
-def mark_cells(image: IndexImage, cells: Iterable[tuple[int, int]], k: int, shape: str,
-               color: int, *, outline: int | None = None, size: int | None = None) -> None:
+def mark_cells(
+    image: IndexImage,
+    cells: Iterable[tuple[int, int]],
+    k: int,
+    shape: str,
+    color: int,
+    *,
+    outline: int | None = None,
+    size: int | None = None,
+) -> None:
     """:func:`stamp` the same mark on many cells."""
     for cell in cells:
         stamp(image, cell, k, shape, color, outline=outline, size=size)
@@ -214,15 +232,30 @@ def _draw_texts(pil: Any, texts: Sequence[tuple[tuple[int, int], str]], k: int) 
     f = font(max(9, min(16, int(k * 1.1))))
     for (r, c), text in texts:
         x, y = c * k + k / 2, r * k + k / 2
-        draw.text((x, y), text, fill=P.PALETTE_HEX[P.TEXT], font=f, anchor="mm",
-                  stroke_width=2, stroke_fill="#FFFFFF")
+        draw.text(
+            (x, y),
+            text,
+            fill=P.PALETTE_HEX[P.TEXT],
+            font=f,
+            anchor="mm",
+            stroke_width=2,
+            stroke_fill="#FFFFFF",
+        )
     return rgb
 
 
-def map_picture(game_map: GameMap, *, base: IndexImage | None = None,
-                voronoi: bool = False, articulation: bool = False, chambers: bool = False,
-                starts: bool = True, cell_px: int | None = None, lines: bool = True,
-                cell_mark: tuple[str, int] | None = None) -> Any:
+def map_picture(
+    game_map: GameMap,
+    *,
+    base: IndexImage | None = None,
+    voronoi: bool = False,
+    articulation: bool = False,
+    chambers: bool = False,
+    starts: bool = True,
+    cell_px: int | None = None,
+    lines: bool = True,
+    cell_mark: tuple[str, int] | None = None,
+) -> Any:
     """The picture of a grid map with the overlays asked for.
 
     Parameters
@@ -271,8 +304,9 @@ def map_picture(game_map: GameMap, *, base: IndexImage | None = None,
     if starts:
         size = k if k >= 8 else min(3 * k, 9)
         for seat, cell in enumerate(game_map.starts[:4]):
-            stamp(image, cell, k, P.PLAYER_SHAPES[seat], P.PLAYER[seat], outline=P.MARK,
-                  size=size)
+            stamp(
+                image, cell, k, P.PLAYER_SHAPES[seat], P.PLAYER[seat], outline=P.MARK, size=size
+            )
     return _draw_texts(index_image(image), texts, k)
 
 

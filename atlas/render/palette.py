@@ -117,8 +117,20 @@ PLAYER_WATER = (56, 57, 58, 59)
 #: Reserved for GIF frame differences: "unchanged since the previous frame".
 TRANSPARENT = 63
 
-_CHAMBER_HEX = ("#F3D9A4", "#BFE3D0", "#D9CCEA", "#F6C9C0", "#C8DDF0", "#E8E3A8",
-                "#F2CFE3", "#CFE8B8", "#E6D3C0", "#B9E0E6", "#E3C6A8", "#D6D6F0")
+_CHAMBER_HEX = (
+    "#F3D9A4",
+    "#BFE3D0",
+    "#D9CCEA",
+    "#F6C9C0",
+    "#C8DDF0",
+    "#E8E3A8",
+    "#F2CFE3",
+    "#CFE8B8",
+    "#E6D3C0",
+    "#B9E0E6",
+    "#E3C6A8",
+    "#D6D6F0",
+)
 
 _entries: dict[int, str] = {
     BACKGROUND: "#FFFFFF",
@@ -151,8 +163,7 @@ for _i, _code in enumerate(_CHAMBER_HEX):
 #: Hex code per palette index (unused indices are white).
 PALETTE_HEX: tuple[str, ...] = tuple(_entries.get(i, "#FFFFFF") for i in range(64))
 #: ``(64, 3)`` uint8 RGB table: ``PALETTE[index_grid]`` is the picture.
-PALETTE: npt.NDArray[np.uint8] = np.array([hex_to_rgb(h) for h in PALETTE_HEX],
-                                          dtype=np.uint8)
+PALETTE: npt.NDArray[np.uint8] = np.array([hex_to_rgb(h) for h in PALETTE_HEX], dtype=np.uint8)
 PALETTE.setflags(write=False)
 
 

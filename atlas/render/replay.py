@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .frames import Frame, sample_turns
 from .games import render_of
@@ -10,8 +11,9 @@ from .games import render_of
 __all__ = ["record_frames"]
 
 
-def record_frames(record: Any, states: Sequence[Any] | None = None,
-                  max_frames: int | None = None) -> Iterator[Frame]:
+def record_frames(
+    record: Any, states: Sequence[Any] | None = None, max_frames: int | None = None
+) -> Iterator[Frame]:
     """Frames of a replay record, one per (sampled) state, captioned with the turn.
 
     The game's painter (its render module, :mod:`atlas.render.games`) draws them;

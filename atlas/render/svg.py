@@ -9,7 +9,8 @@ chamber to its parent through its entrance cell.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
 from . import palette as P
@@ -21,8 +22,9 @@ __all__ = ["chamber_tree_svg", "tree_layout", "merge_small_leaves"]
 SMALL_LEAF = 4
 
 
-def tree_layout(roots: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], float, int,
-                                                                dict[str, Any] | None]]:
+def tree_layout(
+    roots: Sequence[dict[str, Any]],
+) -> list[tuple[dict[str, Any], float, int, dict[str, Any] | None]]:
     """``(node, x, depth, parent)`` for every node: leaves on consecutive slots ``0, 1,
     ...`` left to right, each parent centred over its children.
 
@@ -41,7 +43,8 @@ def tree_layout(roots: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], f
     order: list[int] = []
     slot = 0.0
     stack: list[tuple[dict[str, Any], int, dict[str, Any] | None, bool]] = [
-        (r, 0, None, False) for r in reversed(roots)]
+        (r, 0, None, False) for r in reversed(roots)
+    ]
     while stack:
         node, depth, parent, done = stack.pop()
         kids = node.get("children", [])
@@ -61,8 +64,7 @@ def tree_layout(roots: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], f
     return [out[i] for i in order]
 
 
-def merge_small_leaves(roots: Sequence[dict[str, Any]], limit: int
-                       ) -> list[dict[str, Any]]:
+def merge_small_leaves(roots: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     """A copy of the tree where, under each parent, the leaf chambers of fewer than
     ``limit`` cells become one node ``{"id": None, "size": total, "merged": count,
     "children": []}`` (when there are at least two of them), drawn last.
@@ -78,7 +80,8 @@ def merge_small_leaves(roots: Sequence[dict[str, Any]], limit: int
     """
     out: list[dict[str, Any]] = []
     stack: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [
-        (r, out) for r in reversed(roots)]
+        (r, out) for r in reversed(roots)
+    ]
     tails: list[tuple[list[dict[str, Any]], dict[str, Any]]] = []
     while stack:
         node, into = stack.pop()
@@ -89,9 +92,18 @@ def merge_small_leaves(roots: Sequence[dict[str, Any]], limit: int
         small = [c for c in kids if not c.get("children") and int(c.get("size", 0)) < limit]
         if len(small) >= 2:
             kids = [c for c in kids if not any(c is x for x in small)]
-            tails.append((copy["children"], {
-                "id": None, "size": sum(int(c.get("size", 0)) for c in small),
-                "entrance": None, "merged": len(small), "children": []}))
+            tails.append(
+                (
+                    copy["children"],
+                    {
+                        "id": None,
+                        "size": sum(int(c.get("size", 0)) for c in small),
+                        "entrance": None,
+                        "merged": len(small),
+                        "children": [],
+                    },
+                )
+            )
         for c in reversed(kids):
             stack.append((c, copy["children"]))
     for children, merged in tails:  # after the kept children are all in place
@@ -99,8 +111,9 @@ def merge_small_leaves(roots: Sequence[dict[str, Any]], limit: int
     return out
 
 
-def chamber_tree_svg(roots: Sequence[dict[str, Any]], *, slot: int | None = None,
-                     level: int = 78) -> str:
+def chamber_tree_svg(
+    roots: Sequence[dict[str, Any]], *, slot: int | None = None, level: int = 78
+) -> str:
     """The chamber tree as an inline ``<svg>`` element (see the module docstring).
 
     Parameters
@@ -136,22 +149,27 @@ def chamber_tree_svg(roots: Sequence[dict[str, Any]], *, slot: int | None = None
         return 7 + 17 * math.sqrt(max(size, 0) / biggest)
 
     where = {id(n): pos(x, d) for n, x, d, _ in nodes}
-    parts = [f'<svg class="chamber-tree" '
-             f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-             f'role="img" aria-label="chamber tree of {count} chambers" '
-             f'data-chambers="{count}">']
-    for n, x, d, parent in nodes:
+    parts = [
+        f'<svg class="chamber-tree" '
+        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'role="img" aria-label="chamber tree of {count} chambers" '
+        f'data-chambers="{count}">'
+    ]
+    for n, _x, _d, parent in nodes:
         if parent is None:
             continue
         (x1, y1), (x2, y2) = where[id(parent)], where[id(n)]
-        parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                     f'class="edge"/>')
+        parts.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" class="edge"/>'
+        )
         if labels and n.get("entrance"):
             r, c = n["entrance"]
-            parts.append(f'<text x="{x1 + 0.62 * (x2 - x1):.1f}" '
-                         f'y="{y1 + 0.62 * (y2 - y1):.1f}" class="entrance">'
-                         f'({int(r)}, {int(c)})</text>')
-    for n, x, d, _ in nodes:
+            parts.append(
+                f'<text x="{x1 + 0.62 * (x2 - x1):.1f}" '
+                f'y="{y1 + 0.62 * (y2 - y1):.1f}" class="entrance">'
+                f"({int(r)}, {int(c)})</text>"
+            )
+    for n, _x, _d, _ in nodes:
         cx, cy = where[id(n)]
         size = int(n.get("size", 0))
         rad = radius(size)
@@ -162,16 +180,21 @@ def chamber_tree_svg(roots: Sequence[dict[str, Any]], *, slot: int | None = None
         else:
             fill = P.PALETTE_HEX[P.chamber_index(int(n.get("id", 1)) - 1)]
             tip = f"chamber {int(n.get('id', 0))}: {size} cells" + (
-                f", entered at row {int(entrance[0])}, col {int(entrance[1])}" if entrance
-                else ", where seat 1 starts")
-        parts.append(f'<g class="node"><title>{escape(tip)}</title>'
-                     f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{rad:.1f}" fill="{fill}"/>')
+                f", entered at row {int(entrance[0])}, col {int(entrance[1])}"
+                if entrance
+                else ", where seat 1 starts"
+            )
+        parts.append(
+            f'<g class="node"><title>{escape(tip)}</title>'
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{rad:.1f}" fill="{fill}"/>'
+        )
         label = f"{n['merged']} small" if n.get("merged") else str(size)
         if rad >= 13 and not n.get("merged"):
             parts.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" class="size">{label}</text>')
         else:
-            parts.append(f'<text x="{cx:.1f}" y="{cy + rad + 11:.1f}" class="size">'
-                         f'{label}</text>')
+            parts.append(
+                f'<text x="{cx:.1f}" y="{cy + rad + 11:.1f}" class="size">{label}</text>'
+            )
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)

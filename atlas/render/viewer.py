@@ -1,7 +1,8 @@
 """The data of the in-page replay viewer: every turn of a game as compact differences.
 
 :func:`viewer_data` gives it in a readable form, :func:`pack_viewer` in the compact one
-the game page embeds.  The game page embeds this JSON in a ``<script type="application/json">`` element (no
+the game page embeds.  The game page embeds this JSON in a
+``<script type="application/json">`` element (no
 ``fetch()``, so the viewer works from ``file://``); ``templates/static/viewer.js``
 rebuilds any turn by applying the differences from the first frame and draws it on a
 ``<canvas>`` with the same palette and mark shapes as the GIF.
@@ -30,7 +31,8 @@ the move (:data:`atlas.sim.records.INFO_KEYS`).
 from __future__ import annotations
 
 import base64
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -121,8 +123,13 @@ def interest(record: Any, series: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 comeback = round(max(0.0, lead) / total, 4)
     turns = len(record.turns)
     clean = all(getattr(s, "status", "ok") == "ok" for s in getattr(record, "statuses", ()))
-    return {"clean": clean, "comeback": comeback, "decisive": winner is not None,
-            "turns": turns, "key": [int(clean), comeback, int(winner is not None), turns]}
+    return {
+        "clean": clean,
+        "comeback": comeback,
+        "decisive": winner is not None,
+        "turns": turns,
+        "key": [int(clean), comeback, int(winner is not None), turns],
+    }
 
 
 def _per_turn(record: Any) -> tuple[list[list[Any]], list[dict[str, list[Any]]]]:
@@ -140,9 +147,13 @@ def _per_turn(record: Any) -> tuple[list[list[Any]], list[dict[str, list[Any]]]]
     return times, info
 
 
-def viewer_data(record: Any, states: Sequence[Any] | None = None,
-                max_frames: int | None = None, frames: Sequence[Any] | None = None,
-                series: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+def viewer_data(
+    record: Any,
+    states: Sequence[Any] | None = None,
+    max_frames: int | None = None,
+    frames: Sequence[Any] | None = None,
+    series: Sequence[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The viewer data of a replay record, in its readable form.
 
     ``{"w", "h", "k", "ms", "palette", "shapes", "base": [palette index per cell],
@@ -186,17 +197,36 @@ def viewer_data(record: Any, states: Sequence[Any] | None = None,
             idx = np.flatnonzero(flat != prev)
             diff = np.stack([idx, flat[idx]], axis=1).reshape(-1).astype(int).tolist()
         prev = flat
-        marks = [[int(m.cell[0]), int(m.cell[1]), SHAPES.index(m.shape), int(m.color),
-                  -1 if m.outline is None else int(m.outline), float(m.scale)]
-                 for m in frame.marks]
+        marks = [
+            [
+                int(m.cell[0]),
+                int(m.cell[1]),
+                SHAPES.index(m.shape),
+                int(m.color),
+                -1 if m.outline is None else int(m.outline),
+                float(m.scale),
+            ]
+            for m in frame.marks
+        ]
         frames_out.append({"t": int(frame.turn), "d": diff, "m": marks})
     last = len(record.turns)
     times, info = _per_turn(record)
-    return {"w": gm.width, "h": gm.height, "k": render.viewer_cell_px(gm.shape),
-            "ms": get_info(record.game).frame_ms, "palette": list(P.PALETTE_HEX),
-            "shapes": list(SHAPES), "base": base, "frames": frames_out, "last": last,
-            "sampled": len(frames_out) < last + 1, "series": [dict(s) for s in series],
-            "times": times, "info": info, "interest": interest(record, series)}
+    return {
+        "w": gm.width,
+        "h": gm.height,
+        "k": render.viewer_cell_px(gm.shape),
+        "ms": get_info(record.game).frame_ms,
+        "palette": list(P.PALETTE_HEX),
+        "shapes": list(SHAPES),
+        "base": base,
+        "frames": frames_out,
+        "last": last,
+        "sampled": len(frames_out) < last + 1,
+        "series": [dict(s) for s in series],
+        "times": times,
+        "info": info,
+        "interest": interest(record, series),
+    }
 
 
 def pack_viewer(data: dict[str, Any]) -> dict[str, Any]:
@@ -219,8 +249,9 @@ def pack_viewer(data: dict[str, Any]) -> dict[str, Any]:
         parts.append(_runs(d[:, 0], d[:, 1]) if i else np.zeros(1, dtype=np.int64))
         marks = frame["m"]
         cells = np.array([m[0] * w + m[1] for m in marks], dtype=np.int64)
-        style = np.array([styles.setdefault(tuple(m[2:]), len(styles)) for m in marks],
-                         dtype=np.int64)
+        style = np.array(
+            [styles.setdefault(tuple(m[2:]), len(styles)) for m in marks], dtype=np.int64
+        )
         ref = np.zeros(cells.size, dtype=np.int64)
         k = min(cells.size, prev_cells.size)
         ref[:k] = prev_cells[:k]
@@ -229,11 +260,13 @@ def pack_viewer(data: dict[str, Any]) -> dict[str, Any]:
         prev_cells = cells
     stream = varints(np.concatenate(parts)) if parts else b""
     out = {k: v for k, v in data.items() if k not in ("base", "frames", "sampled")}
-    out.update(version=VIEWER_VERSION,
-               styles=[list(st) for st, _ in sorted(styles.items(), key=lambda kv: kv[1])],
-               base=base64.b64encode(bytes(data["base"])).decode("ascii"),
-               frames=base64.b64encode(stream).decode("ascii"),
-               count=len(data["frames"]))
+    out.update(
+        version=VIEWER_VERSION,
+        styles=[list(st) for st, _ in sorted(styles.items(), key=lambda kv: kv[1])],
+        base=base64.b64encode(bytes(data["base"])).decode("ascii"),
+        frames=base64.b64encode(stream).decode("ascii"),
+        count=len(data["frames"]),
+    )
     if data.get("sampled"):
         out["turns"] = [f["t"] for f in data["frames"]]
     return out

@@ -12,5 +12,14 @@ from __future__ import annotations
 from .base import Game, GameInfo, Outcome, Reason, Status
 from .registry import game_names, get_game, get_info, register_game
 
-__all__ = ["Game", "GameInfo", "Outcome", "Reason", "Status", "get_game", "get_info",
-           "game_names", "register_game"]
+__all__ = [
+    "Game",
+    "GameInfo",
+    "Outcome",
+    "Reason",
+    "Status",
+    "get_game",
+    "get_info",
+    "game_names",
+    "register_game",
+]

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -42,6 +43,7 @@ __all__ = [
     "Game",
     "GameBase",
     "State",
+    "AlternatingState",
     "begin_alternating_turn",
     "win_scores",
 ]
@@ -50,12 +52,12 @@ __all__ = [
 class Reason(str, enum.Enum):
     """Why a game ended, or why a seat lost; the words used in records and on the site."""
 
-    WIN = "win"                # the rules gave a winner (five in a row, no move left, ...)
-    DRAW = "draw"              # the rules gave a draw (collision, both crashed, full board)
-    CRASH = "crash"            # a tron cycle hit a wall or trail, or a bot process died
-    TIMEOUT = "timeout"        # no answer within the time limit
-    ILLEGAL = "illegal"        # an answer that parsed but broke the rules
-    INVALID = "invalid"        # an answer that did not parse
+    WIN = "win"  # the rules gave a winner (five in a row, no move left, ...)
+    DRAW = "draw"  # the rules gave a draw (collision, both crashed, full board)
+    CRASH = "crash"  # a tron cycle hit a wall or trail, or a bot process died
+    TIMEOUT = "timeout"  # no answer within the time limit
+    ILLEGAL = "illegal"  # an answer that parsed but broke the rules
+    INVALID = "invalid"  # an answer that did not parse
     TURN_LIMIT = "turn-limit"  # the game reached its last turn and was scored
 
     def __str__(self) -> str:
@@ -85,12 +87,20 @@ class Status(str, enum.Enum):
         return _STATUS_WORDS[self]
 
 
-_REASON_OF_STATUS = {Status.OK: Reason.WIN, Status.CRASHED: Reason.CRASH,
-                     Status.TIMEOUT: Reason.TIMEOUT, Status.INVALID: Reason.INVALID,
-                     Status.ILLEGAL: Reason.ILLEGAL}
-_STATUS_WORDS = {Status.OK: "played to the end", Status.CRASHED: "crashed",
-                 Status.TIMEOUT: "timed out", Status.INVALID: "gave an invalid answer",
-                 Status.ILLEGAL: "played an illegal move"}
+_REASON_OF_STATUS = {
+    Status.OK: Reason.WIN,
+    Status.CRASHED: Reason.CRASH,
+    Status.TIMEOUT: Reason.TIMEOUT,
+    Status.INVALID: Reason.INVALID,
+    Status.ILLEGAL: Reason.ILLEGAL,
+}
+_STATUS_WORDS = {
+    Status.OK: "played to the end",
+    Status.CRASHED: "crashed",
+    Status.TIMEOUT: "timed out",
+    Status.INVALID: "gave an invalid answer",
+    Status.ILLEGAL: "played an illegal move",
+}
 
 #: The words of :class:`Reason` and :class:`Status`, as records hold them.
 REASONS = tuple(r.value for r in Reason)
@@ -206,11 +216,14 @@ class GameInfo:
         unknown = sorted(set(given) - {p.name for p in self.params})
         if unknown:
             names = [p.name for p in self.params]
-            expected = f"expected {', '.join(names)}" if names else \
-                f"{self.name} has no parameters"
+            expected = (
+                f"expected {', '.join(names)}" if names else f"{self.name} has no parameters"
+            )
             many = "s" if len(unknown) > 1 else ""
-            raise ParamError(f"unknown {self.name} parameter{many} "
-                             f"{', '.join(repr(u) for u in unknown)}; {expected}")
+            raise ParamError(
+                f"unknown {self.name} parameter{many} "
+                f"{', '.join(repr(u) for u in unknown)}; {expected}"
+            )
         return {p.name: p.check(self.name, given.get(p.name, p.default)) for p in self.params}
 
 
@@ -241,12 +254,23 @@ class Outcome:
 class State(Protocol):
     """A game position.  Each game defines its own dataclass; all have these."""
 
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
     turn: int
 
-    def copy(self) -> "State": ...
+    def copy(self) -> Self: ...
 
 
-S = TypeVar("S")
+class AlternatingState(State, Protocol):
+    """The position of a game whose seats move in turn (:func:`begin_alternating_turn`)."""
+
+    to_play: int
+    forfeit: int
+
+
+#: A game's state type: :class:`Game` and :class:`GameBase` are generic in it.
+S = TypeVar("S", bound=State)
+#: The state type of an alternating game.
+A = TypeVar("A", bound=AlternatingState)
 
 
 @runtime_checkable
@@ -255,8 +279,7 @@ class Game(Protocol[S]):
 
     info: GameInfo
 
-    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
-                      ) -> S:
+    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> S:
         """The position before the first turn; ``params`` override the defaults."""
 
     def to_move(self, state: S) -> tuple[PlayerId, ...]:
@@ -283,8 +306,7 @@ class Game(Protocol[S]):
     def random_move(self, state: S, player: PlayerId, rng: np.random.Generator) -> Any:
         """A uniformly random legal move (``rng`` a ``numpy.random.Generator``)."""
 
-    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None
-                     ) -> int:
+    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> int:
         """An upper bound on the turns of a game on ``game_map``."""
 
     def state_to_json(self, state: S) -> dict[str, Any]:
@@ -327,8 +349,7 @@ class GameBase(Generic[S]):
             return None
         return options[int(rng.integers(len(options)))]
 
-    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None
-                     ) -> int:
+    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> int:
         """Every turn fills a cell: the number of cells bounds the turns."""
         return int(game_map.height * game_map.width) + 1
 
@@ -340,15 +361,20 @@ class GameBase(Generic[S]):
     def state_from_json(self, template: S, data: Mapping[str, Any]) -> S:
         """Inverse of :meth:`state_to_json`; types, dtypes and the fields ``data`` leaves
         out come from ``template``."""
-        state = template.copy()  # type: ignore[attr-defined]
-        values = {f.name: _from_json(getattr(state, f.name), data[f.name])
-                  for f in dataclasses.fields(state) if f.name in data}
+        state = template.copy()
+        values = {
+            f.name: _from_json(getattr(state, f.name), data[f.name])
+            for f in dataclasses.fields(state)
+            if f.name in data
+        }
         return dataclasses.replace(state, **values)
 
     def turn_json(self, state: S, player: PlayerId) -> dict[str, Any]:
         """``{"expect": "move", "legal": [...]}``: any of the legal moves, as JSON."""
-        return {"expect": "move",
-                "legal": [self.move_to_json(m) for m in self.legal_moves(state, player)]}
+        return {
+            "expect": "move",
+            "legal": [self.move_to_json(m) for m in self.legal_moves(state, player)],
+        }
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """Size, free cells, components, articulation points and starts."""
@@ -398,8 +424,9 @@ def win_scores(winner: PlayerId, num_players: int = 2) -> tuple[float, ...]:
     return tuple(1.0 if seat == winner else 0.0 for seat in range(num_players))
 
 
-def begin_alternating_turn(state: Any, moves: Mapping[PlayerId, Any], *, over: bool
-                           ) -> tuple[Any, PlayerId, Any]:
+def begin_alternating_turn(
+    state: A, moves: Mapping[PlayerId, Any], *, over: bool
+) -> tuple[A, PlayerId, Any]:
     """The checks every alternating game's ``apply`` starts with.
 
     Returns ``(new, seat, move)``: a copy of ``state`` to play on, the seat to move and

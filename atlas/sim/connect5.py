@@ -21,8 +21,9 @@ columns 0-indexed, a move is legal iff its column is not full.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -32,9 +33,19 @@ from ..types import PlayerId
 from .base import GameBase, GameInfo, Outcome, Param, begin_alternating_turn, win_scores
 
 __all__ = [
-    "EMPTY", "SEAT0_DISC", "SEAT1_DISC", "DEFAULT_COLUMNS", "DEFAULT_ROWS",
-    "DEFAULT_INAROW", "Connect5State", "Connect5Game", "GAME", "default_map",
-    "play_inplace", "undo", "is_winning_drop",
+    "EMPTY",
+    "SEAT0_DISC",
+    "SEAT1_DISC",
+    "DEFAULT_COLUMNS",
+    "DEFAULT_ROWS",
+    "DEFAULT_INAROW",
+    "Connect5State",
+    "Connect5Game",
+    "GAME",
+    "default_map",
+    "play_inplace",
+    "undo",
+    "is_winning_drop",
 ]
 
 EMPTY, SEAT0_DISC, SEAT1_DISC = 0, 1, 2
@@ -73,10 +84,17 @@ class Connect5State:
     winner: int = -1
     forfeit: int = -1
 
-    def copy(self) -> "Connect5State":
+    def copy(self) -> Connect5State:
         """An independent copy (arrays copied)."""
-        return Connect5State(self.board.copy(), self.heights.copy(), self.to_play,
-                             self.turn, self.inarow, self.winner, self.forfeit)
+        return Connect5State(
+            self.board.copy(),
+            self.heights.copy(),
+            self.to_play,
+            self.turn,
+            self.inarow,
+            self.winner,
+            self.forfeit,
+        )
 
     @property
     def full(self) -> bool:
@@ -87,15 +105,21 @@ class Connect5State:
         return self.winner >= 0 or self.forfeit >= 0 or self.full
 
     def __repr__(self) -> str:
-        return (f"Connect5State(turn={self.turn}, to_play={self.to_play}, "
-                f"inarow={self.inarow}, winner={self.winner})")
+        return (
+            f"Connect5State(turn={self.turn}, to_play={self.to_play}, "
+            f"inarow={self.inarow}, winner={self.winner})"
+        )
 
 
 def default_map() -> GameMap:
     """The assignment's board: 9 columns, 6 rows, five in a row."""
-    return GameMap("connect5", "default", np.zeros((DEFAULT_ROWS, DEFAULT_COLUMNS),
-                                                   dtype=np.bool_), (),
-                   {"inarow": DEFAULT_INAROW})
+    return GameMap(
+        "connect5",
+        "default",
+        np.zeros((DEFAULT_ROWS, DEFAULT_COLUMNS), dtype=np.bool_),
+        (),
+        {"inarow": DEFAULT_INAROW},
+    )
 
 
 def is_winning_drop(board: np.ndarray, row: int, col: int, inarow: int) -> bool:
@@ -168,14 +192,28 @@ class Connect5Game(GameBase[Connect5State]):
     """
 
     info = GameInfo(
-        name="connect5", title="Connect 5", num_players=2, simultaneous=False,
-        params=(Param("inarow", int, None, "discs in a line that win (default: as the map "
-                      "says)", minimum=2, nullable=True),),
-        protocol="gtp", frame_ms=400,
-        description="Drop discs into columns; the first line of five (or inarow) wins.")
+        name="connect5",
+        title="Connect 5",
+        num_players=2,
+        simultaneous=False,
+        params=(
+            Param(
+                "inarow",
+                int,
+                None,
+                "discs in a line that win (default: as the map says)",
+                minimum=2,
+                nullable=True,
+            ),
+        ),
+        protocol="gtp",
+        frame_ms=400,
+        description="Drop discs into columns; the first line of five (or inarow) wins.",
+    )
 
-    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
-                      ) -> Connect5State:
+    def initial_state(
+        self, game_map: GameMap, params: Mapping[str, Any] | None = None
+    ) -> Connect5State:
         """An empty board of the map's size; ``params["inarow"]`` overrides the map's."""
         p = self.check_params(params)
         if game_map.game != "connect5":
@@ -185,8 +223,10 @@ class Connect5Game(GameBase[Connect5State]):
             inarow = game_map.meta.get("inarow", DEFAULT_INAROW)
         rows, cols = game_map.shape
         if not 2 <= inarow <= max(rows, cols):
-            raise ParamError(f"connect5 parameter inarow should be from 2 to "
-                             f"{max(rows, cols)} on a {cols}x{rows} board, got {inarow}")
+            raise ParamError(
+                f"connect5 parameter inarow should be from 2 to "
+                f"{max(rows, cols)} on a {cols}x{rows} board, got {inarow}"
+            )
         board = np.zeros((rows, cols), dtype=np.int8)
         heights = np.zeros(cols, dtype=np.int32)
         return Connect5State(board, heights, 0, 0, int(inarow))
@@ -218,15 +258,24 @@ class Connect5Game(GameBase[Connect5State]):
     def outcome(self, state: Connect5State) -> Outcome | None:
         if state.forfeit >= 0:
             loser = state.forfeit
-            return Outcome(1 - loser, "invalid", win_scores(1 - loser),
-                           f"player {loser + 1} gave no valid move at turn {state.turn}")
+            return Outcome(
+                1 - loser,
+                "invalid",
+                win_scores(1 - loser),
+                f"player {loser + 1} gave no valid move at turn {state.turn}",
+            )
         if state.winner >= 0:
             w = state.winner
-            return Outcome(w, "win", win_scores(w),
-                           f"player {w + 1} made {state.inarow} in a row at turn {state.turn}")
+            return Outcome(
+                w,
+                "win",
+                win_scores(w),
+                f"player {w + 1} made {state.inarow} in a row at turn {state.turn}",
+            )
         if state.full:
-            return Outcome(None, "draw", (0.5, 0.5), f"the board is full after "
-                           f"{state.turn} discs")
+            return Outcome(
+                None, "draw", (0.5, 0.5), f"the board is full after {state.turn} discs"
+            )
         return None
 
     def move_to_json(self, move: Any) -> int:
@@ -238,18 +287,29 @@ class Connect5Game(GameBase[Connect5State]):
     def summary(self, state: Connect5State) -> dict[str, Any]:
         """Turn, seat to move, the result flags and the board as strings of 0/1/2."""
         board = ["".join(str(int(v)) for v in row) for row in state.board]
-        return {"turn": state.turn, "to_play": state.to_play, "winner": state.winner,
-                "forfeit": state.forfeit, "inarow": state.inarow, "board": board,
-                "board_sha1": hashlib.sha1(state.board.tobytes()).hexdigest()}
-
+        return {
+            "turn": state.turn,
+            "to_play": state.to_play,
+            "winner": state.winner,
+            "forfeit": state.forfeit,
+            "inarow": state.inarow,
+            "board": board,
+            "board_sha1": hashlib.sha1(state.board.tobytes()).hexdigest(),
+        }
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """The board's size and how many in a row win."""
         g = game_map
-        return {"game": g.game, "name": g.name, "width": g.width, "height": g.height,
-                "columns": g.width, "rows": g.height,
-                "inarow": int(g.meta.get("inarow", DEFAULT_INAROW)),
-                "cells": g.width * g.height}
+        return {
+            "game": g.game,
+            "name": g.name,
+            "width": g.width,
+            "height": g.height,
+            "columns": g.width,
+            "rows": g.height,
+            "inarow": int(g.meta.get("inarow", DEFAULT_INAROW)),
+            "cells": g.width * g.height,
+        }
 
 
 GAME = Connect5Game()

@@ -22,8 +22,9 @@ A. Quimby, "Isolation", CS 4701 (Columbia University) assignment 3 write-up.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -33,9 +34,17 @@ from ..types import Cell, Grid, PlayerId
 from .base import GameBase, GameInfo, Outcome, Param, begin_alternating_turn, win_scores
 
 __all__ = [
-    "VARIANTS", "QUEEN_DIRECTIONS", "KNIGHT_JUMPS", "UNPLACED",
-    "IsolationState", "IsolationGame", "GAME", "default_map",
-    "play_inplace", "undo", "has_move",
+    "VARIANTS",
+    "QUEEN_DIRECTIONS",
+    "KNIGHT_JUMPS",
+    "UNPLACED",
+    "IsolationState",
+    "IsolationGame",
+    "GAME",
+    "default_map",
+    "play_inplace",
+    "undo",
+    "has_move",
 ]
 
 VARIANTS = ("queen", "knight")
@@ -72,14 +81,22 @@ class IsolationState:
     variant: str = "queen"
     forfeit: int = -1
 
-    def copy(self) -> "IsolationState":
+    def copy(self) -> IsolationState:
         """An independent copy (arrays copied)."""
-        return IsolationState(self.blocked.copy(), self.pos.copy(), self.to_play, self.turn,
-                              self.variant, self.forfeit)
+        return IsolationState(
+            self.blocked.copy(),
+            self.pos.copy(),
+            self.to_play,
+            self.turn,
+            self.variant,
+            self.forfeit,
+        )
 
     def __repr__(self) -> str:
-        return (f"IsolationState(turn={self.turn}, to_play={self.to_play}, "
-                f"pos={self.pos.tolist()}, variant={self.variant!r})")
+        return (
+            f"IsolationState(turn={self.turn}, to_play={self.to_play}, "
+            f"pos={self.pos.tolist()}, variant={self.variant!r})"
+        )
 
 
 def default_map(variant: str = "queen", *, free_placement: bool = False) -> GameMap:
@@ -93,8 +110,9 @@ def default_map(variant: str = "queen", *, free_placement: bool = False) -> Game
     n = 8 if variant == "queen" else 7
     starts = () if free_placement else ((0, 0), (n - 1, n - 1))
     name = f"default-{variant}" + ("-free" if free_placement else "")
-    return GameMap("isolation", name, np.zeros((n, n), dtype=np.bool_), starts,
-                   {"variant": variant})
+    return GameMap(
+        "isolation", name, np.zeros((n, n), dtype=np.bool_), starts, {"variant": variant}
+    )
 
 
 def _legal(state: IsolationState, player: PlayerId) -> list[Cell]:
@@ -181,9 +199,14 @@ def undo(state: IsolationState, token: Cell) -> None:
 
 
 def _parse_move(move: Any) -> Cell:
-    if (isinstance(move, (list, tuple)) and len(move) == 2
-            and all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-                    for v in move)):
+    if (
+        isinstance(move, (list, tuple))
+        and len(move) == 2
+        and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+            for v in move
+        )
+    ):
         return (int(move[0]), int(move[1]))
     raise InvalidMoveError(f"isolation move should be [row, col] (two ints), got {move!r}")
 
@@ -203,15 +226,29 @@ class IsolationGame(GameBase[IsolationState]):
     """
 
     info = GameInfo(
-        name="isolation", title="Isolation", num_players=2, simultaneous=False,
-        params=(Param("variant", str, None, "how the pieces move (default: as the map "
-                      "says)", choices=VARIANTS, nullable=True),),
-        protocol="jsonl", frame_ms=350,
+        name="isolation",
+        title="Isolation",
+        num_players=2,
+        simultaneous=False,
+        params=(
+            Param(
+                "variant",
+                str,
+                None,
+                "how the pieces move (default: as the map says)",
+                choices=VARIANTS,
+                nullable=True,
+            ),
+        ),
+        protocol="jsonl",
+        frame_ms=350,
         description="Move your piece like a queen (or a knight); the square you leave is "
-                    "blocked; a player without a move loses.")
+        "blocked; a player without a move loses.",
+    )
 
-    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
-                      ) -> IsolationState:
+    def initial_state(
+        self, game_map: GameMap, params: Mapping[str, Any] | None = None
+    ) -> IsolationState:
         """Pieces on the map's starts (or unplaced on a free-placement board).
 
         ``params["variant"]`` overrides the map's variant; ``None`` keeps it.
@@ -247,22 +284,29 @@ class IsolationGame(GameBase[IsolationState]):
             return new
         cell = _parse_move(move)
         if not _is_legal(state, p, cell):
-            raise IllegalMoveError(f"player {p + 1} cannot move to {list(cell)} at turn "
-                                   f"{state.turn} ({state.variant} moves from "
-                                   f"{state.pos[p].tolist()})")
+            raise IllegalMoveError(
+                f"player {p + 1} cannot move to {list(cell)} at turn "
+                f"{state.turn} ({state.variant} moves from "
+                f"{state.pos[p].tolist()})"
+            )
         play_inplace(new, cell)
         return new
 
     def outcome(self, state: IsolationState) -> Outcome | None:
         if state.forfeit >= 0:
             loser = state.forfeit
-            return Outcome(1 - loser, "invalid", win_scores(1 - loser),
-                           f"player {loser + 1} gave no valid move at turn {state.turn}")
+            return Outcome(
+                1 - loser,
+                "invalid",
+                win_scores(1 - loser),
+                f"player {loser + 1} gave no valid move at turn {state.turn}",
+            )
         p = state.to_play
         if has_move(state, p):
             return None
-        return Outcome(1 - p, "win", win_scores(1 - p),
-                       f"player {p + 1} has no move at turn {state.turn}")
+        return Outcome(
+            1 - p, "win", win_scores(1 - p), f"player {p + 1} has no move at turn {state.turn}"
+        )
 
     def move_to_json(self, move: Any) -> list[int]:
         return list(_parse_move(move))
@@ -273,9 +317,14 @@ class IsolationGame(GameBase[IsolationState]):
     def summary(self, state: IsolationState) -> dict[str, Any]:
         """Turn, seat to move, piece squares and a SHA-1 of the blocked grid."""
         digest = hashlib.sha1(np.packbits(state.blocked).tobytes()).hexdigest()
-        return {"turn": state.turn, "to_play": state.to_play, "pos": state.pos.tolist(),
-                "forfeit": state.forfeit, "blocked_count": int(state.blocked.sum()),
-                "blocked_sha1": digest}
+        return {
+            "turn": state.turn,
+            "to_play": state.to_play,
+            "pos": state.pos.tolist(),
+            "forfeit": state.forfeit,
+            "blocked_count": int(state.blocked.sum()),
+            "blocked_sha1": digest,
+        }
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """The grid's figures and the variant (pieces jump: no step-by-step measures)."""

@@ -56,10 +56,11 @@ import json
 import math
 import os
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, cast
 
 from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordError
 from ..fsutil import default_mode, read_maybe_gzip
@@ -116,7 +117,7 @@ class MapRef:
     text: str
 
     @classmethod
-    def from_map(cls, game_map: GameMap) -> "MapRef":
+    def from_map(cls, game_map: GameMap) -> MapRef:
         return cls(game_map.name, game_map.content_hash, format_map(game_map))
 
 
@@ -218,10 +219,15 @@ class Record:
             "players": [_player_json(p) for p in self.players],
             "seed": self.seed,
             "turns": [_turn_json(t) for t in self.turns],
-            "result": {"winner": self.result.winner, "reason": self.result.reason,
-                       "scores": list(self.result.scores), "detail": self.result.detail},
-            "statuses": [{"status": s.status, "turn": s.turn, "detail": s.detail}
-                         for s in self.statuses],
+            "result": {
+                "winner": self.result.winner,
+                "reason": self.result.reason,
+                "scores": list(self.result.scores),
+                "detail": self.result.detail,
+            },
+            "statuses": [
+                {"status": s.status, "turn": s.turn, "detail": s.detail} for s in self.statuses
+            ],
             "final": dict(self.final),
         }
         if self.created is not None:
@@ -230,8 +236,10 @@ class Record:
 
 
 def _turn_json(t: TurnRecord) -> dict[str, Any]:
-    out: dict[str, Any] = {"moves": {str(s): m for s, m in t.moves.items()},
-                           "times": {str(s): v for s, v in t.times.items()}}
+    out: dict[str, Any] = {
+        "moves": {str(s): m for s, m in t.moves.items()},
+        "times": {str(s): v for s, v in t.times.items()},
+    }
     if t.info:
         out["info"] = {str(s): dict(v) for s, v in t.info.items()}
     return out
@@ -255,15 +263,18 @@ def clean_info(info: Any) -> dict[str, float]:
         v = info.get(key)
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             try:
-                v = v.item()  # numpy scalars
+                v = cast(Any, v).item()  # numpy scalars (a bot's report: anything at all)
             except AttributeError:
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 continue
         if not math.isfinite(v):
             continue
-        out[key] = int(v) if key != "score" else (int(v) if float(v).is_integer()
-                                                  else round(float(v), 4))
+        out[key] = (
+            int(v)
+            if key != "score"
+            else (int(v) if float(v).is_integer() else round(float(v), 4))
+        )
     return out
 
 
@@ -277,7 +288,7 @@ def _player_json(p: PlayerEntry) -> dict[str, Any]:
 
 def utc_timestamp() -> str:
     """The current UTC time as ``2026-11-21T23:00:00Z`` (for ``Record.created``)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def truncate_stderr(text: str, limit: int = STDERR_LIMIT) -> str:
@@ -290,7 +301,7 @@ def truncate_stderr(text: str, limit: int = STDERR_LIMIT) -> str:
         return text
     half = limit // 2
     head = raw[:half].decode("utf-8", "ignore")
-    tail = raw[len(raw) - half:].decode("utf-8", "ignore")
+    tail = raw[len(raw) - half :].decode("utf-8", "ignore")
     return f"{head}\n[... {len(raw) - 2 * half} bytes cut ...]\n{tail}"
 
 
@@ -305,7 +316,7 @@ def _plain(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
-def _resolve_game(game: str | Game) -> Game:
+def _resolve_game(game: str | Game[Any]) -> Game[Any]:
     if isinstance(game, str):
         return get_game(game)
     return game
@@ -319,8 +330,9 @@ def _as_player(p: PlayerEntry | Mapping[str, Any] | str) -> PlayerEntry:
     command = p.get("command")
     if command is not None and not isinstance(command, str):
         command = " ".join(str(c) for c in command)
-    return PlayerEntry(str(p["name"]), str(p.get("kind", "builtin")), command, p.get("bot"),
-                       p.get("digest"))
+    return PlayerEntry(
+        str(p["name"]), str(p.get("kind", "builtin")), command, p.get("bot"), p.get("digest")
+    )
 
 
 class RecordBuilder:
@@ -347,8 +359,14 @@ class RecordBuilder:
     answer) and stores them through ``GAME.move_to_json``.
     """
 
-    def __init__(self, game: str | Game, game_map: GameMap, params: Mapping[str, Any] | None,
-                 players: Sequence[PlayerEntry | Mapping[str, Any] | str], seed: int) -> None:
+    def __init__(
+        self,
+        game: str | Game[Any],
+        game_map: GameMap,
+        params: Mapping[str, Any] | None,
+        players: Sequence[PlayerEntry | Mapping[str, Any] | str],
+        seed: int,
+    ) -> None:
         self.game = _resolve_game(game)
         self.map = game_map
         merged = dict(self.game.info.default_params)
@@ -356,55 +374,80 @@ class RecordBuilder:
         self.params = json.loads(json.dumps(merged))  # plain JSON, detached
         self.players = tuple(_as_player(p) for p in players)
         if len(self.players) != self.game.info.num_players:
-            raise ValueError(f"{self.game.info.name} has {self.game.info.num_players} seats, "
-                             f"got {len(self.players)} players")
+            raise ValueError(
+                f"{self.game.info.name} has {self.game.info.num_players} seats, "
+                f"got {len(self.players)} players"
+            )
         self.seed = int(seed)
         self.turns: list[TurnRecord] = []
         n = len(self.players)
         self.statuses: list[SeatStatus] = [SeatStatus() for _ in range(n)]
         self.stderr: list[str] = [""] * n
 
-    def add_turn(self, moves: Mapping[PlayerId, Any],
-                 times: Mapping[PlayerId, float] | None = None,
-                 info: Mapping[PlayerId, Mapping[str, Any]] | None = None) -> None:
+    def add_turn(
+        self,
+        moves: Mapping[PlayerId, Any],
+        times: Mapping[PlayerId, float] | None = None,
+        info: Mapping[PlayerId, Mapping[str, Any]] | None = None,
+    ) -> None:
         """Record one turn's moves (game moves, ``None`` = no valid answer), times, and
         what bots said about their moves (kept through :func:`clean_info`)."""
         to_json = self.game.move_to_json
-        jm = {int(s): (None if m is None else _plain(to_json(m)))
-              for s, m in sorted(moves.items())}
+        jm = {
+            int(s): (None if m is None else _plain(to_json(m)))
+            for s, m in sorted(moves.items())
+        }
         jt = {int(s): float(t) for s, t in sorted((times or {}).items())}
-        ji = {int(s): said for s, raw in sorted((info or {}).items())
-              if (said := clean_info(raw))}
+        ji = {
+            int(s): said for s, raw in sorted((info or {}).items()) if (said := clean_info(raw))
+        }
         self.turns.append(TurnRecord(jm, jt, ji))
 
-    def set_status(self, seat: PlayerId, status: str, turn: int | None = None,
-                   detail: str = "") -> None:
+    def set_status(
+        self, seat: PlayerId, status: str, turn: int | None = None, detail: str = ""
+    ) -> None:
         """Set how ``seat`` fared (``status`` in :data:`STATUSES`)."""
         if status not in STATUSES:
-            raise ValueError(f"unknown status {status!r}; expected one of {', '.join(STATUSES)}")
+            raise ValueError(
+                f"unknown status {status!r}; expected one of {', '.join(STATUSES)}"
+            )
         self.statuses[seat] = SeatStatus(status, None if turn is None else int(turn), detail)
 
     def set_stderr(self, seat: PlayerId, text: str) -> None:
         """Keep (at most :data:`STDERR_LIMIT` bytes of) what ``seat`` wrote to stderr."""
         self.stderr[seat] = truncate_stderr(text)
 
-    def finish(self, final_state: Any, outcome: Outcome, *, created: str | None = None
-               ) -> Record:
+    def finish(
+        self, final_state: Any, outcome: Outcome, *, created: str | None = None
+    ) -> Record:
         """The record of the finished game ending in ``final_state`` with ``outcome``.
 
         ``created`` is an informative timestamp (e.g. :func:`utc_timestamp`); it is left
         out by default so that the same game always gives the same bytes.
         """
         if outcome.reason not in REASONS:
-            raise ValueError(f"unknown reason {outcome.reason!r}; expected one of "
-                             f"{', '.join(REASONS)}")
-        result = Outcome(None if outcome.winner is None else int(outcome.winner),
-                         outcome.reason, tuple(float(s) for s in outcome.scores),
-                         outcome.detail)
-        return Record(self.game.info.name, MapRef.from_map(self.map), self.params,
-                      self.players, self.seed, tuple(self.turns), result,
-                      tuple(self.statuses), _plain(self.game.summary(final_state)),
-                      tuple(self.stderr), created)
+            raise ValueError(
+                f"unknown reason {outcome.reason!r}; expected one of {', '.join(REASONS)}"
+            )
+        result = Outcome(
+            None if outcome.winner is None else int(outcome.winner),
+            outcome.reason,
+            tuple(float(s) for s in outcome.scores),
+            outcome.detail,
+        )
+        return Record(
+            self.game.info.name,
+            MapRef.from_map(self.map),
+            self.params,
+            self.players,
+            self.seed,
+            tuple(self.turns),
+            result,
+            tuple(self.statuses),
+            _plain(self.game.summary(final_state)),
+            tuple(self.stderr),
+            created,
+        )
 
 
 # --------------------------------------------------------------------------- JSON -> Record
@@ -419,17 +462,29 @@ class _Checker:
     def fail(self, message: str) -> RecordError:
         return RecordError(message, path=self.path)
 
-    def get(self, obj: Mapping[str, Any], key: str, types: type | tuple[type, ...],
-            where: str, *, optional: bool = False, default: Any = None) -> Any:
+    def get(
+        self,
+        obj: Mapping[str, Any],
+        key: str,
+        types: type | tuple[type, ...],
+        where: str,
+        *,
+        optional: bool = False,
+        default: Any = None,
+    ) -> Any:
         if key not in obj:
             if optional:
                 return default
             raise self.fail(f"missing field {where}{key!r}")
         value = obj[key]
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in _tuple(types)):
+        if not isinstance(value, types) or (
+            isinstance(value, bool) and bool not in _tuple(types)
+        ):
             names = " or ".join(t.__name__ for t in _tuple(types))
-            raise self.fail(f"field {where}{key!r} should be {names}, "
-                            f"got {type(value).__name__} {_short(value)}")
+            raise self.fail(
+                f"field {where}{key!r} should be {names}, "
+                f"got {type(value).__name__} {_short(value)}"
+            )
         return value
 
 
@@ -453,8 +508,9 @@ _SEAT_WORDS = frozenset(str(k) for k in range(64))
 
 
 def _number(value: Any) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value))
+    return (
+        isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    )
 
 
 def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> Record:
@@ -467,21 +523,26 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
     """
     ck = _Checker(path)
     if not isinstance(data, dict):
-        raise ck.fail(f"not a replay record: the document is a {type(data).__name__}, "
-                      "not a JSON object")
+        raise ck.fail(
+            f"not a replay record: the document is a {type(data).__name__}, not a JSON object"
+        )
     fmt = data.get("format")
     if fmt != FORMAT:
         raise ck.fail(f"not a replay record: format is {_short(fmt)}, expected {FORMAT!r}")
     version = data.get("version")
     if version != VERSION or isinstance(version, bool):
-        raise ck.fail(f"unsupported record version {_short(version)}; this atlas reads "
-                      f"version {VERSION}")
+        raise ck.fail(
+            f"unsupported record version {_short(version)}; this atlas reads version {VERSION}"
+        )
     game = ck.get(data, "game", str, "")
     if game not in game_names():
         raise ck.fail(f"unknown game {game!r}; expected one of {', '.join(game_names())}")
     m = ck.get(data, "map", dict, "")
-    map_ref = MapRef(ck.get(m, "name", str, "map."), ck.get(m, "hash", str, "map."),
-                     ck.get(m, "text", str, "map."))
+    map_ref = MapRef(
+        ck.get(m, "name", str, "map."),
+        ck.get(m, "hash", str, "map."),
+        ck.get(m, "text", str, "map."),
+    )
     params = ck.get(data, "params", dict, "")
     players = []
     for i, p in enumerate(ck.get(data, "players", list, "")):
@@ -491,9 +552,16 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         kind = ck.get(p, "kind", str, where)
         if kind not in PLAYER_KINDS:
             raise ck.fail(f"field {where}'kind' is {kind!r}; expected builtin or external")
-        players.append(PlayerEntry(ck.get(p, "name", str, where), kind,
-                                   *(ck.get(p, key, (str, type(None)), where, optional=True)
-                                     for key in ("command", "bot", "digest"))))
+        players.append(
+            PlayerEntry(
+                ck.get(p, "name", str, where),
+                kind,
+                *(
+                    ck.get(p, key, (str, type(None)), where, optional=True)
+                    for key in ("command", "bot", "digest")
+                ),
+            )
+        )
     n = len(players)
     seats = get_game(game).info.num_players
     if n != seats:
@@ -504,24 +572,35 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         where = f"turns[{i}]."
         if not isinstance(t, dict):
             raise ck.fail(f"turns[{i}] should be an object, got {_short(t)}")
-        moves = {_seat_key(ck, k, n, f"{where}moves"): v
-                 for k, v in ck.get(t, "moves", dict, where).items()}
+        moves = {
+            _seat_key(ck, k, n, f"{where}moves"): v
+            for k, v in ck.get(t, "moves", dict, where).items()
+        }
         times = {}
         for k, v in ck.get(t, "times", dict, where, optional=True, default={}).items():
             if not _number(v):
-                raise ck.fail(f"{where}times[{k!r}] should be a number of seconds, "
-                              f"got {_short(v)}")
+                raise ck.fail(
+                    f"{where}times[{k!r}] should be a number of seconds, got {_short(v)}"
+                )
             times[_seat_key(ck, k, n, f"{where}times")] = float(v)
         info = {}
         for k, v in ck.get(t, "info", dict, where, optional=True, default={}).items():
             seat = _seat_key(ck, k, n, f"{where}info")
             if not isinstance(v, dict) or not all(
-                    key in INFO_KEYS and _number(x) for key, x in v.items()):
-                raise ck.fail(f"{where}info[{k!r}] should be an object of numbers named "
-                              f"{', '.join(INFO_KEYS)}, got {_short(v)}")
+                key in INFO_KEYS and _number(x) for key, x in v.items()
+            ):
+                raise ck.fail(
+                    f"{where}info[{k!r}] should be an object of numbers named "
+                    f"{', '.join(INFO_KEYS)}, got {_short(v)}"
+                )
             info[seat] = dict(v)
-        turns.append(TurnRecord(dict(sorted(moves.items())), dict(sorted(times.items())),
-                                dict(sorted(info.items()))))
+        turns.append(
+            TurnRecord(
+                dict(sorted(moves.items())),
+                dict(sorted(times.items())),
+                dict(sorted(info.items())),
+            )
+        )
     r = ck.get(data, "result", dict, "")
     winner = ck.get(r, "winner", (int, type(None)), "result.")
     if winner is not None and not 0 <= winner < n:
@@ -532,8 +611,12 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
     scores = ck.get(r, "scores", list, "result.")
     if len(scores) != n or not all(_number(s) for s in scores):
         raise ck.fail(f"result.scores should be {n} numbers, got {_short(scores)}")
-    result = Outcome(winner, reason, tuple(float(s) for s in scores),
-                     ck.get(r, "detail", str, "result.", optional=True, default=""))
+    result = Outcome(
+        winner,
+        reason,
+        tuple(float(s) for s in scores),
+        ck.get(r, "detail", str, "result.", optional=True, default=""),
+    )
     statuses = []
     raw_statuses = ck.get(data, "statuses", list, "")
     if len(raw_statuses) != n:
@@ -548,15 +631,27 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         turn = ck.get(s, "turn", (int, type(None)), where)
         if turn is not None and not 0 <= turn < max(1, len(turns)):
             raise ck.fail(f"{where}turn is {turn}; the record has {len(turns)} turns")
-        statuses.append(SeatStatus(status, turn,
-                                   ck.get(s, "detail", str, where, optional=True, default="")))
+        statuses.append(
+            SeatStatus(status, turn, ck.get(s, "detail", str, where, optional=True, default=""))
+        )
     stderr = ck.get(data, "stderr", list, "", optional=True, default=[""] * n)
     if len(stderr) != n or not all(isinstance(e, str) for e in stderr):
         raise ck.fail(f"stderr should be {n} strings")
     final = ck.get(data, "final", dict, "")
     created = ck.get(data, "created", (str, type(None)), "", optional=True)
-    record = Record(game, map_ref, params, tuple(players), seed, tuple(turns), result,
-                    tuple(statuses), final, tuple(stderr), created)
+    record = Record(
+        game,
+        map_ref,
+        params,
+        tuple(players),
+        seed,
+        tuple(turns),
+        result,
+        tuple(statuses),
+        final,
+        tuple(stderr),
+        created,
+    )
     _rebuild_map(record, path)  # refuses a map that does not parse or match its hash
     return record
 
@@ -567,9 +662,12 @@ def _rebuild_map(record: Record, path: str | os.PathLike[str] | None) -> GameMap
     except MapFormatError as exc:
         raise RecordError(f"the embedded map does not parse: {exc}", path=path) from None
     if game_map.content_hash != record.map.hash:
-        raise RecordError(f"map hash mismatch: the embedded map {record.map.name!r} hashes to "
-                          f"{game_map.content_hash[:12]}..., the record says "
-                          f"{record.map.hash[:12]}...", path=path)
+        raise RecordError(
+            f"map hash mismatch: the embedded map {record.map.name!r} hashes to "
+            f"{game_map.content_hash[:12]}..., the record says "
+            f"{record.map.hash[:12]}...",
+            path=path,
+        )
     return game_map
 
 
@@ -630,8 +728,9 @@ def _load_json(raw: bytes, path: Path) -> Any:
     try:
         return load_json(raw)
     except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
-                          f"{exc.start})", path=path) from None
+        raise RecordError(
+            f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})", path=path
+        ) from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc.msg}", path=path, line=exc.lineno) from None
     except LimitError as exc:
@@ -663,16 +762,20 @@ def replay_states(record: Record) -> list[Any]:
     try:
         state = game.initial_state(game_map, dict(record.params))
     except _BAD_DATA as exc:
-        raise RecordError(f"cannot start {record.game} with the recorded parameters "
-                          f"{_short(dict(record.params))}: {exc}") from None
+        raise RecordError(
+            f"cannot start {record.game} with the recorded parameters "
+            f"{_short(dict(record.params))}: {exc}"
+        ) from None
     states = [state]
     for i, turn in enumerate(record.turns):
         expected = tuple(game.to_move(state))
         if tuple(sorted(turn.moves)) != tuple(sorted(expected)):
             if not expected:
                 raise RecordError(f"turn {i}: moves recorded after the game ended")
-            raise RecordError(f"turn {i}: moves for seats {sorted(turn.moves)}, but seats "
-                              f"{sorted(expected)} were to move")
+            raise RecordError(
+                f"turn {i}: moves for seats {sorted(turn.moves)}, but seats "
+                f"{sorted(expected)} were to move"
+            )
         moves = {}
         for seat, data in turn.moves.items():
             try:
@@ -690,8 +793,15 @@ def replay_states(record: Record) -> list[Any]:
 #: What a game's rules may raise on data a record makes up: ``InvalidMoveError`` and
 #: ``IllegalMoveError`` are theirs; the others come from moves of the wrong shape
 #: (a list where a number goes, a number too large for an array index).
-_BAD_DATA = (InvalidMoveError, IllegalMoveError, ValueError, TypeError, KeyError,
-             IndexError, OverflowError)
+_BAD_DATA = (
+    InvalidMoveError,
+    IllegalMoveError,
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    OverflowError,
+)
 
 
 def _why(exc: BaseException) -> str:
@@ -761,37 +871,48 @@ def verify_record(record: Record, states: Sequence[Any] | None = None) -> None:
     if got != want:
         keys = sorted(set(got) | set(want))
         diff = next((k for k in keys if got.get(k) != want.get(k)), "?")
-        raise RecordError(f"the record does not replay: after {len(record.turns)} turns the "
-                          f"final position differs at {diff!r} (replayed "
-                          f"{_short(got.get(diff))}, recorded {_short(want.get(diff))})")
+        raise RecordError(
+            f"the record does not replay: after {len(record.turns)} turns the "
+            f"final position differs at {diff!r} (replayed "
+            f"{_short(got.get(diff))}, recorded {_short(want.get(diff))})"
+        )
     outcome = game.outcome(final)
     if outcome is None:
-        raise RecordError(f"the record stops after {len(record.turns)} turns, before the "
-                          "game is over")
+        raise RecordError(
+            f"the record stops after {len(record.turns)} turns, before the game is over"
+        )
     _verify_statuses(record)
     expect = expected_result(outcome, record.statuses)
     claimed = record.result
-    for what, mine, theirs in (("winner", expect.winner, claimed.winner),
-                               ("scores", [float(v) for v in expect.scores],
-                                [float(v) for v in claimed.scores])):
+    for what, mine, theirs in (
+        ("winner", expect.winner, claimed.winner),
+        ("scores", [float(v) for v in expect.scores], [float(v) for v in claimed.scores]),
+    ):
         if mine != theirs:
-            raise RecordError(f"the record claims result.{what} {_short(theirs)}, but its "
-                              f"moves give {_short(mine)}")
+            raise RecordError(
+                f"the record claims result.{what} {_short(theirs)}, but its "
+                f"moves give {_short(mine)}"
+            )
     reasons = _accepted_reasons(outcome, record.statuses)
     if claimed.reason not in reasons:
-        raise RecordError(f"the record claims result.reason {claimed.reason!r}, but its "
-                          f"moves give {' or '.join(repr(r) for r in reasons)}")
+        raise RecordError(
+            f"the record claims result.reason {claimed.reason!r}, but its "
+            f"moves give {' or '.join(repr(r) for r in reasons)}"
+        )
 
 
 def _verify_statuses(record: Record) -> None:
     for seat, st in enumerate(record.statuses):
-        nulls = [i for i, t in enumerate(record.turns)
-                 if seat in t.moves and t.moves[seat] is None]
+        nulls = [
+            i for i, t in enumerate(record.turns) if seat in t.moves and t.moves[seat] is None
+        ]
         where = f"statuses[{seat}]"
         if st.status == Status.OK.value:
             if nulls:
-                raise RecordError(f"{where} is 'ok', but seat {seat} gave no valid move "
-                                  f"(null) at turn {nulls[0]}")
+                raise RecordError(
+                    f"{where} is 'ok', but seat {seat} gave no valid move "
+                    f"(null) at turn {nulls[0]}"
+                )
             if st.turn is not None:
                 raise RecordError(f"{where} is 'ok' but names a turn ({st.turn})")
             continue
@@ -802,5 +923,7 @@ def _verify_statuses(record: Record) -> None:
             raise RecordError(f"{claim}, but its first null move is at turn {nulls[0]}")
         for i in range(st.turn, nulls[0]):
             if record.turns[i].moves.get(seat) is not None:
-                raise RecordError(f"{claim}, but seat {seat} moved at turn {i} and its "
-                                  f"first null move is at turn {nulls[0]}")
+                raise RecordError(
+                    f"{claim}, but seat {seat} moved at turn {i} and its "
+                    f"first null move is at turn {nulls[0]}"
+                )

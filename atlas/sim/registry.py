@@ -16,12 +16,24 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UnknownNameError
 
-__all__ = ["GameModules", "register_game", "unregister_game", "game_names", "game_modules",
-           "get_game", "get_info", "summarize_map"]
+if TYPE_CHECKING:  # the registry stays cheap to import: no game module is loaded here
+    from ..maps import GameMap
+    from .base import Game, GameInfo
+
+__all__ = [
+    "GameModules",
+    "register_game",
+    "unregister_game",
+    "game_names",
+    "game_modules",
+    "get_game",
+    "get_info",
+    "summarize_map",
+]
 
 
 @dataclass(frozen=True)
@@ -49,14 +61,27 @@ def unregister_game(name: str) -> None:
     _GAMES.pop(name, None)
 
 
-register_game("tron", rules="atlas.sim.tron", bots="atlas.bots.tron",
-              render="atlas.render.games.tron")
-register_game("isolation", rules="atlas.sim.isolation", bots="atlas.bots.isolation",
-              render="atlas.render.games.isolation")
-register_game("connect5", rules="atlas.sim.connect5", bots="atlas.bots.connect5",
-              render="atlas.render.games.connect5")
-register_game("outpost", rules="atlas.sim.outpost", bots="atlas.bots.outpost",
-              render="atlas.render.games.outpost")
+register_game(
+    "tron", rules="atlas.sim.tron", bots="atlas.bots.tron", render="atlas.render.games.tron"
+)
+register_game(
+    "isolation",
+    rules="atlas.sim.isolation",
+    bots="atlas.bots.isolation",
+    render="atlas.render.games.isolation",
+)
+register_game(
+    "connect5",
+    rules="atlas.sim.connect5",
+    bots="atlas.bots.connect5",
+    render="atlas.render.games.connect5",
+)
+register_game(
+    "outpost",
+    rules="atlas.sim.outpost",
+    bots="atlas.bots.outpost",
+    render="atlas.render.games.outpost",
+)
 
 
 def game_names() -> tuple[str, ...]:
@@ -72,16 +97,18 @@ def game_modules(name: str) -> GameModules:
         raise UnknownNameError("game", str(name), _GAMES) from None
 
 
-def get_game(name: str) -> Any:
-    """The ``GAME`` object of the game called ``name``."""
-    return importlib.import_module(game_modules(name).rules).GAME
+def get_game(name: str) -> Game[Any]:
+    """The ``GAME`` object of the game called ``name`` (its state type is the game's
+    own: ``Any`` here, where the name is only known at run time)."""
+    game: Game[Any] = importlib.import_module(game_modules(name).rules).GAME
+    return game
 
 
-def get_info(name: str) -> Any:
+def get_info(name: str) -> GameInfo:
     """The :class:`~atlas.sim.base.GameInfo` of the game called ``name``."""
     return get_game(name).info
 
 
-def summarize_map(game_map: Any) -> dict[str, Any]:
+def summarize_map(game_map: GameMap) -> dict[str, Any]:
     """The key figures of ``game_map``, as its game reports them (``atlas analyze``)."""
     return get_game(game_map.game).summarize_map(game_map)

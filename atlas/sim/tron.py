@@ -36,8 +36,9 @@ The Google AI Challenge 2010 (Tron) engine, ``Tron.jar``; what it does is docume
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -47,9 +48,20 @@ from ..types import Grid, PlayerId
 from .base import GameBase, GameInfo, Outcome, Param
 
 __all__ = [
-    "NORTH", "EAST", "SOUTH", "WEST", "DIRECTIONS", "DELTAS", "COMPATS",
-    "DEFAULT_MAX_TURNS", "TronState", "TronGame", "GAME",
-    "play_inplace", "undo", "safe_moves",
+    "NORTH",
+    "EAST",
+    "SOUTH",
+    "WEST",
+    "DIRECTIONS",
+    "DELTAS",
+    "COMPATS",
+    "DEFAULT_MAX_TURNS",
+    "TronState",
+    "TronGame",
+    "GAME",
+    "play_inplace",
+    "undo",
+    "safe_moves",
 ]
 
 NORTH, EAST, SOUTH, WEST = 1, 2, 3, 4
@@ -105,10 +117,18 @@ class TronState:
     collided: bool = False
     causes: tuple[str, str] = ("", "")
 
-    def copy(self) -> "TronState":
+    def copy(self) -> TronState:
         """An independent copy (arrays copied)."""
-        return TronState(self.blocked.copy(), self.heads.copy(), self.turn, self.crashed,
-                         self.compat, self.max_turns, self.collided, self.causes)
+        return TronState(
+            self.blocked.copy(),
+            self.heads.copy(),
+            self.turn,
+            self.crashed,
+            self.compat,
+            self.max_turns,
+            self.collided,
+            self.causes,
+        )
 
     @property
     def over(self) -> bool:
@@ -116,8 +136,10 @@ class TronState:
 
     def __repr__(self) -> str:
         h = self.heads.tolist()
-        return (f"TronState(turn={self.turn}, heads={h}, crashed={self.crashed}, "
-                f"compat={self.compat!r})")
+        return (
+            f"TronState(turn={self.turn}, heads={h}, crashed={self.crashed}, "
+            f"compat={self.compat!r})"
+        )
 
 
 def _check_move(move: Any) -> int | None:
@@ -127,21 +149,25 @@ def _check_move(move: Any) -> int | None:
         raise InvalidMoveError(f"tron move should be an int 1..4, got {move!r}")
     m = int(move)
     if not 1 <= m <= 4:
-        raise InvalidMoveError(f"tron move should be 1 (north), 2 (east), 3 (south) or "
-                               f"4 (west), got {m}")
+        raise InvalidMoveError(
+            f"tron move should be 1 (north), 2 (east), 3 (south) or 4 (west), got {m}"
+        )
     return m
 
 
 def _in_bounds(blocked: Grid, r: int, c: int) -> bool:
-    return 0 <= r < blocked.shape[0] and 0 <= c < blocked.shape[1]
+    return bool(0 <= r < blocked.shape[0] and 0 <= c < blocked.shape[1])
 
 
-def _resolve(state: TronState, m0: int | None, m1: int | None
-             ) -> tuple[list[list[int]], list[bool], list[str], bool]:
+def _resolve(
+    state: TronState, m0: int | None, m1: int | None
+) -> tuple[list[list[int]], list[bool], list[str], bool]:
     """Resolve one turn: new heads, crashed flags, causes, collided (no mutation)."""
     blocked = state.blocked
-    heads = [[int(state.heads[0, 0]), int(state.heads[0, 1])],
-             [int(state.heads[1, 0]), int(state.heads[1, 1])]]
+    heads = [
+        [int(state.heads[0, 0]), int(state.heads[0, 1])],
+        [int(state.heads[1, 0]), int(state.heads[1, 1])],
+    ]
     moves = (m0, m1)
     targets: list[tuple[int, int] | None] = []
     for s in (0, 1):
@@ -161,16 +187,22 @@ def _resolve(state: TronState, m0: int | None, m1: int | None
                 crashed[s], causes[s] = True, "edge"
             elif blocked[t]:
                 crashed[s], causes[s] = True, "wall"
-        collided = (targets[0] is not None and targets[0] == targets[1]
-                    and not crashed[0] and not crashed[1])
-        new_heads = [list(targets[s]) if (targets[s] is not None and not crashed[s])
-                     else heads[s] for s in (0, 1)]
+        collided = (
+            targets[0] is not None
+            and targets[0] == targets[1]
+            and not crashed[0]
+            and not crashed[1]
+        )
+        new_heads = [
+            list(t) if (t is not None and not crashed[s]) else heads[s]
+            for s, t in enumerate(targets)
+        ]
     else:
         # Engine view: all of ``blocked`` is wall, except that after turn 1 the heads
         # are not walls until their owners move off them.
-        lifted = []
+        lifted: list[tuple[int, int]] = []
         if state.turn >= 1:
-            lifted = [tuple(heads[0]), tuple(heads[1])]
+            lifted = [(heads[0][0], heads[0][1]), (heads[1][0], heads[1][1])]
         walls_added: set[tuple[int, int]] = set()
 
         def is_wall(cell: tuple[int, int]) -> bool:
@@ -182,11 +214,11 @@ def _resolve(state: TronState, m0: int | None, m1: int | None
 
         pos: list[tuple[int, int]] = []
         for s in (0, 1):
-            walls_added.add(tuple(heads[s]))
+            walls_added.add((heads[s][0], heads[s][1]))
             t = targets[s]
             if t is None:
                 crashed[s], causes[s] = True, "none"
-                pos.append(tuple(heads[s]))
+                pos.append((heads[s][0], heads[s][1]))
             else:
                 pos.append(t)
                 if not _in_bounds(blocked, *t):
@@ -199,7 +231,7 @@ def _resolve(state: TronState, m0: int | None, m1: int | None
             new_heads = [list(pos[0]), list(pos[0])]
     if collided:
         crashed = [True, True]
-        causes = ["collision" if not c else c for c in causes]
+        causes = [c or "collision" for c in causes]
         if state.compat == "fair":
             new_heads = [list(targets[0]), list(targets[0])]  # type: ignore[arg-type]
     return new_heads, crashed, causes, collided
@@ -212,8 +244,15 @@ def play_inplace(state: TronState, m0: int | None, m1: int | None) -> tuple[Any,
     range.  Cost: O(1).
     """
     new_heads, crashed, causes, collided = _resolve(state, m0, m1)
-    token = (state.heads.copy(), state.turn, state.crashed, state.collided, state.causes,
-             [bool(state.blocked[r, c]) for r, c in new_heads], new_heads)
+    token = (
+        state.heads.copy(),
+        state.turn,
+        state.crashed,
+        state.collided,
+        state.causes,
+        [bool(state.blocked[r, c]) for r, c in new_heads],
+        new_heads,
+    )
     for r, c in new_heads:
         state.blocked[r, c] = True
     state.heads[:, :] = new_heads
@@ -264,17 +303,35 @@ class TronGame(GameBase[TronState]):
     """
 
     info = GameInfo(
-        name="tron", title="Tron", num_players=2, simultaneous=True,
-        params=(Param("compat", str, "fair", "fair: simultaneous moves; official: the 2010 "
-                      "engine's sequential resolution", choices=COMPATS),
-                Param("max_turns", int, DEFAULT_MAX_TURNS, "a safety net: the game is a "
-                      "draw after this many turns", minimum=1)),
-        protocol="tron", frame_ms=120,
+        name="tron",
+        title="Tron",
+        num_players=2,
+        simultaneous=True,
+        params=(
+            Param(
+                "compat",
+                str,
+                "fair",
+                "fair: simultaneous moves; official: the 2010 engine's sequential resolution",
+                choices=COMPATS,
+            ),
+            Param(
+                "max_turns",
+                int,
+                DEFAULT_MAX_TURNS,
+                "a safety net: the game is a draw after this many turns",
+                minimum=1,
+            ),
+        ),
+        protocol="tron",
+        frame_ms=120,
         description="Light cycles: move N/E/S/W each turn, the trail becomes wall; "
-                    "the last cycle moving wins.")
+        "the last cycle moving wins.",
+    )
 
-    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
-                      ) -> TronState:
+    def initial_state(
+        self, game_map: GameMap, params: Mapping[str, Any] | None = None
+    ) -> TronState:
         """Both cycles on their starts, which are blocked."""
         p = self.check_params(params)
         if game_map.game != "tron" or len(game_map.starts) != 2:
@@ -309,15 +366,23 @@ class TronGame(GameBase[TronState]):
         if state.collided:
             return Outcome(None, "draw", (0.5, 0.5), f"the cycles collided at turn {t}")
         if c0 and c1:
-            return Outcome(None, "draw", (0.5, 0.5),
-                           f"both cycles crashed at turn {t} (player 1 "
-                           f"{_CAUSE_TEXT[state.causes[0]]}, player 2 "
-                           f"{_CAUSE_TEXT[state.causes[1]]})")
+            return Outcome(
+                None,
+                "draw",
+                (0.5, 0.5),
+                f"both cycles crashed at turn {t} (player 1 "
+                f"{_CAUSE_TEXT[state.causes[0]]}, player 2 "
+                f"{_CAUSE_TEXT[state.causes[1]]})",
+            )
         if c0 or c1:
             loser = 0 if c0 else 1
             scores = (0.0, 1.0) if c0 else (1.0, 0.0)
-            return Outcome(1 - loser, "crash", scores,
-                           f"player {loser + 1} {_CAUSE_TEXT[state.causes[loser]]} at turn {t}")
+            return Outcome(
+                1 - loser,
+                "crash",
+                scores,
+                f"player {loser + 1} {_CAUSE_TEXT[state.causes[loser]]} at turn {t}",
+            )
         if t >= state.max_turns:
             return Outcome(None, "turn-limit", (0.5, 0.5), f"turn limit {t} reached")
         return None
@@ -337,9 +402,14 @@ class TronGame(GameBase[TronState]):
     def summary(self, state: TronState) -> dict[str, Any]:
         """Turn, heads, crash flags and a SHA-1 of the blocked grid."""
         digest = hashlib.sha1(np.packbits(state.blocked).tobytes()).hexdigest()
-        return {"turn": state.turn, "heads": state.heads.tolist(),
-                "crashed": list(state.crashed), "collided": state.collided,
-                "blocked_count": int(state.blocked.sum()), "blocked_sha1": digest}
+        return {
+            "turn": state.turn,
+            "heads": state.heads.tolist(),
+            "crashed": list(state.crashed),
+            "collided": state.collided,
+            "blocked_count": int(state.blocked.sum()),
+            "blocked_sha1": digest,
+        }
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """The grid's figures and, with two starts, Voronoi counts, chamber trees and

@@ -2,6 +2,7 @@
 
 Run it in atlas with ``atlas play connect5 MAP "cmd:python examples/bots/connect5_bot.py" random``.
 """
+
 import sys
 
 cols, rows, heights = 9, 6, [0] * 9

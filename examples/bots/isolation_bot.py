@@ -1,7 +1,9 @@
 """An isolation bot for atlas's JSON-lines protocol: play the first legal move it is offered.
 
-Run it in atlas with ``atlas play isolation MAP "cmd:python examples/bots/isolation_bot.py" random``.
+Run it in atlas with
+``atlas play isolation MAP "cmd:python examples/bots/isolation_bot.py" random``.
 """
+
 import json
 import sys
 

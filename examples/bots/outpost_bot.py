@@ -1,7 +1,9 @@
 """An outpost bot for atlas's JSON-lines protocol: every outpost takes its first legal step.
 
-Run it in atlas with ``atlas play outpost MAP "cmd:python examples/bots/outpost_bot.py" random random random``.
+Run it in atlas with
+``atlas play outpost MAP "cmd:python examples/bots/outpost_bot.py" random random random``.
 """
+
 import json
 import sys
 

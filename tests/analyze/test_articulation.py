@@ -51,16 +51,21 @@ def test_random_grids_against_networkx(grid_graph, free):
 
 def test_corridor_maps_have_points():
     # The shared tron maps are open rooms; make sure the comparison saw cut cells.
-    free = np.array([[c != "#" for c in row] for row in [
-        "#########",
-        "#   #   #",
-        "#   #   #",
-        "##### ###",
-        "#       #",
-        "#########"]])
+    free = np.array(
+        [
+            [c != "#" for c in row]
+            for row in [
+                "#########",
+                "#   #   #",
+                "#   #   #",
+                "##### ###",
+                "#       #",
+                "#########",
+            ]
+        ]
+    )
     # The door (3, 5), the room cell above it, and the inner cells of the corridor.
-    assert articulation_points(free) == [(2, 5), (3, 5), (4, 2), (4, 3), (4, 4), (4, 5),
-                                         (4, 6)]
+    assert articulation_points(free) == [(2, 5), (3, 5), (4, 2), (4, 3), (4, 4), (4, 5), (4, 6)]
 
 
 def test_open_1000x1000_map_has_none_and_no_recursion_error():
@@ -99,8 +104,9 @@ def test_from_kernel_sees_only_the_roots_component(grid_graph):
     g = grid_graph(free)
     for k in range(1, n + 1):
         r, c = map(int, np.argwhere(labels == k)[0])
-        count = articulation_from_kernel(flat, stride, flat_index((r, c), stride),
-                                         bufs[0], bufs[1], bufs[2], is_cut)
+        count = articulation_from_kernel(
+            flat, stride, flat_index((r, c), stride), bufs[0], bufs[1], bufs[2], is_cut
+        )
         comp = g.subgraph(nx.node_connected_component(g, (r, c)))
         ours = {(int(i) // stride - 1, int(i) % stride - 1) for i in np.flatnonzero(is_cut)}
         assert ours == set(nx.articulation_points(comp))

@@ -44,8 +44,9 @@ SEED_CHAMBERS = [
 
 def parse(rows):
     free = np.array([[ch != "#" for ch in row] for row in rows])
-    marks = {ch: (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row)
-             if ch not in "# "}
+    marks = {
+        ch: (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch not in "# "
+    }
     return free, marks
 
 
@@ -77,8 +78,11 @@ def region_graph(free, me, opp, grid_graph):
     else:
         da = nx.single_source_shortest_path_length(g.subgraph(set(g) - {opp}), me)
         db = nx.single_source_shortest_path_length(g.subgraph(set(g) - {me}), opp)
-        region = {c for c, d in da.items()
-                  if c not in (me, opp) and free[c] and (c not in db or d < db[c])}
+        region = {
+            c
+            for c, d in da.items()
+            if c not in (me, opp) and free[c] and (c not in db or d < db[c])
+        }
     h = g.subgraph(region | {me}).copy()
     return h.subgraph(nx.node_connected_component(h, me)).copy()
 
@@ -136,18 +140,25 @@ def reference_tree(free, me, opp, grid_graph):
 
 
 def ours_as_reference(tree):
-    cells = {ch.id: frozenset((int(r), int(c)) for r, c in np.argwhere(tree.labels == ch.id))
-             - {tree.me} for ch in tree.chambers}
-    return {cells[ch.id]: (ch.entrance, None if ch.parent is None else cells[ch.parent])
-            for ch in tree.chambers}
+    cells = {
+        ch.id: frozenset((int(r), int(c)) for r, c in np.argwhere(tree.labels == ch.id))
+        - {tree.me}
+        for ch in tree.chambers
+    }
+    return {
+        cells[ch.id]: (ch.entrance, None if ch.parent is None else cells[ch.parent])
+        for ch in tree.chambers
+    }
 
 
 def compare(free, me, opp, grid_graph):
     tree = chamber_tree(free, me, opp)
     ref, fillable = reference_tree(free, me, opp, grid_graph)
     ours = ours_as_reference(tree)
-    ref = {cs: (None if parent is None else entrance, parent)
-           for cs, (entrance, parent) in ref.items()}
+    ref = {
+        cs: (None if parent is None else entrance, parent)
+        for cs, (entrance, parent) in ref.items()
+    }
     assert ours == ref
     assert tree.fillable == fillable
     return tree
@@ -180,8 +191,12 @@ def test_seed_corridor_example():
     assert one.children == (2, 3) and one.parent is None and one.entrance is None
     assert two.parent == three.parent == 1
     assert two.entrance == three.entrance == (2, 5)
-    expected = np.array([[int(ch) if ch.isdigit() else 1 if ch == "X" else 0
-                          for ch in row] for row in SEED_CHAMBERS])
+    expected = np.array(
+        [
+            [int(ch) if ch.isdigit() else 1 if ch == "X" else 0 for ch in row]
+            for row in SEED_CHAMBERS
+        ]
+    )
     assert np.array_equal(tree.labels, expected)
     # The bound is exact on a tree of corridors.
     assert longest_walk(free, marks["X"], set(zip(*map(list, np.nonzero(free))))) == 19
@@ -204,28 +219,37 @@ def test_player_in_the_middle_of_a_corridor_chooses_a_side():
     free = np.ones((1, 9), bool)
     tree = chamber_tree(free, (0, 3))
     assert [(c.size, c.entrance, c.parent) for c in tree.chambers] == [
-        (0, None, None), (3, (0, 3), 1), (5, (0, 3), 1)]
+        (0, None, None),
+        (3, (0, 3), 1),
+        (5, (0, 3), 1),
+    ]
     assert tree.fillable == 5
 
 
 def test_room_with_two_dead_ends():
-    free, marks = parse([
-        "#########",
-        "#   #   #",
-        "# X     #",
-        "#   # # #",
-        "##### # #",
-        "#########",
-    ])
+    free, marks = parse(
+        [
+            "#########",
+            "#   #   #",
+            "# X     #",
+            "#   # # #",
+            "##### # #",
+            "#########",
+        ]
+    )
     tree = chamber_tree(free, marks["X"])
     # The left room (8 cells besides X), the door (2, 4) and (2, 5) behind it form the
     # root: each has a single way on until (2, 5), where the player must choose
     # between the right room with its leg (5 + 2 cells) and the left leg (2 cells).
     assert [(c.size, c.entrance, c.parent) for c in tree.chambers] == [
-        (10, None, None), (7, (2, 5), 1), (2, (2, 5), 1)]
+        (10, None, None),
+        (7, (2, 5), 1),
+        (2, (2, 5), 1),
+    ]
     assert tree.fillable == 17
-    assert tree.fillable >= longest_walk(free, marks["X"],
-                                         set(zip(*map(list, np.nonzero(free)))))
+    assert tree.fillable >= longest_walk(
+        free, marks["X"], set(zip(*map(list, np.nonzero(free))))
+    )
 
 
 def test_every_map_file_against_the_reference(any_map_file, grid_graph):
@@ -273,8 +297,9 @@ def test_kernel_reuses_its_work_array():
         free = rng.random((25, 25)) > 0.3
         flat, stride = pad_free(free)
         me, opp = (0, 0), (24, 24)
-        fillable, nb = chamber_kernel(flat, stride, flat_index(me, stride),
-                                      flat_index(opp, stride), work)
+        fillable, nb = chamber_kernel(
+            flat, stride, flat_index(me, stride), flat_index(opp, stride), work
+        )
         tree = chamber_tree(free, me, opp)
         assert fillable == tree.fillable
         inside = (work[ROW_BLOCK] >= 0).reshape(27, 27)[1:-1, 1:-1]
@@ -284,8 +309,11 @@ def test_kernel_reuses_its_work_array():
 def test_isolated_player_has_one_empty_chamber():
     tree = chamber_tree(np.zeros((3, 3), bool), (1, 1), (0, 0))
     assert tree.fillable == 0 and len(tree.chambers) == 1
-    assert tree.chambers[0].size == 0 and tree.labels.tolist() == [[0, 0, 0], [0, 1, 0],
-                                                                   [0, 0, 0]]
+    assert tree.chambers[0].size == 0 and tree.labels.tolist() == [
+        [0, 0, 0],
+        [0, 1, 0],
+        [0, 0, 0],
+    ]
 
 
 def test_bad_cells_are_refused():

@@ -113,8 +113,9 @@ def test_kernel_reuses_its_buffers():
         assert size == component_size(free, (0, 0))
 
 
-@pytest.mark.parametrize("bad", [np.ones(5, bool), np.ones((0, 3), bool),
-                                 np.array([["a", "b"]])])
+@pytest.mark.parametrize(
+    "bad", [np.ones(5, bool), np.ones((0, 3), bool), np.array([["a", "b"]])]
+)
 def test_bad_grids_are_refused(bad):
     with pytest.raises(GridError) as err:
         label_components(bad)

@@ -78,8 +78,9 @@ def test_blocked_kernel_treats_the_blocker_as_a_wall(grid_graph, free, data):
     b = (data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, w - 1)))
     flat, stride = pad_free(free)
     bufs = new_buffers(len(flat), 2)
-    reached = bfs_blocked_kernel(flat, stride, flat_index(a, stride), flat_index(b, stride),
-                                 bufs[0], bufs[1])
+    reached = bfs_blocked_kernel(
+        flat, stride, flat_index(a, stride), flat_index(b, stride), bufs[0], bufs[1]
+    )
     g = with_sources(grid_graph(free), [a])
     if b != a and b in g:
         g.remove_node(b)

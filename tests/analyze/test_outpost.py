@@ -38,7 +38,7 @@ def ref_owner(water, outposts, r):
         for x in range(w):
             best, who = None, set()
             for e, cells in enumerate(outposts):
-                for (rr, cc) in cells:
+                for rr, cc in cells:
                     d = abs(rr - y) + abs(cc - x)
                     if best is None or d < best:
                         best, who = d, {e}
@@ -65,21 +65,30 @@ def ref_supply(water, owner, outposts, homes):
     h, w = water.shape
     out = []
     for e, cells in enumerate(outposts):
-        good = {(y, x) for y in range(h) for x in range(w)
-                if not water[y, x] and owner[y, x] in (NEUTRAL, e)}
+        good = {
+            (y, x)
+            for y in range(h)
+            for x in range(w)
+            if not water[y, x] and owner[y, x] in (NEUTRAL, e)
+        }
         g = nx.Graph()
         g.add_nodes_from(good)
-        g.add_edges_from(((y, x), (y + dy, x + dx)) for (y, x) in good
-                         for dy, dx in ((0, 1), (1, 0)) if (y + dy, x + dx) in good)
+        g.add_edges_from(
+            ((y, x), (y + dy, x + dx))
+            for (y, x) in good
+            for dy, dx in ((0, 1), (1, 0))
+            if (y + dy, x + dx) in good
+        )
         home = tuple(homes[e])
         res = []
-        for (rr, cc) in cells:
+        for rr, cc in cells:
             if (rr, cc) == home:
                 res.append(True)
                 continue
             ok = home in good and any(
                 (rr + dy, cc + dx) in good and nx.has_path(g, home, (rr + dy, cc + dx))
-                for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+                for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            )
             res.append(ok)
         out.append(res)
     return out
@@ -107,8 +116,12 @@ def positions(draw):
     return water, outposts, r, homes
 
 
-@settings(max_examples=80, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(positions())
 def test_influence_and_supply_match_references(case):
     water, outposts, r, homes = case
@@ -131,7 +144,11 @@ def test_real_map_matches_reference():
     inf = influence(m.blocked, outposts, 10)
     owner, land_c, wat_c, disp = ref_owner(m.blocked, outposts, 10)
     np.testing.assert_array_equal(inf.owner, owner)
-    assert (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist()) == (land_c, wat_c, disp)
+    assert (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist()) == (
+        land_c,
+        wat_c,
+        disp,
+    )
     got = supply_lines(m.blocked, inf.owner, outposts)
     assert [g.tolist() for g in got] == ref_supply(m.blocked, owner, outposts, OUTPOST_HOMES)
 
@@ -140,16 +157,25 @@ def numpy_owner(water, outposts, r):
     """Vectorised brute force (every cell against every outpost), for large boards."""
     h, w = water.shape
     yy, xx = np.mgrid[:h, :w]
-    per_emp = np.stack([np.min([np.abs(yy - a) + np.abs(xx - b) for a, b in cells], axis=0)
-                        if len(cells) else np.full((h, w), 10**6) for cells in outposts])
+    per_emp = np.stack(
+        [
+            np.min([np.abs(yy - a) + np.abs(xx - b) for a, b in cells], axis=0)
+            if len(cells)
+            else np.full((h, w), 10**6)
+            for cells in outposts
+        ]
+    )
     best = per_emp.min(axis=0)
     nearest = (per_emp == best) & (best <= r)
     many = nearest.sum(axis=0)
     owner = np.where(many == 0, NEUTRAL, np.where(many > 1, DISPUTED, nearest.argmax(axis=0)))
     alone = nearest & (many == 1)
-    return (owner, (alone & ~water).sum(axis=(1, 2)).tolist(),
-            (alone & water).sum(axis=(1, 2)).tolist(),
-            (nearest & (many > 1)).sum(axis=(1, 2)).tolist())
+    return (
+        owner,
+        (alone & ~water).sum(axis=(1, 2)).tolist(),
+        (alone & water).sum(axis=(1, 2)).tolist(),
+        (nearest & (many > 1)).sum(axis=(1, 2)).tolist(),
+    )
 
 
 @pytest.mark.parametrize("per_empire", [1, 10, 20, 40, 80])
@@ -159,12 +185,17 @@ def test_many_outposts_match_reference_on_a_real_map(per_empire):
     m = read_map(DATA / "outpost-maps" / "map1.txt", game="outpost")
     rng = np.random.default_rng(per_empire)
     # clustered outposts (a 30x30 window) make many ties and disputed cells
-    outposts = [[(int(a), int(b)) for a, b in rng.integers(35, 65, (per_empire, 2))]
-                for _ in range(4)]
+    outposts = [
+        [(int(a), int(b)) for a, b in rng.integers(35, 65, (per_empire, 2))] for _ in range(4)
+    ]
     inf = influence(m.blocked, outposts, 10)
     owner, land_c, wat_c, disp = numpy_owner(m.blocked, outposts, 10)
     np.testing.assert_array_equal(inf.owner, owner)
-    assert (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist()) == (land_c, wat_c, disp)
+    assert (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist()) == (
+        land_c,
+        wat_c,
+        disp,
+    )
     assert sum(disp) > 0
 
 
@@ -221,8 +252,9 @@ def test_outpost_own_cell_is_not_tested_but_the_path_is():
     assert alive[0].tolist() == [True, True, False]
     # an enemy cell on the path cuts it; an enemy outpost on the outpost's cell does not
     owner = np.array([[0, 0, 1, 0, 0, 0]])
-    alive = supply_lines(np.zeros((1, 6), bool), owner, [[(0, 1), (0, 4)], []],
-                         [(0, 0), (0, 5)])
+    alive = supply_lines(
+        np.zeros((1, 6), bool), owner, [[(0, 1), (0, 4)], []], [(0, 0), (0, 5)]
+    )
     assert alive[0].tolist() == [True, False]
     owner = np.array([[0, 0, DISPUTED, 0, 0, 0]])
     alive = supply_lines(np.zeros((1, 6), bool), owner, [[(0, 2)], []], [(0, 0), (0, 5)])
@@ -234,14 +266,14 @@ def test_affordable_rules_and_official_quirks():
     assert affordable(39, 100, 20, 5) == 2
     assert affordable(40, 9, 20, 5) == 2
     assert affordable(400, 10, 20, 5) == 3
-    assert affordable(0, 7, 0, 5) == 2          # L = 0: land sets no limit
-    assert affordable(100, 0, 20, 0) == 6       # W = 0: water sets no limit
+    assert affordable(0, 7, 0, 5) == 2  # L = 0: land sets no limit
+    assert affordable(100, 0, 20, 0) == 6  # W = 0: water sets no limit
     assert affordable(3, 3, 0, 0) == UNLIMITED
     assert affordable(400, 10, 20, 5, official=True) == 3
-    assert affordable(100, 0, 20, 0, official=True) == 1      # 0/0 = NaN -> 1
-    assert affordable(100, 3, 20, 0, official=True) == 6      # 3/0 = inf
-    assert affordable(3, 3, 0, 0, official=True) == -2**31    # overflow
-    assert affordable(0, 3, 0, 0, official=True) == 1         # NaN again
+    assert affordable(100, 0, 20, 0, official=True) == 1  # 0/0 = NaN -> 1
+    assert affordable(100, 3, 20, 0, official=True) == 6  # 3/0 = inf
+    assert affordable(3, 3, 0, 0, official=True) == -(2**31)  # overflow
+    assert affordable(0, 3, 0, 0, official=True) == 1  # NaN again
     with pytest.raises(ValueError):
         affordable(-1, 0, 20, 5)
 
@@ -259,12 +291,16 @@ def test_many_empires_use_the_wide_masks():
     """More than 8 empires: the nearest sets no longer fit the packed form."""
     rng = np.random.default_rng(11)
     water = rng.random((9, 13)) < 0.2
-    outposts = [[(int(rng.integers(9)), int(rng.integers(13))) for _ in range(2)]
-                for _ in range(11)]
+    outposts = [
+        [(int(rng.integers(9)), int(rng.integers(13))) for _ in range(2)] for _ in range(11)
+    ]
     outposts[10].append(outposts[3][0])  # a shared cell: empires 3 and 10 tie there
     for r in (0, 2, 5):
         inf = influence(water, outposts, r)
         owner, land, wat, disputed = ref_owner(water, outposts, r)
         np.testing.assert_array_equal(inf.owner, owner)
-        assert (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist()) == \
-            (land, wat, disputed)
+        assert (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist()) == (
+            land,
+            wat,
+            disputed,
+        )

@@ -71,8 +71,13 @@ def test_bound_bites_where_colours_are_unbalanced():
 
 
 @SETTINGS
-@given(h=st.integers(1, 4), w=st.integers(1, 4), seed=st.integers(0, 2**32 - 1),
-       density=st.sampled_from([0.0, 0.2, 0.35]), data=st.data())
+@given(
+    h=st.integers(1, 4),
+    w=st.integers(1, 4),
+    seed=st.integers(0, 2**32 - 1),
+    density=st.sampled_from([0.0, 0.2, 0.35]),
+    data=st.data(),
+)
 def test_never_below_the_longest_walk(grid_graph, h, w, seed, density, data):
     free = np.random.default_rng(seed).random((h, w)) >= density
     start = (data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, w - 1)))
@@ -91,8 +96,13 @@ def test_every_map_file_against_the_colouring(any_map_file, grid_graph):
 
 
 def test_formula_and_kernel():
-    assert [parity_from_counts(s, o) for s, o in [(0, 0), (0, 1), (1, 1), (2, 5), (5, 2)]] \
-        == [0, 1, 2, 5, 4]
+    assert [parity_from_counts(s, o) for s, o in [(0, 0), (0, 1), (1, 1), (2, 5), (5, 2)]] == [
+        0,
+        1,
+        2,
+        5,
+        4,
+    ]
     free = np.ones((4, 6), bool)
     flat, stride = pad_free(free)
     bufs = new_buffers(len(flat), 2)

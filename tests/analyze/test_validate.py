@@ -14,10 +14,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atlas.analyze.validate import (ERROR_RULES, HOME_RADIUS, MAX_VALIDATE_BYTES,
-                                    MIN_BOTTLENECK_LAND, RULES, WARNING_RULES,
-                                    format_reports, validate_map_file, validate_paths,
-                                    validate_text)
+from atlas.analyze.validate import (
+    ERROR_RULES,
+    HOME_RADIUS,
+    MAX_VALIDATE_BYTES,
+    MIN_BOTTLENECK_LAND,
+    RULES,
+    WARNING_RULES,
+    format_reports,
+    validate_map_file,
+    validate_paths,
+    validate_text,
+)
 from atlas.cli import main
 from atlas.errors import MapFormatError
 from atlas.maps import outpost_full_water, parse_map
@@ -90,9 +98,9 @@ def test_base_map_is_valid_without_warnings(tmp_path):
 
 def test_format_errors_name_each_line(tmp_path):
     cells = [f"{x} {y}" for x, y in BLOCK]
-    cells[4] = "a b"          # line 5
-    cells[9] = "7"            # line 10: one field
-    cells[19] = "12 13 14"    # line 20: extra field, which the official reader would accept
+    cells[4] = "a b"  # line 5
+    cells[9] = "7"  # line 10: one field
+    cells[19] = "12 13 14"  # line 20: extra field, which the official reader would accept
     report = validate_map_file(write(tmp_path, "fmt.txt", "\n".join(cells) + "\n"))
     fmt = problems(report, "format")
     assert [p.line for p in fmt] == [5, 10, 20]
@@ -143,8 +151,9 @@ def test_each_corner(tmp_path):
     cells = BLOCK[:496] + corners
     report = validate_map_file(write(tmp_path, "corners.txt", text_of(cells)))
     errs = problems(report, "corner")
-    assert [(p.cell, p.line) for p in errs] == [((y, x), 497 + i)
-                                                for i, (x, y) in enumerate(corners)]
+    assert [(p.cell, p.line) for p in errs] == [
+        ((y, x), 497 + i) for i, (x, y) in enumerate(corners)
+    ]
     assert "home" in errs[0].message
     # JSON cells are [x, y]: the corner x=49, y=0 is [49, 0].
     assert report.to_json()["errors"][1]["cell"] == [49, 0]
@@ -155,12 +164,18 @@ def test_each_corner(tmp_path):
 
 def ring_around(x0, y0, w, h):
     """Water cells of the one-cell ring around the land box [x0, x0+w) x [y0, y0+h)."""
-    return sorted({(x, y) for x in range(x0 - 1, x0 + w + 1) for y in range(y0 - 1, y0 + h + 1)
-                   if not (x0 <= x < x0 + w and y0 <= y < y0 + h)})
+    return sorted(
+        {
+            (x, y)
+            for x in range(x0 - 1, x0 + w + 1)
+            for y in range(y0 - 1, y0 + h + 1)
+            if not (x0 <= x < x0 + w and y0 <= y < y0 + h)
+        }
+    )
 
 
 def test_land_cut_off_in_the_quarter(tmp_path):
-    ring = ring_around(40, 40, 3, 2)                 # 3x2 land pocket, 16 water cells
+    ring = ring_around(40, 40, 3, 2)  # 3x2 land pocket, 16 water cells
     cells = BLOCK[: 500 - len(ring)] + ring
     report = validate_map_file(write(tmp_path, "pocket.txt", text_of(cells)))
     (err,) = problems(report, "land-connected")
@@ -201,15 +216,20 @@ def test_full_board_falls_apart(tmp_path):
 
 def test_several_problems_all_listed(tmp_path):
     lines = [f"{x} {y}" for x, y in BLOCK[:495]]
-    lines[0] = "0 0"              # corner, line 1
-    lines[9] = "x y"              # format, line 10
-    lines[99] = "70 1"            # range, line 100
-    lines.append(lines[49])       # duplicate, line 496
+    lines[0] = "0 0"  # corner, line 1
+    lines[9] = "x y"  # format, line 10
+    lines[99] = "70 1"  # range, line 100
+    lines.append(lines[49])  # duplicate, line 496
     text = "\n".join(lines) + "\n"
     report = validate_map_file(write(tmp_path, "many.txt", text))
     got = [(p.rule, p.line) for p in report.errors]
-    assert got == [("format", 10), ("range", 100), ("duplicate", 496), ("count", None),
-                   ("corner", 1)]
+    assert got == [
+        ("format", 10),
+        ("range", 100),
+        ("duplicate", 496),
+        ("count", None),
+        ("corner", 1),
+    ]
     assert not report.valid
     shown = format_reports([report])
     for rule, line in got:
@@ -250,8 +270,9 @@ def test_official_reader_warnings(case, tmp_path):
     assert int(report.water.sum()) == 2
 
 
-@pytest.mark.parametrize("text", ["1 2\r\n3 4\r\n", "1 2  \n3 4 \n", "1 2\n3 4",
-                                  "1 2\n3 4 \t\n", "+1 2\n3 4\n"])
+@pytest.mark.parametrize(
+    "text", ["1 2\r\n3 4\r\n", "1 2  \n3 4 \n", "1 2\n3 4", "1 2\n3 4 \t\n", "+1 2\n3 4\n"]
+)
 def test_what_the_official_reader_accepts_is_not_warned(text):
     report = validate_text(text, "ok.txt")
     assert "official-reader" not in report.rules()
@@ -277,9 +298,11 @@ def reference_bottlenecks(water):
         if not 0 < r + c <= HOME_RADIUS:
             continue
         h = nx.restricted_view(g, [(r, c)], [])
-        sides = [comp for comp in nx.connected_components(h)
-                 if any(((r + dr, c + dc) in comp)
-                        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))]
+        sides = [
+            comp
+            for comp in nx.connected_components(h)
+            if any(((r + dr, c + dc) in comp) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+        ]
         big = max(sides, key=len)
         rest = [s for s in sides if s is not big]
         if any((0, 0) in s for s in rest) or sum(map(len, rest)) >= MIN_BOTTLENECK_LAND:
@@ -289,12 +312,12 @@ def reference_bottlenecks(water):
 
 def test_home_behind_a_gate(tmp_path):
     wall = [(5, y) for y in range(6)] + [(x, 5) for x in range(5)]
-    wall.remove((2, 5))                     # the gate
+    wall.remove((2, 5))  # the gate
     cells = BLOCK[: 500 - len(wall)] + wall
     report = validate_map_file(write(tmp_path, "gate.txt", text_of(cells)))
     assert report.valid
     warned = {p.cell for p in problems(report, "home-bottleneck")}
-    assert (5, 2) in warned                 # the gate, [row, col] = [y, x]
+    assert (5, 2) in warned  # the gate, [row, col] = [y, x]
     assert warned == reference_bottlenecks(report.water)
     gate = next(p for p in problems(report, "home-bottleneck") if p.cell == (5, 2))
     assert "x=2, y=5" in gate.message and "7 steps" in gate.message
@@ -340,8 +363,12 @@ def test_small_dead_end_is_not_a_bottleneck(tmp_path):
 
 def test_scattered_water():
     rng = np.random.default_rng(7)
-    free = [(x, y) for x in range(50) for y in range(50) if (x + y) % 2 == 0
-            and (x, y) not in ((0, 0), (49, 49))]
+    free = [
+        (x, y)
+        for x in range(50)
+        for y in range(50)
+        if (x + y) % 2 == 0 and (x, y) not in ((0, 0), (49, 49))
+    ]
     pick = rng.choice(len(free), size=500, replace=False)
     cells = [free[i] for i in sorted(pick)]
     report = validate_text(text_of(cells), "noise.txt")
@@ -362,27 +389,36 @@ def test_connectivity_rules_match_networkx():
         for _ in range(rng.integers(4, 12)):
             r, c = rng.integers(0, 46, size=2)
             h, w = rng.integers(2, 10, size=2)
-            water[r:r + h, c] = water[r:r + h, min(c + w, 49)] = True
-            water[r, c:c + w] = water[min(r + h, 49), c:c + w + 1] = True
+            water[r : r + h, c] = water[r : r + h, min(c + w, 49)] = True
+            water[r, c : c + w] = water[min(r + h, 49), c : c + w + 1] = True
         cells = [(int(x), int(y)) for y, x in zip(*np.nonzero(water))]
         report = validate_text(text_of(cells), "rings.txt")
-        for grid, rule in ((~water, "land-connected"),
-                           (~outpost_full_water(water), "full-land-connected")):
+        for grid, rule in (
+            (~water, "land-connected"),
+            (~outpost_full_water(water), "full-land-connected"),
+        ):
             g = nx.grid_2d_graph(*grid.shape)
             g.remove_nodes_from([tuple(map(int, c)) for c in zip(*np.nonzero(~grid))])
             comps = list(nx.connected_components(g))
             cut = [p for p in report.errors if p.rule == rule]
             if rule == "land-connected":
                 assert len(cut) == len(comps) - 1
-                main = next(cp for cp in comps if (0, 0) in cp) if grid[0, 0] else \
-                    max(comps, key=len)
+                main = (
+                    next(cp for cp in comps if (0, 0) in cp)
+                    if grid[0, 0]
+                    else max(comps, key=len)
+                )
                 assert sorted(sorted(p.region) for p in cut) == sorted(
-                    sorted(cp) for cp in comps if cp is not main)
+                    sorted(cp) for cp in comps if cp is not main
+                )
             else:
                 # Every cut-off cell of the board, taken back to the quarter, is in the
                 # region of a problem, and nothing else is.
-                main = next(cp for cp in comps if (0, 0) in cp) if grid[0, 0] else \
-                    max(comps, key=len)
+                main = (
+                    next(cp for cp in comps if (0, 0) in cp)
+                    if grid[0, 0]
+                    else max(comps, key=len)
+                )
                 cut_off = np.zeros((100, 100), dtype=bool)
                 for cp in comps:
                     if cp is not main:
@@ -407,7 +443,7 @@ def test_unreadable_and_not_a_map(tmp_path):
     latin = write(tmp_path, "latin.txt", b"1 2\n3 4\n5 \xe96\n")
     huge = tmp_path / "huge.txt"
     with open(huge, "wb") as fh:
-        fh.truncate(50 * 1024 * 1024)          # sparse: nothing written, nothing read
+        fh.truncate(50 * 1024 * 1024)  # sparse: nothing written, nothing read
     reports = validate_paths([tmp_path / "missing.txt", empty_dir, binary, latin, huge])
     missing, nomaps, bin_rep, latin_rep, huge_rep = reports
     assert missing.unreadable and "no such file" in missing.errors[0].message
@@ -432,8 +468,9 @@ def test_folders_are_walked_and_files_counted_once(tmp_path):
     assert [r.valid for r in reports] == [False, True]
     # The repository's maps folder: only maps/outpost is checked, and all of it passes.
     reports = validate_paths([ROOT / "maps"])
-    assert sorted(Path(r.file).name for r in reports) == sorted(p.name for p in
-                                                                 OURS.glob("*.txt"))
+    assert sorted(Path(r.file).name for r in reports) == sorted(
+        p.name for p in OURS.glob("*.txt")
+    )
     assert all(r.valid for r in reports)
     # A file named directly is checked whatever its folder: a tron map is no Outpost map.
     (tron,) = validate_paths([sorted((ROOT / "maps" / "tron").glob("*.txt"))[0]])
@@ -488,8 +525,9 @@ def test_our_maps_are_valid_and_in_the_official_format():
 
 
 def test_generator_writes_exactly_our_maps(tmp_path):
-    spec = importlib.util.spec_from_file_location("make_outpost_maps",
-                                                  ROOT / "tools" / "make_outpost_maps.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_outpost_maps", ROOT / "tools" / "make_outpost_maps.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     written = module.write_all(tmp_path)
@@ -503,8 +541,24 @@ def test_generator_writes_exactly_our_maps(tmp_path):
 
 LINE = st.one_of(
     st.tuples(st.integers(-3, 60), st.integers(-3, 60)).map(lambda t: f"{t[0]} {t[1]}"),
-    st.sampled_from(["", " ", "\t", "1,2", " 3 4", "5  6", "7\t8", "9 9 9", "x", "\ufeff1 1",
-                     "2 3\r", "4 5 ", "+6 7", "\r"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "\t",
+            "1,2",
+            " 3 4",
+            "5  6",
+            "7\t8",
+            "9 9 9",
+            "x",
+            "\ufeff1 1",
+            "2 3\r",
+            "4 5 ",
+            "+6 7",
+            "\r",
+        ]
+    ),
     st.text(max_size=8),
 )
 

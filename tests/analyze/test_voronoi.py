@@ -94,8 +94,7 @@ def reference_partition(free, sources, grid_graph):
 
 def test_every_map_file_against_networkx(any_map_file, grid_graph):
     gm = read_map(any_map_file)
-    starts = list(gm.starts) if len(gm.starts) >= 2 else [(0, 0), (gm.height - 1,
-                                                                   gm.width - 1)]
+    starts = list(gm.starts) if len(gm.starts) >= 2 else [(0, 0), (gm.height - 1, gm.width - 1)]
     a, b = starts[:2]
     assert voronoi_counts(gm.free, a, b) == reference_counts(gm.free, a, b, grid_graph)
     part = voronoi_partition(gm.free, starts)
@@ -133,9 +132,11 @@ def test_partition_agrees_with_counts_off_the_starts(free, data):
     inner[a] = inner[b] = False
     counts = voronoi_counts(free, a, b)
     # (a == b makes every reached cell a tie in both.)
-    assert counts == {"p1": int(((part == 0) & inner).sum()),
-                      "p2": int(((part == 1) & inner).sum()),
-                      "tie": int(((part == TIE) & inner).sum())}
+    assert counts == {
+        "p1": int(((part == 0) & inner).sum()),
+        "p2": int(((part == 1) & inner).sum()),
+        "tie": int(((part == TIE) & inner).sum()),
+    }
 
 
 def test_starts_block_paths_and_count_for_no_one():
@@ -158,9 +159,7 @@ def test_unreachable_cells_count_for_no_one():
 
 def test_ties_propagate_behind_a_tie_cell():
     # Both heads reach (1, 1) in 2 steps; (2, 1) behind it is also a tie.
-    free = np.array([[1, 1, 1],
-                     [0, 1, 0],
-                     [0, 1, 0]], bool)
+    free = np.array([[1, 1, 1], [0, 1, 0], [0, 1, 0]], bool)
     assert voronoi_counts(free, (0, 0), (0, 2)) == {"p1": 0, "p2": 0, "tie": 3}
 
 
@@ -175,10 +174,11 @@ def test_kernel_contract_for_bots():
         assert {"p1": n1, "p2": n2, "tie": tie} == voronoi_counts(free, a, b)
         heads = 1 if a == b else 2
         assert list(bufs[2][:heads]) == [fa, fb][:heads]
-        others = bufs[2][heads:heads + n1 + n2 + tie]
+        others = bufs[2][heads : heads + n1 + n2 + tie]
         owner = bufs[1]
         assert sorted(others.tolist()) == sorted(
-            i for i in np.flatnonzero(owner > 0).tolist() if i not in (fa, fb))
+            i for i in np.flatnonzero(owner > 0).tolist() if i not in (fa, fb)
+        )
         assert int((owner[others] == 1).sum()) == n1 and int((owner[others] == 3).sum()) == tie
         assert np.all(np.diff(bufs[0][others]) >= 0)
 

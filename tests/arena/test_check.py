@@ -17,18 +17,20 @@ TRON = parse_map("7 5\n#######\n#1    #\n#  #  #\n#    2#\n#######\n", game="tro
 
 
 def test_a_good_bot_is_ok_and_its_exchange_is_shown():
-    report = check_bot("tron", f"cmd:{sys.executable} {EXAMPLES / 'tron_bot.py'}", TRON,
-                       time_limit=5.0)
+    report = check_bot(
+        "tron", f"cmd:{sys.executable} {EXAMPLES / 'tron_bot.py'}", TRON, time_limit=5.0
+    )
     assert report.ok and report.verdict == "ok"
     sent = [t for d, t in report.transcript if d == "sent"]
     got = [t for d, t in report.transcript if d == "received"]
-    assert sent[0].startswith("7 5\n#######\n#1    #")       # the official board bytes
+    assert sent[0].startswith("7 5\n#######\n#1    #")  # the official board bytes
     assert got[0].strip() in ("1", "2", "3", "4") and len(sent) <= 3
     assert report.to_json()["status"] == "ok"
 
 
-@pytest.mark.parametrize("script, status", [("crashes.py", "crashed"),
-                                            ("garbage.py", "invalid")])
+@pytest.mark.parametrize(
+    "script, status", [("crashes.py", "crashed"), ("garbage.py", "invalid")]
+)
 def test_a_broken_bot_gets_its_verdict_and_turn(script, status):
     report = check_bot("tron", f"cmd:{sys.executable} {BROKEN / script}", TRON, time_limit=5.0)
     assert not report.ok

@@ -8,8 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from atlas.arena.competition import (MARKER, OutputFolderError, PlanError, load_plan,
-                                     plan_from_flags, run_plan)
+from atlas.arena.competition import (
+    MARKER,
+    OutputFolderError,
+    PlanError,
+    load_plan,
+    plan_from_flags,
+    run_plan,
+)
 from atlas.arena.players import Player, check_unique, parse_player
 from atlas.arena.standings import standings
 from atlas.errors import BotError
@@ -36,7 +42,9 @@ def test_player_specs_and_their_names():
     with pytest.raises(BotError, match="bad player name"):
         parse_player("a b=frontline")
     with pytest.raises(BotError, match="two players are called 'bot'"):
-        check_unique([parse_player("cmd:python3 a/bot.py"), parse_player("cmd:python3 b/bot.py")])
+        check_unique(
+            [parse_player("cmd:python3 a/bot.py"), parse_player("cmd:python3 b/bot.py")]
+        )
 
 
 def test_records_carry_identity_and_a_name_cannot_take_a_row(tmp_path):
@@ -63,13 +71,21 @@ def test_records_carry_identity_and_a_name_cannot_take_a_row(tmp_path):
     # ... and records of two tournaments keep them apart: same name, two identities
     records = []
     for player in ("voronoi", ext):
-        records += run_games(schedule_games("tron", [tron], [player, "random"],
-                                            time_limit=2.0), jobs=1, progress=False)
+        records += run_games(
+            schedule_games("tron", [tron], [player, "random"], time_limit=2.0),
+            jobs=1,
+            progress=False,
+        )
     assert {p.identity for r in records for p in r.players if p.name == "voronoi"} == {
-        builtin.identity, entry.identity}
+        builtin.identity,
+        entry.identity,
+    }
     table = standings(records)
-    assert sorted(r.bot for r in table.rows) == ["random", "voronoi (built-in)",
-                                                  f"voronoi (program {entry.digest[:8]})"]
+    assert sorted(r.bot for r in table.rows) == [
+        "random",
+        "voronoi (built-in)",
+        f"voronoi (program {entry.digest[:8]})",
+    ]
     assert table.row("random").games == 4
 
 
@@ -114,24 +130,27 @@ def test_a_plan_file_is_read_and_checked(tmp_path):
     assert plan.players[2].time == 0.5 and plan.players[0].cwd == str(EXAMPLES)
     assert plan.players[2].limits == (("cpu", "120"), ("memory", "2G"))
     run = plan.players[2].containment(sandbox=True)
-    assert run.limits.memory == 2 * 1024 ** 3 and run.limits.cpu == 120 and run.sandbox
+    assert run.limits.memory == 2 * 1024**3 and run.limits.cpu == 120 and run.sandbox
     assert run.env == {"SEED_LEVEL": "3"}
     specs = plan.specs()
     assert len(specs) == 2 * 6
     assert specs[0].seat_times in ((1.0, 1.0), (1.0, 0.5), (0.5, 1.0))
 
 
-@pytest.mark.parametrize("change, message, line", [
-    (('seeds = 1', 'seeds = "two"'), "seeds should be int, got str 'two'", 4),
-    (('seeds = 1', 'rounds = 1'), "unknown key 'rounds'", 4),
-    (('schedule = "round-robin"', 'schedule = "swiss"'), "schedule should be one of", 6),
-    (('builtin = "random"', 'builtin = "nobody"'), "has no built-in bot 'nobody'", 15),
-    (('time = 0.5', 'tiem = 0.5'), "unknown key bots[2].'tiem'", 20),
-    (('name = "rnd"', 'name = "ex"'), "two players are called 'ex'", None),
-    (('maps = ["maps/*.txt"]', 'maps = ["nothing/*.txt"]'), "no map matches", 3),
-    (('game = "isolation"', 'game = "chess"'), "unknown game 'chess'", 2),
-    (('cpu = 120', 'cpu = "lots"'), "bot limit cpu should be a whole number", 21),
-])
+@pytest.mark.parametrize(
+    "change, message, line",
+    [
+        (("seeds = 1", 'seeds = "two"'), "seeds should be int, got str 'two'", 4),
+        (("seeds = 1", "rounds = 1"), "unknown key 'rounds'", 4),
+        (('schedule = "round-robin"', 'schedule = "swiss"'), "schedule should be one of", 6),
+        (('builtin = "random"', 'builtin = "nobody"'), "has no built-in bot 'nobody'", 15),
+        (("time = 0.5", "tiem = 0.5"), "unknown key bots[2].'tiem'", 20),
+        (('name = "rnd"', 'name = "ex"'), "two players are called 'ex'", None),
+        (('maps = ["maps/*.txt"]', 'maps = ["nothing/*.txt"]'), "no map matches", 3),
+        (('game = "isolation"', 'game = "chess"'), "unknown game 'chess'", 2),
+        (("cpu = 120", 'cpu = "lots"'), "bot limit cpu should be a whole number", 21),
+    ],
+)
 def test_a_bad_plan_names_the_file_the_line_and_the_key(tmp_path, change, message, line):
     path = _write_plan(tmp_path, PLAN.replace(*change))
     with pytest.raises(PlanError, match=message.replace("[", r"\[").replace("]", r"\]")) as err:
@@ -179,9 +198,12 @@ def test_run_write_refuse_and_resume(tmp_path):
 
 def test_flag_form_is_the_same_plan(tmp_path):
     _write_plan(tmp_path, PLAN)
-    plan = plan_from_flags("isolation", [tmp_path / "maps"], ["rnd=random", "seed=phased"],
-                           seeds=1, time=1.0)
-    assert [s.players for s in plan.specs()][0] == (Player("rnd", builtin="random"),
-                                                     Player("seed", builtin="phased"))
+    plan = plan_from_flags(
+        "isolation", [tmp_path / "maps"], ["rnd=random", "seed=phased"], seeds=1, time=1.0
+    )
+    assert [s.players for s in plan.specs()][0] == (
+        Player("rnd", builtin="random"),
+        Player("seed", builtin="phased"),
+    )
     with pytest.raises(BotError, match="two players are called"):
         plan_from_flags("isolation", [tmp_path / "maps"], ["random", "random"])

@@ -26,8 +26,15 @@ import pytest
 from atlas.arena import sandbox as sandbox_module
 from atlas.arena.process import kill_marked, marked_processes
 from atlas.arena.runner import play_game
-from atlas.arena.sandbox import (ENV_ALLOWLIST, GiB, MiB, BotLimits, Containment,
-                                 containments, parse_size)
+from atlas.arena.sandbox import (
+    ENV_ALLOWLIST,
+    BotLimits,
+    Containment,
+    GiB,
+    MiB,
+    containments,
+    parse_size,
+)
 from atlas.cli import main
 from atlas.errors import BotError
 from atlas.maps import read_map
@@ -35,8 +42,9 @@ from atlas.maps import read_map
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = Path(__file__).resolve().parent / "hostile_bots" / "hostile.py"
 DUEL = read_map(ROOT / "maps" / "tron" / "duel.txt")
-needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None,
-                                 reason="bubblewrap (bwrap) is not installed")
+needs_bwrap = pytest.mark.skipif(
+    shutil.which("bwrap") is None, reason="bubblewrap (bwrap) is not installed"
+)
 
 
 def _running(marker: str) -> list[int]:
@@ -52,7 +60,7 @@ def _running(marker: str) -> list[int]:
                 stat = fh.read()
         except OSError:
             continue
-        if marker.encode() in cmd and stat[stat.rfind(b")") + 2:][:1] not in (b"Z", b"X"):
+        if marker.encode() in cmd and stat[stat.rfind(b")") + 2 :][:1] not in (b"Z", b"X"):
             out.append(int(name))
     return out
 
@@ -75,13 +83,11 @@ def _hostile(mode: str, marker: str) -> str:
     return f"cmd:{sys.executable} {HOSTILE} {mode} {marker}"
 
 
-def _play(mode: str, *, other: str = "victim", containment=None, marker: str = "",
-          **kwargs):
+def _play(mode: str, *, other: str = "victim", containment=None, marker: str = "", **kwargs):
     """A tron game on duel: seat 0 plays ``other``, seat 1 plays ``mode``."""
     marker = marker or f"atlas-test-{uuid.uuid4().hex[:12]}"
     players = [_hostile(other, marker + "-v"), _hostile(mode, marker)]
-    record = play_game("tron", DUEL, players, time_limit=1.0, containment=containment,
-                       **kwargs)
+    record = play_game("tron", DUEL, players, time_limit=1.0, containment=containment, **kwargs)
     return record, marker
 
 
@@ -91,8 +97,10 @@ def _play(mode: str, *, other: str = "victim", containment=None, marker: str = "
 def test_a_bot_runs_in_its_own_folder_with_a_minimal_environment_and_limits(monkeypatch):
     monkeypatch.setenv("ATLAS_TEST_SECRET", "do-not-pass")
     before = _bot_folders()
-    seat1 = Containment(BotLimits(memory=1 * GiB, cpu=100, files=64, file_size=8 * MiB),
-                        env={"MYBOT_LEVEL": "3"})
+    seat1 = Containment(
+        BotLimits(memory=1 * GiB, cpu=100, files=64, file_size=8 * MiB),
+        env={"MYBOT_LEVEL": "3"},
+    )
     record, _ = _play("report", other="report", containment=[None, seat1])
     assert [s.status for s in record.statuses] == ["ok", "ok"], record.statuses
     for seat, err in enumerate(record.stderr):
@@ -106,8 +114,10 @@ def test_a_bot_runs_in_its_own_folder_with_a_minimal_environment_and_limits(monk
         extra = {"MYBOT_LEVEL"} if seat == 1 else set()
         assert set(env) <= set(ENV_ALLOWLIST) | {"HOME", "TMPDIR", "PWD", "ATLAS_BOT"} | extra
         assert env.get("MYBOT_LEVEL") == ("3" if seat == 1 else None)
-        limits = {m.group(1): m.group(2) for m in
-                  re.finditer(r"^Max ([a-z ]+?)\s{2,}(\S+)", err, re.M)}
+        limits = {
+            m.group(1): m.group(2)
+            for m in re.finditer(r"^Max ([a-z ]+?)\s{2,}(\S+)", err, re.M)
+        }
         want = BotLimits() if seat == 0 else seat1.limits
         assert limits["address space"] == str(want.memory)
         assert limits["cpu time"] == str(want.cpu)
@@ -118,8 +128,12 @@ def test_a_bot_runs_in_its_own_folder_with_a_minimal_environment_and_limits(monk
 
 
 def test_limit_and_environment_options_per_seat():
-    runs = containments(2, limits=["memory=2G", "2:cpu=60", "2:file-size=none"],
-                        env=["1:A=b", "HOME_ICON"], source={"HOME_ICON": "x"})
+    runs = containments(
+        2,
+        limits=["memory=2G", "2:cpu=60", "2:file-size=none"],
+        env=["1:A=b", "HOME_ICON"],
+        source={"HOME_ICON": "x"},
+    )
     assert runs[0].limits == BotLimits(memory=2 * GiB)
     assert runs[1].limits == BotLimits(memory=2 * GiB, cpu=60, file_size=None)
     assert runs[0].env == {"A": "b", "HOME_ICON": "x"} and runs[1].env == {"HOME_ICON": "x"}
@@ -280,17 +294,22 @@ play_game("tron", read_map({duel!r}), ["random", bot])
 def test_bots_die_with_atlas(how, tmp_path):
     marker = f"atlas-test-{uuid.uuid4().hex[:12]}"
     script = tmp_path / "atlas_driver.py"
-    script.write_text(DRIVER.format(hostile=str(HOSTILE), marker=marker,
-                                    duel=str(ROOT / "maps" / "tron" / "duel.txt")))
+    script.write_text(
+        DRIVER.format(
+            hostile=str(HOSTILE), marker=marker, duel=str(ROOT / "maps" / "tron" / "duel.txt")
+        )
+    )
     before = _bot_folders()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    atlas = subprocess.Popen([sys.executable, str(script)], env=env,
-                             stderr=subprocess.DEVNULL)
+    atlas = subprocess.Popen([sys.executable, str(script)], env=env, stderr=subprocess.DEVNULL)
     try:
         end = time.monotonic() + 60
         # wait for the bot's setsid grandchild (it sleeps with the marker in its argv)
-        while not [p for p in _running(marker) if b"time.sleep" in
-                   open(f"/proc/{p}/cmdline", "rb").read()]:
+        while not [
+            p
+            for p in _running(marker)
+            if b"time.sleep" in Path(f"/proc/{p}/cmdline").read_bytes()
+        ]:
             assert atlas.poll() is None and time.monotonic() < end, "the bot never started"
             time.sleep(0.05)
         atlas.send_signal(how)
@@ -309,12 +328,26 @@ def test_bots_die_with_atlas(how, tmp_path):
 # --------------------------------------------------------------------------- CLI
 
 
-def test_cli_play_options_and_an_output_path_checked_before_the_game(tmp_path, capsys,
-                                                                     monkeypatch):
+def test_cli_play_options_and_an_output_path_checked_before_the_game(
+    tmp_path, capsys, monkeypatch
+):
     out = tmp_path / "r.json"
-    code = main(["play", "tron", str(ROOT / "maps" / "tron" / "duel.txt"), "random",
-                 _hostile("report", "cli-" + uuid.uuid4().hex[:8]), "--limit", "2:memory=1G",
-                 "--bot-env", "2:LEVEL=7", "--record", str(out), "--json"])
+    code = main(
+        [
+            "play",
+            "tron",
+            str(ROOT / "maps" / "tron" / "duel.txt"),
+            "random",
+            _hostile("report", "cli-" + uuid.uuid4().hex[:8]),
+            "--limit",
+            "2:memory=1G",
+            "--bot-env",
+            "2:LEVEL=7",
+            "--record",
+            str(out),
+            "--json",
+        ]
+    )
     assert code == 0 and out.exists()
     from atlas.sim.records import load_record
 
@@ -325,13 +358,36 @@ def test_cli_play_options_and_an_output_path_checked_before_the_game(tmp_path, c
 
     import atlas.arena.runner as runner
 
-    monkeypatch.setattr(runner, "play_game",
-                        lambda *a, **k: pytest.fail("the game was played"))
-    assert main(["play", "tron", str(ROOT / "maps" / "tron" / "duel.txt"), "random",
-                 "random", "--record", str(tmp_path / "missing" / "x.json")]) == 2
+    monkeypatch.setattr(runner, "play_game", lambda *a, **k: pytest.fail("the game was played"))
+    assert (
+        main(
+            [
+                "play",
+                "tron",
+                str(ROOT / "maps" / "tron" / "duel.txt"),
+                "random",
+                "random",
+                "--record",
+                str(tmp_path / "missing" / "x.json"),
+            ]
+        )
+        == 2
+    )
     assert "does not exist" in capsys.readouterr().err
-    assert main(["play", "tron", str(ROOT / "maps" / "tron" / "duel.txt"), "random",
-                 "random", "--limit", "bogus=1"]) == 2
+    assert (
+        main(
+            [
+                "play",
+                "tron",
+                str(ROOT / "maps" / "tron" / "duel.txt"),
+                "random",
+                "random",
+                "--limit",
+                "bogus=1",
+            ]
+        )
+        == 2
+    )
     assert "unknown bot limit 'bogus'" in capsys.readouterr().err
 
 
@@ -343,17 +399,23 @@ def test_in_the_sandbox_a_program_under_tmp_finds_the_modules_beside_it(tmp_path
     (bots / "main.py").write_text(
         "import sys\nfrom helper import DIGIT\nwhile sys.stdin.readline():\n"
         "    for _ in range(3):\n        sys.stdin.readline()\n"
-        "    print(DIGIT, flush=True)\n")
+        "    print(DIGIT, flush=True)\n"
+    )
     game_map = read_map(ROOT / "maps" / "tron" / "duel.txt")
-    record = play_game("tron", game_map, [f"cmd:{sys.executable} {bots / 'main.py'}",
-                                          "random"], containment=Containment(sandbox=True))
+    record = play_game(
+        "tron",
+        game_map,
+        [f"cmd:{sys.executable} {bots / 'main.py'}", "random"],
+        containment=Containment(sandbox=True),
+    )
     assert record.statuses[0].status == "ok", (record.statuses, record.stderr[0])
     assert {t.moves[0] for t in record.turns} == {2}
 
 
 @pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_bwrap)])
-def test_a_player_folder_is_the_working_folder_and_home_is_still_the_bots_own(tmp_path,
-                                                                             sandbox):
+def test_a_player_folder_is_the_working_folder_and_home_is_still_the_bots_own(
+    tmp_path, sandbox
+):
     """A tournament plan may name a player's folder (``cwd``): the command's relative
     words are read there and the bot starts there; HOME and TMPDIR stay its own."""
     from atlas.arena.protocols import external_bot
@@ -362,8 +424,12 @@ def test_a_player_folder_is_the_working_folder_and_home_is_still_the_bots_own(tm
     player.mkdir()
     shutil.copy(HOSTILE, player / "bot.py")
     marker = f"atlas-test-{uuid.uuid4().hex[:12]}"
-    bot = external_bot("tron", f"{sys.executable} bot.py report {marker}", cwd=str(player),
-                       containment=Containment(sandbox=sandbox))
+    bot = external_bot(
+        "tron",
+        f"{sys.executable} bot.py report {marker}",
+        cwd=str(player),
+        containment=Containment(sandbox=sandbox),
+    )
     record = play_game("tron", DUEL, [bot, "random"])
     assert record.statuses[0].status == "ok", (record.statuses, record.stderr[0])
     err = record.stderr[0]

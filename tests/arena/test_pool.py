@@ -12,20 +12,32 @@ import time
 import uuid
 from pathlib import Path
 
-from atlas.arena.pool import run_pool
-
 import pool_jobs
+
+from atlas.arena.pool import run_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A small tournament: 3 bots, one map, 2 seeds: 12 games of a few seconds each.
-GAMES = ["isolation", "--maps", str(ROOT / "maps" / "isolation" / "queen8.txt"), "--bots",
-         "random", "phased", "strong", "--seeds", "2", "--time", "0.1", "--jobs", "2"]
+GAMES = [
+    "isolation",
+    "--maps",
+    str(ROOT / "maps" / "isolation" / "queen8.txt"),
+    "--bots",
+    "random",
+    "phased",
+    "strong",
+    "--seeds",
+    "2",
+    "--time",
+    "0.1",
+    "--jobs",
+    "2",
+]
 
 
 def test_a_dead_worker_costs_only_its_job_and_is_replaced():
     done, failed = {}, {}
-    run_pool(list(range(9)), pool_jobs.square_or_die, 2, done.__setitem__,
-             failed.__setitem__)
+    run_pool(list(range(9)), pool_jobs.square_or_die, 2, done.__setitem__, failed.__setitem__)
     assert done == {n: n * n for n in range(9) if n not in (3, 5)}
     assert set(failed) == {3, 5}
     assert "killed by SIGKILL" in failed[3]
@@ -53,14 +65,18 @@ def _start_tournament(tmp_path: Path, token: str) -> tuple[subprocess.Popen, Pat
     env = dict(os.environ, ATLAS_TEST_TOKEN=token, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
         [sys.executable, "-m", "atlas", "tournament", *GAMES, "--out", str(out), "-q"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     return proc, out
 
 
 def _wait_for_records(out: Path, proc: subprocess.Popen, n: int) -> list[Path]:
     for _ in range(1200):  # at most 120 s
-        files = sorted((out / "records").glob("*.json.gz")) if (out / "records").is_dir() \
-            else []
+        files = (
+            sorted((out / "records").glob("*.json.gz")) if (out / "records").is_dir() else []
+        )
         if len(files) >= n or proc.poll() is not None:
             return files
         time.sleep(0.1)
@@ -95,10 +111,23 @@ def _interrupted(tmp_path: Path, sig: int, code: int, resume: bool) -> None:
     if not resume:
         return
     # --resume plays only what is missing and finishes the tournament
-    done = subprocess.run([sys.executable, "-m", "atlas", "tournament", *GAMES,
-                           "--out", str(out), "--resume", "--json"],
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "atlas",
+            "tournament",
+            *GAMES,
+            "--out",
+            str(out),
+            "--resume",
+            "--json",
+        ],
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert len(list((out / "records").glob("*.json.gz"))) == 12
     assert "resuming:" not in done.stdout  # the JSON only on stdout

@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from atlas.maps import parse_map
-from atlas.sim import get_game
 from atlas.arena.process import BotFailure
 from atlas.arena.protocols import external_bot
 from atlas.arena.protocols.gtp import GtpBot
 from atlas.arena.protocols.jsonl import JsonLinesBot
 from atlas.arena.protocols.tron import TronProtocolBot, tron_board_text
 from atlas.arena.runner import play_game
+from atlas.maps import parse_map
+from atlas.sim import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = Path(__file__).resolve().parent / "broken_bots"
@@ -169,8 +169,15 @@ def test_gtp_dialogue(tmp_path):
     finally:
         bot.close()
     assert log.read_text().splitlines() == [
-        "boardsize 7 6", "inarow 5", "clear_board", "play black 4", "genmove white",
-        "play black 4", "genmove white", "quit"]
+        "boardsize 7 6",
+        "inarow 5",
+        "clear_board",
+        "play black 4",
+        "genmove white",
+        "play black 4",
+        "genmove white",
+        "quit",
+    ]
 
 
 def test_gtp_inarow_refused_matters_when_not_five(tmp_path):
@@ -191,9 +198,12 @@ def test_gtp_inarow_refused_matters_when_not_five(tmp_path):
 
 
 def test_state_json_round_trip_for_every_game_state():
-    for game_name, text, turns in (("outpost", "3 4\n10 10\n", 11),
-                                   ("tron", TRON_TEXT, 2), ("connect5", "connect5 7 6 4\n", 2),
-                                   ("isolation", "isolation 4 3 knight\n1..#\n....\n#..2\n", 2)):
+    for game_name, text, turns in (
+        ("outpost", "3 4\n10 10\n", 11),
+        ("tron", TRON_TEXT, 2),
+        ("connect5", "connect5 7 6 4\n", 2),
+        ("isolation", "isolation 4 3 knight\n1..#\n....\n#..2\n", 2),
+    ):
         game = get_game(game_name)
         state = game.initial_state(parse_map(text, game=game_name, name="m"))
         rng = np.random.default_rng(1)
@@ -201,26 +211,30 @@ def test_state_json_round_trip_for_every_game_state():
             moves = {s: game.random_move(state, s, rng) for s in game.to_move(state)}
             state = game.apply(state, moves)
         data = json.loads(json.dumps(game.state_to_json(state)))
-        back = game.state_from_json(game.initial_state(parse_map(text, game=game_name, name="m")),
-                               data)
+        back = game.state_from_json(
+            game.initial_state(parse_map(text, game=game_name, name="m")), data
+        )
         assert game.summary(back) == game.summary(state)
         if game_name == "outpost":
             assert len(data["owner"]) == 100 and len(data["owner"][0]) == 100
             assert data["turn"] == 11 and len(data["outposts"]) == 4
             assert np.array_equal(np.asarray(data["owner"]), state.owner)
             assert np.array_equal(back.owner, state.owner)
-    assert len(data["blocked"]) == 3 and all(len(row) == 4 and set(row) <= set("#.")
-                                             for row in data["blocked"])
+    assert len(data["blocked"]) == 3 and all(
+        len(row) == 4 and set(row) <= set("#.") for row in data["blocked"]
+    )
     assert data["blocked"][0][3] == "#" and data["variant"] == "knight"
 
 
 def test_jsonl_messages(tmp_path):
     script = tmp_path / "echo.py"
-    script.write_text("import sys, json\nlog = open(sys.argv[1], 'a')\n"
-                      "for line in sys.stdin:\n    log.write(line); log.flush()\n"
-                      "    m = json.loads(line)\n"
-                      "    if m['type'] == 'turn': print(json.dumps({'move': m['legal'][-1]}),"
-                      " flush=True)\n")
+    script.write_text(
+        "import sys, json\nlog = open(sys.argv[1], 'a')\n"
+        "for line in sys.stdin:\n    log.write(line); log.flush()\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'turn': print(json.dumps({'move': m['legal'][-1]}),"
+        " flush=True)\n"
+    )
     log = tmp_path / "log.jsonl"
     text = "isolation 4 3 queen\n1..#\n....\n#..2\n"
     imap = parse_map(text, game="isolation", name="small")
@@ -234,8 +248,15 @@ def test_jsonl_messages(tmp_path):
         bot.close()
     assert move == max(game.legal_moves(state, 0))
     start, turn = (json.loads(ln) for ln in log.read_text().splitlines())
-    assert start == {"type": "start", "game": "isolation", "seat": 0, "players": 2,
-                     "map_name": "small", "map": text, "params": {"variant": None}}
+    assert start == {
+        "type": "start",
+        "game": "isolation",
+        "seat": 0,
+        "players": 2,
+        "map_name": "small",
+        "map": text,
+        "params": {"variant": None},
+    }
     assert turn["type"] == "turn" and turn["turn"] == 0 and turn["seat"] == 0
     assert 0 < turn["time"] <= PATIENCE
     assert turn["state"]["blocked"] == ["#..#", "....", "#..#"]
@@ -269,8 +290,11 @@ NEVER_ANSWERS = {"hangs.py": 0.6, "ignores_sigterm.py": 3.0}
 @pytest.mark.parametrize("script", sorted(EXPECTED))
 def test_broken_bot_loses_cleanly_and_leaves_no_process(game_name, script):
     game_map = parse_map(MAPS[game_name], game=game_name, name="m")
-    broken = external_bot(game_name, [sys.executable, str(BROKEN / script)],
-                          first_move_time=NEVER_ANSWERS.get(script, PATIENCE))
+    broken = external_bot(
+        game_name,
+        [sys.executable, str(BROKEN / script)],
+        first_move_time=NEVER_ANSWERS.get(script, PATIENCE),
+    )
     record = play_game(game_name, game_map, ["random", broken], seed=3, time_limit=0.1)
     status, reason = EXPECTED[script]
     assert record.statuses[1].status == status, record.statuses[1]
@@ -303,18 +327,44 @@ def test_outpost_programs_play_through_json_lines():
     # The served bot starts atlas and loads (or compiles) the outpost kernels: it and the
     # host get PATIENCE for every move, so that it always answers itself (its watchdog
     # would otherwise answer a random legal move for it while numba compiles).
-    served = external_bot("outpost", [sys.executable, "-m", "atlas.cli", "bot", "outpost",
-                                      "random", "--seed", "7", "--first-time", str(PATIENCE),
-                                      "--time", str(PATIENCE)], first_move_time=PATIENCE)
-    players = [f"cmd:{sys.executable} {EXAMPLES / 'outpost_bot.py'}", "random", served,
-               "random"]
-    record = play_game("outpost", game_map, players, params={"T": 12}, seed=1,
-                       time_limit=PATIENCE / 2)
+    served = external_bot(
+        "outpost",
+        [
+            sys.executable,
+            "-m",
+            "atlas.cli",
+            "bot",
+            "outpost",
+            "random",
+            "--seed",
+            "7",
+            "--first-time",
+            str(PATIENCE),
+            "--time",
+            str(PATIENCE),
+        ],
+        first_move_time=PATIENCE,
+    )
+    players = [
+        f"cmd:{sys.executable} {EXAMPLES / 'outpost_bot.py'}",
+        "random",
+        served,
+        "random",
+    ]
+    record = play_game(
+        "outpost", game_map, players, params={"T": 12}, seed=1, time_limit=PATIENCE / 2
+    )
     assert [s.status for s in record.statuses] == ["ok"] * 4, record.statuses
     assert record.final["turn"] == 12 and record.result.reason == "turn-limit"
     # the served random bot plays what the built-in one would with the same seed
-    same = play_game("outpost", game_map, [players[0], "random", _SeededRandom(7), "random"],
-                     params={"T": 12}, seed=1, time_limit=PATIENCE / 2)
+    same = play_game(
+        "outpost",
+        game_map,
+        [players[0], "random", _SeededRandom(7), "random"],
+        params={"T": 12},
+        seed=1,
+        time_limit=PATIENCE / 2,
+    )
     assert [t.moves[2] for t in record.turns] == [t.moves[2] for t in same.turns]
 
 
@@ -323,6 +373,7 @@ class _SeededRandom:
 
     def __init__(self, seed):
         from atlas.bots import make_bot
+
         self.bot = make_bot("outpost", "random", seed)
         self.name = "random"
 
@@ -330,14 +381,23 @@ class _SeededRandom:
         return self.bot.move(state, player, deadline)
 
 
-@pytest.mark.parametrize("game_name, example", [("tron", "tron_bot.py"),
-                                                ("connect5", "connect5_bot.py"),
-                                                ("isolation", "isolation_bot.py")])
+@pytest.mark.parametrize(
+    "game_name, example",
+    [
+        ("tron", "tron_bot.py"),
+        ("connect5", "connect5_bot.py"),
+        ("isolation", "isolation_bot.py"),
+    ],
+)
 def test_example_bots_play_whole_games(game_name, example):
     game_map = parse_map(MAPS[game_name], game=game_name, name="m")
-    record = play_game(game_name, game_map,
-                       [f"cmd:{sys.executable} {EXAMPLES / example}", "random"],
-                       seed=1, time_limit=0.5)
+    record = play_game(
+        game_name,
+        game_map,
+        [f"cmd:{sys.executable} {EXAMPLES / example}", "random"],
+        seed=1,
+        time_limit=0.5,
+    )
     assert [s.status for s in record.statuses] == ["ok", "ok"]
     assert record.result.reason in ("win", "draw", "crash")
     assert len(record.turns) >= 1

@@ -7,8 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from atlas.arena.rating import (RATING_BASE, RATING_SCALE, bradley_terry, expected_score,
-                              pairwise_comparisons)
+from atlas.arena.rating import (
+    RATING_BASE,
+    RATING_SCALE,
+    bradley_terry,
+    expected_score,
+    pairwise_comparisons,
+)
 
 
 def _reference_fit(names, comparisons, prior):
@@ -27,7 +32,9 @@ def _reference_fit(names, comparisons, prior):
             grad[i] += prior * (0.5 - p)
         theta = [t + 0.03 * g for t, g in zip(theta, grad)]
     mean = sum(theta) / len(theta)
-    return {n: RATING_BASE + RATING_SCALE * (theta[idx[n]] - mean) / math.log(10) for n in names}
+    return {
+        n: RATING_BASE + RATING_SCALE * (theta[idx[n]] - mean) / math.log(10) for n in names
+    }
 
 
 def test_two_players_three_to_one_is_odds_three():
@@ -65,13 +72,19 @@ def test_perfect_record_stays_finite_with_prior_and_order_does_not_matter():
     assert r1 == pytest.approx(r2, abs=1e-9)
     assert r1["a"] > r1["b"] > r1["c"]
     # x played nobody: the prior holds it at the anchor, between b and c here
-    assert r1["x"] == pytest.approx(_reference_fit(["a", "b", "c", "x"], comps, 1.0)["x"],
-                                    abs=1e-3)
+    assert r1["x"] == pytest.approx(
+        _reference_fit(["a", "b", "c", "x"], comps, 1.0)["x"], abs=1e-3
+    )
 
 
 def test_pairwise_comparisons_rank_by_score_and_skip_same_bot():
     assert pairwise_comparisons(["a", "b", "c", "a"], [5, 2, 2, 1]) == [
-        ("a", "b", 1.0), ("a", "c", 1.0), ("b", "c", 0.5), ("b", "a", 1.0), ("c", "a", 1.0)]
+        ("a", "b", 1.0),
+        ("a", "c", 1.0),
+        ("b", "c", 0.5),
+        ("b", "a", 1.0),
+        ("c", "a", 1.0),
+    ]
     assert bradley_terry([], []) == {}
 
 
@@ -103,7 +116,8 @@ def test_plackett_luce_by_hand():
     # the same three players, each first once, second once and last once: all equal
     cyc = [(("a",), ("b",), ("c",)), (("b",), ("c",), ("a",)), (("c",), ("a",), ("b",))]
     assert plackett_luce(["a", "b", "c"], cyc, prior=0.0) == pytest.approx(
-        {"a": 1500.0, "b": 1500.0, "c": 1500.0})
+        {"a": 1500.0, "b": 1500.0, "c": 1500.0}
+    )
     # two seats, no ties: Bradley-Terry without draws (3 wins to 1: odds 3)
     duel = [(("a",), ("b",))] * 3 + [(("b",), ("a",))]
     r2 = plackett_luce(["a", "b"], duel, prior=0.0)
@@ -126,7 +140,7 @@ def test_plackett_luce_is_the_maximum_likelihood():
     got = plackett_luce(names, [tuple((n,) for n in o) for o in rankings], prior=0.0)
     theta = {n: (got[n] - RATING_BASE) * math.log(10) / RATING_SCALE for n in names}
     best = _pl_loglik(theta, rankings)
-    for n in names:          # every small step away from the fit lowers the likelihood
+    for n in names:  # every small step away from the fit lowers the likelihood
         for eps in (-0.01, 0.01):
             moved = dict(theta)
             moved[n] += eps
@@ -151,6 +165,6 @@ def test_bootstrap_intervals_hold_the_fit_and_are_repeatable():
     assert one.low == two.low and one.high == two.high
     for n in "ab":
         assert one.low[n] <= one.ratings[n] <= one.high[n]
-    assert one.high["a"] - one.low["a"] > 50            # ten games: a wide interval
+    assert one.high["a"] - one.low["a"] > 50  # ten games: a wide interval
     assert 0.8 < one.superiority("a", "b") <= 1.0
     assert one.superiority("a", "b") + one.superiority("b", "a") == pytest.approx(1.0)

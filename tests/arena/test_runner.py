@@ -9,22 +9,24 @@ from pathlib import Path
 
 import pytest
 
+from atlas.arena.process import ExternalBot
+from atlas.arena.protocols.tron import TronProtocolBot
+from atlas.arena.runner import bot_seed, make_player, play_game, player_entry
 from atlas.cli import main
 from atlas.errors import BotError, UnknownNameError
 from atlas.maps import parse_map
 from atlas.sim import get_game
-from atlas.arena.process import ExternalBot
-from atlas.arena.protocols.tron import TronProtocolBot
 from atlas.sim.records import load_record, verify_record
-from atlas.arena.runner import bot_seed, make_player, play_game, player_entry
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "bots"
 MAPS = {
-    "tron": parse_map("7 5\n#######\n#1    #\n#  #  #\n#    2#\n#######\n", game="tron",
-                      name="box"),
-    "isolation": parse_map("isolation 4 4 queen\n1...\n..#.\n....\n...2\n", game="isolation",
-                           name="box"),
+    "tron": parse_map(
+        "7 5\n#######\n#1    #\n#  #  #\n#    2#\n#######\n", game="tron", name="box"
+    ),
+    "isolation": parse_map(
+        "isolation 4 4 queen\n1...\n..#.\n....\n...2\n", game="isolation", name="box"
+    ),
     "connect5": parse_map("connect5 6 5 4\n", game="connect5", name="small"),
     "outpost": parse_map("10 10\n11 10\n30 5\n", game="outpost", name="lake"),
 }
@@ -42,6 +44,7 @@ class ScriptedBot:
         if first_move_time is not None:
             self.first_move_time = first_move_time
         import numpy as np
+
         self.rng = np.random.default_rng(0)
 
     def move(self, state, player, deadline):
@@ -86,14 +89,24 @@ def test_random_games_replay_and_repeat(game_name):
     assert len({bot_seed(5, s) for s in range(4)}) == 4
 
 
-FAILURES = [("raise", "crashed", "crash"), ("slow", "timeout", "timeout"),
-            ("garbage", "invalid", "invalid"), ("illegal", "illegal", "illegal")]
+FAILURES = [
+    ("raise", "crashed", "crash"),
+    ("slow", "timeout", "timeout"),
+    ("garbage", "invalid", "invalid"),
+    ("illegal", "illegal", "illegal"),
+]
 
 
 # every tron direction is legal (a bad one crashes by the rules): no illegal tron case
-@pytest.mark.parametrize("game_name, how, status, reason", [
-    (g, *f) for g in ("isolation", "connect5", "tron") for f in FAILURES
-    if not (g == "tron" and f[0] == "illegal")])
+@pytest.mark.parametrize(
+    "game_name, how, status, reason",
+    [
+        (g, *f)
+        for g in ("isolation", "connect5", "tron")
+        for f in FAILURES
+        if not (g == "tron" and f[0] == "illegal")
+    ],
+)
 def test_a_failing_seat_loses_with_the_reason(game_name, how, status, reason, tick_clock):
     # On the injected tick clock: the random seat is never late whatever the machine's
     # load, and "slow" is 0.15 s past the deadline, later than the runner allows.
@@ -125,8 +138,14 @@ def test_built_in_first_move_may_compile_but_later_moves_are_timed(tick_clock):
 
 def test_outpost_empire_that_fails_stops_moving_and_the_game_goes_on(tick_clock):
     bad = ScriptedBot("outpost", "raise", at=3)
-    record = play_game("outpost", MAPS["outpost"], ["random", bad, "random", "random"],
-                       params={"T": 12}, seed=1, time_limit=0.5)
+    record = play_game(
+        "outpost",
+        MAPS["outpost"],
+        ["random", bad, "random", "random"],
+        params={"T": 12},
+        seed=1,
+        time_limit=0.5,
+    )
     verify_record(record)
     assert record.statuses[1].status == "crashed"
     turn = record.statuses[1].turn
@@ -142,8 +161,7 @@ def test_bot_that_cannot_start_loses_at_turn_zero():
         def start(self, game_map, params, player):
             raise RuntimeError("no memory")
 
-    record = play_game("isolation", MAPS["isolation"], [NoStart("isolation", "none"),
-                                                        "random"])
+    record = play_game("isolation", MAPS["isolation"], [NoStart("isolation", "none"), "random"])
     assert record.statuses[0].status == "crashed" and record.statuses[0].turn == 0
     assert "no memory" in record.statuses[0].detail
     assert (record.result.winner, record.result.reason, len(record.turns)) == (1, "crash", 1)
@@ -165,8 +183,10 @@ def test_make_player_and_names():
     assert player_entry("cmd:./bots/fast --x").kind == "external"
     assert player_entry("cmd:./bots/fast --x").command == "./bots/fast --x"
     assert player_entry("random").kind == "builtin"
-    with pytest.raises(UnknownNameError, match="unknown tron bot 'no-such-bot'; expected "
-                                               "one of random, wallhugger"):
+    with pytest.raises(
+        UnknownNameError,
+        match="unknown tron bot 'no-such-bot'; expected one of random, wallhugger",
+    ):
         make_player("tron", "no-such-bot", 0)
     with pytest.raises(BotError, match="empty command line"):
         make_player("tron", "cmd:  ", 0)
@@ -180,9 +200,22 @@ def test_cli_play_json_and_record(tmp_path, capsys):
     map_file = tmp_path / "box.txt"
     map_file.write_text("isolation 4 4 queen\n1...\n..#.\n....\n...2\n")
     out = tmp_path / "game.json.gz"
-    code = main(["play", "isolation", str(map_file), "random",
-                 f"cmd:{sys.executable} {EXAMPLES / 'isolation_bot.py'}", "--seed", "4",
-                 "--time", "0.5", "--json", "--record", str(out)])
+    code = main(
+        [
+            "play",
+            "isolation",
+            str(map_file),
+            "random",
+            f"cmd:{sys.executable} {EXAMPLES / 'isolation_bot.py'}",
+            "--seed",
+            "4",
+            "--time",
+            "0.5",
+            "--json",
+            "--record",
+            str(out),
+        ]
+    )
     assert code == 0
     line = capsys.readouterr().out.strip().splitlines()
     assert len(line) == 1
@@ -192,7 +225,8 @@ def test_cli_play_json_and_record(tmp_path, capsys):
     assert result["winner"] == record.result.winner
     assert result["reason"] == record.result.reason
     assert result["turns"] == len(record.turns) and result["scores"] == list(
-        record.result.scores)
+        record.result.scores
+    )
     assert record.players[1].kind == "external" and record.seed == 4
     code = main(["play", "isolation", str(map_file), "random", "random", "--seed", "4"])
     text = capsys.readouterr().out
@@ -211,8 +245,12 @@ class _Reporting:
     def move(self, state, player, deadline):
         self.calls += 1
         if self.style == "mapping":
-            self.last_info = {"depth": self.calls, "nodes": 10 * self.calls,
-                              "value": -1.5, "scores": [float("-inf")] * 4}
+            self.last_info = {
+                "depth": self.calls,
+                "nodes": 10 * self.calls,
+                "value": -1.5,
+                "scores": [float("-inf")] * 4,
+            }
         else:
             self.last_depth, self.last_score, self.last_nodes = self.calls, 3, 99
         return 2 if player == 0 else 4
@@ -220,13 +258,16 @@ class _Reporting:
 
 def test_bot_info_is_recorded_per_move():
     gm = parse_map("9 3\n#########\n#1     2#\n#########\n", game="tron", name="row")
-    rec = play_game("tron", gm, [_Reporting("mapping"), _Reporting("attributes")],
-                    time_limit=1.0)
+    rec = play_game(
+        "tron", gm, [_Reporting("mapping"), _Reporting("attributes")], time_limit=1.0
+    )
     assert len(rec.turns) == 3  # a head-on meeting in the middle
     assert [t.info[0] for t in rec.turns] == [
-        {"depth": k, "score": -1.5, "nodes": 10 * k} for k in (1, 2, 3)]
+        {"depth": k, "score": -1.5, "nodes": 10 * k} for k in (1, 2, 3)
+    ]
     assert [t.info[1] for t in rec.turns] == [
-        {"depth": k, "score": 3, "nodes": 99} for k in (1, 2, 3)]
+        {"depth": k, "score": 3, "nodes": 99} for k in (1, 2, 3)
+    ]
     # a bot that says nothing gets no info
     rec2 = play_game("tron", gm, ["random", _Reporting("mapping")], time_limit=1.0)
     assert rec2.turns and all(0 not in t.info and 1 in t.info for t in rec2.turns)

@@ -1,4 +1,5 @@
-"""Tests of atlas.arena.protocols' served side: built-in bots spoken to through each external protocol."""
+"""Tests of atlas.arena.protocols' served side: built-in bots spoken to through each external
+protocol."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ import numpy as np
 import pytest
 
 from atlas.arena.protocols import SERVE_FIRST_MOVE_TIME, serve_builtin_bot
+from atlas.arena.protocols import tron as tron_protocol
 from atlas.arena.protocols.common import ServedBot, process_age, process_start
 from atlas.arena.protocols.tron import safe_digit
-from atlas.arena.protocols import tron as tron_protocol
 from atlas.maps import parse_map
 from atlas.sim import get_game
 
@@ -53,9 +54,12 @@ def _board(rows, me, opp):
 
 
 def test_atlas_bot_tron_random_speaks_the_official_protocol():
-    proc = subprocess.Popen([sys.executable, "-m", "atlas.cli", "bot", "tron", "random",
-                             "--time", "0.5"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "atlas.cli", "bot", "tron", "random", "--time", "0.5"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
     rows = ["#####", "#   #", "#   #", "#####"]
     answers = []
     try:
@@ -78,11 +82,17 @@ def test_atlas_bot_tron_random_speaks_the_official_protocol():
 
 
 def test_serve_connect5_gtp_in_memory():
-    commands = b"1 protocol_version\nboardsize 7 6\nclear_board\nplay black 4\n" \
-               b"genmove white\nplay b 9\nquit\n"
+    commands = (
+        b"1 protocol_version\nboardsize 7 6\nclear_board\nplay black 4\n"
+        b"genmove white\nplay b 9\nquit\n"
+    )
     out = io.BytesIO()
-    assert serve_builtin_bot("connect5", "random", seed=2, time_limit=0.2,
-                             stdin=io.BytesIO(commands), stdout=out) == 0
+    assert (
+        serve_builtin_bot(
+            "connect5", "random", seed=2, time_limit=0.2, stdin=io.BytesIO(commands), stdout=out
+        )
+        == 0
+    )
     replies = out.getvalue().decode().split("\n\n")
     assert replies[:3] == ["=1 2", "=", "="]
     assert replies[3] == "="
@@ -95,14 +105,32 @@ def test_serve_isolation_jsonl_in_memory():
     text = "isolation 4 3 queen\n1..#\n....\n#..2\n"
     game = get_game("isolation")
     state = game.initial_state(parse_map(text, game="isolation", name="m"))
-    lines = [{"type": "start", "game": "isolation", "seat": 0, "players": 2, "map": text,
-              "map_name": "m", "params": {}},
-             {"type": "turn", "turn": 0, "seat": 0, "time": 1.0,
-              "state": get_game("isolation").state_to_json(state)}]
+    lines = [
+        {
+            "type": "start",
+            "game": "isolation",
+            "seat": 0,
+            "players": 2,
+            "map": text,
+            "map_name": "m",
+            "params": {},
+        },
+        {
+            "type": "turn",
+            "turn": 0,
+            "seat": 0,
+            "time": 1.0,
+            "state": get_game("isolation").state_to_json(state),
+        },
+    ]
     out = io.BytesIO()
-    serve_builtin_bot("isolation", "random", time_limit=0.2,
-                      stdin=io.BytesIO("".join(json.dumps(m) + "\n" for m in lines).encode()),
-                      stdout=out)
+    serve_builtin_bot(
+        "isolation",
+        "random",
+        time_limit=0.2,
+        stdin=io.BytesIO("".join(json.dumps(m) + "\n" for m in lines).encode()),
+        stdout=out,
+    )
     answer = json.loads(out.getvalue())
     assert tuple(answer["move"]) in game.legal_moves(state, 0)
 
@@ -118,11 +146,19 @@ def test_process_age_reads_the_start_tick_after_the_command_name():
 
 
 def test_process_start_of_a_child_is_no_earlier_than_its_popen():
-    code = ("import time; from atlas.arena.protocols.common import process_start; "
-            "print(time.perf_counter() - process_start())")
+    code = (
+        "import time; from atlas.arena.protocols.common import process_start; "
+        "print(time.perf_counter() - process_start())"
+    )
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     elapsed = time.perf_counter() - t0
     age = float(done.stdout)
     # The child's age when it asked is at most the time since its Popen (plus one clock
@@ -150,12 +186,7 @@ class _Stuck:
         return self.answer
 
 
-TRON_BOARD = ("7 5\n"
-              "#######\n"
-              "#1 ####\n"
-              "# #   #\n"
-              "#    2#\n"
-              "#######\n")
+TRON_BOARD = "7 5\n#######\n#1 ####\n# #   #\n#    2#\n#######\n"
 
 
 def _served(make, first_in: float = 0.0, move_time: float = 0.0) -> ServedBot:
@@ -201,8 +232,9 @@ def test_watchdog_answers_while_the_bot_is_still_being_made():
         first = served.ask(lambda b, dl: b.move(None, 0, dl), served.deadline(0.0), lambda: 9)
         assert (first, bot.asked, served.fallbacks) == (9, 0, 1)
         made.set()  # the bot is ready: the next request is the bot's again
-        later = served.ask(lambda b, dl: b.move(None, 0, dl),
-                           served.deadline(time.perf_counter()), lambda: 9)
+        later = served.ask(
+            lambda b, dl: b.move(None, 0, dl), served.deadline(time.perf_counter()), lambda: 9
+        )
     finally:
         made.set()
         served.close()
@@ -222,10 +254,9 @@ def test_a_bot_that_raises_is_answered_for_and_reported(capsys):
 
 
 def test_first_move_counts_from_the_start_later_moves_from_the_read():
-    served = ServedBot(lambda: None, first_deadline=100.0, move_time=0.9,
-                       clock=lambda: 0.0)
+    served = ServedBot(lambda: None, first_deadline=100.0, move_time=0.9, clock=lambda: 0.0)
     try:
-        assert served.deadline(50.0) == 100.0      # the first: the start's deadline
+        assert served.deadline(50.0) == 100.0  # the first: the start's deadline
         served.ask(lambda bot, dl: 1, 1e9, lambda: 0)
         assert served.deadline(50.0) == pytest.approx(50.9)
     finally:
@@ -239,8 +270,12 @@ def test_atlas_bot_tron_frontline_answers_within_the_engine_s_first_three_second
     rows = ["#######", "#     #", "#     #", "#######"]
     board = _board(rows, (1, 1), (2, 5)).encode()
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "atlas", "bot", "tron", "frontline"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "atlas", "bot", "tron", "frontline"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
     try:
         proc.stdin.write(board)
         proc.stdin.flush()
@@ -264,16 +299,36 @@ def test_jsonl_watchdog_answers_one_of_the_legal_moves_it_was_sent():
     game = get_game("isolation")
     state = game.initial_state(parse_map(text, game="isolation", name="m"))
     legal = [list(m) for m in game.legal_moves(state, 0)]
-    lines = [{"type": "start", "game": "isolation", "seat": 0, "players": 2, "map": text,
-              "map_name": "m", "params": {}},
-             {"type": "turn", "turn": 0, "seat": 0, "time": 1.0, "legal": legal[1:2],
-              "state": game.state_to_json(state)}]
+    lines = [
+        {
+            "type": "start",
+            "game": "isolation",
+            "seat": 0,
+            "players": 2,
+            "map": text,
+            "map_name": "m",
+            "params": {},
+        },
+        {
+            "type": "turn",
+            "turn": 0,
+            "seat": 0,
+            "time": 1.0,
+            "legal": legal[1:2],
+            "state": game.state_to_json(state),
+        },
+    ]
     bot = _Stuck(answer=(0, 0))
     served = _served(lambda: bot)
     out = io.BytesIO()
     try:
-        jsonl.serve("isolation", served, io.BytesIO(
-            "".join(json.dumps(m) + "\n" for m in lines).encode()), out, {})
+        jsonl.serve(
+            "isolation",
+            served,
+            io.BytesIO("".join(json.dumps(m) + "\n" for m in lines).encode()),
+            out,
+            {},
+        )
     finally:
         bot.release.set()
         served.close()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,8 +23,15 @@ def moves_in_time(tick_clock: Any) -> Callable[..., None]:
     asserts it came back before the game runner would call it late
     (:func:`atlas.arena.runner.late_after`) and is legal.
     """
-    def check(game_name: str, bot: Any, game_map: Any, plies: Sequence[int], seed: int,
-              as_move: Callable[[Any], Any] = lambda m: m) -> None:
+
+    def check(
+        game_name: str,
+        bot: Any,
+        game_map: Any,
+        plies: Sequence[int],
+        seed: int,
+        as_move: Callable[[Any], Any] = lambda m: m,
+    ) -> None:
         game = get_game(game_name)
         rng = np.random.default_rng(seed)
         warm = game.initial_state(game_map)

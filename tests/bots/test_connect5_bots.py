@@ -8,18 +8,33 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.search import S_ABORT, S_EMPTY, S_SCORE, new_status
-from atlas.bots.connect5.bitboard import (_bb_eval, _bb_negamax, _bb_parity, _bb_wins,
-                                         bit_geometry, bitboards)
-from atlas.bots.connect5.search import (PARITY, WIN, _load, _parity_weights, _weights,
-                                        _update, _zugzwang, window_counts)
+from atlas.bots.connect5.bitboard import (
+    _bb_eval,
+    _bb_negamax,
+    _bb_parity,
+    _bb_wins,
+    bit_geometry,
+    bitboards,
+)
+from atlas.bots.connect5.search import (
+    PARITY,
+    WIN,
+    _load,
+    _parity_weights,
+    _update,
+    _weights,
+    _zugzwang,
+    window_counts,
+)
 from atlas.bots.connect5.strong import StrongConnect5Bot
 from atlas.bots.connect5.window import Window4Bot, move_score, seed_scores, window_table
+from atlas.bots.search import S_ABORT, S_EMPTY, S_SCORE, new_status
 from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
 
 
-def _state(rows: int, cols: int, discs: dict[tuple[int, int], int], inarow: int = 5
-           ) -> Connect5State:
+def _state(
+    rows: int, cols: int, discs: dict[tuple[int, int], int], inarow: int = 5
+) -> Connect5State:
     """A position from ``{(row, col): seat}``; the side to move follows from the counts."""
     board = np.zeros((rows, cols), np.int8)
     for (r, c), seat in discs.items():
@@ -48,7 +63,7 @@ def test_window_table_lists_every_line_once(rows, cols, inarow):
     assert found == _windows_reference(rows, cols, inarow)
     assert len(found) == len(windows)
     for cell in range(rows * cols):
-        listed = {int(w) for w in per_cell[ptr[cell]:ptr[cell + 1]]}
+        listed = {int(w) for w in per_cell[ptr[cell] : ptr[cell + 1]]}
         assert listed == {i for i, w in enumerate(windows.tolist()) if cell in w}
     if (rows, cols, inarow) == (6, 9, 5):
         assert len(windows) == 30 + 18 + 10 + 10  # rows, columns, two diagonals
@@ -76,15 +91,16 @@ def test_window4_move_score_matches_a_hand_count():
     bot = Window4Bot(seed=0, depth=1)
     values = bot.values(st, 0, time.perf_counter() + 5)
     assert values[3] == 1110 and values[4] == 1110  # the same four windows, mirrored
-    assert values[0] == 0   # (3, 0): its vertical windows hold seat 1's (4, 0)
+    assert values[0] == 0  # (3, 0): its vertical windows hold seat 1's (4, 0)
     assert bot.move(st.copy(), 0, time.perf_counter() + 5) in (3, 4)
 
 
 @pytest.mark.parametrize("name", ["window4", "strong"])
 def test_blocks_a_four(name):
     # seat 0 has four on the bottom row, open at column 4; seat 1 must block there
-    st = _state(6, 9, {(5, 0): 0, (5, 1): 0, (5, 2): 0, (5, 3): 0,
-                       (4, 0): 1, (4, 1): 1, (4, 2): 1})
+    st = _state(
+        6, 9, {(5, 0): 0, (5, 1): 0, (5, 2): 0, (5, 3): 0, (4, 0): 1, (4, 1): 1, (4, 2): 1}
+    )
     assert st.to_play == 1
     bot = make_bot("connect5", name, seed=1)
     assert bot.move(st.copy(), 1, time.perf_counter() + 1.0) == 4
@@ -93,8 +109,16 @@ def test_blocks_a_four(name):
 @pytest.mark.parametrize("name", ["window4", "strong"])
 def test_takes_an_immediate_win_over_a_block(name):
     # seat 1 threatens (5, 4); seat 0 can win at once on top of column 8
-    discs = {(5, 0): 1, (5, 1): 1, (5, 2): 1, (5, 3): 1,
-             (5, 8): 0, (4, 8): 0, (3, 8): 0, (2, 8): 0}
+    discs = {
+        (5, 0): 1,
+        (5, 1): 1,
+        (5, 2): 1,
+        (5, 3): 1,
+        (5, 8): 0,
+        (4, 8): 0,
+        (3, 8): 0,
+        (2, 8): 0,
+    }
     st = _state(6, 9, discs)
     assert st.to_play == 0
     bot = make_bot("connect5", name, seed=2)
@@ -107,8 +131,16 @@ def test_searches_when_the_move_is_shorter_than_the_margin(name, tick_clock):
     # must still search (a fifth of the budget) and see the win, not play a fallback.
     # On the injected tick clock (10 us a read): the budget is clock reads, not speed.
     tick_clock.tick = 1e-5
-    discs = {(5, 0): 1, (5, 1): 1, (5, 2): 1, (5, 3): 1,
-             (5, 8): 0, (4, 8): 0, (3, 8): 0, (2, 8): 0}
+    discs = {
+        (5, 0): 1,
+        (5, 1): 1,
+        (5, 2): 1,
+        (5, 3): 1,
+        (5, 8): 0,
+        (4, 8): 0,
+        (3, 8): 0,
+        (2, 8): 0,
+    }
     st = _state(6, 9, discs)
     bot = make_bot("connect5", name, seed=2)
     bot.start()
@@ -177,8 +209,22 @@ def _loaded(bot, start, rows, cols):
     status = new_status()
     status[S_EMPTY] = rows * cols
     key = np.zeros(1, np.int64)
-    _load(start, board, bot.windows, wcount, bot.cell_ptr, bot.cell_windows, bot.weights,
-          threats, bot.bonus, rows, cols, status, bot.zob, key)
+    _load(
+        start,
+        board,
+        bot.windows,
+        wcount,
+        bot.cell_ptr,
+        bot.cell_windows,
+        bot.weights,
+        threats,
+        bot.bonus,
+        rows,
+        cols,
+        status,
+        bot.zob,
+        key,
+    )
     return board, wcount, threats, status
 
 
@@ -206,30 +252,54 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
             c = int(rng.choice(filled))
             r = rows - int(st.heights[c])
             cell = r * cols + c
-            _update(cell, int(board[cell]) - 1, -1, board, bot.windows, wcount, bot.cell_ptr,
-                    bot.cell_windows, bot.weights, threats, bot.bonus, rows, cols, status)
+            _update(
+                cell,
+                int(board[cell]) - 1,
+                -1,
+                board,
+                bot.windows,
+                wcount,
+                bot.cell_ptr,
+                bot.cell_windows,
+                bot.weights,
+                threats,
+                bot.bonus,
+                rows,
+                cols,
+                status,
+            )
             after = st.board.copy()
             after[r, c] = 0
-            assert status[S_SCORE] == (_reference_eval(after, inarow, tuple(int(v) for v in bot.bonus))
-                                 + _parity_reference(after, inarow, bot.parity))
+            bonus = tuple(int(v) for v in bot.bonus)
+            assert status[S_SCORE] == (
+                _reference_eval(after, inarow, bonus)
+                + _parity_reference(after, inarow, bot.parity)
+            )
 
 
 def _blank_map(rows: int, cols: int, inarow: int):
     from atlas.maps import GameMap
+
     return GameMap("connect5", "t", np.zeros((rows, cols), bool), (), {"inarow": inarow})
 
 
 @pytest.mark.parametrize("name", ["window4", "strong"])
 def test_bots_answer_legal_moves_in_time(name, moves_in_time):
-    moves_in_time("connect5", make_bot("connect5", name, seed=0), _blank_map(6, 9, 5),
-                  (0, 7, 19, 33), seed=3)
+    moves_in_time(
+        "connect5",
+        make_bot("connect5", name, seed=0),
+        _blank_map(6, 9, 5),
+        (0, 7, 19, 33),
+        seed=3,
+    )
 
 
 # ------------------------------------------------------------------ bitboard search
 
 
-def _random_state(rows: int, cols: int, inarow: int, plies: int,
-                  rng: np.random.Generator) -> Connect5State:
+def _random_state(
+    rows: int, cols: int, inarow: int, plies: int, rng: np.random.Generator
+) -> Connect5State:
     """A random position of at most ``plies`` discs that is not over."""
     while True:
         st = GAME.initial_state(_blank_map(rows, cols, inarow))
@@ -260,13 +330,13 @@ def _bits_to_cells(bits: int, rows: int, cols: int) -> set[tuple[int, int]]:
 
 def test_bit_geometry_only_for_boards_of_64_bits():
     bot = StrongConnect5Bot()
-    bot._setup(6, 9, 5)                       # 9 * 7 = 63 bits
+    bot._setup(6, 9, 5)  # 9 * 7 = 63 bits
     geo = bit_geometry(6, 9, 5, bot.bonus, bot.weights)
     assert geo is not None
-    assert bin(int(geo[4]) & ((1 << 64) - 1)).count("1") == 54   # every cell, no sentinel
-    assert bit_geometry(7, 8, 5, bot.bonus, bot.weights) is not None    # 64 bits
-    assert bit_geometry(6, 10, 5, bot.bonus, bot.weights) is None       # 70 bits
-    assert bit_geometry(8, 8, 5, bot.bonus, bot.weights) is None        # 72 bits
+    assert bin(int(geo[4]) & ((1 << 64) - 1)).count("1") == 54  # every cell, no sentinel
+    assert bit_geometry(7, 8, 5, bot.bonus, bot.weights) is not None  # 64 bits
+    assert bit_geometry(6, 10, 5, bot.bonus, bot.weights) is None  # 70 bits
+    assert bit_geometry(8, 8, 5, bot.bonus, bot.weights) is None  # 72 bits
 
 
 def test_bitboards_of_a_position():
@@ -277,8 +347,9 @@ def test_bitboards_of_a_position():
     assert own == 1 << 1
 
 
-@pytest.mark.parametrize("rows, cols, inarow", [(6, 9, 5), (6, 7, 4), (4, 4, 3), (7, 8, 6),
-                                                (5, 5, 2)])
+@pytest.mark.parametrize(
+    "rows, cols, inarow", [(6, 9, 5), (6, 7, 4), (4, 4, 3), (7, 8, 6), (5, 5, 2)]
+)
 def test_bitboard_winning_cells_match_a_window_scan(rows, cols, inarow):
     rng = np.random.default_rng(inarow)
     bot = StrongConnect5Bot()
@@ -366,8 +437,9 @@ def _solve_reference(board: np.ndarray, p: int, inarow: int, ply: int, memo: dic
     return memo[key]
 
 
-@pytest.mark.parametrize("rows, cols, inarow, plies", [(4, 4, 3, 5), (5, 4, 4, 9),
-                                                        (4, 5, 3, 9)])
+@pytest.mark.parametrize(
+    "rows, cols, inarow, plies", [(4, 4, 3, 5), (5, 4, 4, 9), (4, 5, 3, 9)]
+)
 def test_bitboard_search_to_the_end_is_exact(rows, cols, inarow, plies):
     rng = np.random.default_rng(rows * cols + inarow)
     bot = StrongConnect5Bot()
@@ -378,11 +450,22 @@ def test_bitboard_search_to_the_end_is_exact(rows, cols, inarow, plies):
         empties = int((st.board == 0).sum())
         cur, mask = bitboards(st.board.ravel(), rows, cols, st.to_play)
         status = new_status()
-        v = _bb_negamax(cur, mask, _bb_wins(cur, bot.geo), _bb_wins(cur ^ mask, bot.geo),
-                        empties, 0, -(WIN + 1), WIN + 1, bot.geo, tt,
-                        np.zeros((2, cols), np.int64),
-                        np.zeros((rows * cols + 2, 3 * cols), np.int64), status,
-                        time.perf_counter() + 60)
+        v = _bb_negamax(
+            cur,
+            mask,
+            _bb_wins(cur, bot.geo),
+            _bb_wins(cur ^ mask, bot.geo),
+            empties,
+            0,
+            -(WIN + 1),
+            WIN + 1,
+            bot.geo,
+            tt,
+            np.zeros((2, cols), np.int64),
+            np.zeros((rows * cols + 2, 3 * cols), np.int64),
+            status,
+            time.perf_counter() + 60,
+        )
         assert status[S_ABORT] == 0
         assert v == _solve_reference(st.board.copy(), st.to_play, inarow, 0, {})
 
@@ -398,8 +481,9 @@ def test_strong_solves_the_end_of_a_game_exactly():
         # four random discs, then the seed bot for both sides: fewer games decided early
         st = _random_state(6, 7, 4, 4, rng)
         while st.turn < 32 and GAME.outcome(st) is None:
-            st = GAME.apply(st, {st.to_play: seed_bot.move(st, st.to_play,
-                                                           time.perf_counter() + 1.0)})
+            st = GAME.apply(
+                st, {st.to_play: seed_bot.move(st, st.to_play, time.perf_counter() + 1.0)}
+            )
         if GAME.outcome(st) is not None:
             continue
         empties = int((st.board == 0).sum())
@@ -409,27 +493,32 @@ def test_strong_solves_the_end_of_a_game_exactly():
         if bot.last_depth == empties:
             solved += 1
             assert (bot.last_score > 0) == (ref > 0) and (bot.last_score == 0) == (ref == 0)
-        if ref >= 0:   # the move keeps the win, or the draw (after the trap search)
+        if ref >= 0:  # the move keeps the win, or the draw (after the trap search)
             after = GAME.apply(st, {st.to_play: move})
             if GAME.outcome(after) is None:
                 v = -_solve_reference(after.board.copy(), after.to_play, 4, 1, {})
                 assert (v > 0) == (ref > 0) and v >= 0
                 drawn += ref == 0
-        if ref == 0:   # which moves keep the draw: the check behind the trap search
+        if ref == 0:  # which moves keep the draw: the check behind the trap search
             cur, mask = bitboards(st.board.ravel(), 6, 7, st.to_play)
             for c in GAME.legal_moves(st, st.to_play):
                 after = GAME.apply(st, {st.to_play: c})
-                keeps = GAME.outcome(after) is not None or _solve_reference(
-                    after.board.copy(), after.to_play, 4, 1, {}) <= 0
-                assert bot._holds_draw(cur, mask, c, 6, empties,
-                                       time.perf_counter() + 5.0) == keeps
+                keeps = (
+                    GAME.outcome(after) is not None
+                    or _solve_reference(after.board.copy(), after.to_play, 4, 1, {}) <= 0
+                )
+                assert (
+                    bot._holds_draw(cur, mask, c, 6, empties, time.perf_counter() + 5.0)
+                    == keeps
+                )
     assert solved >= 3 and drawn >= 1
 
 
 def test_strong_on_a_board_too_big_for_bitboards():
     # 10 x 7 = 80 bits: the array kernel plays; seat 1 must block the four at column 4
-    st = _state(7, 10, {(6, 0): 0, (6, 1): 0, (6, 2): 0, (6, 3): 0,
-                        (5, 0): 1, (5, 1): 1, (5, 2): 1})
+    st = _state(
+        7, 10, {(6, 0): 0, (6, 1): 0, (6, 2): 0, (6, 3): 0, (5, 0): 1, (5, 1): 1, (5, 2): 1}
+    )
     bot = StrongConnect5Bot(seed=0)
     bot.start()
     assert bot.move(st.copy(), 1, time.perf_counter() + 1.0) == 4
@@ -457,9 +546,9 @@ def test_connect4_benchmark_judges_moves_by_the_solver_scores():
     # a won position: only the centre wins (fastest 3), a draw and losses elsewhere
     scores = [-2, 0, 1, 3, -1, full, -4]
     assert bench.judge(scores, 3) == (1, True, True)
-    assert bench.judge(scores, 2) == (1, False, True)     # a slower win keeps the value
-    assert bench.judge(scores, 1) == (1, False, False)    # a draw gives it away
-    assert bench.judge(scores, 5) == (1, False, False)    # a full column is no move
+    assert bench.judge(scores, 2) == (1, False, True)  # a slower win keeps the value
+    assert bench.judge(scores, 1) == (1, False, False)  # a draw gives it away
+    assert bench.judge(scores, 5) == (1, False, False)  # a full column is no move
     # a drawn position: a loss gives the draw away
     assert bench.judge([0, -1, 0, -3, full, full, full], 0) == (0, True, True)
     assert bench.judge([0, -1, 0, -3, full, full, full], 1) == (0, False, False)
@@ -484,5 +573,5 @@ def test_connect4_benchmark_positions_are_move_strings_of_undecided_games():
     for p in positions:
         assert GAME.outcome(bench.state_of(p)) is None
         assert not bench._wins_at_once(p)
-    assert bench._wins_at_once("112233")          # three in the bottom row, a fourth wins
+    assert bench._wins_at_once("112233")  # three in the bottom row, a fourth wins
     assert positions == bench.random_positions(30, 4, 10, seed=3)

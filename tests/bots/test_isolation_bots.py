@@ -8,10 +8,24 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.isolation.phased import (BEGIN, END, MIDDLE, WIN, flat_board, flood,
-                                         longest_path, phase_of, separated)
-from atlas.bots.isolation.knight import (knight_spread, knight_tables, knight_voronoi,
-                                         knight_walk, popcount)
+from atlas.bots.isolation.knight import (
+    knight_spread,
+    knight_tables,
+    knight_voronoi,
+    knight_walk,
+    popcount,
+)
+from atlas.bots.isolation.phased import (
+    BEGIN,
+    END,
+    MIDDLE,
+    WIN,
+    flat_board,
+    flood,
+    longest_path,
+    phase_of,
+    separated,
+)
 from atlas.bots.isolation.queen import queen_spread, queen_tables, queen_voronoi, queen_walk
 from atlas.bots.isolation.strong import StrongIsolationBot, voronoi_split
 from atlas.maps import GameMap
@@ -68,20 +82,60 @@ def _longest_reference(blocked: np.ndarray, start: tuple[int, int], variant: str
 
 
 def test_phase_switching_by_empty_squares_and_separation():
-    open_board = _state(["0.......", "........", "........", "........",
-                         "........", "........", "........", ".......1"])
+    open_board = _state(
+        [
+            "0.......",
+            "........",
+            "........",
+            "........",
+            "........",
+            "........",
+            "........",
+            ".......1",
+        ]
+    )
     assert phase_of(flat_board(open_board)) == BEGIN
-    middle = _state(["0#.#.#.#", ".#.#.#.#", "........", "#.#.#.#.",
-                     "........", "##.##.##", "..#.##..", "##.#.###"[:7] + "1"])
+    middle = _state(
+        [
+            "0#.#.#.#",
+            ".#.#.#.#",
+            "........",
+            "#.#.#.#.",
+            "........",
+            "##.##.##",
+            "..#.##..",
+            "##.#.###"[:7] + "1",
+        ]
+    )
     middle.blocked[6, 0] = True
     share = (~middle.blocked).sum() / middle.blocked.size
     assert 0.2 < share <= 0.55
     assert phase_of(flat_board(middle)) == MIDDLE
-    late = _state(["0.######", "..######", "########", "########",
-                   "########", "#####...", "######..", "######.1"])
+    late = _state(
+        [
+            "0.######",
+            "..######",
+            "########",
+            "########",
+            "########",
+            "#####...",
+            "######..",
+            "######.1",
+        ]
+    )
     assert phase_of(flat_board(late)) == END  # separated (and few squares left)
-    few_but_joined = _state(["0.......", "#######.", "########", "########",
-                             "########", "########", "########", "######.1"])
+    few_but_joined = _state(
+        [
+            "0.......",
+            "#######.",
+            "########",
+            "########",
+            "########",
+            "########",
+            "########",
+            "######.1",
+        ]
+    )
     b = flat_board(few_but_joined)
     assert (b.free.sum() / b.free.size) <= 0.2
     assert phase_of(b) == END
@@ -99,13 +153,15 @@ def test_longest_path_matches_exhaustive_search(variant):
         blocked = rng.random((4, 4)) < 0.4
         start = (int(rng.integers(4)), int(rng.integers(4)))
         blocked[start] = True
-        st = IsolationState(blocked, np.array([[start[0], start[1]], [-1, -1]], np.int32),
-                            0, 0, variant)
+        st = IsolationState(
+            blocked, np.array([[start[0], start[1]], [-1, -1]], np.int32), 0, 0, variant
+        )
         b = flat_board(st)
         src = b.pos[0]
         area = flood(b.free, b.nbr, src, b.mark, b.queue, b.stamp)
-        length, first, done = longest_path(b.free, b.nbr, b.slide, src, 10**7, area,
-                                           *b.lp, np.inf)
+        length, first, done = longest_path(
+            b.free, b.nbr, b.slide, src, 10**7, area, *b.lp, np.inf
+        )
         assert done
         assert length == _longest_reference(blocked, start, variant)
         if length:
@@ -170,10 +226,13 @@ def _solve(blocked: np.ndarray, pos: list[tuple[int, int]], p: int, variant: str
     return False
 
 
-@pytest.mark.parametrize("variant, shape, density, min_free, seed", [
-    ("queen", (4, 4), 0.45, 4, 5),
-    ("knight", (4, 5), 0.3, 6, 9),
-])
+@pytest.mark.parametrize(
+    "variant, shape, density, min_free, seed",
+    [
+        ("queen", (4, 4), 0.45, 4, 5),
+        ("knight", (4, 5), 0.3, 6, 9),
+    ],
+)
 def test_strong_search_is_exact_near_the_end(variant, shape, density, min_free, seed):
     # Small random boards with the pieces still in touch: the search's verdict (a win
     # or not) equals a full game-tree solve, and a move it calls winning is one.
@@ -228,13 +287,20 @@ def test_voronoi_split_counts_squares_reached_first():
 
 
 @pytest.mark.parametrize("name", ["phased", "strong"])
-@pytest.mark.parametrize("variant, starts", [("queen", ((0, 0), (6, 6))),
-                                             ("knight", ((0, 0), (6, 6))),
-                                             ("queen", ())])
+@pytest.mark.parametrize(
+    "variant, starts",
+    [("queen", ((0, 0), (6, 6))), ("knight", ((0, 0), (6, 6))), ("queen", ())],
+)
 def test_bots_answer_legal_moves_in_time(name, variant, starts, moves_in_time):
     game_map = GameMap("isolation", "t", np.zeros((7, 7), bool), starts, {"variant": variant})
-    moves_in_time("isolation", make_bot("isolation", name, seed=0), game_map, (0, 1, 6, 15),
-                  seed=1, as_move=tuple)
+    moves_in_time(
+        "isolation",
+        make_bot("isolation", name, seed=0),
+        game_map,
+        (0, 1, 6, 15),
+        seed=1,
+        as_move=tuple,
+    )
 
 
 # --- the knight bitboard search (atlas/bots/isolation_knight.py) ------------------------
@@ -296,7 +362,8 @@ def test_knight_voronoi_matches_plain_distances(tie):
             elif y < x or (x == y and tie == 1):
                 ref[1] += 1
         own0, own1, reach0, reach1 = knight_voronoi(
-            _knight_bits(blocked), a[0] * 7 + a[1], b[0] * 7 + b[1], tie, tables.tab)
+            _knight_bits(blocked), a[0] * 7 + a[1], b[0] * 7 + b[1], tie, tables.tab
+        )
         assert [own0, own1] == ref
         assert ((int(reach0) & int(reach1)) == 0) == (not set(da) & set(db))
 
@@ -339,8 +406,9 @@ def test_knight_walk_is_the_longest_walk_when_uncapped():
         blocked[start] = True
         free = _knight_bits(blocked)
         reach = np.uint64(sum(1 << (r * 5 + c) for r, c in _knight_distances(blocked, start)))
-        got = knight_walk(free, start[0] * 5 + start[1], reach, tables.tab, tables.jumps,
-                          10**7, cur, idx, rem)
+        got = knight_walk(
+            free, start[0] * 5 + start[1], reach, tables.tab, tables.jumps, 10**7, cur, idx, rem
+        )
         assert got == _longest_reference(blocked, start, "knight")
 
 
@@ -376,10 +444,12 @@ def test_queen_voronoi_matches_the_array_split():
         board = flat_board(st)
         d0 = np.zeros(64, np.int64)
         d1 = np.zeros(64, np.int64)
-        ref0, ref1, both = voronoi_split(board.free, board.nbr, board.slide, board.pos, d0,
-                                         d1, board.queue, -1)
-        own0, own1, reach0, reach1 = queen_voronoi(_bits(~blocked), a[0] * 8 + a[1],
-                                                   b[0] * 8 + b[1], tables.tab)
+        ref0, ref1, both = voronoi_split(
+            board.free, board.nbr, board.slide, board.pos, d0, d1, board.queue, -1
+        )
+        own0, own1, reach0, reach1 = queen_voronoi(
+            _bits(~blocked), a[0] * 8 + a[1], b[0] * 8 + b[1], tables.tab
+        )
         assert (own0, own1) == (ref0, ref1)
         assert ((int(reach0) & int(reach1)) == 0) == (both == 0)
         separated_seen += both == 0
@@ -396,16 +466,18 @@ def test_queen_walk_is_the_longest_walk_when_uncapped():
         blocked = rng.random((4, 4)) < 0.45
         start = (int(rng.integers(4)), int(rng.integers(4)))
         blocked[start] = True
-        got, nodes = queen_walk(_bits(~blocked), start[0] * 4 + start[1], tables.tab, 10**7,
-                                stack, rem)
+        got, nodes = queen_walk(
+            _bits(~blocked), start[0] * 4 + start[1], tables.tab, 10**7, stack, rem
+        )
         assert got <= nodes
         assert got == _longest_reference(blocked, start, "queen")
         lengths.add(int(got))
     assert len(lengths) > 3
 
 
-@pytest.mark.parametrize("shape, density, depth", [((5, 5), 0.3, 3), ((8, 8), 0.5, 3),
-                                                   ((4, 6), 0.4, 4)])
+@pytest.mark.parametrize(
+    "shape, density, depth", [((5, 5), 0.3, 3), ((8, 8), 0.5, 3), ((4, 6), 0.4, 4)]
+)
 def test_queen_bitboard_search_matches_the_array_search(shape, density, depth):
     # same evaluation, so the same value at the same fixed depth (small regions: the
     # walks of separated leaves are exact in both)
@@ -422,7 +494,8 @@ def test_queen_bitboard_search_matches_the_array_search(shape, density, depth):
         st = IsolationState(blocked.copy(), np.array(pos, np.int32), 0, 0, "queen")
         b0 = flat_board(st)
         if not _moves(blocked, *pos[0], "queen") or separated(
-                b0.free, b0.nbr, b0.pos, b0.mark, b0.queue, b0.stamp):
+            b0.free, b0.nbr, b0.pos, b0.mark, b0.queue, b0.stamp
+        ):
             continue
         scores = []
         for arrays in (True, False):
@@ -470,19 +543,30 @@ def test_ab_improved_scores_own_moves_minus_the_opponents(variant):
         flat = np.array([pos[0][0] * 5 + pos[0][1], pos[1][0] * 5 + pos[1][1]], np.int64)
         buf = np.zeros((24, 20), np.int64)
         status = np.zeros(2, np.int64)
-        best = bench.ab_search(free, nbr, variant == "queen", flat, 0, 1, buf, status,
-                               time.perf_counter() + 60.0)
+        best = bench.ab_search(
+            free, nbr, variant == "queen", flat, 0, 1, buf, status, time.perf_counter() + 60.0
+        )
         scores = []
         for m in moves:
             after = blocked.copy()
             after[m] = True
             replies = _moves(after, *pos[1], variant)
-            scores.append(np.inf if not replies else
-                          len(_moves(after, *m, variant)) - len(replies))
+            scores.append(
+                np.inf if not replies else len(_moves(after, *m, variant)) - len(replies)
+            )
         # the kernel's move order is the direction order, _moves' too
         assert divmod(int(best), 5) == moves[int(np.argmax(scores))]
-        deep = bench.ab_search(free, nbr, variant == "queen", flat, 0, int(free.sum()), buf,
-                               status, time.perf_counter() + 60.0)
+        deep = bench.ab_search(
+            free,
+            nbr,
+            variant == "queen",
+            flat,
+            0,
+            int(free.sum()),
+            buf,
+            status,
+            time.perf_counter() + 60.0,
+        )
         if _solve(blocked.copy(), list(pos), 0, variant):
             after = blocked.copy()
             r, c = divmod(int(deep), 5)

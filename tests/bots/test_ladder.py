@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("atlas_ladder", ROOT / "benchmarks" / "ladder.py")
+_spec = importlib.util.spec_from_file_location(
+    "atlas_ladder", ROOT / "benchmarks" / "ladder.py"
+)
 ladder = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ladder)
 
@@ -26,10 +28,15 @@ def _fail(message):
 def test_depths_for_every_bot_and_one_bot():
     bots = ["wallhugger", "voronoi", "frontline"]
     assert ladder.parse_depths(["5", "voronoi=6"], bots, _fail) == {
-        "wallhugger": 5, "voronoi": 6, "frontline": 5}
+        "wallhugger": 5,
+        "voronoi": 6,
+        "frontline": 5,
+    }
     assert ladder.parse_depths(["frontline=4"], bots, _fail) == {"frontline": 4}
     assert ladder.parse_depths(["3", "voronoi=0"], bots, _fail) == {
-        "wallhugger": 3, "frontline": 3}
+        "wallhugger": 3,
+        "frontline": 3,
+    }
     with pytest.raises(ValueError, match="'chambers' is not one of the bots"):
         ladder.parse_depths(["chambers=3"], bots, _fail)
     with pytest.raises(ValueError, match="whole number"):
@@ -38,10 +45,30 @@ def test_depths_for_every_bot_and_one_bot():
 
 def test_the_ladder_runs_and_reports_each_pair(tmp_path):
     out = tmp_path / "games.jsonl"
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ladder.py"), "tron",
-                          "--bots", "wallhugger", "random", "--maps", "duel", "--seeds", "1",
-                          "--time", "0.5", "--jobs", "1", "--out", str(out)],
-                         capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "ladder.py"),
+            "tron",
+            "--bots",
+            "wallhugger",
+            "random",
+            "--maps",
+            "duel",
+            "--seeds",
+            "1",
+            "--time",
+            "0.5",
+            "--jobs",
+            "1",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stderr
     assert "tron: 2 bots, 1 maps, 2 games" in run.stdout
     assert "wallhugger vs random:" in run.stdout or "random vs wallhugger:" in run.stdout

@@ -24,7 +24,7 @@ def _map(size: int = 24, seed: int = 0) -> GameMap:
     quarter = np.zeros((half, half), bool)
     for _ in range(4):
         r, c = rng.integers(2, half - 2, 2)
-        quarter[r - 1:r + 2, c - 1:c + 1] = True
+        quarter[r - 1 : r + 2, c - 1 : c + 1] = True
     quarter[:2, :2] = False
     water = np.zeros((size, size), bool)
     water[:half, :half] = quarter
@@ -116,10 +116,16 @@ def test_defender_cuts_an_enemy_supply_line_when_it_can():
         pos = with_outposts(pos, lists)
         n0 = pos.num_outposts(0)
         enemies = sum(pos.num_outposts(e) for e in (1, 2, 3))
-        cutting = [s for s in GAME.legal_moves(pos, 0)
-                   if (lambda nxt: nxt.num_outposts(0) == n0
-                       and sum(nxt.num_outposts(e) for e in (1, 2, 3)) < enemies)(
-                           _alone(pos, 0, (s,)))]
+        cutting = [
+            s
+            for s in GAME.legal_moves(pos, 0)
+            if (
+                lambda nxt: (
+                    nxt.num_outposts(0) == n0
+                    and sum(nxt.num_outposts(e) for e in (1, 2, 3)) < enemies
+                )
+            )(_alone(pos, 0, (s,)))
+        ]
         if not cutting:
             continue
         tried += 1
@@ -133,8 +139,10 @@ def _play(names, seed: int, T: int = 40):
     state = GAME.initial_state(_map(seed=seed), dict(PARAMS, T=T))
     bots = [make_bot("outpost", n, seed=seed + i) for i, n in enumerate(names)]
     while GAME.outcome(state) is None:
-        moves = {p: bots[p].move(state.copy(), p, time.perf_counter() + 1.0)
-                 for p in GAME.to_move(state)}
+        moves = {
+            p: bots[p].move(state.copy(), p, time.perf_counter() + 1.0)
+            for p in GAME.to_move(state)
+        }
         state = GAME.apply(state, moves)
     return state
 

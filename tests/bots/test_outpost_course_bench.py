@@ -8,19 +8,20 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("outpost_course",
-                                               ROOT / "benchmarks" / "outpost_course.py")
+_spec = importlib.util.spec_from_file_location(
+    "outpost_course", ROOT / "benchmarks" / "outpost_course.py"
+)
 bench = importlib.util.module_from_spec(_spec)
 sys.modules["outpost_course"] = bench
 _spec.loader.exec_module(bench)
 
-STILL = '''import json, sys
+STILL = """import json, sys
 for line in sys.stdin:
     msg = json.loads(line)
     if msg["type"] == "turn":
         move = msg["legal"][0] if msg["expect"] == "disband" else []
         print(json.dumps({"move": move}), flush=True)
-'''
+"""
 
 
 def test_every_rotation_seats_the_bot_once_in_each_seat():
@@ -44,11 +45,23 @@ def test_rank_schedule_seats_every_group_equally_often():
 
 def test_table_leaves_out_games_where_a_course_player_failed():
     def res(score, statuses, m="maps/x.txt"):
-        return {"bot": "b", "map": m, "me": 1, "scores": [0, score, 0, 0],
-                "statuses": statuses, "cells": [0, 100, 0, 0], "outposts": [1, 5, 1, 1]}
+        return {
+            "bot": "b",
+            "map": m,
+            "me": 1,
+            "scores": [0, score, 0, 0],
+            "statuses": statuses,
+            "cells": [0, 100, 0, 0],
+            "outposts": [1, 5, 1, 1],
+        }
+
     ok = ["ok"] * 4
-    rows = [res(1.0, ok), res(0.5, ok, "maps/y.txt"), res(0.0, ["crashed", "ok", "ok", "ok"]),
-            res(0.0, ["ok", "timeout", "ok", "ok"])]  # our own failure counts
+    rows = [
+        res(1.0, ok),
+        res(0.5, ok, "maps/y.txt"),
+        res(0.0, ["crashed", "ok", "ok", "ok"]),
+        res(0.0, ["ok", "timeout", "ok", "ok"]),
+    ]  # our own failure counts
     text = bench.table(rows)
     assert "| `b` | 0.500 | 3 | 1 | 0.50 | 0.50 | 100 | 5.0 |" in text
 
@@ -64,8 +77,9 @@ def test_a_short_game_against_stand_ins(tmp_path):
     still = tmp_path / "still.py"
     still.write_text(STILL)
     course = {"python": sys.executable, "bot": str(still), "classes": "unused"}
-    game = bench.schedule(["greedy"], [str(ROOT / "maps" / "outpost" / "lakes.txt")],
-                          [("g1", "g2", "g3")], [1])[0]
+    game = bench.schedule(
+        ["greedy"], [str(ROOT / "maps" / "outpost" / "lakes.txt")], [("g1", "g2", "g3")], [1]
+    )[0]
     res = bench.play_one(game, course, 12, 1.0)
     assert res["statuses"] == ["ok"] * 4
     me = res["me"]

@@ -9,8 +9,14 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.outpost.plan_kernels import (FAR, assign, greedy_targets, l1_field,
-                                             robust_supply, simulate_plan)
+from atlas.bots.outpost.plan_kernels import (
+    FAR,
+    assign,
+    greedy_targets,
+    l1_field,
+    robust_supply,
+    simulate_plan,
+)
 from atlas.bots.outpost.planner import PlannerConfig, PlannerOutpostBot
 from atlas.maps import GameMap
 from atlas.sim.outpost import GAME, check_move, play_turn, with_outposts
@@ -38,8 +44,10 @@ def test_assign_matches_brute_force():
             col = assign(cost)
             assert len(set(col.tolist())) == n  # distinct columns
             got = cost[np.arange(n), col].sum()
-            best = min(sum(cost[i, p[i]] for i in range(n))
-                       for p in itertools.permutations(range(m), n))
+            best = min(
+                sum(cost[i, p[i]] for i in range(n))
+                for p in itertools.permutations(range(m), n)
+            )
             assert got == best
 
 
@@ -49,8 +57,13 @@ def test_l1_field_is_manhattan_distance_over_water():
     state = GAME.initial_state(GameMap("outpost", "w", water), {"r": 3, "L": 6, "W": 2})
     b = state.board
     dist = np.zeros(len(b.land_flat), np.int32)
-    l1_field(b.board_flat, b.stride, _flat(state, [(5, 2), (0, 11)]), dist,
-             np.zeros(len(b.land_flat), np.int32))
+    l1_field(
+        b.board_flat,
+        b.stride,
+        _flat(state, [(5, 2), (0, 11)]),
+        dist,
+        np.zeros(len(b.land_flat), np.int32),
+    )
     grid = dist.reshape(14, 14)[1:-1, 1:-1]
     rr, cc = np.mgrid[0:12, 0:12]
     want = np.minimum(abs(rr - 5) + abs(cc - 2), abs(rr - 0) + abs(cc - 11))
@@ -72,8 +85,9 @@ def test_greedy_targets_spread_and_respect_the_enemy():
     cand = np.flatnonzero(b.land_flat).astype(np.int64)
     won = np.zeros(size, np.uint8)
     out = np.zeros(6, np.int64)
-    got = greedy_targets(b.board_flat, b.stride, 3, value, elim, won, cand,
-                         np.zeros(len(cand)), 6, 1.0, out)
+    got = greedy_targets(
+        b.board_flat, b.stride, 3, value, elim, won, cand, np.zeros(len(cand)), 6, 1.0, out
+    )
     assert got == 6
     chosen = cand[out[:got]]
     s = b.stride
@@ -103,15 +117,15 @@ def test_lazy_greedy_takes_the_best_gain_at_every_pick():
     size = len(b.land_flat)
     value = (b.board_flat != 0) * (1.0 + 2.0 * (b.land_flat == 0))
     en = np.zeros(size, np.int32)
-    l1_field(b.board_flat, b.stride, _flat(state, [(4, 15), (12, 3)]), en,
-             np.zeros(size, np.int32))
+    l1_field(
+        b.board_flat, b.stride, _flat(state, [(4, 15), (12, 3)]), en, np.zeros(size, np.int32)
+    )
     elim = np.minimum(en, 4).astype(np.int32)
     cand = np.flatnonzero(b.land_flat).astype(np.int64)
     bonus = rng.integers(0, 3, len(cand)).astype(np.float64)
     won = np.zeros(size, np.uint8)
     out = np.zeros(8, np.int64)
-    got = greedy_targets(b.board_flat, b.stride, 3, value, elim, won, cand, bonus, 8, 1.0,
-                         out)
+    got = greedy_targets(b.board_flat, b.stride, 3, value, elim, won, cand, bonus, 8, 1.0, out)
     s = b.stride
 
     def gain(c, w):
@@ -156,8 +170,22 @@ def test_robust_supply_sees_a_cut_one_enemy_step_away():
         alive = np.zeros(2, np.uint8)
         owner, mark, link, seen = (np.zeros(size, np.int32) for _ in range(4))
         heads = np.full(size, -1, np.int32)
-        kept = robust_supply(b.land_flat, b.stride, 3, my, en, 0, int(b.homes_flat[0]),
-                             mine, alive, owner, mark, link, seen, heads)
+        kept = robust_supply(
+            b.land_flat,
+            b.stride,
+            3,
+            my,
+            en,
+            0,
+            int(b.homes_flat[0]),
+            mine,
+            alive,
+            owner,
+            mark,
+            link,
+            seen,
+            heads,
+        )
         assert not mark.any() and (heads == -1).all()  # left clean
         return kept, alive.tolist()
 
@@ -178,7 +206,8 @@ def test_guard_drops_targets_an_enemy_two_steps_away_could_cut_off():
     for enemy, held in (((5, 5), False), ((8, 5), True)):
         st = with_outposts(
             GAME.initial_state(GameMap("outpost", "c", water), {"r": 3, "L": 6, "W": 2}),
-            [[(0, 0)], [(0, 15)], [(15, 15)], [(15, 0), enemy]])
+            [[(0, 0)], [(0, 15)], [(15, 15)], [(15, 0), enemy]],
+        )
         assert st.num_outposts(3) == 2
         bot = PlannerOutpostBot()
         bot.move(st.copy(), 0, FAR_AWAY)  # sets up the enemy distances
@@ -191,8 +220,9 @@ def test_simulate_plan_builds_when_the_walk_reaches_water():
     water = np.zeros((30, 30), bool)
     water[10:13, 10:13] = True
     water[17:20, 17:20] = True
-    state = GAME.initial_state(GameMap("outpost", "lake", water),
-                               {"r": 3, "L": 6, "W": 2, "T": 60})
+    state = GAME.initial_state(
+        GameMap("outpost", "lake", water), {"r": 3, "L": 6, "W": 2, "T": 60}
+    )
     b = state.board
     size = len(b.land_flat)
     cells = np.asarray(b.homes_flat, np.int64)
@@ -200,17 +230,39 @@ def test_simulate_plan_builds_when_the_walk_reaches_water():
     target = _flat(state, [(9, 9)])[0]
     fields = np.zeros((1, size), np.int32)
     from atlas.bots.outpost.plan_kernels import land_field
+
     land_field(b.land_flat, b.stride, int(target), fields[0], np.zeros(size, np.int32))
     value = (b.board_flat != 0).astype(np.float64)
     bufs = np.zeros((7, size), np.int32)
-    args = (b.land_flat, b.board_flat, b.stride, 3, 6, 2, cells, emps, 0,
-            int(b.homes_flat[0]))
-    walk = simulate_plan(*args, np.array([0], np.int64), fields, np.zeros(0, np.int64), 0,
-                         30, 60, 10, value, bufs, np.zeros(size, np.int32),
-                         np.zeros((4, 3), np.int64))
-    stay = simulate_plan(*args, np.array([-1], np.int64), fields, np.zeros(0, np.int64),
-                         0, 30, 60, 10, value, bufs, np.zeros(size, np.int32),
-                         np.zeros((4, 3), np.int64))
+    args = (b.land_flat, b.board_flat, b.stride, 3, 6, 2, cells, emps, 0, int(b.homes_flat[0]))
+    walk = simulate_plan(
+        *args,
+        np.array([0], np.int64),
+        fields,
+        np.zeros(0, np.int64),
+        0,
+        30,
+        60,
+        10,
+        value,
+        bufs,
+        np.zeros(size, np.int32),
+        np.zeros((4, 3), np.int64),
+    )
+    stay = simulate_plan(
+        *args,
+        np.array([-1], np.int64),
+        fields,
+        np.zeros(0, np.int64),
+        0,
+        30,
+        60,
+        10,
+        value,
+        bufs,
+        np.zeros(size, np.int32),
+        np.zeros((4, 3), np.int64),
+    )
     # (9, 9) is 18 steps away: reached by turn 18, water counted before turn 20 -> a
     # build at 20 and (two outposts, 4+ water) at 30; standing at home builds nothing
     assert walk[0] >= 1 and walk[1] == 0
@@ -253,7 +305,7 @@ def test_planner_never_loses_an_outpost_to_its_own_move():
         near0 = land[np.abs(land).sum(axis=1) <= 9]
         ours = near0[rng.choice(len(near0), int(rng.integers(1, 5)))]
         lists = [np.vstack([[[0, 0]], ours]).tolist()]
-        for e, h in ((1, (0, 23)), (2, (23, 23)), (3, (23, 0))):
+        for _e, h in ((1, (0, 23)), (2, (23, 23)), (3, (23, 0))):
             anchor = ours[rng.integers(len(ours))]
             d = np.abs(land - anchor).sum(axis=1)
             close = land[(d >= 2) & (d <= 7)]
@@ -272,14 +324,16 @@ def test_planner_never_loses_an_outpost_to_its_own_move():
 
 
 def test_disbands_the_redundant_outpost_not_the_link():
-    # a chain home -> (0, 6) (last in the list) -> (0, 12) along a dead-end corridor; a second outpost on
-    # (0, 12) is redundant; without the link (0, 6) the enemy on (3, 6) takes the
+    # a chain home -> (0, 6) (last in the list) -> (0, 12) along a dead-end corridor; a
+    # second outpost on (0, 12) is redundant; without the link (0, 6) the enemy on (3, 6) takes the
     # corridor cell (0, 6) and cuts (0, 12) off
     water = np.zeros((30, 30), bool)
     water[1, 1:16] = True
     water[0, 16] = True  # row 0 up to column 15 is a dead end behind home
-    st = _state([[(0, 0), (0, 12), (0, 12), (0, 6)], [(0, 29)], [(29, 29)],
-                 [(29, 0), (3, 6)]], water=water)
+    st = _state(
+        [[(0, 0), (0, 12), (0, 12), (0, 6)], [(0, 29)], [(29, 29)], [(29, 0), (3, 6)]],
+        water=water,
+    )
     assert st.num_outposts(0) == 4
     st.pending = (True, False, False, False)
     bot = PlannerOutpostBot()
@@ -306,12 +360,19 @@ def _moves_toward(bot, st, targets_rc):
     tg = _flat(st, targets_rc)
     fields = np.zeros((len(tg), len(b.land_flat)), np.int32)
     for j, t in enumerate(tg):
-        land_field(b.land_flat, b.stride, int(t), fields[j], np.zeros(len(b.land_flat), np.int32))
-    plan = dict(plan, targets=tg, fields=fields, slot=np.arange(len(tg)),
-                value=(b.board_flat != 0).astype(np.float64))
+        land_field(
+            b.land_flat, b.stride, int(t), fields[j], np.zeros(len(b.land_flat), np.int32)
+        )
+    plan = dict(
+        plan,
+        targets=tg,
+        fields=fields,
+        slot=np.arange(len(tg)),
+        value=(b.board_flat != 0).astype(np.float64),
+    )
     pos = bot._choose_moves(st, 0, cells, emps, starts, plan, FAR_AWAY)
     s = b.stride
-    return [(int(c) // s - 1, int(c) % s - 1) for c in pos[starts[0]:starts[1]]]
+    return [(int(c) // s - 1, int(c) % s - 1) for c in pos[starts[0] : starts[1]]]
 
 
 def test_the_turn_before_a_season_keeps_the_water_a_new_outpost_needs():
@@ -325,8 +386,7 @@ def test_the_turn_before_a_season_keeps_the_water_a_new_outpost_needs():
     for season, want_water in ((True, True), (False, False)):
         bot = PlannerOutpostBot(config=PlannerConfig(season=season, defend=False))
         new = _moves_toward(bot, st, [(0, 0), (8, 0)])
-        w = sum(abs(new[1][0] - r) + abs(new[1][1] - c) <= 3
-                for r, c in np.argwhere(water))
+        w = sum(abs(new[1][0] - r) + abs(new[1][1] - c) <= 3 for r, c in np.argwhere(water))
         assert (w >= 2) == want_water, (season, new)
     # any other turn: the step toward the target
     st.turn = 5
@@ -340,8 +400,9 @@ def test_the_same_position_gives_the_same_move():
     assert len(moves) == 1
 
 
-@pytest.mark.parametrize("part", ["targets", "coordinate", "lookahead", "defend", "attack", "season",
-                                  "home_prior"])
+@pytest.mark.parametrize(
+    "part", ["targets", "coordinate", "lookahead", "defend", "attack", "season", "home_prior"]
+)
 def test_every_ablation_plays_legal_moves(part):
     cfg = PlannerConfig(**{part: False})
     st = _state([[(0, 0), (3, 4), (6, 2)], [(0, 29), (4, 25)], [(29, 29)], [(29, 0)]])

@@ -1,17 +1,28 @@
-"""Tests of atlas.bots.search: the transposition-table bookkeeping of the searches, the stop time."""
+"""Tests of atlas.bots.search: the transposition-table bookkeeping of the searches, the stop
+time."""
 
 from __future__ import annotations
 
 import pytest
 
-from atlas.bots.search import (EXACT, LOWER, MATE_BAND, UPPER, bound_flag, stop_time,
-                               tt_cuts, value_from_tt, value_to_tt)
+from atlas.bots.search import (
+    EXACT,
+    LOWER,
+    MATE_BAND,
+    UPPER,
+    bound_flag,
+    stop_time,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 
 WIN = 100_000
 
 
-@pytest.mark.parametrize("best, flag", [(-5, UPPER), (-3, UPPER), (0, EXACT), (4, LOWER),
-                                        (9, LOWER)])
+@pytest.mark.parametrize(
+    "best, flag", [(-5, UPPER), (-3, UPPER), (0, EXACT), (4, LOWER), (9, LOWER)]
+)
 def test_bound_flag_in_window_minus_3_to_4(best, flag):
     assert bound_flag(best, -3, 4) == flag
 
@@ -52,11 +63,11 @@ def test_gc_paused_switches_the_collector_off_for_the_move_only():
     with pytest.raises(RuntimeError):
         move(True)
     assert seen == [False, False]
-    assert gc.isenabled()                  # back on after a move and after a crash
+    assert gc.isenabled()  # back on after a move and after a crash
     gc.disable()
     try:
         move(False)
-        assert not gc.isenabled()          # left off if it was off before
+        assert not gc.isenabled()  # left off if it was off before
     finally:
         gc.enable()
 
@@ -73,8 +84,8 @@ def test_sort_moves_orders_one_row_by_key_largest_first():
     sort_moves(buf, keys, 1, 9)
     want = sorted(zip(before_keys[1, :9], before_buf[1, :9]), key=lambda kv: -kv[0])
     assert list(keys[1, :9]) == [k for k, _ in want]
-    assert sorted(zip(keys[1, :9], buf[1, :9])) == sorted(want)   # pairs kept together
-    assert np.array_equal(buf[1, 9:], before_buf[1, 9:])          # the rest untouched
+    assert sorted(zip(keys[1, :9], buf[1, :9])) == sorted(want)  # pairs kept together
+    assert np.array_equal(buf[1, 9:], before_buf[1, 9:])  # the rest untouched
     assert np.array_equal(buf[[0, 2]], before_buf[[0, 2]])
 
 
@@ -86,7 +97,7 @@ def test_note_cutoff_keeps_two_distinct_killers_and_adds_history():
     killers = np.full((4, 2), -1, dtype=np.int64)
     history = np.zeros((2, 10), dtype=np.int64)
     note_cutoff(killers, history, 2, 1, 7, 9)
-    note_cutoff(killers, history, 2, 1, 7, 4)      # the same move: no second copy
+    note_cutoff(killers, history, 2, 1, 7, 4)  # the same move: no second copy
     assert list(killers[2]) == [7, -1]
     note_cutoff(killers, history, 2, 0, 3, 1)
     assert list(killers[2]) == [3, 7]
@@ -94,14 +105,17 @@ def test_note_cutoff_keeps_two_distinct_killers_and_adds_history():
     assert (killers[[0, 1, 3]] == -1).all()
 
 
-@pytest.mark.parametrize("budget, margin, thinks", [
-    (0.1, 0.02, 0.08),      # the margin before the deadline
-    (1.0, 0.03, 0.97),
-    (0.03, 0.02, 0.01),
-    (0.02, 0.02, 0.004),    # a margin as long as the budget: a fifth of it all the same
-    (0.01, 0.03, 0.002),
-    (-0.5, 0.02, 0.0),      # a deadline already past: stop now
-])
+@pytest.mark.parametrize(
+    "budget, margin, thinks",
+    [
+        (0.1, 0.02, 0.08),  # the margin before the deadline
+        (1.0, 0.03, 0.97),
+        (0.03, 0.02, 0.01),
+        (0.02, 0.02, 0.004),  # a margin as long as the budget: a fifth of it all the same
+        (0.01, 0.03, 0.002),
+        (-0.5, 0.02, 0.0),  # a deadline already past: stop now
+    ],
+)
 def test_stop_time_keeps_the_margin_but_thinks_a_fifth_of_the_budget(budget, margin, thinks):
     assert stop_time(100.0 + budget, margin, 100.0) - 100.0 == pytest.approx(thinks)
 

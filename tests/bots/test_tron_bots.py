@@ -13,16 +13,21 @@ import pytest
 
 from atlas.arena.runner import late_after
 from atlas.bots import make_bot
+from atlas.bots.tron import apex, fill, tree
 from atlas.bots.tron import common as tc
-from atlas.bots.tron import fill
-from atlas.bots.tron import tree
 from atlas.bots.tron.chambers import rollout_value
 from atlas.bots.tron.fill import space_fill_length, space_filler_move
 from atlas.bots.tron.frontline import endgame_move
-from atlas.bots.tron import apex
-from atlas.bots.tron.voronoi import (MODE_CHAMBERS, MODE_FRONTLINE, MODE_VORONOI, WIN,
-                                     draw_value, evaluate, iterative_deepening,
-                                     search_root)
+from atlas.bots.tron.voronoi import (
+    MODE_CHAMBERS,
+    MODE_FRONTLINE,
+    MODE_VORONOI,
+    WIN,
+    draw_value,
+    evaluate,
+    iterative_deepening,
+    search_root,
+)
 from atlas.maps import read_map
 from atlas.sim import get_game
 
@@ -62,12 +67,13 @@ def test_board_layout_matches_analyze_convention():
     assert me == 1 * 5 + 1 and opp == 2 * 5 + 3
     assert grid[me] == tc.BLOCKED and grid[opp] == tc.BLOCKED
     assert grid[1 * 5 + 2] == tc.FREE and grid[1 * 5 + 3] == tc.BLOCKED
-    assert grid[0 : 5].sum() == 0                       # the wall border
-    assert tc.legal_moves(grid, me, ws.off) == [2, 3]   # east, south
+    assert grid[0:5].sum() == 0  # the wall border
+    assert tc.legal_moves(grid, me, ws.off) == [2, 3]  # east, south
 
 
-@pytest.mark.parametrize("budget, thinks", [(0.1, 0.065), (0.9, 0.78), (1.0, 0.88),
-                                            (2.9, 2.78), (0.04, 0.008)])
+@pytest.mark.parametrize(
+    "budget, thinks", [(0.1, 0.065), (0.9, 0.78), (1.0, 0.88), (2.9, 2.78), (0.04, 0.008)]
+)
 def test_safety_margin_is_bounded(budget, thinks):
     # 30 % of the budget kept back, within [35 ms, 0.12 s] and at most four fifths.
     assert tc.safety_deadline(100.0 + budget, 100.0) - 100.0 == pytest.approx(thinks)
@@ -120,47 +126,36 @@ def test_territories_and_contact_against_plain_python():
                             dist[name, q] = d
                             nxt.append(q)
                 frontier = nxt
-        inf = 10 ** 9
+        inf = 10**9
         n_a = sum(dist.get(("a", q), inf) < dist.get(("b", q), inf) for q in ra | rb)
         n_b = sum(dist.get(("b", q), inf) < dist.get(("a", q), inf) for q in ra | rb)
         touching = int(bool(ra & rb))
         na, nb, _, _, t1 = tc.voronoi_counts(grid, me, opp, ws.off, ws.ibuf)
         assert (na, nb, t1) == (n_a, n_b, touching)
-        assert tuple(tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)) == (n_a, n_b,
-                                                                             touching)
+        assert tuple(tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)) == (
+            n_a,
+            n_b,
+            touching,
+        )
 
 
 # --- wall hugger -----------------------------------------------------------------------
 
+
 def test_wallhugger_in_a_doorway_takes_the_larger_room(bots):
-    rows = ["##########",
-            "#  #     #",
-            "#  1     #",
-            "#  #     #",
-            "##########",
-            "#2########"]
+    rows = ["##########", "#  #     #", "#  1     #", "#  #     #", "##########", "#2########"]
     # West: a 2x3 room (6 cells); east: a 3x5 room (15 cells).
     assert bots["wallhugger"].move(position(rows), 0, time.perf_counter() + 0.2) == 2
 
 
 def test_wallhugger_leaves_a_dead_end_closet_alone(bots):
-    rows = ["##########",
-            "#      # #",
-            "#      # #",
-            "#       1#",
-            "#      ###",
-            "#2########"]
+    rows = ["##########", "#      # #", "#      # #", "#       1#", "#      ###", "#2########"]
     # North enters a 2-cell closet, west the open room.
     assert bots["wallhugger"].move(position(rows), 0, time.perf_counter() + 0.2) == 4
 
 
 def test_wallhugger_hugs_the_wall(bots):
-    rows = ["#######",
-            "#     #",
-            "#1    #",
-            "#     #",
-            "#######",
-            "#2#####"]
+    rows = ["#######", "#     #", "#1    #", "#     #", "#######", "#2#####"]
     # Along the wall (north or south: one open neighbour each once the head is a
     # trail) rather than into the open (east: three).
     assert bots["wallhugger"].move(position(rows), 0, time.perf_counter() + 0.2) in (1, 3)
@@ -185,13 +180,15 @@ def test_potential_articulation_against_true_cut_vertices():
 
 # --- voronoi ---------------------------------------------------------------------------
 
-CUT_OFF = ["#############",
-           "#           #",
-           "#           #",
-           "#   1       #",
-           "#####-#######",
-           "###  2  #####",
-           "#############"]
+CUT_OFF = [
+    "#############",
+    "#           #",
+    "#           #",
+    "#   1       #",
+    "#####-#######",
+    "###  2  #####",
+    "#############",
+]
 
 
 def test_voronoi_cuts_the_opponent_off(bots):
@@ -244,9 +241,23 @@ def test_alphabeta_equals_plain_minimax(mode):
         for depth in (1, 2):
             scores = np.zeros(4)
             counter = np.zeros(2, dtype=np.int64)
-            k = search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, ws.fbuf, mode,
-                            np.arange(4, dtype=np.int64), scores, counter, 1 << 40, np.inf,
-                            np.zeros(2 * depth + 2, dtype=np.int64))
+            k = search_root(
+                grid,
+                me,
+                opp,
+                depth,
+                ws.off,
+                ws.w2,
+                ws.ibuf,
+                ws.fbuf,
+                mode,
+                np.arange(4, dtype=np.int64),
+                scores,
+                counter,
+                1 << 40,
+                np.inf,
+                np.zeros(2 * depth + 2, dtype=np.int64),
+            )
             before = grid.copy()
             want = _reference_minimax(grid, me, opp, depth, ws.off, ws.w2, ws, mode)
             assert np.array_equal(grid, before)
@@ -258,38 +269,46 @@ def test_alphabeta_equals_plain_minimax(mode):
 
 # --- chambers --------------------------------------------------------------------------
 
-SEED_CORRIDOR = ["#####################",
-                 "#####               #",
-                 "#1    ###############",
-                 "#####              ##",
-                 "#####################"]
+SEED_CORRIDOR = [
+    "#####################",
+    "#####               #",
+    "#1    ###############",
+    "#####              ##",
+    "#####################",
+]
 
 
 def test_chamber_estimate_of_the_seed_corridor():
     rows = [r + "2#" if i == 2 else r + "##" for i, r in enumerate(SEED_CORRIDOR)]
     grid, me, opp, ws = board(rows)
     na, nb, _, _, touching = tc.voronoi_counts(grid, me, opp, ws.off, ws.ibuf)
-    assert (na, nb, touching) == (33, 0, 0)      # the whole corridor system is mine
+    assert (na, nb, touching) == (33, 0, 0)  # the whole corridor system is mine
     # Chamber 1 (4 cells) then the longer branch, 15 cells, not 33 (seed section 3).
-    assert tree.chamber_value(grid, me, opp, ws.off, ws.w2, ws.ibuf, ws.fbuf,
-                            1.0, 0.0, False, False, 0) == 19.0
+    assert (
+        tree.chamber_value(
+            grid, me, opp, ws.off, ws.w2, ws.ibuf, ws.fbuf, 1.0, 0.0, False, False, 0
+        )
+        == 19.0
+    )
     assert fill.fill_length(grid, me, ws.off, ws.ibuf, 1000) == 19
 
 
 def test_battlefront_counts_only_the_steps_to_the_front():
-    rows = ["#######",
-            "#1   ##",
-            "#    ##",
-            "#    ##",
-            "#### ##",
-            "#### ##",
-            "#### ##",
-            "#### ##",
-            "#### ##",
-            "#### ##",
-            "#    ##",
-            "#  2 ##",
-            "#######"]
+    rows = [
+        "#######",
+        "#1   ##",
+        "#    ##",
+        "#    ##",
+        "#### ##",
+        "#### ##",
+        "#### ##",
+        "#### ##",
+        "#### ##",
+        "#### ##",
+        "#    ##",
+        "#  2 ##",
+        "#######",
+    ]
     grid, me, opp, ws = board(rows)
     na, nb, _, _, touching = tc.voronoi_counts(grid, me, opp, ws.off, ws.ibuf)
     # Mine: the 11-cell room and the corridor's first cell (6 steps; the opponent needs
@@ -305,17 +324,13 @@ def test_battlefront_counts_only_the_steps_to_the_front():
 
 
 def test_rollout_restores_the_board_and_scores_a_sure_loss():
-    rows = ["#########",
-            "#1#     #",
-            "# #     #",
-            "#       #",
-            "#      2#",
-            "#########"]
+    rows = ["#########", "#1#     #", "# #     #", "#       #", "#      2#", "#########"]
     grid, me, opp, ws = board(rows)
     before = grid.copy()
     # South is the only move; it leads on into the big room: never a crash.
-    v = rollout_value(grid, me, opp, 2, ws.off, ws.w2, ws.ibuf, ws.fbuf, 50,
-                      time.perf_counter() + 1.0)
+    v = rollout_value(
+        grid, me, opp, 2, ws.off, ws.w2, ws.ibuf, ws.fbuf, 50, time.perf_counter() + 1.0
+    )
     assert np.array_equal(grid, before)
     assert v > -WIN / 2
 
@@ -341,12 +356,14 @@ def test_flood_counts_cells_and_colours_like_plain_python():
         mark = ws.ibuf[tc.R_MARK]
         assert fill._flood(grid, src, ws.off, mark, 5, ws.ibuf[tc.R_QUEUE]) == (len(room), same)
         other = len(room) - same
-        assert fill._side_bound(grid, src, ws.off, mark, 6, ws.ibuf[tc.R_QUEUE]) \
-            == 2 * min(same, other) + (same > other)
+        assert fill._side_bound(grid, src, ws.off, mark, 6, ws.ibuf[tc.R_QUEUE]) == 2 * min(
+            same, other
+        ) + (same > other)
         assert fill._flood_count(grid, src, ws.off, mark, 7, ws.ibuf[tc.R_QUEUE]) == len(room)
 
 
 # --- frontline endgame -----------------------------------------------------------------
+
 
 def _longest_path(grid: np.ndarray, head: int, off: np.ndarray) -> int:
     best = 0
@@ -367,16 +384,19 @@ def _longest_path(grid: np.ndarray, head: int, off: np.ndarray) -> int:
     return best
 
 
-@pytest.mark.parametrize("rows", [
-    ["#######", "#1    #", "#     #", "#     #", "#######", "##2####"],
-    ["#########", "#   #   #", "#       #", "#1  #   #", "#########", "#2#######"],
-    ["########", "#  ## 1#", "#      #", "# #  # #", "#      #", "########", "#2######"],
-])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["#######", "#1    #", "#     #", "#     #", "#######", "##2####"],
+        ["#########", "#   #   #", "#       #", "#1  #   #", "#########", "#2#######"],
+        ["########", "#  ## 1#", "#      #", "# #  # #", "#      #", "########", "#2######"],
+    ],
+)
 def test_endgame_fills_a_separated_room_to_the_best_possible(rows):
     grid, me, opp, ws = board(rows)
     bound = int(tc.parity_bound(grid, me, ws.off, ws.ibuf))
     best = _longest_path(grid.copy(), me, ws.off)
-    assert best <= bound                           # the bound is a bound
+    assert best <= bound  # the bound is a bound
     steps = 0
     while True:
         k, info = endgame_move(grid, me, ws, time.perf_counter() + 0.5)
@@ -385,10 +405,10 @@ def test_endgame_fills_a_separated_room_to_the_best_possible(rows):
         me = me + ws.off[k]
         grid[me] = tc.BLOCKED
         steps += 1
-    assert steps == best                           # the longest path, found exactly
+    assert steps == best  # the longest path, found exactly
     free_cells = int(sum(1 for r in rows[:-1] for ch in r if ch == " "))
     if bound == free_cells:
-        assert steps == free_cells                 # filled completely
+        assert steps == free_cells  # filled completely
 
 
 def test_space_filler_walks_real_paths_no_longer_than_the_longest():
@@ -398,13 +418,13 @@ def test_space_filler_walks_real_paths_no_longer_than_the_longest():
         free[0, 0] = True
         rows = ["".join(" " if f else "#" for f in row) for row in free]
         rows[0] = "1" + rows[0][1:]
-        rows.append("#" * 5 + "2")                   # the opponent, walled off
+        rows.append("#" * 5 + "2")  # the opponent, walled off
         grid, me, opp, ws = board(rows)
         before = grid.copy()
         longest = _longest_path(grid.copy(), me, ws.off)
         for art_w in (0, 8):
             steps = space_fill_length(grid, me, ws.off, ws.ibuf, 1000, art_w, np.inf)
-            assert np.array_equal(grid, before)     # the board is restored
+            assert np.array_equal(grid, before)  # the board is restored
             # Replay the filler's own moves: each enters a free cell, none is skipped.
             g, c, walked = grid.copy(), me, 0
             stamp = int(ws.ibuf[tc.R_MARK].max()) + 1
@@ -423,6 +443,7 @@ def test_space_filler_walks_real_paths_no_longer_than_the_longest():
 
 # --- every bot, real games ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("map_name", ["arena", "doors", "duel"])
 def test_bots_answer_legal_moves_in_time(bots, map_name, tick_clock):
     # On the injected tick clock (tests/conftest.py): 80 ms is a budget of clock reads,
@@ -437,8 +458,9 @@ def test_bots_answer_legal_moves_in_time(bots, map_name, tick_clock):
                 asked = time.perf_counter()
                 mv = bot.move(state.copy(), seat, asked + 0.08)
                 assert tick_clock.now - asked <= late_after(0.08), (name, map_name)
-                r, c = state.heads[seat] + np.array(
-                    [(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)])[mv]
+                r, c = (
+                    state.heads[seat] + np.array([(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)])[mv]
+                )
                 assert mv in (1, 2, 3, 4) and not state.blocked[r, c], (name, map_name)
                 moves[seat] = mv
             state = game.apply(state, moves)
@@ -467,8 +489,7 @@ def test_bots_never_suicide_when_a_safe_move_exists(bots):
     for state, (name, bot) in itertools.product(_random_positions(6, 11), bots.items()):
         for seat in (0, 1):
             head = state.heads[seat]
-            free = [m for m in (1, 2, 3, 4)
-                    if not state.blocked[tuple(head + deltas[m])]]
+            free = [m for m in (1, 2, 3, 4) if not state.blocked[tuple(head + deltas[m])]]
             mv = bot.move(state.copy(), seat, time.perf_counter() + 0.05)
             if free:
                 assert mv in free, (name, state.turn, seat)
@@ -492,6 +513,7 @@ def test_fixed_depth_searches_that_deep_whatever_the_clock(name, tick_clock):
 
 # --- apex ------------------------------------------------------------------------------
 
+
 def _random_board(rng: np.random.Generator, h: int, w: int, density: float):
     free = rng.random((h, w)) > density
     cells = list(zip(*np.nonzero(free)))
@@ -511,10 +533,34 @@ def test_apex_chamber_score_is_chamber_value_in_thousandths():
         tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)
         for parity, front in itertools.product((False, True), repeat=2):
             for x, y, swap in ((me, opp, 0), (opp, me, 1)):
-                want = tree.chamber_value(grid, x, y, ws.off, ws.w2, ws.ibuf, ws.fbuf,
-                                          0.055, 0.194, parity, front, swap)
-                got = apex.chamber_score(grid, x, y, ws.off, ws.w2, ws.ibuf, tables.bbuf,
-                                         55, 194, parity, front, swap)
+                want = tree.chamber_value(
+                    grid,
+                    x,
+                    y,
+                    ws.off,
+                    ws.w2,
+                    ws.ibuf,
+                    ws.fbuf,
+                    0.055,
+                    0.194,
+                    parity,
+                    front,
+                    swap,
+                )
+                got = apex.chamber_score(
+                    grid,
+                    x,
+                    y,
+                    ws.off,
+                    ws.w2,
+                    ws.ibuf,
+                    tables.bbuf,
+                    55,
+                    194,
+                    parity,
+                    front,
+                    swap,
+                )
                 assert got == pytest.approx(1000 * want, abs=1e-6), (trial, parity, front)
 
 
@@ -524,8 +570,12 @@ def test_apex_chamber_score_of_the_seed_positions():
     tables = apex.SearchTables(ws.n)
     tc.voronoi_touching(grid, me, opp, ws.off, ws.ibuf)
     # The room of 4 cells then the longer corridor (15), as the seed counts it.
-    assert apex.chamber_score(grid, me, opp, ws.off, ws.w2, ws.ibuf, tables.bbuf, 1, 0,
-                              False, False, 0) == 19
+    assert (
+        apex.chamber_score(
+            grid, me, opp, ws.off, ws.w2, ws.ibuf, tables.bbuf, 1, 0, False, False, 0
+        )
+        == 19
+    )
 
 
 def test_apex_search_has_frontline_values_at_every_depth():
@@ -537,16 +587,16 @@ def test_apex_search_has_frontline_values_at_every_depth():
         tables = apex.SearchTables(ws.n)
         for depth in (1, 2, 3):
             before = grid.copy()
-            k, info = apex.apex_deepening(grid, me, opp, ws, tables, np.inf,
-                                          fixed_depth=depth)
+            k, info = apex.apex_deepening(grid, me, opp, ws, tables, np.inf, fixed_depth=depth)
             assert np.array_equal(grid, before)
-            k0, info0 = iterative_deepening(grid, me, opp, ws, MODE_FRONTLINE, np.inf,
-                                            fixed_depth=depth)
+            k0, info0 = iterative_deepening(
+                grid, me, opp, ws, MODE_FRONTLINE, np.inf, fixed_depth=depth
+            )
             if k0 < 0:
                 assert k < 0
                 continue
             v, v0 = info["value"], info0["value"]
-            if abs(v0) >= WIN - 1000:           # a won or lost line, as many plies away
+            if abs(v0) >= WIN - 1000:  # a won or lost line, as many plies away
                 assert np.sign(v) == np.sign(v0)
                 assert apex.WIN - abs(v) == WIN - abs(v0)
             else:
@@ -558,18 +608,14 @@ def test_apex_cuts_the_opponent_off():
     bot = make_bot("tron", "apex")
     bot.fixed_depth = 3
     assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
-    assert bot.last_info["value"] >= 20 * apex.CELL   # won by 20+ cells
+    assert bot.last_info["value"] >= 20 * apex.CELL  # won by 20+ cells
 
 
 def test_apex_risks_the_collision_rather_than_a_dead_end():
     # West is a one-cell dead end (a sure loss); east is the square between the heads,
     # which leads down into the room: the opponent may take it too (a draw), or run
     # for the room by its own door.  A draw is worth more than a loss.
-    rows = ["#######",
-            "# 1 2 #",
-            "### # #",
-            "#     #",
-            "#######"]
+    rows = ["#######", "# 1 2 #", "### # #", "#     #", "#######"]
     bot = make_bot("tron", "apex")
     bot.fixed_depth = 3
     assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
@@ -591,16 +637,18 @@ def test_apex_fixed_depth_is_deterministic_and_chooses_a_legal_move():
             legal = tc.legal_moves(grid, me, ws.off)
             if len(legal) < 2 or tc.head_distance(grid, me, opp, ws.off, ws.ibuf) >= tc.INF:
                 continue
-            runs = [(bot.choose(grid, me, opp, ws, np.inf), dict(bot.last_info))
-                    for _ in range(2)]
+            runs = [
+                (bot.choose(grid, me, opp, ws, np.inf), dict(bot.last_info)) for _ in range(2)
+            ]
             assert runs[0][0] in legal, (state.turn, seat)
             assert runs[0][0] == runs[1][0]
             assert runs[0][1]["nodes"] == runs[1][1]["nodes"]
     assert game is not None
 
 
-@pytest.mark.parametrize("budget, thinks", [(0.1, 0.08), (0.9, 0.83), (1.0, 0.93),
-                                            (3.0, 2.93), (0.02, 0.004)])
+@pytest.mark.parametrize(
+    "budget, thinks", [(0.1, 0.08), (0.9, 0.83), (1.0, 0.93), (3.0, 2.93), (0.02, 0.004)]
+)
 def test_apex_thinks_most_of_its_budget(budget, thinks):
     bot = make_bot("tron", "apex")
     assert bot.stop_time(100.0 + budget, 100.0) - 100.0 == pytest.approx(thinks)
@@ -617,7 +665,7 @@ def test_apex_node_budget_bounds_the_search_whatever_the_clock():
         mv = bot.move(position(rows), 0, time.perf_counter() + 60.0)
         runs.append((mv, bot.last_info["depth"], bot.last_info["nodes"]))
     assert runs[0] == runs[1]
-    assert 300 <= runs[0][2] <= 300 + 1     # stopped by the budget (at most one over)
+    assert 300 <= runs[0][2] <= 300 + 1  # stopped by the budget (at most one over)
     bot.node_limit = 3000
     bot.move(position(rows), 0, time.perf_counter() + 60.0)
     assert bot.last_info["depth"] > runs[0][1]
@@ -629,17 +677,13 @@ def test_apex_breaks_a_forced_draw_tie_by_the_game_without_collision():
     # 2-cell pocket (a win), while after north it may still come out into the right-
     # hand column.  The tie-break plays east; the plain search takes the first of
     # equals, north.
-    rows = ["    #  ",
-            "     # ",
-            "    #  ",
-            "#   #1 ",
-            "#  #  2"]
+    rows = ["    #  ", "     # ", "    #  ", "#   #1 ", "#  #  2"]
     bot = make_bot("tron", "apex")
     bot.fixed_depth = 3
     bot.tie_break = False
     assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 1
     scores = bot.last_info["scores"]
-    assert scores[0] == scores[1] == apex.DRAW        # a draw the opponent can force
+    assert scores[0] == scores[1] == apex.DRAW  # a draw the opponent can force
     bot.tie_break = True
     assert bot.move(position(rows), 0, time.perf_counter() + 0.5) == 2
     assert bot.last_info["tie_break"] == 3
@@ -654,21 +698,25 @@ def test_apex_unfinished_depth_does_not_keep_a_move_found_failing():
     # A small fall keeps the move searched deeper; without a finished depth, too.
     scores[0] = -1468.0 - apex.FAIL_LOW_MARGIN / 2
     assert apex._partial_choice(scores, last, 0, 6) == 0
-    assert apex._partial_choice(np.array([-9e3, -np.inf, -np.inf, -np.inf]),
-                                [-np.inf] * 4, 0, 0) == 0
+    assert (
+        apex._partial_choice(np.array([-9e3, -np.inf, -np.inf, -np.inf]), [-np.inf] * 4, 0, 0)
+        == 0
+    )
 
 
 # --- benchmarks/tron_outside.py ----------------------------------------------------------
+
 
 def _outside_module():
     import importlib.util
     import sys
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("tron_outside",
-                                                  root / "benchmarks" / "tron_outside.py")
+    spec = importlib.util.spec_from_file_location(
+        "tron_outside", root / "benchmarks" / "tron_outside.py"
+    )
     module = importlib.util.module_from_spec(spec)
-    sys.modules["tron_outside"] = module   # its dataclasses look their module up there
+    sys.modules["tron_outside"] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 

@@ -25,22 +25,39 @@ from atlas.sim.records import RecordBuilder, save_record
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 LINE = "9 5\n#########\n#1      #\n#       #\n#      2#\n#########\n"
 #: Short games on "line", so that the games list has more than one page (50 rows).
 EXTRA = 56
-ROOM = ("15 9\n###############\n#1            #\n#    #####    #\n#             #\n"
-        "#   #     #   #\n#             #\n#    #####    #\n#            2#\n"
-        "###############\n")
+ROOM = (
+    "15 9\n###############\n#1            #\n#    #####    #\n#             #\n"
+    "#   #     #   #\n#             #\n#    #####    #\n#            2#\n"
+    "###############\n"
+)
 
 
 LAKE = "".join(f"{x} {y}\n" for x in range(15, 35) for y in range(15, 40))
 NAMES = {"tron": "room", "isolation": "tiny", "outpost": "lake"}
 
 
-def _record(game: str, text: str, seed: int, *, players=("alpha", "beta"), params=None,
-            info: bool = False, name: str | None = None):
+def _record(
+    game: str,
+    text: str,
+    seed: int,
+    *,
+    players=("alpha", "beta"),
+    params=None,
+    info: bool = False,
+    name: str | None = None,
+):
     g = get_game(game)
     gm = parse_map(text, game=game, name=name or NAMES[game])
     state = g.initial_state(gm, params)
@@ -48,8 +65,17 @@ def _record(game: str, text: str, seed: int, *, players=("alpha", "beta"), param
     b = RecordBuilder(g, gm, params, list(players), seed)
     while g.outcome(state) is None:
         moves = {p: g.random_move(state, p, rng) for p in g.to_move(state)}
-        said = {0: {"depth": len(b.turns) + 3, "score": 0.5 * len(b.turns),
-                    "nodes": 1000 + len(b.turns)}} if info else None
+        said = (
+            {
+                0: {
+                    "depth": len(b.turns) + 3,
+                    "score": 0.5 * len(b.turns),
+                    "nodes": 1000 + len(b.turns),
+                }
+            }
+            if info
+            else None
+        )
         b.add_turn(moves, {p: 0.01 for p in moves}, said)
         state = g.apply(state, moves)
     return b.finish(state, g.outcome(state))
@@ -58,8 +84,10 @@ def _record(game: str, text: str, seed: int, *, players=("alpha", "beta"), param
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail("Debian's chromium is not installed: run 'apt-get install chromium' "
-                    "(.ci/run does) to run the browser tests")
+        pytest.fail(
+            "Debian's chromium is not installed: run 'apt-get install chromium' "
+            "(.ci/run does) to run the browser tests"
+        )
     from atlas.render.site.build import build_site
 
     root = tmp_path_factory.mktemp("browser")
@@ -70,23 +98,38 @@ def site(tmp_path_factory) -> Path:
     (maps / "tron" / "room.txt").write_text(ROOM)
     (maps / "tron" / "line.txt").write_text(LINE)
     (maps / "isolation" / "tiny.txt").write_text(
-        "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n")
+        "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n"
+    )
     (maps / "outpost" / "lake.txt").write_text(LAKE)
     recs = root / "records"
     recs.mkdir()
     seed = next(s for s in range(50) if len(_record("tron", ROOM, s).turns) >= 8)
-    save_record(_record("tron", ROOM, seed, players=("deep", "beta"), info=True),
-                recs / "room.json")
-    save_record(_record("isolation", "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n",
-                        1), recs / "tiny.json")
-    save_record(_record("outpost", LAKE, 2, players=("n", "e", "s", "w"),
-                        params={"T": 60}), recs / "lake.json")
+    save_record(
+        _record("tron", ROOM, seed, players=("deep", "beta"), info=True), recs / "room.json"
+    )
+    save_record(
+        _record("isolation", "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n", 1),
+        recs / "tiny.json",
+    )
+    save_record(
+        _record("outpost", LAKE, 2, players=("n", "e", "s", "w"), params={"T": 60}),
+        recs / "lake.json",
+    )
     for k in range(EXTRA):  # short games: more than a page of the games list
-        save_record(_record("tron", LINE, k, players=("gamma", "delta"), name="line"),
-                    recs / f"line{k:02d}.json")
+        save_record(
+            _record("tron", LINE, k, players=("gamma", "delta"), name="line"),
+            recs / f"line{k:02d}.json",
+        )
     out = root / "site"
-    build_site(maps, out, records_dir=recs, cache_dir=root / "cache", progress=False,
-               tournament=False, log=lambda m: None)
+    build_site(
+        maps,
+        out,
+        records_dir=recs,
+        cache_dir=root / "cache",
+        progress=False,
+        tournament=False,
+        log=lambda m: None,
+    )
     return out
 
 
@@ -150,8 +193,9 @@ def test_viewer_steps_forward_and_back(site, page):
     last = int(board.get_attribute("data-turn"))
     assert last == page.locator("tr[id^=move-]").count()
     # the canvas really changes between turns
-    first_px = page.evaluate("() => { const c = document.getElementById('board');"
-                             " return c.toDataURL(); }")
+    first_px = page.evaluate(
+        "() => { const c = document.getElementById('board'); return c.toDataURL(); }"
+    )
     page.keyboard.press("Home")
     assert page.evaluate("() => document.getElementById('board').toDataURL()") != first_px
     assert page.errors == []
@@ -203,8 +247,10 @@ def test_speed_control_and_its_keys(site, page):
     page.click("#v-play")
     assert page.locator("#v-play").get_attribute("aria-pressed") == "true"
     last = page.locator("tr[id^=move-]").count()
-    page.wait_for_function(f"() => document.getElementById('board').dataset.turn === '{last}'"
-                           " && document.getElementById('v-play').textContent === 'Play'")
+    page.wait_for_function(
+        f"() => document.getElementById('board').dataset.turn === '{last}'"
+        " && document.getElementById('v-play').textContent === 'Play'"
+    )
     assert page.errors == []
 
 
@@ -253,8 +299,9 @@ def test_chart_series_and_clicks(site, page):
     # dragging along the chart scrubs through the game
     page.mouse.move(box["x"] + 43, box["y"] + box["height"] / 2)
     page.mouse.down()
-    page.mouse.move(box["x"] + 42 + (box["width"] - 53) / 2, box["y"] + box["height"] / 2,
-                    steps=4)
+    page.mouse.move(
+        box["x"] + 42 + (box["width"] - 53) / 2, box["y"] + box["height"] / 2, steps=4
+    )
     middle = int(page.locator("#board").get_attribute("data-turn"))
     page.mouse.up()
     assert abs(middle - turns / 2) <= 2
@@ -318,8 +365,9 @@ def test_record_download_link(site, page):
         def log_message(self, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0),
-                                 functools.partial(Quiet, directory=str(site)))
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -389,8 +437,9 @@ def test_games_list_pages_sorts_and_filters(site, page):
     page.goto(url)
     assert [int(t) for t in rows.locator("td.num").all_inner_texts()] == shown
     page.click("button.clear")
-    page.wait_for_function("() => document.querySelector('.games-widget').dataset.rows === "
-                           f"'{total}'")
+    page.wait_for_function(
+        f"() => document.querySelector('.games-widget').dataset.rows === '{total}'"
+    )
     # search by name
     page.fill("input[name=q]", "deep")
     assert int(widget.get_attribute("data-rows")) == 1
@@ -416,8 +465,9 @@ def test_index_search_box(site, page):
     page.fill("#site-search", "gamma")
     page.click("#search-results a.more")
     page.wait_for_url("**/games.html#q=gamma")
-    page.wait_for_function("() => document.querySelector('.games-widget').dataset.rows === "
-                           f"'{EXTRA}'")
+    page.wait_for_function(
+        f"() => document.querySelector('.games-widget').dataset.rows === '{EXTRA}'"
+    )
     page.goto((site / "index.html").as_uri())
     page.fill("#site-search", "zzz-nothing")
     assert box.inner_text() == "Nothing matches."

@@ -17,8 +17,9 @@ import copy
 import json
 import os
 import resource
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -56,8 +57,12 @@ def bounded_memory(margin: int = MARGIN) -> Iterator[None]:
 
 
 ODD_VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 3), st.integers(-2**70, 2**70),
-    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=6),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=6),
     st.sampled_from(["²", "٣", "0" * 30, "-1", "", "\u2028", "\ud800"]),
     st.lists(st.integers(-2, 200), max_size=3),
     st.dictionaries(st.sampled_from(["0", "1", "x", "²"]), st.integers(-1, 4), max_size=2),

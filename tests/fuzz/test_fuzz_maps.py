@@ -6,12 +6,12 @@ import os
 import tempfile
 from pathlib import Path
 
+from fuzz_helpers import bounded_memory, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atlas.errors import MapFormatError
 from atlas.maps import GAMES, format_map, parse_map, read_map
-from fuzz_helpers import bounded_memory, examples
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = {
@@ -21,9 +21,33 @@ SAMPLES = {
     "outpost": (ROOT / "tests" / "data" / "outpost-maps" / "map1.txt").read_bytes(),
     "tictactoe": b"tictactoe 3 3\n1..\n.#.\n..2\n",
 }
-WORDS = [b"10000", b"2001", b"0", b"-1", b"\xc2\xb2", b"\xd9\xa3", b"9" * 5000, b" ", b"\t",
-         b"\r\n", b"\n", b";", b"#", b"1", b"2", b"3", b".", b"connect5", b"isolation",
-         b"knight", b"\x00", b"\xff", b"\xef\xbb\xbf", b"\xe2\x80\xa8", b"," * 3]
+WORDS = [
+    b"10000",
+    b"2001",
+    b"0",
+    b"-1",
+    b"\xc2\xb2",
+    b"\xd9\xa3",
+    b"9" * 5000,
+    b" ",
+    b"\t",
+    b"\r\n",
+    b"\n",
+    b";",
+    b"#",
+    b"1",
+    b"2",
+    b"3",
+    b".",
+    b"connect5",
+    b"isolation",
+    b"knight",
+    b"\x00",
+    b"\xff",
+    b"\xef\xbb\xbf",
+    b"\xe2\x80\xa8",
+    b"," * 3,
+]
 
 
 @st.composite
@@ -35,12 +59,22 @@ def map_bytes(draw) -> tuple[str, bytes]:
         at = draw(st.integers(0, len(data)))
         cut = draw(st.integers(0, 8))
         piece = draw(st.one_of(st.sampled_from(WORDS), st.binary(max_size=6)))
-        data[at:at + cut] = piece
+        data[at : at + cut] = piece
     if draw(st.booleans()):
-        head = draw(st.sampled_from([b"10000 10000", b"10000 400", b"2000 2000",
-                                     b"connect5 \xc2\xb2 6 4", b"isolation 4000 1000",
-                                     b"mygame 3 3 x", b"1 " + b"9" * 5000]))
-        data = bytearray(head + b"\n") + data[data.find(b"\n") + 1:]
+        head = draw(
+            st.sampled_from(
+                [
+                    b"10000 10000",
+                    b"10000 400",
+                    b"2000 2000",
+                    b"connect5 \xc2\xb2 6 4",
+                    b"isolation 4000 1000",
+                    b"mygame 3 3 x",
+                    b"1 " + b"9" * 5000,
+                ]
+            )
+        )
+        data = bytearray(head + b"\n") + data[data.find(b"\n") + 1 :]
     return game, bytes(data)
 
 
@@ -69,8 +103,9 @@ def test_parse_map_gives_a_map_or_a_located_error(case, tell_game):
     game, data = case
     text = data.decode("utf-8", "surrogateescape")
     with bounded_memory():
-        result = _outcome(parse_map, text, game=game if tell_game else None, name="fuzz",
-                          path="fuzz.txt")
+        result = _outcome(
+            parse_map, text, game=game if tell_game else None, name="fuzz", path="fuzz.txt"
+        )
     _check(result, text.count("\n") + 1)
     if isinstance(result, MapFormatError):
         assert str(result).startswith("fuzz.txt")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+from fuzz_helpers import ODD_VALUES, bounded_memory, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,13 +17,33 @@ from atlas.errors import IllegalMoveError
 from atlas.maps import parse_map
 from atlas.sim import get_game
 from atlas.sim.base import Status
-from fuzz_helpers import ODD_VALUES, bounded_memory, examples
 
 ANSWER_BYTES = st.one_of(
     st.binary(max_size=200),
-    st.lists(st.sampled_from([b"= ", b"? ", b"=1 ", b"4", b"\xc2\xb2", b"9" * 5000, b"\n",
-                              b"\r\n", b"\n\n", b"resign", b"-", b"[" * 100, b"{\"move\": ",
-                              b"}", b"\xff", b"NaN", b" "]), max_size=12).map(b"".join),
+    st.lists(
+        st.sampled_from(
+            [
+                b"= ",
+                b"? ",
+                b"=1 ",
+                b"4",
+                b"\xc2\xb2",
+                b"9" * 5000,
+                b"\n",
+                b"\r\n",
+                b"\n\n",
+                b"resign",
+                b"-",
+                b"[" * 100,
+                b'{"move": ',
+                b"}",
+                b"\xff",
+                b"NaN",
+                b" ",
+            ]
+        ),
+        max_size=12,
+    ).map(b"".join),
 )
 
 
@@ -35,7 +56,7 @@ def test_tron_answers_are_a_digit_or_skipped(data):
     if move is None:
         assert used == len(data) and not set(data) & set(b"1234")
     else:
-        assert move in (1, 2, 3, 4) and data[used - 1:used] == str(move).encode()
+        assert move in (1, 2, 3, 4) and data[used - 1 : used] == str(move).encode()
 
 
 @settings(max_examples=examples(300))
@@ -57,7 +78,7 @@ def test_gtp_responses_parse_or_are_invalid(data):
         except BotFailure as exc:
             assert exc.status is Status.INVALID
             return
-    assert isinstance(column, int) and abs(column) < 10 ** 21
+    assert isinstance(column, int) and abs(column) < 10**21
 
 
 GAMES = {
@@ -69,11 +90,16 @@ GAMES = {
 
 
 @settings(max_examples=examples(400))
-@given(st.sampled_from(sorted(GAMES)), st.one_of(
-    ANSWER_BYTES,
-    ODD_VALUES.map(lambda v: json.dumps({"move": v}).encode()),
-    st.recursive(ODD_VALUES, lambda c: st.lists(c, max_size=3), max_leaves=8)
-    .map(lambda v: json.dumps({"move": v}).encode())))
+@given(
+    st.sampled_from(sorted(GAMES)),
+    st.one_of(
+        ANSWER_BYTES,
+        ODD_VALUES.map(lambda v: json.dumps({"move": v}).encode()),
+        st.recursive(ODD_VALUES, lambda c: st.lists(c, max_size=3), max_leaves=8).map(
+            lambda v: json.dumps({"move": v}).encode()
+        ),
+    ),
+)
 def test_json_line_answers_are_a_move_or_invalid(game_name, data):
     game = get_game(game_name)
     state = game.initial_state(parse_map(GAMES[game_name], game=game_name, name="m"))

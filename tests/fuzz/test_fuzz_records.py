@@ -7,18 +7,20 @@ import json
 import tempfile
 from pathlib import Path
 
+from fuzz_helpers import bounded_memory, dumps, examples, mutated_json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from atlas.errors import RecordError
 from atlas.sim.records import load_record, verify_record
-from fuzz_helpers import bounded_memory, dumps, examples, mutated_json
 
 GOLDEN = Path(__file__).resolve().parents[1] / "sim" / "golden"
 #: Small recorded games of every game (the golden records of tests/sim).
-DOCS = {p.name: json.loads(gzip.decompress(p.read_bytes()))
-        for p in sorted(GOLDEN.glob("*.json.gz"))
-        if not p.name.startswith("tron-cross")}  # the long one: replaying it is slow
+DOCS = {
+    p.name: json.loads(gzip.decompress(p.read_bytes()))
+    for p in sorted(GOLDEN.glob("*.json.gz"))
+    if not p.name.startswith("tron-cross")
+}  # the long one: replaying it is slow
 
 
 def _load_and_verify(data: bytes, name: str = "fuzz.json") -> object:
@@ -45,8 +47,7 @@ def _load_and_verify(data: bytes, name: str = "fuzz.json") -> object:
 
 
 @settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(sorted(DOCS)).flatmap(lambda k: mutated_json(DOCS[k])),
-       st.booleans())
+@given(st.sampled_from(sorted(DOCS)).flatmap(lambda k: mutated_json(DOCS[k])), st.booleans())
 def test_a_changed_record_loads_and_verifies_or_says_why(doc, gzipped):
     data = dumps(doc)
     if gzipped:
@@ -59,7 +60,7 @@ def test_a_changed_record_loads_and_verifies_or_says_why(doc, gzipped):
 def test_spliced_bytes_give_a_record_or_a_record_error(name, at, piece):
     data = bytearray(dumps(DOCS[name]))
     at = min(at, len(data))
-    data[at:at + len(piece)] = piece
+    data[at : at + len(piece)] = piece
     _load_and_verify(bytes(data))
 
 

@@ -7,13 +7,13 @@ import json
 import tempfile
 from pathlib import Path
 
+from fuzz_helpers import bounded_memory, examples, mutated_json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from atlas.maps import read_map
-from atlas.sim.records import verify_record
 from atlas.sim.outpost.traces import TraceError, read_trace, replay_trace, trace_to_record
-from fuzz_helpers import bounded_memory, examples, mutated_json
+from atlas.sim.records import verify_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SOURCE = DATA / "outpost-traces" / "g5-8_mapblob_r10L20W5_rep0.jsonl.gz"  # has errors
@@ -28,8 +28,7 @@ def _short_trace() -> list[dict]:
     error (the simulator's record of a player that threw), and every per-turn figure
     the change affects repaired from the replay.
     """
-    lines = json.loads(json.dumps([{**_LINES[0], "ticks": 5}, *_LINES[1:6],
-                                   {"final": True}]))
+    lines = json.loads(json.dumps([{**_LINES[0], "ticks": 5}, *_LINES[1:6], {"final": True}]))
     lines[3]["moves"][0] = None
     lines[3]["errors"][0] = "move: java.lang.NullPointerException"
     with tempfile.TemporaryDirectory() as tmp:
@@ -65,11 +64,14 @@ def _read_and_replay(lines: list[bytes]) -> None:
 
 
 @settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, len(SHORT) - 1).flatmap(
-    lambda k: st.tuples(st.just(k), mutated_json(SHORT[k]))))
+@given(
+    st.integers(0, len(SHORT) - 1).flatmap(
+        lambda k: st.tuples(st.just(k), mutated_json(SHORT[k]))
+    )
+)
 def test_a_changed_line_gives_a_trace_a_mismatch_or_an_error(change):
     k, line = change
-    doc = [*SHORT[:k], line, *SHORT[k + 1:]]
+    doc = [*SHORT[:k], line, *SHORT[k + 1 :]]
     _read_and_replay([json.dumps(d).encode() for d in doc])
 
 
@@ -77,5 +79,5 @@ def test_a_changed_line_gives_a_trace_a_mismatch_or_an_error(change):
 @given(st.lists(st.binary(max_size=40), max_size=6), st.integers(0, 6))
 def test_noise_lines_give_a_trace_error(noise, at):
     lines = [json.dumps(d).encode() for d in SHORT]
-    lines[at:at + len(noise)] = noise
+    lines[at : at + len(noise)] = noise
     _read_and_replay(lines)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from fuzz_helpers import bounded_memory, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atlas.analyze.validate import RULES, validate_map_file
-from fuzz_helpers import bounded_memory, examples
 
 MAP1 = (Path(__file__).resolve().parents[1] / "data" / "outpost-maps" / "map1.txt").read_bytes()
 
@@ -19,10 +19,27 @@ def outpost_bytes(draw) -> bytes:
     data = bytearray(MAP1)
     for _ in range(draw(st.integers(0, 5))):
         at = draw(st.integers(0, len(data)))
-        piece = draw(st.one_of(st.binary(max_size=6), st.sampled_from(
-            [b"9" * 5000, b"\xc2\xb2", b"\xd9\xa3", b"\r", b"\n\n", b"\x00", b"-0", b"+1",
-             b"\xe2\x80\x83", b"1,2", b"\xef\xbb\xbf"])))
-        data[at:at + draw(st.integers(0, 6))] = piece
+        piece = draw(
+            st.one_of(
+                st.binary(max_size=6),
+                st.sampled_from(
+                    [
+                        b"9" * 5000,
+                        b"\xc2\xb2",
+                        b"\xd9\xa3",
+                        b"\r",
+                        b"\n\n",
+                        b"\x00",
+                        b"-0",
+                        b"+1",
+                        b"\xe2\x80\x83",
+                        b"1,2",
+                        b"\xef\xbb\xbf",
+                    ]
+                ),
+            )
+        )
+        data[at : at + draw(st.integers(0, 6))] = piece
     return bytes(data)
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from render_helpers import TRON25
 
 from atlas.maps import GameMap, parse_map
-
-from render_helpers import TRON25
 
 
 @pytest.fixture

@@ -5,7 +5,8 @@ cannot pick up another folder's ``conftest``.)"""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -14,10 +15,28 @@ from atlas.sim import get_game
 from atlas.sim.records import Record, RecordBuilder
 
 #: A 25x25 open tron room with two pillars (the size the issue's GIF budget names).
-TRON25 = "25 25\n" + "#" * 25 + "\n" + "".join(
-    "#" + "".join("#" if (r in (8, 16) and c in range(6, 18)) else
-                  "1" if (r, c) == (3, 3) else "2" if (r, c) == (21, 21) else " "
-                  for c in range(1, 24)) + "#\n" for r in range(1, 24)) + "#" * 25 + "\n"
+TRON25 = (
+    "25 25\n"
+    + "#" * 25
+    + "\n"
+    + "".join(
+        "#"
+        + "".join(
+            "#"
+            if (r in (8, 16) and c in range(6, 18))
+            else "1"
+            if (r, c) == (3, 3)
+            else "2"
+            if (r, c) == (21, 21)
+            else " "
+            for c in range(1, 24)
+        )
+        + "#\n"
+        for r in range(1, 24)
+    )
+    + "#" * 25
+    + "\n"
+)
 
 
 class _WallFollower:
@@ -44,10 +63,16 @@ class _WallFollower:
         return d
 
 
-def play_record(game: str, game_map: GameMap, seed: int = 0, *,
-                players: tuple[str, ...] | None = None, params: dict | None = None,
-                chooser: Callable[[Any, int, np.random.Generator], Any] | None = None,
-                stderr: tuple[str, ...] = ()) -> Record:
+def play_record(
+    game: str,
+    game_map: GameMap,
+    seed: int = 0,
+    *,
+    players: tuple[str, ...] | None = None,
+    params: dict | None = None,
+    chooser: Callable[[Any, int, np.random.Generator], Any] | None = None,
+    stderr: tuple[str, ...] = (),
+) -> Record:
     """A finished seeded game between simple movers, as a record."""
     g = get_game(game)
     n = g.info.num_players
@@ -60,8 +85,10 @@ def play_record(game: str, game_map: GameMap, seed: int = 0, *,
     if chooser is None and game == "tron":
         chooser = _WallFollower()
     while g.outcome(state) is None:
-        moves = {p: (chooser(state, p, rng) if chooser else g.random_move(state, p, rng))
-                 for p in g.to_move(state)}
+        moves = {
+            p: (chooser(state, p, rng) if chooser else g.random_move(state, p, rng))
+            for p in g.to_move(state)
+        }
         builder.add_turn(moves, {p: 0.001 for p in moves})
         state = g.apply(state, moves)
     return builder.finish(state, g.outcome(state))
@@ -93,21 +120,21 @@ def unpack_viewer(packed: dict) -> tuple[list[np.ndarray], list[list[tuple[int, 
     at = 0
     grids, marks = [], []
     prev: list[int] = []
-    for f in range(packed["count"]):
+    for _ in range(packed["count"]):
         runs = nums[at]
         at += 1
         pos = 0
         for _ in range(runs):
-            gap, length, colour = nums[at:at + 3]
+            gap, length, colour = nums[at : at + 3]
             at += 3
             pos += gap
-            grid[pos:pos + length] = colour
+            grid[pos : pos + length] = colour
             pos += length
         n = nums[at]
         at += 1
         cells, frame_marks = [], []
         for j in range(n):
-            z, style = nums[at:at + 2]
+            z, style = nums[at : at + 2]
             at += 2
             delta = -(z + 1) // 2 if z % 2 else z // 2
             cell = (prev[j] if j < len(prev) else 0) + delta

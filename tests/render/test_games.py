@@ -25,8 +25,10 @@ def _walk(nodes):
 
 
 def test_chamber_tree_json_mirrors_the_chamber_tree():
-    text = ("11 7\n###########\n#1   #    #\n#    #    #\n#         #\n"
-            "#    #    #\n#    #   2#\n###########\n")
+    text = (
+        "11 7\n###########\n#1   #    #\n#    #    #\n#         #\n"
+        "#    #    #\n#    #   2#\n###########\n"
+    )
     gm = parse_map(text, game="tron", name="two-rooms")
     tree = chamber_tree(gm.free, gm.starts[0], gm.starts[1])
     roots = chamber_tree_json(tree)

@@ -8,20 +8,19 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 from PIL import Image
+from render_helpers import play_record
 
 from atlas.maps import parse_map
 from atlas.render import palette as P
 from atlas.render.frames import sample_turns
-from atlas.render.replay import record_frames
 from atlas.render.games import render_of
+from atlas.render.gif import HOLD_LAST_MS, encode_gif, record_gif_bytes, write_gif
+from atlas.render.replay import record_frames
+from atlas.render.viewer import viewer_data
+from atlas.sim.records import replay_states
 from atlas.sim.registry import get_info
 
 MAX_OUTPOST_FRAMES = get_info("outpost").max_frames
-from atlas.render.gif import HOLD_LAST_MS, encode_gif, record_gif_bytes, write_gif
-from atlas.render.viewer import viewer_data
-from atlas.sim.records import replay_states
-
-from render_helpers import play_record
 
 
 def _frames(data: bytes) -> list[np.ndarray]:
@@ -71,7 +70,9 @@ def test_tron_gif_one_frame_per_turn_heads_and_trails(tmp_path, tron25):
             r, c = (int(v) for v in s.heads[seat])
             assert tuple(shown[band + r * k + 1, c * k + 1]) == want, (seat, r, c)
     # and free cells nobody visited stay white
-    visited = {(int(s.heads[p][0]), int(s.heads[p][1])) for s in states[:t + 1] for p in range(2)}
+    visited = {
+        (int(s.heads[p][0]), int(s.heads[p][1])) for s in states[: t + 1] for p in range(2)
+    }
     free_rgb = P.hex_to_rgb(P.PALETTE_HEX[P.FREE])
     for r, c in np.argwhere(tron25.free):
         if (int(r), int(c)) not in visited:
@@ -86,6 +87,7 @@ def test_tron_25x25_gif_is_small(tron25):
     assert len(rec.turns) > 100  # a long game, as the size budget means
     data = record_gif_bytes(rec)
     assert len(data) < 300_000
+
     # the palette is the fixed atlas palette: no colour outside it appears
     def packed(rgb: np.ndarray) -> np.ndarray:
         rgb = rgb.reshape(-1, 3).astype(np.int64)
@@ -106,8 +108,11 @@ def test_sample_turns_documented_sampling():
 
 
 def test_isolation_and_connect5_frames():
-    iso = parse_map("isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n",
-                    game="isolation", name="tiny")
+    iso = parse_map(
+        "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n",
+        game="isolation",
+        name="tiny",
+    )
     rec = play_record("isolation", iso, seed=3)
     states = replay_states(rec)
     frames = list(record_frames(rec, states))

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from atlas.cli import main
 from atlas.maps import OUTPOST_HOMES, parse_map
 from atlas.render import palette as P
-from atlas.cli import main
 from atlas.render.games import render_of
 from atlas.render.games.outpost import outpost_picture, supply_paths, validation_picture
 from atlas.render.images import map_picture, shape_mask, upscale
@@ -36,8 +36,12 @@ def _bfs(free: np.ndarray, src) -> np.ndarray:
         r, c = q.popleft()
         for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             rr, cc = r + dr, c + dc
-            if 0 <= rr < free.shape[0] and 0 <= cc < free.shape[1] and free[rr, cc] \
-                    and dist[rr, cc] < 0:
+            if (
+                0 <= rr < free.shape[0]
+                and 0 <= cc < free.shape[1]
+                and free[rr, cc]
+                and dist[rr, cc] < 0
+            ):
                 dist[rr, cc] = dist[r, c] + 1
                 q.append((rr, cc))
     return dist
@@ -46,7 +50,8 @@ def _bfs(free: np.ndarray, src) -> np.ndarray:
 def test_palette_is_okabe_ito_and_lookup_gives_rgb():
     assert P.PLAYER_HEX[:2] == (P.OKABE_ITO["vermillion"], P.OKABE_ITO["blue"])
     grid = np.array([[P.PLAYER[0], P.WALL]], dtype=np.uint8)
-    assert P.to_rgb(grid).tolist() == [[[0xD5, 0x5E, 0x00], list(P.hex_to_rgb(P.PALETTE_HEX[P.WALL]))]]
+    wall = list(P.hex_to_rgb(P.PALETTE_HEX[P.WALL]))
+    assert P.to_rgb(grid).tolist() == [[[0xD5, 0x5E, 0x00], wall]]
     # every named index is a distinct colour where it must be told apart
     named = [P.WALL, P.FREE, *P.PLAYER, *P.PLAYER_TINT, P.DISPUTED, P.WATER, P.LAND]
     assert len({P.PALETTE_HEX[i] for i in named}) == len(named)
@@ -80,10 +85,12 @@ def test_voronoi_shading_matches_plain_bfs(corridor_map):
     fa[b] = False
     fb[a] = False
     da, db = _bfs(fa, a), _bfs(fb, b)
-    tint = {0: P.hex_to_rgb(P.PALETTE_HEX[P.PLAYER_TINT[0]]),
-            1: P.hex_to_rgb(P.PALETTE_HEX[P.PLAYER_TINT[1]]),
-            "tie": P.hex_to_rgb(P.PALETTE_HEX[P.TIE]),
-            "wall": P.hex_to_rgb(P.PALETTE_HEX[P.WALL])}
+    tint = {
+        0: P.hex_to_rgb(P.PALETTE_HEX[P.PLAYER_TINT[0]]),
+        1: P.hex_to_rgb(P.PALETTE_HEX[P.PLAYER_TINT[1]]),
+        "tie": P.hex_to_rgb(P.PALETTE_HEX[P.TIE]),
+        "wall": P.hex_to_rgb(P.PALETTE_HEX[P.WALL]),
+    }
     checked = 0
     for r in range(gm.height):
         for c in range(gm.width):
@@ -113,7 +120,7 @@ def test_articulation_rings_exactly_on_cut_vertices():
     idx = np.asarray(map_picture(gm, articulation=True, starts=False, cell_px=k))
     for r in range(gm.height):
         for c in range(gm.width):
-            has_ring = bool((idx[r * k:(r + 1) * k, c * k:(c + 1) * k] == P.MARK).any())
+            has_ring = bool((idx[r * k : (r + 1) * k, c * k : (c + 1) * k] == P.MARK).any())
             assert has_ring == ((r, c) in cuts), (r, c)
 
 
@@ -121,7 +128,7 @@ def test_start_marks_use_seat_colour_and_shape(corridor_map):
     k = 12
     idx = np.asarray(map_picture(corridor_map, cell_px=k))
     for seat, (r, c) in enumerate(corridor_map.starts):
-        block = idx[r * k:(r + 1) * k, c * k:(c + 1) * k]
+        block = idx[r * k : (r + 1) * k, c * k : (c + 1) * k]
         assert np.array_equal(block == P.PLAYER[seat], shape_mask(P.PLAYER_SHAPES[seat], k))
 
 
@@ -137,8 +144,9 @@ def test_outpost_territory_matches_manhattan_rule():
     k = 3
     rgb = _rgb(outpost_picture(gm, outposts=outposts, radius=r, cell_px=k, homes=False))
     rows, cols = np.mgrid[0:100, 0:100]
-    dist = np.stack([np.min([np.abs(rows - a) + np.abs(cols - b) for a, b in o], axis=0)
-                     for o in outposts])
+    dist = np.stack(
+        [np.min([np.abs(rows - a) + np.abs(cols - b) for a, b in o], axis=0) for o in outposts]
+    )
     best = dist.min(axis=0)
     nearest = dist == best
     marked = {c for o in outposts for c in o}
@@ -154,17 +162,20 @@ def test_outpost_territory_matches_manhattan_rule():
             else:
                 e = int(np.argmax(nearest[:, rr, cc]))
                 want = P.PLAYER_TINT[e] if land else P.PLAYER_WATER[e]
-            assert tuple(rgb[rr * k + 1, cc * k + 1]) == P.hex_to_rgb(P.PALETTE_HEX[want]), (rr, cc)
+            assert tuple(rgb[rr * k + 1, cc * k + 1]) == P.hex_to_rgb(P.PALETTE_HEX[want]), (
+                rr,
+                cc,
+            )
 
 
 def test_supply_paths_are_shortest_good_paths():
     gm = _outpost_map()
     owner = np.full((100, 100), -1, dtype=np.int32)
-    owner[30:60, 5:15] = 1           # enemy land blocks the direct route
+    owner[30:60, 5:15] = 1  # enemy land blocks the direct route
     mine = [(0, 0), (70, 10), (45, 10)]
     paths = supply_paths(gm, owner, mine, 0)
     assert paths[0] == []
-    assert paths[2] is None          # inside enemy land with no good neighbour
+    assert paths[2] is None  # inside enemy land with no good neighbour
     path = paths[1]
     good = ~gm.blocked & ((owner == -1) | (owner == 0))
     graph = nx.grid_2d_graph(100, 100)
@@ -173,8 +184,11 @@ def test_supply_paths_are_shortest_good_paths():
     assert abs(path[0][0] - 70) + abs(path[0][1] - 10) == 1
     for a, b in zip(path, path[1:]):
         assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and good[a] and good[b]
-    want = min(nx.shortest_path_length(graph, OUTPOST_HOMES[0], n)
-               for n in ((69, 10), (71, 10), (70, 9), (70, 11)) if good[n])
+    want = min(
+        nx.shortest_path_length(graph, OUTPOST_HOMES[0], n)
+        for n in ((69, 10), (71, 10), (70, 9), (70, 11))
+        if good[n]
+    )
     assert len(path) - 1 == want
 
 
@@ -210,14 +224,17 @@ def test_map_figures_cross_checked():
 
 def test_validation_picture_rings_the_reported_cells():
     text = "0 0\n3 4\n20 30\n"
-    report = {"errors": [{"rule": "corner", "line": 1, "message": "m", "cell": [0, 0]}],
-              "warnings": [{"rule": "w", "line": 2, "message": "m", "cell": [3, 4]}]}
+    report = {
+        "errors": [{"rule": "corner", "line": 1, "message": "m", "cell": [0, 0]}],
+        "warnings": [{"rule": "w", "line": 2, "message": "m", "cell": [3, 4]}],
+    }
     import io
+
     png = validation_picture(text, report, cell_px=10)
     idx = np.asarray(Image.open(io.BytesIO(png)))
-    assert (idx[0:10, 0:10] == P.ERROR).all()      # the cell is filled
+    assert (idx[0:10, 0:10] == P.ERROR).all()  # the cell is filled
     assert (idx[40:50, 30:40] == P.WARNING).all()
     assert (idx[35:55, 25:45] == P.WARNING).sum() > 100  # and ringed 3 cells wide
     assert not (idx[100:200, 100:200] == P.ERROR).any()
-    assert idx[305, 205] == P.WATER                  # an unmarked water cell (20, 30)
+    assert idx[305, 205] == P.WATER  # an unmarked water cell (20, 30)
     assert idx[305, 105] == P.LAND

@@ -8,14 +8,13 @@ import os
 from pathlib import Path
 
 import pytest
+from render_helpers import play_record
 
 from atlas.cli import main
 from atlas.maps import parse_map
 from atlas.render.site.build import SITE_MARKER, build_site
 from atlas.sim.base import Outcome
 from atlas.sim.records import load_record, save_record
-
-from render_helpers import play_record
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = (ROOT / "maps" / "tron" / "duel.txt").read_text()
@@ -29,8 +28,9 @@ def _maps(tmp_path: Path) -> Path:
 
 
 def _build(maps: Path, out: Path, **kw):
-    return build_site(maps, out, games=0, cache_dir=None, progress=False,
-                      log=lambda m: None, **kw)
+    return build_site(
+        maps, out, games=0, cache_dir=None, progress=False, log=lambda m: None, **kw
+    )
 
 
 def test_a_folder_holding_the_users_files_is_refused_and_left_alone(tmp_path, capsys):
@@ -44,8 +44,10 @@ def test_a_folder_holding_the_users_files_is_refused_and_left_alone(tmp_path, ca
     assert (out / "notes.txt").read_text() == "my notes"
     # a file where the folder should be
     (tmp_path / "file").write_text("x")
-    assert main(["build", "--maps", str(maps), "--out", str(tmp_path / "file"),
-                 "--games", "0"]) == 2
+    assert (
+        main(["build", "--maps", str(maps), "--out", str(tmp_path / "file"), "--games", "0"])
+        == 2
+    )
     assert (tmp_path / "file").read_text() == "x"
 
 
@@ -98,14 +100,32 @@ def test_a_record_that_lies_is_refused_and_the_rest_is_published(tmp_path, capsy
     gm = parse_map(DUEL, game="tron", name="duel")
     good = play_record("tron", gm, seed=1)
     save_record(good, records / "good.json.gz")
-    claimed = Outcome(1 - (good.result.winner or 0), "crash", good.result.scores[::-1],
-                      "a claim its moves do not give")
+    claimed = Outcome(
+        1 - (good.result.winner or 0),
+        "crash",
+        good.result.scores[::-1],
+        "a claim its moves do not give",
+    )
     save_record(dataclasses.replace(good, result=claimed), records / "liar.json.gz")
     outside = tmp_path / "elsewhere.json.gz"
     save_record(good, outside)
     os.symlink(outside, records / "link.json.gz")
-    assert main(["build", "--maps", str(maps), "--out", str(tmp_path / "site"),
-                 "--games", "0", "--records", str(records)]) == 0
+    assert (
+        main(
+            [
+                "build",
+                "--maps",
+                str(maps),
+                "--out",
+                str(tmp_path / "site"),
+                "--games",
+                "0",
+                "--records",
+                str(records),
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert "atlas build (2 problems): " in err
     assert "refused, not published" in err and "result.winner" in err
@@ -122,8 +142,15 @@ def test_output_files_atlas_did_not_write_are_kept_unless_forced(tmp_path, capsy
     rec = tmp_path / "game.json"
     save_record(play_record("tron", parse_map(DUEL, game="tron"), seed=2), rec)
     if kind == "record":
-        argv = ["play", "tron", str(maps / "tron" / "duel.txt"), "random", "random",
-                "--record", str(mine)]
+        argv = [
+            "play",
+            "tron",
+            str(maps / "tron" / "duel.txt"),
+            "random",
+            "random",
+            "--record",
+            str(mine),
+        ]
     elif kind == "gif":
         argv = ["replay", str(rec), str(mine)]
     else:
@@ -133,15 +160,27 @@ def test_output_files_atlas_did_not_write_are_kept_unless_forced(tmp_path, capsy
     assert mine.read_text() == "the user's own file"
     assert main(argv + ["--force"]) == 0
     assert mine.read_bytes() != b"the user's own file"
-    assert main(argv) == 0          # atlas's own file: written over without --force
+    assert main(argv) == 0  # atlas's own file: written over without --force
     if kind == "record":
         load_record(mine)
 
 
 def test_an_output_in_a_missing_folder_fails_before_the_game(tmp_path, capsys):
     maps = _maps(tmp_path)
-    assert main(["play", "tron", str(maps / "tron" / "duel.txt"), "random", "random",
-                 "--record", str(tmp_path / "no" / "x.json")]) == 2
+    assert (
+        main(
+            [
+                "play",
+                "tron",
+                str(maps / "tron" / "duel.txt"),
+                "random",
+                "random",
+                "--record",
+                str(tmp_path / "no" / "x.json"),
+            ]
+        )
+        == 2
+    )
     assert "does not exist" in capsys.readouterr().err
 
 
@@ -153,8 +192,11 @@ def test_pages_name_bad_files_from_their_folder_not_by_the_builders_paths(tmp_pa
     out = tmp_path / "site"
     result = _build(maps.resolve(), out)
     assert any(str(maps.resolve()) in p for p in result.problems)  # the console: in full
-    leaked = [p.name for p in out.rglob("*") if p.is_file()
-              and str(tmp_path) in p.read_bytes().decode("utf-8", "replace")]
+    leaked = [
+        p.name
+        for p in out.rglob("*")
+        if p.is_file() and str(tmp_path) in p.read_bytes().decode("utf-8", "replace")
+    ]
     assert leaked == []
     page = next(out.glob("maps/*broken*.html")).read_text()
     assert f"{maps.name}/tron/broken.txt:" in page

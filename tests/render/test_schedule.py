@@ -19,8 +19,14 @@ def _p(spec) -> tuple[str, ...]:
 
 def _maps(n: int) -> list:
     # map k has k + 1 free cells between the walls: later maps are larger
-    return [parse_map(f"{k + 4} 3\n{'#' * (k + 4)}\n#1{' ' * k}2#\n{'#' * (k + 4)}\n",
-                      game="tron", name=f"m{k:02d}") for k in range(n)]
+    return [
+        parse_map(
+            f"{k + 4} 3\n{'#' * (k + 4)}\n#1{' ' * k}2#\n{'#' * (k + 4)}\n",
+            game="tron",
+            name=f"m{k:02d}",
+        )
+        for k in range(n)
+    ]
 
 
 def test_tron_plan_plays_the_searches_at_the_ladders_time():
@@ -31,8 +37,15 @@ def test_tron_plan_plays_the_searches_at_the_ladders_time():
     bots = bot_names("tron")
     assert bots[-4:] == ["voronoi", "chambers", "frontline", "apex"]
     maps = _maps(13)
-    specs = site_schedule("tron", maps, bots, top=plan.top, top_per_map=plan.top_per_map,
-                          time_limit=plan.time, params=plan.params)
+    specs = site_schedule(
+        "tron",
+        maps,
+        bots,
+        top=plan.top,
+        top_per_map=plan.top_per_map,
+        time_limit=plan.time,
+        params=plan.params,
+    )
     strong = set(bots[-4:])
     main = [s for s in specs if set(_p(s)) <= strong]
     gauntlet = [s for s in specs if not set(_p(s)) <= strong]
@@ -51,19 +64,22 @@ def test_tron_plan_plays_the_searches_at_the_ladders_time():
         want[frozenset(pair)] += 1
     assert Counter(frozenset(_p(s)) for s in gauntlet) == want
     assert {_p(s) for s in gauntlet} >= {("random", "wallhugger"), ("wallhugger", "random")}
-    assert [s.map_name for s in gauntlet] == [maps[j % len(maps)].name
-                                              for j in range(len(gauntlet))]
+    assert [s.map_name for s in gauntlet] == [
+        maps[j % len(maps)].name for j in range(len(gauntlet))
+    ]
     assert {_p(s)[0] for s in gauntlet} > {"random"}  # seats alternate
     assert all(s.time_limit == 0.1 for s in specs)
 
 
 def test_every_seating_on_every_map_without_top_per_map():
     maps = _maps(3)
-    specs = site_schedule("tron", maps, ["random", "a", "b"], top=2, top_per_map=None,
-                          time_limit=0.05, seeds=2)
+    specs = site_schedule(
+        "tron", maps, ["random", "a", "b"], top=2, top_per_map=None, time_limit=0.05, seeds=2
+    )
     main = [s for s in specs if "random" not in _p(s)]
     assert Counter((s.map_name, _p(s)) for s in main) == Counter(
-        {(m.name, p): 2 for m in maps for p in (("a", "b"), ("b", "a"))})
+        {(m.name, p): 2 for m in maps for p in (("a", "b"), ("b", "a"))}
+    )
     assert len(specs) == len(main) + 2 * 2  # random meets a and b once, two seeds each
     assert {s.seed for s in specs} == {0, 1}
 
@@ -71,12 +87,22 @@ def test_every_seating_on_every_map_without_top_per_map():
 def test_outpost_seatings_and_small_cases():
     from atlas.maps import parse_map as pm
 
-    lake = pm("".join(f"{x} {y}\n" for x in range(20, 30) for y in range(20, 30)),
-              game="outpost", name="lake")
+    lake = pm(
+        "".join(f"{x} {y}\n" for x in range(20, 30) for y in range(20, 30)),
+        game="outpost",
+        name="lake",
+    )
     plan = render_of("outpost").site_plan
-    specs = site_schedule("outpost", [lake], bot_names("outpost"), top=plan.top,
-                          top_per_map=plan.top_per_map, time_limit=plan.time,
-                          params=plan.params, gauntlet=plan.gauntlet)
+    specs = site_schedule(
+        "outpost",
+        [lake],
+        bot_names("outpost"),
+        top=plan.top,
+        top_per_map=plan.top_per_map,
+        time_limit=plan.time,
+        params=plan.params,
+        gauntlet=plan.gauntlet,
+    )
     # the four strongest, planner among them, in one long game a map; no gauntlet
     assert len(specs) == 1 and sorted(_p(specs[0])) == sorted(bot_names("outpost")[-4:])
     assert "planner" in _p(specs[0]) and "random" not in _p(specs[0])
@@ -89,13 +115,15 @@ def test_run_order_starts_each_game_once_then_dearest_first():
     maps = _maps(4)
     specs = site_schedule("tron", maps, ["a", "b"], top=2, top_per_map=None, time_limit=0.1)
     iso = parse_map("isolation 3 3 queen\n1..\n...\n..2\n", game="isolation", name="i")
-    specs += site_schedule("isolation", [iso], ["a", "b"], top=2, top_per_map=None,
-                           time_limit=0.05)
+    specs += site_schedule(
+        "isolation", [iso], ["a", "b"], top=2, top_per_map=None, time_limit=0.05
+    )
     cost = {s.key: (10.0 if s.game == "tron" else 1.0) * (i + 1) for i, s in enumerate(specs)}
     order = run_order(specs, cost)
     assert sorted(order) == list(range(len(specs)))
-    assert [specs[i].game for i in order[:2]] == ["isolation", "tron"] or \
-        [specs[i].game for i in order[:2]] == ["tron", "isolation"]
+    assert [specs[i].game for i in order[:2]] == ["isolation", "tron"] or [
+        specs[i].game for i in order[:2]
+    ] == ["tron", "isolation"]
     rest = [cost[specs[i].key] for i in order[2:]]
     assert rest == sorted(rest, reverse=True)
 

@@ -8,15 +8,14 @@ from pathlib import Path
 
 import pytest
 from markupsafe import escape
+from render_helpers import TRON25, play_record
 
+from atlas.cli import main
 from atlas.fsutil import default_mode
 from atlas.maps import parse_map, write_map
-from atlas.cli import main
 from atlas.render.site.build import build_site
 from atlas.render.site.pages import slugify
 from atlas.sim.records import save_record
-
-from render_helpers import TRON25, play_record
 
 OUTPOST_WATER = [f"{x} {y}" for x in range(15, 35) for y in range(15, 40)]
 
@@ -27,12 +26,13 @@ def _maps(root: Path) -> Path:
         (maps / game).mkdir(parents=True)
     (maps / "tron" / "pillars.txt").write_text(TRON25)
     (maps / "tron" / "small.txt").write_text(
-        "9 5\n#########\n#1  #  2#\n#   #   #\n#       #\n#########\n")
+        "9 5\n#########\n#1  #  2#\n#   #   #\n#       #\n#########\n"
+    )
     (maps / "tron" / "broken.txt").write_text("5 5\n#####\n")
-    (maps / "tron" / "<b>odd & name.txt").write_text(
-        "5 3\n#####\n#1 2#\n#####\n")
+    (maps / "tron" / "<b>odd & name.txt").write_text("5 3\n#####\n#1 2#\n#####\n")
     (maps / "isolation" / "tiny.txt").write_text(
-        "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n")
+        "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n"
+    )
     (maps / "connect5" / "small.txt").write_text("connect5 6 5 4\n")
     (maps / "outpost" / "lake.txt").write_text("\n".join(OUTPOST_WATER) + "\n")
     (maps / "outpost" / "bad.txt").write_text("0 0\n3 4\n60 2\n")
@@ -43,11 +43,19 @@ def _records(root: Path) -> Path:
     recs = root / "records"
     recs.mkdir()
     gm = parse_map(TRON25, game="tron", name="pillars")
-    rec = play_record("tron", gm, seed=1, players=("<script>alert(1)</script>", "plain"),
-                      stderr=("SECRET-STDERR-TEXT", ""))
+    rec = play_record(
+        "tron",
+        gm,
+        seed=1,
+        players=("<script>alert(1)</script>", "plain"),
+        stderr=("SECRET-STDERR-TEXT", ""),
+    )
     save_record(rec, recs / "imported.json")
-    iso = parse_map("isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n",
-                    game="isolation", name="tiny")
+    iso = parse_map(
+        "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n",
+        game="isolation",
+        name="tiny",
+    )
     save_record(play_record("isolation", iso, seed=2), recs / "iso.json.gz")
     lake = parse_map("\n".join(OUTPOST_WATER) + "\n", game="outpost", name="lake")
     save_record(play_record("outpost", lake, seed=3, params={"T": 40}), recs / "op.json")
@@ -60,11 +68,18 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("site")
     maps, recs = _maps(root), _records(root)
     out = root / "out"
-    result = build_site(maps, out, records_dir=recs, cache_dir=root / "cache",
-                        progress=False, games=1, jobs=1,
-                        bots={"tron": ["random", "wallhugger"], "isolation": [],
-                              "connect5": [], "outpost": []},
-                        time_limit=0.05, log=lambda m: None)
+    result = build_site(
+        maps,
+        out,
+        records_dir=recs,
+        cache_dir=root / "cache",
+        progress=False,
+        games=1,
+        jobs=1,
+        bots={"tron": ["random", "wallhugger"], "isolation": [], "connect5": [], "outpost": []},
+        time_limit=0.05,
+        log=lambda m: None,
+    )
     return root, maps, recs, out, result
 
 
@@ -109,16 +124,22 @@ def test_tournament_main_round_and_standings(built):
     # tron's plan: one main-round game per map, the seatings dealt out in turn
     assert len(tour) == len(valid_tron) == 3
     seatings = [tuple(p.name for p in g.record.players) for g in tour]
-    assert seatings == [("random", "wallhugger"), ("wallhugger", "random"),
-                        ("random", "wallhugger")]
+    assert seatings == [
+        ("random", "wallhugger"),
+        ("wallhugger", "random"),
+        ("random", "wallhugger"),
+    ]
     assert sorted(g.record.map.name for g in tour) == sorted(m.name for m in valid_tron)
     page = (out / "standings.html").read_text()
     wins = {n: 0 for n in ("random", "wallhugger")}
     for g in tour:
         if g.record.result.winner is not None:
             wins[g.record.players[g.record.result.winner].name] += 1
-    m = re.search(r">wallhugger</a></td><td class=\"num\">-?\d+</td><td class=\"num\">(\d+)"
-                  r"</td><td class=\"num\">(\d+)</td>", page)
+    m = re.search(
+        r">wallhugger</a></td><td class=\"num\">-?\d+</td><td class=\"num\">(\d+)"
+        r"</td><td class=\"num\">(\d+)</td>",
+        page,
+    )
     assert m is not None
     assert int(m.group(2)) == wins["wallhugger"]
     bots = {p.name for p in (out / "bots").iterdir()}
@@ -155,17 +176,18 @@ def test_links_are_relative_and_resolve(built):
 def _viewer_json(text: str) -> dict:
     import json
 
-    blob = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
-                     text, re.S).group(1)
+    blob = re.search(
+        r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S
+    ).group(1)
     assert "<" not in blob
     return json.loads(blob)
 
 
 def test_game_page_has_viewer_data_and_moves(built):
-    from atlas.sim.records import replay_states
-    from atlas.render.replay import record_frames
-
     from render_helpers import unpack_viewer
+
+    from atlas.render.replay import record_frames
+    from atlas.sim.records import replay_states
 
     root, maps, recs, out, result = built
     for g in result.games:
@@ -188,8 +210,11 @@ def test_game_page_shows_bot_info_and_the_record(built):
     from atlas.sim.records import load_record
 
     root, maps, recs, out, result = built
-    g = next(g for g in result.games if "wallhugger" in [p.name for p in g.record.players]
-             and g.record.map.name == "pillars")
+    g = next(
+        g
+        for g in result.games
+        if "wallhugger" in [p.name for p in g.record.players] and g.record.map.name == "pillars"
+    )
     seat = [p.name for p in g.record.players].index("wallhugger")
     text = (out / g.page).read_text()
     data = _viewer_json(text)
@@ -213,7 +238,7 @@ def test_site_index_lists_every_map_bot_and_game(built):
     root, maps, recs, out, result = built
     text = (out / "site-index.js").read_text()
     assert text.startswith("window.ATLAS_INDEX = ") and "<" not in text
-    data = json.loads(text[len("window.ATLAS_INDEX = "):].rstrip().rstrip(";"))
+    data = json.loads(text[len("window.ATLAS_INDEX = ") :].rstrip().rstrip(";"))
     assert [m[0] for m in data["maps"]] == [m.slug for m in result.maps]
     assert [g[0] for g in data["games"]] == [g.ident for g in result.games]
     for row, g in zip(data["games"], result.games):
@@ -250,7 +275,7 @@ def test_map_pages_teach(built):
     lake = next(m for m in result.maps if m.name == "lake")
     assert lake.featured is not None and len(lake.overlays) == 4
     text = (out / lake.page).read_text()
-    for caption, src in lake.overlays:
+    for _caption, src in lake.overlays:
         assert src in text and (out / src).stat().st_size > 500
 
 
@@ -279,10 +304,18 @@ def test_warm_rebuild_hits_the_cache_and_is_fast(built):
     # "fast" as work not done, not as seconds: every analysis, game and picture comes
     # from the cache (a wall-clock bound would depend on the machine).
     root, maps, recs, out, result = built
-    again = build_site(maps, out, records_dir=recs, cache_dir=root / "cache",
-                       progress=False, games=1, jobs=1,
-                       bots={"tron": ["random", "wallhugger"]}, time_limit=0.05,
-                       log=lambda m: None)
+    again = build_site(
+        maps,
+        out,
+        records_dir=recs,
+        cache_dir=root / "cache",
+        progress=False,
+        games=1,
+        jobs=1,
+        bots={"tron": ["random", "wallhugger"]},
+        time_limit=0.05,
+        log=lambda m: None,
+    )
     assert again.cache_misses == 0 and again.cache_hits > 0
     assert [g.ident for g in again.games] == [g.ident for g in result.games]
     assert again.files_written == 0 and again.files_kept > 0
@@ -295,8 +328,9 @@ def test_adding_games_rewrites_only_what_changed(tmp_path):
     maps = tmp_path / "maps" / "tron"
     maps.mkdir(parents=True)
     (maps / "pillars.txt").write_text(TRON25)
-    (maps / "small.txt").write_text("9 5\n#########\n#1  #  2#\n#   #   #\n#       #\n"
-                                    "#########\n")
+    (maps / "small.txt").write_text(
+        "9 5\n#########\n#1  #  2#\n#   #   #\n#       #\n#########\n"
+    )
     recs = tmp_path / "records"
     recs.mkdir()
     gm = parse_map(TRON25, game="tron", name="pillars")
@@ -307,18 +341,31 @@ def test_adding_games_rewrites_only_what_changed(tmp_path):
     out = tmp_path / "site"
 
     def build():
-        return build_site(tmp_path / "maps", out, records_dir=recs, cache_dir=tmp_path / "c",
-                          progress=False, tournament=False, log=lambda m: None)
+        return build_site(
+            tmp_path / "maps",
+            out,
+            records_dir=recs,
+            cache_dir=tmp_path / "c",
+            progress=False,
+            tournament=False,
+            log=lambda m: None,
+        )
 
     first = build()
-    before = {p: (p.stat().st_mtime_ns, p.stat().st_ino, p.read_bytes())
-              for p in out.rglob("*") if p.is_file()}
+    before = {
+        p: (p.stat().st_mtime_ns, p.stat().st_ino, p.read_bytes())
+        for p in out.rglob("*")
+        if p.is_file()
+    }
     for seed in range(10, 20):
         save_record(play_record("tron", gm, seed=seed), recs / f"b{seed}.json")
     second = build()
     assert len(second.games) == len(first.games) + 10
-    after = {p: (p.stat().st_mtime_ns, p.stat().st_ino, p.read_bytes())
-             for p in out.rglob("*") if p.is_file()}
+    after = {
+        p: (p.stat().st_mtime_ns, p.stat().st_ino, p.read_bytes())
+        for p in out.rglob("*")
+        if p.is_file()
+    }
     changed = {str(p.relative_to(out)) for p in after if before.get(p) != after[p]}
     old_idents = {e.ident for e in first.games}
     new = [g for g in second.games if g.ident not in old_idents]
@@ -328,9 +375,15 @@ def test_adding_games_rewrites_only_what_changed(tmp_path):
     pillars = next(m for m in second.maps if m.name == "pillars")
     rest = changed - expected_new
     # the pages that list games or count them, the site index, and the list of files
-    assert rest <= {"index.html", "games.html", "standings.html", "site-index.js",
-                    pillars.page, ".atlas-manifest.json", ".atlas-site.json"} | {
-        f"bots/{p.name}" for p in (out / "bots").iterdir()}
+    assert rest <= {
+        "index.html",
+        "games.html",
+        "standings.html",
+        "site-index.js",
+        pillars.page,
+        ".atlas-manifest.json",
+        ".atlas-site.json",
+    } | {f"bots/{p.name}" for p in (out / "bots").iterdir()}
     assert pillars.page in rest and "site-index.js" in rest
     # everything else: the same file (same inode, bytes and time)
     kept = [p for p in before if p in after and str(p.relative_to(out)) not in changed]
@@ -345,8 +398,14 @@ def test_failed_build_leaves_previous_site(tmp_path, monkeypatch):
     maps.mkdir(parents=True)
     write_map(parse_map("5 3\n#####\n#1 2#\n#####\n", game="tron", name="a"), maps / "a.txt")
     out = tmp_path / "site"
-    build_site(tmp_path / "maps", out, cache_dir=None, progress=False, tournament=False,
-               log=lambda m: None)
+    build_site(
+        tmp_path / "maps",
+        out,
+        cache_dir=None,
+        progress=False,
+        tournament=False,
+        log=lambda m: None,
+    )
     before = (out / "index.html").read_text()
     # the site is moved into place from a private temporary folder: it must still be
     # readable by a web server running as another user (0o755 under the usual umask)
@@ -357,8 +416,14 @@ def test_failed_build_leaves_previous_site(tmp_path, monkeypatch):
 
     monkeypatch.setattr("atlas.render.site.pages.write_pages", boom)
     with pytest.raises(RuntimeError):
-        build_site(tmp_path / "maps", out, cache_dir=None, progress=False,
-                   tournament=False, log=lambda m: None)
+        build_site(
+            tmp_path / "maps",
+            out,
+            cache_dir=None,
+            progress=False,
+            tournament=False,
+            log=lambda m: None,
+        )
     assert (out / "index.html").read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["maps", "site"]
 
@@ -368,14 +433,24 @@ def test_cli_exit_status(tmp_path, capsys, monkeypatch):
     empty = tmp_path / "none"
     empty.mkdir()
     o1 = str(tmp_path / "o1")
-    assert main(["build", "--maps", str(empty), "--out", o1, "--jobs", "1",
-                 "--games", "0"]) == 1  # nothing could be built
+    assert (
+        main(["build", "--maps", str(empty), "--out", o1, "--jobs", "1", "--games", "0"]) == 1
+    )  # nothing could be built
     maps = tmp_path / "maps" / "tron"
     maps.mkdir(parents=True)
     (maps / "good.txt").write_text("5 3\n#####\n#1 2#\n#####\n")
     (maps / "bad.txt").write_text("oops\n")
-    args = ["build", "--maps", str(tmp_path / "maps"), "--out", str(tmp_path / "o2"),
-            "--jobs", "1", "--games", "0"]
+    args = [
+        "build",
+        "--maps",
+        str(tmp_path / "maps"),
+        "--out",
+        str(tmp_path / "o2"),
+        "--jobs",
+        "1",
+        "--games",
+        "0",
+    ]
     assert main(args) == 0
     assert "bad.txt" in capsys.readouterr().err
     assert main(args + ["--strict"]) == 1

@@ -21,8 +21,15 @@ def _walk(nodes):
 
 
 def test_layout_centres_parents_over_their_children():
-    tree = [{"id": 1, "children": [{"id": 2, "children": [{"id": 4, "children": []}]},
-                                   {"id": 3, "children": []}]}]
+    tree = [
+        {
+            "id": 1,
+            "children": [
+                {"id": 2, "children": [{"id": 4, "children": []}]},
+                {"id": 3, "children": []},
+            ],
+        }
+    ]
     placed = {n["id"]: (x, d) for n, x, d, _ in tree_layout(tree)}
     assert placed == {1: (0.5, 0), 2: (0.0, 1), 4: (0.0, 2), 3: (1.0, 1)}
 

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from render_helpers import play_record, read_varints, unpack_viewer
 
 from atlas.maps import parse_map
 from atlas.render.games import render_of
@@ -14,8 +15,6 @@ from atlas.render.site.build import featured_game, render_replay
 from atlas.render.viewer import SHAPES, interest, pack_viewer, varints, viewer_data
 from atlas.sim.base import Outcome
 from atlas.sim.records import RecordBuilder, replay_states
-
-from render_helpers import play_record, read_varints, unpack_viewer
 
 OUTPOST_WATER = "".join(f"{x} {y}\n" for x in range(15, 35) for y in range(15, 40))
 
@@ -27,12 +26,15 @@ def test_varints_round_trip():
     assert len(varints([127])) == 1 and len(varints([128])) == 2
 
 
-@pytest.mark.parametrize("game,text,params", [
-    ("tron", None, None),
-    ("isolation", "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n", None),
-    ("connect5", "connect5 6 5 4\n", None),
-    ("outpost", OUTPOST_WATER, {"T": 60}),
-])
+@pytest.mark.parametrize(
+    "game,text,params",
+    [
+        ("tron", None, None),
+        ("isolation", "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n", None),
+        ("connect5", "connect5 6 5 4\n", None),
+        ("outpost", OUTPOST_WATER, {"T": 60}),
+    ],
+)
 def test_packed_frames_rebuild_every_turn(tron25, game, text, params):
     gm = tron25 if game == "tron" else parse_map(text, game=game, name="m")
     rec = play_record(game, gm, seed=3, params=params)
@@ -44,9 +46,18 @@ def test_packed_frames_rebuild_every_turn(tron25, game, text, params):
     grids, marks = unpack_viewer(packed)
     for grid, got, frame in zip(grids, marks, frames):
         assert np.array_equal(grid, frame.grid)
-        want = [(m.cell[0] * gm.width + m.cell[1],
-                 [SHAPES.index(m.shape), m.color, -1 if m.outline is None else m.outline,
-                  m.scale]) for m in frame.marks]
+        want = [
+            (
+                m.cell[0] * gm.width + m.cell[1],
+                [
+                    SHAPES.index(m.shape),
+                    m.color,
+                    -1 if m.outline is None else m.outline,
+                    m.scale,
+                ],
+            )
+            for m in frame.marks
+        ]
         assert got == want
 
 
@@ -82,8 +93,8 @@ def test_connect5_threats_and_isolation_mobility():
     from atlas.render.games.connect5 import open_threats
 
     board = np.zeros((5, 6), dtype=np.int8)
-    board[4, 1:4] = 1            # three in the bottom row, both ends open
-    board[3, 1:3] = 2            # two: no line of four within reach of one disc
+    board[4, 1:4] = 1  # three in the bottom row, both ends open
+    board[3, 1:3] = 2  # two: no line of four within reach of one disc
     assert open_threats(board, 4) == (2, 0)
     gm = parse_map("isolation 3 3 queen\n1..\n.#.\n..2\n", game="isolation", name="t")
     rec = play_record("isolation", gm, seed=1)
@@ -101,16 +112,19 @@ def test_outpost_series_and_overlays():
     assert posts["values"][0][0] == 1
     assert land["values"][2][-1] == int(states[-1].counts[2, 0])
     pictures = render_of("outpost").game_pictures(gm, dict(rec.params), states)
-    assert [c for c, _ in pictures] == [f"Turn {round(s * len(rec.turns))} of "
-                                        f"{len(rec.turns)}" for s in (0.25, 0.5, 0.75, 1.0)]
+    assert [c for c, _ in pictures] == [
+        f"Turn {round(s * len(rec.turns))} of {len(rec.turns)}" for s in (0.25, 0.5, 0.75, 1.0)
+    ]
     assert all(im.size[0] == 400 for _, im in pictures)
 
 
 def _scripted(values0, values1, winner):
     rec = type("R", (), {})()
-    rec.result = Outcome(winner, "crash" if winner is not None else "draw",
-                         (1.0, 0.0) if winner == 0 else (0.0, 1.0) if winner == 1
-                         else (0.5, 0.5))
+    rec.result = Outcome(
+        winner,
+        "crash" if winner is not None else "draw",
+        (1.0, 0.0) if winner == 0 else (0.0, 1.0) if winner == 1 else (0.5, 0.5),
+    )
     rec.turns = [None] * (len(values0) - 1)
     return rec, [{"name": "m", "unit": "cells", "values": [values0, values1]}]
 
@@ -123,8 +137,13 @@ def test_interest_measures_the_winners_comeback():
     rec, series = _scripted([10, 14, 16], [10, 6, 0], 0)
     assert interest(rec, series)["comeback"] == 0.0
     rec, series = _scripted([5, 5], [5, 5], None)
-    assert interest(rec, series) == {"clean": True, "comeback": 0.0, "decisive": False,
-                                     "turns": 1, "key": [1, 0.0, 0, 1]}
+    assert interest(rec, series) == {
+        "clean": True,
+        "comeback": 0.0,
+        "decisive": False,
+        "turns": 1,
+        "key": [1, 0.0, 0, 1],
+    }
     # a game a timeout decided comes after every game played out
     from atlas.sim.records import SeatStatus
 
@@ -140,9 +159,15 @@ def test_featured_game_rule():
             self.meta = {"interest": {"key": key}}
             self.drawn = drawn
 
-    games = [G([1, 0.0, 1, 300]), G([1, 0.1, 1, 40]), G([1, 0.1, 1, 50]),
-             G([1, 0.5, 1, 9], drawn=False), G([1, 0.0, 0, 900]), G([0, 0.9, 1, 99])]
-    assert featured_game(games) is games[2]      # comeback first, then length
+    games = [
+        G([1, 0.0, 1, 300]),
+        G([1, 0.1, 1, 40]),
+        G([1, 0.1, 1, 50]),
+        G([1, 0.5, 1, 9], drawn=False),
+        G([1, 0.0, 0, 900]),
+        G([0, 0.9, 1, 99]),
+    ]
+    assert featured_game(games) is games[2]  # comeback first, then length
     assert featured_game([games[0], games[4]]) is games[0]  # a winner beats a long draw
     assert featured_game([games[5], games[4]]) is games[4]  # played out beats a timeout
     assert featured_game([]) is None
@@ -155,8 +180,11 @@ def test_per_move_info_reaches_the_viewer(tron25):
     state = g.initial_state(tron25, None)
     builder = RecordBuilder(g, tron25, None, ["a", "b"], 0)
     for k in range(3):
-        builder.add_turn({0: 2, 1: 4}, {0: 0.05, 1: 0.002},
-                         {0: {"depth": k + 4, "score": 1.5 * k, "nodes": 1000 * k}})
+        builder.add_turn(
+            {0: 2, 1: 4},
+            {0: 0.05, 1: 0.002},
+            {0: {"depth": k + 4, "score": 1.5 * k, "nodes": 1000 * k}},
+        )
         state = g.apply(state, {0: 2, 1: 4})
     rng = np.random.default_rng(7)
     while g.outcome(state) is None:  # played out: the site publishes only real games
@@ -168,6 +196,9 @@ def test_per_move_info_reaches_the_viewer(tron25):
     assert meta["has_info"] and gif[:6] == b"GIF89a"
     n = len(rec.turns)
     assert {k: v[:3] for k, v in packed["info"][0].items()} == {
-        "depth": [4, 5, 6], "score": [0, 1.5, 3], "nodes": [0, 1000, 2000]}
+        "depth": [4, 5, 6],
+        "score": [0, 1.5, 3],
+        "nodes": [0, 1000, 2000],
+    }
     assert packed["info"][1] == {}
     assert packed["times"] == [[50.0] * n, [2.0] * n]

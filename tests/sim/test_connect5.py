@@ -50,12 +50,15 @@ def test_default_board_and_gravity():
     assert s.board.sum() == 0 and s.turn == 0, "apply modified its input"
 
 
-@pytest.mark.parametrize("moves, winner", [
-    ([0, 0, 1, 1, 2, 2, 3, 3, 4], 0),                       # horizontal, bottom row
-    ([8, 0, 8, 0, 8, 0, 8, 0, 7, 0], 1),                    # vertical
-    ([0, 1, 1, 2, 8, 2, 2, 3, 8, 3, 7, 3, 3, 4, 7, 4, 6, 4, 6, 4, 4], 0),  # up-right
-    ([8, 7, 7, 6, 0, 6, 6, 5, 0, 5, 1, 5, 5, 4, 1, 4, 2, 4, 2, 4, 4], 0),  # up-left
-])
+@pytest.mark.parametrize(
+    "moves, winner",
+    [
+        ([0, 0, 1, 1, 2, 2, 3, 3, 4], 0),  # horizontal, bottom row
+        ([8, 0, 8, 0, 8, 0, 8, 0, 7, 0], 1),  # vertical
+        ([0, 1, 1, 2, 8, 2, 2, 3, 8, 3, 7, 3, 3, 4, 7, 4, 6, 4, 6, 4, 4], 0),  # up-right
+        ([8, 7, 7, 6, 0, 6, 6, 5, 0, 5, 1, 5, 5, 4, 1, 4, 2, 4, 2, 4, 4], 0),  # up-left
+    ],
+)
 def test_lines_in_all_four_directions_win(moves, winner):
     s = play(moves[:-1])
     assert GAME.outcome(s) is None

@@ -14,8 +14,8 @@ import json
 import pytest
 from PIL import Image
 
-from atlas.arena.runner import play_game
 from atlas.arena.protocols import serve_builtin_bot
+from atlas.arena.runner import play_game
 from atlas.bots.registry import bot_names, make_bot
 from atlas.maps import parse_map, read_map
 from atlas.render.gif import record_gif_bytes
@@ -29,8 +29,9 @@ BOARD = "tictactoe 3 3\n...\n...\n...\n"
 
 @pytest.fixture
 def tictactoe():
-    register_game("tictactoe", rules="toygame.rules", bots="toygame.bots",
-                  render="toygame.render")
+    register_game(
+        "tictactoe", rules="toygame.rules", bots="toygame.bots", render="toygame.render"
+    )
     yield get_game("tictactoe")
     unregister_game("tictactoe")
 
@@ -53,18 +54,33 @@ def test_the_toy_game_is_played_replayed_and_drawn(tictactoe):
     # seat 1's marks are circles (shape 0), seat 2's crosses (shape 6)
     last_marks = {(m[0], m[1]): m[2] for m in data["frames"][-1]["m"]}
     for turn in record.turns:
-        (seat, cell), = turn.moves.items()
+        ((seat, cell),) = turn.moves.items()
         assert last_marks[tuple(cell)] == (0 if seat == 0 else 6)
 
 
 def test_the_toy_game_speaks_json_lines(tictactoe):
     gm = parse_map(BOARD, name="board")
     state = tictactoe.initial_state(gm)
-    lines = [{"type": "start", "game": "tictactoe", "seat": 0, "players": 2,
-              "map_name": "board", "map": BOARD, "params": {}},
-             {"type": "turn", "turn": 0, "seat": 0, "time": 1.0,
-              "state": tictactoe.state_to_json(state), **tictactoe.turn_json(state, 0)},
-             {"type": "end"}]
+    lines = [
+        {
+            "type": "start",
+            "game": "tictactoe",
+            "seat": 0,
+            "players": 2,
+            "map_name": "board",
+            "map": BOARD,
+            "params": {},
+        },
+        {
+            "type": "turn",
+            "turn": 0,
+            "seat": 0,
+            "time": 1.0,
+            "state": tictactoe.state_to_json(state),
+            **tictactoe.turn_json(state, 0),
+        },
+        {"type": "end"},
+    ]
     out = io.BytesIO()
     feed = io.BytesIO("".join(json.dumps(m) + "\n" for m in lines).encode())
     assert serve_builtin_bot("tictactoe", "first", stdin=feed, stdout=out) == 0
@@ -78,8 +94,15 @@ def test_atlas_build_publishes_the_toy_game(tictactoe, tmp_path):
     folder.mkdir(parents=True)
     (folder / "board.txt").write_text(BOARD)
     assert read_map(folder / "board.txt").game == "tictactoe"
-    result = build_site(tmp_path / "maps", tmp_path / "site", jobs=1, games=1,
-                        cache_dir=None, progress=False, log=lambda m: None)
+    result = build_site(
+        tmp_path / "maps",
+        tmp_path / "site",
+        jobs=1,
+        games=1,
+        cache_dir=None,
+        progress=False,
+        log=lambda m: None,
+    )
     assert result.problems == []
     assert len(result.games) == 2  # random and first, in both seats
     index = (tmp_path / "site" / "index.html").read_text()

@@ -18,12 +18,17 @@ import numpy as np
 import pytest
 
 from atlas.bots.random import RandomBot
+from atlas.errors import RecordError
 from atlas.maps import find_maps, parse_map, read_map
 from atlas.sim import game_names, get_game
 from atlas.sim.base import REASONS, Game, GameInfo, Outcome
-from atlas.errors import RecordError
-from atlas.sim.records import (RecordBuilder, load_record, replay_states, save_record,
-                               verify_record)
+from atlas.sim.records import (
+    RecordBuilder,
+    load_record,
+    replay_states,
+    save_record,
+    verify_record,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 #: Games whose ``legal_moves`` lists whole moves (outpost lists per-outpost steps).
@@ -39,8 +44,10 @@ PRESENT = list(game_names())
 # Small boards written here, so every game is tried on an odd shape too.
 EXTRA_MAPS = {
     "tron": ["4 3\n1   \n ## \n   2\n"],
-    "isolation": ["isolation 3 4 queen\n1..\n.#.\n...\n..2\n",
-                  "isolation 4 4 knight\n....\n....\n....\n....\n"],
+    "isolation": [
+        "isolation 3 4 queen\n1..\n.#.\n...\n..2\n",
+        "isolation 4 4 knight\n....\n....\n....\n....\n",
+    ],
     "connect5": ["connect5 3 3 3\n"],
     "outpost": ["".join(f"{x} {y}\n" for x in range(20, 30) for y in range(5, 45, 3))],
 }
@@ -53,8 +60,10 @@ def test_the_two_player_games_are_present():
 def maps_of(game_name: str) -> list:
     files = find_maps(REPO / "maps" / game_name)[:3]
     maps = [read_map(p, game_name) for p in files]
-    maps += [parse_map(t, game=game_name, name=f"extra{i}")
-             for i, t in enumerate(EXTRA_MAPS.get(game_name, []))]
+    maps += [
+        parse_map(t, game=game_name, name=f"extra{i}")
+        for i, t in enumerate(EXTRA_MAPS.get(game_name, []))
+    ]
     return maps
 
 
@@ -63,8 +72,10 @@ def _arrays(state: Any) -> dict[str, np.ndarray]:
 
 
 def _snapshot(game: Game, state: Any) -> tuple[str, dict[str, bytes]]:
-    return (json.dumps(game.summary(state), sort_keys=True),
-            {k: v.tobytes() for k, v in _arrays(state).items()})
+    return (
+        json.dumps(game.summary(state), sort_keys=True),
+        {k: v.tobytes() for k, v in _arrays(state).items()},
+    )
 
 
 def check_copy_is_independent(game: Game, state: Any) -> None:
@@ -115,7 +126,9 @@ def playout(game_name: str, game_map: Any, seed: int) -> tuple[list, Any, Any]:
     builder = RecordBuilder(game_name, game_map, None, ["random"] * info.num_players, seed)
     turns = []
     longest = game.longest_game(game_map)
-    while game.outcome(state) is None and len(turns) < MAX_TURNS.get(game_name, DEFAULT_MAX_TURNS):
+    while game.outcome(state) is None and len(turns) < MAX_TURNS.get(
+        game_name, DEFAULT_MAX_TURNS
+    ):
         assert len(turns) <= longest
         check_copy_is_independent(game, state)
         check_outcome(game, state, None)
@@ -139,8 +152,7 @@ def playout(game_name: str, game_map: Any, seed: int) -> tuple[list, Any, Any]:
         nxt = game.apply(state, moves)
         assert _snapshot(game, state) == before, "apply modified its input"
         # one apply is one turn, except outpost's season step (choosing what to disband)
-        assert nxt.turn == state.turn + 1 or (game_name == "outpost"
-                                              and nxt.turn == state.turn)
+        assert nxt.turn == state.turn + 1 or (game_name == "outpost" and nxt.turn == state.turn)
         builder.add_turn(moves, {p: 0.0 for p in moves})
         turns.append(moves)
         state = nxt
@@ -177,9 +189,12 @@ def test_random_playouts(game_name, tmp_path):
                     verify_record(loaded)
             again_turns, again_final, _ = playout(game_name, game_map, seed)
             assert game.summary(again_final) == game.summary(final), "not reproducible"
-            assert [{p: game.move_to_json(m) if m is not None else None
-                     for p, m in t.items()} for t in again_turns] == \
-                   [{p: game.move_to_json(m) if m is not None else None
-                     for p, m in t.items()} for t in turns]
+            assert [
+                {p: game.move_to_json(m) if m is not None else None for p, m in t.items()}
+                for t in again_turns
+            ] == [
+                {p: game.move_to_json(m) if m is not None else None for p, m in t.items()}
+                for t in turns
+            ]
     if game_name in LEGAL_MOVES_ARE_MOVES:
         assert finished == len(maps) * len(SEEDS)

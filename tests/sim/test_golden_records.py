@@ -22,23 +22,71 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 #: (file stem, game, map file under maps/, players, params, seed, fixed depths per seat)
 CASES: list[tuple[str, str, str, tuple[str, ...], dict[str, Any], int, tuple[int, ...]]] = [
     ("tron-duel-random", "tron", "tron/duel.txt", ("random", "random"), {}, 3, ()),
-    ("tron-rooms-random-official", "tron", "tron/rooms.txt", ("random", "random"),
-     {"compat": "official"}, 5, ()),
+    (
+        "tron-rooms-random-official",
+        "tron",
+        "tron/rooms.txt",
+        ("random", "random"),
+        {"compat": "official"},
+        5,
+        (),
+    ),
     ("tron-arena-wallhugger", "tron", "tron/arena.txt", ("wallhugger", "random"), {}, 1, ()),
-    ("tron-cross-voronoi-chambers", "tron", "tron/cross.txt", ("voronoi", "chambers"), {},
-     0, (2, 2)),
-    ("isolation-queen8-random", "isolation", "isolation/queen8.txt", ("random", "random"),
-     {}, 2, ()),
-    ("isolation-knight7-random", "isolation", "isolation/knight7.txt", ("random", "random"),
-     {}, 4, ()),
-    ("connect5-standard-random", "connect5", "connect5/standard.txt", ("random", "random"),
-     {}, 6, ()),
-    ("connect5-connect4-random", "connect5", "connect5/connect4.txt", ("random", "random"),
-     {}, 7, ()),
-    ("outpost-lakes-random", "outpost", "outpost/lakes.txt", ("random",) * 4, {"T": 60}, 8,
-     ()),
-    ("outpost-delta-random-official", "outpost", "outpost/delta.txt", ("random",) * 4,
-     {"T": 45, "compat": "official"}, 9, ()),
+    (
+        "tron-cross-voronoi-chambers",
+        "tron",
+        "tron/cross.txt",
+        ("voronoi", "chambers"),
+        {},
+        0,
+        (2, 2),
+    ),
+    (
+        "isolation-queen8-random",
+        "isolation",
+        "isolation/queen8.txt",
+        ("random", "random"),
+        {},
+        2,
+        (),
+    ),
+    (
+        "isolation-knight7-random",
+        "isolation",
+        "isolation/knight7.txt",
+        ("random", "random"),
+        {},
+        4,
+        (),
+    ),
+    (
+        "connect5-standard-random",
+        "connect5",
+        "connect5/standard.txt",
+        ("random", "random"),
+        {},
+        6,
+        (),
+    ),
+    (
+        "connect5-connect4-random",
+        "connect5",
+        "connect5/connect4.txt",
+        ("random", "random"),
+        {},
+        7,
+        (),
+    ),
+    ("outpost-lakes-random", "outpost", "outpost/lakes.txt", ("random",) * 4, {"T": 60}, 8, ()),
+    (
+        "outpost-delta-random-official",
+        "outpost",
+        "outpost/delta.txt",
+        ("random",) * 4,
+        {"T": 45, "compat": "official"},
+        9,
+        (),
+    ),
 ]
 
 
@@ -49,8 +97,8 @@ def _play(case: tuple[Any, ...]) -> Any:
         from atlas.arena.runner import bot_seed, play_game
         from atlas.bots.registry import make_bot
     except ImportError:  # the layout these records were written with
-        from atlas.bots import make_bot
         from atlas.arena.runner import bot_seed, play_game
+        from atlas.bots import make_bot
     _, game, map_file, players, params, seed, depths = case
     seats: list[Any] = list(players)
     for seat, depth in enumerate(depths):
@@ -58,8 +106,14 @@ def _play(case: tuple[Any, ...]) -> Any:
             bot = make_bot(game, players[seat], bot_seed(seed, seat))
             bot.fixed_depth = depth
             seats[seat] = bot
-    return play_game(game, read_map(ROOT / "maps" / map_file, game), seats,
-                     params=params or None, seed=seed, time_limit=5.0)
+    return play_game(
+        game,
+        read_map(ROOT / "maps" / map_file, game),
+        seats,
+        params=params or None,
+        seed=seed,
+        time_limit=5.0,
+    )
 
 
 def _essence(data: dict[str, Any]) -> dict[str, Any]:

@@ -70,8 +70,7 @@ def test_legal_moves_match_brute_force_on_random_boards(variant):
             continue
         a, b = rng.choice(len(free), size=2, replace=False)
         starts = (tuple(free[a]), tuple(free[b]))
-        s = GAME.initial_state(GameMap("isolation", "r", blocked, starts,
-                                       {"variant": variant}))
+        s = GAME.initial_state(GameMap("isolation", "r", blocked, starts, {"variant": variant}))
         want = brute_force_moves(s.blocked, starts[0], variant)
         assert set(GAME.legal_moves(s, 0)) == want
         assert isolation.has_move(s, 0) == bool(want)

@@ -53,8 +53,9 @@ def test_initial_state_is_symmetric(map1):
     assert s.params == OutpostParams(10, 20, 5, 500, "spec")
     # the board is rotation-symmetric: every empire controls the same
     assert len(set(s.land.tolist())) == 1 and len(set(s.water_count.tolist())) == 1
-    assert s.land[0] == 66 - int(map1.blocked[:11, :11][np.add.outer(
-        np.arange(11), np.arange(11)) <= 10].sum())
+    assert s.land[0] == 66 - int(
+        map1.blocked[:11, :11][np.add.outer(np.arange(11), np.arange(11)) <= 10].sum()
+    )
     assert GAME.to_move(s) == (0, 1, 2, 3)
     check_invariants(s)
 
@@ -72,8 +73,9 @@ def test_transposed_board_swaps_seats_1_and_3(map1):
         moves = {s: GAME.random_move(a, s, rng) for s in GAME.to_move(a)}
         mirrored = {}
         for s, m in moves.items():
-            mirrored[swap[s]] = m if isinstance(m, int) else tuple(
-                (i, (c, r)) for i, (r, c) in m)
+            mirrored[swap[s]] = (
+                m if isinstance(m, int) else tuple((i, (c, r)) for i, (r, c) in m)
+            )
         a, b = GAME.apply(a, moves), GAME.apply(b, mirrored)
         for s in range(4):
             assert b.outposts[swap[s]].tolist() == a.outposts[s][:, ::-1].tolist()
@@ -125,8 +127,7 @@ def test_cut_off_outposts_are_removed_at_once_after_the_moves():
     # row 0 is a corridor (water below it, except at the right edge)
     m = small_map(n=12, water=[(1, c) for c in range(10)])
     s = GAME.initial_state(m, {"r": 3, "L": 5, "W": 0})
-    s = with_outposts(s, [[(0, 0), (0, 2), (0, 8)], [(0, 11), (2, 7)], [(11, 11)],
-                          [(11, 0)]])
+    s = with_outposts(s, [[(0, 0), (0, 2), (0, 8)], [(0, 11), (2, 7)], [(11, 11)], [(11, 0)]])
     assert [len(a) for a in s.outposts] == [3, 2, 1, 1]
     assert (s.owner[0, :9] == 0).all()
     # empire 1 steps to (2, 6): (0, 5) becomes disputed and cuts the corridor
@@ -157,6 +158,7 @@ def test_season_builds_at_home_and_disbands_by_choice():
     s = with_outposts(s, [[(0, 0)], [(0, 11)], [(11, 11), (11, 10), (10, 11)], [(11, 0)]])
     s.turn = 9
     from atlas.sim.outpost.rules import prepare_turn
+
     prepare_turn(s)
     assert s.pending == (False, False, True, False)
     assert GAME.to_move(s) == (2,)
@@ -167,7 +169,9 @@ def test_season_builds_at_home_and_disbands_by_choice():
     with pytest.raises(IllegalMoveError, match="no outpost 3"):
         GAME.apply(s, {2: 3})
     t = GAME.apply(s, {2: 1})
-    assert t.turn == 9 and lists(t)[2] == [[11, 11], [10, 11]] and GAME.to_move(t) == (0, 1, 2, 3)
+    assert (
+        t.turn == 9 and lists(t)[2] == [[11, 11], [10, 11]] and GAME.to_move(t) == (0, 1, 2, 3)
+    )
     # None disbands the last one (spec)
     t = GAME.apply(s, {2: None})
     assert lists(t)[2] == [[11, 11], [11, 10]]
@@ -182,8 +186,9 @@ def test_random_playout_keeps_every_invariant(map1):
         if any(s.pending):
             phases += 1
         moves = {p: GAME.random_move(s, p, rng) for p in seats}
-        s = GAME.apply(s, {p: GAME.move_from_json(GAME.move_to_json(m))
-                           for p, m in moves.items()})
+        s = GAME.apply(
+            s, {p: GAME.move_from_json(GAME.move_to_json(m)) for p, m in moves.items()}
+        )
         if not any(s.pending) and not any(s.built):
             check_invariants(s)
     assert s.turn == 60
@@ -198,10 +203,18 @@ def test_random_playout_keeps_every_invariant(map1):
 
 def test_official_chained_moves_and_ignored_entries(map1):
     s = GAME.initial_state(map1, {"compat": "official", "T": 5})
-    moves = {0: ((0, (0, 1)), (0, (0, 2)), (0, (0, 3)), (0, (1, 4)), (7, (0, 0)),
-                 (0, (0, 3))),  # diagonal ignored, unknown index ignored
-             1: ((0, (0, 99)), (0, (2, 99))),  # stay, two cells: ignored
-             2: ((0, (100, 99)),)}  # off board: ignored
+    moves = {
+        0: (
+            (0, (0, 1)),
+            (0, (0, 2)),
+            (0, (0, 3)),
+            (0, (1, 4)),
+            (7, (0, 0)),
+            (0, (0, 3)),
+        ),  # diagonal ignored, unknown index ignored
+        1: ((0, (0, 99)), (0, (2, 99))),  # stay, two cells: ignored
+        2: ((0, (100, 99)),),
+    }  # off board: ignored
     t = GAME.apply(s, moves)
     assert lists(t) == [[[0, 3]], [[0, 99]], [[99, 99]], [[99, 0]]]
     check_invariants(t)
@@ -210,8 +223,9 @@ def test_official_chained_moves_and_ignored_entries(map1):
 def test_official_negative_index_or_missing_target_stops_the_turn(map1):
     s = GAME.initial_state(map1, {"compat": "official"})
     for stop in ((-1, (0, 1)), (0, None)):
-        t = GAME.apply(s, {0: ((0, (0, 1)),), 1: ((0, (1, 99)), stop, (0, (2, 99))),
-                           3: ((0, (98, 0)),)})
+        t = GAME.apply(
+            s, {0: ((0, (0, 1)),), 1: ((0, (1, 99)), stop, (0, (2, 99))), 3: ((0, (98, 0)),)}
+        )
         # entries before the stop stand; the rest of seat 1 and seat 3 do not move
         assert lists(t) == [[[0, 1]], [[1, 99]], [[99, 99]], [[99, 0]]]
         # nothing else of the turn happened: ownership not recomputed
@@ -231,11 +245,11 @@ def test_official_length_and_invalid_disband_answer():
     for _ in range(9):
         s = GAME.apply(s, {})
     assert s.pending == (False, False, True, False)
-    t = GAME.apply(s, {2: None})       # invalid answer: nothing disbanded ...
+    t = GAME.apply(s, {2: None})  # invalid answer: nothing disbanded ...
     assert len(t.outposts[2]) == 2 and t.skip == (False, False, True, False)
-    t = GAME.apply(t, {2: ((0, (10, 11)),), 0: ((0, (0, 1)),)})   # ... and no moves
+    t = GAME.apply(t, {2: ((0, (10, 11)),), 0: ((0, (0, 1)),)})  # ... and no moves
     assert lists(t)[2] == [[11, 11], [11, 10]] and lists(t)[0] == [[0, 1]]
-    t = GAME.apply(t, {2: ((0, (10, 11)),)})                      # moves again after
+    t = GAME.apply(t, {2: ((0, (10, 11)),)})  # moves again after
     assert lists(t)[2][0] == [10, 11]
     while GAME.to_move(t):
         t = GAME.apply(t, {p: None for p in GAME.to_move(t)})
@@ -257,7 +271,7 @@ def test_official_zero_costs_disband_every_season():
     s = GAME.initial_state(w, {"compat": "official", "r": 4, "L": 0, "W": 0})
     s.turn = 9
     prepare_turn(s)
-    assert s.afford == (-2**31,) * 4 and all(s.pending)
+    assert s.afford == (-(2**31),) * 4 and all(s.pending)
 
 
 def test_spec_warns_when_growth_is_impossible():
@@ -319,19 +333,26 @@ def test_moves_in_every_accepted_form_play_alike():
     """Tuples, lists, numpy integers and (k, 3) arrays are the same move; anything but
     whole numbers is refused, whatever the seat."""
     m = small_map(water=[(1, 1)])
-    s = with_outposts(GAME.initial_state(m), [[(0, 0), (2, 2)], [(0, 11)], [(11, 11)],
-                                              [(11, 0)]])
+    s = with_outposts(
+        GAME.initial_state(m), [[(0, 0), (2, 2)], [(0, 11)], [(11, 11)], [(11, 0)]]
+    )
     want = lists(GAME.apply(s, {0: ((1, (2, 3)),), 3: ((0, (10, 0)),)}))
     assert want[0] == [[0, 0], [2, 3]] and want[3] == [[10, 0]]
-    for move0, move3 in (([[1, [2, 3]]], [[0, [10, 0]]]),
-                         (((np.int64(1), (np.int32(2), np.int64(3))),),
-                          ((0, np.array([10, 0])),)),
-                         (np.array([[1, 2, 3]]), np.array([[0, 10, 0]]))):
+    for move0, move3 in (
+        ([[1, [2, 3]]], [[0, [10, 0]]]),
+        (((np.int64(1), (np.int32(2), np.int64(3))),), ((0, np.array([10, 0])),)),
+        (np.array([[1, 2, 3]]), np.array([[0, 10, 0]])),
+    ):
         assert lists(GAME.apply(s, {0: move0, 3: move3})) == want
         # seat order in the mapping does not matter
         assert lists(GAME.apply(s, {3: move3, 0: move0})) == want
-    for bad in (((1, (2.0, 3)),), ((1.5, (2, 3)),), ((1, ("2", 3)),), ((1, (2, 3, 4)),),
-                ((1, (2 ** 70, 3)),)):
+    for bad in (
+        ((1, (2.0, 3)),),
+        ((1.5, (2, 3)),),
+        ((1, ("2", 3)),),
+        ((1, (2, 3, 4)),),
+        ((1, (2**70, 3)),),
+    ):
         with pytest.raises(IllegalMoveError):
             GAME.apply(s, {3: ((0, (10, 0)),), 0: bad})
     # the error names the seat whose step is illegal, after legal seats' steps
@@ -340,8 +361,9 @@ def test_moves_in_every_accepted_form_play_alike():
 
 
 @pytest.mark.parametrize("per_empire, steps_per_turn", [(1, 4), (3, 1), (12, 4)])
-def test_turns_recomputing_only_around_moves_agree_with_the_analysis(map1, per_empire,
-                                                                     steps_per_turn):
+def test_turns_recomputing_only_around_moves_agree_with_the_analysis(
+    map1, per_empire, steps_per_turn
+):
     """Few moves: the engine recomputes ownership only in boxes around them; many: the
     whole board.  Either way every turn's owners and counts are those of
     :func:`influence` on the new outposts, and the state played from is untouched."""
@@ -349,7 +371,7 @@ def test_turns_recomputing_only_around_moves_agree_with_the_analysis(map1, per_e
     land = np.argwhere(~map1.blocked)
     s = GAME.initial_state(map1, {"T": 40})
     lists0 = []
-    for e, home in enumerate(map1.starts):
+    for home in map1.starts:
         near = land[np.abs(land - home).sum(axis=1) < 45]
         lists0.append([home] + [tuple(c) for c in near[rng.choice(len(near), per_empire)]])
     s = with_outposts(s, lists0)
@@ -362,14 +384,18 @@ def test_turns_recomputing_only_around_moves_agree_with_the_analysis(map1, per_e
             steps = list(GAME.legal_moves(s, p))
             picks = rng.permutation(len(steps))[:steps_per_turn] if steps else []
             seen = set()
-            moves[p] = tuple(steps[i] for i in picks
-                             if steps[i][0] not in seen and not seen.add(steps[i][0]))
+            moves[p] = tuple(
+                steps[i] for i in picks if steps[i][0] not in seen and not seen.add(steps[i][0])
+            )
         before = (s.owner.copy(), s.counts.copy(), lists(s))
         t = GAME.apply(s, moves)
         np.testing.assert_array_equal(s.owner, before[0])
         assert s.counts.tolist() == before[1].tolist() and lists(s) == before[2]
         inf = influence(t.water, t.outposts, t.params.r)
         np.testing.assert_array_equal(t.owner, inf.owner)
-        assert (t.land.tolist(), t.water_count.tolist(), t.disputed.tolist()) == \
-            (inf.land.tolist(), inf.water.tolist(), inf.disputed.tolist())
+        assert (t.land.tolist(), t.water_count.tolist(), t.disputed.tolist()) == (
+            inf.land.tolist(),
+            inf.water.tolist(),
+            inf.disputed.tolist(),
+        )
         s = t

@@ -10,30 +10,47 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from atlas.fsutil import default_mode
-
 from atlas.errors import RecordError
+from atlas.fsutil import default_mode
 from atlas.maps import read_map
 from atlas.sim import get_game
 from atlas.sim.base import Outcome
-from atlas.sim.records import (STDERR_LIMIT, PlayerEntry, Record, RecordBuilder, load_record,
-                               record_from_json, replay_states, save_record, truncate_stderr,
-                               utc_timestamp, verify_record)
+from atlas.sim.records import (
+    STDERR_LIMIT,
+    PlayerEntry,
+    Record,
+    RecordBuilder,
+    load_record,
+    record_from_json,
+    replay_states,
+    save_record,
+    truncate_stderr,
+    utc_timestamp,
+    verify_record,
+)
 
 REPO = Path(__file__).resolve().parents[2]
-MAPS = {"tron": "tron/duel.txt", "isolation": "isolation/knight7.txt",
-        "connect5": "connect5/connect4.txt"}
+MAPS = {
+    "tron": "tron/duel.txt",
+    "isolation": "isolation/knight7.txt",
+    "connect5": "connect5/connect4.txt",
+}
 
 
-def play_record(game_name: str, seed: int, *, none_at: int | None = None,
-                params: dict | None = None) -> tuple[Record, list]:
+def play_record(
+    game_name: str, seed: int, *, none_at: int | None = None, params: dict | None = None
+) -> tuple[Record, list]:
     """A random game recorded with the builder; ``none_at``: seat 0 answers nothing then."""
     game = get_game(game_name)
     game_map = read_map(REPO / "maps" / MAPS[game_name])
     rng = np.random.default_rng(seed)
-    builder = RecordBuilder(game_name, game_map, params,
-                            ["random", {"name": "mybot", "kind": "external",
-                                        "command": ["python", "bot.py"]}], seed)
+    builder = RecordBuilder(
+        game_name,
+        game_map,
+        params,
+        ["random", {"name": "mybot", "kind": "external", "command": ["python", "bot.py"]}],
+        seed,
+    )
     state = game.initial_state(game_map, params)
     states = [state]
     while game.outcome(state) is None:
@@ -75,8 +92,11 @@ def test_no_answer_is_recorded_as_null_and_replays(tmp_path, game_name):
     record, _ = play_record(game_name, seed=5, none_at=0)
     data = json.loads(json.dumps(record.to_json()))
     assert data["turns"][0]["moves"]["0"] is None
-    assert data["statuses"][0] == {"status": "timeout", "turn": 0,
-                                   "detail": "no answer in 1.0 s"}
+    assert data["statuses"][0] == {
+        "status": "timeout",
+        "turn": 0,
+        "detail": "no answer in 1.0 s",
+    }
     assert record.result.winner == 1 and record.result.scores == (0.0, 1.0)
     assert len(record.turns) == 1
     verify_record(record_from_json(data))
@@ -122,8 +142,9 @@ def test_stderr_is_truncated_keeping_head_and_tail():
     assert f"[... {11000 - STDERR_LIMIT} bytes cut ...]" in cut
     assert truncate_stderr("short") == "short"
     assert truncate_stderr("é" * 3000).count("\ufffd") == 0  # no broken characters
-    b = RecordBuilder("connect5", read_map(REPO / "maps/connect5/standard.txt"), None,
-                      ["random", "random"], 0)
+    b = RecordBuilder(
+        "connect5", read_map(REPO / "maps/connect5/standard.txt"), None, ["random", "random"], 0
+    )
     b.set_stderr(0, text)
     assert b.stderr[0] == cut
 
@@ -281,41 +302,52 @@ def test_verify_record_checks_the_result_and_the_statuses():
 
     def winner(d):
         d["result"]["winner"] = 1
+
     assert "claims result.winner 1, but its moves give 0" in claims(winner)
 
     def scores(d):
         d["result"]["scores"] = [0.5, 0.5]
+
     assert "result.scores" in claims(scores)
 
     def reason(d):
         d["result"]["reason"] = "timeout"
+
     assert "claims result.reason 'timeout', but its moves give 'crash'" in claims(reason)
 
     def all_ok(d):  # a failure hidden: the null move shows it
         d["statuses"][1] = {"status": "ok", "turn": None, "detail": ""}
-    assert "statuses[1] is 'ok', but seat 1 gave no valid move (null) at turn 2" in \
-        claims(all_ok)
+
+    assert "statuses[1] is 'ok', but seat 1 gave no valid move (null) at turn 2" in claims(
+        all_ok
+    )
 
     def wrong_turn(d):
         d["statuses"][1]["turn"] = 1
+
     assert "first null move is at turn 2" in claims(wrong_turn)
 
     def blamed(d):  # a seat blamed that played every move
         d["statuses"][0] = {"status": "timeout", "turn": 0, "detail": "made up"}
-    assert "statuses[0] says 'timeout' at turn 0, but seat 0 gave a move on every turn" in \
-        claims(blamed)
+
+    assert (
+        "statuses[0] says 'timeout' at turn 0, but seat 0 gave a move on every turn"
+        in claims(blamed)
+    )
 
     def early(d):  # a record cut before the end
         d["turns"] = d["turns"][:2]
         d["statuses"][1] = {"status": "ok", "turn": None, "detail": ""}
+
     message = claims(early)
     assert "does not replay" in message or "before the game is over" in message
 
 
 def test_a_record_that_stops_early_is_refused():
     record, _ = play_record("connect5", seed=4)
-    cut = RecordBuilder("connect5", record.game_map(), dict(record.params),
-                        list(record.players), record.seed)
+    cut = RecordBuilder(
+        "connect5", record.game_map(), dict(record.params), list(record.players), record.seed
+    )
     game = get_game("connect5")
     state = game.initial_state(record.game_map(), dict(record.params))
     for turn in record.turns[:3]:
@@ -348,23 +380,30 @@ def test_records_beyond_the_limits_are_refused_naming_the_file(tmp_path):
     good = json.dumps(record.to_json())
     cases = {
         "deep.json": ('{"a": ' * 100_000, "JSON nested 100000 deep, more than 64"),
-        "digits.json": (good.replace('"seed": 6', '"seed": 1' + "0" * 5000),
-                        "a number of 5001 digits, more than 20"),
+        "digits.json": (
+            good.replace('"seed": 6', '"seed": 1' + "0" * 5000),
+            "a number of 5001 digits, more than 20",
+        ),
         "nan.json": (good.replace('"seed": 6', '"seed": NaN'), "NaN is not a JSON number"),
         "seat.json": (good.replace('"moves": {"0"', '"moves": {"²"', 1), "seat '²'"),
-        "players.json": (good.replace('"players": [', '"players": [{"name": "x", '
-                                      '"kind": "builtin"}, ', 1),
-                         "the record has 3 players; connect5 is played by 2"),
-        "turn.json": (good.replace('"turn": null', '"turn": 99999', 1),
-                      "statuses[0].turn is 99999; the record has"),
+        "players.json": (
+            good.replace('"players": [', '"players": [{"name": "x", "kind": "builtin"}, ', 1),
+            "the record has 3 players; connect5 is played by 2",
+        ),
+        "turn.json": (
+            good.replace('"turn": null', '"turn": 99999', 1),
+            "statuses[0].turn is 99999; the record has",
+        ),
     }
     for name, (text, fragment) in cases.items():
         path = tmp_path / name
         path.write_text(text)
         with pytest.raises(RecordError) as info:
             load_record(path)
-        assert str(info.value).startswith(str(path)) and fragment in str(info.value), \
-            (name, str(info.value))
+        assert str(info.value).startswith(str(path)) and fragment in str(info.value), (
+            name,
+            str(info.value),
+        )
     # a gzip bomb: 33 MB of spaces in 33 KB, refused without being unpacked whole
     bomb = tmp_path / "bomb.json.gz"
     bomb.write_bytes(gzip.compress(b" " * (MAX_RECORD_BYTES + 1_000_000)))
@@ -385,9 +424,14 @@ def test_per_move_info_round_trips_and_old_records_load(tmp_path):
     rng = np.random.default_rng(1)
     moves = {p: game.random_move(state, p, rng) for p in game.to_move(state)}
     # numpy numbers become plain ones; unknown keys and infinite values are left out
-    builder.add_turn(moves, {0: 0.01, 1: 0.02},
-                     {0: {"depth": np.int64(7), "score": 12.25, "nodes": 4.0e3, "x": 1},
-                      1: {"score": float("-inf")}})
+    builder.add_turn(
+        moves,
+        {0: 0.01, 1: 0.02},
+        {
+            0: {"depth": np.int64(7), "score": 12.25, "nodes": 4.0e3, "x": 1},
+            1: {"score": float("-inf")},
+        },
+    )
     rec = builder.finish(state, Outcome(None, "draw", (0.5, 0.5)))
     assert rec.turns[0].info == {0: {"depth": 7, "score": 12.25, "nodes": 4000}}
     data = rec.to_json()
@@ -401,8 +445,9 @@ def test_per_move_info_round_trips_and_old_records_load(tmp_path):
     # and a turn without info writes none
     b2 = RecordBuilder("tron", game_map, None, ["a", "b"], 0)
     b2.add_turn(moves)
-    assert "info" not in b2.finish(state, Outcome(None, "draw", (0.5, 0.5))
-                                   ).to_json()["turns"][0]
+    assert (
+        "info" not in b2.finish(state, Outcome(None, "draw", (0.5, 0.5))).to_json()["turns"][0]
+    )
     bad = json.loads(json.dumps(data))
     bad["turns"][0]["info"]["0"]["depth"] = "deep"
     with pytest.raises(RecordError, match=r"turns\[0\]\.info\['0'\]"):

@@ -1,4 +1,5 @@
-"""Map summaries (each game's ``summarize_map``): the keys each game promises, checked against networkx and the kernels."""
+"""Map summaries (each game's ``summarize_map``): the keys each game promises, checked against
+networkx and the kernels."""
 
 from __future__ import annotations
 
@@ -9,24 +10,31 @@ import numpy as np
 
 from atlas.analyze.chambers import chamber_tree
 from atlas.analyze.summary import format_summary
-from atlas.sim.registry import summarize_map
 from atlas.analyze.voronoi import voronoi_counts
 from atlas.cli import main
 from atlas.maps import parse_map, read_map
+from atlas.sim.registry import summarize_map
 
 
 def test_every_map_file(any_map_file, grid_graph):
     gm = read_map(any_map_file)
     s = summarize_map(gm)
     assert json.loads(json.dumps(s)) == s
-    assert (s["game"], s["name"], s["width"], s["height"]) == (gm.game, gm.name, gm.width,
-                                                               gm.height)
+    assert (s["game"], s["name"], s["width"], s["height"]) == (
+        gm.game,
+        gm.name,
+        gm.width,
+        gm.height,
+    )
     text = format_summary(s)
     assert gm.name in text and len(text.splitlines()) >= 2
     if gm.game == "connect5":
-        assert (s["columns"], s["rows"], s["inarow"]) == (gm.width, gm.height,
-                                                          gm.meta["inarow"])
-        assert f'{s["inarow"]} in a row' in text
+        assert (s["columns"], s["rows"], s["inarow"]) == (
+            gm.width,
+            gm.height,
+            gm.meta["inarow"],
+        )
+        assert f"{s['inarow']} in a row" in text
         return
     g = grid_graph(gm.free)
     assert s["free_cells"] == g.number_of_nodes()
@@ -34,8 +42,7 @@ def test_every_map_file(any_map_file, grid_graph):
     assert s["articulation_points"] == [list(p) for p in sorted(nx.articulation_points(g))]
     if gm.game == "outpost":
         assert s["land"] == int(gm.free.sum()) and s["water"] == 10000 - s["land"]
-        assert s["water_components"] == nx.number_connected_components(
-            grid_graph(gm.blocked))
+        assert s["water_components"] == nx.number_connected_components(grid_graph(gm.blocked))
         assert s["homes"] == [list(h) for h in gm.starts]
         return
     assert s["starts"] == [list(c) for c in gm.starts]
@@ -53,17 +60,11 @@ def test_every_map_file(any_map_file, grid_graph):
 
 
 def test_small_tron_map_by_hand():
-    text = ("7 5\n"
-            "#######\n"
-            "#1    #\n"
-            "### ###\n"
-            "#    2#\n"
-            "#######\n")
+    text = "7 5\n#######\n#1    #\n### ###\n#    2#\n#######\n"
     s = summarize_map(parse_map(text, game="tron", name="hand"))
     assert s["free_cells"] == 11 and s["components"] == 1
     # Two corridors joined by (2, 3); (1, 5) is a dead end behind (1, 4).
-    assert s["articulation_points"] == [[1, 2], [1, 3], [1, 4], [2, 3], [3, 2], [3, 3],
-                                        [3, 4]]
+    assert s["articulation_points"] == [[1, 2], [1, 3], [1, 4], [2, 3], [3, 2], [3, 3], [3, 4]]
     # From p1 (1,1): the top row is 1..4 steps away, (2,3) 3, the bottom row 4..6; from
     # p2 (3,5): the bottom row 1..4, (2,3) 3, the top row 4..6.  (2,3) is a tie.
     assert s["voronoi"] == {"p1": 4, "p2": 4, "tie": 1}
@@ -91,8 +92,16 @@ def test_cli_prints_the_same_json(capsys, outside_data):
 
 def test_connect5_and_isolation_basics():
     s = summarize_map(parse_map("connect5 9 6 5\n", game="connect5", name="std"))
-    assert s == {"game": "connect5", "name": "std", "width": 9, "height": 6, "columns": 9,
-                 "rows": 6, "inarow": 5, "cells": 54}
+    assert s == {
+        "game": "connect5",
+        "name": "std",
+        "width": 9,
+        "height": 6,
+        "columns": 9,
+        "rows": 6,
+        "inarow": 5,
+        "cells": 54,
+    }
     iso = parse_map("isolation 3 3 knight\n1..\n.#.\n..2\n", game="isolation", name="k")
     s = summarize_map(iso)
     assert s["free_cells"] == 8 and s["variant"] == "knight" and s["components"] == 1

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from atlas.maps import read_map
-from atlas.sim.records import load_record, verify_record
 from atlas.cli import main
+from atlas.maps import read_map
 from atlas.sim.outpost.traces import (
     TraceError,
     find_trace_map,
     read_trace,
     replay_trace,
 )
+from atlas.sim.records import load_record, verify_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TRACES = sorted((DATA / "outpost-traces").glob("*.jsonl.gz"))
@@ -49,7 +49,8 @@ def _args(trace, record=None, map_=None):
 
 
 def _rewrite(src: Path, dst: Path, edit) -> None:
-    lines = [json.loads(ln) for ln in gzip.open(src, "rt")]
+    with gzip.open(src, "rt") as fh:
+        lines = [json.loads(ln) for ln in fh]
     edit(lines)
     with gzip.open(dst, "wt") as fh:
         for obj in lines:
@@ -78,8 +79,8 @@ def test_import_trace_names_the_first_difference(tmp_path, capsys, monkeypatch):
     bad = tmp_path / "map1_corrupt.jsonl.gz"
 
     def corrupt(lines):
-        lines[57]["land"][2] += 1          # turn 57 (line 0 is the header)
-        lines[120]["water"][1] += 1        # a later difference must not be reported
+        lines[57]["land"][2] += 1  # turn 57 (line 0 is the header)
+        lines[120]["water"][1] += 1  # a later difference must not be reported
 
     _rewrite(src, bad, corrupt)
     # the map is not beside the copy: found in the current directory
@@ -87,7 +88,8 @@ def test_import_trace_names_the_first_difference(tmp_path, capsys, monkeypatch):
     assert main(_args(bad)) == 1
     err = capsys.readouterr().err
     assert "turn 57, seat 2, field 'land'" in err
-    want = json.loads(gzip.open(src, "rt").readlines()[57])["land"][2]
+    with gzip.open(src, "rt") as fh:
+        want = json.loads(fh.readlines()[57])["land"][2]
     assert f"replayed {want}, recorded {want + 1}" in err
 
 
@@ -96,7 +98,7 @@ def test_import_trace_catches_a_changed_move(tmp_path, capsys):
     bad = tmp_path / "moved.jsonl.gz"
 
     def corrupt(lines):
-        x, y = lines[3]["moves"][1][0][1]   # seat 1 steps (99, 2) -> (99, 3) on turn 3
+        x, y = lines[3]["moves"][1][0][1]  # seat 1 steps (99, 2) -> (99, 3) on turn 3
         lines[3]["moves"][1][0][1] = [x - 1, y - 1]  # diagonal: ignored officially
 
     _rewrite(src, bad, corrupt)
@@ -125,7 +127,8 @@ def test_map_is_found_by_name_or_reported(tmp_path):
     src = DATA / "outpost-traces" / "walk_map1_r10L20W5_rep0.jsonl.gz"
     trace = read_trace(src)
     assert find_trace_map(trace).resolve() == (MAPS / "map1.txt").resolve()
-    lines = gzip.open(src, "rt").read().splitlines()
+    with gzip.open(src, "rt") as fh:
+        lines = fh.read().splitlines()
     head = json.loads(lines[0])
     head["map"] = "nosuchmap"
     odd = tmp_path / "odd.jsonl"
@@ -138,8 +141,10 @@ def test_map_is_found_by_name_or_reported(tmp_path):
 
 def test_header_without_turns_is_refused(tmp_path, capsys):
     bad = tmp_path / "zero.jsonl"
-    bad.write_text('{"header": true, "map": "map1", "r": 10, "L": 20, "W": 5, "ticks": 0, '
-                   '"players": ["a", "b", "c", "d"]}\n{"final": true}\n')
+    bad.write_text(
+        '{"header": true, "map": "map1", "r": 10, "L": 20, "W": 5, "ticks": 0, '
+        '"players": ["a", "b", "c", "d"]}\n{"final": true}\n'
+    )
     assert main(_args(bad)) == 2
     assert "header field 'ticks'" in capsys.readouterr().err
 
@@ -165,14 +170,26 @@ def test_hostile_trace_lines_are_trace_errors_naming_the_line(tmp_path):
     turn = json.loads(lines[1])
     cases = {
         "deep": (1, "[" * 10_000, "JSON nested 10000 deep, more than 64"),
-        "digits": (1, lines[1].replace('"tick":1', '"tick":1' + "0" * 5000),
-                   "a number of 5001 digits"),
-        "disputed": (1, json.dumps({**turn, "disputed": 5}),
-                     "turn 1: field 'disputed' should list the four seats"),
-        "moves": (1, json.dumps({**turn, "moves": [{"a": 1}, None, None, None]}),
-                  "seat 0: moves should be a list"),
-        "coords": (1, json.dumps({**turn, "moves": [[[0, {"x": 1}]], None, None, None]}),
-                   "seat 0: moves should be [index, [x, y]] entries"),
+        "digits": (
+            1,
+            lines[1].replace('"tick":1', '"tick":1' + "0" * 5000),
+            "a number of 5001 digits",
+        ),
+        "disputed": (
+            1,
+            json.dumps({**turn, "disputed": 5}),
+            "turn 1: field 'disputed' should list the four seats",
+        ),
+        "moves": (
+            1,
+            json.dumps({**turn, "moves": [{"a": 1}, None, None, None]}),
+            "seat 0: moves should be a list",
+        ),
+        "coords": (
+            1,
+            json.dumps({**turn, "moves": [[[0, {"x": 1}]], None, None, None]}),
+            "seat 0: moves should be [index, [x, y]] entries",
+        ),
     }
     for name, (k, text, fragment) in cases.items():
         doc = list(lines)
@@ -182,7 +199,9 @@ def test_hostile_trace_lines_are_trace_errors_naming_the_line(tmp_path):
         with pytest.raises(TraceError) as info:
             trace = read_trace(path)
             replay_trace(trace, read_map(MAPS / f"{trace.map_name}.txt", game="outpost"))
-        assert str(info.value).startswith(str(path)) and fragment in str(info.value), \
-            (name, str(info.value))
+        assert str(info.value).startswith(str(path)) and fragment in str(info.value), (
+            name,
+            str(info.value),
+        )
         if name in ("deep", "digits", "disputed", "moves"):
             assert info.value.line == k + 1

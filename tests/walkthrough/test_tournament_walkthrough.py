@@ -52,7 +52,8 @@ def _league(tmp_path: Path) -> Path:
     for name in ("arena.txt", "duel.txt"):
         shutil.copy(MAPS / name, league / "maps" / "tron" / name)
     (league / "tournament.toml").write_text(
-        PLAN.replace('"maps/*.txt"', '"maps/tron/*.txt"').format(python=sys.executable))
+        PLAN.replace('"maps/*.txt"', '"maps/tron/*.txt"').format(python=sys.executable)
+    )
     return league
 
 
@@ -69,15 +70,41 @@ def test_from_a_folder_of_bots_to_a_published_site(tmp_path, capsys):
     # 1. each submission checked before the tournament
     for who in ("alice", "bob"):
         cmd = f"{who}=cmd:{sys.executable} {league / who / 'bot.py'}"
-        assert main(["check", "tron", cmd, "--map", str(league / "maps/tron/duel.txt"),
-                     "--time", "5"]) == 0
+        assert (
+            main(
+                [
+                    "check",
+                    "tron",
+                    cmd,
+                    "--map",
+                    str(league / "maps/tron/duel.txt"),
+                    "--time",
+                    "5",
+                ]
+            )
+            == 0
+        )
         assert "ok" in capsys.readouterr().out
 
     # 2. the tournament, interrupted (Ctrl-C) once its first game is kept
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "atlas", "tournament", str(plan),
-                             "--out", str(results), "--jobs", "1"], cwd=league, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "atlas",
+            "tournament",
+            str(plan),
+            "--out",
+            str(results),
+            "--jobs",
+            "1",
+        ],
+        cwd=league,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         for _ in range(6000):  # at most 120 s
             if _records(results) or proc.poll() is not None:
@@ -108,11 +135,26 @@ def test_from_a_folder_of_bots_to_a_published_site(tmp_path, capsys):
 
     # 4. published alone (no built-in round robin), with its own standings page
     site = tmp_path / "site"
-    assert main(["build", "--tournament", str(results), "--games", "0",
-                 "--maps", str(league / "maps"), "--out", str(site), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "build",
+                "--tournament",
+                str(results),
+                "--games",
+                "0",
+                "--maps",
+                str(league / "maps"),
+                "--out",
+                str(site),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     page = (site / "tournaments" / "spring-league.html").read_text()
     for row in data["standings"]["rows"]:
-        assert f'>{row["bot"]}</a>' in page
+        assert f">{row['bot']}</a>" in page
         # the interval results.json gives (kept there to 2 decimals, here to a unit)
         lows = {math.floor(row["low"]), math.ceil(row["low"])}
         highs = {math.floor(row["high"]), math.ceil(row["high"])}
@@ -126,4 +168,4 @@ def test_from_a_folder_of_bots_to_a_published_site(tmp_path, capsys):
     assert 'href="tournaments/spring-league.html#tron"' in standings
     games = sorted((site / "games").glob("*.html"))
     assert len(games) == GAMES
-    assert all('download>the record' in g.read_text() for g in games)
+    assert all("download>the record" in g.read_text() for g in games)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import importlib
 import sys
 import time
-from typing import Any, BinaryIO, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, BinaryIO
 
 from ...bots.registry import make_bot
 from ...errors import BotError
@@ -27,8 +28,14 @@ from ...sim.registry import get_info
 from ..process import ExternalBot
 from .common import ServedBot, process_start
 
-__all__ = ["PROTOCOLS", "protocol_module", "external_bot", "serve_builtin_bot",
-           "SERVE_MOVE_TIME", "SERVE_FIRST_MOVE_TIME"]
+__all__ = [
+    "PROTOCOLS",
+    "protocol_module",
+    "external_bot",
+    "serve_builtin_bot",
+    "SERVE_MOVE_TIME",
+    "SERVE_FIRST_MOVE_TIME",
+]
 
 #: Protocol name -> the module holding its host class and its ``serve`` function.
 PROTOCOLS = {
@@ -50,8 +57,10 @@ def protocol_module(game: str) -> Any:
     try:
         module, _ = PROTOCOLS[name]
     except KeyError:
-        raise BotError(f"{game} names the protocol {name!r}, which atlas does not "
-                       f"speak; known: {', '.join(PROTOCOLS)}") from None
+        raise BotError(
+            f"{game} names the protocol {name!r}, which atlas does not "
+            f"speak; known: {', '.join(PROTOCOLS)}"
+        ) from None
     return importlib.import_module(module)
 
 
@@ -60,16 +69,24 @@ def external_bot(game: str, command: str | Sequence[str], **kwargs: Any) -> Exte
     with the protocol of ``game``."""
     cls = getattr(protocol_module(game), PROTOCOLS[get_info(game).protocol][1])
     try:
-        return cls(game, command, **kwargs)
+        bot: ExternalBot = cls(game, command, **kwargs)
+        return bot
     except ValueError as exc:  # shlex: no closing quotation
         raise BotError(f"cannot split the command line {command!r}: {exc}") from None
 
 
-def serve_builtin_bot(game: str, name: str, seed: int = 0, time_limit: float | None = None,
-                      *, first_move_time: float | None = None,
-                      params: Mapping[str, Any] | None = None,
-                      stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
-                      started: float | None = None) -> int:
+def serve_builtin_bot(
+    game: str,
+    name: str,
+    seed: int = 0,
+    time_limit: float | None = None,
+    *,
+    first_move_time: float | None = None,
+    params: Mapping[str, Any] | None = None,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    started: float | None = None,
+) -> int:
     """Run the built-in bot ``name`` as an external program of ``game``'s protocol.
 
     Reads the protocol from ``stdin`` and answers on ``stdout`` (the process's own by
@@ -97,9 +114,12 @@ def serve_builtin_bot(game: str, name: str, seed: int = 0, time_limit: float | N
     if started is None:
         started = process_start() if stdin is None else time.perf_counter()
     first = SERVE_FIRST_MOVE_TIME if first_move_time is None else float(first_move_time)
-    served = ServedBot(lambda: make_bot(game, name, seed), first_deadline=started + first,
-                       move_time=SERVE_MOVE_TIME if time_limit is None else float(time_limit),
-                       name=name)
+    served = ServedBot(
+        lambda: make_bot(game, name, seed),
+        first_deadline=started + first,
+        move_time=SERVE_MOVE_TIME if time_limit is None else float(time_limit),
+        name=name,
+    )
     inp = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
     try:

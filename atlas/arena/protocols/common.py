@@ -24,10 +24,11 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from queue import SimpleQueue
-from typing import Any, BinaryIO, Callable, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 __all__ = ["send_line", "process_start", "process_age", "ServedBot"]
 
@@ -68,8 +69,9 @@ def process_start(clock: Callable[[], float] = time.perf_counter) -> float:
     try:
         with open("/proc/self/stat", encoding="ascii") as fh:
             stat = fh.read()
-        age = process_age(stat, time.clock_gettime(time.CLOCK_BOOTTIME),
-                          float(os.sysconf("SC_CLK_TCK")))
+        age = process_age(
+            stat, time.clock_gettime(time.CLOCK_BOOTTIME), float(os.sysconf("SC_CLK_TCK"))
+        )
     except (OSError, ValueError, IndexError, AttributeError):
         return _IMPORTED
     return clock() - age
@@ -103,8 +105,15 @@ class ServedBot:
     the host closes the pipe does not keep the process alive.
     """
 
-    def __init__(self, make: Callable[[], Any], *, first_deadline: float, move_time: float,
-                 clock: Callable[[], float] = time.perf_counter, name: str = "bot") -> None:
+    def __init__(
+        self,
+        make: Callable[[], Any],
+        *,
+        first_deadline: float,
+        move_time: float,
+        clock: Callable[[], float] = time.perf_counter,
+        name: str = "bot",
+    ) -> None:
         self.name = name
         self.first_deadline = first_deadline
         self.move_time = move_time
@@ -113,8 +122,7 @@ class ServedBot:
         #: Answers the watchdog gave instead of the bot.
         self.fallbacks = 0
         self._jobs: SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None] = SimpleQueue()
-        self._thread = threading.Thread(target=self._work, name="atlas-served-bot",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._work, name="atlas-served-bot", daemon=True)
         self._thread.start()
         self._bot: Future[Any] = self._submit(make)
 
@@ -145,8 +153,9 @@ class ServedBot:
         bot = self._bot
         self._submit(lambda: fn(bot.result()))
 
-    def ask(self, fn: Callable[[Any, float], T], deadline: float,
-            fallback: Callable[[], T]) -> T:
+    def ask(
+        self, fn: Callable[[Any, float], T], deadline: float, fallback: Callable[[], T]
+    ) -> T:
         """``fn(bot, deadline)`` if the worker has it by ``deadline``, else ``fallback()``.
 
         An exception of the bot is printed to standard error and answered with the

@@ -15,8 +15,8 @@ import numpy as np
 
 from ...limits import LimitError, whole_number
 from ...maps import GameMap
-from ...sim.registry import get_game
 from ...sim.base import Status
+from ...sim.registry import get_game
 from ..process import BotFailure, ExternalBot
 from .common import ServedBot, send_line
 
@@ -46,7 +46,7 @@ def parse_gtp_response(buf: bytes | bytearray) -> tuple[tuple[bool, str] | None,
     return (body[0] == "=", content), raw_used
 
 
-def _raw_length(buf: bytearray, clean_len: int) -> int:
+def _raw_length(buf: bytes | bytearray, clean_len: int) -> int:
     """Bytes of ``buf`` that make ``clean_len`` bytes once ``\\r`` is removed."""
     n = 0
     for i, b in enumerate(buf):
@@ -68,8 +68,9 @@ def gtp_column(answer: str) -> int:
     try:
         return whole_number(words[0] if words else "", "the column") - 1
     except LimitError:
-        raise BotFailure(Status.INVALID, f"genmove answered {answer[:40]!r}, not a column "
-                         "number") from None
+        raise BotFailure(
+            Status.INVALID, f"genmove answered {answer[:40]!r}, not a column number"
+        ) from None
 
 
 class GtpBot(ExternalBot):
@@ -84,8 +85,9 @@ class GtpBot(ExternalBot):
     def _command(self, line: str, deadline: float, *, required: bool = True) -> str:
         proc = self._proc()
         proc.write((line + "\n").encode("ascii"), deadline)
-        ok, content = proc.read_answer(parse_gtp_response, deadline,
-                                       f"GTP response to {line!r}")
+        ok, content = proc.read_answer(
+            parse_gtp_response, deadline, f"GTP response to {line!r}"
+        )
         if not ok and required:
             raise BotFailure(Status.INVALID, f"refused {line!r}: {content[:80]}")
         return content if ok else ""
@@ -120,9 +122,9 @@ class GtpBot(ExternalBot):
         return column
 
 
-
-def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
-          params: dict[str, Any]) -> None:
+def serve(
+    game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO, params: dict[str, Any]
+) -> None:
     """Answer a GTP controller on ``inp``/``out`` with ``served`` until ``quit`` or EOF.
 
     ``genmove`` is answered by the bot when it is ready by the served clock's deadline,
@@ -134,15 +136,34 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
     state: Any = None
 
     def fresh() -> Any:
-        board_map = GameMap(game_name, "gtp", np.zeros((size[1], size[0]), dtype=np.bool_),
-                            (), {"inarow": inarow})
+        board_map = GameMap(
+            game_name,
+            "gtp",
+            np.zeros((size[1], size[0]), dtype=np.bool_),
+            (),
+            {"inarow": inarow},
+        )
         game_params = {**params, "inarow": inarow}
-        served.tell(lambda bot: bot.start(board_map, dict(game_params), 0)
-                    if hasattr(bot, "start") else None)
+        served.tell(
+            lambda bot: (
+                bot.start(board_map, dict(game_params), 0) if hasattr(bot, "start") else None
+            )
+        )
         return game.initial_state(board_map, game_params)
 
-    commands = ("protocol_version", "name", "version", "known_command", "list_commands",
-                "boardsize", "inarow", "clear_board", "play", "genmove", "quit")
+    commands = (
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "boardsize",
+        "inarow",
+        "clear_board",
+        "play",
+        "genmove",
+        "quit",
+    )
     for raw in iter(inp.readline, b""):
         t0 = time.perf_counter()
         parts = raw.decode("utf-8", "replace").split("#")[0].split()
@@ -178,9 +199,10 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
                     state = game.apply(state, {seat: int(args[1]) - 1})
                 else:
                     column = served.ask(
-                        lambda bot, dl, st=state.copy(), p=seat: bot.move(st, p, dl),
+                        lambda bot, dl, st=state.copy(), p=seat: bot.move(st, p, dl),  # type: ignore[misc]  # noqa: B008
                         served.deadline(t0),
-                        lambda st=state, p=seat: game.random_move(st, p, rng))
+                        lambda st=state, p=seat: game.random_move(st, p, rng),  # type: ignore[misc]
+                    )
                     state = game.apply(state, {seat: int(column)})
                     text = str(int(column) + 1)
             elif cmd == "quit":
@@ -199,5 +221,3 @@ def _colour_seat(word: str) -> int:
         if word in (colour, colour[0]):
             return seat
     raise ValueError(f"unknown colour {word!r}")
-
-

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, BinaryIO, Mapping
+from collections.abc import Mapping
+from typing import Any, BinaryIO
 
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...limits import LimitError, load_json
 from ...maps import format_map, parse_map
-from ...sim.registry import get_game
 from ...sim.base import Status
+from ...sim.registry import get_game
 from ..process import BotFailure, ExternalBot
 from .common import ServedBot, send_line
 
@@ -41,13 +42,26 @@ class JsonLinesBot(ExternalBot):
         game = get_game(self.game)
         if not self._started:
             assert self.game_map is not None
-            self._send({"type": "start", "game": self.game, "seat": player,
-                        "players": game.info.num_players, "map_name": self.game_map.name,
-                        "map": format_map(self.game_map), "params": self.params}, deadline)
+            self._send(
+                {
+                    "type": "start",
+                    "game": self.game,
+                    "seat": player,
+                    "players": game.info.num_players,
+                    "map_name": self.game_map.name,
+                    "map": format_map(self.game_map),
+                    "params": self.params,
+                },
+                deadline,
+            )
             self._started = True
-        message: dict[str, Any] = {"type": "turn", "turn": int(state.turn), "seat": player,
-                                   "time": round(max(0.0, deadline - time.perf_counter()), 4),
-                                   "state": game.state_to_json(state)}
+        message: dict[str, Any] = {
+            "type": "turn",
+            "turn": int(state.turn),
+            "seat": player,
+            "time": round(max(0.0, deadline - time.perf_counter()), 4),
+            "state": game.state_to_json(state),
+        }
         message.update(game.turn_json(state, player))
         self._send(message, deadline)
         line = self._proc().read_answer(parse_jsonl_line, deadline, "answer line")
@@ -86,13 +100,21 @@ def jsonl_move(game: Any, line: str) -> Any:
         raise BotFailure(Status.INVALID, f"answer has no 'move': {line[:40]!r}")
     try:
         return game.move_from_json(data["move"])
-    except (InvalidMoveError, IllegalMoveError, ValueError, TypeError, KeyError,
-            IndexError, OverflowError) as exc:
+    except (
+        InvalidMoveError,
+        IllegalMoveError,
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        OverflowError,
+    ) as exc:
         raise BotFailure(Status.INVALID, f"cannot read the move: {str(exc)[:120]}") from None
 
 
-def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
-          params: dict[str, Any]) -> None:
+def serve(
+    game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO, params: dict[str, Any]
+) -> None:
     """Answer a JSON-lines host on ``inp``/``out`` with ``served`` until ``end`` or EOF.
 
     The deadline of a turn is the served clock's (:meth:`ServedBot.deadline`), and at
@@ -134,14 +156,17 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
         kind = msg.get("type")
         if kind == "start":
             seat = int(msg.get("seat", 0))
-            served.tell(lambda bot, m=msg: start(bot, m))
+            served.tell(lambda bot, m=msg: start(bot, m))  # type: ignore[misc]
         elif kind == "turn":
             deadline = served.deadline(t0)
             if "time" in msg:
                 deadline = min(deadline, t0 + 0.8 * float(msg["time"]))
             player = int(msg.get("seat", seat))
-            answer = served.ask(lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),
-                                deadline, lambda m=msg, p=player: fallback(m, p))
+            answer = served.ask(
+                lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),  # type: ignore[misc]
+                deadline,
+                lambda m=msg, p=player: fallback(m, p),  # type: ignore[misc]
+            )
             send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
         elif kind == "end":
             return

@@ -23,8 +23,14 @@ from ...sim.registry import get_game
 from ..process import ExternalBot
 from .common import ServedBot, send_line
 
-__all__ = ["TronProtocolBot", "tron_board_text", "parse_tron_answer", "serve", "safe_digit",
-           "TRON_DIGITS"]
+__all__ = [
+    "TronProtocolBot",
+    "tron_board_text",
+    "parse_tron_answer",
+    "serve",
+    "safe_digit",
+    "TRON_DIGITS",
+]
 
 #: Tron answers: the digit byte -> direction (1 N, 2 E, 3 S, 4 W).
 TRON_DIGITS = {ord("1"): 1, ord("2"): 2, ord("3"): 3, ord("4"): 4}
@@ -70,8 +76,8 @@ class TronProtocolBot(ExternalBot):
     def move(self, state: Any, player: int, deadline: float) -> int:
         proc = self._proc()
         proc.write(tron_board_text(state, player).encode("ascii"), deadline)
-        return proc.read_answer(parse_tron_answer, deadline, "direction digit 1-4")
-
+        answer: int = proc.read_answer(parse_tron_answer, deadline, "direction digit 1-4")
+        return answer
 
 
 def safe_digit(chars: np.ndarray) -> int:
@@ -121,13 +127,15 @@ def _read_board(inp: BinaryIO, header: bytes) -> np.ndarray | None:
         return None
     if not (0 < w <= 10_000 and 0 < h <= 10_000):
         return None
-    rows = [inp.readline().decode("ascii", "replace").rstrip("\r\n").ljust(w)[:w]
-            for _ in range(h)]
+    rows = [
+        inp.readline().decode("ascii", "replace").rstrip("\r\n").ljust(w)[:w] for _ in range(h)
+    ]
     return np.array([list(r) for r in rows], dtype="<U1").reshape(h, w)
 
 
-def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
-          params: dict[str, Any]) -> None:
+def serve(
+    game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO, params: dict[str, Any]
+) -> None:
     """Answer the official engine's boards on ``inp`` with ``served``'s digits until EOF.
 
     Each board is answered by the bot when it is ready by its deadline, else by the
@@ -153,12 +161,24 @@ def serve(game_name: str, served: ServedBot, inp: BinaryIO, out: BinaryIO,
         starts = tuple((int(hd[0][0]), int(hd[0][1])) for hd in heads)
         board_map = GameMap(game_name, "stdin", chars == TRON_WALL, starts)
         state = game.initial_state(board_map, params)
-        if dataclasses.is_dataclass(state) and hasattr(state, "turn"):
+        if (
+            dataclasses.is_dataclass(state)
+            and not isinstance(state, type)
+            and hasattr(state, "turn")
+        ):
             state = dataclasses.replace(state, turn=turn)
         if turn == 0:
-            served.tell(lambda bot, m=board_map: bot.start(m, dict(params), 0)
-                        if hasattr(bot, "start") else None)
-        move = served.ask(lambda bot, deadline, st=state: bot.move(st, 0, deadline),
-                          served.deadline(t0), lambda b=chars: safe_digit(b))
+            served.tell(
+                lambda bot, m=board_map: (
+                    bot.start(m, dict(params), 0)  # type: ignore[misc]
+                    if hasattr(bot, "start")
+                    else None
+                )
+            )
+        move = served.ask(
+            lambda bot, deadline, st=state: bot.move(st, 0, deadline),  # type: ignore[misc]
+            served.deadline(t0),
+            lambda b=chars: safe_digit(b),  # type: ignore[misc]
+        )
         send_line(out, f"{int(move) if move in (1, 2, 3, 4) else safe_digit(chars)}\n")
         turn += 1

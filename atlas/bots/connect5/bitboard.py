@@ -10,8 +10,17 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from ..search import (S_ABORT, S_BEST, S_DONE, S_NODES, bound_flag, clock, tt_cuts,
-                      value_from_tt, value_to_tt)
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_NODES,
+    bound_flag,
+    clock,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .search import WIN
 
 __all__ = ["bit_geometry", "bitboards"]
@@ -39,12 +48,18 @@ def _popcount(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
     return sig, codegen
 
 
-def bit_geometry(rows: int, cols: int, inarow: int, bonus: np.ndarray,
-                 weights: np.ndarray, parity: np.ndarray | None = None
-                 ) -> np.ndarray | None:
+def bit_geometry(
+    rows: int,
+    cols: int,
+    inarow: int,
+    bonus: np.ndarray,
+    weights: np.ndarray,
+    parity: np.ndarray | None = None,
+) -> np.ndarray | None:
     """The int64 geometry vector of the bitboard kernels, or ``None`` if the board is too big.
 
     Holds the sizes, the masks of all cells, bottom cells and odd rows (heights 1, 3, ...,
@@ -65,7 +80,7 @@ def bit_geometry(rows: int, cols: int, inarow: int, bonus: np.ndarray,
     bottom = sum(bit(0, c) for c in range(cols))
     for i, v in enumerate((rows, cols, inarow, h1, full, bottom, odd, rows * cols)):
         geo[i] = _signed(v)
-    geo[_G_BONUS:_G_BONUS + 3] = bonus[:3]
+    geo[_G_BONUS : _G_BONUS + 3] = bonus[:3]
     # (dh, dc): vertical, horizontal, the two diagonals
     for d, (dh, dc) in enumerate(((1, 0), (0, 1), (1, 1), (-1, 1))):
         geo[_G_SHIFT + d] = dc * h1 + dh
@@ -76,11 +91,11 @@ def bit_geometry(rows: int, cols: int, inarow: int, bonus: np.ndarray,
                 if 0 <= eh < rows and 0 <= ec < cols:
                     starts |= bit(h, c)
         geo[_G_START + d] = _signed(starts)
-    geo[_G_WEIGHT:_G_WEIGHT + inarow] = weights[:inarow]
+    geo[_G_WEIGHT : _G_WEIGHT + inarow] = weights[:inarow]
     order = sorted(range(cols), key=lambda c: (abs(2 * c - (cols - 1)), c))
-    geo[_G_ORDER:_G_ORDER + cols] = order
+    geo[_G_ORDER : _G_ORDER + cols] = order
     if parity is not None:
-        geo[_G_PARITY:_G_PARITY + inarow] = parity[:inarow]
+        geo[_G_PARITY : _G_PARITY + inarow] = parity[:inarow]
     return geo
 
 
@@ -207,7 +222,7 @@ def _bb_windows(x0, x1, geo):
         # windows by disc count j: c_j for seat 0, d_j for seat 1
         c1 = a0 & n1 & n2
         d1 = b0 & m1 & m2
-        total += (_popcount(open0 & c1) - _popcount(open1 & d1)) * geo[_G_WEIGHT + 1]
+        total += (_popcount(open0 & c1) - _popcount(open1 & d1)) * geo[_G_WEIGHT + 1]  # type: ignore[call-arg]
         c2 = d2 = c3 = d3 = 0
         if k > 2:
             c2 = n0 & a1 & n2
@@ -218,8 +233,9 @@ def _bb_windows(x0, x1, geo):
             d3 = b0 & b1 & m2
             total += (_popcount(open0 & c3) - _popcount(open1 & d3)) * geo[_G_WEIGHT + 3]
         if k > 4:
-            total += (_popcount(open0 & n0 & n1 & a2) - _popcount(open1 & m0 & m1 & b2)
-                      ) * geo[_G_WEIGHT + 4]
+            total += (_popcount(open0 & n0 & n1 & a2) - _popcount(open1 & m0 & m1 & b2)) * geo[
+                _G_WEIGHT + 4
+            ]
         if f0 | f1:
             # parity windows two (k - 2 discs) and three (k - 3 discs) cells short
             if k == 5:
@@ -267,11 +283,21 @@ def _bb_windows_any(x0, x1, geo):
         open0 = w & ~any1
         open1 = w & ~any0
         for j in range(1, k):
-            m0 = open0 & (a0 if j & 1 else ~a0) & (a1 if j & 2 else ~a1) & \
-                (a2 if j & 4 else ~a2) & (a3 if j & 8 else ~a3)
-            m1 = open1 & (b0 if j & 1 else ~b0) & (b1 if j & 2 else ~b1) & \
-                (b2 if j & 4 else ~b2) & (b3 if j & 8 else ~b3)
-            total += (_popcount(m0) - _popcount(m1)) * geo[_G_WEIGHT + j]
+            m0 = (
+                open0
+                & (a0 if j & 1 else ~a0)
+                & (a1 if j & 2 else ~a1)
+                & (a2 if j & 4 else ~a2)
+                & (a3 if j & 8 else ~a3)
+            )
+            m1 = (
+                open1
+                & (b0 if j & 1 else ~b0)
+                & (b1 if j & 2 else ~b1)
+                & (b2 if j & 4 else ~b2)
+                & (b3 if j & 8 else ~b3)
+            )
+            total += (_popcount(m0) - _popcount(m1)) * geo[_G_WEIGHT + j]  # type: ignore[call-arg]
     return total
 
 
@@ -323,11 +349,21 @@ def _bb_parity(x0, x1, geo):
             if v == 0 or f0 | f1 == 0:
                 continue
             j = k - e
-            m0 = f0 & (a0 if j & 1 else ~a0) & (a1 if j & 2 else ~a1) & \
-                (a2 if j & 4 else ~a2) & (a3 if j & 8 else ~a3)
-            m1 = f1 & (b0 if j & 1 else ~b0) & (b1 if j & 2 else ~b1) & \
-                (b2 if j & 4 else ~b2) & (b3 if j & 8 else ~b3)
-            total += (_popcount(m0) - _popcount(m1)) * v
+            m0 = (
+                f0
+                & (a0 if j & 1 else ~a0)
+                & (a1 if j & 2 else ~a1)
+                & (a2 if j & 4 else ~a2)
+                & (a3 if j & 8 else ~a3)
+            )
+            m1 = (
+                f1
+                & (b0 if j & 1 else ~b0)
+                & (b1 if j & 2 else ~b1)
+                & (b2 if j & 4 else ~b2)
+                & (b3 if j & 8 else ~b3)
+            )
+            total += (_popcount(m0) - _popcount(m1)) * v  # type: ignore[call-arg]
     return total
 
 
@@ -346,7 +382,7 @@ def _bb_eval(x0, x1, mask, w0, w1, geo):
     wrong = geo[_G_BONUS + 1]
     z = geo[_G_BONUS + 2]
     v = _bb_windows(x0, x1, geo)
-    v += (_popcount(w0 & odd) - _popcount(w1 & even)) * right
+    v += (_popcount(w0 & odd) - _popcount(w1 & even)) * right  # type: ignore[call-arg]
     v += (_popcount(w0 & even) - _popcount(w1 & odd)) * wrong
     # lowest threat of each column: with the sentinels set every column has a bit, so
     # subtracting the bottom row borrows up to each column's lowest bit and no further
@@ -372,8 +408,9 @@ def _bb_column(bits, geo):
 
 
 @numba.njit(cache=True)
-def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history, mbuf,
-                status, deadline):
+def _bb_negamax(
+    cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history, mbuf, status, deadline
+):
     """Negamax value for the side to move with discs ``cur`` (``mask``: all discs).
 
     ``wcur`` and ``wopp`` are :func:`_bb_wins` of the side to move and of the other side
@@ -391,7 +428,7 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
     if status[S_ABORT] != 0:
         return 0
     board = geo[_G_BOARD]
-    empties = geo[_G_CELLS] - _popcount(mask)
+    empties = geo[_G_CELLS] - _popcount(mask)  # type: ignore[call-arg]
     if empties == 0:
         return 0
     opp = cur ^ mask
@@ -481,15 +518,57 @@ def _bb_negamax(cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history
         mv = cand & (colbits << (c * h1))
         w = mbuf[ply, 2 * cols + c] if eager else _bb_wins(cur | mv, geo)
         if i == 0 or beta - alpha <= 1:
-            v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -beta, -alpha,
-                             geo, tt, history, mbuf, status, deadline)
+            v = -_bb_negamax(
+                opp,
+                mask | mv,
+                wopp,
+                w,
+                next_depth,
+                ply + 1,
+                -beta,
+                -alpha,
+                geo,
+                tt,
+                history,
+                mbuf,
+                status,
+                deadline,
+            )
         else:
             # principal variation search: prove the move no better, search again if not
-            v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -alpha - 1,
-                             -alpha, geo, tt, history, mbuf, status, deadline)
+            v = -_bb_negamax(
+                opp,
+                mask | mv,
+                wopp,
+                w,
+                next_depth,
+                ply + 1,
+                -alpha - 1,
+                -alpha,
+                geo,
+                tt,
+                history,
+                mbuf,
+                status,
+                deadline,
+            )
             if alpha < v < beta and status[S_ABORT] == 0:
-                v = -_bb_negamax(opp, mask | mv, wopp, w, next_depth, ply + 1, -beta, -v,
-                                 geo, tt, history, mbuf, status, deadline)
+                v = -_bb_negamax(
+                    opp,
+                    mask | mv,
+                    wopp,
+                    w,
+                    next_depth,
+                    ply + 1,
+                    -beta,
+                    -v,
+                    geo,
+                    tt,
+                    history,
+                    mbuf,
+                    status,
+                    deadline,
+                )
         if status[S_ABORT] != 0:
             return 0
         if v > best:

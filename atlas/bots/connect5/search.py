@@ -11,12 +11,31 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_EMPTY,
+    S_NODES,
+    S_SCORE,
+    bound_flag,
+    clock,
+    note_cutoff,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .window import EMPTY
-from ..search import (S_ABORT, S_BEST, S_DONE, S_EMPTY, S_NODES, S_SCORE, bound_flag, clock,
-                      note_cutoff, tt_cuts, value_from_tt, value_to_tt)
 
-__all__ = ["WIN", "TT_BITS", "ZUGZWANG", "PARITY", "SOLVE_EMPTIES", "SOLVE_SHARE",
-           "window_counts"]
+__all__ = [
+    "WIN",
+    "TT_BITS",
+    "ZUGZWANG",
+    "PARITY",
+    "SOLVE_EMPTIES",
+    "SOLVE_SHARE",
+    "window_counts",
+]
 
 #: Score of a win at the root; a win at ply p scores ``WIN - p``.
 WIN = 1_000_000
@@ -94,8 +113,9 @@ def _value(wcount: np.ndarray, w: int, weights: np.ndarray) -> int:
 
 
 @numba.njit(cache=True)
-def _threat_cell(board: np.ndarray, windows: np.ndarray, wcount: np.ndarray, w: int,
-                 inarow: int) -> tuple[int, int]:
+def _threat_cell(
+    board: np.ndarray, windows: np.ndarray, wcount: np.ndarray, w: int, inarow: int
+) -> tuple[int, int]:
     """``(seat, empty cell)`` if window ``w`` lacks one disc of one seat, else ``(-1, -1)``."""
     for s in range(2):
         if wcount[w, s] == inarow - 1 and wcount[w, 1 - s] == 0:
@@ -106,15 +126,22 @@ def _threat_cell(board: np.ndarray, windows: np.ndarray, wcount: np.ndarray, w: 
 
 
 @numba.njit(cache=True)
-def _threat_delta(seat: int, cell: int, step: int, threats: np.ndarray, rows: int,
-                  cols: int, bonus: np.ndarray) -> int:
+def _threat_delta(
+    seat: int,
+    cell: int,
+    step: int,
+    threats: np.ndarray,
+    rows: int,
+    cols: int,
+    bonus: np.ndarray,
+) -> int:
     """Change of the threat score when ``cell`` gains (``step=1``) or loses a threat."""
     before = threats[cell, seat] > 0
     threats[cell, seat] += step
     after = threats[cell, seat] > 0
     if before == after:
         return 0
-    height = rows - cell // cols          # 1 = bottom row
+    height = rows - cell // cols  # 1 = bottom row
     good = (height % 2 == 1) == (seat == 0)
     v = bonus[0] if good else bonus[1]
     if seat == 1:
@@ -123,10 +150,22 @@ def _threat_delta(seat: int, cell: int, step: int, threats: np.ndarray, rows: in
 
 
 @numba.njit(cache=True)
-def _update(cell: int, p: int, step: int, board: np.ndarray, windows: np.ndarray,
-            wcount: np.ndarray, cell_ptr: np.ndarray, cell_windows: np.ndarray,
-            weights: np.ndarray, threats: np.ndarray, bonus: np.ndarray, rows: int,
-            cols: int, status: np.ndarray) -> None:
+def _update(
+    cell: int,
+    p: int,
+    step: int,
+    board: np.ndarray,
+    windows: np.ndarray,
+    wcount: np.ndarray,
+    cell_ptr: np.ndarray,
+    cell_windows: np.ndarray,
+    weights: np.ndarray,
+    threats: np.ndarray,
+    bonus: np.ndarray,
+    rows: int,
+    cols: int,
+    status: np.ndarray,
+) -> None:
     """Put (``step=1``) or take back (``step=-1``) a disc of seat ``p`` on ``cell``."""
     inarow = windows.shape[1]
     old_code = board[cell]
@@ -185,9 +224,33 @@ def _zugzwang(threats, heights, rows, cols, z):
 
 
 @numba.njit(cache=True)
-def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell_windows,
-             weights, threats, bonus, zob, key, tt, history, killers, mbuf, status, deadline,
-             p, depth, ply, alpha, beta):
+def _negamax(
+    board,
+    heights,
+    rows,
+    cols,
+    inarow,
+    windows,
+    wcount,
+    cell_ptr,
+    cell_windows,
+    weights,
+    threats,
+    bonus,
+    zob,
+    key,
+    tt,
+    history,
+    killers,
+    mbuf,
+    status,
+    deadline,
+    p,
+    depth,
+    ply,
+    alpha,
+    beta,
+):
     """Negamax value for seat ``p`` to move (see module notes); 0 once aborted."""
     status[S_NODES] += 1
     if (status[S_NODES] & 1023) == 0 and clock() > deadline:
@@ -273,18 +336,69 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
     for i in range(n):
         c = moves[i]
         cell = (rows - 1 - heights[c]) * cols + c
-        _update(cell, p, 1, board, windows, wcount, cell_ptr, cell_windows, weights,
-                threats, bonus, rows, cols, status)
+        _update(
+            cell,
+            p,
+            1,
+            board,
+            windows,
+            wcount,
+            cell_ptr,
+            cell_windows,
+            weights,
+            threats,
+            bonus,
+            rows,
+            cols,
+            status,
+        )
         heights[c] += 1
         key[0] ^= zob[cell, p]
-        v = -_negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr,
-                      cell_windows, weights, threats, bonus, zob, key, tt,
-                      history, killers, mbuf, status, deadline, q, next_depth, ply + 1,
-                      -beta, -alpha)
+        v = -_negamax(
+            board,
+            heights,
+            rows,
+            cols,
+            inarow,
+            windows,
+            wcount,
+            cell_ptr,
+            cell_windows,
+            weights,
+            threats,
+            bonus,
+            zob,
+            key,
+            tt,
+            history,
+            killers,
+            mbuf,
+            status,
+            deadline,
+            q,
+            next_depth,
+            ply + 1,
+            -beta,
+            -alpha,
+        )
         key[0] ^= zob[cell, p]
         heights[c] -= 1
-        _update(cell, p, -1, board, windows, wcount, cell_ptr, cell_windows, weights,
-                threats, bonus, rows, cols, status)
+        _update(
+            cell,
+            p,
+            -1,
+            board,
+            windows,
+            wcount,
+            cell_ptr,
+            cell_windows,
+            weights,
+            threats,
+            bonus,
+            rows,
+            cols,
+            status,
+        )
         if status[S_ABORT] != 0:
             return 0
         if v > best:
@@ -309,12 +423,40 @@ def _negamax(board, heights, rows, cols, inarow, windows, wcount, cell_ptr, cell
 
 
 @numba.njit(cache=True)
-def _load(start, board, windows, wcount, cell_ptr, cell_windows, weights, threats, bonus,
-          rows, cols, status, zob, key):
+def _load(
+    start,
+    board,
+    windows,
+    wcount,
+    cell_ptr,
+    cell_windows,
+    weights,
+    threats,
+    bonus,
+    rows,
+    cols,
+    status,
+    zob,
+    key,
+):
     """Fill the search arrays (counts, threats, score, key) from the position ``start``."""
     for cell in range(start.shape[0]):
         if start[cell] != EMPTY:
             p = start[cell] - 1
-            _update(cell, p, 1, board, windows, wcount, cell_ptr, cell_windows, weights,
-                    threats, bonus, rows, cols, status)
+            _update(
+                cell,
+                p,
+                1,
+                board,
+                windows,
+                wcount,
+                cell_ptr,
+                cell_windows,
+                weights,
+                threats,
+                bonus,
+                rows,
+                cols,
+                status,
+            )
             key[0] ^= zob[cell, p]

@@ -38,7 +38,8 @@ opponent's winning cell are never searched (they lose at once), principal variat
 search narrows the windows, and the table key is ``discs + all discs`` (unique per
 position), kept across moves.  The window counts of the evaluation use bit-sliced
 counters and popcounts: the evaluation equals the array one plus the parity windows
-(kept by the array kernel with its window counts).  With at most :data:`SOLVE_EMPTIES` empty cells a move
+(kept by the array kernel with its window counts).  With at most :data:`SOLVE_EMPTIES` empty cells
+a move
 first tries, for :data:`SOLVE_SHARE` of its time, to solve the game with a null window
 around a draw; a proven win or draw is played at once, otherwise the heuristic
 iterative deepening runs as usual.  About 4 to 5 million nodes per second on one core
@@ -60,15 +61,42 @@ from typing import Any
 
 import numpy as np
 
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_EMPTY,
+    S_NODES,
+    clock,
+    gc_paused,
+    new_status,
+    stop_time,
+)
 from .bitboard import _U64, _bb_negamax, _bb_wins, _signed, bit_geometry, bitboards
-from .search import (_MAX_PLY, SOLVE_EMPTIES, SOLVE_SHARE, TT_BITS, WIN, ZUGZWANG, _load,
-                              _negamax, _parity_weights, _weights, window_counts)
+from .search import (
+    _MAX_PLY,
+    SOLVE_EMPTIES,
+    SOLVE_SHARE,
+    TT_BITS,
+    WIN,
+    ZUGZWANG,
+    _load,
+    _negamax,
+    _parity_weights,
+    _weights,
+    window_counts,
+)
 from .window import EMPTY, flat_board, tiny_state, window_table
-from ..search import (S_ABORT, S_BEST, S_DONE, S_EMPTY, S_NODES, clock, gc_paused, new_status,
-                      stop_time)
 
-__all__ = ["StrongConnect5Bot", "WIN", "TT_BITS", "SOLVE_EMPTIES", "SOLVE_SHARE",
-           "bit_geometry", "bitboards"]
+__all__ = [
+    "StrongConnect5Bot",
+    "WIN",
+    "TT_BITS",
+    "SOLVE_EMPTIES",
+    "SOLVE_SHARE",
+    "bit_geometry",
+    "bitboards",
+]
 
 
 class StrongConnect5Bot:
@@ -99,8 +127,13 @@ class StrongConnect5Bot:
 
     name = "strong"
 
-    def __init__(self, game: str = "connect5", seed: int = 0, margin: float = 0.012,
-                 max_depth: int | None = None) -> None:
+    def __init__(
+        self,
+        game: str = "connect5",
+        seed: int = 0,
+        margin: float = 0.012,
+        max_depth: int | None = None,
+    ) -> None:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
         self.max_depth = max_depth
@@ -127,10 +160,11 @@ class StrongConnect5Bot:
         self.parity = _parity_weights(inarow)
         # threat squares (right parity, wrong parity, lowest of a column), then the
         # parity windows by empty cells
-        self.bonus = np.concatenate([np.array([top // 2, top // 8, ZUGZWANG * top],
-                                              dtype=np.int64), self.parity])
+        self.bonus = np.concatenate(
+            [np.array([top // 2, top // 8, ZUGZWANG * top], dtype=np.int64), self.parity]
+        )
         zrng = np.random.default_rng(0x5EED)
-        self.zob = zrng.integers(1, 2 ** 63, size=(rows * cols, 2), dtype=np.int64)
+        self.zob = zrng.integers(1, 2**63, size=(rows * cols, 2), dtype=np.int64)
         self.geo = bit_geometry(rows, cols, inarow, self.bonus, self.weights, self.parity)
         if self.tt is not None:
             self.tt[:, 0] = 0
@@ -145,7 +179,7 @@ class StrongConnect5Bot:
                 self._choose(tiny_state(), 0, clock() + 0.05, bits)
             self._geometry = None
         shape = getattr(game_map, "shape", None)
-        if shape is not None:   # the game's table now rather than during a move
+        if shape is not None:  # the game's table now rather than during a move
             rows, cols = int(shape[0]), int(shape[1])
             self._tables(rows, cols, cols * (rows + 1) <= 64)
 
@@ -177,13 +211,23 @@ class StrongConnect5Bot:
             centre = [c for c in playable if abs(2 * c - (cols - 1)) <= 1]
             return int(self.rng.choice(centre))
         if bits and self.geo is not None:
-            return self._search_bits(board, rows, cols, player, stop_time(deadline, self.margin),
-                                     playable[0])
-        return self._search_arrays(board, heights, rows, cols, inarow, player,
-                                   stop_time(deadline, self.margin), playable[0])
+            return self._search_bits(
+                board, rows, cols, player, stop_time(deadline, self.margin), playable[0]
+            )
+        return self._search_arrays(
+            board,
+            heights,
+            rows,
+            cols,
+            inarow,
+            player,
+            stop_time(deadline, self.margin),
+            playable[0],
+        )
 
-    def _search_bits(self, board: np.ndarray, rows: int, cols: int, player: int,
-                     stop: float, best: int) -> int:
+    def _search_bits(
+        self, board: np.ndarray, rows: int, cols: int, player: int, stop: float, best: int
+    ) -> int:
         """Iterative deepening with :func:`_bb_negamax`."""
         self._tables(rows, cols, True)
         cur, mask = bitboards(board, rows, cols, player)
@@ -200,9 +244,22 @@ class StrongConnect5Bot:
             # exact win/draw/loss with a null window around a draw
             now = float(clock())
             status[S_BEST] = -1
-            score = _bb_negamax(cur, mask, wcur, wopp, empties, 0, -1, 1, self.geo,
-                                self.tt_bits, history, mbuf, status,
-                                now + self.solve_share * (stop - now))
+            score = _bb_negamax(
+                cur,
+                mask,
+                wcur,
+                wopp,
+                empties,
+                0,
+                -1,
+                1,
+                self.geo,
+                self.tt_bits,
+                history,
+                mbuf,
+                status,
+                now + self.solve_share * (stop - now),
+            )
             self.last_nodes = int(status[S_NODES])
             if status[S_ABORT] == 0 and status[S_BEST] >= 0 and score >= 0:
                 self.last_depth = empties
@@ -217,9 +274,22 @@ class StrongConnect5Bot:
             status[S_ABORT] = 0
             status[S_DONE] = 0
             status[S_BEST] = -1
-            score = _bb_negamax(cur, mask, wcur, wopp, depth, 0, -(WIN + 1), WIN + 1,
-                                self.geo, self.tt_bits, history, mbuf, status,
-                                heuristic_stop)
+            score = _bb_negamax(
+                cur,
+                mask,
+                wcur,
+                wopp,
+                depth,
+                0,
+                -(WIN + 1),
+                WIN + 1,
+                self.geo,
+                self.tt_bits,
+                history,
+                mbuf,
+                status,
+                heuristic_stop,
+            )
             if status[S_ABORT] != 0:
                 if status[S_DONE] > 0 and status[S_BEST] >= 0:
                     best = int(status[S_BEST])
@@ -231,29 +301,56 @@ class StrongConnect5Bot:
             if abs(score) > WIN - 1000 or time_left(heuristic_stop) < 0:
                 break
         self.last_nodes = int(status[S_NODES])
-        if drawn >= 0 and best != drawn and not self._holds_draw(cur, mask, best, rows,
-                                                                 empties, stop):
+        if (
+            drawn >= 0
+            and best != drawn
+            and not self._holds_draw(cur, mask, best, rows, empties, stop)
+        ):
             best = drawn
         return best
 
-    def _holds_draw(self, cur: int, mask: int, col: int, rows: int, empties: int,
-                    stop: float) -> bool:
+    def _holds_draw(
+        self, cur: int, mask: int, col: int, rows: int, empties: int, stop: float
+    ) -> bool:
         """Whether dropping into ``col`` is proven, by ``stop``, not to lose."""
         h1 = rows + 1
         column = ((1 << rows) - 1) << (col * h1)
         mv = ((mask & _U64) + (1 << (col * h1))) & column
         opp = cur ^ mask
         status = new_status()
+        assert self._geometry is not None  # set by the caller's bitboards
         mbuf = np.zeros((empties + 2, 3 * self._geometry[1]), dtype=np.int64)
         history = np.zeros((2, self._geometry[1]), dtype=np.int64)
         # the opponent's value with a null window above a draw: <= 0 keeps the draw
-        v = _bb_negamax(opp, _signed((mask & _U64) | mv), _bb_wins(opp, self.geo),
-                        _bb_wins(_signed((cur & _U64) | mv), self.geo), empties - 1, 1,
-                        0, 1, self.geo, self.tt_bits, history, mbuf, status, stop)
+        v = _bb_negamax(
+            opp,
+            _signed((mask & _U64) | mv),
+            _bb_wins(opp, self.geo),
+            _bb_wins(_signed((cur & _U64) | mv), self.geo),
+            empties - 1,
+            1,
+            0,
+            1,
+            self.geo,
+            self.tt_bits,
+            history,
+            mbuf,
+            status,
+            stop,
+        )
         return status[S_ABORT] == 0 and v <= 0
 
-    def _search_arrays(self, start: np.ndarray, heights: np.ndarray, rows: int, cols: int,
-                       inarow: int, player: int, stop: float, best: int) -> int:
+    def _search_arrays(
+        self,
+        start: np.ndarray,
+        heights: np.ndarray,
+        rows: int,
+        cols: int,
+        inarow: int,
+        player: int,
+        stop: float,
+        best: int,
+    ) -> int:
         """Iterative deepening with the array kernel :func:`_negamax` (any board size)."""
         self._tables(rows, cols, False)
         board = np.zeros_like(start)
@@ -262,8 +359,22 @@ class StrongConnect5Bot:
         status = new_status()
         status[S_EMPTY] = rows * cols
         key = np.zeros(1, dtype=np.int64)
-        _load(start, board, self.windows, wcount, self.cell_ptr, self.cell_windows,
-              self.weights, threats, self.bonus, rows, cols, status, self.zob, key)
+        _load(
+            start,
+            board,
+            self.windows,
+            wcount,
+            self.cell_ptr,
+            self.cell_windows,
+            self.weights,
+            threats,
+            self.bonus,
+            rows,
+            cols,
+            status,
+            self.zob,
+            key,
+        )
         history = np.zeros((2, cols), dtype=np.int64)
         killers = np.full((_MAX_PLY, 2), -1, dtype=np.int64)
         mbuf = np.zeros((_MAX_PLY, 2 * cols), dtype=np.int64)
@@ -274,11 +385,33 @@ class StrongConnect5Bot:
             status[S_ABORT] = 0
             status[S_DONE] = 0
             status[S_BEST] = -1
-            score = _negamax(board, heights, rows, cols, inarow, self.windows, wcount,
-                             self.cell_ptr, self.cell_windows, self.weights, threats,
-                             self.bonus, self.zob, key, self.tt,
-                             history, killers, mbuf, status, stop, player, depth, 0,
-                             -(WIN + 1), WIN + 1)
+            score = _negamax(
+                board,
+                heights,
+                rows,
+                cols,
+                inarow,
+                self.windows,
+                wcount,
+                self.cell_ptr,
+                self.cell_windows,
+                self.weights,
+                threats,
+                self.bonus,
+                self.zob,
+                key,
+                self.tt,
+                history,
+                killers,
+                mbuf,
+                status,
+                stop,
+                player,
+                depth,
+                0,
+                -(WIN + 1),
+                WIN + 1,
+            )
             nodes = int(status[S_NODES])
             if status[S_ABORT] != 0:
                 if status[S_DONE] > 0 and status[S_BEST] >= 0:

@@ -26,9 +26,17 @@ import numpy as np
 
 from ..search import clock, stop_time
 
-__all__ = ["Window4Bot", "window_table", "move_score", "flat_board", "tiny_state",
-           "SEARCH_DEPTH",
-           "EMPTY", "SEAT0", "SEAT1"]
+__all__ = [
+    "Window4Bot",
+    "window_table",
+    "move_score",
+    "flat_board",
+    "tiny_state",
+    "SEARCH_DEPTH",
+    "EMPTY",
+    "SEAT0",
+    "SEAT1",
+]
 
 #: Board codes of the connect5 state.
 EMPTY, SEAT0, SEAT1 = 0, 1, 2
@@ -38,8 +46,11 @@ SEARCH_DEPTH = 4
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
-def window_table(rows: int, cols: int, inarow: int,
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def window_table(
+    rows: int,
+    cols: int,
+    inarow: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every line of ``inarow`` cells on a ``rows x cols`` board, and the windows of each cell.
 
     Returns
@@ -79,24 +90,32 @@ def flat_board(state: Any) -> tuple[np.ndarray, np.ndarray, int, int, int]:
 def tiny_state() -> Any:
     """A small connect-three position (4 x 4), for loading the kernels before a game."""
     from types import SimpleNamespace
+
     board = np.zeros((4, 4), np.int8)
     board[3, 1], board[3, 2] = 1, 2
-    return SimpleNamespace(board=board, heights=np.array([0, 1, 1, 0], np.int32),
-                           inarow=3, to_play=0, turn=2)
+    return SimpleNamespace(
+        board=board, heights=np.array([0, 1, 1, 0], np.int32), inarow=3, to_play=0, turn=2
+    )
 
 
 def seed_scores(inarow: int) -> np.ndarray:
     """The seed's window scores ``{0, 10, 100, ...}``, one per disc count minus one."""
     scores = np.zeros(inarow, dtype=np.int64)
     for k in range(1, inarow):
-        scores[k] = 10 ** k
+        scores[k] = 10**k
     return scores
 
 
 @numba.njit(cache=True)
-def move_score(board: np.ndarray, cell: int, code: int, windows: np.ndarray,
-               cell_ptr: np.ndarray, cell_windows: np.ndarray, scores: np.ndarray,
-               ) -> tuple[int, bool]:
+def move_score(
+    board: np.ndarray,
+    cell: int,
+    code: int,
+    windows: np.ndarray,
+    cell_ptr: np.ndarray,
+    cell_windows: np.ndarray,
+    scores: np.ndarray,
+) -> tuple[int, bool]:
     """Seed score of the disc ``code`` just placed on ``cell``, and whether it won.
 
     Notes
@@ -124,9 +143,20 @@ def move_score(board: np.ndarray, cell: int, code: int, windows: np.ndarray,
 
 
 @numba.njit(cache=True)
-def _minimax(board: np.ndarray, heights: np.ndarray, cols: int, rows: int,
-             windows: np.ndarray, cell_ptr: np.ndarray, cell_windows: np.ndarray,
-             scores: np.ndarray, code: int, me: int, depth: int, acc: int) -> int:
+def _minimax(
+    board: np.ndarray,
+    heights: np.ndarray,
+    cols: int,
+    rows: int,
+    windows: np.ndarray,
+    cell_ptr: np.ndarray,
+    cell_windows: np.ndarray,
+    scores: np.ndarray,
+    code: int,
+    me: int,
+    depth: int,
+    acc: int,
+) -> int:
     """Seed minimax: value of the path sum ``acc`` searched ``depth`` more plies."""
     if depth == 0:
         return acc
@@ -142,8 +172,20 @@ def _minimax(board: np.ndarray, heights: np.ndarray, cols: int, rows: int,
         s, won = move_score(board, cell, code, windows, cell_ptr, cell_windows, scores)
         value = acc + s if maximise else acc - s
         if not won:
-            value = _minimax(board, heights, cols, rows, windows, cell_ptr, cell_windows,
-                             scores, 3 - code, me, depth - 1, value)
+            value = _minimax(
+                board,
+                heights,
+                cols,
+                rows,
+                windows,
+                cell_ptr,
+                cell_windows,
+                scores,
+                3 - code,
+                me,
+                depth - 1,
+                value,
+            )
         heights[c] -= 1
         board[cell] = EMPTY
         if not found or (maximise and value > best) or (not maximise and value < best):
@@ -153,10 +195,19 @@ def _minimax(board: np.ndarray, heights: np.ndarray, cols: int, rows: int,
 
 
 @numba.njit(cache=True)
-def root_values(board: np.ndarray, heights: np.ndarray, cols: int, rows: int,
-                windows: np.ndarray, cell_ptr: np.ndarray, cell_windows: np.ndarray,
-                scores: np.ndarray, code: int, depth: int, deadline: float,
-                ) -> np.ndarray:
+def root_values(
+    board: np.ndarray,
+    heights: np.ndarray,
+    cols: int,
+    rows: int,
+    windows: np.ndarray,
+    cell_ptr: np.ndarray,
+    cell_windows: np.ndarray,
+    scores: np.ndarray,
+    code: int,
+    depth: int,
+    deadline: float,
+) -> np.ndarray:
     """Minimax value of every root column (``INT64_MIN`` for full or unsearched ones)."""
     values = np.full(cols, np.iinfo(np.int64).min, dtype=np.int64)
     for c in range(cols):
@@ -170,8 +221,20 @@ def root_values(board: np.ndarray, heights: np.ndarray, cols: int, rows: int,
         s, won = move_score(board, cell, code, windows, cell_ptr, cell_windows, scores)
         value = s
         if not won:
-            value = _minimax(board, heights, cols, rows, windows, cell_ptr, cell_windows,
-                             scores, 3 - code, code, depth - 1, s)
+            value = _minimax(
+                board,
+                heights,
+                cols,
+                rows,
+                windows,
+                cell_ptr,
+                cell_windows,
+                scores,
+                3 - code,
+                code,
+                depth - 1,
+                s,
+            )
         heights[c] -= 1
         board[cell] = EMPTY
         values[c] = value
@@ -204,8 +267,13 @@ class Window4Bot:
 
     name = "window4"
 
-    def __init__(self, game: str = "connect5", seed: int = 0, depth: int = SEARCH_DEPTH,
-                 margin: float = 0.02) -> None:
+    def __init__(
+        self,
+        game: str = "connect5",
+        seed: int = 0,
+        depth: int = SEARCH_DEPTH,
+        margin: float = 0.02,
+    ) -> None:
         self.rng = np.random.default_rng(seed)
         self.depth = depth
         self.margin = margin
@@ -225,8 +293,19 @@ class Window4Bot:
         """Minimax value of each column for ``player`` (``INT64_MIN`` if not playable)."""
         board, heights, rows, cols, inarow = flat_board(state)
         windows, cell_ptr, cell_windows, scores = self._table(rows, cols, inarow)
-        return root_values(board, heights, cols, rows, windows, cell_ptr, cell_windows,
-                           scores, player + 1, self.depth, stop_time(deadline, self.margin))
+        return root_values(
+            board,
+            heights,
+            cols,
+            rows,
+            windows,
+            cell_ptr,
+            cell_windows,
+            scores,
+            player + 1,
+            self.depth,
+            stop_time(deadline, self.margin),
+        )
 
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Best column by depth-4 minimax, ties broken at random."""

@@ -32,13 +32,33 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..search import (S_ABORT, S_BEST, S_CLOCK, S_DONE, S_NODES, bound_flag, clock,
-                      note_cutoff, sort_moves, tt_cuts, value_from_tt, value_to_tt)
 from ...sim.isolation import KNIGHT_JUMPS
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_CLOCK,
+    S_DONE,
+    S_NODES,
+    bound_flag,
+    clock,
+    note_cutoff,
+    sort_moves,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .phased import SEPARATED_WIN, WIN
 
-__all__ = ["KnightTables", "knight_tables", "knight_spread", "popcount", "knight_voronoi",
-           "knight_walk", "knight_search", "MAX_CELLS"]
+__all__ = [
+    "KnightTables",
+    "knight_tables",
+    "knight_spread",
+    "popcount",
+    "knight_voronoi",
+    "knight_walk",
+    "knight_search",
+    "MAX_CELLS",
+]
 
 #: Largest board the bitboard search takes (one bit per square).
 MAX_CELLS = 64
@@ -72,15 +92,18 @@ class KnightTables:
 
     def __init__(self, rows: int, cols: int) -> None:
         if rows * cols > MAX_CELLS or cols < 3:
-            raise ValueError(f"a knight bitboard takes at most {MAX_CELLS} squares and 3 "
-                             f"columns, got {rows} x {cols}")
+            raise ValueError(
+                f"a knight bitboard takes at most {MAX_CELLS} squares and 3 "
+                f"columns, got {rows} x {cols}"
+            )
         self.rows, self.cols = rows, cols
         n = rows * cols
         self.jumps = np.full((n, 8), -1, dtype=np.int64)
         tab = [0] * (T_ATTACK + n)
         # (shift, column step when the shift goes up the board); down is the mirror jump
-        for k, (shift, dc) in enumerate(((2 * cols + 1, 1), (2 * cols - 1, -1),
-                                         (cols + 2, 2), (cols - 2, -2))):
+        for k, (shift, dc) in enumerate(
+            ((2 * cols + 1, 1), (2 * cols - 1, -1), (cols + 2, 2), (cols - 2, -2))
+        ):
             tab[T_SHIFT + k] = shift
             for c in range(n):
                 if 0 <= c % cols + dc < cols:
@@ -108,7 +131,9 @@ def knight_tables(rows: int, cols: int) -> KnightTables:
 def popcount(x):  # pragma: no cover - compiled
     """Number of set bits of a ``uint64`` (SWAR)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x & np.uint64(0x3333333333333333)) + (
+        (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
+    )
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
@@ -116,9 +141,16 @@ def popcount(x):  # pragma: no cover - compiled
 @numba.njit(cache=True)
 def knight_spread(x, tab):  # pragma: no cover - compiled
     """The squares one knight jump from any square of the set ``x`` (eight shifts)."""
-    y = (((x & tab[4]) << tab[0]) | ((x & tab[5]) << tab[1]) | ((x & tab[6]) << tab[2])
-         | ((x & tab[7]) << tab[3]) | ((x & tab[8]) >> tab[0]) | ((x & tab[9]) >> tab[1])
-         | ((x & tab[10]) >> tab[2]) | ((x & tab[11]) >> tab[3]))
+    y = (
+        ((x & tab[4]) << tab[0])
+        | ((x & tab[5]) << tab[1])
+        | ((x & tab[6]) << tab[2])
+        | ((x & tab[7]) << tab[3])
+        | ((x & tab[8]) >> tab[0])
+        | ((x & tab[9]) >> tab[1])
+        | ((x & tab[10]) >> tab[2])
+        | ((x & tab[11]) >> tab[3])
+    )
     return y & tab[T_BOARD]
 
 
@@ -228,9 +260,30 @@ def _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem):  # pragma: no cov
 
 
 @numba.njit(cache=True)
-def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps, order,
-                  walk, rem, zobrist, zside, tt_key, tt, killers, history, status,
-                  deadline):  # pragma: no cover - compiled
+def knight_search(
+    free,
+    pos0,
+    pos1,
+    p,
+    depth,
+    ply,
+    alpha,
+    beta,
+    key,
+    tab,
+    jumps,
+    order,
+    walk,
+    rem,
+    zobrist,
+    zside,
+    tt_key,
+    tt,
+    killers,
+    history,
+    status,
+    deadline,
+):  # pragma: no cover - compiled
     """Principal-variation alpha-beta on a knight bitboard; the value for seat ``p``.
 
     ``free`` (``uint64``) holds the free squares, ``pos0``/``pos1`` the pieces' squares
@@ -325,18 +378,80 @@ def knight_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, jumps,
             if src >= 0:
                 ckey ^= zobrist[1 + p, src]
             if i == 0:
-                v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha, ckey,
-                                   tab, jumps, order, walk, rem, zobrist, zside,
-                                   tt_key, tt, killers, history, status, deadline)
+                v = -knight_search(
+                    child,
+                    c0,
+                    c1,
+                    q,
+                    depth - 1,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    ckey,
+                    tab,
+                    jumps,
+                    order,
+                    walk,
+                    rem,
+                    zobrist,
+                    zside,
+                    tt_key,
+                    tt,
+                    killers,
+                    history,
+                    status,
+                    deadline,
+                )
             else:
-                v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -alpha - 1, -alpha,
-                                   ckey, tab, jumps, order, walk, rem, zobrist,
-                                   zside, tt_key, tt, killers, history, status, deadline)
+                v = -knight_search(
+                    child,
+                    c0,
+                    c1,
+                    q,
+                    depth - 1,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    ckey,
+                    tab,
+                    jumps,
+                    order,
+                    walk,
+                    rem,
+                    zobrist,
+                    zside,
+                    tt_key,
+                    tt,
+                    killers,
+                    history,
+                    status,
+                    deadline,
+                )
                 if alpha < v < beta:
-                    v = -knight_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha,
-                                       ckey, tab, jumps, order, walk, rem,
-                                       zobrist, zside, tt_key, tt, killers, history,
-                                       status, deadline)
+                    v = -knight_search(
+                        child,
+                        c0,
+                        c1,
+                        q,
+                        depth - 1,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        ckey,
+                        tab,
+                        jumps,
+                        order,
+                        walk,
+                        rem,
+                        zobrist,
+                        zside,
+                        tt_key,
+                        tt,
+                        killers,
+                        history,
+                        status,
+                        deadline,
+                    )
             if status[S_ABORT] != 0:
                 return 0
         if v > best:

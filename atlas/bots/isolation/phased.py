@@ -27,12 +27,34 @@ import numba
 import numpy as np
 
 from ...sim.isolation import KNIGHT_JUMPS, QUEEN_DIRECTIONS
-from ..search import (S_ABORT, S_BEST, S_DONE, S_EXT, S_EXTCAP, S_NODES, clock, gc_paused,
-                      new_status, sort_moves, stop_time)
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_EXT,
+    S_EXTCAP,
+    S_NODES,
+    clock,
+    gc_paused,
+    new_status,
+    sort_moves,
+    stop_time,
+)
 
-__all__ = ["PhasedIsolationBot", "Board", "flat_board", "tiny_state", "longest_path",
-           "phase_of",
-           "BEGIN", "MIDDLE", "END", "WIN", "BEGIN_SHARE", "END_SHARE"]
+__all__ = [
+    "PhasedIsolationBot",
+    "Board",
+    "flat_board",
+    "tiny_state",
+    "longest_path",
+    "phase_of",
+    "BEGIN",
+    "MIDDLE",
+    "END",
+    "WIN",
+    "BEGIN_SHARE",
+    "END_SHARE",
+]
 
 #: Phases of the game.
 BEGIN, MIDDLE, END = 0, 1, 2
@@ -59,8 +81,9 @@ class Board:
     a jump for the knight) or -1; ``slide`` says whether moves repeat the step (queen).
     """
 
-    def __init__(self, free: np.ndarray, pos: np.ndarray, rows: int, cols: int,
-                 slide: bool) -> None:
+    def __init__(
+        self, free: np.ndarray, pos: np.ndarray, rows: int, cols: int, slide: bool
+    ) -> None:
         self.free, self.pos, self.rows, self.cols, self.slide = free, pos, rows, cols, slide
         self.nbr = neighbour_table(rows, cols, slide)
         n = rows * cols
@@ -68,9 +91,13 @@ class Board:
         self.queue = np.zeros(n, dtype=np.int64)
         self.stamp = np.zeros(1, dtype=np.int64)
         width = 2 * (rows + cols) if slide else 8
-        self.lp = (np.zeros((n + 2, width), dtype=np.int64), np.zeros(n + 2, dtype=np.int64),
-                   np.zeros(n + 2, dtype=np.int64), np.zeros(n + 2, dtype=np.int64),
-                   np.zeros(width, dtype=np.int64))
+        self.lp = (
+            np.zeros((n + 2, width), dtype=np.int64),
+            np.zeros(n + 2, dtype=np.int64),
+            np.zeros(n + 2, dtype=np.int64),
+            np.zeros(n + 2, dtype=np.int64),
+            np.zeros(width, dtype=np.int64),
+        )
 
     def cell(self, c: int) -> tuple[int, int]:
         """``(row, col)`` of a flat cell index."""
@@ -93,6 +120,7 @@ def neighbour_table(rows: int, cols: int, slide: bool) -> np.ndarray:
 def tiny_state(rows: list[str], variant: str) -> Any:
     """A small position from text (``#`` blocked, ``0``/``1`` pieces), for warming up."""
     from types import SimpleNamespace
+
     grid = np.array([list(r) for r in rows])
     pos = np.full((2, 2), -1, np.int32)
     for p in (0, 1):
@@ -211,9 +239,10 @@ def longest_path(free, nbr, slide, src, cap, upper, buf, cnt, idx, cur, keys, de
     Depth-first search with an explicit stack over the real board (a slide may not
     cross squares the walk has blocked); children are tried fewest-onward-moves first
     (Warnsdorff's rule) so that good walks come early.  Stops after ``cap`` nodes or on
-    reaching ``upper`` (the reachable area, an upper bound), or past ``deadline``.  Exponential in the worst
-    case, hence the cap.  ``free`` is restored.  ``buf`` (cells + 2, max moves), ``cnt``,
-    ``idx``, ``cur`` and ``keys`` are scratch space (see :class:`Board`).
+    reaching ``upper`` (the reachable area, an upper bound), or past ``deadline``.
+    Exponential in the worst case, hence the cap.  ``free`` is restored.  ``buf``
+    (cells + 2, max moves), ``cnt``, ``idx``, ``cur`` and ``keys`` are scratch space (see
+    :class:`Board`).
     """
     if src < 0:
         return 0, -1, True
@@ -292,20 +321,64 @@ def evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp):
                     touching = True
             if not touching and mine != theirs:
                 # walled off: the larger area wins (seed: "returns a win")
-                return WIN // 2 + (mine - theirs) if mine > theirs else -WIN // 2 + (mine - theirs)
+                return (
+                    WIN // 2 + (mine - theirs) if mine > theirs else -WIN // 2 + (mine - theirs)
+                )
         return mine - theirs
     mine = flood(free, nbr, pos[p], mark, queue, stamp)
-    a, _, _ = longest_path(free, nbr, slide, pos[p], LEAF_PATH_NODES, mine, lp[0], lp[1],
-                           lp[2], lp[3], lp[4], np.inf)
+    a, _, _ = longest_path(
+        free,
+        nbr,
+        slide,
+        pos[p],
+        LEAF_PATH_NODES,
+        mine,
+        lp[0],
+        lp[1],
+        lp[2],
+        lp[3],
+        lp[4],
+        np.inf,
+    )
     theirs = flood(free, nbr, pos[q], mark, queue, stamp)
-    b, _, _ = longest_path(free, nbr, slide, pos[q], LEAF_PATH_NODES, theirs, lp[0], lp[1],
-                           lp[2], lp[3], lp[4], np.inf)
+    b, _, _ = longest_path(
+        free,
+        nbr,
+        slide,
+        pos[q],
+        LEAF_PATH_NODES,
+        theirs,
+        lp[0],
+        lp[1],
+        lp[2],
+        lp[3],
+        lp[4],
+        np.inf,
+    )
     return a - b
 
 
 @numba.njit(cache=True)
-def _alphabeta(phase, free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys,
-               mark, queue, stamp, lp, status, deadline):
+def _alphabeta(
+    phase,
+    free,
+    nbr,
+    slide,
+    pos,
+    p,
+    depth,
+    ply,
+    alpha,
+    beta,
+    buf,
+    keys,
+    mark,
+    queue,
+    stamp,
+    lp,
+    status,
+    deadline,
+):
     """Negamax alpha-beta with the seed's ordering and quiescence extension."""
     status[S_NODES] += 1
     if (status[S_NODES] & 255) == 0 and clock() > deadline:
@@ -335,14 +408,33 @@ def _alphabeta(phase, free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, ke
         m = buf[ply, i]
         child = keys[ply, i]
         next_depth = depth - 1
-        if (((parent >= swing and child <= -swing) or (parent <= -swing and child >= swing))
-                and status[S_EXT] < status[S_EXTCAP]):
+        if (
+            (parent >= swing and child <= -swing) or (parent <= -swing and child >= swing)
+        ) and status[S_EXT] < status[S_EXTCAP]:
             status[S_EXT] += 1
             next_depth = depth
         free[m] = 0
         pos[p] = m
-        v = -_alphabeta(phase, free, nbr, slide, pos, q, next_depth, ply + 1, -beta, -alpha,
-                        buf, keys, mark, queue, stamp, lp, status, deadline)
+        v = -_alphabeta(
+            phase,
+            free,
+            nbr,
+            slide,
+            pos,
+            q,
+            next_depth,
+            ply + 1,
+            -beta,
+            -alpha,
+            buf,
+            keys,
+            mark,
+            queue,
+            stamp,
+            lp,
+            status,
+            deadline,
+        )
         pos[p] = src
         free[m] = 1
         if status[S_ABORT] != 0:
@@ -401,8 +493,13 @@ class PhasedIsolationBot:
 
     name = "phased"
 
-    def __init__(self, game: str = "isolation", seed: int = 0, margin: float = 0.03,
-                 max_depth: int | None = None) -> None:
+    def __init__(
+        self,
+        game: str = "isolation",
+        seed: int = 0,
+        margin: float = 0.03,
+        max_depth: int | None = None,
+    ) -> None:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
         self.max_depth = max_depth
@@ -428,7 +525,7 @@ class PhasedIsolationBot:
             self.start()
         board = flat_board(state)
         stop = stop_time(deadline, self.margin)
-        self.last_depth = 0   # this move's deepest finished depth, not the last move's
+        self.last_depth = 0  # this move's deepest finished depth, not the last move's
         out = np.empty(board.free.size, dtype=np.int64)
         n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
         if n == 0:
@@ -437,18 +534,32 @@ class PhasedIsolationBot:
         fallback = int(self.rng.choice(moves))
         phase = phase_of(board)
         self.last_phase = phase
-        if phase == END and board.pos[0] >= 0 and board.pos[1] >= 0 and separated(
-                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp):
-            area = flood(board.free, board.nbr, board.pos[player], board.mark,
-                         board.queue, board.stamp)
-            _, first, _ = longest_path(board.free, board.nbr, board.slide,
-                                       board.pos[player], ROOT_PATH_NODES, area, *board.lp, stop)
+        if (
+            phase == END
+            and board.pos[0] >= 0
+            and board.pos[1] >= 0
+            and separated(
+                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp
+            )
+        ):
+            area = flood(
+                board.free, board.nbr, board.pos[player], board.mark, board.queue, board.stamp
+            )
+            _, first, _ = longest_path(
+                board.free,
+                board.nbr,
+                board.slide,
+                board.pos[player],
+                ROOT_PATH_NODES,
+                area,
+                *board.lp,
+                stop,
+            )
             self.last_depth = 0
             return board.cell(first if first >= 0 else fallback)
         return board.cell(self._search(board, player, phase, stop, fallback))
 
-    def _search(self, board: Board, player: int, phase: int, stop: float,
-                fallback: int) -> int:
+    def _search(self, board: Board, player: int, phase: int, stop: float, fallback: int) -> int:
         empties = int(board.free.sum())
         max_ply = empties + 2
         width = board.free.size
@@ -465,9 +576,26 @@ class PhasedIsolationBot:
             status[S_EXTCAP] = 2 * depth
             if status[S_EXTCAP] + depth >= max_ply:
                 status[S_EXTCAP] = max(0, max_ply - depth - 1)
-            score = _alphabeta(phase, board.free, board.nbr, board.slide, board.pos, player,
-                               depth, 0, -(WIN + 1), WIN + 1, buf, keys, board.mark,
-                               board.queue, board.stamp, board.lp, status, stop)
+            score = _alphabeta(
+                phase,
+                board.free,
+                board.nbr,
+                board.slide,
+                board.pos,
+                player,
+                depth,
+                0,
+                -(WIN + 1),
+                WIN + 1,
+                buf,
+                keys,
+                board.mark,
+                board.queue,
+                board.stamp,
+                board.lp,
+                status,
+                stop,
+            )
             if status[S_ABORT] != 0:
                 if status[S_DONE] > 0 and status[S_BEST] >= 0:
                     best = int(status[S_BEST])

@@ -36,13 +36,34 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_CLOCK,
+    S_DONE,
+    S_NODES,
+    bound_flag,
+    clock,
+    note_cutoff,
+    sort_moves,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .knight import CLOCK_NODES, popcount
 from .phased import SEPARATED_WIN, WIN
-from ..search import (S_ABORT, S_BEST, S_CLOCK, S_DONE, S_NODES, bound_flag, clock, note_cutoff, sort_moves, tt_cuts, value_from_tt,
-                     value_to_tt)
 
-__all__ = ["QueenTables", "queen_tables", "queen_spread", "queen_voronoi", "queen_walk",
-           "queen_search", "MAX_CELLS", "TERRITORY", "MOBILITY"]
+__all__ = [
+    "QueenTables",
+    "queen_tables",
+    "queen_spread",
+    "queen_voronoi",
+    "queen_walk",
+    "queen_search",
+    "MAX_CELLS",
+    "TERRITORY",
+    "MOBILITY",
+]
 
 #: Largest board the bitboard search takes (one bit per square).
 MAX_CELLS = 64
@@ -75,8 +96,9 @@ class QueenTables:
 
     def __init__(self, rows: int, cols: int) -> None:
         if rows * cols > MAX_CELLS:
-            raise ValueError(f"a queen bitboard takes at most {MAX_CELLS} squares, got "
-                             f"{rows} x {cols}")
+            raise ValueError(
+                f"a queen bitboard takes at most {MAX_CELLS} squares, got {rows} x {cols}"
+            )
         self.rows, self.cols = rows, cols
         tab = [0] * (Q_BOARD + 1)
         for d, (dr, dc) in enumerate(_RAYS):
@@ -224,10 +246,12 @@ def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):  # pragma: no cover
     a = pos0 if p == 0 else pos1
     b = pos1 if p == 0 else pos0
     if a < 0 or b < 0:
-        mine = popcount(free) if a < 0 else popcount(
-            queen_spread(_ONE << np.uint64(a), free, tab))
-        theirs = popcount(free) if b < 0 else popcount(
-            queen_spread(_ONE << np.uint64(b), free, tab))
+        mine = (
+            popcount(free) if a < 0 else popcount(queen_spread(_ONE << np.uint64(a), free, tab))
+        )
+        theirs = (
+            popcount(free) if b < 0 else popcount(queen_spread(_ONE << np.uint64(b), free, tab))
+        )
         return MOBILITY * (mine - theirs)
     own, other, reach_a, reach_b = queen_voronoi(free, a, b, tab)
     if (reach_a & reach_b) == _ZERO:
@@ -244,9 +268,29 @@ def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):  # pragma: no cover
 
 
 @numba.njit(cache=True)
-def queen_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, order, walk, rem,
-                 zobrist, zside, tt_key, tt, killers, history, status,
-                 deadline):  # pragma: no cover - compiled
+def queen_search(
+    free,
+    pos0,
+    pos1,
+    p,
+    depth,
+    ply,
+    alpha,
+    beta,
+    key,
+    tab,
+    order,
+    walk,
+    rem,
+    zobrist,
+    zside,
+    tt_key,
+    tt,
+    killers,
+    history,
+    status,
+    deadline,
+):  # pragma: no cover - compiled
     """Principal-variation alpha-beta on a queen bitboard; the value for seat ``p``.
 
     Arguments as :func:`atlas.bots.isolation.knight.knight_search`, with ``tab`` from
@@ -295,8 +339,9 @@ def queen_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, order, 
         if depth >= ORDER_DEPTH:
             after = free & ~(_ONE << np.uint64(m))
             onward = popcount(queen_spread(_ONE << np.uint64(m), after, tab))
-            replies = popcount(after) if other < 0 else popcount(
-                queen_spread(other_bit, after, tab))
+            replies = (
+                popcount(after) if other < 0 else popcount(queen_spread(other_bit, after, tab))
+            )
             k += (64 + onward - 2 * replies) << 40
         if m == tt_best:
             k += 1 << 60
@@ -329,17 +374,77 @@ def queen_search(free, pos0, pos1, p, depth, ply, alpha, beta, key, tab, order, 
             if src >= 0:
                 ckey ^= zobrist[1 + p, src]
             if i == 0:
-                v = -queen_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha, ckey,
-                                  tab, order, walk, rem, zobrist, zside, tt_key, tt,
-                                  killers, history, status, deadline)
+                v = -queen_search(
+                    child,
+                    c0,
+                    c1,
+                    q,
+                    depth - 1,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    ckey,
+                    tab,
+                    order,
+                    walk,
+                    rem,
+                    zobrist,
+                    zside,
+                    tt_key,
+                    tt,
+                    killers,
+                    history,
+                    status,
+                    deadline,
+                )
             else:
-                v = -queen_search(child, c0, c1, q, depth - 1, ply + 1, -alpha - 1, -alpha,
-                                  ckey, tab, order, walk, rem, zobrist, zside, tt_key, tt,
-                                  killers, history, status, deadline)
+                v = -queen_search(
+                    child,
+                    c0,
+                    c1,
+                    q,
+                    depth - 1,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    ckey,
+                    tab,
+                    order,
+                    walk,
+                    rem,
+                    zobrist,
+                    zside,
+                    tt_key,
+                    tt,
+                    killers,
+                    history,
+                    status,
+                    deadline,
+                )
                 if alpha < v < beta:
-                    v = -queen_search(child, c0, c1, q, depth - 1, ply + 1, -beta, -alpha,
-                                      ckey, tab, order, walk, rem, zobrist, zside, tt_key,
-                                      tt, killers, history, status, deadline)
+                    v = -queen_search(
+                        child,
+                        c0,
+                        c1,
+                        q,
+                        depth - 1,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        ckey,
+                        tab,
+                        order,
+                        walk,
+                        rem,
+                        zobrist,
+                        zside,
+                        tt_key,
+                        tt,
+                        killers,
+                        history,
+                        status,
+                        deadline,
+                    )
             if status[S_ABORT] != 0:
                 return 0
         if v > best:

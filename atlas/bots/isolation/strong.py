@@ -37,13 +37,37 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..search import (S_ABORT, S_BEST, S_DONE, S_NODES, bound_flag, clock, gc_paused,
-                      new_status, note_cutoff, sort_moves, stop_time, tt_cuts, value_from_tt,
-                      value_to_tt)
+from ..search import (
+    S_ABORT,
+    S_BEST,
+    S_DONE,
+    S_NODES,
+    bound_flag,
+    clock,
+    gc_paused,
+    new_status,
+    note_cutoff,
+    sort_moves,
+    stop_time,
+    tt_cuts,
+    value_from_tt,
+    value_to_tt,
+)
 from .knight import MAX_CELLS, KnightTables, knight_search, knight_tables
+from .phased import (
+    ROOT_PATH_NODES,
+    SEPARATED_WIN,
+    WIN,
+    Board,
+    count_moves,
+    flat_board,
+    flood,
+    gen_moves,
+    longest_path,
+    separated,
+    tiny_state,
+)
 from .queen import QueenTables, queen_search, queen_tables
-from .phased import (ROOT_PATH_NODES, SEPARATED_WIN, WIN, Board, count_moves, flat_board,
-                     flood, gen_moves, longest_path, separated, tiny_state)
 
 __all__ = ["StrongIsolationBot", "voronoi_split", "TT_BITS"]
 
@@ -125,32 +149,88 @@ def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
     q = 1 - p
     if not slide and (pos[0] < 0 or pos[1] < 0):
         # a piece still to be placed: mobility only
-        return (KNIGHT_WEIGHTS[0] * count_moves(free, nbr, slide, pos[p])
-                - KNIGHT_WEIGHTS[1] * count_moves(free, nbr, slide, pos[q]))
-    v0, v1, both = voronoi_split(free, nbr, slide, pos, dist0, dist1, queue,
-                                 -1 if slide else p)
+        return KNIGHT_WEIGHTS[0] * count_moves(free, nbr, slide, pos[p]) - KNIGHT_WEIGHTS[
+            1
+        ] * count_moves(free, nbr, slide, pos[q])
+    v0, v1, both = voronoi_split(free, nbr, slide, pos, dist0, dist1, queue, -1 if slide else p)
     if pos[0] >= 0 and pos[1] >= 0 and both == 0:
         area_p = flood(free, nbr, pos[p], mark, queue, stamp)
-        a, _, _ = longest_path(free, nbr, slide, pos[p], SEPARATED_PATH_NODES, area_p,
-                               lp[0], lp[1], lp[2], lp[3], lp[4], np.inf)
+        a, _, _ = longest_path(
+            free,
+            nbr,
+            slide,
+            pos[p],
+            SEPARATED_PATH_NODES,
+            area_p,
+            lp[0],
+            lp[1],
+            lp[2],
+            lp[3],
+            lp[4],
+            np.inf,
+        )
         area_q = flood(free, nbr, pos[q], mark, queue, stamp)
-        b, _, _ = longest_path(free, nbr, slide, pos[q], SEPARATED_PATH_NODES, area_q,
-                               lp[0], lp[1], lp[2], lp[3], lp[4], np.inf)
+        b, _, _ = longest_path(
+            free,
+            nbr,
+            slide,
+            pos[q],
+            SEPARATED_PATH_NODES,
+            area_q,
+            lp[0],
+            lp[1],
+            lp[2],
+            lp[3],
+            lp[4],
+            np.inf,
+        )
         if a > b:
             return SEPARATED_WIN + 100 * (a - b)
         return -SEPARATED_WIN + 100 * (a - b)
     terr = v0 - v1 if p == 0 else v1 - v0
     if not slide:
-        return (KNIGHT_TERRITORY * terr + KNIGHT_WEIGHTS[0] * count_moves(free, nbr, slide, pos[p])
-                - KNIGHT_WEIGHTS[1] * count_moves(free, nbr, slide, pos[q]))
+        return (
+            KNIGHT_TERRITORY * terr
+            + KNIGHT_WEIGHTS[0] * count_moves(free, nbr, slide, pos[p])
+            - KNIGHT_WEIGHTS[1] * count_moves(free, nbr, slide, pos[q])
+        )
     mob = count_moves(free, nbr, slide, pos[p]) - count_moves(free, nbr, slide, pos[q])
     return TERRITORY_WEIGHT * terr + MOBILITY_WEIGHT * mob
 
 
 @numba.njit(cache=True)
-def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, queue,
-            stamp, dist0, dist1, lp, zb, zp, zside, key, tt_key, tt_move, tt_depth,
-            tt_flag, tt_value, killers, history, status, deadline):
+def _search(
+    free,
+    nbr,
+    slide,
+    pos,
+    p,
+    depth,
+    ply,
+    alpha,
+    beta,
+    buf,
+    keys,
+    mark,
+    queue,
+    stamp,
+    dist0,
+    dist1,
+    lp,
+    zb,
+    zp,
+    zside,
+    key,
+    tt_key,
+    tt_move,
+    tt_depth,
+    tt_flag,
+    tt_value,
+    killers,
+    history,
+    status,
+    deadline,
+):
     """Principal-variation alpha-beta with a transposition table, killers and history."""
     status[S_NODES] += 1
     if (status[S_NODES] & 7) == 0 and clock() > deadline:
@@ -178,8 +258,11 @@ def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, 
         if not slide and depth >= 2:
             # knight: few replies for the opponent and many onward jumps first
             free[m] = 0
-            k += (32 + count_moves(free, nbr, slide, m)
-                  - 2 * count_moves(free, nbr, slide, pos[q])) << 40
+            k += (
+                32
+                + count_moves(free, nbr, slide, m)
+                - 2 * count_moves(free, nbr, slide, pos[q])
+            ) << 40
             free[m] = 1
         if m == tt_best:
             k += 1 << 60
@@ -202,20 +285,104 @@ def _search(free, nbr, slide, pos, p, depth, ply, alpha, beta, buf, keys, mark, 
             delta ^= zp[p, src]
         key[0] ^= delta
         if i == 0:
-            v = -_search(free, nbr, slide, pos, q, depth - 1, ply + 1, -beta, -alpha, buf,
-                         keys, mark, queue, stamp, dist0, dist1, lp, zb, zp, zside, key,
-                         tt_key, tt_move, tt_depth, tt_flag, tt_value, killers, history,
-                         status, deadline)
+            v = -_search(
+                free,
+                nbr,
+                slide,
+                pos,
+                q,
+                depth - 1,
+                ply + 1,
+                -beta,
+                -alpha,
+                buf,
+                keys,
+                mark,
+                queue,
+                stamp,
+                dist0,
+                dist1,
+                lp,
+                zb,
+                zp,
+                zside,
+                key,
+                tt_key,
+                tt_move,
+                tt_depth,
+                tt_flag,
+                tt_value,
+                killers,
+                history,
+                status,
+                deadline,
+            )
         else:
-            v = -_search(free, nbr, slide, pos, q, depth - 1, ply + 1, -alpha - 1, -alpha,
-                         buf, keys, mark, queue, stamp, dist0, dist1, lp, zb, zp, zside,
-                         key, tt_key, tt_move, tt_depth, tt_flag, tt_value, killers,
-                         history, status, deadline)
+            v = -_search(
+                free,
+                nbr,
+                slide,
+                pos,
+                q,
+                depth - 1,
+                ply + 1,
+                -alpha - 1,
+                -alpha,
+                buf,
+                keys,
+                mark,
+                queue,
+                stamp,
+                dist0,
+                dist1,
+                lp,
+                zb,
+                zp,
+                zside,
+                key,
+                tt_key,
+                tt_move,
+                tt_depth,
+                tt_flag,
+                tt_value,
+                killers,
+                history,
+                status,
+                deadline,
+            )
             if alpha < v < beta:
-                v = -_search(free, nbr, slide, pos, q, depth - 1, ply + 1, -beta, -alpha,
-                             buf, keys, mark, queue, stamp, dist0, dist1, lp, zb, zp,
-                             zside, key, tt_key, tt_move, tt_depth, tt_flag, tt_value,
-                             killers, history, status, deadline)
+                v = -_search(
+                    free,
+                    nbr,
+                    slide,
+                    pos,
+                    q,
+                    depth - 1,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    buf,
+                    keys,
+                    mark,
+                    queue,
+                    stamp,
+                    dist0,
+                    dist1,
+                    lp,
+                    zb,
+                    zp,
+                    zside,
+                    key,
+                    tt_key,
+                    tt_move,
+                    tt_depth,
+                    tt_flag,
+                    tt_value,
+                    killers,
+                    history,
+                    status,
+                    deadline,
+                )
         key[0] ^= delta
         pos[p] = src
         free[m] = 1
@@ -269,8 +436,13 @@ class StrongIsolationBot:
 
     name = "strong"
 
-    def __init__(self, game: str = "isolation", seed: int = 0, margin: float = 0.02,
-                 max_depth: int | None = None) -> None:
+    def __init__(
+        self,
+        game: str = "isolation",
+        seed: int = 0,
+        margin: float = 0.02,
+        max_depth: int | None = None,
+    ) -> None:
         self.rng = np.random.default_rng(seed)
         self.margin = margin
         self.max_depth = max_depth
@@ -282,7 +454,11 @@ class StrongIsolationBot:
         # per slot: best move, depth, bound flag, value (one cache line per entry)
         self.tt = np.zeros((size, 4), dtype=np.int64)
         self.tt_move, self.tt_depth, self.tt_flag, self.tt_value = (
-            self.tt[:, 0], self.tt[:, 1], self.tt[:, 2], self.tt[:, 3])
+            self.tt[:, 0],
+            self.tt[:, 1],
+            self.tt[:, 2],
+            self.tt[:, 3],
+        )
         self._cells = -1
         self._warm = False
         self._tables: KnightTables | None = None
@@ -296,9 +472,9 @@ class StrongIsolationBot:
         if self._cells == n:
             return
         self._cells = n
-        z = np.random.default_rng(0x150).integers(1, 2 ** 63, size=3 * n + 1, dtype=np.int64)
+        z = np.random.default_rng(0x150).integers(1, 2**63, size=3 * n + 1, dtype=np.int64)
         z = z.astype(np.uint64)
-        self.zb, self.zp, self.zside = z[:n], z[n:3 * n].reshape(2, n), z[3 * n]
+        self.zb, self.zp, self.zside = z[:n], z[n : 3 * n].reshape(2, n), z[3 * n]
         self.tt_key[:] = 0
 
     def _knight_tables(self, rows: int, cols: int) -> KnightTables:
@@ -337,7 +513,7 @@ class StrongIsolationBot:
                     self.move(tiny_state(rows, variant), 0, clock() + 0.02)
             self.tt.fill(0)
         shape = getattr(game_map, "shape", None)
-        if shape is not None:   # the keys of the game's board now rather than in a move
+        if shape is not None:  # the keys of the game's board now rather than in a move
             self._zobrist(int(shape[0]) * int(shape[1]))
 
     @gc_paused
@@ -349,19 +525,32 @@ class StrongIsolationBot:
         board = flat_board(state)
         # short moves keep a quarter of their time rather than the whole margin
         stop = stop_time(deadline, min(self.margin, SHORT_MARGIN_SHARE * (deadline - start)))
-        self.last_depth = 0   # this move's deepest finished depth, not the last move's
+        self.last_depth = 0  # this move's deepest finished depth, not the last move's
         out = np.empty(board.free.size, dtype=np.int64)
         n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
         if n == 0:
             return (0, 0)
         fallback = int(self.rng.choice(out[:n]))
-        if board.pos[0] >= 0 and board.pos[1] >= 0 and separated(
-                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp):
-            area = flood(board.free, board.nbr, board.pos[player], board.mark,
-                         board.queue, board.stamp)
-            _, first, _ = longest_path(board.free, board.nbr, board.slide,
-                                       board.pos[player], ROOT_PATH_NODES, area, *board.lp,
-                                       stop)
+        if (
+            board.pos[0] >= 0
+            and board.pos[1] >= 0
+            and separated(
+                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp
+            )
+        ):
+            area = flood(
+                board.free, board.nbr, board.pos[player], board.mark, board.queue, board.stamp
+            )
+            _, first, _ = longest_path(
+                board.free,
+                board.nbr,
+                board.slide,
+                board.pos[player],
+                ROOT_PATH_NODES,
+                area,
+                *board.lp,
+                stop,
+            )
             self.last_depth = 0
             return board.cell(first if first >= 0 else fallback)
         self._zobrist(board.free.size)
@@ -386,10 +575,30 @@ class StrongIsolationBot:
             pos0, pos1 = int(board.pos[0]), int(board.pos[1])
 
             def run(depth: int) -> int:
-                return knight_search(bits, pos0, pos1, player, depth, 0, -(WIN + 1), WIN + 1,
-                                     key[0], tables.tab, tables.jumps, order, walk, rem,
-                                     zobrist, self.zside,
-                                     self.tt_key, self.tt, killers, history, status, stop)
+                return knight_search(
+                    bits,
+                    pos0,
+                    pos1,
+                    player,
+                    depth,
+                    0,
+                    -(WIN + 1),
+                    WIN + 1,
+                    key[0],
+                    tables.tab,
+                    tables.jumps,
+                    order,
+                    walk,
+                    rem,
+                    zobrist,
+                    self.zside,
+                    self.tt_key,
+                    self.tt,
+                    killers,
+                    history,
+                    status,
+                    stop,
+                )
         elif board.slide and cells <= MAX_CELLS and not self.arrays:
             qtab = self._queen_tables(board.rows, board.cols).tab
             bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
@@ -400,16 +609,65 @@ class StrongIsolationBot:
             pos0, pos1 = int(board.pos[0]), int(board.pos[1])
 
             def run(depth: int) -> int:
-                return queen_search(bits, pos0, pos1, player, depth, 0, -(WIN + 1), WIN + 1,
-                                    key[0], qtab, order, walk, rem, zobrist, self.zside,
-                                    self.tt_key, self.tt, killers, history, status, stop)
+                return queen_search(
+                    bits,
+                    pos0,
+                    pos1,
+                    player,
+                    depth,
+                    0,
+                    -(WIN + 1),
+                    WIN + 1,
+                    key[0],
+                    qtab,
+                    order,
+                    walk,
+                    rem,
+                    zobrist,
+                    self.zside,
+                    self.tt_key,
+                    self.tt,
+                    killers,
+                    history,
+                    status,
+                    stop,
+                )
         else:
+
             def run(depth: int) -> int:
-                return _search(board.free, board.nbr, board.slide, board.pos, player, depth, 0,
-                               -(WIN + 1), WIN + 1, buf, keys, board.mark, board.queue,
-                               board.stamp, dist0, dist1, board.lp, self.zb, self.zp,
-                               self.zside, key, self.tt_key, self.tt_move, self.tt_depth,
-                               self.tt_flag, self.tt_value, killers, history, status, stop)
+                return _search(
+                    board.free,
+                    board.nbr,
+                    board.slide,
+                    board.pos,
+                    player,
+                    depth,
+                    0,
+                    -(WIN + 1),
+                    WIN + 1,
+                    buf,
+                    keys,
+                    board.mark,
+                    board.queue,
+                    board.stamp,
+                    dist0,
+                    dist1,
+                    board.lp,
+                    self.zb,
+                    self.zp,
+                    self.zside,
+                    key,
+                    self.tt_key,
+                    self.tt_move,
+                    self.tt_depth,
+                    self.tt_flag,
+                    self.tt_value,
+                    killers,
+                    history,
+                    status,
+                    stop,
+                )
+
         best = fallback
         for depth in range(1, limit + 1):
             status[S_ABORT] = 0

@@ -37,8 +37,15 @@ import numpy as np
 from ...analyze.outpost import ownership_kernel, supply_core
 from ..search import clock, stop_time
 
-__all__ = ["GreedyOutpostBot", "BalancedOutpostBot", "DefenderOutpostBot", "OutpostPlanner",
-           "GREEDY", "BALANCED", "DEFENDER"]
+__all__ = [
+    "GreedyOutpostBot",
+    "BalancedOutpostBot",
+    "DefenderOutpostBot",
+    "OutpostPlanner",
+    "GREEDY",
+    "BALANCED",
+    "DEFENDER",
+]
 
 #: Strategy codes of the planning kernel.
 GREEDY, BALANCED, DEFENDER = 0, 1, 2
@@ -51,12 +58,32 @@ _INVALID = -1e18
 
 
 @numba.njit(cache=True)
-def _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode, L, W,
-           bufs, owner, counts, alive, strict, field, field_w):
+def _score(
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    emps,
+    starts,
+    homes,
+    me,
+    mode,
+    L,
+    W,
+    bufs,
+    owner,
+    counts,
+    alive,
+    strict,
+    field,
+    field_w,
+):
     """Score of the position for empire ``me`` (``_INVALID`` if strict and an own outpost
     is cut off); see the module docstring."""
-    ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1],
-                     bufs[2], counts)
+    ownership_kernel(
+        land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1], bufs[2], counts
+    )
     mark = bufs[3]
     heads = bufs[6]
     for i in range(mark.shape[0]):
@@ -65,8 +92,19 @@ def _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mod
         heads[i] = -1
     a = starts[me]
     b = starts[me + 1]
-    ok = supply_core(land_flat, stride, owner, me, homes[me], cells[a:b], alive[a:b], mark,
-                     bufs[4], bufs[5], heads)
+    ok = supply_core(
+        land_flat,
+        stride,
+        owner,
+        me,
+        homes[me],
+        cells[a:b],
+        alive[a:b],
+        mark,
+        bufs[4],
+        bufs[5],
+        heads,
+    )
     lost = (b - a) - ok
     if lost > 0 and strict:
         return _INVALID
@@ -90,8 +128,19 @@ def _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mod
             ea = starts[e]
             eb = starts[e + 1]
             if eb > ea:
-                kept = supply_core(land_flat, stride, owner, e, homes[e], cells[ea:eb],
-                                   alive[ea:eb], mark, bufs[4], bufs[5], heads)
+                kept = supply_core(
+                    land_flat,
+                    stride,
+                    owner,
+                    e,
+                    homes[e],
+                    cells[ea:eb],
+                    alive[ea:eb],
+                    mark,
+                    bufs[4],
+                    bufs[5],
+                    heads,
+                )
                 value += CUT_BONUS * ((eb - ea) - kept)
         # enemy or disputed cells near home
         h = homes[me]
@@ -135,12 +184,52 @@ def _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mod
 
 
 @numba.njit(cache=True)
-def _plan(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode, L, W,
-          bufs, owner, counts, alive, order, guard_radius, field, field_w, deadline):
+def _plan(
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    emps,
+    starts,
+    homes,
+    me,
+    mode,
+    L,
+    W,
+    bufs,
+    owner,
+    counts,
+    alive,
+    order,
+    guard_radius,
+    field,
+    field_w,
+    deadline,
+):
     """Visit my outposts in ``order``; move each to its best safe step.  In place."""
     steps = (-stride, 1, stride, -1)
-    base = _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode,
-                  L, W, bufs, owner, counts, alive, False, field, field_w)
+    base = _score(
+        land_flat,
+        board_flat,
+        stride,
+        r,
+        cells,
+        emps,
+        starts,
+        homes,
+        me,
+        mode,
+        L,
+        W,
+        bufs,
+        owner,
+        counts,
+        alive,
+        False,
+        field,
+        field_w,
+    )
     a = starts[me]
     hr = homes[me] // stride
     hc = homes[me] % stride
@@ -155,12 +244,34 @@ def _plan(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode
             dst = src + s
             if land_flat[dst] == 0:
                 continue
-            if guard_radius >= 0 and j == a:
-                if abs(dst // stride - hr) + abs(dst % stride - hc) > guard_radius:
-                    continue
+            if (
+                guard_radius >= 0
+                and j == a
+                and abs(dst // stride - hr) + abs(dst % stride - hc) > guard_radius
+            ):
+                continue
             cells[j] = dst
-            v = _score(land_flat, board_flat, stride, r, cells, emps, starts, homes, me,
-                       mode, L, W, bufs, owner, counts, alive, True, field, field_w)
+            v = _score(
+                land_flat,
+                board_flat,
+                stride,
+                r,
+                cells,
+                emps,
+                starts,
+                homes,
+                me,
+                mode,
+                L,
+                W,
+                bufs,
+                owner,
+                counts,
+                alive,
+                True,
+                field,
+                field_w,
+            )
             if v > best:
                 best = v
                 best_cell = dst
@@ -169,8 +280,25 @@ def _plan(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode
 
 
 @numba.njit(cache=True)
-def _disband_scores(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, mode,
-                    L, W, bufs, owner, counts, alive, field):
+def _disband_scores(
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    emps,
+    starts,
+    homes,
+    me,
+    mode,
+    L,
+    W,
+    bufs,
+    owner,
+    counts,
+    alive,
+    field,
+):
     """Score of the position after removing each of my outposts."""
     a = starts[me]
     b = starts[me + 1]
@@ -188,9 +316,27 @@ def _disband_scores(land_flat, board_flat, stride, r, cells, emps, starts, homes
                 sub_cells[w] = cells[j]
                 sub_emps[w] = emps[j]
                 w += 1
-        out[i - a] = _score(land_flat, board_flat, stride, r, sub_cells, sub_emps,
-                            sub_starts, homes, me, mode, L, W, bufs, owner, counts, alive,
-                            False, field, 0.0)
+        out[i - a] = _score(
+            land_flat,
+            board_flat,
+            stride,
+            r,
+            sub_cells,
+            sub_emps,
+            sub_starts,
+            homes,
+            me,
+            mode,
+            L,
+            W,
+            bufs,
+            owner,
+            counts,
+            alive,
+            False,
+            field,
+            0.0,
+        )
     return out
 
 
@@ -267,8 +413,22 @@ class OutpostPlanner:
         alive = np.zeros(len(cells), dtype=np.uint8)
         homes = np.asarray(b.homes_flat, dtype=np.int64)
         p = state.params
-        return (b.land_flat, b.board_flat, stride, int(p.r), cells, emps, starts, homes,
-                float(p.L), float(p.W), bufs, owner, counts, alive)
+        return (
+            b.land_flat,
+            b.board_flat,
+            stride,
+            int(p.r),
+            cells,
+            emps,
+            starts,
+            homes,
+            float(p.L),
+            float(p.W),
+            bufs,
+            owner,
+            counts,
+            alive,
+        )
 
     def _guard_radius(self, state: Any, player: int) -> int:
         return -1
@@ -280,8 +440,9 @@ class OutpostPlanner:
         land, water = int(state.counts[player, 0]), int(state.counts[player, 1])
         short_of_water = (water / p.W if p.W else np.inf) <= (land / p.L if p.L else np.inf)
         held = np.asarray(state.owner_flat) == player
-        kind = (b.board_flat != 0) & ((b.land_flat == 0) if short_of_water
-                                      else (b.land_flat != 0))
+        kind = (b.board_flat != 0) & (
+            (b.land_flat == 0) if short_of_water else (b.land_flat != 0)
+        )
         sources = (kind & ~held).astype(np.uint8)
         field = np.empty(len(b.land_flat), dtype=np.int32)
         resource_field(b.board_flat, int(b.stride), sources, field, queue)
@@ -289,8 +450,22 @@ class OutpostPlanner:
 
     def move(self, state: Any, player: int, deadline: float) -> Any:
         """A disband index at a disband phase, else the steps ``((index, (row, col)), ...)``."""
-        (land, board, stride, r, cells, emps, starts, homes, L, W, bufs, owner, counts,
-         alive) = self._arrays(state)
+        (
+            land,
+            board,
+            stride,
+            r,
+            cells,
+            emps,
+            starts,
+            homes,
+            L,
+            W,
+            bufs,
+            owner,
+            counts,
+            alive,
+        ) = self._arrays(state)
         if any(state.pending):
             return self.disband(state, player)
         n = int(starts[player + 1] - starts[player])
@@ -298,15 +473,51 @@ class OutpostPlanner:
             return ()
         if not self._warm:  # load the disband kernel now, not at a season's deadline
             self._warm = True
-            _disband_scores(land, board, stride, r, cells, emps, starts, homes, player,
-                            self.mode, L, W, bufs, owner, counts, alive,
-                            np.full(len(land), -1, dtype=np.int32))
+            _disband_scores(
+                land,
+                board,
+                stride,
+                r,
+                cells,
+                emps,
+                starts,
+                homes,
+                player,
+                self.mode,
+                L,
+                W,
+                bufs,
+                owner,
+                counts,
+                alive,
+                np.full(len(land), -1, dtype=np.int32),
+            )
         before = cells.copy()
         order = self.rng.permutation(n).astype(np.int64)
         field = self._field(state, player, bufs[2])
-        _plan(land, board, stride, r, cells, emps, starts, homes, player, self.mode, L, W,
-              bufs, owner, counts, alive, order, self._guard_radius(state, player),
-              field, self.field_weight, stop_time(deadline, self.margin))
+        _plan(
+            land,
+            board,
+            stride,
+            r,
+            cells,
+            emps,
+            starts,
+            homes,
+            player,
+            self.mode,
+            L,
+            W,
+            bufs,
+            owner,
+            counts,
+            alive,
+            order,
+            self._guard_radius(state, player),
+            field,
+            self.field_weight,
+            stop_time(deadline, self.margin),
+        )
         a = int(starts[player])
         steps = []
         for i in range(n):
@@ -317,11 +528,41 @@ class OutpostPlanner:
 
     def disband(self, state: Any, player: int) -> int:
         """Index of the outpost whose removal costs the least score."""
-        (land, board, stride, r, cells, emps, starts, homes, L, W, bufs, owner, counts,
-         alive) = self._arrays(state)
-        scores = _disband_scores(land, board, stride, r, cells, emps, starts, homes, player,
-                                 self.mode, L, W, bufs, owner, counts, alive,
-                                 np.full(len(land), -1, dtype=np.int32))
+        (
+            land,
+            board,
+            stride,
+            r,
+            cells,
+            emps,
+            starts,
+            homes,
+            L,
+            W,
+            bufs,
+            owner,
+            counts,
+            alive,
+        ) = self._arrays(state)
+        scores = _disband_scores(
+            land,
+            board,
+            stride,
+            r,
+            cells,
+            emps,
+            starts,
+            homes,
+            player,
+            self.mode,
+            L,
+            W,
+            bufs,
+            owner,
+            counts,
+            alive,
+            np.full(len(land), -1, dtype=np.int32),
+        )
         return int(np.argmax(scores))
 
 

@@ -31,8 +31,17 @@ import numpy as np
 
 from ...analyze.outpost import ownership_kernel, supply_core
 
-__all__ = ["l1_field", "greedy_targets", "diamond_gain", "assign", "simulate_plan",
-           "robust_supply", "evaluate", "step_toward", "FAR"]
+__all__ = [
+    "l1_field",
+    "greedy_targets",
+    "diamond_gain",
+    "assign",
+    "simulate_plan",
+    "robust_supply",
+    "evaluate",
+    "step_toward",
+    "FAR",
+]
 
 #: Distance standing for "no source" in :func:`l1_field`.
 FAR = 1 << 20
@@ -146,8 +155,9 @@ def _sift_down(keys, idx, size, i):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def greedy_targets(board_flat, stride, r, value, elim, won, cand, bonus, k, min_gain,
-                   out):  # pragma: no cover - compiled
+def greedy_targets(
+    board_flat, stride, r, value, elim, won, cand, bonus, k, min_gain, out
+):  # pragma: no cover - compiled
     """Choose up to ``k`` of the candidate cells ``cand`` greedily by gain
     (:func:`diamond_gain`) plus ``bonus`` per candidate; ``won`` (``uint8``, cells
     already won, updated) is the coverage so far.  Writes the chosen candidates'
@@ -260,9 +270,29 @@ def _afford(land, water, L, W):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def simulate_plan(land_flat, board_flat, stride, r, L, W, cells, emps, me, home, slot,
-                  fields, future, turn, horizon, last_turn, season, value, bufs, owner,
-                  counts):  # pragma: no cover - compiled
+def simulate_plan(
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    L,
+    W,
+    cells,
+    emps,
+    me,
+    home,
+    slot,
+    fields,
+    future,
+    turn,
+    horizon,
+    last_turn,
+    season,
+    value,
+    bufs,
+    owner,
+    counts,
+):  # pragma: no cover - compiled
     """Play our plan forward ``horizon`` turns, the enemies held still.
 
     ``cells``/``emps`` are every outpost (ours: empire ``me``); ``slot[i]`` the target
@@ -296,8 +326,19 @@ def simulate_plan(land_flat, board_flat, stride, r, L, W, cells, emps, me, home,
     while t < end:
         t += 1
         if t % season == 0:
-            ownership_kernel(land_flat, board_flat, stride, r, sim_cells[:m], sim_emps[:m],
-                             owner, bufs[0], bufs[1], bufs[2], counts)
+            ownership_kernel(
+                land_flat,
+                board_flat,
+                stride,
+                r,
+                sim_cells[:m],
+                sim_emps[:m],
+                owner,
+                bufs[0],
+                bufs[1],
+                bufs[2],
+                counts,
+            )
             a = _afford(counts[me, 0], counts[me, 1], L, W)
             if a > mine:
                 sim_cells[m] = home
@@ -322,8 +363,19 @@ def simulate_plan(land_flat, board_flat, stride, r, L, W, cells, emps, me, home,
             s = sim_slot[q]
             if s >= 0:
                 sim_cells[q] = step_toward(land_flat, stride, fields[s], sim_cells[q])
-    ownership_kernel(land_flat, board_flat, stride, r, sim_cells[:m], sim_emps[:m], owner,
-                     bufs[0], bufs[1], bufs[2], counts)
+    ownership_kernel(
+        land_flat,
+        board_flat,
+        stride,
+        r,
+        sim_cells[:m],
+        sim_emps[:m],
+        owner,
+        bufs[0],
+        bufs[1],
+        bufs[2],
+        counts,
+    )
     total = 0.0
     for x in range(owner.shape[0]):
         if owner[x] == me:
@@ -332,8 +384,22 @@ def simulate_plan(land_flat, board_flat, stride, r, L, W, cells, emps, me, home,
 
 
 @numba.njit(cache=True)
-def robust_supply(land_flat, stride, r, my_dist, en_dist, me, home, cells, alive, owner,
-                  mark, link, seen, heads):  # pragma: no cover - compiled
+def robust_supply(
+    land_flat,
+    stride,
+    r,
+    my_dist,
+    en_dist,
+    me,
+    home,
+    cells,
+    alive,
+    owner,
+    mark,
+    link,
+    seen,
+    heads,
+):  # pragma: no cover - compiled
     """How many of our outposts ``cells`` keep a supply line whatever one step each
     enemy outpost takes: a cell counts as good only if it stays ours or neutral with
     every enemy distance one shorter.  ``owner`` is scratch; ``mark`` and ``heads``
@@ -345,21 +411,42 @@ def robust_supply(land_flat, stride, r, my_dist, en_dist, me, home, cells, alive
             owner[x] = me if d < e else -2
         else:
             owner[x] = -1 if e > r else -2
-    return supply_core(land_flat, stride, owner, me, home, cells, alive, mark, link, seen,
-                       heads)
+    return supply_core(
+        land_flat, stride, owner, me, home, cells, alive, mark, link, seen, heads
+    )
 
 
 @numba.njit(cache=True)
-def evaluate(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, value,
-             en_dist, bufs, owner, counts, alive, my_dist, queue, robust_w, cut_w,
-             lost_w):  # pragma: no cover - compiled
+def evaluate(
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    emps,
+    starts,
+    homes,
+    me,
+    value,
+    en_dist,
+    bufs,
+    owner,
+    counts,
+    alive,
+    my_dist,
+    queue,
+    robust_w,
+    cut_w,
+    lost_w,
+):  # pragma: no cover - compiled
     """Score of a position for empire ``me`` after our moves, the enemies held still:
     the value of the cells we control, minus ``lost_w`` per outpost of ours cut off,
     minus ``robust_w`` per outpost that one enemy step could cut off
     (:func:`robust_supply`), plus ``cut_w`` per enemy outpost cut off.  Returns the
     score and leaves ``counts`` (land, water per empire) of the position."""
-    ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1],
-                     bufs[2], counts)
+    ownership_kernel(
+        land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1], bufs[2], counts
+    )
     total = 0.0
     for x in range(owner.shape[0]):
         if owner[x] == me:
@@ -368,8 +455,19 @@ def evaluate(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, v
     heads = bufs[6]
     a = starts[me]
     b = starts[me + 1]
-    ok = supply_core(land_flat, stride, owner, me, homes[me], cells[a:b], alive[a:b], mark,
-                     bufs[4], bufs[5], heads)
+    ok = supply_core(
+        land_flat,
+        stride,
+        owner,
+        me,
+        homes[me],
+        cells[a:b],
+        alive[a:b],
+        mark,
+        bufs[4],
+        bufs[5],
+        heads,
+    )
     total -= lost_w * ((b - a) - ok)
     if cut_w != 0.0:
         for e in range(homes.shape[0]):
@@ -378,12 +476,37 @@ def evaluate(land_flat, board_flat, stride, r, cells, emps, starts, homes, me, v
             ea = starts[e]
             eb = starts[e + 1]
             if eb > ea:
-                kept = supply_core(land_flat, stride, owner, e, homes[e], cells[ea:eb],
-                                   alive[ea:eb], mark, bufs[4], bufs[5], heads)
+                kept = supply_core(
+                    land_flat,
+                    stride,
+                    owner,
+                    e,
+                    homes[e],
+                    cells[ea:eb],
+                    alive[ea:eb],
+                    mark,
+                    bufs[4],
+                    bufs[5],
+                    heads,
+                )
                 total += cut_w * ((eb - ea) - kept)
     if robust_w != 0.0 and b > a:
         l1_field(board_flat, stride, cells[a:b], my_dist, queue)
-        kept = robust_supply(land_flat, stride, r, my_dist, en_dist, me, homes[me],
-                             cells[a:b], alive[a:b], bufs[2], mark, bufs[4], bufs[5], heads)
+        kept = robust_supply(
+            land_flat,
+            stride,
+            r,
+            my_dist,
+            en_dist,
+            me,
+            homes[me],
+            cells[a:b],
+            alive[a:b],
+            bufs[2],
+            mark,
+            bufs[4],
+            bufs[5],
+            heads,
+        )
         total -= robust_w * ((b - a) - kept)
     return total

@@ -50,9 +50,17 @@ from typing import Any
 import numpy as np
 
 from ...analyze.distances import bfs_kernel
-from .plan_kernels import (FAR, assign, evaluate, greedy_targets, l1_field,
-                                   land_field, robust_supply, simulate_plan)
 from ..search import clock, gc_paused, stop_time
+from .plan_kernels import (
+    FAR,
+    assign,
+    evaluate,
+    greedy_targets,
+    l1_field,
+    land_field,
+    robust_supply,
+    simulate_plan,
+)
 
 __all__ = ["PlannerOutpostBot", "PlannerConfig"]
 
@@ -133,8 +141,13 @@ class PlannerOutpostBot:
 
     name = "planner"
 
-    def __init__(self, game: str = "outpost", seed: int = 0, margin: float = 0.03,
-                 config: PlannerConfig | None = None) -> None:
+    def __init__(
+        self,
+        game: str = "outpost",
+        seed: int = 0,
+        margin: float = 0.03,
+        config: PlannerConfig | None = None,
+    ) -> None:
         self.margin = margin
         self.config = config or PlannerConfig()
         self._key: Any = None
@@ -205,8 +218,7 @@ class PlannerOutpostBot:
 
     # ----------------------------------------------------------------- planning
 
-    def _values(self, state: Any, player: int, premium: float, short_water: bool
-                ) -> np.ndarray:
+    def _values(self, state: Any, player: int, premium: float, short_water: bool) -> np.ndarray:
         b = state.board
         value = (b.board_flat != 0).astype(np.float64)
         if premium > 0:
@@ -217,8 +229,15 @@ class PlannerOutpostBot:
             value[self._enemy_side] *= 0.5
         return value
 
-    def _plan(self, state: Any, player: int, cells: np.ndarray, emps: np.ndarray,
-              starts: np.ndarray, stop: float) -> dict[str, Any]:
+    def _plan(
+        self,
+        state: Any,
+        player: int,
+        cells: np.ndarray,
+        emps: np.ndarray,
+        starts: np.ndarray,
+        stop: float,
+    ) -> dict[str, Any]:
         """Targets and the target of each of our outposts (``slot``), with the value
         field they were chosen for."""
         cfg = self.config
@@ -248,7 +267,7 @@ class PlannerOutpostBot:
         k = n + future
         # candidates: land, not next to an enemy, reachable before the end
         reach = np.zeros(len(b.land_flat), np.int32)
-        srcs = np.concatenate([mine, self._homes[player:player + 1]])
+        srcs = np.concatenate([mine, self._homes[player : player + 1]])
         bfs_kernel(b.land_flat, stride, srcs, reach, self._queue)
         lc = self._land_cells
         ok = (en_dist[lc] >= cfg.gap) & (reach[lc] >= 0) & (reach[lc] <= max(left, 1))
@@ -265,15 +284,33 @@ class PlannerOutpostBot:
             if best is not None and start + took > stop:  # another plan would be late
                 break
             value = self._values(state, player, prem, short_water)
-            plan = self._targets(state, player, cells, emps, starts, value, elim, cand,
-                                 bonus, k, n, future, r)
+            plan = self._targets(
+                state, player, cells, emps, starts, value, elim, cand, bonus, k, n, future, r
+            )
             if len(premiums) > 1:
                 built, lost, terr = simulate_plan(
-                    b.land_flat, b.board_flat, stride, r, int(p.L), int(p.W), cells, emps,
-                    player, int(self._homes[player]), plan["slot"], plan["fields"],
-                    plan["future"], int(state.turn), int(cfg.horizon), int(p.last_turn),
-                    SEASON, self._values(state, player, 0.0, short_water), self._bufs,
-                    self._owner, np.zeros((4, 3), np.int64))
+                    b.land_flat,
+                    b.board_flat,
+                    stride,
+                    r,
+                    int(p.L),
+                    int(p.W),
+                    cells,
+                    emps,
+                    player,
+                    int(self._homes[player]),
+                    plan["slot"],
+                    plan["fields"],
+                    plan["future"],
+                    int(state.turn),
+                    int(cfg.horizon),
+                    int(p.last_turn),
+                    SEASON,
+                    self._values(state, player, 0.0, short_water),
+                    self._bufs,
+                    self._owner,
+                    np.zeros((4, 3), np.int64),
+                )
                 score = 1000.0 * (built - 2 * lost) + terr
             else:
                 score = 0.0
@@ -287,17 +324,32 @@ class PlannerOutpostBot:
         self.last_plan = best
         return best
 
-    def _targets(self, state: Any, player: int, cells: np.ndarray, emps: np.ndarray,
-                 starts: np.ndarray, value: np.ndarray, elim: np.ndarray,
-                 cand: np.ndarray, bonus: np.ndarray, k: int, n: int, future: int,
-                 r: int) -> dict[str, Any]:
+    def _targets(
+        self,
+        state: Any,
+        player: int,
+        cells: np.ndarray,
+        emps: np.ndarray,
+        starts: np.ndarray,
+        value: np.ndarray,
+        elim: np.ndarray,
+        cand: np.ndarray,
+        bonus: np.ndarray,
+        k: int,
+        n: int,
+        future: int,
+        r: int,
+    ) -> dict[str, Any]:
         b = state.board
         stride = self._stride
         a = int(starts[player])
         won = np.zeros(len(b.land_flat), np.uint8)
         out = np.zeros(max(k, 1), np.int64)
-        got = greedy_targets(b.board_flat, stride, r, value, elim, won, cand, bonus, k,
-                             1.0, out) if len(cand) else 0
+        got = (
+            greedy_targets(b.board_flat, stride, r, value, elim, won, cand, bonus, k, 1.0, out)
+            if len(cand)
+            else 0
+        )
         if self.config.guard and got > 0:
             bad = ~self._held(state, player, cand[out[:got]], r)
             if bad.any():  # once more without the targets an enemy could cut off
@@ -305,10 +357,15 @@ class PlannerOutpostBot:
                 keep[out[:got][bad]] = False
                 cand, bonus = cand[keep], bonus[keep]
                 won[:] = 0
-                got = greedy_targets(b.board_flat, stride, r, value, elim, won, cand, bonus,
-                                     k, 1.0, out) if len(cand) else 0
+                got = (
+                    greedy_targets(
+                        b.board_flat, stride, r, value, elim, won, cand, bonus, k, 1.0, out
+                    )
+                    if len(cand)
+                    else 0
+                )
         targets = cand[out[:got]]
-        mine = cells[a:a + n]
+        mine = cells[a : a + n]
         # outposts without a target hold their cell
         if got < n:
             targets = np.concatenate([targets, mine[: n - got]])
@@ -337,28 +394,59 @@ class PlannerOutpostBot:
             col = np.argmin(cost, axis=1).astype(np.int64)
         slot = col[:n].astype(np.int64)
         fut = col[n:rows].astype(np.int64)
-        return {"value": value, "slot": slot, "fields": fields, "targets": targets,
-                "future": fut}
+        return {
+            "value": value,
+            "slot": slot,
+            "fields": fields,
+            "targets": targets,
+            "future": fut,
+        }
 
     def _held(self, state: Any, player: int, targets: np.ndarray, r: int) -> np.ndarray:
         """Which targets, all occupied, would keep their supply lines however the enemy
         outposts close in by ``guard_steps`` steps."""
         b = state.board
         bufs = self._bufs
-        home = self._homes[player:player + 1]
-        l1_field(b.board_flat, self._stride, np.concatenate([targets, home]), self._my_dist,
-                 self._queue)
+        home = self._homes[player : player + 1]
+        l1_field(
+            b.board_flat,
+            self._stride,
+            np.concatenate([targets, home]),
+            self._my_dist,
+            self._queue,
+        )
         en = self._en_dist - (self.config.guard_steps - 1)
         alive = np.zeros(len(targets), np.uint8)
-        robust_supply(b.land_flat, self._stride, r, self._my_dist, en, player,
-                      int(home[0]), targets, alive, bufs[2], bufs[3], bufs[4], bufs[5],
-                      bufs[6])
+        robust_supply(
+            b.land_flat,
+            self._stride,
+            r,
+            self._my_dist,
+            en,
+            player,
+            int(home[0]),
+            targets,
+            alive,
+            bufs[2],
+            bufs[3],
+            bufs[4],
+            bufs[5],
+            bufs[6],
+        )
         return alive.astype(bool)
 
     # ----------------------------------------------------------------- moves
 
-    def _choose_moves(self, state: Any, player: int, cells: np.ndarray, emps: np.ndarray,
-                      starts: np.ndarray, plan: dict[str, Any], stop: float) -> np.ndarray:
+    def _choose_moves(
+        self,
+        state: Any,
+        player: int,
+        cells: np.ndarray,
+        emps: np.ndarray,
+        starts: np.ndarray,
+        plan: dict[str, Any],
+        stop: float,
+    ) -> np.ndarray:
         cfg = self.config
         b = state.board
         p = state.params
@@ -371,16 +459,36 @@ class PlannerOutpostBot:
         fields = plan["fields"]
         counts = np.zeros((4, 3), np.int64)
         alive = np.zeros(len(cells), np.uint8)
-        season_turn = cfg.season and (state.turn + 2) % SEASON == 0 and \
-            state.turn + 2 <= p.last_turn
+        season_turn = (
+            cfg.season and (state.turn + 2) % SEASON == 0 and state.turn + 2 <= p.last_turn
+        )
         robust_w = cfg.robust_w if cfg.defend else 0.0
         cut_w = cfg.cut_w if cfg.attack else 0.0
         land_flat = b.land_flat
 
         def score(pos: np.ndarray) -> float:
-            s = evaluate(land_flat, b.board_flat, stride, r, pos, emps, starts, self._homes,
-                         player, value, self._en_dist, self._bufs, self._owner, counts,
-                         alive, self._my_dist, self._queue, robust_w, cut_w, _LOST)
+            s = evaluate(
+                land_flat,
+                b.board_flat,
+                stride,
+                r,
+                pos,
+                emps,
+                starts,
+                self._homes,
+                player,
+                value,
+                self._en_dist,
+                self._bufs,
+                self._owner,
+                counts,
+                alive,
+                self._my_dist,
+                self._queue,
+                robust_w,
+                cut_w,
+                _LOST,
+            )
             if fields is not None:
                 for i in range(n):
                     s -= cfg.progress * fields[slot[i], pos[a + i]]
@@ -446,13 +554,30 @@ class PlannerOutpostBot:
             keep = np.ones(len(cells), bool)
             keep[a + i] = False
             sub_starts = starts.copy()
-            sub_starts[player + 1:] -= 1
+            sub_starts[player + 1 :] -= 1
             sub_cells = cells[keep]
-            v = evaluate(b.land_flat, b.board_flat, stride, r, sub_cells, emps[keep],
-                         sub_starts, self._homes, player, value, en_dist, self._bufs,
-                         self._owner, np.zeros((4, 3), np.int64),
-                         np.zeros(len(sub_cells), np.uint8), self._my_dist, self._queue,
-                         self.config.robust_w, 0.0, 300.0)
+            v = evaluate(
+                b.land_flat,
+                b.board_flat,
+                stride,
+                r,
+                sub_cells,
+                emps[keep],
+                sub_starts,
+                self._homes,
+                player,
+                value,
+                en_dist,
+                self._bufs,
+                self._owner,
+                np.zeros((4, 3), np.int64),
+                np.zeros(len(sub_cells), np.uint8),
+                self._my_dist,
+                self._queue,
+                self.config.robust_w,
+                0.0,
+                300.0,
+            )
             if v > best_v:
                 best_i, best_v = i, v
         return best_i

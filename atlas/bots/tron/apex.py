@@ -40,14 +40,40 @@ import numba
 import numpy as np
 
 from ..search import clock, stop_time
-from .common import (INF, R_CNT0, R_CNT1, R_COLOUR, R_DA, R_DB, R_DISC, R_ITER, R_LOW,
-                     R_PARENT, R_STACK, TronBot, Workspace, head_distance,
-                     voronoi_touching)
+from .common import (
+    INF,
+    R_CNT0,
+    R_CNT1,
+    R_COLOUR,
+    R_DA,
+    R_DB,
+    R_DISC,
+    R_ITER,
+    R_LOW,
+    R_PARENT,
+    R_STACK,
+    TronBot,
+    Workspace,
+    head_distance,
+    voronoi_touching,
+)
 from .frontline import endgame_move
 
-__all__ = ["TT_BITS", "K1", "K2", "CELL", "WIN", "DRAW", "EVAL", "SearchTables",
-           "chamber_score", "apex_evaluate", "apex_search_root", "apex_deepening",
-           "ApexBot"]
+__all__ = [
+    "TT_BITS",
+    "K1",
+    "K2",
+    "CELL",
+    "WIN",
+    "DRAW",
+    "EVAL",
+    "SearchTables",
+    "chamber_score",
+    "apex_evaluate",
+    "apex_search_root",
+    "apex_deepening",
+    "ApexBot",
+]
 
 #: log2 of the entries of the move-ordering table.
 TT_BITS = 18
@@ -96,8 +122,9 @@ class SearchTables:
 
     def __init__(self, n: int, bits: int = TT_BITS) -> None:
         rng = np.random.default_rng(20100227 + n)
-        self.zob = rng.integers(1, np.iinfo(np.int64).max, size=(3, n), dtype=np.int64
-                                ).astype(np.uint64)
+        self.zob = rng.integers(1, np.iinfo(np.int64).max, size=(3, n), dtype=np.int64).astype(
+            np.uint64
+        )
         self.tt_key = np.zeros(1 << bits, dtype=np.uint64)
         self.tt_move = np.zeros(1 << bits, dtype=np.int64)
         self.bbuf = np.zeros((4, n), dtype=np.int64)
@@ -108,8 +135,9 @@ class SearchTables:
 
 
 @numba.njit(cache=True)
-def chamber_score(grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front,
-                  swap):  # pragma: no cover - numba
+def chamber_score(
+    grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front, swap
+):  # pragma: no cover - numba
     """:func:`atlas.bots.tron.tree.chamber_value` in integer arithmetic, twice as fast.
 
     The same tree of chambers of the player at ``root``'s territory (owner codes left by
@@ -209,8 +237,21 @@ def chamber_score(grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_
                 low[p] = low[v]
             if low[v] >= disc[p]:
                 # v's subtree is a chamber entered from p.
-                val, fill = _close(np.int64(v), da, c0, c1, acc_e, best_a, best_b, w2, k1,
-                                   k2, use_parity, step_value, 0)
+                val, fill = _close(
+                    np.int64(v),
+                    da,
+                    c0,
+                    c1,
+                    acc_e,
+                    best_a,
+                    best_b,
+                    w2,
+                    k1,
+                    k2,
+                    use_parity,
+                    step_value,
+                    0,
+                )
                 if use_front:
                     fv = flags[v]
                     quiet = 0 if (fv & 1) else fill
@@ -232,14 +273,16 @@ def chamber_score(grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_
                 if best_b[v] > best_b[p]:
                     best_b[p] = best_b[v]
                 flags[p] |= flags[v]
-    val, _ = _close(np.int64(root), da, c0, c1, acc_e, best_a, best_b, w2, k1, k2,
-                    use_parity, step_value, 1)
+    val, _ = _close(
+        np.int64(root), da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, 1
+    )
     return val
 
 
 @numba.njit(cache=True)
-def _close(v, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value,
-           is_root):  # pragma: no cover - numba
+def _close(
+    v, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, is_root
+):  # pragma: no cover - numba
     """Value of the chamber whose first cell is ``v``, and its value when filled first."""
     a = c0[v]
     b = c1[v]
@@ -306,9 +349,29 @@ def _store(key, move, tt_key, tt_move):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, scores,
-                     counter, limit, stop, killer, zob, tt_key, tt_move, draw, n_root,
-                     avoid):  # pragma: no cover - numba
+def apex_search_root(
+    grid,
+    me,
+    opp,
+    depth,
+    off,
+    w2,
+    ibuf,
+    bbuf,
+    ev,
+    order,
+    scores,
+    counter,
+    limit,
+    stop,
+    killer,
+    zob,
+    tt_key,
+    tt_move,
+    draw,
+    n_root,
+    avoid,
+):  # pragma: no cover - numba
     """One alpha-beta search of ``depth`` turns; returns the best direction (0..3).
 
     Same game tree and values as :func:`atlas.bots.tron.voronoi.search_root` (max frames
@@ -405,11 +468,11 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
                     if grid[ss] == 0:
                         continue
                     if ss == tt and avoid:
-                        f_coll[sp] = 1         # taken only if nothing else is left
+                        f_coll[sp] = 1  # taken only if nothing else is left
                         continue
                     f_any[sp] = 1
                     if ss == tt:
-                        if draw < f_val[sp]:   # same square: draw
+                        if draw < f_val[sp]:  # same square: draw
                             f_val[sp] = draw
                             f_best[sp] = d
                             if draw <= f_alpha[sp]:
@@ -427,7 +490,7 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
                     f_alpha[c] = f_alpha[sp]
                     f_beta[c] = min(f_beta[sp], f_val[sp])
                     f_val[c] = -2.0 * WIN
-                    f_next[c] = -1             # not entered yet
+                    f_next[c] = -1  # not entered yet
                     f_any[c] = 0
                     f_best[c] = -1
                     f_key[c] = f_key[sp] ^ zob[2, tt] ^ zob[0, tt] ^ zob[1, ss]
@@ -455,8 +518,9 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
                         counter[1] = 1
                         continue
                     if f_depth[sp] == 0:
-                        value = apex_evaluate(grid, f_me[sp], f_opp[sp], off, w2, ibuf,
-                                              bbuf, ev)
+                        value = apex_evaluate(
+                            grid, f_me[sp], f_opp[sp], off, w2, ibuf, bbuf, ev
+                        )
                         done = True
                     else:
                         _order(f_ord, base, f_key[sp], tt_key, tt_move, killer[sp])
@@ -502,11 +566,11 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
                     if f_any[sp]:
                         value = f_val[sp]
                     else:
-                        value = draw           # both stuck: draw
+                        value = draw  # both stuck: draw
                         o = f_opp[sp]
                         for j in range(4):
                             if grid[o + off[j]] != 0:
-                                value = -WIN + sp // 2   # I crash, the opponent lives
+                                value = -WIN + sp // 2  # I crash, the opponent lives
                                 break
                 if f_depth[sp] > 0:
                     _store(f_key[sp], f_best[sp], tt_key, tt_move)
@@ -524,10 +588,20 @@ def apex_search_root(grid, me, opp, depth, off, w2, ibuf, bbuf, ev, order, score
     return best
 
 
-def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: SearchTables,
-                   stop: float, ev: np.ndarray = EVAL, max_depth: int = 64,
-                   fixed_depth: int = 0, draw: float = DRAW, node_limit: int = 0,
-                   tie_break: bool = True) -> tuple[int, dict]:
+def apex_deepening(
+    grid: np.ndarray,
+    me: int,
+    opp: int,
+    ws: Workspace,
+    tables: SearchTables,
+    stop: float,
+    ev: np.ndarray = EVAL,
+    max_depth: int = 64,
+    fixed_depth: int = 0,
+    draw: float = DRAW,
+    node_limit: int = 0,
+    tie_break: bool = True,
+) -> tuple[int, dict]:
     """Deepen :func:`apex_search_root` until ``stop`` (a ``perf_counter`` time).
 
     With ``fixed_depth > 0`` the search goes to exactly that depth (or the end of the
@@ -568,9 +642,29 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
             break
         counter[:] = 0
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
-        k = apex_search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, tables.bbuf, ev,
-                             order, scores, counter, limit, stop, killer, tables.zob,
-                             tables.tt_key, tables.tt_move, float(draw), 4, False)
+        k = apex_search_root(
+            grid,
+            me,
+            opp,
+            depth,
+            ws.off,
+            ws.w2,
+            ws.ibuf,
+            tables.bbuf,
+            ev,
+            order,
+            scores,
+            counter,
+            limit,
+            stop,
+            killer,
+            tables.zob,
+            tables.tt_key,
+            tables.tt_move,
+            float(draw),
+            4,
+            False,
+        )
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
         if counter[1]:
@@ -585,21 +679,41 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
         last_scores = [float(x) for x in scores]
         order = np.argsort(-scores, kind="stable").astype(np.int64)
         if abs(value) >= WIN / 2:
-            break                       # the outcome is decided
+            break  # the outcome is decided
         draw_streak = draw_streak + 1 if value == draw else 0
         ties = [int(d) for d in order if scores[d] == draw]
         if tie_break and draw_streak >= 2 and len(ties) >= 2 and fixed_depth == 0:
-            break                       # the rest of the time goes to the tie-break
+            break  # the rest of the time goes to the tie-break
         if spent > stop - time.perf_counter():
-            break                       # not even the previous best would finish
+            break  # not even the previous best would finish
     tie_depth = 0
     if tie_break and draw_streak >= 2 and len(ties) >= 2 and best >= 0:
-        best, tie_depth, total_nodes = _break_tie(grid, me, opp, ws, tables, stop, ev,
-                                                  depth_done, fixed_depth, draw, ties,
-                                                  best, killer, total_nodes, node_limit)
-    return best, {"depth": depth_done, "nodes": total_nodes,
-                  "seconds": time.perf_counter() - t_start, "value": value,
-                  "partial": used_partial, "scores": last_scores, "tie_break": tie_depth}
+        best, tie_depth, total_nodes = _break_tie(
+            grid,
+            me,
+            opp,
+            ws,
+            tables,
+            stop,
+            ev,
+            depth_done,
+            fixed_depth,
+            draw,
+            ties,
+            best,
+            killer,
+            total_nodes,
+            node_limit,
+        )
+    return best, {
+        "depth": depth_done,
+        "nodes": total_nodes,
+        "seconds": time.perf_counter() - t_start,
+        "value": value,
+        "partial": used_partial,
+        "scores": last_scores,
+        "tie_break": tie_depth,
+    }
 
 
 #: How far (evaluation units, about a cell) the previous best move must fall, in an
@@ -608,8 +722,9 @@ def apex_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: S
 FAIL_LOW_MARGIN = 1000.0
 
 
-def _partial_choice(scores: np.ndarray, last_scores: list[float], k: int,
-                    depth_done: int) -> int:
+def _partial_choice(
+    scores: np.ndarray, last_scores: list[float], k: int, depth_done: int
+) -> int:
     """The move to play when the clock stops a depth after some root moves finished.
 
     Those moves' new values compete with the others' values at the last finished depth:
@@ -622,16 +737,29 @@ def _partial_choice(scores: np.ndarray, last_scores: list[float], k: int,
     best, best_v = k, float(scores[k])
     for d in range(4):
         if scores[d] > -np.inf or last_scores[d] == -np.inf:
-            continue                     # searched at the new depth, or illegal
+            continue  # searched at the new depth, or illegal
         if last_scores[d] > best_v + FAIL_LOW_MARGIN:
             best, best_v = d, float(last_scores[d])
     return best
 
 
-def _break_tie(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: SearchTables,
-               stop: float, ev: np.ndarray, depth_done: int, fixed_depth: int, draw: float,
-               ties: list[int], best: int, killer: np.ndarray, total_nodes: int,
-               node_limit: int) -> tuple[int, int, int]:
+def _break_tie(
+    grid: np.ndarray,
+    me: int,
+    opp: int,
+    ws: Workspace,
+    tables: SearchTables,
+    stop: float,
+    ev: np.ndarray,
+    depth_done: int,
+    fixed_depth: int,
+    draw: float,
+    ties: list[int],
+    best: int,
+    killer: np.ndarray,
+    total_nodes: int,
+    node_limit: int,
+) -> tuple[int, int, int]:
     """The tie-break search of :func:`apex_deepening`: ``(move, depth, total nodes)``.
 
     Deepens the ``avoid`` search over the tied moves (the main search's best first)
@@ -650,18 +778,38 @@ def _break_tie(grid: np.ndarray, me: int, opp: int, ws: Workspace, tables: Searc
             break
         counter[:] = 0
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
-        apex_search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, tables.bbuf, ev,
-                         order, scores, counter, limit, stop, killer, tables.zob,
-                         tables.tt_key, tables.tt_move, float(draw), len(ties), True)
+        apex_search_root(
+            grid,
+            me,
+            opp,
+            depth,
+            ws.off,
+            ws.w2,
+            ws.ibuf,
+            tables.bbuf,
+            ev,
+            order,
+            scores,
+            counter,
+            limit,
+            stop,
+            killer,
+            tables.zob,
+            tables.tt_key,
+            tables.tt_move,
+            float(draw),
+            len(ties),
+            True,
+        )
         total_nodes += int(counter[0])
         if counter[1]:
             break
         tie_depth = depth
-        k = max(ties, key=lambda d: scores[d])   # the first of equals: the main best
+        k = max(ties, key=lambda d: scores[d])  # the first of equals: the main best
         chosen = k if scores[k] >= draw else best
         if abs(scores[k]) >= WIN / 2:
             break
-        order[:len(ties)] = sorted(ties, key=lambda d: -scores[d])
+        order[: len(ties)] = sorted(ties, key=lambda d: -scores[d])
     return chosen, tie_depth, total_nodes
 
 
@@ -690,7 +838,7 @@ class ApexBot(TronBot):
         margin = max(SAFETY_MIN, min(SAFETY_SHARE * budget, SAFETY_MAX))
         return stop_time(deadline, margin, now)
 
-    def start(self, game_map: Any, params: Any, player: int) -> None:  # noqa: ARG002
+    def start(self, game_map: Any, params: Any, player: int) -> None:
         """Allocate the move table for the map's size before the first move's clock."""
         h, w = np.asarray(game_map.blocked).shape
         self.tables((h + 2) * (w + 2))
@@ -702,14 +850,22 @@ class ApexBot(TronBot):
             t = self._tables = SearchTables(n)
         return t
 
-    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
-               stop: float) -> int:
+    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
         if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
             k, info = endgame_move(grid, me, ws, stop)
         else:
-            k, info = apex_deepening(grid, me, opp, ws, self.tables(ws.n), stop,
-                                     ev=self.ev, fixed_depth=self.fixed_depth,
-                                     draw=self.draw, node_limit=self.node_limit,
-                                     tie_break=self.tie_break)
+            k, info = apex_deepening(
+                grid,
+                me,
+                opp,
+                ws,
+                self.tables(ws.n),
+                stop,
+                ev=self.ev,
+                fixed_depth=self.fixed_depth,
+                draw=self.draw,
+                node_limit=self.node_limit,
+                tie_break=self.tie_break,
+            )
         self.last_info = info
         return k + 1 if k >= 0 else 1

@@ -28,13 +28,35 @@ import numba
 import numpy as np
 
 from ..search import clock
-from .common import (INF, R_TRAIL, TronBot, Workspace, _Board, board_from_state,
-                          head_distance, voronoi_touching)
+from .common import (
+    INF,
+    R_TRAIL,
+    TronBot,
+    Workspace,
+    _Board,
+    board_from_state,
+    head_distance,
+    voronoi_touching,
+)
 from .tree import chamber_value
-from .voronoi import (CHAMBERS_K2, ENDGAME, MODE_CHAMBERS, WIN, draw_value,
-                           iterative_deepening, search_root)
+from .voronoi import (
+    CHAMBERS_K2,
+    ENDGAME,
+    MODE_CHAMBERS,
+    WIN,
+    draw_value,
+    iterative_deepening,
+    search_root,
+)
 
-__all__ = ["FAR_STEPS", "SEARCH_SHARE", "ROLLOUT_MARGIN", "chambers_score", "rollout_value", "ChambersBot"]
+__all__ = [
+    "FAR_STEPS",
+    "SEARCH_SHARE",
+    "ROLLOUT_MARGIN",
+    "chambers_score",
+    "rollout_value",
+    "ChambersBot",
+]
 
 #: Heads further apart than this many steps play the rollout instead of the search.
 FAR_STEPS = 6
@@ -62,8 +84,9 @@ def chambers_score(grid, me, opp, off, w2, ibuf, fbuf):  # pragma: no cover - nu
 
 
 @numba.njit(cache=True)
-def _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter, killer
-              ):  # pragma: no cover - numba
+def _one_step(
+    grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter, killer
+):  # pragma: no cover - numba
     """The move (0..3) of the player at ``me`` that is best one turn deep; -1 if none.
 
     One turn of :func:`atlas.bots.tron.voronoi.search_root` on the chamber score: my
@@ -72,13 +95,29 @@ def _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter, killer
     """
     counter[0] = 0
     counter[1] = 0
-    return search_root(grid, me, opp, 1, off, w2, ibuf, fbuf, MODE_CHAMBERS, order, scores,
-                       counter, 1 << 40, np.inf, killer)
+    return search_root(
+        grid,
+        me,
+        opp,
+        1,
+        off,
+        w2,
+        ibuf,
+        fbuf,
+        MODE_CHAMBERS,
+        order,
+        scores,
+        counter,
+        1 << 40,
+        np.inf,
+        killer,
+    )
 
 
 @numba.njit(cache=True)
-def rollout_value(grid, me, opp, first, off, w2, ibuf, fbuf, max_turns, stop
-                  ):  # pragma: no cover - numba
+def rollout_value(
+    grid, me, opp, first, off, w2, ibuf, fbuf, max_turns, stop
+):  # pragma: no cover - numba
     """Play my move ``first`` (0..3), then both players one step deep, to separation.
 
     Returns the value for me: the separated chamber score, ``+-WIN`` for a crash (less
@@ -144,21 +183,29 @@ class ChambersBot(TronBot):
         if _ROLLOUT_WARM:
             return
         blocked = np.zeros((3, 12), dtype=bool)
-        grid, me, opp = board_from_state(_Board(blocked, np.array([[1, 0], [1, 11]],
-                                                                  np.int32)), 0)
+        grid, me, opp = board_from_state(
+            _Board(blocked, np.array([[1, 0], [1, 11]], np.int32)), 0
+        )
         ws = Workspace(3, 12)
-        rollout_value(grid, me, opp, 1, ws.off, ws.w2, ws.ibuf, ws.fbuf, ws.n,
-                      time.perf_counter() + 60.0)
+        rollout_value(
+            grid, me, opp, 1, ws.off, ws.w2, ws.ibuf, ws.fbuf, ws.n, time.perf_counter() + 60.0
+        )
         _ROLLOUT_WARM.append(True)
 
-    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
-               stop: float) -> int:
+    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
         dist = int(head_distance(grid, me, opp, ws.off, ws.ibuf))
         if FAR_STEPS < dist < INF and self.fixed_depth <= 0:
             # A short search first: moves it finds clearly worse get no rollout.
             now = time.perf_counter()
-            k0, info = iterative_deepening(grid, me, opp, ws, MODE_CHAMBERS,
-                                           now + SEARCH_SHARE * (stop - now), partial=True)
+            k0, info = iterative_deepening(
+                grid,
+                me,
+                opp,
+                ws,
+                MODE_CHAMBERS,
+                now + SEARCH_SHARE * (stop - now),
+                partial=True,
+            )
             moves = [k for k in range(4) if grid[me + ws.off[k]] != 0]
             if k0 >= 0:
                 top = max(info["scores"])
@@ -171,14 +218,22 @@ class ChambersBot(TronBot):
                 # Share what is left of the time between the remaining rollouts.
                 now = time.perf_counter()
                 until = now + (stop - now) / (len(moves) - i)
-                v = float(rollout_value(grid, me, opp, k, ws.off, ws.w2, ws.ibuf, ws.fbuf,
-                                        ws.n, until))
+                v = float(
+                    rollout_value(
+                        grid, me, opp, k, ws.off, ws.w2, ws.ibuf, ws.fbuf, ws.n, until
+                    )
+                )
                 if v > best_v:
                     best, best_v = k, v
-            self.last_info = {"depth": info["depth"], "nodes": info["nodes"], "rollout": best_v,
-                              "rollouts": len(moves)}
+            self.last_info = {
+                "depth": info["depth"],
+                "nodes": info["nodes"],
+                "rollout": best_v,
+                "rollouts": len(moves),
+            }
             return best + 1 if best >= 0 else 1
-        k, info = iterative_deepening(grid, me, opp, ws, MODE_CHAMBERS, stop,
-                                      partial=True, fixed_depth=self.fixed_depth)
+        k, info = iterative_deepening(
+            grid, me, opp, ws, MODE_CHAMBERS, stop, partial=True, fixed_depth=self.fixed_depth
+        )
         self.last_info = info
         return k + 1 if k >= 0 else 1

@@ -45,10 +45,22 @@ from ...analyze.voronoi import voronoi_kernel
 from ..search import gc_paused, stop_time
 
 __all__ = [
-    "FREE", "BLOCKED", "INF", "MOVES", "Workspace", "board_from_state", "offsets",
-    "voronoi_counts", "voronoi_touching", "potential_articulation",
-    "parity_bound", "component_size", "head_distance",
-    "legal_moves", "safety_deadline", "TronBot",
+    "FREE",
+    "BLOCKED",
+    "INF",
+    "MOVES",
+    "Workspace",
+    "board_from_state",
+    "offsets",
+    "voronoi_counts",
+    "voronoi_touching",
+    "potential_articulation",
+    "parity_bound",
+    "component_size",
+    "head_distance",
+    "legal_moves",
+    "safety_deadline",
+    "TronBot",
 ]
 
 #: Steps between separated heads (:func:`head_distance`).
@@ -57,8 +69,21 @@ INF = 1 << 28
 MOVES = (1, 2, 3, 4)
 
 # Rows of the int32 workspace.
-(R_DA, R_DB, R_QUEUE, R_MARK, R_DISC, R_LOW, R_PARENT, R_ITER, R_STACK, R_CNT0, R_CNT1,
- R_TRAIL, R_COLOUR) = range(13)
+(
+    R_DA,
+    R_DB,
+    R_QUEUE,
+    R_MARK,
+    R_DISC,
+    R_LOW,
+    R_PARENT,
+    R_ITER,
+    R_STACK,
+    R_CNT0,
+    R_CNT1,
+    R_TRAIL,
+    R_COLOUR,
+) = range(13)
 # Rows of the float64 workspace.
 F_E, F_BESTA, F_BESTB, F_BF, F_LEAD = range(5)
 _INT_ROWS = 13
@@ -266,8 +291,12 @@ def potential_articulation(grid, c, off):  # pragma: no cover - numba
         else:
             prev_free = False
     # The ring closes: W joined to N through the NW corner merges the first and last group.
-    if groups > 1 and grid[c + off[3]] != 0 and grid[c + off[0]] != 0 \
-            and grid[c + off[3] + off[0]] != 0:
+    if (
+        groups > 1
+        and grid[c + off[3]] != 0
+        and grid[c + off[0]] != 0
+        and grid[c + off[3] + off[0]] != 0
+    ):
         groups -= 1
     return 1 if groups > 1 else 0
 
@@ -324,16 +353,18 @@ class TronBot:
         if _WARM.get(cls.__name__):
             return
         separated = np.zeros((5, 6), dtype=bool)
-        separated[2, :] = True             # the endgame kernels
+        separated[2, :] = True  # the endgame kernels
         far = np.zeros((3, 12), dtype=bool)  # heads 11 steps apart: far-apart play
-        boards = ((separated, [[1, 1], [3, 4]]), (far, [[1, 0], [1, 11]]),
-                  (np.zeros((4, 4), dtype=bool), [[0, 0], [3, 3]]))
+        boards = (
+            (separated, [[1, 1], [3, 4]]),
+            (far, [[1, 0], [1, 11]]),
+            (np.zeros((4, 4), dtype=bool), [[0, 0], [3, 3]]),
+        )
         for blocked, heads in boards:
             grid, me, opp = board_from_state(_Board(blocked, np.array(heads, np.int32)), 0)
             # A generous deadline: loading the kernels may take a while on a busy
             # machine, and the tiny boards end the searches long before it.
-            self.choose(grid, me, opp, Workspace(*blocked.shape),
-                        time.perf_counter() + 60.0)
+            self.choose(grid, me, opp, Workspace(*blocked.shape), time.perf_counter() + 60.0)
         _WARM[cls.__name__] = True
         # The compiled code and everything loaded so far lives as long as the process:
         # keep it out of later full collections.
@@ -347,7 +378,7 @@ class TronBot:
             ws = self._ws = Workspace(height, width)
         return ws
 
-    def start(self, game_map: Any, params: Any, player: int) -> None:  # noqa: ARG002
+    def start(self, game_map: Any, params: Any, player: int) -> None:
         """Nothing to prepare: the kernels are compiled (cached) on import."""
 
     def close(self) -> None:
@@ -382,6 +413,5 @@ class TronBot:
         (:func:`safety_deadline`)."""
         return safety_deadline(deadline, now)
 
-    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
-               stop: float) -> int:
+    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
         raise NotImplementedError

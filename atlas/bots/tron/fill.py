@@ -88,7 +88,6 @@ def _largest_side(grid, t, off, ibuf, stamp):  # pragma: no cover - numba
     return best, stamp
 
 
-
 @numba.njit(cache=True)
 def filler_move(grid, head, off, ibuf, stamp):  # pragma: no cover - numba
     """The greedy space filler's move from ``head``: direction index 0..3, or -1.
@@ -151,9 +150,9 @@ def filler_move(grid, head, off, ibuf, stamp):  # pragma: no cover - numba
         t = head + off[cand[i]]
         free_nb = _open_neighbours(grid, t, off)
         if free_nb == 0:
-            key = 1 << 29          # a dead end: only when nothing else is left
+            key = 1 << 29  # a dead end: only when nothing else is left
         elif potential_articulation(grid, t, off):
-            key = 1 << 20          # decided below by the space left
+            key = 1 << 20  # decided below by the space left
         else:
             key = free_nb
         if key < best_key:
@@ -210,7 +209,7 @@ def space_filler_move(grid, head, off, ibuf, stamp, art_w):  # pragma: no cover 
     big = 1 << 40
     best = -1
     best_keep = -1
-    best_nb = 99                 # rank of the best move
+    best_nb = 99  # rank of the best move
     grid[head] = 1
     split = potential_articulation(grid, head, off)
     grid[head] = 0
@@ -301,8 +300,9 @@ def fill_length(grid, head, off, ibuf, max_steps):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def space_fill_length(grid, head, off, ibuf, max_steps, art_w, stop
-                      ):  # pragma: no cover - numba
+def space_fill_length(
+    grid, head, off, ibuf, max_steps, art_w, stop
+):  # pragma: no cover - numba
     """Steps :func:`space_filler_move` survives from ``head`` (board restored).
 
     Gives up (returning the steps so far) when the clock passes ``stop``, read every 32

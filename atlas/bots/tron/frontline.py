@@ -15,10 +15,11 @@ count (:func:`atlas.bots.tron.tree.chamber_value`):
   fight.
 
 Once the cycles are separated, the endgame searches my own move sequences, finishes
-each with the greedy filler (:func:`atlas.bots.tron.fill.space_fill_length`: the post-mortem's rule with
-true cut vertices and the checkerboard bound of the space each move keeps, the better
-of two tie-break orders) and plays the first move of the longest, deepening until time runs out or a line reaches the
-checkerboard bound of the room (no line can be longer).
+each with the greedy filler (:func:`atlas.bots.tron.fill.space_fill_length`: the
+post-mortem's rule with true cut vertices and the checkerboard bound of the space each
+move keeps, the better of two tie-break orders) and plays the first move of the longest,
+deepening until time runs out or a line reaches the checkerboard bound of the room (no
+line can be longer).
 
 References
 ----------
@@ -43,8 +44,9 @@ __all__ = ["endgame_search", "endgame_move", "FrontlineBot"]
 
 
 @numba.njit(cache=True)
-def endgame_search(grid, head, off, ibuf, depth, bound, counter, stop
-                   ):  # pragma: no cover - numba
+def endgame_search(
+    grid, head, off, ibuf, depth, bound, counter, stop
+):  # pragma: no cover - numba
     """Longest line of ``depth`` own moves from ``head`` finished by the greedy filler.
 
     Returns ``(first direction 0..3 or -1, length)``.  Stops early once a line reaches
@@ -66,7 +68,7 @@ def endgame_search(grid, head, off, ibuf, depth, bound, counter, stop
     while level >= 0:
         if nxt[level] >= 4 or best_len >= bound:
             if moved[level] == 0 and level > best_len:
-                best_len = level            # a dead end after ``level`` moves
+                best_len = level  # a dead end after ``level`` moves
                 best_first = first
             if level > 0:
                 grid[pos[level]] = 1
@@ -89,8 +91,10 @@ def endgame_search(grid, head, off, ibuf, depth, bound, counter, stop
             return best_first, best_len
         grid[t] = 0
         if level + 1 >= depth:
-            fill = max(space_fill_length(grid, t, off, ibuf, n, 8, stop),
-                       space_fill_length(grid, t, off, ibuf, n, 0, stop))
+            fill = max(
+                space_fill_length(grid, t, off, ibuf, n, 8, stop),
+                space_fill_length(grid, t, off, ibuf, n, 0, stop),
+            )
             total = level + 1 + fill
             grid[t] = 1
             if total > best_len:
@@ -115,15 +119,20 @@ def endgame_move(grid: np.ndarray, me: int, ws: Workspace, stop: float) -> tuple
         counter[1] = 0
         k, length = endgame_search(grid, me, ws.off, ws.ibuf, depth, bound, counter, stop)
         if counter[1]:
-            if length > best_len and k >= 0:   # a longer line found before time ran out
+            if length > best_len and k >= 0:  # a longer line found before time ran out
                 best, best_len = int(k), int(length)
             break
         if k >= 0:
             best, best_len, depth_done = int(k), int(length), depth
         if best_len >= bound:
             break
-    return best, {"depth": depth_done, "nodes": int(counter[0]), "fill": best_len,
-                  "bound": bound, "endgame": True}
+    return best, {
+        "depth": depth_done,
+        "nodes": int(counter[0]),
+        "fill": best_len,
+        "bound": bound,
+        "endgame": True,
+    }
 
 
 class FrontlineBot(TronBot):
@@ -131,12 +140,19 @@ class FrontlineBot(TronBot):
 
     name = "frontline"
 
-    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
-               stop: float) -> int:
+    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
         if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
             k, info = endgame_move(grid, me, ws, stop)
         else:
-            k, info = iterative_deepening(grid, me, opp, ws, MODE_FRONTLINE, stop,
-                                          partial=True, fixed_depth=self.fixed_depth)
+            k, info = iterative_deepening(
+                grid,
+                me,
+                opp,
+                ws,
+                MODE_FRONTLINE,
+                stop,
+                partial=True,
+                fixed_depth=self.fixed_depth,
+            )
         self.last_info = info
         return k + 1 if k >= 0 else 1

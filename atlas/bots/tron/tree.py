@@ -19,15 +19,31 @@ import numba
 import numpy as np
 
 from ...analyze.parity import parity_from_counts
-from .common import (F_BESTA, F_BESTB, F_BF, F_E, F_LEAD, R_CNT0, R_CNT1, R_DA,
-                          R_COLOUR, R_DB, R_DISC, R_ITER, R_LOW, R_PARENT, R_STACK)
+from .common import (
+    F_BESTA,
+    F_BESTB,
+    F_BF,
+    F_E,
+    F_LEAD,
+    R_CNT0,
+    R_CNT1,
+    R_COLOUR,
+    R_DA,
+    R_DB,
+    R_DISC,
+    R_ITER,
+    R_LOW,
+    R_PARENT,
+    R_STACK,
+)
 
 __all__ = ["chamber_value"]
 
 
 @numba.njit(cache=True)
-def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
-                  use_front, swap):  # pragma: no cover - numba
+def chamber_value(
+    grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity, use_front, swap
+):  # pragma: no cover - numba
     """Value of the space the player at ``root`` can fill in its own territory.
 
     The territory is the free cells the player reaches strictly first (owner codes left
@@ -126,8 +142,7 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                 g = grid[w]
                 if g != 0:
                     e += 1
-                if use_front and (w == uo or (g != 0 and owner[w] != mine
-                                              and owner[w] != 0)):
+                if use_front and (w == uo or (g != 0 and owner[w] != mine and owner[w] != 0)):
                     front = 1.0
             acc_e[u] = e
             c1[u] = colour[u]
@@ -146,8 +161,21 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
             if low[v] < low[p]:
                 low[p] = low[v]
             if low[v] >= disc[p]:
-                val, fill = _close_chamber(np.int64(v), da, c0, c1, acc_e, best_a,
-                                           best_b, w2, k1, k2, use_parity, step_value, 0)
+                val, fill = _close_chamber(
+                    np.int64(v),
+                    da,
+                    c0,
+                    c1,
+                    acc_e,
+                    best_a,
+                    best_b,
+                    w2,
+                    k1,
+                    k2,
+                    use_parity,
+                    step_value,
+                    0,
+                )
                 if use_front:
                     # Quiet value: what is left of the branch for a player who fills
                     # the current chamber first; a chamber on the front is lost by then.
@@ -158,7 +186,7 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                         cand = step_value * da[v] + val
                         if cand > best_b[p]:
                             best_b[p] = cand
-                        lead[p] = 1.0      # this branch leads to the front
+                        lead[p] = 1.0  # this branch leads to the front
                 elif val > best_a[p]:
                     best_a[p] = val
             else:
@@ -173,16 +201,18 @@ def chamber_value(grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity,
                     bf[p] = bf[v]
                 if lead[v] > lead[p]:
                     lead[p] = lead[v]
-    val, _ = _close_chamber(root, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2,
-                            use_parity, step_value, 1)
+    val, _ = _close_chamber(
+        root, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, 1
+    )
     return val
 
 
 @numba.njit(cache=True)
-def _close_chamber(v, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity,
-                   step_value, is_root):  # pragma: no cover - numba
+def _close_chamber(
+    v, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, is_root
+):  # pragma: no cover - numba
     """Value of the chamber whose first cell is ``v`` and its value when filled first."""
-    nodes = float(c0[v] + c1[v])   # cells of the chamber (both colours)
+    nodes = float(c0[v] + c1[v])  # cells of the chamber (both colours)
     if use_parity and nodes > 0.0:
         # The walk starts from the entrance outside the chamber, of the other colour.
         if (((v // w2) + (v % w2)) & 1) == 0:

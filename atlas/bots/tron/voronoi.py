@@ -39,14 +39,33 @@ import numba
 import numpy as np
 
 from ..search import clock
-from .common import (INF, R_MARK, TronBot, Workspace, head_distance, voronoi_counts,
-                          voronoi_touching)
+from .common import (
+    INF,
+    R_MARK,
+    TronBot,
+    Workspace,
+    head_distance,
+    voronoi_counts,
+    voronoi_touching,
+)
 from .fill import filler_move
 from .tree import chamber_value
 
-__all__ = ["MODE_VORONOI", "MODE_CHAMBERS", "MODE_FRONTLINE", "WIN", "K1", "K2",
-           "DRAW_CELLS", "draw_value",
-           "evaluate", "search_root", "iterative_deepening", "fill_move", "VoronoiBot"]
+__all__ = [
+    "MODE_VORONOI",
+    "MODE_CHAMBERS",
+    "MODE_FRONTLINE",
+    "WIN",
+    "K1",
+    "K2",
+    "DRAW_CELLS",
+    "draw_value",
+    "evaluate",
+    "search_root",
+    "iterative_deepening",
+    "fill_move",
+    "VoronoiBot",
+]
 
 MODE_VORONOI = 0
 MODE_CHAMBERS = 1
@@ -73,7 +92,7 @@ DRAW_CELLS = 0.5
 def draw_value(mode):  # pragma: no cover - numba
     """Value of a draw (collision or both crashing) under evaluation ``mode``."""
     if mode == MODE_VORONOI:
-        return -DRAW_CELLS * 4.0              # a cell and its edges
+        return -DRAW_CELLS * 4.0  # a cell and its edges
     if mode == MODE_CHAMBERS:
         return -DRAW_CELLS * (1.0 + 3.0 * CHAMBERS_K2)
     return -DRAW_CELLS * (K1 + 3.0 * K2)
@@ -94,10 +113,12 @@ def evaluate(grid, me, opp, off, w2, ibuf, fbuf, mode):  # pragma: no cover - nu
         vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, 1.0, 0.0, parity, False, 1)
         return ENDGAME * (va - vb)
     if mode == MODE_CHAMBERS:
-        va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, 1.0, CHAMBERS_K2, False,
-                           False, 0)
-        vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, 1.0, CHAMBERS_K2, False,
-                           False, 1)
+        va = chamber_value(
+            grid, me, opp, off, w2, ibuf, fbuf, 1.0, CHAMBERS_K2, False, False, 0
+        )
+        vb = chamber_value(
+            grid, opp, me, off, w2, ibuf, fbuf, 1.0, CHAMBERS_K2, False, False, 1
+        )
         return va - vb
     va = chamber_value(grid, me, opp, off, w2, ibuf, fbuf, K1, K2, True, True, 0)
     vb = chamber_value(grid, opp, me, off, w2, ibuf, fbuf, K1, K2, True, True, 1)
@@ -109,8 +130,9 @@ MAX_DEPTH = 96
 
 
 @numba.njit(cache=True)
-def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, counter,
-                limit, stop, killer):  # pragma: no cover - numba
+def search_root(
+    grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, counter, limit, stop, killer
+):  # pragma: no cover - numba
     """One alpha-beta search of ``depth`` turns; returns the best direction (0..3).
 
     My moves are tried in ``order`` (best of the previous depth first); ``scores`` gets
@@ -200,7 +222,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                         continue
                     f_any[sp] = 1
                     if ss == tt:
-                        if draw < f_val[sp]:   # same square: draw
+                        if draw < f_val[sp]:  # same square: draw
                             f_val[sp] = draw
                             if draw <= f_alpha[sp]:
                                 done = True
@@ -217,7 +239,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                     f_alpha[c] = f_alpha[sp]
                     f_beta[c] = min(f_beta[sp], f_val[sp])
                     f_val[c] = -2.0 * WIN
-                    f_next[c] = -1             # not entered yet
+                    f_next[c] = -1  # not entered yet
                     f_any[c] = 0
                     sp = c
                     pushed = True
@@ -237,8 +259,7 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                         counter[1] = 1
                         continue
                     if f_depth[sp] == 0:
-                        value = evaluate(grid, f_me[sp], f_opp[sp], off, w2, ibuf, fbuf,
-                                         mode)
+                        value = evaluate(grid, f_me[sp], f_opp[sp], off, w2, ibuf, fbuf, mode)
                         done = True
                 if not done and have_ret:
                     have_ret = False
@@ -276,11 +297,11 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
                     if f_any[sp]:
                         value = f_val[sp]
                     else:
-                        value = draw           # both stuck: draw
+                        value = draw  # both stuck: draw
                         o = f_opp[sp]
                         for j in range(4):
                             if grid[o + off[j]] != 0:
-                                value = -WIN + sp // 2   # I crash, the opponent lives
+                                value = -WIN + sp // 2  # I crash, the opponent lives
                                 break
             # Return ``value`` to the parent frame.
             sp -= 1
@@ -296,9 +317,18 @@ def search_root(grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, 
     return best
 
 
-def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode: int,
-                        stop: float, max_depth: int = 64, node_limit: int = 0,
-                        partial: bool = False, fixed_depth: int = 0) -> tuple[int, dict]:
+def iterative_deepening(
+    grid: np.ndarray,
+    me: int,
+    opp: int,
+    ws: Workspace,
+    mode: int,
+    stop: float,
+    max_depth: int = 64,
+    node_limit: int = 0,
+    partial: bool = False,
+    fixed_depth: int = 0,
+) -> tuple[int, dict]:
     """Deepen :func:`search_root` until ``stop`` (a ``perf_counter`` time).
 
     With ``fixed_depth > 0`` the search goes to exactly that depth (or the end of the
@@ -336,8 +366,23 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
         counter[0] = 0
         counter[1] = 0
         limit = node_limit if node_limit > 0 else 1 << 60
-        k = search_root(grid, me, opp, depth, ws.off, ws.w2, ws.ibuf, ws.fbuf, mode,
-                        order, scores, counter, limit, stop, killer)
+        k = search_root(
+            grid,
+            me,
+            opp,
+            depth,
+            ws.off,
+            ws.w2,
+            ws.ibuf,
+            ws.fbuf,
+            mode,
+            order,
+            scores,
+            counter,
+            limit,
+            stop,
+            killer,
+        )
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
         if counter[1]:
@@ -354,15 +399,21 @@ def iterative_deepening(grid: np.ndarray, me: int, opp: int, ws: Workspace, mode
         last_scores = [float(x) for x in scores]
         order = np.argsort(-scores, kind="stable").astype(np.int64)
         if abs(value) >= WIN - 1000:
-            break                       # the outcome is decided
+            break  # the outcome is decided
         # A depth costs about three times the previous one: stop if it cannot finish
         # (with ``partial``, if it cannot even search its first root move, the previous
         # best, which takes about as long as the whole previous depth).
         if spent * (1.0 if partial else 3.0) > stop - time.perf_counter():
             break
     elapsed = time.perf_counter() - t_start
-    return best, {"depth": depth_done, "nodes": total_nodes, "seconds": elapsed,
-                  "value": value, "partial": used_partial, "scores": last_scores}
+    return best, {
+        "depth": depth_done,
+        "nodes": total_nodes,
+        "seconds": elapsed,
+        "value": value,
+        "partial": used_partial,
+        "scores": last_scores,
+    }
 
 
 def fill_move(grid: np.ndarray, me: int, ws: Workspace) -> int:
@@ -381,14 +432,13 @@ class VoronoiBot(TronBot):
     name = "voronoi"
     mode = MODE_VORONOI
 
-    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
-               stop: float) -> int:
+    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
         if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
             # Separated: no opponent to outguess, fill the room greedily (post-mortem).
             self.last_info = {"depth": 0, "nodes": 0, "endgame": True}
             return fill_move(grid, me, ws) + 1
-        k, info = iterative_deepening(grid, me, opp, ws, self.mode, stop,
-                                      fixed_depth=self.fixed_depth)
+        k, info = iterative_deepening(
+            grid, me, opp, ws, self.mode, stop, fixed_depth=self.fixed_depth
+        )
         self.last_info = info
         return k + 1 if k >= 0 else 1
-

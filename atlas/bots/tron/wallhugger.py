@@ -26,7 +26,6 @@ class WallHugger(TronBot):
 
     name = "wallhugger"
 
-    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace,
-               stop: float) -> int:
+    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
         self.last_info = {"depth": 0, "nodes": 0}
         return fill_move(grid, me, ws) + 1

@@ -11,8 +11,9 @@ given by every game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -91,9 +92,10 @@ class GameRender:
     site_plan = SitePlan()
     game_pictures_title = ""
     game_pictures_note = ""
-    pictures: Mapping[str, str] = {"thumb": "",
-                                   "plain": "The map (start cells marked: seat 1 circle, "
-                                            "seat 2 square)"}
+    pictures: Mapping[str, str] = {
+        "thumb": "",
+        "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
+    }
     png_kind = "plain"
     validates = False
     validation_caption = ""
@@ -131,8 +133,9 @@ class GameRender:
         """Pixels per cell in the page's replay viewer (the GIF's by default)."""
         return self.cell_px(shape)
 
-    def series(self, game_map: GameMap, params: Mapping[str, Any],
-               states: Sequence[Any]) -> list[Series]:
+    def series(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[Series]:
         """The measures charted under a replay, one value per seat and state.
 
         Each is ``{"name", "phrase", "unit", "values"}`` with ``values[seat][i]`` the
@@ -146,8 +149,9 @@ class GameRender:
         """A recorded (JSON) move as people read it, or ``None`` for its JSON text."""
         return None
 
-    def game_pictures(self, game_map: GameMap, params: Mapping[str, Any],
-                      states: Sequence[Any]) -> list[tuple[str, Any]]:
+    def game_pictures(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[tuple[str, Any]]:
         """Pictures of a few positions of a game that teach something about the map
         (a map page shows them for its featured game), as ``(caption, image)``.
         Default: none."""
@@ -157,8 +161,9 @@ class GameRender:
         """The validation report of a submitted map file (when :attr:`validates`)."""
         raise NotImplementedError
 
-    def validation_picture(self, text: str, report: Mapping[str, Any]
-                           ) -> bytes:  # pragma: no cover
+    def validation_picture(
+        self, text: str, report: Mapping[str, Any]
+    ) -> bytes:  # pragma: no cover
         """A picture of the problems :meth:`validate_file` found, as PNG bytes."""
         raise NotImplementedError
 
@@ -171,7 +176,7 @@ class DuelRender(GameRender):
         "thumb": "",
         "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
         "voronoi": "Voronoi shading at the start (light red: seat 1 is nearer, light blue: "
-                   "seat 2, white: equal) and articulation points (rings)",
+        "seat 2, white: equal) and articulation points (rings)",
     }
     png_kind = "voronoi"
 

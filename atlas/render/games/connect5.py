@@ -3,7 +3,8 @@ ringed."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -63,8 +64,7 @@ def threat_series(states: Sequence[Any]) -> Series:
         a, b = open_threats(state.board, int(state.inarow))
         values[0].append(a)
         values[1].append(b)
-    return {"name": "Open threats", "phrase": "open threats", "unit": "cells",
-            "values": values}
+    return {"name": "Open threats", "phrase": "open threats", "unit": "cells", "values": values}
 
 
 class Connect5Render(GameRender):
@@ -72,8 +72,9 @@ class Connect5Render(GameRender):
     #: Both searches in both seats on every board at 0.05 s a move; random, a gauntlet.
     site_plan = SitePlan(time=0.05, top=2)
 
-    def series(self, game_map: GameMap, params: Mapping[str, Any],
-               states: Sequence[Any]) -> list[Series]:
+    def series(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[Series]:
         return [threat_series(states)]
 
     def move_text(self, move: Any) -> str | None:
@@ -85,10 +86,14 @@ class Connect5Render(GameRender):
 
     def picture(self, game_map: GameMap, kind: str) -> Any:
         if kind in ("plain", "thumb"):
-            k = I.cell_size(game_map.shape, target=160, lo=1, hi=12) if kind == "thumb" \
+            k = (
+                I.cell_size(game_map.shape, target=160, lo=1, hi=12)
+                if kind == "thumb"
                 else None
-            return I.map_picture(game_map, base=self.base_grid(game_map), cell_px=k,
-                                 cell_mark=("circle", P.FREE))
+            )
+            return I.map_picture(
+                game_map, base=self.base_grid(game_map), cell_px=k, cell_mark=("circle", P.FREE)
+            )
         return super().picture(game_map, kind)
 
     def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:

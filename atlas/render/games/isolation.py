@@ -3,7 +3,8 @@ map pictures with the Voronoi split of the starts."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -26,8 +27,9 @@ class IsolationPainter(Painter):
 
     def __call__(self, state: Any) -> Frame:
         pos = cells_of(state.pos)
-        inside = [(r, c) for r, c in pos
-                  if 0 <= r < self.map.height and 0 <= c < self.map.width]
+        inside = [
+            (r, c) for r, c in pos if 0 <= r < self.map.height and 0 <= c < self.map.width
+        ]
         for seat, cell in enumerate(pos):
             if cell in inside:
                 self.owner[cell] = seat
@@ -36,8 +38,11 @@ class IsolationPainter(Painter):
         for seat in range(2):
             grid[burned & (self.owner == seat)] = P.PLAYER_TINT[seat]
         grid[burned & (self.owner < 0)] = P.WALL
-        marks = [Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat])
-                 for seat, cell in enumerate(pos) if cell in inside]
+        marks = [
+            Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat])
+            for seat, cell in enumerate(pos)
+            if cell in inside
+        ]
         return Frame(grid, marks, int(state.turn))
 
 
@@ -58,8 +63,9 @@ class IsolationRender(DuelRender):
     #: Both searches in both seats on every map at 0.05 s a move; random, a gauntlet.
     site_plan = SitePlan(time=0.05, top=2)
 
-    def series(self, game_map: GameMap, params: Mapping[str, Any],
-               states: Sequence[Any]) -> list[Series]:
+    def series(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[Series]:
         return [mobility_series(states)]
 
     def move_text(self, move: Any) -> str | None:

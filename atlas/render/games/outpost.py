@@ -4,7 +4,8 @@ a submitted map's validation problems."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -18,9 +19,18 @@ from .. import palette as P
 from ..frames import Frame, Mark
 from .base import GameRender, Painter, Series, SitePlan, cells_of
 
-__all__ = ["OutpostRender", "RENDER", "outpost_picture", "territory_grid", "outpost_owner",
-           "outpost_supply", "supply_paths", "validation_picture", "outpost_series",
-           "OVERLAY_TURNS"]
+__all__ = [
+    "OutpostRender",
+    "RENDER",
+    "outpost_picture",
+    "territory_grid",
+    "outpost_owner",
+    "outpost_supply",
+    "supply_paths",
+    "validation_picture",
+    "outpost_series",
+    "OVERLAY_TURNS",
+]
 
 #: Outposts are drawn this many cells wide in a replay, so they show on a 100x100 board.
 OUTPOST_MARK_SCALE = 2.6
@@ -32,10 +42,15 @@ def _land_grid(game_map: GameMap) -> I.IndexImage:
     return np.where(game_map.blocked, P.WATER, P.LAND).astype(np.uint8)
 
 
-def outpost_picture(game_map: GameMap, *, outposts: Sequence[Sequence[tuple[int, int]]]
-                    | None = None, radius: int = 10,
-                    supply_for: int | Sequence[int] | None = None,
-                    cell_px: int | None = None, homes: bool = True) -> Any:
+def outpost_picture(
+    game_map: GameMap,
+    *,
+    outposts: Sequence[Sequence[tuple[int, int]]] | None = None,
+    radius: int = 10,
+    supply_for: int | Sequence[int] | None = None,
+    cell_px: int | None = None,
+    homes: bool = True,
+) -> Any:
     """An Outpost board: land, water, each empire's territory, disputed cells, marks.
 
     Parameters
@@ -63,24 +78,29 @@ def outpost_picture(game_map: GameMap, *, outposts: Sequence[Sequence[tuple[int,
     grid = territory_grid(game_map, owner)
     image = I.upscale(grid, k)
     cut: list[tuple[int, int]] = []
-    seats = [] if supply_for is None else [supply_for] if isinstance(supply_for, int) \
+    seats = (
+        []
+        if supply_for is None
+        else [supply_for]
+        if isinstance(supply_for, int)
         else list(supply_for)
+    )
     for seat in seats:
         mine = [(int(r), int(c)) for r, c in outposts[seat]]
         for cell, path in zip(mine, supply_paths(game_map, owner, mine, seat)):
             if path is None:
                 cut.append(cell)
                 continue
-            I.mark_cells(image, path, k, "dot" if k >= 4 else "square",
-                         P.PLAYER_DARK[seat])
+            I.mark_cells(image, path, k, "dot" if k >= 4 else "square", P.PLAYER_DARK[seat])
     if homes:
         for seat, home in enumerate(OUTPOST_HOMES):
             I.stamp(image, home, k, "frame", P.PLAYER_DARK[seat])
     big = max(k, min(3 * k, 15))
     for seat, cells in enumerate(outposts):
         for cell in cells:
-            I.stamp(image, cell, k, P.PLAYER_SHAPES[seat], P.PLAYER[seat], outline=P.MARK,
-                  size=big)
+            I.stamp(
+                image, cell, k, P.PLAYER_SHAPES[seat], P.PLAYER[seat], outline=P.MARK, size=big
+            )
     for cell in cut:
         I.stamp(image, cell, k, "cross", P.MARK, size=big)
     return I.index_image(image)
@@ -99,15 +119,15 @@ def territory_grid(game_map: GameMap, owner: npt.ArrayLike) -> I.IndexImage:
     return grid
 
 
-def outpost_owner(game_map: GameMap, outposts: Sequence[Sequence[tuple[int, int]]],
-                  radius: int) -> npt.NDArray[np.int32]:
+def outpost_owner(
+    game_map: GameMap, outposts: Sequence[Sequence[tuple[int, int]]], radius: int
+) -> npt.NDArray[np.int32]:
     """Ownership grid (seat, -1 neutral, -2 disputed) of outpost positions."""
     cells = [np.asarray(o, dtype=np.int32).reshape(-1, 2) for o in outposts]
     return np.asarray(influence(game_map.blocked, cells, int(radius)).owner)
 
 
-def outpost_supply(game_map: GameMap, owner: npt.ArrayLike, seat: int
-                   ) -> npt.NDArray[np.bool_]:
+def outpost_supply(game_map: GameMap, owner: npt.ArrayLike, seat: int) -> npt.NDArray[np.bool_]:
     """The land through which ``seat``'s supply lines can run: the cells linked to its
     home by orthogonal paths over land that is neutral or its own (the home itself
     must be such a cell, else the region is empty)."""
@@ -120,9 +140,9 @@ def outpost_supply(game_map: GameMap, owner: npt.ArrayLike, seat: int
     return labels == labels[home]
 
 
-def supply_paths(game_map: GameMap, owner: npt.ArrayLike,
-                 cells: Sequence[tuple[int, int]], seat: int
-                 ) -> list[list[tuple[int, int]] | None]:
+def supply_paths(
+    game_map: GameMap, owner: npt.ArrayLike, cells: Sequence[tuple[int, int]], seat: int
+) -> list[list[tuple[int, int]] | None]:
     """A shortest supply line from home to each of ``seat``'s outposts ``cells``, or
     ``None`` for an outpost that has none.
 
@@ -149,9 +169,13 @@ def supply_paths(game_map: GameMap, owner: npt.ArrayLike,
         best = None
         for dr, dc in steps:
             rr, cc = r + dr, c + dc
-            if 0 <= rr < h and 0 <= cc < w and dist[rr, cc] >= 0:
-                if best is None or dist[rr, cc] < dist[best]:
-                    best = (rr, cc)
+            if (
+                0 <= rr < h
+                and 0 <= cc < w
+                and dist[rr, cc] >= 0
+                and (best is None or dist[rr, cc] < dist[best])
+            ):
+                best = (rr, cc)
         if best is None:
             out.append(None)
             continue
@@ -202,8 +226,11 @@ def validation_picture(text: str, report: Mapping[str, Any], cell_px: int = 10) 
     def cells(problems: Any, key: str) -> list[tuple[int, int]]:
         out = []
         for p in problems:
-            raw = ([p["cell"]] if p.get("cell") else []) if key == "cell" \
+            raw = (
+                ([p["cell"]] if p.get("cell") else [])
+                if key == "cell"
                 else list(p.get("region", []))
+            )
             for xy in raw:
                 x, y = int(xy[0]), int(xy[1])
                 if 0 <= x < n and 0 <= y < n:
@@ -231,12 +258,15 @@ class OutpostPainter(Painter):
 
     def __call__(self, state: Any) -> Frame:
         grid = territory_grid(self.map, state.owner)
-        marks = [Mark(home, "frame", P.PLAYER_DARK[seat], None)
-                 for seat, home in enumerate(OUTPOST_HOMES)]
+        marks = [
+            Mark(home, "frame", P.PLAYER_DARK[seat], None)
+            for seat, home in enumerate(OUTPOST_HOMES)
+        ]
         for seat, posts in enumerate(state.outposts):
             for cell in cells_of(posts):
-                marks.append(Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat],
-                                  scale=OUTPOST_MARK_SCALE))
+                marks.append(
+                    Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat], scale=OUTPOST_MARK_SCALE)
+                )
         return Frame(grid, marks, int(state.turn))
 
 
@@ -252,9 +282,11 @@ def outpost_series(states: Sequence[Any]) -> list[Series]:
             land[e].append(int(counts[e, 0]))
             water[e].append(int(counts[e, 1]))
             posts[e].append(int(state.num_outposts(e)))
-    return [{"name": "Land", "phrase": "land", "unit": "cells", "values": land},
-            {"name": "Water", "phrase": "water", "unit": "cells", "values": water},
-            {"name": "Outposts", "phrase": "outposts", "unit": "outposts", "values": posts}]
+    return [
+        {"name": "Land", "phrase": "land", "unit": "cells", "values": land},
+        {"name": "Water", "phrase": "water", "unit": "cells", "values": water},
+        {"name": "Outposts", "phrase": "outposts", "unit": "outposts", "values": posts},
+    ]
 
 
 class OutpostRender(GameRender):
@@ -269,13 +301,16 @@ class OutpostRender(GameRender):
     #: maps in turn, so each seating plays once on four maps); full games (the spec's
     #: T = 500 turns), 0.1 s a move (the bots answer in a few milliseconds).
     site_plan = SitePlan(time=0.1, params={"T": 500}, top=4, top_per_map=1, gauntlet=False)
-    validation_caption = ("Problems found by the validator (red: errors, yellow: "
-                          "warnings) on the 50x50 quarter")
+    validation_caption = (
+        "Problems found by the validator (red: errors, yellow: warnings) on the 50x50 quarter"
+    )
     game_pictures_title = "Influence and supply lines in the featured game"
-    game_pictures_note = ("Each empire's influence in its tint (the cells it holds alone; "
-                          "grey: disputed between empires; owned water darker) and the "
-                          "supply line of each of its outposts back home, dotted in its "
-                          "dark colour; a cross marks an outpost cut off from home.")
+    game_pictures_note = (
+        "Each empire's influence in its tint (the cells it holds alone; "
+        "grey: disputed between empires; owned water darker) and the "
+        "supply line of each of its outposts back home, dotted in its "
+        "dark colour; a cross marks an outpost cut off from home."
+    )
 
     def base_grid(self, game_map: GameMap) -> I.IndexImage:
         return _land_grid(game_map)
@@ -284,19 +319,20 @@ class OutpostRender(GameRender):
         if kind == "territory":
             return outpost_picture(game_map)
         if kind == "supply":
-            return outpost_picture(game_map, outposts=_sample_outposts(game_map),
-                                   supply_for=0)
+            return outpost_picture(game_map, outposts=_sample_outposts(game_map), supply_for=0)
         return super().picture(game_map, kind)
 
     def thumbnail(self, game_map: GameMap, size: int = 160) -> Any:
-        return outpost_picture(game_map, cell_px=I.cell_size(game_map.shape, target=size,
-                                                             lo=1, hi=12))
+        return outpost_picture(
+            game_map, cell_px=I.cell_size(game_map.shape, target=size, lo=1, hi=12)
+        )
 
     def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
         return OutpostPainter(game_map)
 
-    def series(self, game_map: GameMap, params: Mapping[str, Any],
-               states: Sequence[Any]) -> list[Series]:
+    def series(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[Series]:
         return outpost_series(states)
 
     def move_text(self, move: Any) -> str | None:
@@ -313,13 +349,16 @@ class OutpostRender(GameRender):
             if not isinstance(step, list) or not step:
                 return None
             target = step[1] if len(step) > 1 else None
-            parts.append(f"#{step[0]} → ({target[0]}, {target[1]})"
-                         if isinstance(target, list) and len(target) == 2
-                         else f"#{step[0]} stays")
+            parts.append(
+                f"#{step[0]} → ({target[0]}, {target[1]})"
+                if isinstance(target, list) and len(target) == 2
+                else f"#{step[0]} stays"
+            )
         return ", ".join(parts)
 
-    def game_pictures(self, game_map: GameMap, params: Mapping[str, Any],
-                      states: Sequence[Any]) -> list[tuple[str, Any]]:
+    def game_pictures(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[tuple[str, Any]]:
         """Influence and supply lines at a quarter, half, three quarters and the end of
         the game (:data:`OVERLAY_TURNS`)."""
         out = []
@@ -329,8 +368,9 @@ class OutpostRender(GameRender):
             i = min(last, max(0, round(share * last)))
             state = states[i]
             posts = [[(int(r), int(c)) for r, c in p] for p in state.outposts]
-            image = outpost_picture(game_map, outposts=posts, radius=radius,
-                                    supply_for=range(4), cell_px=4)
+            image = outpost_picture(
+                game_map, outposts=posts, radius=radius, supply_for=range(4), cell_px=4
+            )
             out.append((f"Turn {i} of {last}", image))
         return out
 

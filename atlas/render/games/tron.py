@@ -3,7 +3,8 @@ map pictures with the Voronoi split, the chambers and the articulation points.""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -51,8 +52,12 @@ def territory_series(states: Sequence[Any]) -> Series:
             counts = voronoi_counts(~np.asarray(state.blocked, dtype=bool), h0, h1)
         values[0].append(int(counts["p1"]))
         values[1].append(int(counts["p2"]))
-    return {"name": "Voronoi territory", "phrase": "Voronoi territory", "unit": "cells",
-            "values": values}
+    return {
+        "name": "Voronoi territory",
+        "phrase": "Voronoi territory",
+        "unit": "cells",
+        "values": values,
+    }
 
 
 def parity_picture(game_map: GameMap) -> Any:
@@ -76,16 +81,19 @@ def parity_picture(game_map: GameMap) -> Any:
 
 
 class TronRender(DuelRender):
-    pictures = {**DuelRender.pictures,
-                "chambers": "Chambers of seat 1's chamber tree, with their sizes",
-                "parity": "Seat 1's region coloured like a chessboard (light: its start's "
-                          "colour, darker: the other)"}
+    pictures = {
+        **DuelRender.pictures,
+        "chambers": "Chambers of seat 1's chamber tree, with their sizes",
+        "parity": "Seat 1's region coloured like a chessboard (light: its start's "
+        "colour, darker: the other)",
+    }
     #: The three searches play one game per map (their pairings dealt out over the
     #: maps in turn), at the ladder's 0.1 s a move; the two simple bots, a gauntlet.
     site_plan = SitePlan(time=0.1, top=4, top_per_map=1)
 
-    def series(self, game_map: GameMap, params: Mapping[str, Any],
-               states: Sequence[Any]) -> list[Series]:
+    def series(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[Series]:
         return [territory_series(states)]
 
     def move_text(self, move: Any) -> str | None:

@@ -30,9 +30,10 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ...errors import AtlasError, MapFormatError, OutputFolderError, PlanError, RecordError
 from ...fsutil import default_mode, read_regular_file
@@ -43,8 +44,13 @@ from ..images import png_bytes
 from .cache import Cache, code_version, content_key
 from .output import MANIFEST, SiteWriter
 from .pages import slugify
-from .tournament import (TournamentPlan, finish_warm_up, plan_tournament, play_tournament,
-                         start_warm_up)
+from .tournament import (
+    TournamentPlan,
+    finish_warm_up,
+    plan_tournament,
+    play_tournament,
+    start_warm_up,
+)
 
 __all__ = [
     "MapEntry",
@@ -81,8 +87,8 @@ class MapEntry:
     shown_path: str = ""
     #: The validation report's file in the site (``validation/SLUG.json``).
     report_file: str | None = None
-    games: list["GameEntry"] = field(default_factory=list)
-    featured: "GameEntry | None" = None
+    games: list[GameEntry] = field(default_factory=list)
+    featured: GameEntry | None = None
     overlays: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -169,8 +175,9 @@ def _bar(items: Iterable[Any], desc: str, progress: bool, total: int | None = No
         return items
     from tqdm import tqdm
 
-    return tqdm(items, desc=desc, total=total, unit="", leave=False, file=sys.stderr,
-                dynamic_ncols=True)
+    return tqdm(
+        items, desc=desc, total=total, unit="", leave=False, file=sys.stderr, dynamic_ncols=True
+    )
 
 
 # --------------------------------------------------------------------------- maps
@@ -201,8 +208,9 @@ def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntr
     for p in scan.files if scan is not None else ():
         game = _game_of(p, maps_dir if maps_dir.is_dir() else p.parent)
         try:
-            text = read_regular_file(p, MAX_MAP_BYTES, MapFormatError).decode("utf-8",
-                                                                               "replace")
+            text = read_regular_file(p, MAX_MAP_BYTES, MapFormatError).decode(
+                "utf-8", "replace"
+            )
         except MapFormatError as exc:
             text = ""
             err: str | None = exc.reason
@@ -260,8 +268,7 @@ def figures_of(summary: dict[str, Any]) -> dict[str, Any]:
     return fig
 
 
-def _pictures(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]
-              ) -> None:
+def _pictures(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]) -> None:
     gm = entry.game_map
     assert gm is not None
     render = render_of(gm.game)
@@ -276,8 +283,7 @@ def _pictures(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
         entry.images[kind] = rel
 
 
-def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]
-              ) -> None:
+def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]) -> None:
     render = render_of(entry.game)
     key = content_key("validate", entry.game, entry.text, version["analysis"])
     report = cache.get_json("validation", key)
@@ -285,8 +291,9 @@ def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
         report = render.validate_file(entry.path)
         cache.put_json("validation", key, report)
     entry.validation = report
-    pkey = content_key("validation-picture", entry.game, entry.text, report,
-                       version["analysis"])
+    pkey = content_key(
+        "validation-picture", entry.game, entry.text, report, version["analysis"]
+    )
     png = cache.get_bytes("png", pkey)
     if png is None:
         png = render.validation_picture(entry.text, report)
@@ -297,8 +304,11 @@ def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
     # the report itself, as `atlas validate --json` gives it: each submission's own file
     report_rel = f"validation/{entry.slug}.json"
     # named by the file alone: the builder's folders are not published
-    out.put(report_rel, json.dumps({**report, "file": os.path.basename(entry.path)},
-                                   indent=1, sort_keys=True) + "\n")
+    out.put(
+        report_rel,
+        json.dumps({**report, "file": os.path.basename(entry.path)}, indent=1, sort_keys=True)
+        + "\n",
+    )
     entry.report_file = report_rel
 
 
@@ -327,8 +337,9 @@ def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
             if p.is_symlink():
                 target = p.resolve()
                 if not (target.is_file() and target.is_relative_to(top)):
-                    problems.append(f"record {p}: left out, a link that leads out of "
-                                    f"{records_dir}")
+                    problems.append(
+                        f"record {p}: left out, a link that leads out of {records_dir}"
+                    )
                     continue
             elif not p.is_file():
                 problems.append(f"record {p}: left out, not a regular file")
@@ -360,8 +371,9 @@ def _shown_paths(roots: Sequence[Path]) -> Callable[[str], str]:
     return shown
 
 
-def load_event(folder: Path, problems: list[str], taken: Sequence[str] = ()
-               ) -> tuple[str, list[Any]] | None:
+def load_event(
+    folder: Path, problems: list[str], taken: Sequence[str] = ()
+) -> tuple[str, list[Any]] | None:
     """The name and records of an organiser's tournament folder (``atlas tournament
     --out DIR``: ``records/``, ``results.json``, ``tournament.toml``), or None with the
     reason in ``problems``.  The name is the plan's ``name`` when it has one, else the
@@ -371,8 +383,10 @@ def load_event(folder: Path, problems: list[str], taken: Sequence[str] = ()
         problems.append(f"tournament {folder}: not a folder")
         return None
     if not records.is_dir():
-        problems.append(f"tournament {folder}: no records/ folder (publish a folder "
-                        "written by atlas tournament --out)")
+        problems.append(
+            f"tournament {folder}: no records/ folder (publish a folder "
+            "written by atlas tournament --out)"
+        )
         return None
     name = folder.resolve().name or "tournament"
     plan = folder / "tournament.toml"
@@ -394,8 +408,9 @@ def load_event(folder: Path, problems: list[str], taken: Sequence[str] = ()
     return name, recs
 
 
-def _game_entries(records: list[Any], origin: str, maps: list[MapEntry],
-                  taken: set[str]) -> list[GameEntry]:
+def _game_entries(
+    records: list[Any], origin: str, maps: list[MapEntry], taken: set[str]
+) -> list[GameEntry]:
     by_hash = {(e.game, e.game_map.content_hash): e for e in maps if e.game_map is not None}
     out = []
     for rec in records:
@@ -403,8 +418,9 @@ def _game_entries(records: list[Any], origin: str, maps: list[MapEntry],
         map_entry = by_hash.get((rec.game, rec.map.hash))
         mslug = map_entry.slug if map_entry else slugify(f"{rec.game}-{rec.map.name}")
         ident = slugify(f"{mslug}-{digest[:10]}", taken)
-        entry = GameEntry(ident, rec, origin, map_entry.slug if map_entry else None,
-                          digest=digest)
+        entry = GameEntry(
+            ident, rec, origin, map_entry.slug if map_entry else None, digest=digest
+        )
         if map_entry is not None:
             map_entry.games.append(entry)
         out.append(entry)
@@ -442,10 +458,14 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     picks = sample_turns(len(frames), get_info(record.game).max_frames)
     gif = record_gif_bytes(record, frames=[frames[i] for i in picks])
     viewer = pack_viewer(viewer_data(record, states, frames=frames, series=series))
-    meta = {"interest": viewer["interest"],
-            "has_info": any(t.info for t in record.turns),
-            "series": [{"name": s["name"], "phrase": s.get("phrase", s["name"]),
-                        "unit": s["unit"]} for s in series]}
+    meta = {
+        "interest": viewer["interest"],
+        "has_info": any(t.info for t in record.turns),
+        "series": [
+            {"name": s["name"], "phrase": s.get("phrase", s["name"]), "unit": s["unit"]}
+            for s in series
+        ],
+    }
     return gif, viewer, meta
 
 
@@ -458,8 +478,13 @@ def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any], dict[str,
         return str(exc)
 
 
-def _render_games(entries: list[GameEntry], out: SiteWriter, cache: Cache,
-                  version: dict[str, str], progress: bool) -> list[str]:
+def _render_games(
+    entries: list[GameEntry],
+    out: SiteWriter,
+    cache: Cache,
+    version: dict[str, str],
+    progress: bool,
+) -> list[str]:
     """Write every game's GIF and public record and attach its meta data; cached
     renders are reused (their viewer data stays in the cache until a page needs it).
     Returns the problems.  (Rendering runs in this process: a replay takes a few
@@ -491,8 +516,7 @@ def _render_games(entries: list[GameEntry], out: SiteWriter, cache: Cache,
     return problems
 
 
-def _attach(entry: GameEntry, out: SiteWriter, cache: Cache, gif: bytes | None = None
-            ) -> None:
+def _attach(entry: GameEntry, out: SiteWriter, cache: Cache, gif: bytes | None = None) -> None:
     """Write the game's GIF and its public record (kept from the previous site when
     their keys did not change)."""
     key = entry.replay_key or ""
@@ -521,8 +545,9 @@ def _attach(entry: GameEntry, out: SiteWriter, cache: Cache, gif: bytes | None =
 
 def _record_bytes(record: Any) -> bytes:
     """The public record (no ``stderr``, no timestamp) as the site publishes it."""
-    return (json.dumps(_public(record), separators=(",", ":"), ensure_ascii=False)
-            + "\n").encode("utf-8")
+    return (
+        json.dumps(_public(record), separators=(",", ":"), ensure_ascii=False) + "\n"
+    ).encode("utf-8")
 
 
 def featured_game(games: Sequence[GameEntry]) -> GameEntry | None:
@@ -545,8 +570,7 @@ def featured_game(games: Sequence[GameEntry]) -> GameEntry | None:
     return best
 
 
-def _overlays(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]
-              ) -> None:
+def _overlays(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]) -> None:
     """Pictures of a few positions of the map's featured game, when its game draws any
     (Outpost: influence and supply lines)."""
     from ...sim.records import replay_states
@@ -576,18 +600,23 @@ def _overlays(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
 # --------------------------------------------------------------------------- build
 
 
-def build_site(maps_dir: str | os.PathLike[str] = "maps",
-               out_dir: str | os.PathLike[str] = "site", *,
-               records_dir: str | os.PathLike[str] | None = None,
-               tournaments: Sequence[str | os.PathLike[str]] = (),
-               jobs: int | None = None, games: int | None = None,
-               cache_dir: str | os.PathLike[str] | None = ".atlas-cache",
-               progress: bool = True, tournament: bool = True,
-               bots: dict[str, Sequence[str]] | None = None,
-               time_limit: float | None = None,
-               game_filter: Sequence[str] | None = None,
-               log: Callable[[str], None] | None = None,
-               params: Mapping[str, Mapping[str, Any]] | None = None) -> BuildResult:
+def build_site(
+    maps_dir: str | os.PathLike[str] = "maps",
+    out_dir: str | os.PathLike[str] = "site",
+    *,
+    records_dir: str | os.PathLike[str] | None = None,
+    tournaments: Sequence[str | os.PathLike[str]] = (),
+    jobs: int | None = None,
+    games: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = ".atlas-cache",
+    progress: bool = True,
+    tournament: bool = True,
+    bots: dict[str, Sequence[str]] | None = None,
+    time_limit: float | None = None,
+    game_filter: Sequence[str] | None = None,
+    log: Callable[[str], None] | None = None,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
+) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``.
 
     Parameters
@@ -654,8 +683,16 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
     writer = SiteWriter(tmp, out if out.is_dir() else None)
     warm = None
     try:
-        for sub in ("img/maps", "img/games", "maps", "games", "bots", "static",
-                    "validation", "tournaments"):
+        for sub in (
+            "img/maps",
+            "img/games",
+            "maps",
+            "games",
+            "bots",
+            "static",
+            "validation",
+            "tournaments",
+        ):
             (tmp / sub).mkdir(parents=True, exist_ok=True)
         entries = load_maps(Path(maps_dir), problems)
         for e in entries:
@@ -665,10 +702,20 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
                 except (AtlasError, OSError, ValueError) as exc:
                     problems.append(f"map {e.path}: cannot validate: {exc}")
         n_games = DEFAULT_GAMES if games is None else games
-        plan = plan_tournament(entries, games_per=n_games, cache=cache, version=version,
-                               bots=bots, time_limit=time_limit, game_filter=game_filter,
-                               params=params) \
-            if tournament and n_games > 0 else TournamentPlan()
+        plan = (
+            plan_tournament(
+                entries,
+                games_per=n_games,
+                cache=cache,
+                version=version,
+                bots=bots,
+                time_limit=time_limit,
+                game_filter=game_filter,
+                params=params,
+            )
+            if tournament and n_games > 0
+            else TournamentPlan()
+        )
         warm = start_warm_up(plan, jobs) if plan.todo and jobs != 1 else None
         for e in _bar(entries, "maps", progress):
             if not e.ok:
@@ -681,8 +728,10 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
                 e.error = f"analysis failed: {exc}"
                 problems.append(f"map {e.path}: {e.error}")
             if e.validation is not None and not e.validation.get("valid"):
-                problems.append(f"map {e.path}: invalid Outpost map "
-                                f"({len(e.validation.get('errors', []))} errors)")
+                problems.append(
+                    f"map {e.path}: invalid Outpost map "
+                    f"({len(e.validation.get('errors', []))} errors)"
+                )
         stage("maps")
         finish_warm_up(warm)
         warm = None
@@ -690,8 +739,9 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
         taken: set[str] = set()
         game_entries: list[GameEntry] = []
         if plan.specs:
-            recs = play_tournament(plan, jobs=jobs, cache=cache, progress=progress,
-                                   problems=problems)
+            recs = play_tournament(
+                plan, jobs=jobs, cache=cache, progress=progress, problems=problems
+            )
             game_entries += _game_entries(recs, "tournament", entries, taken)
         if records_dir is not None:
             recs = load_records(Path(records_dir), problems)
@@ -719,14 +769,20 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
                 problems.append(f"map {e.path}: cannot draw the featured game: {exc}")
         stage("replays")
         # the pages name the inputs from their folders, not by the builder's paths
-        shown = _shown_paths([Path(maps_dir), *([Path(records_dir)] if records_dir else []),
-                              *(Path(t) for t in tournaments)])
+        shown = _shown_paths(
+            [
+                Path(maps_dir),
+                *([Path(records_dir)] if records_dir else []),
+                *(Path(t) for t in tournaments),
+            ]
+        )
         for e in entries:
             e.shown_path = shown(e.path)
             if e.error:
                 e.error = shown(e.error)
-        write_pages(writer, entries, game_entries, [shown(p) for p in problems],
-                    code=version["pages"])
+        write_pages(
+            writer, entries, game_entries, [shown(p) for p in problems], code=version["pages"]
+        )
         writer.finish()
         _mark(tmp)
         _move_into_place(tmp, out)
@@ -736,16 +792,28 @@ def build_site(maps_dir: str | os.PathLike[str] = "maps",
             warm[0].shutdown(cancel_futures=True)
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    result = BuildResult(out, entries, game_entries, problems, time.perf_counter() - t0,
-                         cache.hits, cache.misses, stages, writer.written, writer.kept)
+    result = BuildResult(
+        out,
+        entries,
+        game_entries,
+        problems,
+        time.perf_counter() - t0,
+        cache.hits,
+        cache.misses,
+        stages,
+        writer.written,
+        writer.kept,
+    )
     ok_maps = sum(1 for m in entries if m.ok)
-    built = f" ({len(problems)} problem{'s' if len(problems) != 1 else ''})" \
-        if problems else ""
-    say(f"atlas build{built}: {ok_maps} of {len(entries)} maps, {len(game_entries)} games "
+    built = f" ({len(problems)} problem{'s' if len(problems) != 1 else ''})" if problems else ""
+    say(
+        f"atlas build{built}: {ok_maps} of {len(entries)} maps, {len(game_entries)} games "
         f"-> {out}/index.html in {result.seconds:.1f} s "
         f"(cache: {cache.hits} hits, {cache.misses} misses; files: {writer.written} "
         f"written, {writer.kept} unchanged; "
-        + ", ".join(f"{k} {v:.1f} s" for k, v in stages.items()) + ")")
+        + ", ".join(f"{k} {v:.1f} s" for k, v in stages.items())
+        + ")"
+    )
     for p in problems:
         say(f"  - {p}")
     return result
@@ -773,20 +841,24 @@ def check_site_folder(out: Path) -> None:
         return
     if (out / SITE_MARKER).is_file() or (out / MANIFEST).is_file():
         return
-    raise OutputFolderError(f"{out} holds files atlas did not write; give an empty or new "
-                            "folder (atlas builds only into a folder it made)")
+    raise OutputFolderError(
+        f"{out} holds files atlas did not write; give an empty or new "
+        "folder (atlas builds only into a folder it made)"
+    )
 
 
 def _written_files(folder: Path) -> list[str]:
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
-                  if p.is_file() or p.is_symlink())
+    return sorted(
+        str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() or p.is_symlink()
+    )
 
 
 def _mark(tmp: Path) -> None:
     files = _written_files(tmp)
     data = {"format": "atlas-site", "version": 1, "files": files}
-    (tmp / SITE_MARKER).write_text(json.dumps(data, separators=(",", ":")) + "\n",
-                                   encoding="utf-8")
+    (tmp / SITE_MARKER).write_text(
+        json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8"
+    )
 
 
 def _foreign_files(old: Path) -> list[str]:
@@ -807,7 +879,8 @@ def _move_into_place(tmp: Path, out: Path) -> None:
     if clash:
         raise OutputFolderError(
             f"{out} holds files atlas did not write where the new site puts its own: "
-            f"{', '.join(clash[:5])}; move them away first")
+            f"{', '.join(clash[:5])}; move them away first"
+        )
     for f in foreign:
         (tmp / f).parent.mkdir(parents=True, exist_ok=True)
         if (out / f).is_symlink():

@@ -18,8 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS",
-           "CODE_EXCLUDED"]
+__all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS", "CODE_EXCLUDED"]
 
 
 #: The parts of atlas whose code decides each kind of cached result.
@@ -32,8 +31,13 @@ CODE_PARTS = {
 #: where files go, which games are scheduled (a game's key holds its whole spec).
 #: Editing them re-renders pages only (pages have their own version,
 #: :func:`atlas.render.site.pages.pages_version`).
-CODE_EXCLUDED = ("render/site/pages.py", "render/site/output.py",
-                 "render/site/schedule.py", "render/site/tournament.py", "render/svg.py")
+CODE_EXCLUDED = (
+    "render/site/pages.py",
+    "render/site/output.py",
+    "render/site/schedule.py",
+    "render/site/tournament.py",
+    "render/svg.py",
+)
 
 
 def code_files(kind: str | None = None) -> list[Path]:
@@ -78,8 +82,11 @@ def content_key(*parts: Any) -> str:
             h.update(part)
         else:
             h.update(b"j")
-            h.update(json.dumps(part, sort_keys=True, separators=(",", ":"),
-                                default=str).encode("utf-8"))
+            h.update(
+                json.dumps(part, sort_keys=True, separators=(",", ":"), default=str).encode(
+                    "utf-8"
+                )
+            )
         h.update(b"\0")
     return h.hexdigest()
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 __all__ = ["SiteWriter", "MANIFEST"]
 
@@ -72,8 +72,9 @@ class SiteWriter:
         p = self.previous / rel
         return p if p.is_file() and not p.is_symlink() else None
 
-    def put(self, rel: str, data: bytes | str | Callable[[], bytes | str],
-            key: str | None = None) -> None:
+    def put(
+        self, rel: str, data: bytes | str | Callable[[], bytes | str], key: str | None = None
+    ) -> None:
         """Write ``data`` (bytes, text, or a function making them) as ``rel``.
 
         With a ``key``, a previous file recorded under the same key is kept without

@@ -19,9 +19,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ...sim.registry import game_names, get_info
 from .. import palette as P
@@ -29,9 +30,21 @@ from ..games import render_of
 from ..svg import chamber_tree_svg
 from .cache import content_key
 
-__all__ = ["write_pages", "standings", "event_standings", "templates_dir", "environment", "flatten",
-           "slugify", "game_titles", "picture_titles", "site_index", "pages_version",
-           "script_json", "INDEX_FILE"]
+__all__ = [
+    "write_pages",
+    "standings",
+    "event_standings",
+    "templates_dir",
+    "environment",
+    "flatten",
+    "slugify",
+    "game_titles",
+    "picture_titles",
+    "site_index",
+    "pages_version",
+    "script_json",
+    "INDEX_FILE",
+]
 
 #: The site's index of maps, bots and games, a script every page with a search box or
 #: a games table loads.
@@ -56,8 +69,9 @@ def picture_titles() -> dict[str, dict[str, str]]:
 
 def slugify(text: str, taken: set[str] | None = None) -> str:
     """A file-name-safe, lower-case form of ``text``; unique within ``taken``."""
-    out = "".join(ch if (ch.isascii() and ch.isalnum()) or ch in "-_" else "-"
-                  for ch in text.lower()).strip("-_")
+    out = "".join(
+        ch if (ch.isascii() and ch.isalnum()) or ch in "-_" else "-" for ch in text.lower()
+    ).strip("-_")
     while "--" in out:
         out = out.replace("--", "-")
     out = out[:60] or "x"
@@ -92,19 +106,31 @@ def pages_version() -> str:
 def script_json(data: Any) -> str:
     """``data`` as JSON that is safe inside a ``<script>`` element: ``<``, ``>`` and
     ``&`` are written as ``\\u`` escapes, so no text can close the element early."""
-    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    return (
+        json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
 
 
 def environment() -> Any:
     """The jinja2 environment: templates folder, autoescape on, strict undefined."""
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
-                             autoescape=True, undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(game_titles=game_titles(), player_hex=P.PLAYER_HEX,
-                       player_shapes=P.PLAYER_SHAPES, picture_titles=picture_titles())
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals.update(
+        game_titles=game_titles(),
+        player_hex=P.PLAYER_HEX,
+        player_shapes=P.PLAYER_SHAPES,
+        picture_titles=picture_titles(),
+    )
     env.filters["move"] = _move_text
     return env
 
@@ -147,12 +173,16 @@ def _why_featured(e: Any) -> str:
     first = (e.meta.get("series") or [{}])[0]
     measure = first.get("phrase") or first.get("name", "")
     if it.get("comeback", 0) > 0 and measure:
-        return (f"Featured: its winner was behind by up to {100 * it['comeback']:.0f} % "
-                f"of the total in {measure} (the chart under its board) and still won, "
-                f"the largest comeback on this map.")
+        return (
+            f"Featured: its winner was behind by up to {100 * it['comeback']:.0f} % "
+            f"of the total in {measure} (the chart under its board) and still won, "
+            f"the largest comeback on this map."
+        )
     if it.get("decisive"):
-        return (f"Featured: no winner on this map came from behind, and this is the longest "
-                f"game with a winner ({it.get('turns', 0)} turns).")
+        return (
+            f"Featured: no winner on this map came from behind, and this is the longest "
+            f"game with a winner ({it.get('turns', 0)} turns)."
+        )
     return f"Featured: the longest game on this map ({it.get('turns', 0)} turns)."
 
 
@@ -176,18 +206,35 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
         # (the pages do not show them, and refitting thousands of games is slow)
         table = table_of(records, samples=0)
         names = [r.bot for r in table.rows]
-        rows = [{"name": r.bot, "slug": slugger(game, r.bot), "rating": round(r.rating),
-                 "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses,
-                 "points": r.points} for r in table.rows]
-        h2h = {a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
-               for a in names}
-        out[game] = {"rows": rows, "h2h": h2h, "names": names,
-                     "pairwise": get_info(game).num_players > 2}
+        rows = [
+            {
+                "name": r.bot,
+                "slug": slugger(game, r.bot),
+                "rating": round(r.rating),
+                "games": r.games,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "points": r.points,
+            }
+            for r in table.rows
+        ]
+        h2h = {
+            a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
+            for a in names
+        }
+        out[game] = {
+            "rows": rows,
+            "h2h": h2h,
+            "names": names,
+            "pairwise": get_info(game).num_players > 2,
+        }
     return out
 
 
-def event_standings(game_entries: Sequence[Any], slugger: Any, *,
-                    samples: int | None = None) -> list[dict[str, Any]]:
+def event_standings(
+    game_entries: Sequence[Any], slugger: Any, *, samples: int | None = None
+) -> list[dict[str, Any]]:
     """Per organiser's tournament (``GameEntry.event``), in the order given: its name,
     page, game, games, and the standings with 95 % intervals and the likelihood of
     superiority over the next row (:func:`atlas.arena.standings.standings`)."""
@@ -206,26 +253,53 @@ def event_standings(game_entries: Sequence[Any], slugger: Any, *,
             records = [g.record for g in entries if g.record.game == game]
             table = table_of(records, samples=samples)
             names = [r.bot for r in table.rows]
-            rows = [{"name": r.bot, "slug": slugger(game, r.bot, name),
-                     "rating": round(r.rating), "low": round(r.low), "high": round(r.high),
-                     "los": None if r.los_next is None else round(100 * r.los_next),
-                     "games": r.games, "wins": r.wins, "draws": r.draws,
-                     "losses": r.losses, "points": r.points, "identity": r.identity}
-                    for r in table.rows]
-            h2h = {a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0)))
-                       for b in names} for a in names}
-            tables.append({"game": game, "rows": rows, "h2h": h2h, "names": names,
-                           "model": table.model, "errors": table.errors,
-                           "pairwise": get_info(game).num_players > 2,
-                           "games": [g for g in entries if g.record.game == game]})
+            rows = [
+                {
+                    "name": r.bot,
+                    "slug": slugger(game, r.bot, name),
+                    "rating": round(r.rating),
+                    "low": round(r.low),
+                    "high": round(r.high),
+                    "los": None if r.los_next is None else round(100 * r.los_next),
+                    "games": r.games,
+                    "wins": r.wins,
+                    "draws": r.draws,
+                    "losses": r.losses,
+                    "points": r.points,
+                    "identity": r.identity,
+                }
+                for r in table.rows
+            ]
+            h2h = {
+                a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
+                for a in names
+            }
+            tables.append(
+                {
+                    "game": game,
+                    "rows": rows,
+                    "h2h": h2h,
+                    "names": names,
+                    "model": table.model,
+                    "errors": table.errors,
+                    "pairwise": get_info(game).num_players > 2,
+                    "games": [g for g in entries if g.record.game == game],
+                }
+            )
         slug = slugify(name, taken)
-        out.append({"name": name, "slug": slug, "page": f"tournaments/{slug}.html",
-                    "tables": tables, "n_games": len(entries)})
+        out.append(
+            {
+                "name": name,
+                "slug": slug,
+                "page": f"tournaments/{slug}.html",
+                "tables": tables,
+                "n_games": len(entries),
+            }
+        )
     return out
 
 
-def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any
-               ) -> dict[str, Any]:
+def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict[str, Any]:
     """The data of ``site-index.js``: ``{"titles": {game: title}, "maps": [[slug,
     name, game, games]], "bots": [[slug, name, game]], "reasons": [...], "games":
     [[ident, map index or -1, map name, [bot index per seat], winner seat or -1,
@@ -251,16 +325,34 @@ def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any
             reason_index[reason] = len(reasons)
             reasons.append(reason)
         winner = rec.result.winner
-        rows.append([e.ident, map_index.get(e.map_slug or "", -1), rec.map.name, seats,
-                     -1 if winner is None else int(winner), reason_index[reason],
-                     len(rec.turns), int(e.origin != "tournament")])
-    return {"titles": game_titles(),
-            "maps": [[m.slug, m.name, m.game, len(m.games)] for m in maps],
-            "bots": bots, "reasons": reasons, "games": rows}
+        rows.append(
+            [
+                e.ident,
+                map_index.get(e.map_slug or "", -1),
+                rec.map.name,
+                seats,
+                -1 if winner is None else int(winner),
+                reason_index[reason],
+                len(rec.turns),
+                int(e.origin != "tournament"),
+            ]
+        )
+    return {
+        "titles": game_titles(),
+        "maps": [[m.slug, m.name, m.game, len(m.games)] for m in maps],
+        "bots": bots,
+        "reasons": reasons,
+        "games": rows,
+    }
 
 
-def write_pages(out: Any, maps: Sequence[Any], games: Sequence[Any],
-                problems: Sequence[str], code: str | None = None) -> None:
+def write_pages(
+    out: Any,
+    maps: Sequence[Any],
+    games: Sequence[Any],
+    problems: Sequence[str],
+    code: str | None = None,
+) -> None:
     """Write every page, the site index and the static files through ``out`` (a
     :class:`~atlas.render.site.output.SiteWriter`)."""
     env = environment()
@@ -298,65 +390,153 @@ def write_pages(out: Any, maps: Sequence[Any], games: Sequence[Any],
     def write(rel: str, template: str, **ctx: Any) -> None:
         out.put(rel, render(rel, template, **ctx))
 
-    common = {"result_text": _result_text, "bot_slug": bot_slug,
-              "map_by_slug": map_by_slug, "index_file": INDEX_FILE}
-    out.put(INDEX_FILE, "window.ATLAS_INDEX = "
-            + script_json(site_index(maps, games, bot_slug)) + ";\n")
-    write("index.html", "index.html", title="Maps", nav="maps", by_game=by_game,
-          other=other, problems=problems, n_games=len(games), **common)
+    common = {
+        "result_text": _result_text,
+        "bot_slug": bot_slug,
+        "map_by_slug": map_by_slug,
+        "index_file": INDEX_FILE,
+    }
+    out.put(
+        INDEX_FILE,
+        "window.ATLAS_INDEX = " + script_json(site_index(maps, games, bot_slug)) + ";\n",
+    )
+    write(
+        "index.html",
+        "index.html",
+        title="Maps",
+        nav="maps",
+        by_game=by_game,
+        other=other,
+        problems=problems,
+        n_games=len(games),
+        **common,
+    )
     for m in maps:
         parity = m.summary.get("parity_bound") if m.ok else None
-        write(m.page, "map.html", title=f"{m.name} ({titles.get(m.game, m.game)})",
-              nav="maps", m=m, summary=flatten(m.summary), parity=parity,
-              tree_svg=chamber_tree_svg(m.chambers) if m.chambers else "",
-              why=_why_featured(m.featured) if m.featured else "",
-              overlay_title=render_of(m.game).game_pictures_title if m.game in known else "",
-              overlay_note=render_of(m.game).game_pictures_note if m.game in known else "",
-              **common)
+        write(
+            m.page,
+            "map.html",
+            title=f"{m.name} ({titles.get(m.game, m.game)})",
+            nav="maps",
+            m=m,
+            summary=flatten(m.summary),
+            parity=parity,
+            tree_svg=chamber_tree_svg(m.chambers) if m.chambers else "",
+            why=_why_featured(m.featured) if m.featured else "",
+            overlay_title=render_of(m.game).game_pictures_title if m.game in known else "",
+            overlay_note=render_of(m.game).game_pictures_note if m.game in known else "",
+            **common,
+        )
     for e in games:
         rec = e.record
         slugs = [bot_slug(rec.game, p.name, e.event) for p in rec.players]
-        key = content_key("game-page", code, e.replay_key, e.ident, e.origin, e.map_slug,
-                          slugs, e.gif, e.record_file, e.record_kb, e.meta.get("series"))
+        key = content_key(
+            "game-page",
+            code,
+            e.replay_key,
+            e.ident,
+            e.origin,
+            e.map_slug,
+            slugs,
+            e.gif,
+            e.record_file,
+            e.record_kb,
+            e.meta.get("series"),
+        )
 
         def page(e: Any = e, rec: Any = rec) -> str:
             viewer = e.viewer_data() if e.drawn else None
-            html = render(e.page, "game.html",
-                          title=f"{' vs '.join(p.name for p in rec.players)} on "
-                                f"{rec.map.name}", nav="games", e=e, rec=rec,
-                          viewer=viewer, viewer_json=script_json(viewer), **common)
+            html = render(
+                e.page,
+                "game.html",
+                title=f"{' vs '.join(p.name for p in rec.players)} on {rec.map.name}",
+                nav="games",
+                e=e,
+                rec=rec,
+                viewer=viewer,
+                viewer_json=script_json(viewer),
+                **common,
+            )
             e.viewer = None  # a big site holds many; it stays in the cache
             return html
 
         out.put(e.page, page, key=key)
-    write("games.html", "games.html", title="Games", nav="games",
-          games_by_game=games_by_game, n_games=len(games), **common)
+    write(
+        "games.html",
+        "games.html",
+        title="Games",
+        nav="games",
+        games_by_game=games_by_game,
+        n_games=len(games),
+        **common,
+    )
     plans = {}
     for game in table:
         n = len(games_by_game[game])
         plans[game] = f"{n} game{'s' if n != 1 else ''}"
-    write("standings.html", "standings.html", title="Standings", nav="standings",
-          table=table, plans=plans, events=events, **common)
+    write(
+        "standings.html",
+        "standings.html",
+        title="Standings",
+        nav="standings",
+        table=table,
+        plans=plans,
+        events=events,
+        **common,
+    )
     for game, t in table.items():
         for row in t["rows"]:
-            mine = [e for e in games_by_game[game] if e.event is None
-                    and row["name"] in [p.name for p in e.record.players]]
-            write(f"bots/{row['slug']}.html", "bot.html",
-                  title=f"{row['name']} ({titles[game]})", nav="standings",
-                  game=game, row=row, t=t, games=mine, event=None,
-                  back=(f"standings.html#{game}", f"{titles[game]} standings"), **common)
+            mine = [
+                e
+                for e in games_by_game[game]
+                if e.event is None and row["name"] in [p.name for p in e.record.players]
+            ]
+            write(
+                f"bots/{row['slug']}.html",
+                "bot.html",
+                title=f"{row['name']} ({titles[game]})",
+                nav="standings",
+                game=game,
+                row=row,
+                t=t,
+                games=mine,
+                event=None,
+                back=(f"standings.html#{game}", f"{titles[game]} standings"),
+                **common,
+            )
     for ev in events:
-        write(ev["page"], "tournament.html", title=f"{ev['name']}: standings",
-              nav="standings", ev=ev, **common)
+        write(
+            ev["page"],
+            "tournament.html",
+            title=f"{ev['name']}: standings",
+            nav="standings",
+            ev=ev,
+            **common,
+        )
         for t in ev["tables"]:
             game = t["game"]
             for row in t["rows"]:
-                mine = [e for e in t["games"]
-                        if row["name"] in [p.name for p in e.record.players]]
-                write(f"bots/{row['slug']}.html", "bot.html",
-                      title=f"{row['name']} ({ev['name']}, {titles[game]})",
-                      nav="standings", game=game, row=row, t=t, games=mine,
-                      event=ev["name"], back=(ev["page"], f"{ev['name']} standings"),
-                      **common)
-    write("validation.html", "validation.html", title="Outpost map validation",
-          nav="validation", maps=[m for m in maps if m.validation is not None], **common)
+                mine = [
+                    e for e in t["games"] if row["name"] in [p.name for p in e.record.players]
+                ]
+                write(
+                    f"bots/{row['slug']}.html",
+                    "bot.html",
+                    title=f"{row['name']} ({ev['name']}, {titles[game]})",
+                    nav="standings",
+                    game=game,
+                    row=row,
+                    t=t,
+                    games=mine,
+                    event=ev["name"],
+                    back=(ev["page"], f"{ev['name']} standings"),
+                    **common,
+                )
+    write(
+        "validation.html",
+        "validation.html",
+        title="Outpost map validation",
+        nav="validation",
+        maps=[m for m in maps if m.validation is not None],
+        **common,
+    )

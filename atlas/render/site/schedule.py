@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...arena.tournament import GameSpec, seatings
 from ...maps import GameMap, format_map
@@ -35,16 +36,37 @@ from ...sim.registry import get_info
 __all__ = ["site_schedule", "run_order"]
 
 
-def _spec(game: str, game_map: GameMap, seating: Sequence[str], seed: int, ptext: str,
-          time_limit: float) -> GameSpec:
-    return GameSpec(game, game_map.name, format_map(game_map), tuple(seating), seed, ptext,
-                    float(time_limit))
+def _spec(
+    game: str,
+    game_map: GameMap,
+    seating: Sequence[str],
+    seed: int,
+    ptext: str,
+    time_limit: float,
+) -> GameSpec:
+    return GameSpec(
+        game,
+        game_map.name,
+        format_map(game_map),
+        tuple(seating),  # type: ignore[arg-type]
+        seed,
+        ptext,
+        float(time_limit),
+    )
 
 
-def site_schedule(game: str, maps: Sequence[GameMap], bots: Sequence[str], *,
-                  top: int, top_per_map: int | None, time_limit: float,
-                  params: Mapping[str, Any] | None = None, seeds: int = 1,
-                  gauntlet: bool = True) -> list[GameSpec]:
+def site_schedule(
+    game: str,
+    maps: Sequence[GameMap],
+    bots: Sequence[str],
+    *,
+    top: int,
+    top_per_map: int | None,
+    time_limit: float,
+    params: Mapping[str, Any] | None = None,
+    seeds: int = 1,
+    gauntlet: bool = True,
+) -> list[GameSpec]:
     """The games of one game's tournament in a build (see the module docstring).
 
     Parameters
@@ -123,8 +145,9 @@ def _main_seatings(strong: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return [tuple(p) for p in pairs] + [(b, a) for a, b in pairs]
 
 
-def _gauntlet_seatings(strong: Sequence[str], simple: Sequence[str],
-                       n: int) -> list[tuple[str, ...]]:
+def _gauntlet_seatings(
+    strong: Sequence[str], simple: Sequence[str], n: int
+) -> list[tuple[str, ...]]:
     """Every pairing with a simpler bot once, seats alternating, two simpler bots in
     both seats (two seats); each seating of the full round robin holding a simpler bot
     (more seats)."""
@@ -132,7 +155,7 @@ def _gauntlet_seatings(strong: Sequence[str], simple: Sequence[str],
     if n != 2:
         return [s for s in seatings(everyone, n) if set(s) & set(simple)]
     pairs = [p for p in itertools.combinations(everyone, 2) if set(p) & set(simple)]
-    out = []
+    out: list[tuple[str, ...]] = []
     for j, (a, b) in enumerate(pairs):
         out.append((a, b) if j % 2 == 0 else (b, a))
         if a in simple and b in simple:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ...errors import RecordError
 from ...maps import GameMap, format_map
@@ -24,8 +25,16 @@ from ..games import render_of
 from .cache import Cache, content_key
 from .schedule import run_order, site_schedule
 
-__all__ = ["TournamentPlan", "plan_tournament", "warm_bots", "start_warm_up",
-           "finish_warm_up", "play_tournament", "spec_json", "WARM_UP_MOVE"]
+__all__ = [
+    "TournamentPlan",
+    "plan_tournament",
+    "warm_bots",
+    "start_warm_up",
+    "finish_warm_up",
+    "play_tournament",
+    "spec_json",
+    "WARM_UP_MOVE",
+]
 
 #: Seconds a bot may think on its warm-up move (:func:`warm_bots`).
 WARM_UP_MOVE = 0.2
@@ -43,10 +52,17 @@ class TournamentPlan:
     warm: dict[str, tuple[str, str, list[str], dict[str, Any]]] = field(default_factory=dict)
 
 
-def plan_tournament(entries: Sequence[Any], *, games_per: int, cache: Cache,
-                     version: dict[str, str], bots: dict[str, Sequence[str]] | None,
-                     time_limit: float | None, game_filter: Sequence[str] | None,
-                     params: Mapping[str, Mapping[str, Any]] | None = None) -> TournamentPlan:
+def plan_tournament(
+    entries: Sequence[Any],
+    *,
+    games_per: int,
+    cache: Cache,
+    version: dict[str, str],
+    bots: dict[str, Sequence[str]] | None,
+    time_limit: float | None,
+    game_filter: Sequence[str] | None,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
+) -> TournamentPlan:
     """Schedule the tournament (:func:`~atlas.render.site.schedule.site_schedule` with
     each game's :class:`~atlas.render.games.base.SitePlan`, its parameters overridden by
     ``params[game]``) and look each game up in the cache."""
@@ -66,18 +82,37 @@ def plan_tournament(entries: Sequence[Any], *, games_per: int, cache: Cache,
         limit = site.time if time_limit is None else time_limit
         free = {m.name: int(m.free.sum()) for m in maps}
         first = len(plan.specs)
-        for spec in site_schedule(game, maps, names, top=site.top,
-                                  top_per_map=site.top_per_map, time_limit=limit,
-                                  params=game_params, seeds=games_per,
-                                  gauntlet=site.gauntlet):
-            plan.cost[spec.key] = limit * max(free.get(spec.map_name, 1), 1) * (
-                1 + len(set(_names(spec)) & set(names[-site.top:])))
+        for spec in site_schedule(
+            game,
+            maps,
+            names,
+            top=site.top,
+            top_per_map=site.top_per_map,
+            time_limit=limit,
+            params=game_params,
+            seeds=games_per,
+            gauntlet=site.gauntlet,
+        ):
+            plan.cost[spec.key] = (
+                limit
+                * max(free.get(spec.map_name, 1), 1)
+                * (1 + len(set(_names(spec)) & set(names[-site.top :])))
+            )
             plan.specs.append(spec)
         smallest = min(maps, key=lambda m: (m.shape[0] * m.shape[1], m.name))
-        plan.warm[game] = (format_map(smallest), smallest.name,
-                           sorted({p.builtin for s in plan.specs[first:] for p in s.players
-                                   if getattr(p, "builtin", None)}),
-                           game_params)
+        plan.warm[game] = (
+            format_map(smallest),
+            smallest.name,
+            sorted(
+                {
+                    p.builtin
+                    for s in plan.specs[first:]
+                    for p in s.players
+                    if getattr(p, "builtin", None)
+                }
+            ),
+            game_params,
+        )
     for i, spec in enumerate(plan.specs):
         key = content_key("game", spec_json(spec), version["game"])
         data = cache.get_json("record", key)
@@ -96,8 +131,9 @@ def _names(spec: Any) -> list[str]:
     return [getattr(p, "name", p) for p in spec.players]
 
 
-def warm_bots(game: str, map_text: str, map_name: str, names: Sequence[str],
-              params: dict[str, Any]) -> float:
+def warm_bots(
+    game: str, map_text: str, map_name: str, names: Sequence[str], params: dict[str, Any]
+) -> float:
     """Make each bot of ``names`` and ask it for one move on ``map_text`` (a worker's
     job before the tournament): this compiles its numba kernels into numba's cache once,
     so no game pays for it and no first move runs out of time compiling.  Any error is
@@ -127,7 +163,7 @@ def warm_bots(game: str, map_text: str, map_name: str, names: Sequence[str],
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
-        except Exception:  # noqa: BLE001 - a warm-up never fails the build
+        except Exception:
             continue
     return time.perf_counter() - t0
 
@@ -143,8 +179,7 @@ def start_warm_up(plan: TournamentPlan, jobs: int | None) -> Any:
     if workers < 1:
         return None
     method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    pool = cf.ProcessPoolExecutor(max_workers=workers,
-                                  mp_context=mp.get_context(method))
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method))
     order = sorted(games, key=lambda g: -len(plan.warm[g][2]))
     return pool, [pool.submit(warm_bots, g, *plan.warm[g]) for g in order]
 
@@ -156,13 +191,14 @@ def finish_warm_up(warm: Any) -> None:
     for fut in futures:
         try:
             fut.result()
-        except Exception:  # noqa: BLE001 - a lost worker: the games compile themselves
+        except Exception:
             pass
     pool.shutdown()
 
 
-def play_tournament(plan: TournamentPlan, *, jobs: int | None, cache: Cache, progress: bool,
-                problems: list[str]) -> list[Any]:
+def play_tournament(
+    plan: TournamentPlan, *, jobs: int | None, cache: Cache, progress: bool, problems: list[str]
+) -> list[Any]:
     """Records of the built-in tournament (played where the cache has none), in
     schedule order."""
     from ...arena import tournament as tour
@@ -175,9 +211,11 @@ def play_tournament(plan: TournamentPlan, *, jobs: int | None, cache: Cache, pro
         played = tour.run_games([spec for _, _, spec in todo], jobs=jobs, progress=progress)
         for (i, key, spec), rec in zip(todo, played):
             if tour.is_error(rec):  # not cached: the next build tries again
-                problems.append(f"game {spec.game} {' vs '.join(_names(spec))} on "
-                                f"{spec.map_name} could not be played: "
-                                f"{rec.result.detail.splitlines()[-1][:200]}")
+                problems.append(
+                    f"game {spec.game} {' vs '.join(_names(spec))} on "
+                    f"{spec.map_name} could not be played: "
+                    f"{rec.result.detail.splitlines()[-1][:200]}"
+                )
                 continue
             cache.put_json("record", key, rec.to_json())
             done[i] = rec

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from ...jit import numba  # numba itself is imported on first compile
 import numpy as np
 
 from ...analyze.outpost_kernels import ownership_kernel, ownership_update
 from ...analyze.supply import supply_core
+from ...jit import numba  # numba itself is imported on first compile
 
 __all__ = ["_turn_kernel", "_MISSING", "_OK", "_ABORT", "_ERR_TEXT"]
 
@@ -45,8 +45,15 @@ _ERR_TEXT = {
 
 
 @numba.njit(cache=True)
-def _move_steps(land_flat, stride, official, cells, starts, steps, ends
-                ):  # pragma: no cover - compiled
+def _move_steps(  # type: ignore[no-untyped-def]
+    land_flat,
+    stride,
+    official,
+    cells,
+    starts,
+    steps,
+    ends,
+):  # pragma: no cover - compiled
     """Apply steps to flat ``cells``; see :mod:`atlas.sim.outpost.rules`.
 
     ``steps`` is flat ``index, row, col`` triples, seat by seat: seat p's are triples
@@ -99,29 +106,45 @@ def _move_steps(land_flat, stride, official, cells, starts, steps, ends
 
 
 @numba.njit(cache=True)
-def _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, copy, owner, key,
-         bufs, counts, boxes, nb, area):  # pragma: no cover - compiled
+def _own(  # type: ignore[no-untyped-def]
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    emps,
+    owner_old,
+    key_old,
+    copy,
+    owner,
+    key,
+    bufs,
+    counts,
+    boxes,
+    nb,
+    area,
+):  # pragma: no cover - compiled
     """Ownership of ``cells`` into ``owner``, ``key`` and ``counts``: from the previous
     ``owner_old``/``key_old`` (copied first if ``copy``, else the same arrays) with only
     the ``nb`` boxes recomputed when their area is small (a quarter of the board or
     less; ``nb < 0``: everything), else from scratch."""
     rows = land_flat.shape[0] // stride - 2
-    if 0 <= nb and area * 4 <= rows * (stride - 2):
+    if nb >= 0 and area * 4 <= rows * (stride - 2):
         if copy:  # plain loops: numba's slice assignment copies element by element
             for i in range(owner.shape[0]):
                 owner[i] = owner_old[i]
             for i in range(key.shape[0]):
                 key[i] = key_old[i]
         if nb > 0:
-            ownership_update(land_flat, stride, r, cells, emps, boxes[:nb], owner, key,
-                             counts)
+            ownership_update(land_flat, stride, r, cells, emps, boxes[:nb], owner, key, counts)
     else:
-        ownership_kernel(land_flat, board_flat, stride, r, cells, emps, owner, key, bufs[1],
-                         bufs[2], counts)
+        ownership_kernel(
+            land_flat, board_flat, stride, r, cells, emps, owner, key, bufs[1], bufs[2], counts
+        )
 
 
 @numba.njit(cache=True, inline="always")
-def _box(stride, rows, cols, r, a, b, boxes, nb):  # pragma: no cover - compiled
+def _box(stride, rows, cols, r, a, b, boxes, nb):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Store the bounding box of the diamonds around flat cells a and b; its area."""
     ar = a // stride
     ac = a - ar * stride
@@ -135,8 +158,23 @@ def _box(stride, rows, cols, r, a, b, boxes, nb):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_old, key_old,
-            owner, key, bufs, counts, src):  # pragma: no cover - compiled
+def _settle(  # type: ignore[no-untyped-def]
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    emps,
+    starts,
+    homes,
+    owner_old,
+    key_old,
+    owner,
+    key,
+    bufs,
+    counts,
+    src,
+):  # pragma: no cover - compiled
     """Ownership, supply lines, removal of the cut-off outposts, ownership again, into
     ``owner``, ``key`` and ``counts``.
 
@@ -167,8 +205,24 @@ def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_
             if src[0, j] != cells[j]:
                 area += _box(stride, rows, cols, r, src[0, j], cells[j], boxes, nb)
                 nb += 1
-    _own(land_flat, board_flat, stride, r, cells, emps, owner_old, key_old, True, owner, key,
-         bufs, counts, boxes, nb, area)
+    _own(
+        land_flat,
+        board_flat,
+        stride,
+        r,
+        cells,
+        emps,
+        owner_old,
+        key_old,
+        True,
+        owner,
+        key,
+        bufs,
+        counts,
+        boxes,
+        nb,
+        area,
+    )
     mark = bufs[3]  # all 0 and heads all -1 on entry: supply_core leaves them so
     heads = bufs[6]
     alive = np.empty(n, np.uint8)
@@ -176,8 +230,19 @@ def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_
     for e in range(n_emp):
         a = starts[e]
         b = starts[e + 1]
-        left += supply_core(land_flat, stride, owner, e, homes[e], cells[a:b], alive[a:b],
-                            mark, bufs[4], bufs[5], heads)
+        left += supply_core(
+            land_flat,
+            stride,
+            owner,
+            e,
+            homes[e],
+            cells[a:b],
+            alive[a:b],
+            mark,
+            bufs[4],
+            bufs[5],
+            heads,
+        )
     if left == n:
         return n
     w = 0
@@ -196,15 +261,47 @@ def _settle(land_flat, board_flat, stride, r, cells, emps, starts, homes, owner_
                 area += _box(stride, rows, cols, r, cells[j], cells[j], boxes, nb)
                 nb += 1
     starts[n_emp] = w
-    _own(land_flat, board_flat, stride, r, cells[:w], emps[:w], owner, key, False, owner, key,
-         bufs, counts, boxes, nb, area)
+    _own(
+        land_flat,
+        board_flat,
+        stride,
+        r,
+        cells[:w],
+        emps[:w],
+        owner,
+        key,
+        False,
+        owner,
+        key,
+        bufs,
+        counts,
+        boxes,
+        nb,
+        area,
+    )
     return w
 
 
 @numba.njit(cache=True)
-def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, ends, homes,
-                 owner_old, key_old, owner, key, bufs, counts, src
-                 ):  # pragma: no cover - compiled
+def _turn_kernel(  # type: ignore[no-untyped-def]
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    official,
+    rc,
+    starts,
+    steps,
+    ends,
+    homes,
+    owner_old,
+    key_old,
+    owner,
+    key,
+    bufs,
+    counts,
+    src,
+):  # pragma: no cover - compiled
     """Moves, then (unless an official turn was cut short) :func:`_settle` from
     ``owner_old``/``key_old`` into ``owner``/``key`` (left untouched otherwise).
 
@@ -223,8 +320,23 @@ def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, 
     code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps, ends)
     left = n
     if code == 0:
-        left = _settle(land_flat, board_flat, stride, r, cells, emps, new_starts, homes,
-                       owner_old, key_old, owner, key, bufs, counts, src)
+        left = _settle(
+            land_flat,
+            board_flat,
+            stride,
+            r,
+            cells,
+            emps,
+            new_starts,
+            homes,
+            owner_old,
+            key_old,
+            owner,
+            key,
+            bufs,
+            counts,
+            src,
+        )
     out = np.empty((left, 2), np.int32)
     new_src = np.empty((2, left), np.int64)
     for j in range(left):
@@ -233,4 +345,3 @@ def _turn_kernel(land_flat, board_flat, stride, r, official, rc, starts, steps, 
         new_src[0, j] = cells[j]
         new_src[1, j] = emps[j]
     return code, k, out, new_starts, new_src
-

@@ -15,7 +15,8 @@ References
 from __future__ import annotations
 
 import struct
-from typing import Any, Final, Mapping
+from collections.abc import Mapping
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -35,8 +36,10 @@ _NO_STEPS.setflags(write=False)  # read-only like every step array (one compiled
 _NO_ENDS.setflags(write=False)
 
 
-def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...],
-           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _steps(
+    moves: Mapping[PlayerId, Any],
+    skip: tuple[bool, ...],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """All seats' moves as flat ``index, row, col`` triples, seat by seat, and each
     seat's end (in triples): one Python loop over the steps and one conversion."""
     flat: list[Any] = []
@@ -65,8 +68,10 @@ def _steps(moves: Mapping[PlayerId, Any], skip: tuple[bool, ...],
     try:  # whole numbers only (bool and numpy integers are ints), int64 range
         packed = np.frombuffer(struct.pack(f"{k + NUM_EMPIRES}q", *flat, *ends), np.int64)
     except struct.error:
-        raise IllegalMoveError(f"outpost moves are (index, (row, col)) steps of whole "
-                               f"numbers, got {flat[:9]!r:.80}") from None
+        raise IllegalMoveError(
+            f"outpost moves are (index, (row, col)) steps of whole "
+            f"numbers, got {flat[:9]!r:.80}"
+        ) from None
     return packed[:k], packed[k:]  # read-only views, like _NO_STEPS and _NO_ENDS
 
 
@@ -85,16 +90,19 @@ def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int]]:
                     raise TypeError
                 rows.append((int(idx), int(tr), int(tc)))
     except (TypeError, ValueError):
-        raise IllegalMoveError(f"seat {s}: an outpost move is a sequence of "
-                               f"(index, (row, col)) steps, got {move!r:.80}") from None
+        raise IllegalMoveError(
+            f"seat {s}: an outpost move is a sequence of "
+            f"(index, (row, col)) steps, got {move!r:.80}"
+        ) from None
     return rows
-
 
 
 def _parse_steps(data: Any) -> tuple[tuple[int, tuple[int, int] | None], ...]:
     if not isinstance(data, (list, tuple)):
-        raise InvalidMoveError("an outpost move is a list of [index, [row, col]] steps or "
-                               f"a disband index, got {data!r:.60}")
+        raise InvalidMoveError(
+            "an outpost move is a list of [index, [row, col]] steps or "
+            f"a disband index, got {data!r:.60}"
+        )
     out = []
     for entry in data:
         ok = isinstance(entry, (list, tuple)) and len(entry) in (1, 2) and _is_int(entry[0])
@@ -112,4 +120,3 @@ def _parse_steps(data: Any) -> tuple[tuple[int, tuple[int, int] | None], ...]:
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-

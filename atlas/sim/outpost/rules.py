@@ -54,8 +54,9 @@ from __future__ import annotations
 import dataclasses
 import threading
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -66,7 +67,7 @@ from ...maps import GameMap
 from ...types import Cell, Grid, IntGrid, PlayerId
 from ..base import GameBase, GameInfo, Outcome, Param, _from_json, _to_json
 from .kernels import _ERR_TEXT, _MISSING, _OK, _turn_kernel
-from .moves import NUM_EMPIRES, _NO_ENDS, _NO_STEPS, _is_int, _parse_steps, _steps
+from .moves import _NO_ENDS, _NO_STEPS, NUM_EMPIRES, _is_int, _parse_steps, _steps
 
 __all__ = [
     "COMPATS",
@@ -110,8 +111,9 @@ class OutpostParams:
         for name in ("r", "L", "W", "T"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-                raise ValueError(f"outpost parameter {name} must be a whole number >= 0, "
-                                 f"got {v!r}")
+                raise ValueError(
+                    f"outpost parameter {name} must be a whole number >= 0, got {v!r}"
+                )
             object.__setattr__(self, name, int(v))
         if self.T < 1:
             raise ValueError(f"outpost parameter T must be at least 1, got {self.T}")
@@ -148,7 +150,7 @@ class Board:
     stride: int
 
     @classmethod
-    def from_water(cls, water: Grid, homes: Sequence[Cell]) -> "Board":
+    def from_water(cls, water: Grid, homes: Sequence[Cell]) -> Board:
         w = np.array(water, dtype=np.bool_, copy=True)
         w.setflags(write=False)
         h, c = w.shape
@@ -221,19 +223,31 @@ class OutpostState:
     key_flat: npt.NDArray[np.int32] | None = None
     key_src: npt.NDArray[np.int64] = field(default_factory=lambda: _NO_SRC)
 
-    def copy(self) -> "OutpostState":
+    def copy(self) -> OutpostState:
         """An independent copy (the water grid, the board and the read-only ownership
         bookkeeping ``key_flat``/``key_src`` are shared)."""
-        return OutpostState(self.water, self.rc.copy(), self.starts.copy(),
-                            self.owner_flat.copy(), self.counts.copy(), self.turn,
-                            self.params, self.board, self.afford, self.pending, self.built,
-                            self.skip, self.key_flat, self.key_src)
+        return OutpostState(
+            self.water,
+            self.rc.copy(),
+            self.starts.copy(),
+            self.owner_flat.copy(),
+            self.counts.copy(),
+            self.turn,
+            self.params,
+            self.board,
+            self.afford,
+            self.pending,
+            self.built,
+            self.skip,
+            self.key_flat,
+            self.key_src,
+        )
 
     @property
     def outposts(self) -> list[npt.NDArray[np.int32]]:
         """Per empire, its outposts as ``[row, col]`` rows in list order (views)."""
         s = self.starts.tolist()
-        return [self.rc[s[e]:s[e + 1]] for e in range(len(s) - 1)]
+        return [self.rc[s[e] : s[e + 1]] for e in range(len(s) - 1)]
 
     def num_outposts(self, empire: int) -> int:
         return int(self.starts[empire + 1] - self.starts[empire])
@@ -261,14 +275,16 @@ class OutpostState:
         return self.turn >= self.params.last_turn
 
     def __repr__(self) -> str:
-        return (f"OutpostState(turn={self.turn}, outposts={np.diff(self.starts).tolist()}, "
-                f"land={self.land.tolist()}, water={self.water_count.tolist()})")
+        return (
+            f"OutpostState(turn={self.turn}, outposts={np.diff(self.starts).tolist()}, "
+            f"land={self.land.tolist()}, water={self.water_count.tolist()})"
+        )
 
 
 # --------------------------------------------------------------------------- engine
 
 #: No outposts behind an ownership (``OutpostState.key_src``).
-_NO_SRC = np.zeros((2, 0), np.int64)
+_NO_SRC: npt.NDArray[np.int64] = np.zeros((2, 0), np.int64)
 _NO_SRC.setflags(write=False)
 _NO_KEY = np.zeros(0, np.int32)
 _NO_KEY.setflags(write=False)
@@ -276,9 +292,13 @@ _NO_KEY.setflags(write=False)
 _local = threading.local()
 
 
-def _run(state: OutpostState, steps: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
-         rc: npt.NDArray[np.int32],
-         starts: npt.NDArray[np.int64]) -> tuple[int, int, OutpostState]:
+def _run(
+    state: OutpostState,
+    steps: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64],
+    rc: npt.NDArray[np.int32],
+    starts: npt.NDArray[np.int64],
+) -> tuple[int, int, OutpostState]:
     """One kernel call from ``rc``/``starts``; the new state shares nothing writable
     with ``state``."""
     b = state.board
@@ -295,9 +315,24 @@ def _run(state: OutpostState, steps: npt.NDArray[np.int64], ends: npt.NDArray[np
     owner = np.empty_like(state.owner_flat)
     counts = state.counts.copy()
     code, k, new_rc, new_starts, new_src = _turn_kernel(
-        b.land_flat, b.board_flat, b.stride, state.params.r, state.params.official, rc,
-        starts, steps, ends, b.homes_flat, state.owner_flat, key_old, owner, key, bufs, counts,
-        src)
+        b.land_flat,
+        b.board_flat,
+        b.stride,
+        state.params.r,
+        state.params.official,
+        rc,
+        starts,
+        steps,
+        ends,
+        b.homes_flat,
+        state.owner_flat,
+        key_old,
+        owner,
+        key,
+        bufs,
+        counts,
+        src,
+    )
     # cut short (official) or refused (spec): ownership not recomputed
     if code != _OK:
         new_src = src
@@ -305,9 +340,22 @@ def _run(state: OutpostState, steps: npt.NDArray[np.int64], ends: npt.NDArray[np
         key = key_old
     key.setflags(write=False)
     new_src.setflags(write=False)
-    new = OutpostState(state.water, new_rc, new_starts, owner, counts, state.turn,
-                       state.params, b, state.afford, state.pending, state.built, state.skip,
-                       key if key.shape[0] else None, new_src)
+    new = OutpostState(
+        state.water,
+        new_rc,
+        new_starts,
+        owner,
+        counts,
+        state.turn,
+        state.params,
+        b,
+        state.afford,
+        state.pending,
+        state.built,
+        state.skip,
+        key if key.shape[0] else None,
+        new_src,
+    )
     return int(code), int(k), new
 
 
@@ -326,8 +374,10 @@ def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostStat
     if state.turn >= state.params.last_turn:
         raise IllegalMoveError(f"the game is over (turn {state.turn})")
     if any(state.pending):
-        raise IllegalMoveError(f"seats {[s for s in range(4) if state.pending[s]]} must "
-                               "first choose an outpost to disband")
+        raise IllegalMoveError(
+            f"seats {[s for s in range(4) if state.pending[s]]} must "
+            "first choose an outpost to disband"
+        )
     for s in moves:
         if s not in (0, 1, 2, 3):
             raise IllegalMoveError(f"outpost has seats 0..3, got a move for {s!r}")
@@ -335,7 +385,7 @@ def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostStat
     code, k, new = _run(state, steps, ends, state.rc, state.starts)
     if code > 0:
         s = int(np.searchsorted(ends, k, side="right"))
-        idx, tr, tc = (int(v) for v in steps[3 * k:3 * k + 3])
+        idx, tr, tc = (int(v) for v in steps[3 * k : 3 * k + 3])
         target = "no target" if tr == _MISSING else f"({tr}, {tc})"
         raise IllegalMoveError(f"seat {s}: step [{idx}, {target}] {_ERR_TEXT[code]}")
     new.turn = state.turn + 1
@@ -356,8 +406,9 @@ def prepare_turn(state: OutpostState) -> None:
     afford, pending, built = [], [], []
     lists = state.outposts
     for e in range(NUM_EMPIRES):
-        n = affordable(int(state.counts[e, 0]), int(state.counts[e, 1]), p.L, p.W,
-                       official=p.official)
+        n = affordable(
+            int(state.counts[e, 0]), int(state.counts[e, 1]), p.L, p.W, official=p.official
+        )
         k = len(lists[e])
         afford.append(n)
         built.append(k < n)
@@ -404,8 +455,10 @@ def _disband(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState
     seats = [s for s in range(NUM_EMPIRES) if state.pending[s]]
     extra = set(moves) - set(seats)
     if extra:
-        raise IllegalMoveError(f"only seats {seats} choose an outpost to disband now, "
-                               f"got moves for {sorted(extra)}")
+        raise IllegalMoveError(
+            f"only seats {seats} choose an outpost to disband now, "
+            f"got moves for {sorted(extra)}"
+        )
     new = state.copy()
     lists = new.outposts
     skip = list(new.skip)
@@ -413,8 +466,9 @@ def _disband(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState
         k = len(lists[s])
         m = moves.get(s)
         if m is not None and not _is_int(m):
-            raise IllegalMoveError(f"seat {s}: a disband answer is an outpost index, "
-                                   f"got {m!r:.60}")
+            raise IllegalMoveError(
+                f"seat {s}: a disband answer is an outpost index, got {m!r:.60}"
+            )
         if new.params.official:
             if m is None or not 0 <= m < k:
                 skip[s] = True
@@ -451,39 +505,64 @@ class OutpostGame(GameBase[OutpostState]):
     """The ``GAME`` object of outpost (see :class:`atlas.sim.base.Game`)."""
 
     info = GameInfo(
-        name="outpost", title="Outpost", num_players=NUM_EMPIRES, simultaneous=True,
-        params=(Param("r", int, 10, "radius of influence (Manhattan)", minimum=0),
-                Param("L", int, 20, "land cells each outpost beyond the first costs",
-                      minimum=0),
-                Param("W", int, 5, "water cells each outpost beyond the first costs",
-                      minimum=0),
-                Param("T", int, 500, "turns in a game", minimum=1),
-                Param("compat", str, "spec", "spec: the rules as written; official: the "
-                      "2014 simulator's behaviour", choices=COMPATS)),
-        protocol="jsonl", frame_ms=80, max_frames=120, quick_params={"T": 30},
+        name="outpost",
+        title="Outpost",
+        num_players=NUM_EMPIRES,
+        simultaneous=True,
+        params=(
+            Param("r", int, 10, "radius of influence (Manhattan)", minimum=0),
+            Param("L", int, 20, "land cells each outpost beyond the first costs", minimum=0),
+            Param("W", int, 5, "water cells each outpost beyond the first costs", minimum=0),
+            Param("T", int, 500, "turns in a game", minimum=1),
+            Param(
+                "compat",
+                str,
+                "spec",
+                "spec: the rules as written; official: the 2014 simulator's behaviour",
+                choices=COMPATS,
+            ),
+        ),
+        protocol="jsonl",
+        frame_ms=80,
+        max_frames=120,
+        quick_params={"T": 30},
         description="Four empires move outposts one step a turn; the nearest outposts "
-                    "within r control a cell; supply lines home; seasons build or disband.")
+        "within r control a cell; supply lines home; seasons build or disband.",
+    )
 
-    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None,
-                      ) -> OutpostState:
+    def initial_state(
+        self,
+        game_map: GameMap,
+        params: Mapping[str, Any] | None = None,
+    ) -> OutpostState:
         """One outpost per empire on its home; ownership computed."""
         p = self.check_params(params)
         prm = OutpostParams(**p)
         if game_map.game != "outpost":
             raise ValueError(f"not an outpost map: {game_map!r}")
         area = 2 * prm.r * prm.r + 2 * prm.r + 1
-        if not prm.official and prm.L + prm.W > area:
-            warnings.warn(f"L + W = {prm.L + prm.W} exceeds the {area} cells one outpost "
-                          f"controls with r = {prm.r}: no empire can ever grow", stacklevel=2)
+        if not prm.official and area < prm.L + prm.W:
+            warnings.warn(
+                f"L + W = {prm.L + prm.W} exceeds the {area} cells one outpost "
+                f"controls with r = {prm.r}: no empire can ever grow",
+                stacklevel=2,
+            )
         homes = game_map.starts or default_homes(game_map.shape)
         if len(homes) != NUM_EMPIRES:
             raise ValueError(f"an outpost map needs 4 homes, got {len(homes)}")
         board = Board.from_water(game_map.blocked, homes)
         rc = np.array(board.homes, np.int32)
         starts = np.arange(NUM_EMPIRES + 1, dtype=np.int64)
-        blank = OutpostState(board.water, rc, starts,
-                             np.full(len(board.land_flat), -1, np.int32),
-                             np.zeros((NUM_EMPIRES, 3), np.int64), 0, prm, board)
+        blank = OutpostState(
+            board.water,
+            rc,
+            starts,
+            np.full(len(board.land_flat), -1, np.int32),
+            np.zeros((NUM_EMPIRES, 3), np.int64),
+            0,
+            prm,
+            board,
+        )
         _, _, state = _run(blank, _NO_STEPS, _NO_ENDS, rc, starts)
         prepare_turn(state)
         return state
@@ -526,17 +605,23 @@ class OutpostGame(GameBase[OutpostState]):
         if not state.over:
             return None
         keys = [score_key(int(a), int(b)) for a, b in zip(state.land, state.water_count)]
-        scores = tuple((sum(k > o for o in keys) + 0.5 * (sum(k == o for o in keys) - 1))
-                       / (NUM_EMPIRES - 1) for k in keys)
+        scores = tuple(
+            (sum(k > o for o in keys) + 0.5 * (sum(k == o for o in keys) - 1))
+            / (NUM_EMPIRES - 1)
+            for k in keys
+        )
         best = max(keys)
         winners = [e for e, k in enumerate(keys) if k == best]
         winner = winners[0] if len(winners) == 1 else None
         # people read seats from 1, as on the site and in the other games' details
-        detail = "; ".join(f"player {e + 1}: {k[0]} cells ({k[1]} land, {k[0] - k[1]} water)"
-                           for e, k in enumerate(keys))
+        detail = "; ".join(
+            f"player {e + 1}: {k[0]} cells ({k[1]} land, {k[0] - k[1]} water)"
+            for e, k in enumerate(keys)
+        )
         head = f"player {winner + 1} wins" if winner is not None else "shared first place"
-        return Outcome(winner, "turn-limit", scores,
-                       f"{head} after {state.turn} turns; {detail}")
+        return Outcome(
+            winner, "turn-limit", scores, f"{head} after {state.turn} turns; {detail}"
+        )
 
     def move_to_json(self, move: Any) -> Any:
         if _is_int(move):
@@ -553,14 +638,19 @@ class OutpostGame(GameBase[OutpostState]):
 
     def summary(self, state: OutpostState) -> dict[str, Any]:
         """Turn, outposts per empire (list order), land, water, disputed, seasons."""
-        return {"turn": state.turn,
-                "outposts": [a.tolist() for a in state.outposts],
-                "land": state.land.tolist(), "water": state.water_count.tolist(),
-                "disputed": state.disputed.tolist(), "afford": list(state.afford),
-                "pending": list(state.pending)}
+        return {
+            "turn": state.turn,
+            "outposts": [a.tolist() for a in state.outposts],
+            "land": state.land.tolist(),
+            "water": state.water_count.tolist(),
+            "disputed": state.disputed.tolist(),
+            "afford": list(state.afford),
+            "pending": list(state.pending),
+        }
 
-    def random_move(self, state: OutpostState, player: PlayerId,
-                    rng: np.random.Generator) -> Any:
+    def random_move(
+        self, state: OutpostState, player: PlayerId, rng: np.random.Generator
+    ) -> Any:
         """Disband phase: a random index.  Otherwise each outpost stays or takes one
         of its legal steps, uniformly."""
         if any(state.pending):
@@ -578,9 +668,7 @@ class OutpostGame(GameBase[OutpostState]):
                 out.append((i, opts[j]))
         return tuple(out)
 
-
-    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None
-                     ) -> int:
+    def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> int:
         """``T`` turns (``T + 1`` in official mode), plus one disband turn per season."""
         prm = OutpostParams(**self.check_params(params))
         return prm.last_turn + prm.last_turn // SEASON + 1
@@ -590,29 +678,37 @@ class OutpostGame(GameBase[OutpostState]):
         empire, ``owner`` as a ``[row, col]`` grid, ``land``, ``water``, ``disputed``,
         ``afford``, ``pending``, ``built``, ``skip`` (the map and the parameters are in
         the start message)."""
-        return {"turn": int(state.turn),
-                "outposts": [np.asarray(a).tolist() for a in state.outposts],
-                "owner": np.asarray(state.owner).tolist(),
-                "land": _to_json(np.asarray(state.land)),
-                "water": _to_json(np.asarray(state.water_count)),
-                "disputed": _to_json(np.asarray(state.disputed)),
-                **{k: [_to_json(v) for v in getattr(state, k)]
-                   for k in ("afford", "pending", "built", "skip")}}
+        return {
+            "turn": int(state.turn),
+            "outposts": [np.asarray(a).tolist() for a in state.outposts],
+            "owner": np.asarray(state.owner).tolist(),
+            "land": _to_json(np.asarray(state.land)),
+            "water": _to_json(np.asarray(state.water_count)),
+            "disputed": _to_json(np.asarray(state.disputed)),
+            **{
+                k: [_to_json(v) for v in getattr(state, k)]
+                for k in ("afford", "pending", "built", "skip")
+            },
+        }
 
-    def state_from_json(self, template: OutpostState, data: Mapping[str, Any]
-                        ) -> OutpostState:
+    def state_from_json(self, template: OutpostState, data: Mapping[str, Any]) -> OutpostState:
         """Inverse of :meth:`state_to_json`; the ownership bookkeeping is dropped, so
         the next turn played from the result recomputes it in full."""
         state = template.copy()
         posts = [np.asarray(p, dtype=np.int32).reshape(-1, 2) for p in data["outposts"]]
-        counts = np.stack([np.asarray(data[k], dtype=np.int64)
-                           for k in ("land", "water", "disputed")], axis=1)
+        counts = np.stack(
+            [np.asarray(data[k], dtype=np.int64) for k in ("land", "water", "disputed")], axis=1
+        )
         values: dict[str, Any] = {
             "turn": int(data["turn"]),
             "rc": np.concatenate(posts).astype(np.int32),
-            "starts": np.concatenate([[0], np.cumsum([len(p) for p in posts])]
-                                     ).astype(np.int64),
-            "counts": counts, "key_flat": None, "key_src": _NO_SRC}
+            "starts": np.concatenate([[0], np.cumsum([len(p) for p in posts])]).astype(
+                np.int64
+            ),
+            "counts": counts,
+            "key_flat": None,
+            "key_src": _NO_SRC,
+        }
         for key in ("afford", "pending", "built", "skip"):
             values[key] = _from_json(getattr(state, key), data[key])
         state.owner[...] = np.asarray(data["owner"], dtype=state.owner.dtype)

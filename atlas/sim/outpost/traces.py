@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ...errors import IllegalMoveError, InvalidMoveError, RecordError
 from ...fsutil import read_maybe_gzip
 from ...limits import MAX_TRACE_BYTES, LimitError, load_json
 from ...maps import GameMap
-from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
 from ..records import PlayerEntry, Record, RecordBuilder
+from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
 
 __all__ = [
     "Trace",
@@ -70,8 +71,10 @@ class TraceMismatch:
 
     def __str__(self) -> str:
         where = "final line" if self.turn == "final" else f"turn {self.turn}"
-        return (f"{where}, seat {self.seat}, field {self.field!r}: replayed "
-                f"{_short(self.replayed)}, recorded {_short(self.recorded)}")
+        return (
+            f"{where}, seat {self.seat}, field {self.field!r}: replayed "
+            f"{_short(self.replayed)}, recorded {_short(self.recorded)}"
+        )
 
 
 class TraceMismatchError(RecordError):
@@ -104,8 +107,13 @@ class Trace:
     @property
     def params(self) -> dict[str, Any]:
         """The outpost parameters that replay this trace."""
-        return {"r": self.r, "L": self.L, "W": self.W, "T": self.ticks - 1,
-                "compat": "official"}
+        return {
+            "r": self.r,
+            "L": self.L,
+            "W": self.W,
+            "T": self.ticks - 1,
+            "compat": "official",
+        }
 
 
 # --------------------------------------------------------------------------- reading
@@ -126,8 +134,9 @@ def read_trace(path: str | Path) -> Trace:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise TraceError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", path=p,
-                         line=line) from None
+        raise TraceError(
+            f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", path=p, line=line
+        ) from None
     rows = []
     for lineno, ln in enumerate(text.split("\n"), start=1):
         if not ln.strip():
@@ -139,57 +148,99 @@ def read_trace(path: str | Path) -> Trace:
         except LimitError as exc:
             raise TraceError(str(exc), path=p, line=lineno) from None
     if not rows or not isinstance(rows[0][1], dict) or rows[0][1].get("header") is not True:
-        raise TraceError("not an Outpost trace: the first line should be the header "
-                         '{"header": true, "map": ..., "r": ..., ...}', path=p, line=1)
+        raise TraceError(
+            "not an Outpost trace: the first line should be the header "
+            '{"header": true, "map": ..., "r": ..., ...}',
+            path=p,
+            line=1,
+        )
     head = rows[0][1]
     vals = {}
     for key in ("r", "L", "W", "ticks"):
         v = head.get(key)
         if isinstance(v, bool) or not isinstance(v, int) or v < (1 if key == "ticks" else 0):
-            raise TraceError(f"header field {key!r} should be a whole number, got "
-                             f"{_short(v)}", path=p, line=rows[0][0])
+            raise TraceError(
+                f"header field {key!r} should be a whole number, got {_short(v)}",
+                path=p,
+                line=rows[0][0],
+            )
         vals[key] = v
     name = head.get("map")
     if not isinstance(name, str) or not _MAP_NAME.match(name):
-        raise TraceError(f"header field 'map' should be a map name, got {_short(name)}",
-                         path=p, line=rows[0][0])
+        raise TraceError(
+            f"header field 'map' should be a map name, got {_short(name)}",
+            path=p,
+            line=rows[0][0],
+        )
     players = head.get("players")
-    if (not isinstance(players, list) or len(players) != NUM_EMPIRES
-            or not all(isinstance(x, str) for x in players)):
-        raise TraceError("header field 'players' should be four names", path=p,
-                         line=rows[0][0])
-    if len(rows) < 2 or not isinstance(rows[-1][1], dict) or rows[-1][1].get("final") is not True:
-        raise TraceError('the last line should be {"final": true, ...}', path=p,
-                         line=rows[-1][0])
+    if (
+        not isinstance(players, list)
+        or len(players) != NUM_EMPIRES
+        or not all(isinstance(x, str) for x in players)
+    ):
+        raise TraceError("header field 'players' should be four names", path=p, line=rows[0][0])
+    if (
+        len(rows) < 2
+        or not isinstance(rows[-1][1], dict)
+        or rows[-1][1].get("final") is not True
+    ):
+        raise TraceError(
+            'the last line should be {"final": true, ...}', path=p, line=rows[-1][0]
+        )
     turns = []
     for k, (lineno, t) in enumerate(rows[1:-1], start=1):
         _check_turn(t, k, p, lineno)
         turns.append(t)
-    return Trace(str(p), name, vals["r"], vals["L"], vals["W"], vals["ticks"],
-                 tuple(players), tuple(turns), rows[-1][1])
+    return Trace(
+        str(p),
+        name,
+        vals["r"],
+        vals["L"],
+        vals["W"],
+        vals["ticks"],
+        tuple(players),
+        tuple(turns),
+        rows[-1][1],
+    )
 
 
 def _check_turn(t: Any, k: int, path: Path, line: int) -> None:
     if not isinstance(t, dict) or t.get("tick") != k or isinstance(t.get("tick"), bool):
-        raise TraceError(f"expected the line of turn {k} ({{\"tick\": {k}, ...}})",
-                         path=path, line=line)
-    for key in ("outposts", "moves", "deletes", "errors", "land", "water", "disputed",
-                "noutpost"):
+        raise TraceError(
+            f'expected the line of turn {k} ({{"tick": {k}, ...}})', path=path, line=line
+        )
+    for key in (
+        "outposts",
+        "moves",
+        "deletes",
+        "errors",
+        "land",
+        "water",
+        "disputed",
+        "noutpost",
+    ):
         if key not in t and key in ("disputed", "noutpost"):
             continue  # compared when present
         v = t.get(key)
         if not isinstance(v, list) or len(v) != NUM_EMPIRES:
-            raise TraceError(f"turn {k}: field {key!r} should list the four seats",
-                             path=path, line=line)
+            raise TraceError(
+                f"turn {k}: field {key!r} should list the four seats", path=path, line=line
+            )
     for s in range(NUM_EMPIRES):
         if t["moves"][s] is not None and not isinstance(t["moves"][s], list):
-            raise TraceError(f"turn {k}: seat {s}: moves should be a list of [index, [x, y]] "
-                             f"entries or null, got {_short(t['moves'][s])}",
-                             path=path, line=line)
+            raise TraceError(
+                f"turn {k}: seat {s}: moves should be a list of [index, [x, y]] "
+                f"entries or null, got {_short(t['moves'][s])}",
+                path=path,
+                line=line,
+            )
         err = t["errors"][s]
         if err is not None and not isinstance(err, str):
-            raise TraceError(f"turn {k}: seat {s}: errors should hold null or a message, "
-                             f"got {_short(err)}", path=path, line=line)
+            raise TraceError(
+                f"turn {k}: seat {s}: errors should hold null or a message, got {_short(err)}",
+                path=path,
+                line=line,
+            )
 
 
 def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
@@ -216,9 +267,11 @@ def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
         for cand in (d / f"{trace.map_name}.txt", d / trace.map_name):
             if cand.is_file():
                 return cand
-    raise TraceError(f"map {trace.map_name!r} not found (looked in "
-                     f"{', '.join(str(d) for d in dirs)}); give it with --map",
-                     path=trace.path)
+    raise TraceError(
+        f"map {trace.map_name!r} not found (looked in "
+        f"{', '.join(str(d) for d in dirs)}); give it with --map",
+        path=trace.path,
+    )
 
 
 # --------------------------------------------------------------------------- replay
@@ -228,11 +281,16 @@ def _xy_to_move(entries: Any, tick: int, seat: int, path: str | None) -> Any:
     if entries is None:
         return None
     try:
-        return tuple((int(i), None if xy is None else (_coord(xy[1]), _coord(xy[0])))
-                     for i, xy in (_pair(e) for e in entries))
+        return tuple(
+            (int(i), None if xy is None else (_coord(xy[1]), _coord(xy[0])))
+            for i, xy in (_pair(e) for e in entries)
+        )
     except (TypeError, ValueError, IndexError, KeyError):
-        raise TraceError(f"turn {tick}: seat {seat}: moves should be [index, [x, y]] "
-                         f"entries, got {_short(entries)}", path=path) from None
+        raise TraceError(
+            f"turn {tick}: seat {seat}: moves should be [index, [x, y]] "
+            f"entries, got {_short(entries)}",
+            path=path,
+        ) from None
 
 
 def _coord(v: Any) -> int:
@@ -253,9 +311,13 @@ def _pair(e: Any) -> tuple[Any, Any]:
 def _compare_turn(state: OutpostState, t: dict[str, Any]) -> TraceMismatch | None:
     tick = t["tick"]
     for s in range(NUM_EMPIRES):
-        got = {"outposts": [[c, r] for r, c in state.outposts[s].tolist()],
-               "land": int(state.land[s]), "water": int(state.water_count[s]),
-               "disputed": int(state.disputed[s]), "noutpost": int(state.afford[s])}
+        got = {
+            "outposts": [[c, r] for r, c in state.outposts[s].tolist()],
+            "land": int(state.land[s]),
+            "water": int(state.water_count[s]),
+            "disputed": int(state.disputed[s]),
+            "noutpost": int(state.afford[s]),
+        }
         for fld in TURN_FIELDS:
             if fld not in t:
                 continue
@@ -265,20 +327,32 @@ def _compare_turn(state: OutpostState, t: dict[str, Any]) -> TraceMismatch | Non
     return None
 
 
-def _played(step: Any, tick: int, path: str | None) -> OutpostState:
+def _played(step: Callable[[], OutpostState], tick: int, path: str | None) -> OutpostState:
     """``step()``, a turn of the rules; a trace whose moves they cannot play is a
     :class:`TraceError` naming the turn."""
     try:
         return step()
-    except (InvalidMoveError, IllegalMoveError, ValueError, TypeError, IndexError,
-            KeyError, OverflowError) as exc:
-        raise TraceError(f"turn {tick}: the rules cannot play the recorded moves: "
-                         f"{str(exc)[:120]}", path=path) from None
+    except (
+        InvalidMoveError,
+        IllegalMoveError,
+        ValueError,
+        TypeError,
+        IndexError,
+        KeyError,
+        OverflowError,
+    ) as exc:
+        raise TraceError(
+            f"turn {tick}: the rules cannot play the recorded moves: {str(exc)[:120]}",
+            path=path,
+        ) from None
 
 
-def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None = None,
-                 turn_index: list[int] | None = None,
-                 ) -> tuple[OutpostState, TraceMismatch | None]:
+def replay_trace(
+    trace: Trace,
+    game_map: GameMap,
+    builder: RecordBuilder | None = None,
+    turn_index: list[int] | None = None,
+) -> tuple[OutpostState, TraceMismatch | None]:
     """Replay ``trace`` on ``game_map`` in official mode, checking every turn.
 
     Returns the last state reached and the first :class:`TraceMismatch` (``None`` when
@@ -294,13 +368,16 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
     trace line.
     """
     if game_map.game != "outpost":
-        raise TraceError(f"map {game_map.name!r} is a {game_map.game} map, not an outpost map",
-                         path=trace.path)
+        raise TraceError(
+            f"map {game_map.name!r} is a {game_map.game} map, not an outpost map",
+            path=trace.path,
+        )
     try:
         state = GAME.initial_state(game_map, trace.params)
     except (ValueError, TypeError, OverflowError) as exc:
-        raise TraceError(f"cannot start a game with the header's parameters: {exc}",
-                         path=trace.path) from None
+        raise TraceError(
+            f"cannot start a game with the header's parameters: {exc}", path=trace.path
+        ) from None
     for t in trace.turns:
         tick = t["tick"]
         deletes = t["deletes"]
@@ -312,32 +389,38 @@ def replay_trace(trace: Trace, game_map: GameMap, builder: RecordBuilder | None 
             dmoves = {s: deletes[s] for s in seats}
             for s, d in dmoves.items():
                 if d is not None and (isinstance(d, bool) or not isinstance(d, int)):
-                    raise TraceError(f"turn {tick}: seat {s}: deletes should be an index, "
-                                     f"got {_short(d)}", path=trace.path)
+                    raise TraceError(
+                        f"turn {tick}: seat {s}: deletes should be an index, got {_short(d)}",
+                        path=trace.path,
+                    )
             if builder is not None:
                 builder.add_turn(dmoves)
-            state = _played(lambda: GAME.apply(state, dmoves), tick, trace.path)
+            # the lambdas run at once, inside _played, with this turn's values
+            state = _played(lambda: GAME.apply(state, dmoves), tick, trace.path)  # noqa: B023
         for s in range(NUM_EMPIRES):
             if deletes[s] is not None and s not in asked:
                 return state, TraceMismatch(tick, s, "deletes", None, deletes[s])
-        moves = {s: _xy_to_move(t["moves"][s], tick, s, trace.path)
-                 for s in range(NUM_EMPIRES)}
+        moves = {s: _xy_to_move(t["moves"][s], tick, s, trace.path) for s in range(NUM_EMPIRES)}
         if builder is not None:
             if turn_index is not None:
                 turn_index.append(len(builder.turns))
             builder.add_turn(moves)
-        state = _played(lambda: play_turn(state, moves), tick, trace.path)
+        state = _played(lambda: play_turn(state, moves), tick, trace.path)  # noqa: B023
         bad = _compare_turn(state, t)
         if bad is not None:
             return state, bad
         prepare_turn(state)
     if not state.over:
-        return state, TraceMismatch("final", 0, "ticks_played", state.turn,
-                                    state.params.last_turn)
+        return state, TraceMismatch(
+            "final", 0, "ticks_played", state.turn, state.params.last_turn
+        )
     fin = trace.final
     for s in range(NUM_EMPIRES):
-        for fld, got in (("land", int(state.land[s])), ("water", int(state.water_count[s])),
-                         ("outposts", len(state.outposts[s]))):
+        for fld, got in (
+            ("land", int(state.land[s])),
+            ("water", int(state.water_count[s])),
+            ("outposts", len(state.outposts[s])),
+        ):
             want = fin.get(fld)
             if isinstance(want, list) and len(want) == NUM_EMPIRES and want[s] != got:
                 return state, TraceMismatch("final", s, fld, got, want[s])
@@ -369,11 +452,15 @@ def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
     # threw): the first one is where it failed, as verify_record checks.
     for s in range(NUM_EMPIRES):
         nulls = [i for i, t in enumerate(builder.turns) if s in t.moves and t.moves[s] is None]
-        thrown = (f"threw on {counts[s]} turns, first at turn {first[s][0] + 1}: "
-                  f"{first[s][1][:200]}" if s in first else "")
+        thrown = (
+            f"threw on {counts[s]} turns, first at turn {first[s][0] + 1}: {first[s][1][:200]}"
+            if s in first
+            else ""
+        )
         if nulls:
-            builder.set_status(s, "crashed", nulls[0],
-                               thrown or f"gave no move on {len(nulls)} turns")
+            builder.set_status(
+                s, "crashed", nulls[0], thrown or f"gave no move on {len(nulls)} turns"
+            )
         elif thrown:
             builder.set_status(s, "ok", None, thrown)
     outcome = GAME.outcome(state)

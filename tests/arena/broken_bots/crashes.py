@@ -1,4 +1,5 @@
 """Broken bot: reads its first input line, then dies with a traceback (exit status 1)."""
+
 import sys
 
 sys.stdin.readline()

@@ -1,4 +1,5 @@
 """Broken bot: writes garbage without end (no digit, no newline, no JSON)."""
+
 import sys
 
 chunk = b"x" * 65536

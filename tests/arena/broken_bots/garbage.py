@@ -1,4 +1,5 @@
 """Broken bot: answers every input line with a line of nonsense."""
+
 import sys
 
 for _line in sys.stdin:

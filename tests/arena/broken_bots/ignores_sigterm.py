@@ -2,6 +2,7 @@
 
 Prints its own and its child's process ids to stderr so a test can check both are gone.
 """
+
 import os
 import signal
 import subprocess
@@ -9,10 +10,13 @@ import sys
 import time
 
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
-child = subprocess.Popen([sys.executable, "-c",
-                          "import signal, time\n"
-                          "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-                          "time.sleep(60)\n"])
+child = subprocess.Popen(
+    [
+        sys.executable,
+        "-c",
+        "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n",
+    ]
+)
 sys.stderr.write(f"pids {os.getpid()} {child.pid}\n")
 sys.stderr.flush()
 deadline = time.monotonic() + 60

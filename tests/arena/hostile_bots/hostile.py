@@ -17,6 +17,7 @@ It plays the official tron protocol sensibly (a free neighbour of its head), and
 
 Everything it prints goes to stderr, which atlas keeps for the record.
 """
+
 import os
 import signal
 import sys
@@ -40,8 +41,9 @@ def grandchild():
         os.setsid()
         pid = os.fork()
         if pid == 0:
-            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(300)",
-                                      MARKER])
+            os.execv(
+                sys.executable, [sys.executable, "-c", "import time; time.sleep(300)", MARKER]
+            )
         os.write(write, str(pid).encode())
         os._exit(0)
     os.close(write)
@@ -103,7 +105,7 @@ def main():
     if MODE in ("escape", "escape-parricide", "hang"):
         grandchild()
     if MODE == "hog":
-        block = bytearray(10 * 1024 ** 3)
+        block = bytearray(10 * 1024**3)
         say(f"allocated {len(block)} bytes")
     if MODE == "writer":
         chunk = b"x" * (1 << 20)

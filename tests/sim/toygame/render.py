@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -20,8 +21,11 @@ class TicTacToePainter(Painter):
         self.base = I.base_grid(game_map)
 
     def __call__(self, state: Any) -> Frame:
-        marks = [Mark((int(r), int(c)), ("circle", "cross")[seat], P.PLAYER[seat], None)
-                 for seat in (0, 1) for r, c in np.argwhere(state.board == seat + 1)]
+        marks = [
+            Mark((int(r), int(c)), ("circle", "cross")[seat], P.PLAYER[seat], None)
+            for seat in (0, 1)
+            for r, c in np.argwhere(state.board == seat + 1)
+        ]
         return Frame(self.base.copy(), marks, int(state.turn))
 
 

@@ -7,8 +7,9 @@ or diagonal) wins; a full board is a draw; a seat with no valid answer loses.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -17,33 +18,45 @@ from atlas.maps import GameMap
 from atlas.sim.base import GameBase, GameInfo, Outcome, begin_alternating_turn, win_scores
 from atlas.sim.connect5 import is_winning_drop
 
+
 @dataclass(eq=False)
 class TicTacToeState:
-    board: np.ndarray          # int8: 0 free, 1 seat 0, 2 seat 1, -1 blocked
+    board: np.ndarray  # int8: 0 free, 1 seat 0, 2 seat 1, -1 blocked
     to_play: int = 0
     turn: int = 0
     forfeit: int = -1
     winner: int = -1
 
-    def copy(self) -> "TicTacToeState":
-        return TicTacToeState(self.board.copy(), self.to_play, self.turn, self.forfeit,
-                              self.winner)
+    def copy(self) -> TicTacToeState:
+        return TicTacToeState(
+            self.board.copy(), self.to_play, self.turn, self.forfeit, self.winner
+        )
 
 
 def _cell(move: Any) -> tuple[int, int]:
-    if (isinstance(move, (list, tuple)) and len(move) == 2
-            and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in move)):
+    if (
+        isinstance(move, (list, tuple))
+        and len(move) == 2
+        and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in move)
+    ):
         return int(move[0]), int(move[1])
     raise InvalidMoveError(f"a tic-tac-toe move is [row, col], got {move!r}")
 
 
 class TicTacToe(GameBase[TicTacToeState]):
-    info = GameInfo(name="tictactoe", title="Tic-tac-toe", num_players=2,
-                    simultaneous=False, protocol="jsonl", frame_ms=500,
-                    description="Three in a row wins.")
+    info = GameInfo(
+        name="tictactoe",
+        title="Tic-tac-toe",
+        num_players=2,
+        simultaneous=False,
+        protocol="jsonl",
+        frame_ms=500,
+        description="Three in a row wins.",
+    )
 
-    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None
-                      ) -> TicTacToeState:
+    def initial_state(
+        self, game_map: GameMap, params: Mapping[str, Any] | None = None
+    ) -> TicTacToeState:
         self.check_params(params)
         return TicTacToeState(np.where(game_map.blocked, -1, 0).astype(np.int8))
 
@@ -77,8 +90,12 @@ class TicTacToe(GameBase[TicTacToeState]):
         if state.forfeit >= 0:
             return Outcome(1 - state.forfeit, "invalid", win_scores(1 - state.forfeit))
         if state.winner >= 0:
-            return Outcome(state.winner, "win", win_scores(state.winner),
-                           f"player {state.winner + 1} made three in a row")
+            return Outcome(
+                state.winner,
+                "win",
+                win_scores(state.winner),
+                f"player {state.winner + 1} made three in a row",
+            )
         if not (state.board == 0).any():
             return Outcome(None, "draw", (0.5, 0.5), "the board is full")
         return None
@@ -90,8 +107,12 @@ class TicTacToe(GameBase[TicTacToeState]):
         return _cell(data)
 
     def summary(self, state: TicTacToeState) -> dict[str, Any]:
-        return {"turn": state.turn, "winner": state.winner, "forfeit": state.forfeit,
-                "board_sha1": hashlib.sha1(state.board.tobytes()).hexdigest()}
+        return {
+            "turn": state.turn,
+            "winner": state.winner,
+            "forfeit": state.forfeit,
+            "board_sha1": hashlib.sha1(state.board.tobytes()).hexdigest(),
+        }
 
 
 GAME = TicTacToe()
