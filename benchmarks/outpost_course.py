@@ -257,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--classes",
         required=True,
-        help="folder of the compiled course players (e.g. /tmp/outpost-classes)",
+        help="folder of the compiled course players (built outside the repository)",
     )
     ap.add_argument(
         "--course-bot", required=True, help="the JSON-lines wrapper that runs one course player"

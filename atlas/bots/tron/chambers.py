@@ -16,8 +16,7 @@ Two regimes, as in ``tron-tree-of-chambers.txt`` section 2:
 
 References
 ----------
-.. [1] "Tree of chambers", 2010 Google AI Challenge submission notes,
-   ``shared/seeds/tron-tree-of-chambers.txt``.
+.. [1] "Tree of chambers", 2010 Google AI Challenge submission notes.
 """
 
 from __future__ import annotations

@@ -22,10 +22,8 @@ evaluation in :mod:`atlas.bots.tron.tree`.
 
 References
 ----------
-.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010 (winner's write-up),
-   ``shared/seeds/tron-winner-postmortem.html``.
-.. [2] "Tree of chambers", 2010 contest submission notes,
-   ``shared/seeds/tron-tree-of-chambers.txt``.
+.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010 (winner's write-up).
+.. [2] "Tree of chambers", 2010 contest submission notes.
 """
 
 from __future__ import annotations

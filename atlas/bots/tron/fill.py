@@ -13,8 +13,7 @@ walks it to the end: a lower bound on the cells a lone player can still fill, us
 
 References
 ----------
-.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010,
-   ``shared/seeds/tron-winner-postmortem.html``.
+.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010.
 """
 
 from __future__ import annotations

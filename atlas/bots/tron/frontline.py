@@ -23,9 +23,8 @@ line can be longer).
 
 References
 ----------
-.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010,
-   ``shared/seeds/tron-winner-postmortem.html``.
-.. [2] "Tree of chambers", ``shared/seeds/tron-tree-of-chambers.txt``.
+.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010.
+.. [2] "Tree of chambers", the tree-of-chambers submission notes.
 """
 
 from __future__ import annotations

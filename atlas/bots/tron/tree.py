@@ -7,10 +7,8 @@ optional checkerboard bound and "battlefront" rule of the ``frontline`` bot.
 
 References
 ----------
-.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010,
-   ``shared/seeds/tron-winner-postmortem.html``.
-.. [2] "Tree of chambers", 2010 contest submission notes,
-   ``shared/seeds/tron-tree-of-chambers.txt``.
+.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010.
+.. [2] "Tree of chambers", 2010 contest submission notes.
 """
 
 from __future__ import annotations
@@ -70,8 +68,8 @@ def chamber_value(
 
     References
     ----------
-    .. [1] A. Sloane, 2010 post-mortem (``shared/seeds/tron-winner-postmortem.html``).
-    .. [2] ``shared/seeds/tron-tree-of-chambers.txt``, section 3.
+    .. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010.
+    .. [2] "Tree of chambers", 2010 contest submission notes, section 3.
     """
     da = ibuf[R_DA]
     owner = ibuf[R_DB]

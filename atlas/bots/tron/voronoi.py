@@ -27,8 +27,7 @@ away and the last complete one is played.
 
 References
 ----------
-.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010,
-   ``shared/seeds/tron-winner-postmortem.html``.
+.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010.
 """
 
 from __future__ import annotations

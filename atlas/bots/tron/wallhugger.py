@@ -7,8 +7,7 @@ the policy the ``frontline`` bot uses to finish its endgame lines.
 
 References
 ----------
-.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010,
-   ``shared/seeds/tron-winner-postmortem.html``.
+.. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010.
 """
 
 from __future__ import annotations
