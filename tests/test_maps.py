@@ -26,6 +26,12 @@ BUNDLED = find_maps(ROOT / "maps")
 CONTEST = find_maps(SHARED / "tron-maps") + find_maps(SHARED / "outpost-maps")
 
 
+def test_the_contest_maps_are_here():
+    # The parametrized tests below would run nothing (not fail) without tests/data.
+    assert len(find_maps(SHARED / "tron-maps")) >= 16
+    assert len(find_maps(SHARED / "outpost-maps")) >= 4
+
+
 def test_bundled_maps_cover_every_game():
     games = {}
     for path in BUNDLED:

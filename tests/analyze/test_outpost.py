@@ -274,7 +274,7 @@ def test_affordable_rules_and_official_quirks():
     assert affordable(100, 3, 20, 0, official=True) == 6  # 3/0 = inf
     assert affordable(3, 3, 0, 0, official=True) == -(2**31)  # overflow
     assert affordable(0, 3, 0, 0, official=True) == 1  # NaN again
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="land must be a whole number >= 0, got -1"):
         affordable(-1, 0, 20, 5)
 
 

@@ -170,8 +170,12 @@ def test_bot_that_cannot_start_loses_at_turn_zero():
 def test_external_process_is_closed_even_when_the_game_is_interrupted():
     external = TronProtocolBot("tron", [sys.executable, str(EXAMPLES / "tron_bot.py")])
     leaving = ScriptedBot("tron", "exit", at=2)
-    with pytest.raises(SystemExit):
-        play_game("tron", MAPS["tron"], [external, leaving], time_limit=1.0)
+    # A generous move time (answers come at once; it only bounds a hang): a loaded
+    # machine must not end the game by a timeout before the bot leaves at turn 2.
+    with pytest.raises(SystemExit) as info:
+        play_game("tron", MAPS["tron"], [external, leaving], time_limit=60.0)
+    assert info.value.code == 3  # the bot's own exit, passed on
+    assert leaving.calls == 3  # it left at its third move (turn 2)
     assert leaving.closed
     assert external.process is not None and external.process.proc.returncode is not None
 

@@ -363,11 +363,19 @@ def test_bitboard_winning_cells_match_a_window_scan(rows, cols, inarow):
 
 
 def test_parity_weights_follow_the_measured_shares():
-    # two empty cells: a four-disc window's worth; three: a fifth of it; a threat: none
-    assert _parity_weights(5).tolist() == [0, 0, 512, 102, 0, 0]
-    assert _parity_weights(4).tolist() == [0, 0, 64, 13, 0]
-    assert _parity_weights(3).tolist() == [0, 0, 8, 0]
-    assert PARITY == (1.0, 0.2)
+    # In units of a window one disc short of a line (8 ** (inarow - 2), counted here):
+    # two empty cells get PARITY[0] of it, three PARITY[1], every other count nothing
+    # (one empty cell is a threat, scored apart; a window cannot have inarow empties
+    # and count).  Whatever shares are measured, the closer line counts more.
+    assert PARITY[0] > PARITY[1] > 0
+    for inarow in range(3, 9):
+        unit = 8 ** (inarow - 2)
+        want = [0] * (inarow + 1)
+        for e, share in ((2, PARITY[0]), (3, PARITY[1])):
+            if e < inarow:
+                want[e] = int(round(share * unit))
+        assert _parity_weights(inarow).tolist() == want, inarow
+        assert unit == _weights(inarow)[inarow - 1]  # the unit is that window's value
 
 
 def test_parity_windows_count_claimeven_lines():

@@ -265,25 +265,66 @@ def test_strong_search_is_exact_near_the_end(variant, shape, density, min_free, 
     assert 0 < won < checked
 
 
+def _distances_reference(blocked: np.ndarray, start, variant: str) -> dict:
+    """Moves from ``start`` to each square (plain-Python breadth-first search over
+    :func:`_moves`; blocked squares, the pieces' included, stop a slide)."""
+    dist = {tuple(start): 0}
+    frontier = [tuple(start)]
+    while frontier:
+        nxt = []
+        for r, c in frontier:
+            for sq in _moves(blocked, r, c, variant):
+                if sq not in dist:
+                    dist[sq] = dist[(r, c)] + 1
+                    nxt.append(sq)
+        frontier = nxt
+    return dist
+
+
+def _split_reference(st: IsolationState, tie: int) -> tuple[int, int, int]:
+    d0 = _distances_reference(st.blocked, st.pos[0], st.variant)
+    d1 = _distances_reference(st.blocked, st.pos[1], st.variant)
+    a = b = both = 0
+    for sq in zip(*np.nonzero(~st.blocked)):
+        sq = (int(sq[0]), int(sq[1]))
+        x, y = d0.get(sq), d1.get(sq)
+        if x is not None and (y is None or x < y or (x == y and tie == 0)):
+            a += 1
+        elif y is not None and (x is None or y < x or (x == y and tie == 1)):
+            b += 1
+        both += x is not None and y is not None
+    return a, b, both
+
+
 def test_voronoi_split_counts_squares_reached_first():
+    # Expected counts from distances of our own (a plain breadth-first search), never
+    # from the distances the kernel under test wrote.
     st = _state(["0....", ".....", "....1"])
     b = flat_board(st)
     d0 = np.zeros(b.free.size, np.int64)
     d1 = np.zeros(b.free.size, np.int64)
     a, c, both = voronoi_split(b.free, b.nbr, b.slide, b.pos, d0, d1, b.queue, -1)
     assert both == int((~st.blocked).sum())  # an open board: every square reachable by both
-    # queen distances: seat 0 reaches in one move row 0, column 0, its diagonal; seat 1
-    # likewise; squares at equal distance count for no one
-    ref0 = ref1 = 0
-    for r in range(3):
-        for col in range(5):
-            if st.blocked[r, col]:
-                continue
-            x, y = int(d0[r * 5 + col]), int(d1[r * 5 + col])
-            ref0 += x < y
-            ref1 += y < x
-    assert (a, c) == (ref0, ref1)
+    assert (a, c, both) == _split_reference(st, -1)
     assert d0[0 * 5 + 4] == 1 and d0[2 * 5 + 3] == 2 and d1[2 * 5 + 0] == 1
+    # Walls, both variants, each tie rule, random boards (some with the pieces apart).
+    rng = np.random.default_rng(5)
+    kinds = set()
+    for trial in range(60):
+        variant = ("queen", "knight")[trial % 2]
+        rows, cols = int(rng.integers(3, 8)), int(rng.integers(3, 8))
+        grid = np.where(rng.random((rows, cols)) < 0.3, "#", ".")
+        cells = rng.choice(rows * cols, 2, replace=False)
+        grid.flat[cells[0]], grid.flat[cells[1]] = "0", "1"
+        st = _state(["".join(r) for r in grid], variant)
+        b = flat_board(st)
+        d0, d1 = np.zeros(b.free.size, np.int64), np.zeros(b.free.size, np.int64)
+        for tie in (-1, 0, 1):
+            got = voronoi_split(b.free, b.nbr, b.slide, b.pos, d0, d1, b.queue, tie)
+            want = _split_reference(st, tie)
+            assert tuple(int(v) for v in got) == want, (trial, variant, tie)
+            kinds.add(want[2] == 0)
+    assert kinds == {True, False}  # separated and connected boards were both tried
 
 
 @pytest.mark.parametrize("name", ["phased", "strong"])

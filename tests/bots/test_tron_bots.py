@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+import networkx as nx
 import numpy as np
 import pytest
 
@@ -59,6 +60,30 @@ def board(rows: list[str]) -> tuple[np.ndarray, int, int, tc.Workspace]:
 def bots():
     # Made once: making a bot loads (or compiles) its kernels, which no move may pay.
     return {name: make_bot("tron", name, seed=1) for name in BOT_NAMES}
+
+
+@pytest.fixture
+def own_choices(monkeypatch):
+    """``spy(bot)``: a list that receives every move ``bot.choose`` returns from now on.
+
+    :meth:`TronBot.move <atlas.bots.tron.common.TronBot.move>` replaces an illegal
+    choice with the first legal move, so a legality test of ``move`` alone only fails
+    when ``legal_moves`` is broken; the bot's own choice is what it has to check.
+    """
+
+    def spy(bot) -> list[int]:
+        seen: list[int] = []
+        inner = bot.choose
+
+        def choose(*args):
+            mv = int(inner(*args))
+            seen.append(mv)
+            return mv
+
+        monkeypatch.setattr(bot, "choose", choose)
+        return seen
+
+    return spy
 
 
 def test_board_layout_matches_analyze_convention():
@@ -162,8 +187,8 @@ def test_wallhugger_hugs_the_wall(bots):
 
 
 def test_potential_articulation_against_true_cut_vertices():
-    nx = pytest.importorskip("networkx")
     rng = np.random.default_rng(7)
+    checked = 0
     for _ in range(30):
         free = rng.random((6, 7)) > 0.35
         grid = np.zeros((8, 9), dtype=np.uint8)
@@ -176,6 +201,8 @@ def test_potential_articulation_against_true_cut_vertices():
         for r, c in cuts:
             # Every true cut vertex is flagged by the local test (it may flag more).
             assert tc.potential_articulation(flat, (r + 1) * 9 + c + 1, off) == 1
+            checked += 1
+    assert checked > 30  # the boards have cut vertices to check
 
 
 # --- voronoi ---------------------------------------------------------------------------
@@ -327,12 +354,23 @@ def test_rollout_restores_the_board_and_scores_a_sure_loss():
     rows = ["#########", "#1#     #", "# #     #", "#       #", "#      2#", "#########"]
     grid, me, opp, ws = board(rows)
     before = grid.copy()
+
+    def rollout(first: int) -> float:
+        args = (ws.off, ws.w2, ws.ibuf, ws.fbuf, 50, time.perf_counter() + 1.0)
+        return rollout_value(grid, me, opp, first, *args)
+
+    # North, east and west (0, 1, 3) run into a wall at once: a sure loss, -WIN exactly.
+    for first in (0, 1, 3):
+        assert rollout(first) == -WIN
+        assert np.array_equal(grid, before)
     # South is the only move; it leads on into the big room: never a crash.
-    v = rollout_value(
-        grid, me, opp, 2, ws.off, ws.w2, ws.ibuf, ws.fbuf, 50, time.perf_counter() + 1.0
-    )
+    assert rollout(2) > -WIN / 2
     assert np.array_equal(grid, before)
-    assert v > -WIN / 2
+    # The other way round: an opponent boxed in crashes on its first step, a sure win.
+    grid, me, opp, ws = board(["#######", "#1   #", "#   #2#", "#######"])
+    before = grid.copy()
+    assert rollout(1) == WIN
+    assert np.array_equal(grid, before)
 
 
 def test_flood_counts_cells_and_colours_like_plain_python():
@@ -445,27 +483,33 @@ def test_space_filler_walks_real_paths_no_longer_than_the_longest():
 
 
 @pytest.mark.parametrize("map_name", ["arena", "doors", "duel"])
-def test_bots_answer_legal_moves_in_time(bots, map_name, tick_clock):
+def test_bots_answer_legal_moves_in_time(bots, map_name, tick_clock, own_choices):
     # On the injected tick clock (tests/conftest.py): 80 ms is a budget of clock reads,
-    # and "in time" is the game runner's own rule (late_after), on any machine.
+    # and "in time" is the game runner's own rule (late_after), on any machine.  The
+    # move checked is the bot's own choice: TronBot.move's fallback was not used.
     game = get_game("tron")
     gmap = read_map(MAPS / f"{map_name}.txt", "tron")
     for name, bot in bots.items():
+        chosen = own_choices(bot)
         state = game.initial_state(gmap)
         for _ in range(4):
             moves = {}
             for seat in (0, 1):
                 asked = time.perf_counter()
+                before = len(chosen)
                 mv = bot.move(state.copy(), seat, asked + 0.08)
                 assert tick_clock.now - asked <= late_after(0.08), (name, map_name)
                 r, c = (
                     state.heads[seat] + np.array([(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)])[mv]
                 )
                 assert mv in (1, 2, 3, 4) and not state.blocked[r, c], (name, map_name)
+                if len(chosen) > before:  # the bot chose (more than one move was legal)
+                    assert chosen[-1] == mv, (name, map_name, "fallback used")
                 moves[seat] = mv
             state = game.apply(state, moves)
             if game.outcome(state) is not None:
                 break
+        assert chosen, name  # the opening has several legal moves: the bot chose
 
 
 def _random_positions(n: int, seed: int):
@@ -484,15 +528,24 @@ def _random_positions(n: int, seed: int):
     return out
 
 
-def test_bots_never_suicide_when_a_safe_move_exists(bots):
+def test_bots_never_suicide_when_a_safe_move_exists(bots, own_choices):
+    # The bot's own choice, not TronBot.move's fallback to the first legal move.
     deltas = np.array([(0, 0), (-1, 0), (0, 1), (1, 0), (0, -1)])
+    chosen = {name: own_choices(bot) for name, bot in bots.items()}
     for state, (name, bot) in itertools.product(_random_positions(6, 11), bots.items()):
         for seat in (0, 1):
             head = state.heads[seat]
             free = [m for m in (1, 2, 3, 4) if not state.blocked[tuple(head + deltas[m])]]
+            before = len(chosen[name])
             mv = bot.move(state.copy(), seat, time.perf_counter() + 0.05)
             if free:
                 assert mv in free, (name, state.turn, seat)
+            if len(free) > 1:
+                assert len(chosen[name]) == before + 1 and chosen[name][-1] == mv, (
+                    name,
+                    state.turn,
+                    seat,
+                )
 
 
 @pytest.mark.parametrize("name", ["voronoi", "chambers", "frontline", "apex"])

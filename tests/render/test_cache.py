@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 from atlas.render.site.cache import CODE_PARTS, Cache, code_version, content_key
 
 
@@ -28,10 +31,16 @@ def test_cache_round_trip_counts_and_damage(tmp_path):
     assert not [p for p in (tmp_path / "c").rglob(".tmp-*")]  # no temporary left behind
 
 
-def test_disabled_cache_stores_nothing(tmp_path):
+def test_disabled_cache_stores_nothing(tmp_path, monkeypatch):
+    # Run in an empty folder: a cache that wrote anyway (to a relative path, a default
+    # folder, "None/...") would leave it there.
+    monkeypatch.chdir(tmp_path)
     cache = Cache(None)
     cache.put_bytes("gif", "ab" * 32, b"data")
+    cache.put_json("game", "cd" * 32, {"x": 1})
     assert cache.get_bytes("gif", "ab" * 32) is None
+    assert cache.get_json("game", "cd" * 32) is None
+    assert (cache.hits, cache.misses) == (0, 2)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -39,7 +48,40 @@ def test_code_versions_differ_by_kind():
     versions = {kind: code_version(kind) for kind in CODE_PARTS}
     assert len(set(versions.values())) == len(versions)
     assert all(len(v) == 64 for v in versions.values())
-    assert code_version("game") == code_version("game")
+
+
+def test_editing_a_file_changes_only_the_kinds_it_decides(tmp_path, monkeypatch):
+    """A copy of the package, edited file by file: each edit changes the code version
+    of exactly the kinds of result that file decides (and the whole-code version)."""
+    import atlas.render.site.cache as cache_module
+
+    pkg = Path(cache_module.__file__).resolve().parents[2]
+    copy = tmp_path / "atlas"
+    shutil.copytree(pkg, copy, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    monkeypatch.setattr(cache_module, "__file__", str(copy / "render" / "site" / "cache.py"))
+    kinds = (*CODE_PARTS, None)
+
+    def versions() -> dict:
+        code_version.cache_clear()
+        return {kind: code_version(kind) for kind in kinds}
+
+    try:
+        before = versions()
+        edits = {
+            "bots/tron/wallhugger.py": {"game", None},  # a bot: games, not pictures
+            "render/images.py": {"analysis", "replay", None},  # pictures, not games
+            "arena/runner.py": {"game", None},
+            "sim/tron.py": {"analysis", "game", "replay", None},  # the rules: all
+            "render/site/pages.py": {None},  # how pages are written: no result
+        }
+        for rel, changed in edits.items():
+            with (copy / rel).open("a") as fh:
+                fh.write("\n# edited\n")
+            after = versions()
+            assert {k for k in kinds if after[k] != before[k]} == changed, rel
+            before = after
+    finally:
+        code_version.cache_clear()  # the real package's versions again for later tests
 
 
 def test_page_modules_decide_no_cached_result():

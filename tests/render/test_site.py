@@ -39,6 +39,16 @@ def _maps(root: Path) -> Path:
     return maps
 
 
+#: (width, height) of the maps the games below are played on, from their files' text.
+SIZES = {
+    ("tron", "pillars"): (25, 25),
+    ("tron", "small"): (9, 5),
+    ("tron", "<b>odd & name"): (5, 3),
+    ("isolation", "tiny"): (5, 5),
+    ("outpost", "lake"): (100, 100),
+}
+
+
 def _records(root: Path) -> Path:
     recs = root / "records"
     recs.mkdir()
@@ -193,7 +203,9 @@ def test_game_page_has_viewer_data_and_moves(built):
     for g in result.games:
         text = (out / g.page).read_text()
         data = _viewer_json(text)
-        assert data["w"] == g.record.game_map().width
+        gm = g.record.game_map()
+        assert (data["w"], data["h"]) == (gm.width, gm.height)
+        assert (data["w"], data["h"]) == SIZES[gm.game, gm.name]  # the map files' sizes
         assert data["count"] == len(g.record.turns) + 1 == data["last"] + 1
         assert text.count('<tr id="move-') == len(g.record.turns)
         assert 'id="v-speed"' in text and 'id="v-chart"' in text

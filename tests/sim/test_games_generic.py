@@ -53,8 +53,12 @@ EXTRA_MAPS = {
 }
 
 
-def test_the_two_player_games_are_present():
-    assert {"tron", "isolation", "connect5"} <= set(PRESENT)
+def test_every_game_is_present_and_its_rules_import():
+    # The parametrized tests below run once per registered game: a game missing from
+    # the registry, or whose rules module fails to import, must fail here, not vanish.
+    assert {"tron", "isolation", "connect5", "outpost"} <= set(PRESENT)
+    for name in PRESENT:
+        assert get_game(name).info.name == name
 
 
 def maps_of(game_name: str) -> list:

@@ -233,7 +233,7 @@ def test_official_negative_index_or_missing_target_stops_the_turn(map1):
         assert t.turn == 1
     # in spec mode the same moves are refused
     spec = GAME.initial_state(map1)
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"seat 1: step \[-1, \(0, 1\)\] has no outpost"):
         GAME.apply(spec, {1: ((-1, (0, 1)),)})
 
 
@@ -312,8 +312,17 @@ def test_json_round_trip_and_bad_data():
     assert GAME.move_from_json(data) == move
     assert GAME.move_from_json(2) == 2 and GAME.move_to_json(2) == 2
     assert GAME.move_to_json(np.array([[1, 4, 5]])) == [[1, [4, 5]]]
-    for bad in ("n", [[0, [1]]], [["0", [1, 2]]], [[0, [1.5, 2]]], {"a": 1}, True):
-        with pytest.raises(InvalidMoveError):
+    move = r"an outpost move is a list of \[index, \[row, col\]\] steps or a disband index"
+    step = r"an outpost step is \[index, \[row, col\]\]"
+    for bad, problem in (
+        ("n", move),
+        ([[0, [1]]], step),
+        ([["0", [1, 2]]], step),
+        ([[0, [1.5, 2]]], step),
+        ({"a": 1}, move),
+        (True, move),
+    ):
+        with pytest.raises(InvalidMoveError, match=rf"^{problem}, got "):
             GAME.move_from_json(bad)
 
 
@@ -346,14 +355,16 @@ def test_moves_in_every_accepted_form_play_alike():
         assert lists(GAME.apply(s, {0: move0, 3: move3})) == want
         # seat order in the mapping does not matter
         assert lists(GAME.apply(s, {3: move3, 0: move0})) == want
-    for bad in (
-        ((1, (2.0, 3)),),
-        ((1.5, (2, 3)),),
-        ((1, ("2", 3)),),
-        ((1, (2, 3, 4)),),
-        ((1, (2**70, 3)),),
+    whole = r"outpost moves are \(index, \(row, col\)\) steps of whole numbers, got \[1"
+    shape = r"seat 0: an outpost move is a sequence of \(index, \(row, col\)\) steps"
+    for bad, problem in (
+        (((1, (2.0, 3)),), whole),
+        (((1.5, (2, 3)),), whole),
+        (((1, ("2", 3)),), whole),
+        (((1, (2, 3, 4)),), shape),
+        (((1, (2**70, 3)),), whole),
     ):
-        with pytest.raises(IllegalMoveError):
+        with pytest.raises(IllegalMoveError, match=problem):
             GAME.apply(s, {3: ((0, (10, 0)),), 0: bad})
     # the error names the seat whose step is illegal, after legal seats' steps
     with pytest.raises(IllegalMoveError, match=r"seat 2: step \[0, \(9, 9\)\]"):

@@ -169,7 +169,7 @@ def test_a_record_that_does_not_replay_is_refused():
     data = record.to_json()
     first = data["turns"][0]["moves"]
     first["0"] = 4 if first["0"] != 4 else 2
-    with pytest.raises(RecordError):
+    with pytest.raises(RecordError, match="turn 1: moves recorded after the game ended"):
         verify_record(record_from_json(data))
     data = record.to_json()
     data["turns"].append(data["turns"][-1])
