@@ -30,7 +30,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from queue import SimpleQueue
 from typing import Any, BinaryIO, TypeVar
 
-__all__ = ["send_line", "process_start", "process_age", "ServedBot"]
+__all__ = ["send_line", "process_start", "process_age", "ServedBot", "RequestError"]
 
 T = TypeVar("T")
 
@@ -78,6 +78,12 @@ def process_start(clock: Callable[[], float] = time.perf_counter) -> float:
 
 
 _IMPORTED = time.perf_counter()
+
+
+class RequestError(ValueError):
+    """The host's request cannot be used (a state that does not read, no game started):
+    :meth:`ServedBot.ask` says so in one line, without a traceback, and answers with
+    its fallback."""
 
 
 class ServedBot:
@@ -168,6 +174,8 @@ class ServedBot:
             return future.result(timeout=max(0.0, deadline - self.clock()))
         except FutureTimeout:
             pass
+        except RequestError as exc:  # the host's mistake, not the bot's: one line
+            print(f"atlas bot: {exc}", file=sys.stderr, flush=True)
         except Exception:  # the bot's own failure: report it, answer all the same
             traceback.print_exc(file=sys.stderr)
         self.fallbacks += 1

@@ -203,6 +203,8 @@ def serve(
                         served.deadline(t0),
                         lambda st=state, p=seat: game.random_move(st, p, rng),  # type: ignore[misc]
                     )
+                    if column is None:  # not its turn, or the board is full
+                        raise ValueError(f"no legal move for {COLOURS[seat]}")
                     state = game.apply(state, {seat: int(column)})
                     text = str(int(column) + 1)
             elif cmd == "quit":

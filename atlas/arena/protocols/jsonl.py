@@ -10,17 +10,18 @@ atlas; :func:`serve` runs a built-in bot as one (``atlas bot GAME NAME``).
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
-from ...errors import IllegalMoveError, InvalidMoveError
+from ...errors import AtlasError, IllegalMoveError, InvalidMoveError
 from ...limits import LimitError, load_json
 from ...maps import format_map, parse_map
 from ...sim.base import Status
 from ...sim.registry import get_game
 from ..process import BotFailure, ExternalBot
-from .common import ServedBot, send_line
+from .common import RequestError, ServedBot, send_line
 
 __all__ = ["JsonLinesBot", "parse_jsonl_line", "jsonl_move", "serve"]
 
@@ -131,14 +132,24 @@ def serve(
     seat = 0
 
     def start(bot: Any, msg: dict[str, Any]) -> None:
-        board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
-        game_params = {**params, **dict(msg.get("params") or {})}
-        held["template"] = game.initial_state(board_map, game_params)
+        held.pop("template", None)
+        try:
+            board_map = parse_map(msg["map"], game=game_name, name=msg.get("map_name", "map"))
+            game_params = {**params, **dict(msg.get("params") or {})}
+            held["template"] = game.initial_state(board_map, game_params)
+        except (AtlasError, ValueError, TypeError, KeyError, IndexError) as exc:
+            print(f"atlas bot: cannot start the game: {exc}", file=sys.stderr, flush=True)
+            return
         if hasattr(bot, "start"):
             bot.start(board_map, game_params, int(msg.get("seat", 0)))
 
     def move(bot: Any, deadline: float, msg: dict[str, Any], player: int) -> Any:
-        state = game.state_from_json(held["template"], msg["state"])
+        if "template" not in held:
+            raise RequestError("no game to move in: the start message could not be used")
+        try:
+            state = game.state_from_json(held["template"], msg["state"])
+        except (AtlasError, ValueError, TypeError, KeyError, IndexError) as exc:
+            raise RequestError(f"cannot read the turn's state: {exc!r}"[:200]) from None
         return bot.move(state, player, deadline)
 
     def fallback(msg: dict[str, Any], player: int) -> Any:
@@ -148,25 +159,46 @@ def serve(
         state = game.state_from_json(held["template"], msg["state"])
         return game.random_move(state, player, rng)
 
-    for raw in iter(inp.readline, b""):
+    started = False
+    for number, raw in enumerate(iter(inp.readline, b""), start=1):
         t0 = time.perf_counter()
         if not raw.strip():
             continue
-        msg = json.loads(raw)
-        kind = msg.get("type")
-        if kind == "start":
-            seat = int(msg.get("seat", 0))
-            served.tell(lambda bot, m=msg: start(bot, m))  # type: ignore[misc]
-        elif kind == "turn":
-            deadline = served.deadline(t0)
-            if "time" in msg:
-                deadline = min(deadline, t0 + 0.8 * float(msg["time"]))
-            player = int(msg.get("seat", seat))
-            answer = served.ask(
-                lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),  # type: ignore[misc]
-                deadline,
-                lambda m=msg, p=player: fallback(m, p),  # type: ignore[misc]
-            )
-            send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
-        elif kind == "end":
-            return
+        try:
+            msg = _message(raw)
+            kind = msg.get("type")
+            if kind == "start":
+                if not isinstance(msg.get("map"), str):
+                    raise ValueError("a start message without its map")
+                seat = int(msg.get("seat", 0))
+                started = True
+                served.tell(lambda bot, m=msg: start(bot, m))  # type: ignore[misc]
+            elif kind == "turn":
+                if not started:
+                    raise ValueError("a turn message before the start message")
+                deadline = served.deadline(t0)
+                if "time" in msg:
+                    deadline = min(deadline, t0 + 0.8 * float(msg["time"]))
+                player = int(msg.get("seat", seat))
+                answer = served.ask(
+                    lambda bot, dl, m=msg, p=player: move(bot, dl, m, p),  # type: ignore[misc]
+                    deadline,
+                    lambda m=msg, p=player: fallback(m, p),  # type: ignore[misc]
+                )
+                send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
+            elif kind == "end":
+                return
+        except (ValueError, TypeError, KeyError, IndexError, AtlasError) as exc:
+            # the host's mistake: said in one line, the line skipped, no traceback
+            print(f"atlas bot: input line {number}: {exc}", file=sys.stderr, flush=True)
+
+
+def _message(raw: bytes) -> dict[str, Any]:
+    """One message of the host: a JSON object within the limits, or ValueError."""
+    try:
+        msg = load_json(raw)
+    except (LimitError, ValueError) as exc:  # not JSON, not UTF-8, beyond the limits
+        raise ValueError(f"not a JSON message ({exc})") from None
+    if not isinstance(msg, dict):
+        raise ValueError(f"not a JSON object: {raw[:40]!r}")
+    return msg

@@ -120,18 +120,27 @@ class Cache:
         return data
 
     def put_bytes(self, kind: str, key: str, data: bytes) -> None:
-        """Store ``data`` atomically (errors writing the cache are ignored)."""
+        """Store ``data`` atomically (errors writing the cache are ignored; a failed write
+        leaves no temporary file)."""
         if self.root is None:
             return
         p = self._path(kind, key)
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=p.parent)
+        except OSError:
+            return
+        try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
             os.replace(tmp, p)
-        except OSError:
-            return
+        except BaseException as exc:  # a full disk, an interrupt: no temporary left
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            if not isinstance(exc, OSError):
+                raise
 
     def get_json(self, kind: str, key: str) -> Any | None:
         """The stored JSON value, or ``None`` (a damaged entry is a miss)."""
