@@ -321,7 +321,10 @@ def run_games(
     ``record_from_json``, whatever runs it, so the three ways give equal records.  A
     game that raises becomes an error record; so does a game whose worker process dies
     (:mod:`atlas.arena.pool`: only that game is lost, the pool goes on); on Dask a game
-    whose worker is lost is tried once more elsewhere, then recorded as an error.
+    whose worker is lost is tried once more elsewhere, then recorded as an error.  A
+    Dask worker may also hold games queued for it, and those count as lost with it: a
+    scheduler started with ``distributed.scheduler.worker-saturation: 1.0`` gives each
+    worker only what it plays, so a lost worker costs only the games it was playing.
     """
     from tqdm import tqdm
 
