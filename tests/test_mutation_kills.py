@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from atlas.errors import InvalidMoveError, RecordError
 from atlas.maps import parse_map
-from atlas.sim import tron
+from atlas.sim import records, tron
 
 # --- atlas/sim/tron.py ---------------------------------------------------------------
 
@@ -68,3 +71,85 @@ def test_summarize_map_adds_the_duel_figures_for_two_starts():
     out = tron.GAME.summarize_map(parse_map(CORNER, game="tron"))
     assert {"voronoi", "chambers", "parity_bound"} <= set(out)
     assert out["free_cells"] == 11
+
+
+# --- atlas/sim/records.py ------------------------------------------------------------
+
+
+def _tron_record() -> records.Record:
+    """A two-turn tron game: seat 1 runs into the wall at turn 2."""
+    game_map = parse_map("4 2\n1  2\n    \n", game="tron")
+    builder = records.RecordBuilder("tron", game_map, None, ["random", "wallhugger"], 7)
+    state = tron.GAME.initial_state(game_map)
+    for moves in ({0: tron.EAST, 1: tron.SOUTH}, {0: tron.SOUTH, 1: tron.EAST}):
+        builder.add_turn(moves, {0: 0.001, 1: 0.002})
+        state = tron.GAME.apply(state, moves)
+    outcome = tron.GAME.outcome(state)
+    assert outcome is not None and outcome.winner == 0
+    return builder.finish(state, outcome)
+
+
+def test_player_identity_tells_players_apart_whatever_they_are_called():
+    assert records.PlayerEntry("minimax").identity == "builtin:minimax"
+    assert records.PlayerEntry("mm", bot="minimax").identity == "builtin:minimax=mm"
+    assert records.PlayerEntry("x", "external", "python x.py").identity == (
+        "external:x:python x.py"
+    )
+    assert records.PlayerEntry("x", "external", "python x.py", digest="ab").identity == (
+        "external:x:ab"
+    )
+    assert records.PlayerEntry("x", "external").identity == "external:x:"
+
+
+def test_a_record_without_stderr_writes_one_empty_string_per_seat():
+    record = _tron_record()
+    assert record.num_players == 2
+    assert record.to_json()["stderr"] == ["", ""]
+
+
+def test_clean_info_of_something_that_is_not_a_mapping_is_empty():
+    assert records.clean_info([("depth", 3)]) == {}
+    assert records.clean_info(None) == {}
+
+
+def test_is_record_file_knows_a_saved_record_from_other_json(tmp_path):
+    path = tmp_path / "game.json"
+    records.save_record(_tron_record(), path)
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "something-else"}\n')
+    assert records.is_record_file(path) and not records.is_record_file(other)
+
+
+def _refused(data: dict, match: str) -> None:
+    with pytest.raises(RecordError, match=match):
+        records.record_from_json(data, "game.json")
+
+
+def test_a_winner_one_past_the_last_seat_is_refused():
+    data = _tron_record().to_json()
+    data["result"]["winner"] = 2
+    _refused(data, r"result\.winner is seat 2; seats are 0\.\.1")
+    data["result"]["winner"] = 1
+    records.record_from_json(data, "game.json")  # a seat: read (verify judges it)
+
+
+def test_a_status_turn_must_be_one_of_the_record_s_turns():
+    data = _tron_record().to_json()
+    data["statuses"][1] = {"status": "crashed", "turn": 1, "detail": ""}
+    assert records.record_from_json(data, "game.json").statuses[1].turn == 1
+    data["statuses"][1]["turn"] = 2
+    _refused(data, r"statuses\[1\]\.turn is 2; the record has 2 turns")
+
+
+def test_long_bad_values_are_cut_to_forty_characters_in_the_message():
+    data = _tron_record().to_json()
+    data["result"]["scores"] = ["x" * 36]  # 40 characters as JSON: shown whole
+    _refused(data, 'got \\["x{36}"\\]$')
+    data["result"]["scores"] = [1.0, 0.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+    text = json.dumps(data["result"]["scores"])
+    _refused(data, re.escape(f"got {text[:37]}..."))
+
+
+def test_why_a_move_cannot_be_played_names_an_unexpected_error():
+    assert records._why(KeyError("x")) == "the move cannot be played (KeyError: 'x')"
+    assert records._why(InvalidMoveError("bad move")) == "bad move"
