@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from dataclasses import replace
@@ -153,3 +154,42 @@ def test_long_bad_values_are_cut_to_forty_characters_in_the_message():
 def test_why_a_move_cannot_be_played_names_an_unexpected_error():
     assert records._why(KeyError("x")) == "the move cannot be played (KeyError: 'x')"
     assert records._why(InvalidMoveError("bad move")) == "bad move"
+
+
+# --- atlas/arena/protocols/tron.py: the served side's watchdog and board reader ------
+
+
+def _board(*rows: str) -> np.ndarray:
+    return np.array([list(r) for r in rows], dtype="<U1")
+
+
+@pytest.mark.parametrize(
+    ("rows", "digit"),
+    [
+        (("  1    ",), tron.EAST),  # one row, no walls: 4 cells east, 2 west
+        (("    1  ",), tron.WEST),
+        (("2", " ", "1"), tron.NORTH),  # one column: only north is open
+        (("1", " ", " "), tron.SOUTH),
+        # two rooms of 3 cells; the south one's entrance has 2 free neighbours
+        (("#   ", "#1##", "#  #", "# ##"), tron.SOUTH),
+        (("#2##",), tron.NORTH),  # no head of ours: north
+        (("#1#", "###"), tron.NORTH),  # boxed in: north
+    ],
+)
+def test_safe_digit_takes_the_most_room_at_the_edges_too(rows, digit):
+    from atlas.arena.protocols.tron import safe_digit
+
+    assert safe_digit(_board(*rows)) == digit
+
+
+def test_read_board_pads_short_rows_and_refuses_bad_sizes():
+    from atlas.arena.protocols.tron import _read_board
+
+    board = _read_board(io.BytesIO(b"#1\n  2\n"), b"3 2\n")
+    assert board is not None and ["".join(r) for r in board] == ["#1 ", "  2"]
+    for header in (b"x 2\n", b"0 2\n", b"3 0\n", b"10001 1\n", b"1 10001\n"):
+        assert _read_board(io.BytesIO(b"#\n" * 3), header) is None, header
+    wide = _read_board(io.BytesIO(b"#\n"), b"10000 1\n")
+    assert wide is not None and wide.shape == (1, 10_000)
+    tall = _read_board(io.BytesIO(b""), b"1 10000\n")
+    assert tall is not None and tall.shape == (10_000, 1)
