@@ -103,3 +103,40 @@ def test_an_interrupted_save_leaves_no_temporary(tmp_path, monkeypatch, record):
         save_record(record, tmp_path / "game.json")
     monkeypatch.undo()
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", ["game.json", "game.json.gz"])
+def test_a_save_that_fails_mid_write_leaves_the_old_record_and_no_temporary(
+    tmp_path, monkeypatch, record, name
+):
+    path = tmp_path / name
+    path.write_bytes(b"the previous record")
+    real_fdopen = os.fdopen
+    written = []
+
+    class DiskFull:
+        """The temporary's file: takes half of what it is given, then the disk is full."""
+
+        def __init__(self, fd, mode):
+            self.fh = real_fdopen(fd, mode)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def write(self, data):
+            self.fh.write(data[: len(data) // 2])
+            self.fh.flush()
+            written.extend((p.name, p.stat().st_size) for p in tmp_path.glob("*.part"))
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(records_module.os, "fdopen", DiskFull)
+    with pytest.raises(OSError, match="No space left on device"):
+        save_record(record, path)
+    monkeypatch.undo()
+    # half a record had reached a temporary beside the record, which is gone now
+    assert len(written) == 1 and written[0][1] > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+    assert path.read_bytes() == b"the previous record"
