@@ -80,6 +80,7 @@ TARGETS: dict[str, Target] = {
             "tests/arena/test_serve.py",
             "tests/fuzz/test_fuzz_protocols.py",
             "tests/test_mutation_kills.py",
+            "tests/test_mutation_kills_protocols.py",
             "-k",
             "not (garbage and tron) and not outpost_programs and not frontline"
             " and not for_every_game_state",
