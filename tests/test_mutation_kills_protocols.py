@@ -422,7 +422,7 @@ def test_served_jsonl_defaults_the_seat_to_zero_and_caps_the_deadline_by_the_tim
     before = time.perf_counter()
     _, served = _jsonl([_start(), _turn(state, time=10.0), _turn(state)], bot)
     after = time.perf_counter()
-    assert [p for _, p in bot.moves] == [0, 0]
+    assert [p for _, p in bot.moves] == [0, 0] and bot.starts[0][2] == 0
     capped, free = served.deadlines
     # four fifths of the 10 s the host says are left, from the moment the line was read
     assert before + 8.0 <= capped <= after + 8.0
@@ -492,3 +492,167 @@ def test_served_jsonl_without_a_usable_start_falls_back_for_every_turn(capsys):
     assert answers == [{"move": [0, 1]}]
     assert "no game to move in" in str(served.errors[0])
     assert "cannot start the game" in capsys.readouterr().err
+
+
+# --- the host side against a scripted process -----------------------------------------
+
+
+class _Proc:
+    """A bot process that answers from a script: what is written is kept in ``sent``."""
+
+    def __init__(self, replies: bytes = b"") -> None:
+        self.buffer = bytearray(replies)
+        self.sent: list[str] = []
+        self.closed = False
+
+    def write(self, data: bytes, deadline: float) -> None:
+        self.sent.append(data.decode())
+
+    def read_answer(self, parse, deadline, what):
+        value, used = parse(self.buffer)
+        del self.buffer[:used]
+        assert value is not None, f"the script has no {what}"
+        return value
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _connect5(text: str = "connect5 7 6 5\n"):
+    game = get_game("connect5")
+    return game, game.initial_state(parse_map(text, game="connect5", name="c"))
+
+
+def test_gtp_host_replays_a_column_bottom_disc_first():
+    game, state = _connect5()
+    state = game.apply(state, {0: 2})
+    state = game.apply(state, {1: 2})  # white on black in column 3
+    state = game.apply(state, {0: 5})
+    bot = gtp.GtpBot("connect5", ["engine"])
+    bot.process = proc = _Proc(b"=\n\n" * 6 + b"= 1\n\n")
+    assert bot.move(state, 1, 0.0) == 0
+    # the bottom row first (left to right), then the row above it
+    assert proc.sent[3:] == [
+        "play black 3\n",
+        "play black 6\n",
+        "play white 3\n",
+        "genmove white\n",
+    ]
+
+
+def test_gtp_host_refusals_are_invalid_except_inarow_five():
+    game, state = _connect5()
+    bot = gtp.GtpBot("connect5", ["engine"])
+    bot.process = _Proc(b"=\n\n? no\n\n=\n\n= 2\n\n")  # inarow 5 refused: fine
+    assert bot.move(state, 0, 0.0) == 1
+    state = game.apply(state, {0: 1})
+    state = game.apply(state, {1: 3})
+    bot.process = _Proc(b"? occupied\n\n")  # the play of white's disc refused
+    with pytest.raises(BotFailure, match="refused 'play white 4': occupied") as info:
+        bot.move(state, 0, 0.0)
+    assert info.value.status is Status.INVALID
+
+
+def test_gtp_host_says_quit_only_after_a_game_started():
+    bot = gtp.GtpBot("connect5", ["engine"])
+    bot.process = idle = _Proc()
+    bot.close()
+    assert idle.sent == [] and idle.closed
+    _, state = _connect5()
+    bot = gtp.GtpBot("connect5", ["engine"])
+    bot.process = proc = _Proc(b"=\n\n" * 3 + b"= 4\n\n")
+    assert bot.move(state, 0, 0.0) == 3
+    bot.close()
+    assert proc.sent[-1] == "quit\n" and proc.closed
+
+
+def test_jsonl_host_sends_the_start_once_and_the_time_to_four_places(monkeypatch):
+    from types import SimpleNamespace
+
+    game, state = _iso_state()
+    game_map = parse_map(ISO, game="isolation", name="m")
+    bot = jsonl.JsonLinesBot("isolation", ["program"])
+    bot.game_map = game_map
+    bot.process = proc = _Proc(b'{"move": [1, 1]}\n{"move": [0, 1]}\n')
+    monkeypatch.setattr(jsonl, "time", SimpleNamespace(perf_counter=lambda: 100.0))
+    assert bot.move(state, 0, 100.123456) == (1, 1)
+    assert bot.move(state, 0, 99.0) == (0, 1)
+    sent = [json.loads(line) for line in proc.sent]
+    assert [m["type"] for m in sent] == ["start", "turn", "turn"]
+    assert [m["time"] for m in sent[1:]] == [0.1235, 0.0]
+
+
+# --- odds and ends the first run left alive -------------------------------------------
+
+
+def test_safe_digit_breaks_a_full_tie_by_direction_order():
+    board = np.array([list("  1  ")], dtype="<U1")
+    assert tron_protocol.safe_digit(board) == 2  # east and west alike: east comes first
+    column = np.array([[" "], ["1"], [" "]], dtype="<U1")
+    assert tron_protocol.safe_digit(column) == 1  # north before south
+
+
+def test_read_board_takes_the_first_two_words_of_the_header():
+    board = tron_protocol._read_board(io.BytesIO(b"#1\n  2\n"), b"3 2 extra\n")
+    assert board is not None and ["".join(r) for r in board] == ["#1 ", "  2"]
+
+
+def test_serve_builtin_bot_sets_the_clock_and_seed_it_was_given(monkeypatch):
+    import time
+
+    from atlas.arena import protocols
+
+    made: list[tuple] = []
+    clocks: list[dict] = []
+
+    class Recording(protocols.ServedBot):
+        def __init__(self, make, **kw):
+            clocks.append(kw)
+            super().__init__(make, **kw)
+            self._bot.result(timeout=60)  # made: the seed it was made with is known
+
+    monkeypatch.setattr(protocols, "ServedBot", Recording)
+    monkeypatch.setattr(protocols, "make_bot", lambda *a: made.append(a) or _Bot(2))
+    before = time.perf_counter()
+    assert (
+        protocols.serve_builtin_bot("tron", "x", stdin=io.BytesIO(), stdout=io.BytesIO()) == 0
+    )
+    after = time.perf_counter()
+    protocols.serve_builtin_bot(
+        "tron", "y", 5, 0.25, first_move_time=7.0, stdin=io.BytesIO(), stdout=io.BytesIO()
+    )
+    assert made == [("tron", "x", 0), ("tron", "y", 5)]
+    # reading a given input, the first move's clock starts now, not at the process's start
+    assert before + 2.8 <= clocks[0]["first_deadline"] <= after + 2.8
+    assert clocks[0]["move_time"] == 0.9 and clocks[0]["name"] == "x"
+    assert clocks[1]["move_time"] == 0.25
+    assert after + 7.0 <= clocks[1]["first_deadline"]
+
+
+def test_process_start_without_proc_is_the_import_time(monkeypatch):
+    from atlas.arena.protocols import common
+
+    def no_proc(*args, **kwargs):
+        raise FileNotFoundError("/proc/self/stat")
+
+    monkeypatch.setattr(common, "open", no_proc, raising=False)
+    assert common.process_start() == common._IMPORTED
+
+
+def test_a_host_mistake_is_one_line_and_the_worker_is_a_daemon(capsys):
+    from atlas.arena.protocols.common import ServedBot
+
+    def refuse(bot, deadline):
+        raise RequestError("no game to move in")
+
+    import time
+
+    soon = time.perf_counter() + 60.0
+    served = ServedBot(lambda: None, first_deadline=soon, move_time=60.0)
+    try:
+        assert served._thread.daemon  # a bot still compiling never keeps the process
+        assert served.ask(refuse, soon, lambda: 3) == 3
+    finally:
+        served.close()
+    assert capsys.readouterr().err == "atlas bot: no game to move in\n"
+    assert served.fallbacks == 1
