@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from typing import Any
 
 import numpy as np
@@ -415,8 +416,6 @@ def test_served_jsonl_starts_the_bot_with_the_map_seat_and_params():
 
 
 def test_served_jsonl_defaults_the_seat_to_zero_and_caps_the_deadline_by_the_time():
-    import time
-
     _, state = _iso_state()
     bot = _Bot((1, 1))
     before = time.perf_counter()
@@ -482,6 +481,10 @@ def test_served_jsonl_a_state_that_does_not_read_is_the_host_s_error():
     assert answers == [{"move": [1, 1]}] and served.fallbacks == 1
     assert isinstance(served.errors[0], RequestError)
     assert "cannot read the turn's state" in str(served.errors[0])
+    bad["state"] = {"turn": "x" * 300}  # a message that quotes it is cut to 200
+    _, served = _jsonl([_start(), {**bad, "legal": legal}], _Bot((2, 2)))
+    assert str(served.errors[0]).startswith("cannot read the turn's state: ValueError(")
+    assert len(str(served.errors[0])) == 200
 
 
 def test_served_jsonl_without_a_usable_start_falls_back_for_every_turn(capsys):
@@ -503,10 +506,12 @@ class _Proc:
     def __init__(self, replies: bytes = b"") -> None:
         self.buffer = bytearray(replies)
         self.sent: list[str] = []
+        self.deadlines: list[float] = []
         self.closed = False
 
     def write(self, data: bytes, deadline: float) -> None:
         self.sent.append(data.decode())
+        self.deadlines.append(deadline)
 
     def read_answer(self, parse, deadline, what):
         value, used = parse(self.buffer)
@@ -562,8 +567,10 @@ def test_gtp_host_says_quit_only_after_a_game_started():
     bot = gtp.GtpBot("connect5", ["engine"])
     bot.process = proc = _Proc(b"=\n\n" * 3 + b"= 4\n\n")
     assert bot.move(state, 0, 0.0) == 3
+    before = time.perf_counter()
     bot.close()
     assert proc.sent[-1] == "quit\n" and proc.closed
+    assert proc.deadlines[-1] >= before + 0.05  # a moment to write it, not a past deadline
 
 
 def test_jsonl_host_sends_the_start_once_and_the_time_to_four_places(monkeypatch):
@@ -598,8 +605,6 @@ def test_read_board_takes_the_first_two_words_of_the_header():
 
 
 def test_serve_builtin_bot_sets_the_clock_and_seed_it_was_given(monkeypatch):
-    import time
-
     from atlas.arena import protocols
 
     made: list[tuple] = []
@@ -644,8 +649,6 @@ def test_a_host_mistake_is_one_line_and_the_worker_is_a_daemon(capsys):
 
     def refuse(bot, deadline):
         raise RequestError("no game to move in")
-
-    import time
 
     soon = time.perf_counter() + 60.0
     served = ServedBot(lambda: None, first_deadline=soon, move_time=60.0)
