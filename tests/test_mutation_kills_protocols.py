@@ -337,6 +337,14 @@ def test_served_gtp_boardsize_with_one_number_keeps_the_rows():
     assert bot.moves[0][1] == 0
 
 
+def test_served_gtp_without_boardsize_plays_nine_by_six_five_in_a_row():
+    bot = _Bot(8)
+    replies, _ = _gtp("genmove b\n", bot)
+    assert replies == ["= 9"]
+    game_map, params, _ = bot.starts[0]
+    assert game_map.blocked.shape == (6, 9) and params["inarow"] == 5
+
+
 def test_served_gtp_starts_a_fresh_game_after_boardsize_or_inarow():
     bot = _Bot(0)
     replies, _ = _gtp("play b 1\nboardsize 7 6\nplay b 2\ninarow 3\nplay b 3\ngenmove w\n", bot)
