@@ -90,6 +90,7 @@ TARGETS: dict[str, Target] = {
         modules=("atlas/sim/records.py",),
         tests=(
             "tests/sim/test_records.py",
+            "tests/sim/test_record_files.py",
             "tests/fuzz/test_fuzz_records.py",
             "tests/sim/test_golden_records.py",
             "tests/test_mutation_kills.py",
