@@ -10,7 +10,8 @@ Each target is a set of modules and the tests that should catch a change in them
 (:data:`TARGETS`).  For a target the tool
 
 1. copies the repository's ``atlas/``, ``tests/``, ``maps/``, ``templates/``,
-   ``examples/`` and ``pyproject.toml`` into a temporary folder (the checkout is never
+   ``examples/``, ``tools/``, ``docs/`` (tests read both) and ``pyproject.toml`` into a
+   temporary folder (the checkout is never
    edited; no bytecode is written there either);
 2. runs the target's tests once on the copy under coverage with per-test contexts, which
    gives each test's lines (and shows the tests pass unchanged);
@@ -52,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COPIED = ("atlas", "tests", "maps", "templates", "examples", "pyproject.toml")
+COPIED = ("atlas", "tests", "maps", "templates", "examples", "tools", "docs", "pyproject.toml")
 
 
 @dataclass(frozen=True)
