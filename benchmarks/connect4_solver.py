@@ -200,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--solver",
         default="",
         help="path of the built solver (answers seven scores a line, as "
-        "Pons's c4solver -a), e.g. /tmp/connect4/c4solver",
+        "Pons's c4solver -a), built outside the repository",
     )
     ap.add_argument("-n", type=int, default=40, help="positions")
     ap.add_argument("--discs", type=int, nargs=2, default=(4, 10), metavar=("LO", "HI"))
