@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -186,6 +186,47 @@ def _why_featured(e: Any) -> str:
     return f"Featured: the longest game on this map ({it.get('turns', 0)} turns)."
 
 
+def _page_table(
+    table: Any, game: str, slugger: Callable[..., str], event: str | None = None
+) -> dict[str, Any]:
+    """A :class:`~atlas.arena.standings.Standings` as the pages show it: rows (name,
+    slug, rating, games, wins, draws, losses, points; for an organiser's tournament,
+    ``event``, also the 95 % interval, the likelihood of superiority in percent and the
+    identity), the head-to-head table, the names in order, and whether seats compare
+    pairwise."""
+    names = [r.bot for r in table.rows]
+    rows = []
+    for r in table.rows:
+        row = {
+            "name": r.bot,
+            "slug": slugger(game, r.bot) if event is None else slugger(game, r.bot, event),
+            "rating": round(r.rating),
+            "games": r.games,
+            "wins": r.wins,
+            "draws": r.draws,
+            "losses": r.losses,
+            "points": r.points,
+        }
+        if event is not None:
+            row.update(
+                low=round(r.low),
+                high=round(r.high),
+                los=None if r.los_next is None else round(100 * r.los_next),
+                identity=r.identity,
+            )
+        rows.append(row)
+    h2h = {
+        a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
+        for a in names
+    }
+    return {
+        "rows": rows,
+        "h2h": h2h,
+        "names": names,
+        "pairwise": get_info(game).num_players > 2,
+    }
+
+
 def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, Any]]:
     """Per game, the tournament's standings (:func:`atlas.arena.tournament.standings`) as
     the pages show them: rows (bot, slug, rating, games, wins, draws, losses, points),
@@ -205,30 +246,7 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
         # the ratings' point estimates, the ladder's order; no bootstrap intervals
         # (the pages do not show them, and refitting thousands of games is slow)
         table = table_of(records, samples=0)
-        names = [r.bot for r in table.rows]
-        rows = [
-            {
-                "name": r.bot,
-                "slug": slugger(game, r.bot),
-                "rating": round(r.rating),
-                "games": r.games,
-                "wins": r.wins,
-                "draws": r.draws,
-                "losses": r.losses,
-                "points": r.points,
-            }
-            for r in table.rows
-        ]
-        h2h = {
-            a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
-            for a in names
-        }
-        out[game] = {
-            "rows": rows,
-            "h2h": h2h,
-            "names": names,
-            "pairwise": get_info(game).num_players > 2,
-        }
+        out[game] = _page_table(table, game, slugger)
     return out
 
 
@@ -252,40 +270,14 @@ def event_standings(
         for game in games:
             records = [g.record for g in entries if g.record.game == game]
             table = table_of(records, samples=samples)
-            names = [r.bot for r in table.rows]
-            rows = [
-                {
-                    "name": r.bot,
-                    "slug": slugger(game, r.bot, name),
-                    "rating": round(r.rating),
-                    "low": round(r.low),
-                    "high": round(r.high),
-                    "los": None if r.los_next is None else round(100 * r.los_next),
-                    "games": r.games,
-                    "wins": r.wins,
-                    "draws": r.draws,
-                    "losses": r.losses,
-                    "points": r.points,
-                    "identity": r.identity,
-                }
-                for r in table.rows
-            ]
-            h2h = {
-                a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
-                for a in names
-            }
-            tables.append(
-                {
-                    "game": game,
-                    "rows": rows,
-                    "h2h": h2h,
-                    "names": names,
-                    "model": table.model,
-                    "errors": table.errors,
-                    "pairwise": get_info(game).num_players > 2,
-                    "games": [g for g in entries if g.record.game == game],
-                }
+            page = _page_table(table, game, slugger, name)
+            page.update(
+                game=game,
+                model=table.model,
+                errors=table.errors,
+                games=[g for g in entries if g.record.game == game],
             )
+            tables.append(page)
         slug = slugify(name, taken)
         out.append(
             {
