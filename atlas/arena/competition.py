@@ -37,14 +37,13 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import AtlasError, OutputFolderError, PlanError, RecordError
-from ..fsutil import default_mode
+from ..fsutil import write_atomically
 from ..maps import GameMap, find_maps, read_map
 from ..sim.records import Record, load_record, save_record
 from ..sim.registry import game_modules, get_info
@@ -535,15 +534,7 @@ def _prepare_folder(out: Path, plan: TournamentPlan, resume: bool, force: bool) 
 
 
 def _atomic_text(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, default_mode())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, text.encode("utf-8"))
 
 
 def _existing(out: Path, specs: list[GameSpec]) -> dict[int, Record]:

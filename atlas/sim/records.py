@@ -55,7 +55,6 @@ import gzip
 import json
 import math
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -63,7 +62,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..errors import IllegalMoveError, InvalidMoveError, MapFormatError, RecordError
-from ..fsutil import default_mode, read_maybe_gzip
+from ..fsutil import read_maybe_gzip, write_atomically
 from ..limits import MAX_RECORD_BYTES, LimitError, load_json
 from ..maps import GameMap, format_map, parse_map
 from ..types import PlayerId
@@ -694,15 +693,7 @@ def save_record(record: Record, path: str | os.PathLike[str], *, public: bool = 
     raw = (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
     if p.name.endswith(".gz"):
         raw = gzip.compress(raw, compresslevel=6, mtime=0)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=p.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.chmod(tmp, default_mode())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(p, raw)
 
 
 def load_record(path: str | os.PathLike[str]) -> Record:
