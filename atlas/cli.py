@@ -703,12 +703,12 @@ def _cmd_analyze(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
-    from .analyze.validate import format_reports, reports_csv, validate_paths
+    from .analyze.outpost.validate import MAP_CELLS, format_reports, reports_csv, validate_paths
     from .jit import interpreted
-    from .maps import OUTPOST_SIZE, find_maps
+    from .maps import find_maps
 
     files = sum(len(find_maps(p)) if Path(p).is_dir() else 1 for p in args.paths)
-    with interpreted(files * OUTPOST_SIZE * OUTPOST_SIZE <= INTERPRET_MAX_CELLS):
+    with interpreted(files * MAP_CELLS <= INTERPRET_MAX_CELLS):
         reports = validate_paths(args.paths)
     if args.json:
         print(json.dumps([r.to_json() for r in reports], indent=2))

@@ -724,9 +724,9 @@ class OutpostGame(GameBase[OutpostState]):
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """Land, water, their components, articulation points of the land, the homes."""
-        from ...analyze.summary import outpost_summary
+        from ...analyze.outpost import map_summary
 
-        return outpost_summary(game_map)
+        return map_summary(game_map)
 
 
 GAME = OutpostGame()
