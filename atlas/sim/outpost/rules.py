@@ -65,7 +65,7 @@ from ...analyze.outpost import affordable, default_homes
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...maps import GameMap
 from ...types import Cell, Grid, IntGrid, PlayerId
-from ..base import GameBase, GameInfo, Outcome, Param, _from_json, _to_json
+from ..base import SPEC, GameBase, GameInfo, Outcome, Param, Reason, _from_json, _to_json
 from .kernels import _ERR_TEXT, _MISSING, _OK, _turn_kernel
 from .moves import _NO_ENDS, _NO_STEPS, NUM_EMPIRES, _is_int, _parse_steps, _steps
 
@@ -85,7 +85,7 @@ __all__ = [
     "score_key",
 ]
 
-COMPATS = ("spec", "official")
+COMPATS = (SPEC, "official")
 #: A season every this many turns (turns 10, 20, ...).
 SEASON: Final = 10
 
@@ -517,7 +517,7 @@ class OutpostGame(GameBase[OutpostState]):
             Param(
                 "compat",
                 str,
-                "spec",
+                SPEC,
                 "spec: the rules as written; official: the 2014 simulator's behaviour",
                 choices=COMPATS,
             ),
@@ -620,7 +620,7 @@ class OutpostGame(GameBase[OutpostState]):
         )
         head = f"player {winner + 1} wins" if winner is not None else "shared first place"
         return Outcome(
-            winner, "turn-limit", scores, f"{head} after {state.turn} turns; {detail}"
+            winner, Reason.TURN_LIMIT, scores, f"{head} after {state.turn} turns; {detail}"
         )
 
     def move_to_json(self, move: Any) -> Any:

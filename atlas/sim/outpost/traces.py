@@ -33,6 +33,7 @@ from ...errors import IllegalMoveError, InvalidMoveError, RecordError
 from ...fsutil import read_maybe_gzip
 from ...limits import MAX_TRACE_BYTES, LimitError, load_json
 from ...maps import GameMap
+from ..base import Status
 from ..records import PlayerEntry, Record, RecordBuilder
 from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
 
@@ -459,10 +460,10 @@ def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
         )
         if nulls:
             builder.set_status(
-                s, "crashed", nulls[0], thrown or f"gave no move on {len(nulls)} turns"
+                s, Status.CRASHED, nulls[0], thrown or f"gave no move on {len(nulls)} turns"
             )
         elif thrown:
-            builder.set_status(s, "ok", None, thrown)
+            builder.set_status(s, Status.OK, None, thrown)
     outcome = GAME.outcome(state)
     assert outcome is not None
     return builder.finish(state, outcome)
