@@ -20,7 +20,7 @@ from ...maps.outpost import line_xy as outpost_line_xy
 from .. import images as I
 from .. import palette as P
 from ..frames import Frame, Mark
-from .base import GameRender, Painter, Series, SitePlan, cells_of
+from .base import Painter, Series, SitePlan, ValidatingRender, cells_of
 
 __all__ = [
     "OutpostRender",
@@ -290,14 +290,13 @@ def outpost_series(states: Sequence[Any]) -> list[Series]:
     ]
 
 
-class OutpostRender(GameRender):
+class OutpostRender(ValidatingRender):
     pictures = {
         "thumb": "",
         "territory": "Territory at the start (each empire's outpost on its home)",
         "supply": "Empire 1's supply line and the territory of a sample position",
     }
     png_kind = "supply"
-    validates = True
     #: The four bots on every map, in one of their four seatings (dealt out over the
     #: maps in turn, so each seating plays once on four maps); full games (the spec's
     #: T = 500 turns), 0.1 s a move (the bots answer in a few milliseconds).
