@@ -591,6 +591,16 @@ class OutpostGame(GameBase[OutpostState]):
                     out.append((i, (a, b)))
         return out
 
+    def is_legal(self, state: OutpostState, player: PlayerId, move: Any) -> bool:
+        """Whether the rules take ``move`` from ``player`` now (:func:`check_move`): a
+        move combines steps, so it is checked, not looked up in :meth:`legal_moves`.
+        With ``compat="official"`` a step the 2014 simulator ignores is taken too."""
+        return (
+            move is not None
+            and player in self.to_move(state)
+            and check_move(state, player, move) is None
+        )
+
     def apply(self, state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState:
         """The next state: disbands if any are pending, else one turn (+ season prep)."""
         if state.over:
