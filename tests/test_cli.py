@@ -210,9 +210,7 @@ def _with_func(parser: argparse.ArgumentParser, func) -> argparse.ArgumentParser
         ("outpost", "10 10\n11 10\n", "official", "official"),
     ],
 )
-def test_compat_is_one_vocabulary_for_every_game(
-    tmp_path, capsys, game, text, word, stored
-):
+def test_compat_is_one_vocabulary_for_every_game(tmp_path, capsys, game, text, word, stored):
     path = tmp_path / "m.txt"
     path.write_text(text)
     record = tmp_path / "game.json"
