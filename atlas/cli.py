@@ -48,8 +48,8 @@ __all__ = [
 ]
 
 #: ``--compat`` words, the same for every game: ``spec`` plays the documented rules
-#: (each game's own default: tron calls it ``fair``, outpost ``spec``), ``official``
-#: what the original engine does.
+#: (every game's default, :data:`atlas.sim.base.SPEC`), ``official`` what the original
+#: engine does.
 COMPAT_WORDS = ("spec", "official")
 #: Older spellings ``--compat`` still reads.
 COMPAT_ALIASES = {"fair": "spec"}
@@ -68,6 +68,52 @@ def _games() -> tuple[str, ...]:
     from .sim.registry import game_names
 
     return game_names()
+
+
+class _Described:
+    """Help text made from the games' :class:`~atlas.sim.base.GameInfo` only when help is
+    printed (``%(name)s`` in an argument's help reads it from the argument), so that
+    building the parser imports no game's rules."""
+
+    def __init__(self, make: Callable[[], str]) -> None:
+        self.make = make
+
+    def __str__(self) -> str:
+        return self.make()
+
+
+def _described(action: argparse.Action, **texts: Callable[[], str]) -> None:
+    for key, make in texts.items():
+        setattr(action, key, _Described(make))
+
+
+def _official_games() -> str:
+    """The games whose ``compat`` offers an original engine's rules: ``tron, outpost``."""
+    from .sim.registry import get_info
+
+    return ", ".join(
+        g for g in _games() if "official" in getattr(get_info(g).param("compat"), "choices", ())
+    )
+
+
+def _param_names() -> str:
+    """Each game's parameters but ``compat``: ``tron: max_turns; ...``."""
+    from .sim.registry import get_info
+
+    parts = []
+    for g in _games():
+        names = [p.name for p in get_info(g).params if p.name != "compat"]
+        if names:
+            parts.append(f"{g}: {', '.join(names)}")
+    return "; ".join(parts)
+
+
+def _validated_titles() -> str:
+    """The titles of the games whose submitted maps ``atlas validate`` checks."""
+    from .render.games import render_of
+    from .sim.registry import get_info
+
+    return " and ".join(get_info(g).title for g in _games() if render_of(g).validates)
 
 
 def _positive_float(text: str) -> float:
@@ -131,28 +177,29 @@ def add_game(
 
 def add_compat(p: argparse.ArgumentParser) -> None:
     """``--compat {spec,official}``: which rules a command that plays follows."""
-    p.add_argument(
+    action = p.add_argument(
         "--compat",
         type=_compat_word,
         choices=COMPAT_WORDS,
         default=None,
         help="rules to play: 'spec', the documented rules (the default), or "
-        "'official', what the original engine does (tron, outpost)",
+        "'official', what the original engine does (%(official_games)s)",
     )
+    _described(action, official_games=_official_games)
 
 
 def add_params(p: argparse.ArgumentParser) -> None:
     """``--param KEY=VALUE``, repeatable; the value is read as JSON when it can be."""
-    p.add_argument(
+    action = p.add_argument(
         "--param",
         action="append",
         default=[],
         type=_param_pair,
         metavar="KEY=VALUE",
         help="a game parameter, repeatable; VALUE is read as JSON when it can "
-        "be (outpost: r, L, W, T; connect5: inarow; isolation: variant; "
-        "tron: max_turns)",
+        "be (%(param_names)s)",
     )
+    _described(action, param_names=_param_names)
 
 
 def add_force(p: argparse.ArgumentParser) -> None:
@@ -212,8 +259,9 @@ def _add_analyze(sub: Any) -> None:
         "analyze",
         help="analyse one map and print its key figures",
         description="Analyse one map: free cells, components, articulation "
-        "points, and per game Voronoi counts, chambers and "
-        "parity bounds (tron) or land and homes (outpost).",
+        "points, and the figures its game adds (Voronoi counts, "
+        "chambers and parity bounds of two starts; land, water "
+        "and homes of a board of empires).",
     )
     p.add_argument("map", metavar="MAP", help="the map file")
     add_game(
@@ -228,13 +276,16 @@ def _add_analyze(sub: Any) -> None:
 def _add_validate(sub: Any) -> None:
     p = sub.add_parser(
         "validate",
-        help="check submitted Outpost maps against the rules",
-        description="Check Outpost map files (or every map in folders) "
+        help="check submitted maps against the rules of docs/validate.md",
+        description="Check submitted map files (or every map in folders) "
         "against the rules of docs/validate.md; every problem "
         "is named with its rule and line.  Exit 1 when a map "
         "is invalid, 2 when one cannot be read.",
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="map files or folders of maps")
+    action = p.add_argument(
+        "paths", nargs="+", metavar="PATH", help="%(titles)s map files or folders of maps"
+    )
+    _described(action, titles=_validated_titles)
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print a list of reports as JSON")
     out.add_argument(
@@ -424,8 +475,8 @@ def _add_check(sub: Any) -> None:
 def _add_import_trace(sub: Any) -> None:
     p = sub.add_parser(
         "import-trace",
-        help="replay a game recorded by the official Outpost simulator",
-        description="Replay a trace of the official 2014 Outpost simulator "
+        help="replay a game recorded by the official 2014 simulator",
+        description="Replay a trace of the official 2014 simulator "
         "turn by turn and, when every turn matches, write it as "
         "an atlas replay record.  Exit 1 at the first turn "
         "that differs, 2 when the trace or map cannot be read.",
@@ -447,8 +498,8 @@ def _add_bot(sub: Any) -> None:
         "bot",
         help="serve a built-in bot as a program on stdin/stdout",
         description="Run a built-in bot as an external program of the "
-        "game's protocol (tron: the 2010 contest's, so it can "
-        "enter the official engine).  The first move is timed "
+        "game's protocol (the original contest's where there was "
+        "one, so it can enter the official engine).  The first move is timed "
         "from the process's own start; a watchdog answers a "
         "safe move when the bot is not ready in time.",
     )
@@ -462,7 +513,7 @@ def _add_bot(sub: Any) -> None:
         default=None,
         metavar="SECONDS",
         help="seconds for the first move, from the process's start "
-        "(default 2.8: the official tron engine allows 3)",
+        "(default 2.8: the 2010 contest's engine allows 3)",
     )
     add_compat(p)
     p.set_defaults(func=_cmd_bot)
@@ -581,8 +632,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``atlas`` parser: one sub-parser per entry of :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(
         prog="atlas",
-        description="Analyse, play and publish grid-game maps "
-        "(tron, isolation, connect5, outpost) as a static website.",
+        description=f"Analyse, play and publish grid-game maps ({', '.join(_games())}) "
+        "as a static website.",
         epilog="Every command: atlas COMMAND --help.  Documentation: docs/cli.md.",
     )
     parser.add_argument(
@@ -703,12 +754,12 @@ def _cmd_analyze(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace, fail: Callable[[str], Any]) -> int:
-    from .analyze.validate import format_reports, reports_csv, validate_paths
+    from .analyze.outpost.validate import MAP_CELLS, format_reports, reports_csv, validate_paths
     from .jit import interpreted
-    from .maps import OUTPOST_SIZE, find_maps
+    from .maps import find_maps
 
     files = sum(len(find_maps(p)) if Path(p).is_dir() else 1 for p in args.paths)
-    with interpreted(files * OUTPOST_SIZE * OUTPOST_SIZE <= INTERPRET_MAX_CELLS):
+    with interpreted(files * MAP_CELLS <= INTERPRET_MAX_CELLS):
         reports = validate_paths(args.paths)
     if args.json:
         print(json.dumps([r.to_json() for r in reports], indent=2))
@@ -889,12 +940,12 @@ def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
     map cannot be read."""
     from .errors import MapFormatError
     from .fsutil import check_output_path
-    from .maps import read_map
     from .sim.outpost.traces import (
         TraceError,
         TraceMismatchError,
         find_trace_map,
         read_trace,
+        read_trace_map,
         trace_to_record,
     )
     from .sim.records import is_record_file, save_record
@@ -913,7 +964,7 @@ def _cmd_import_trace(args: argparse.Namespace, fail: Callable[[str], Any]) -> i
     try:
         trace = read_trace(args.trace)
         map_path = Path(args.map) if args.map else find_trace_map(trace)
-        game_map = read_map(map_path, game="outpost")
+        game_map = read_trace_map(map_path)
     except (TraceError, MapFormatError) as exc:
         return failed(2, exc)
     try:

@@ -16,7 +16,7 @@ __all__ = ["templates_dir", "maps_dir", "data_dir"]
 
 #: A file each folder must hold, so that an unrelated ``templates`` or ``maps`` folder
 #: that happens to sit beside an installed package is never taken for ours.
-_MARKERS = {"templates": "base.html", "maps": "tron"}
+_MARKERS = {"templates": "base.html", "maps": "README.md"}
 
 
 def data_dir(name: str) -> Path:

@@ -203,16 +203,14 @@ def _with_func(parser: argparse.ArgumentParser, func) -> argparse.ArgumentParser
 @pytest.mark.parametrize(
     "game, text, word, stored",
     [
-        ("tron", TRON_TEXT, "spec", "fair"),  # tron calls the documented rules fair
-        ("tron", TRON_TEXT, "fair", "fair"),  # the older spelling is still read
+        ("tron", TRON_TEXT, "spec", "spec"),  # every game calls the documented rules spec
+        ("tron", TRON_TEXT, "fair", "spec"),  # tron's older word is still read
         ("tron", TRON_TEXT, "official", "official"),
         ("outpost", "10 10\n11 10\n", "spec", "spec"),
         ("outpost", "10 10\n11 10\n", "official", "official"),
     ],
 )
-def test_compat_maps_one_vocabulary_to_each_game_s_own(
-    tmp_path, capsys, game, text, word, stored
-):
+def test_compat_is_one_vocabulary_for_every_game(tmp_path, capsys, game, text, word, stored):
     path = tmp_path / "m.txt"
     path.write_text(text)
     record = tmp_path / "game.json"

@@ -109,7 +109,7 @@ def test_defaults_and_the_spec_word(fake):
         "params": None,
         "log": None,  # the summary goes to standard error
     }
-    assert spec_kw["params"] == {"tron": {"compat": "fair"}, "outpost": {"compat": "spec"}}
+    assert spec_kw["params"] == {"tron": {"compat": "spec"}, "outpost": {"compat": "spec"}}
     assert spec_kw["games"] == 0
 
 

@@ -24,6 +24,7 @@ LAYERS = {
     "limits": 0,
     "jit": 0,
     "_version": 0,
+    "games": 0,
     "maps": 1,
     "__init__": 1,
     "analyze": 2,

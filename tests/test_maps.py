@@ -10,15 +10,15 @@ import pytest
 
 from atlas.errors import MapFormatError
 from atlas.maps import (
-    OUTPOST_HOMES,
     find_maps,
     format_map,
-    outpost_full_water,
     parse_map,
     read_map,
     scan_maps,
     write_map,
 )
+from atlas.maps.outpost import HOMES as OUTPOST_HOMES
+from atlas.maps.outpost import full_water as outpost_full_water
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / "tests" / "data"

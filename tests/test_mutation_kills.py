@@ -20,7 +20,7 @@ from atlas.sim import records, tron
 CORNER = "4 3\n1   \n#   \n   2\n"
 
 
-def _tron(text: str, compat: str = "fair") -> tron.TronState:
+def _tron(text: str, compat: str = "spec") -> tron.TronState:
     return tron.GAME.initial_state(parse_map(text, game="tron"), {"compat": compat})
 
 

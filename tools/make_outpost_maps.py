@@ -38,8 +38,11 @@ if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
 from atlas.analyze.components import label_components  # noqa: E402
-from atlas.analyze.validate import OUTPOST_WATER_CELLS, validate_text  # noqa: E402
-from atlas.maps import OUTPOST_HOMES, OUTPOST_QUARTER, GameMap, format_map, outpost_full_water  # noqa: E402
+from atlas.analyze.outpost.validate import OUTPOST_WATER_CELLS, validate_text  # noqa: E402
+from atlas.maps import GameMap, format_map  # noqa: E402
+from atlas.maps.outpost import HOMES as OUTPOST_HOMES  # noqa: E402
+from atlas.maps.outpost import QUARTER as OUTPOST_QUARTER  # noqa: E402
+from atlas.maps.outpost import full_water as outpost_full_water  # noqa: E402
 
 N = OUTPOST_QUARTER
 SEED = 2014

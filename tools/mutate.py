@@ -107,8 +107,8 @@ TARGETS: dict[str, Target] = {
         modules=tuple(
             sorted(
                 p.relative_to(ROOT).as_posix()
-                for p in (ROOT / "atlas" / "analyze").glob("*.py")
-                if p.name != "__init__.py"
+                for p in (ROOT / "atlas" / "analyze").rglob("*.py")
+                if p.name != "__init__.py"  # Outpost's home, analyze/outpost/, included
             )
         ),
         tests=("tests/analyze", "tests/test_mutation_kills.py"),

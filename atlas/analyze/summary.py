@@ -19,10 +19,10 @@ Keys
     ``parity_bound``: per player, :func:`atlas.analyze.parity.parity_bound` with the
     other start as a wall.  Isolation pieces jump (queen or knight moves), so these
     step-by-step measures are left out for isolation.
-:func:`outpost_summary`
+:func:`atlas.analyze.outpost.map_summary` (a board of land and water with homes)
     ``land``, ``water``, ``free_cells`` (= land), ``components`` and
     ``articulation_points`` of the land, ``water_components``, ``homes``.
-connect5
+a board without walls (``atlas.sim.connect5``)
     ``columns``, ``rows``, ``inarow``, ``cells``.
 """
 
@@ -44,7 +44,8 @@ from .voronoi import voronoi_counts
 __all__ = [
     "grid_summary",
     "duel_summary",
-    "outpost_summary",
+    "head_fields",
+    "cell_lists",
     "chamber_tree_json",
     "format_summary",
 ]
@@ -53,11 +54,13 @@ __all__ = [
 SHOWN_POINTS = 6
 
 
-def _cells(cells: Any) -> list[list[int]]:
+def cell_lists(cells: Any) -> list[list[int]]:
+    """``(row, col)`` cells as JSON lists ``[row, col]``."""
     return [[int(r), int(c)] for r, c in cells]
 
 
-def _head(g: GameMap) -> dict[str, Any]:
+def head_fields(g: GameMap) -> dict[str, Any]:
+    """The keys every summary starts with: ``game``, ``name``, ``width``, ``height``."""
     return {"game": g.game, "name": g.name, "width": g.width, "height": g.height}
 
 
@@ -79,11 +82,11 @@ def grid_summary(game_map: GameMap) -> dict[str, Any]:
     free = game_map.free
     _, n_components = label_components(free)
     return {
-        **_head(game_map),
+        **head_fields(game_map),
         "free_cells": int(free.sum()),
         "components": n_components,
-        "articulation_points": _cells(articulation_points(free)),
-        "starts": _cells(game_map.starts),
+        "articulation_points": cell_lists(articulation_points(free)),
+        "starts": cell_lists(game_map.starts),
     }
 
 
@@ -133,25 +136,6 @@ def chamber_tree_json(tree: ChamberTree) -> list[dict[str, Any]]:
         else:
             nodes[ch.parent]["children"].append(nodes[ch.id])
     return roots
-
-
-def outpost_summary(game_map: GameMap) -> dict[str, Any]:
-    """Land and water, the land's components and articulation points, the homes."""
-    g = game_map
-    free = g.free
-    _, n_components = label_components(free)
-    _, n_water = label_components(g.blocked)
-    land = int(free.sum())
-    return {
-        **_head(g),
-        "land": land,
-        "water": int(g.blocked.sum()),
-        "free_cells": land,
-        "components": n_components,
-        "articulation_points": _cells(articulation_points(free)),
-        "water_components": n_water,
-        "homes": _cells(g.starts),
-    }
 
 
 def _pair(d: Mapping[str, Any], keys: tuple[str, ...] = ("p1", "p2", "tie")) -> str:

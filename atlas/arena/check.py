@@ -18,6 +18,7 @@ from ..sim.base import Status
 from ..sim.records import Record
 from ..sim.registry import get_info
 from .players import parse_player
+from .process import ExternalBot
 from .runner import make_player, play_game
 
 __all__ = ["CheckReport", "check_bot", "TRANSCRIPT_TURNS"]
@@ -124,15 +125,16 @@ def check_bot(
     info = get_info(game)
     log: list[tuple[str, str]] = []
     bot = make_player(game, parse_player(spec), seed, containment=containment)
-    start = getattr(bot, "start", None)
-    if start is not None and hasattr(bot, "process"):
+    if isinstance(bot, ExternalBot):  # a program: tap what it is told and answers
+        program = bot
+        start = program.start
 
         def tapped_start(*args: Any, **kwargs: Any) -> None:
             start(*args, **kwargs)
-            if bot.process is not None:
-                bot.process = _Tap(bot.process, log, turns)
+            if program.process is not None:
+                program.process = _Tap(program.process, log, turns)  # type: ignore[assignment]
 
-        bot.start = tapped_start
+        program.start = tapped_start  # type: ignore[method-assign]
     players = [bot] + ["random"] * (info.num_players - 1)
     record = play_game(
         game,

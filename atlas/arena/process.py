@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from ..bots.base import BotBase
 from ..errors import BotError
 from ..maps import GameMap
 from ..sim.base import Status
@@ -470,12 +471,12 @@ def kill_marked(token: str, rounds: int = 20) -> int:
 # --------------------------------------------------------------------------- bots
 
 
-class ExternalBot:
+class ExternalBot(BotBase):
     """A bot that is a program; subclasses speak one protocol.
 
     The process starts in :meth:`start`; everything it is told happens inside
-    :meth:`move`, against the deadline.  ``first_move_time`` is the allowance the
-    runner gives the first move (start-up included).
+    :meth:`move` (each protocol's own), against the deadline.  ``first_move_time`` is
+    the allowance the runner gives the first move (start-up included).
     """
 
     protocol = ""
@@ -528,6 +529,3 @@ class ExternalBot:
     def close(self) -> None:
         if self.process is not None:
             self.process.close()
-
-    def move(self, state: Any, player: int, deadline: float) -> Any:
-        raise NotImplementedError

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.base import BotBase, as_bot
 from ..bots.registry import make_bot
 from ..errors import BotError, IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
@@ -63,8 +64,8 @@ def bot_seed(seed: int, seat: PlayerId) -> int:
 
 def make_player(
     game: str, spec: Any, seed: int = 0, containment: Containment | None = None
-) -> Any:
-    """A bot from a player spec.
+) -> BotBase:
+    """A bot from a player spec (always a :class:`~atlas.bots.base.BotBase`).
 
     Parameters
     ----------
@@ -73,7 +74,9 @@ def make_player(
     spec : str, Player or bot
         A spec string (:func:`atlas.arena.players.parse_player`: ``NAME=cmd:COMMAND``,
         ``NAME=BUILTIN``, a built-in bot's name or ``cmd:COMMAND``), a
-        :class:`~atlas.arena.players.Player`, or a bot object (returned as is).
+        :class:`~atlas.arena.players.Player`, or a bot object (returned as is when it is
+        a :class:`~atlas.bots.base.BotBase`, else wrapped by
+        :func:`~atlas.bots.base.as_bot`).
     seed : int
         The built-in bot's seed.
     containment : Containment, optional
@@ -81,7 +84,7 @@ def make_player(
         :mod:`atlas.arena.sandbox` when omitted.
     """
     if not isinstance(spec, (str, Player)):
-        return spec
+        return as_bot(spec)
     player = parse_player(spec)
     if player.builtin is None:
         return external_bot(
@@ -173,8 +176,8 @@ def play_game(
             raise BotError(f"{n} time limits expected, one per seat, got {len(seat_times)}")
     state = game.initial_state(game_map, params)
     builder = RecordBuilder(game, game_map, params, [player_entry(p) for p in players], seed)
-    bots: list[Any] = [None] * n
-    failed: dict[PlayerId, tuple[str, int, str]] = {}
+    bots: list[BotBase | None] = [None] * n
+    failed: dict[PlayerId, tuple[Status, int, str]] = {}
     moved = [False] * n
     try:
         for seat, spec in enumerate(players):
@@ -182,13 +185,12 @@ def play_game(
             bots[seat] = make_player(
                 game_name, spec, bot_seed(seed, seat), _seat_containment(containment, seat)
             )
-        for seat in range(n):
+        seated = [bot for bot in bots if bot is not None]
+        for seat, bot in enumerate(seated):
             try:
-                start = getattr(bots[seat], "start", None)
-                if start is not None:
-                    start(game_map, dict(builder.params), seat)
+                bot.start(game_map, dict(builder.params), seat)
             except Exception as exc:  # a bot that cannot start loses, the game goes on
-                failed[seat] = (Status.CRASHED.value, 0, _failure_text(exc))
+                failed[seat] = (Status.CRASHED, 0, _failure_text(exc))
         ends_on_failure = n == 2 and not game.info.simultaneous
         while game.outcome(state) is None:
             seats = tuple(game.to_move(state))
@@ -203,7 +205,7 @@ def play_game(
                 base = seat_times[seat]
                 limit, judge = base, late_after(base)
                 if not moved[seat]:
-                    own = getattr(bots[seat], "first_move_time", None)
+                    own = seated[seat].first_move_time
                     limit = (
                         first_move_time
                         if first_move_time is not None
@@ -213,13 +215,13 @@ def play_game(
                     if own is None:  # a built-in bot: its first move may compile kernels
                         judge = max(judge, COMPILE_ALLOWANCE)
                 moved[seat] = True
-                move, elapsed, failure = _ask(game, bots[seat], state, seat, limit, judge)
+                move, elapsed, failure = _ask(game, seated[seat], state, seat, limit, judge)
                 times[seat] = round(elapsed, 6)
                 if failure is not None:
                     failed[seat] = (failure[0], turn, failure[1])
                     move = None
                 else:
-                    said = bot_info(bots[seat])
+                    said = bot_info(seated[seat])
                     if said:
                         info[seat] = said
                 moves[seat] = move
@@ -229,27 +231,25 @@ def play_game(
                 break
         outcome = game.outcome(state)
         if outcome is None:  # unreachable: an alternating game ends on a None move
-            outcome = Outcome(None, Reason.DRAW.value, (0.5,) * n, "stopped")
+            outcome = Outcome(None, Reason.DRAW, (0.5,) * n, "stopped")
         outcome = _explain(outcome, failed, n)
         for seat, (status, turn, detail) in sorted(failed.items()):
             builder.set_status(seat, status, turn, detail)
     finally:
-        for seat, bot in enumerate(bots):
-            if bot is None:
+        for seat, made in enumerate(bots):
+            if made is None:
                 continue
-            text = getattr(bot, "stderr_text", None)
-            close = getattr(bot, "close", None)
             try:
-                if close is not None:
-                    close()
+                made.close()
             except Exception:  # closing must never stop the other closes
                 pass
+            text = made.stderr_text()
             if text is not None:
-                builder.set_stderr(seat, text())
+                builder.set_stderr(seat, text)
     return builder.finish(state, outcome)
 
 
-def bot_info(bot: Any) -> dict[str, float]:
+def bot_info(bot: BotBase) -> dict[str, float]:
     """What ``bot`` said about its last move: depth, score and nodes, when it says.
 
     Read from the bot's ``last_info`` mapping (the tron searches: ``depth``, ``nodes``
@@ -258,13 +258,13 @@ def bot_info(bot: Any) -> dict[str, float]:
     numbers are kept (:func:`atlas.sim.records.clean_info`).  Bots that say nothing,
     external programs among them, give ``{}``.
     """
-    raw = getattr(bot, "last_info", None)
+    raw = bot.last_info
     if isinstance(raw, Mapping) and raw:
         said = dict(raw)
         if "score" not in said and "value" in said:
             said["score"] = said["value"]
         return clean_info(said)
-    said = {key: getattr(bot, f"last_{key}", None) for key in ("depth", "score", "nodes")}
+    said = {"depth": bot.last_depth, "score": bot.last_score, "nodes": bot.last_nodes}
     return clean_info({k: v for k, v in said.items() if v is not None})
 
 
@@ -284,26 +284,26 @@ def _failure_text(exc: BaseException) -> str:
 
 def _ask(
     game: Any,
-    bot: Any,
+    bot: BotBase,
     state: Any,
     seat: PlayerId,
     limit: float,
     judge: float,
-) -> tuple[Any, float, tuple[str, str] | None]:
+) -> tuple[Any, float, tuple[Status, str] | None]:
     """Ask ``bot`` for a move; returns (move, seconds, (status, detail) or None)."""
     t0 = time.perf_counter()
     try:
         move = bot.move(state.copy(), seat, t0 + limit)
     except BotFailure as exc:
-        return None, time.perf_counter() - t0, (exc.status.value, exc.detail)
+        return None, time.perf_counter() - t0, (exc.status, exc.detail)
     except Exception as exc:
-        return None, time.perf_counter() - t0, (Status.CRASHED.value, _failure_text(exc))
+        return None, time.perf_counter() - t0, (Status.CRASHED, _failure_text(exc))
     elapsed = time.perf_counter() - t0
     if elapsed > judge:
         return (
             None,
             elapsed,
-            (Status.TIMEOUT.value, f"answered after {elapsed:.3f} s, the limit is {limit:g} s"),
+            (Status.TIMEOUT, f"answered after {elapsed:.3f} s, the limit is {limit:g} s"),
         )
     try:
         game.move_to_json(move)
@@ -311,7 +311,7 @@ def _ask(
         return (
             None,
             elapsed,
-            (Status.INVALID.value, f"cannot read the move {move!r}: {exc}"[:300]),
+            (Status.INVALID, f"cannot read the move {move!r}: {exc}"[:300]),
         )
     return move, elapsed, None
 
@@ -320,7 +320,7 @@ def _apply_checked(
     game: Any,
     state: Any,
     moves: dict[PlayerId, Any],
-    failed: dict[PlayerId, tuple[str, int, str]],
+    failed: dict[PlayerId, tuple[Status, int, str]],
     turn: int,
 ) -> Any:
     """Apply ``moves``; a move the rules refuse makes its seat ``illegal`` (move None)."""
@@ -341,12 +341,12 @@ def _apply_checked(
         raise IllegalMoveError(f"turn {turn}: moves {moves!r} refused: {first_error}")
     for seat, why in culprits:
         moves[seat] = None
-        failed[seat] = (Status.ILLEGAL.value, turn, why[:300])
+        failed[seat] = (Status.ILLEGAL, turn, why[:300])
     return game.apply(state, moves)
 
 
 def _explain(
-    outcome: Outcome, failed: Mapping[PlayerId, tuple[str, int, str]], n: int
+    outcome: Outcome, failed: Mapping[PlayerId, tuple[Status, int, str]], n: int
 ) -> Outcome:
     """Name the failure in the result when a failing seat lost a two-seat game."""
     if n != 2 or outcome.winner is None:
@@ -355,10 +355,10 @@ def _explain(
     if loser not in failed:
         return outcome
     status, turn, detail = failed[loser]
-    text = f"player {loser + 1} {Status(status).words} at turn {turn}"
+    text = f"player {loser + 1} {status.words} at turn {turn}"
     if detail:
         text += f": {detail}"
-    return Outcome(outcome.winner, Status(status).reason.value, outcome.scores, text[:400])
+    return Outcome(outcome.winner, status.reason, outcome.scores, text[:400])
 
 
 def format_result(record: Record) -> str:

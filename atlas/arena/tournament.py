@@ -265,7 +265,7 @@ def error_record(spec: GameSpec, exc: BaseException | str) -> Record:
         map_ref = MapRef.from_map(parse_map(spec.map_text, game=spec.game, name=spec.map_name))
     except Exception:
         map_ref = MapRef(spec.map_name, "", spec.map_text)
-    outcome = Outcome(None, Reason.DRAW.value, (0.0,) * n, f"{ERROR_PREFIX}{text}"[:1000])
+    outcome = Outcome(None, Reason.DRAW, (0.0,) * n, f"{ERROR_PREFIX}{text}"[:1000])
     return Record(
         spec.game,
         map_ref,

@@ -12,11 +12,12 @@ import numpy as np
 
 from ..sim import get_game
 from ..types import PlayerId
+from .base import BotBase
 
 __all__ = ["RandomBot"]
 
 
-class RandomBot:
+class RandomBot(BotBase):
     """Play ``get_game(game).random_move`` with its own seeded generator.
 
     Parameters

@@ -9,10 +9,10 @@ listing imports nothing heavy; :func:`make_bot` imports the one module it needs.
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
 from ..errors import UnknownNameError
 from ..sim.registry import game_modules
+from .base import BotBase, as_bot
 
 __all__ = ["bot_table", "bot_names", "make_bot"]
 
@@ -27,8 +27,9 @@ def bot_names(game: str) -> list[str]:
     return list(bot_table(game))
 
 
-def make_bot(game: str, name: str, seed: int = 0) -> Any:
-    """A fresh built-in bot ``name`` for ``game`` with its own seeded generator.
+def make_bot(game: str, name: str, seed: int = 0) -> BotBase:
+    """A fresh built-in bot ``name`` for ``game`` with its own seeded generator (a
+    factory that makes a plain object is wrapped, :func:`~atlas.bots.base.as_bot`).
 
     Raises
     ------
@@ -42,4 +43,4 @@ def make_bot(game: str, name: str, seed: int = 0) -> Any:
         raise UnknownNameError("bot", str(name), table, where=game) from None
     module, _, attr = target.partition(":")
     factory = getattr(importlib.import_module(module), attr)
-    return factory(game=game, seed=seed)
+    return as_bot(factory(game=game, seed=seed))

@@ -20,15 +20,17 @@ empire does not move that turn.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 import numpy as np
 
-from ..errors import IllegalMoveError, ParamError, choices_text
+from ..errors import IllegalMoveError, InvalidMoveError, ParamError, choices_text
 from ..maps import GameMap
 from ..types import PlayerId
 
@@ -37,6 +39,9 @@ __all__ = [
     "Status",
     "REASONS",
     "STATUSES",
+    "SPEC",
+    "reason_of",
+    "status_of",
     "Param",
     "GameInfo",
     "Outcome",
@@ -106,6 +111,10 @@ _STATUS_WORDS = {
 REASONS = tuple(r.value for r in Reason)
 STATUSES = tuple(s.value for s in Status)
 
+#: The one word every game uses for its documented rules, the default of a ``compat``
+#: parameter (the other words name an original engine's behaviour, ``"official"``).
+SPEC = "spec"
+
 
 @dataclass(frozen=True)
 class Param:
@@ -113,7 +122,9 @@ class Param:
 
     ``kind`` is ``int`` or ``str``; ``choices`` limits a ``str`` to a few words;
     ``minimum`` bounds an ``int`` from below; ``nullable`` lets ``None`` stand for
-    "what the map says" (isolation's variant, connect5's in-a-row).
+    "what the map says" (isolation's variant, connect5's in-a-row); ``aliases`` maps
+    older words still read to the word they mean now (tron's ``"fair"`` is
+    :data:`SPEC`).
     """
 
     name: str
@@ -123,9 +134,21 @@ class Param:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     nullable: bool = False
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "aliases", MappingProxyType(dict(self.aliases)))
+
+    def canonical(self, value: Any) -> Any:
+        """``value``, or the word it is an alias of."""
+        if isinstance(value, str):
+            return self.aliases.get(value, value)
+        return value
 
     def check(self, game: str, value: Any) -> Any:
-        """``value`` if it is valid for this parameter, else :class:`ParamError`."""
+        """``value`` if it is valid for this parameter (an alias becomes the word it
+        stands for), else :class:`ParamError`."""
+        value = self.canonical(value)
         if value is None and self.nullable:
             return None
         what = f"{game} parameter {self.name}"
@@ -201,6 +224,21 @@ class GameInfo:
         """The parameter called ``name``, or ``None``."""
         return next((p for p in self.params if p.name == name), None)
 
+    def canonical_params(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` with every alias replaced by the word it stands for, nothing else
+        changed or checked (a record's parameters are read through this).
+
+        >>> info = GameInfo("demo", "Demo", 2, False,
+        ...                 (Param("compat", str, "spec", aliases={"fair": "spec"}),))
+        >>> info.canonical_params({"compat": "fair", "other": 1})
+        {'compat': 'spec', 'other': 1}
+        """
+        out = dict(params)
+        for p in self.params:
+            if p.name in out:
+                out[p.name] = p.canonical(out[p.name])
+        return out
+
     def check_params(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
         """``params`` over the defaults, each checked; :class:`ParamError` otherwise.
 
@@ -235,8 +273,9 @@ class Outcome:
     ----------
     winner : int or None
         The winning seat (0-based), or ``None`` for a draw or a game with no single winner.
-    reason : str
-        One of :class:`Reason` (a ``str`` enum: it compares equal to its word).
+    reason : Reason
+        Why the game ended.  A game may give the word (``"win"``); it becomes the
+        :class:`Reason` here, and an unknown word is a ``ValueError``.
     scores : tuple of float
         Points per seat for standings: 1 / 0.5 / 0 in two-player games; for outpost, the
         documented score of :mod:`atlas.sim.outpost`.
@@ -245,9 +284,32 @@ class Outcome:
     """
 
     winner: int | None
-    reason: str
+    reason: Reason
     scores: tuple[float, ...]
     detail: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reason", reason_of(self.reason))
+
+
+def reason_of(word: Reason | str) -> Reason:
+    """The :class:`Reason` of ``word``; ``ValueError`` naming the known words if none."""
+    try:
+        return Reason(word)
+    except ValueError:
+        raise ValueError(
+            f"unknown reason {word!r}; expected one of {', '.join(REASONS)}"
+        ) from None
+
+
+def status_of(word: Status | str) -> Status:
+    """The :class:`Status` of ``word``; ``ValueError`` naming the known words if none."""
+    try:
+        return Status(word)
+    except ValueError:
+        raise ValueError(
+            f"unknown status {word!r}; expected one of {', '.join(STATUSES)}"
+        ) from None
 
 
 @runtime_checkable
@@ -288,6 +350,9 @@ class Game(Protocol[S]):
     def legal_moves(self, state: S, player: PlayerId) -> Sequence[Any]:
         """Every legal move of ``player`` now (for outpost: per-outpost steps, see module)."""
 
+    def is_legal(self, state: S, player: PlayerId, move: Any) -> bool:
+        """Whether ``move`` is a legal move of ``player`` now (the rules would take it)."""
+
     def apply(self, state: S, moves: Mapping[PlayerId, Any]) -> S:
         """Return the next state; ``state`` is not modified.  ``None`` = no valid answer."""
 
@@ -322,12 +387,14 @@ class Game(Protocol[S]):
         """The key figures of a map of this game (``atlas analyze``)."""
 
 
-class GameBase(Generic[S]):
-    """Defaults for the parts of :class:`Game` that most games share.
+class GameBase(abc.ABC, Generic[S]):
+    """The rules every game must give, as abstract methods, and defaults for the parts
+    of :class:`Game` that most games share.
 
-    A subclass sets :attr:`info` and defines the rules (``initial_state``,
-    ``to_move``, ``legal_moves``, ``apply``, ``outcome``, ``move_to_json``,
-    ``move_from_json``, ``summary``); it overrides the rest where its game differs.
+    A subclass sets :attr:`info` (a :class:`GameInfo`) and defines the rules: the
+    abstract methods below (a class that leaves one out cannot be instantiated, so a
+    missing rule fails when the game is loaded, not when a bot first calls it).  It
+    overrides the rest where its game differs.
     """
 
     info: GameInfo
@@ -336,11 +403,49 @@ class GameBase(Generic[S]):
         """The game's parameters: ``params`` over the defaults, each checked."""
         return self.info.check_params(params)
 
-    def legal_moves(self, state: S, player: PlayerId) -> Sequence[Any]:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> S:
+        """The position before the first turn; ``params`` override the defaults."""
 
-    def move_to_json(self, move: Any) -> Any:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def to_move(self, state: S) -> tuple[PlayerId, ...]:
+        """Seats that must give a move now (empty once the game is over)."""
+
+    @abc.abstractmethod
+    def legal_moves(self, state: S, player: PlayerId) -> Sequence[Any]:
+        """Every legal move of ``player`` now."""
+
+    @abc.abstractmethod
+    def apply(self, state: S, moves: Mapping[PlayerId, Any]) -> S:
+        """The next state; ``state`` is not modified.  ``None`` = no valid answer."""
+
+    @abc.abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The outcome, or ``None`` while the game goes on."""
+
+    @abc.abstractmethod
+    def move_to_json(self, move: Any) -> Any:
+        """A move as plain JSON data (for records and protocols)."""
+
+    @abc.abstractmethod
+    def move_from_json(self, data: Any) -> Any:
+        """Inverse of :meth:`move_to_json`; raises ``InvalidMoveError`` on bad data."""
+
+    @abc.abstractmethod
+    def summary(self, state: S) -> dict[str, Any]:
+        """A JSON digest of a position, used to check that a record replays exactly."""
+
+    def is_legal(self, state: S, player: PlayerId, move: Any) -> bool:
+        """Whether ``move`` is one of :meth:`legal_moves`, compared as JSON (so a list
+        and a tuple of the same cell are the same move).  A game whose legal moves are
+        not listed whole (Outpost lists each outpost's steps) overrides this."""
+        if move is None:
+            return False
+        try:
+            said = self.move_to_json(move)
+        except (InvalidMoveError, ValueError, TypeError):
+            return False
+        return any(self.move_to_json(m) == said for m in self.legal_moves(state, player))
 
     def random_move(self, state: S, player: PlayerId, rng: np.random.Generator) -> Any:
         """A uniformly random legal move, or ``None`` if there is none."""

@@ -30,7 +30,15 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError, ParamError
 from ..maps import GameMap
 from ..types import PlayerId
-from .base import GameBase, GameInfo, Outcome, Param, begin_alternating_turn, win_scores
+from .base import (
+    GameBase,
+    GameInfo,
+    Outcome,
+    Param,
+    Reason,
+    begin_alternating_turn,
+    win_scores,
+)
 
 __all__ = [
     "EMPTY",
@@ -260,7 +268,7 @@ class Connect5Game(GameBase[Connect5State]):
             loser = state.forfeit
             return Outcome(
                 1 - loser,
-                "invalid",
+                Reason.INVALID,
                 win_scores(1 - loser),
                 f"player {loser + 1} gave no valid move at turn {state.turn}",
             )
@@ -268,13 +276,13 @@ class Connect5Game(GameBase[Connect5State]):
             w = state.winner
             return Outcome(
                 w,
-                "win",
+                Reason.WIN,
                 win_scores(w),
                 f"player {w + 1} made {state.inarow} in a row at turn {state.turn}",
             )
         if state.full:
             return Outcome(
-                None, "draw", (0.5, 0.5), f"the board is full after {state.turn} discs"
+                None, Reason.DRAW, (0.5, 0.5), f"the board is full after {state.turn} discs"
             )
         return None
 

@@ -31,7 +31,15 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Cell, Grid, PlayerId
-from .base import GameBase, GameInfo, Outcome, Param, begin_alternating_turn, win_scores
+from .base import (
+    GameBase,
+    GameInfo,
+    Outcome,
+    Param,
+    Reason,
+    begin_alternating_turn,
+    win_scores,
+)
 
 __all__ = [
     "VARIANTS",
@@ -297,7 +305,7 @@ class IsolationGame(GameBase[IsolationState]):
             loser = state.forfeit
             return Outcome(
                 1 - loser,
-                "invalid",
+                Reason.INVALID,
                 win_scores(1 - loser),
                 f"player {loser + 1} gave no valid move at turn {state.turn}",
             )
@@ -305,7 +313,10 @@ class IsolationGame(GameBase[IsolationState]):
         if has_move(state, p):
             return None
         return Outcome(
-            1 - p, "win", win_scores(1 - p), f"player {p + 1} has no move at turn {state.turn}"
+            1 - p,
+            Reason.WIN,
+            win_scores(1 - p),
+            f"player {p + 1} has no move at turn {state.turn}",
         )
 
     def move_to_json(self, move: Any) -> list[int]:

@@ -66,7 +66,7 @@ from ..fsutil import read_maybe_gzip, write_atomically
 from ..limits import MAX_RECORD_BYTES, LimitError, load_json
 from ..maps import GameMap, format_map, parse_map
 from ..types import PlayerId
-from .base import REASONS, STATUSES, Game, Outcome, Status
+from .base import REASONS, STATUSES, Game, Outcome, Reason, Status, status_of
 from .registry import game_names, get_game
 
 __all__ = [
@@ -167,12 +167,15 @@ class TurnRecord:
 
 @dataclass(frozen=True)
 class SeatStatus:
-    """How a seat fared: ``status`` in :data:`STATUSES`, the turn it failed (0-based
-    index into ``Record.turns``) or ``None``, and a sentence."""
+    """How a seat fared: its :class:`Status`, the turn it failed (0-based index into
+    ``Record.turns``) or ``None``, and a sentence."""
 
-    status: str = "ok"
+    status: Status = Status.OK
     turn: int | None = None
     detail: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", status_of(self.status))
 
 
 @dataclass(frozen=True)
@@ -220,12 +223,13 @@ class Record:
             "turns": [_turn_json(t) for t in self.turns],
             "result": {
                 "winner": self.result.winner,
-                "reason": self.result.reason,
+                "reason": self.result.reason.value,
                 "scores": list(self.result.scores),
                 "detail": self.result.detail,
             },
             "statuses": [
-                {"status": s.status, "turn": s.turn, "detail": s.detail} for s in self.statuses
+                {"status": s.status.value, "turn": s.turn, "detail": s.detail}
+                for s in self.statuses
             ],
             "final": dict(self.final),
         }
@@ -403,14 +407,11 @@ class RecordBuilder:
         self.turns.append(TurnRecord(jm, jt, ji))
 
     def set_status(
-        self, seat: PlayerId, status: str, turn: int | None = None, detail: str = ""
+        self, seat: PlayerId, status: Status | str, turn: int | None = None, detail: str = ""
     ) -> None:
-        """Set how ``seat`` fared (``status`` in :data:`STATUSES`)."""
-        if status not in STATUSES:
-            raise ValueError(
-                f"unknown status {status!r}; expected one of {', '.join(STATUSES)}"
-            )
-        self.statuses[seat] = SeatStatus(status, None if turn is None else int(turn), detail)
+        """Set how ``seat`` fared (a :class:`Status` or its word)."""
+        state = status_of(status)
+        self.statuses[seat] = SeatStatus(state, None if turn is None else int(turn), detail)
 
     def set_stderr(self, seat: PlayerId, text: str) -> None:
         """Keep (at most :data:`STDERR_LIMIT` bytes of) what ``seat`` wrote to stderr."""
@@ -424,10 +425,6 @@ class RecordBuilder:
         ``created`` is an informative timestamp (e.g. :func:`utc_timestamp`); it is left
         out by default so that the same game always gives the same bytes.
         """
-        if outcome.reason not in REASONS:
-            raise ValueError(
-                f"unknown reason {outcome.reason!r}; expected one of {', '.join(REASONS)}"
-            )
         result = Outcome(
             None if outcome.winner is None else int(outcome.winner),
             outcome.reason,
@@ -542,7 +539,7 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         ck.get(m, "hash", str, "map."),
         ck.get(m, "text", str, "map."),
     )
-    params = ck.get(data, "params", dict, "")
+    params = get_game(game).info.canonical_params(ck.get(data, "params", dict, ""))
     players = []
     for i, p in enumerate(ck.get(data, "players", list, "")):
         where = f"players[{i}]."
@@ -612,7 +609,7 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         raise ck.fail(f"result.scores should be {n} numbers, got {_short(scores)}")
     result = Outcome(
         winner,
-        reason,
+        Reason(reason),
         tuple(float(s) for s in scores),
         ck.get(r, "detail", str, "result.", optional=True, default=""),
     )
@@ -631,7 +628,9 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         if turn is not None and not 0 <= turn < max(1, len(turns)):
             raise ck.fail(f"{where}turn is {turn}; the record has {len(turns)} turns")
         statuses.append(
-            SeatStatus(status, turn, ck.get(s, "detail", str, where, optional=True, default=""))
+            SeatStatus(
+                Status(status), turn, ck.get(s, "detail", str, where, optional=True, default="")
+            )
         )
     stderr = ck.get(data, "stderr", list, "", optional=True, default=[""] * n)
     if len(stderr) != n or not all(isinstance(e, str) for e in stderr):
@@ -813,12 +812,12 @@ def expected_result(outcome: Outcome, statuses: Sequence[SeatStatus]) -> Outcome
     if n != 2 or outcome.winner is None:
         return outcome
     lost = statuses[1 - outcome.winner].status
-    if lost == Status.OK.value:
+    if lost is Status.OK:
         return outcome
-    return Outcome(outcome.winner, Status(lost).reason.value, outcome.scores, outcome.detail)
+    return Outcome(outcome.winner, lost.reason, outcome.scores, outcome.detail)
 
 
-def _accepted_reasons(outcome: Outcome, statuses: Sequence[SeatStatus]) -> tuple[str, ...]:
+def _accepted_reasons(outcome: Outcome, statuses: Sequence[SeatStatus]) -> tuple[Reason, ...]:
     """The reasons a record may give: :func:`expected_result`'s, or the rules' own when
     the two differ (a record built without the runner keeps the rules' word)."""
     return tuple(dict.fromkeys((expected_result(outcome, statuses).reason, outcome.reason)))
@@ -887,8 +886,8 @@ def verify_record(record: Record, states: Sequence[Any] | None = None) -> None:
     reasons = _accepted_reasons(outcome, record.statuses)
     if claimed.reason not in reasons:
         raise RecordError(
-            f"the record claims result.reason {claimed.reason!r}, but its "
-            f"moves give {' or '.join(repr(r) for r in reasons)}"
+            f"the record claims result.reason {claimed.reason.value!r}, but its "
+            f"moves give {' or '.join(repr(r.value) for r in reasons)}"
         )
 
 
@@ -898,7 +897,7 @@ def _verify_statuses(record: Record) -> None:
             i for i, t in enumerate(record.turns) if seat in t.moves and t.moves[seat] is None
         ]
         where = f"statuses[{seat}]"
-        if st.status == Status.OK.value:
+        if st.status is Status.OK:
             if nulls:
                 raise RecordError(
                     f"{where} is 'ok', but seat {seat} gave no valid move "
@@ -907,7 +906,7 @@ def _verify_statuses(record: Record) -> None:
             if st.turn is not None:
                 raise RecordError(f"{where} is 'ok' but names a turn ({st.turn})")
             continue
-        claim = f"{where} says {st.status!r} at turn {st.turn}"
+        claim = f"{where} says {st.status.value!r} at turn {st.turn}"
         if not nulls:
             raise RecordError(f"{claim}, but seat {seat} gave a move on every turn")
         if st.turn is None or st.turn > nulls[0]:

@@ -1,4 +1,4 @@
-"""Tron light cycles (Google AI Challenge 2010): the rules, fair and official.
+"""Tron light cycles (Google AI Challenge 2010): the rules, as specified and official.
 
 Two cycles move at the same time, one step north, east, south or west each turn; the
 square a cycle leaves becomes wall.  A cycle that steps onto a wall, a trail or off the
@@ -8,8 +8,9 @@ and it crashes.
 
 Two resolutions of a turn (parameter ``compat``):
 
-``"fair"`` (default)
-    Simultaneous: the squares both cycles leave become walls before either arrives.
+``"spec"`` (default; the older word ``"fair"`` is still read)
+    Simultaneous, the documented rules: the squares both cycles leave become walls
+    before either arrives.
     Entering the square the opponent is leaving crashes for either seat; a swap is a
     draw (both crash); both stepping onto the same free square is a draw (collision).
 ``"official"``
@@ -45,7 +46,7 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Grid, PlayerId
-from .base import GameBase, GameInfo, Outcome, Param
+from .base import SPEC, GameBase, GameInfo, Outcome, Param, Reason
 
 __all__ = [
     "NORTH",
@@ -69,7 +70,9 @@ DIRECTIONS = (NORTH, EAST, SOUTH, WEST)
 #: ``DELTAS[move]`` is the ``(d_row, d_col)`` of a move; row 0 is unused.
 DELTAS = np.array([[0, 0], [-1, 0], [0, 1], [1, 0], [0, -1]], dtype=np.int32)
 _STEPS = tuple((int(dr), int(dc)) for dr, dc in DELTAS)  # the same, for Python loops
-COMPATS = ("fair", "official")
+COMPATS = (SPEC, "official")
+#: Older words of ``compat`` still read: ``"fair"`` was tron's name for :data:`SPEC`.
+COMPAT_ALIASES = {"fair": SPEC}
 #: A safety net only: every turn blocks at least one free square, so games end sooner.
 DEFAULT_MAX_TURNS = 1_000_000
 
@@ -98,7 +101,7 @@ class TronState:
     crashed : tuple of bool
         Per seat, whether the cycle crashed (both are set on a collision).
     compat : str
-        ``"fair"`` or ``"official"``.
+        ``"spec"`` or ``"official"``.
     max_turns : int
         The game is a draw ("turn-limit") once ``turn`` reaches it.
     collided : bool
@@ -112,7 +115,7 @@ class TronState:
     heads: np.ndarray
     turn: int = 0
     crashed: tuple[bool, bool] = (False, False)
-    compat: str = "fair"
+    compat: str = SPEC
     max_turns: int = DEFAULT_MAX_TURNS
     collided: bool = False
     causes: tuple[str, str] = ("", "")
@@ -178,7 +181,7 @@ def _resolve(
             targets.append((heads[s][0] + _STEPS[m][0], heads[s][1] + _STEPS[m][1]))
     crashed = [False, False]
     causes = ["", ""]
-    if state.compat == "fair":
+    if state.compat != "official":
         for s in (0, 1):
             t = targets[s]
             if t is None:
@@ -232,7 +235,7 @@ def _resolve(
     if collided:
         crashed = [True, True]
         causes = [c or "collision" for c in causes]
-        if state.compat == "fair":
+        if state.compat != "official":
             new_heads = [list(targets[0]), list(targets[0])]  # type: ignore[arg-type]
     return new_heads, crashed, causes, collided
 
@@ -298,7 +301,7 @@ class TronGame(GameBase[TronState]):
     >>> GAME.outcome(GAME.apply(s, {0: EAST, 1: WEST})).detail
     'the cycles collided at turn 1'
     >>> s = GAME.apply(s, {0: SOUTH, 1: SOUTH})
-    >>> GAME.apply(s, {0: EAST, 1: WEST}).crashed   # a swap: both crash (fair)
+    >>> GAME.apply(s, {0: EAST, 1: WEST}).crashed   # a swap: both crash (spec)
     (True, True)
     """
 
@@ -311,9 +314,10 @@ class TronGame(GameBase[TronState]):
             Param(
                 "compat",
                 str,
-                "fair",
-                "fair: simultaneous moves; official: the 2010 engine's sequential resolution",
+                SPEC,
+                "spec: simultaneous moves; official: the 2010 engine's sequential resolution",
                 choices=COMPATS,
+                aliases=COMPAT_ALIASES,
             ),
             Param(
                 "max_turns",
@@ -364,11 +368,11 @@ class TronGame(GameBase[TronState]):
         c0, c1 = state.crashed
         t = state.turn
         if state.collided:
-            return Outcome(None, "draw", (0.5, 0.5), f"the cycles collided at turn {t}")
+            return Outcome(None, Reason.DRAW, (0.5, 0.5), f"the cycles collided at turn {t}")
         if c0 and c1:
             return Outcome(
                 None,
-                "draw",
+                Reason.DRAW,
                 (0.5, 0.5),
                 f"both cycles crashed at turn {t} (player 1 "
                 f"{_CAUSE_TEXT[state.causes[0]]}, player 2 "
@@ -379,12 +383,12 @@ class TronGame(GameBase[TronState]):
             scores = (0.0, 1.0) if c0 else (1.0, 0.0)
             return Outcome(
                 1 - loser,
-                "crash",
+                Reason.CRASH,
                 scores,
                 f"player {loser + 1} {_CAUSE_TEXT[state.causes[loser]]} at turn {t}",
             )
         if t >= state.max_turns:
-            return Outcome(None, "turn-limit", (0.5, 0.5), f"turn limit {t} reached")
+            return Outcome(None, Reason.TURN_LIMIT, (0.5, 0.5), f"turn limit {t} reached")
         return None
 
     def move_to_json(self, move: Any) -> int:

@@ -19,7 +19,8 @@ from atlas.analyze.outpost import (
     influence,
     supply_lines,
 )
-from atlas.maps import OUTPOST_HOMES, read_map
+from atlas.maps import read_map
+from atlas.maps.outpost import HOMES as OUTPOST_HOMES
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

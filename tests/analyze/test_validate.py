@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atlas.analyze.validate import (
+from atlas.analyze.outpost.validate import (
     ERROR_RULES,
     HOME_RADIUS,
     MAX_VALIDATE_BYTES,
@@ -28,7 +28,8 @@ from atlas.analyze.validate import (
 )
 from atlas.cli import main
 from atlas.errors import MapFormatError
-from atlas.maps import outpost_full_water, parse_map
+from atlas.maps import parse_map
+from atlas.maps.outpost import full_water as outpost_full_water
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICIAL = ROOT / "tests" / "data" / "outpost-maps"

@@ -11,7 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atlas.errors import MapFormatError
-from atlas.maps import GAMES, format_map, parse_map, read_map
+from atlas.games import game_names
+from atlas.maps import format_map, parse_map, read_map
+
+GAMES = game_names()
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = {

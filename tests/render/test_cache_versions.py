@@ -42,7 +42,9 @@ def _versions(module) -> dict[str | None, str]:
         ("render/images.py", {"analysis", "replay"}),  # pictures: no game is replayed
         ("render/viewer.py", {"analysis", "replay"}),
         ("sim/tron.py", {"analysis", "game", "replay"}),  # the rules decide everything
-        ("maps.py", {"analysis", "game", "replay"}),
+        ("maps/__init__.py", {"analysis", "game", "replay"}),
+        ("maps/tron.py", {"analysis", "game", "replay"}),  # a game's format
+        ("games.py", {"analysis", "game", "replay"}),  # the registry
         ("render/site/pages.py", set()),  # pages only: nothing cached is redone
         ("render/svg.py", set()),
         ("cli.py", set()),

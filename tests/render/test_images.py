@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from atlas.cli import main
-from atlas.maps import OUTPOST_HOMES, parse_map
+from atlas.maps import parse_map
+from atlas.maps.outpost import HOMES as OUTPOST_HOMES
 from atlas.render import palette as P
 from atlas.render.games import render_of
 from atlas.render.games.outpost import outpost_picture, supply_paths, validation_picture

@@ -292,7 +292,7 @@ def test_map_pages_teach(built):
 
 
 def test_validation_page_lists_each_problem(built):
-    from atlas.analyze.validate import validate_map_file
+    from atlas.analyze.outpost.validate import validate_map_file
 
     root, maps, recs, out, result = built
     text = (out / "validation.html").read_text()

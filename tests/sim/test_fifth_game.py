@@ -1,9 +1,11 @@
 """A fifth game joins atlas by the documented path, and every layer takes it in.
 
-Tic-tac-toe (``tests/sim/toygame/``) is a rules module, a bots package, a render
-module and one ``register_game`` call; nothing of atlas is edited.  It is then played
-by the built-in random bot, replayed and verified, drawn as a GIF and in the viewer's
-data, served over the JSON-lines protocol, and published by ``atlas build``.
+Tic-tac-toe (``tests/sim/toygame/``) is a map format module of its own, a rules
+module, a bots package, a render module and one ``register_game`` call
+(``toygame.register``); nothing of atlas is edited.  Its maps are read, recognised and
+written by atlas's map functions through its format; it is then played by the built-in
+random bot, replayed and verified, drawn as a GIF and in the viewer's data, served over
+the JSON-lines protocol, and published by ``atlas build``.
 """
 
 from __future__ import annotations
@@ -12,28 +14,51 @@ import io
 import json
 
 import pytest
+import toygame
 from PIL import Image
 
 from atlas.arena.protocols import serve_builtin_bot
 from atlas.arena.runner import play_game
 from atlas.bots.registry import bot_names, make_bot
-from atlas.maps import parse_map, read_map
+from atlas.errors import MapFormatError
+from atlas.maps import format_map, map_format, parse_map, read_map
 from atlas.render.gif import record_gif_bytes
 from atlas.render.site.build import build_site
 from atlas.render.viewer import viewer_data
 from atlas.sim.records import verify_record
-from atlas.sim.registry import game_names, get_game, register_game, unregister_game
+from atlas.sim.registry import game_names, get_game
 
-BOARD = "tictactoe 3 3\n...\n...\n...\n"
+BOARD = "tictactoe 3\n...\n...\n...\n"
 
 
 @pytest.fixture
 def tictactoe():
-    register_game(
-        "tictactoe", rules="toygame.rules", bots="toygame.bots", render="toygame.render"
-    )
+    toygame.register()
     yield get_game("tictactoe")
-    unregister_game("tictactoe")
+    toygame.unregister()
+
+
+def test_the_toy_game_s_maps_are_read_through_its_own_format(tictactoe, tmp_path):
+    gm = parse_map("; four in a row\ntictactoe 4\n....\n.#..\n....\n....\n", name="big")
+    assert gm.game == "tictactoe" and gm.meta["inarow"] == 4 and gm.shape == (4, 4)
+    assert gm.blocked.sum() == 1 and gm.blocked[1, 1] and gm.starts == ()
+    assert format_map(gm) == "tictactoe 4\n....\n.#..\n....\n....\n"
+    assert parse_map(format_map(gm), name="big") == gm
+    assert map_format("tictactoe").first_line == "'tictactoe N'"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("tictactoe 9\n...\n...\n")
+    with pytest.raises(MapFormatError, match=r"bad.txt:1: 9 in a row cannot be made on a 3x2"):
+        read_map(bad)
+    with pytest.raises(MapFormatError, match=r"'x y' \(outpost\), 'tictactoe N' or 'GAME W H'"):
+        parse_map("what is this\n")
+    # four in a row is what the rules play to, from the map
+    assert tictactoe.initial_state(gm).inarow == 4
+
+
+def test_without_its_registry_line_the_toy_game_is_unknown():
+    assert "tictactoe" not in game_names() and map_format("tictactoe") is None
+    with pytest.raises(MapFormatError, match="cannot tell which game"):
+        parse_map(BOARD)
 
 
 def test_the_toy_game_is_played_replayed_and_drawn(tictactoe):

@@ -1,15 +1,18 @@
-"""Tron rules: every fair case, every row of the official engine's table, the kernel."""
+"""Tron rules: every spec case, every row of the official engine's table, the kernel."""
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from atlas.errors import IllegalMoveError, InvalidMoveError
+from atlas.errors import IllegalMoveError, InvalidMoveError, ParamError
 from atlas.maps import parse_map, read_map
-from atlas.sim import tron
+from atlas.sim import get_info, tron
+from atlas.sim.base import SPEC
 from atlas.sim.tron import EAST, GAME, NORTH, SOUTH, WEST
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,7 +23,7 @@ SIDE = "5 4\n     \n 12  \n     \n     \n"
 GAP = "5 3\n #   \n 1 2 \n     \n"
 
 
-def start(text: str, compat: str = "fair", **params: int) -> tron.TronState:
+def start(text: str, compat: str = "spec", **params: int) -> tron.TronState:
     return GAME.initial_state(parse_map(text, game="tron"), {"compat": compat, **params})
 
 
@@ -47,7 +50,7 @@ def test_initial_state_blocks_starts_and_follows_contract():
     s = start(SIDE)
     assert s.heads.dtype == np.int32 and s.heads.tolist() == [[1, 1], [1, 2]]
     assert s.blocked[1, 1] and s.blocked[1, 2] and s.blocked.sum() == 2
-    assert s.turn == 0 and s.crashed == (False, False) and s.compat == "fair"
+    assert s.turn == 0 and s.crashed == (False, False) and s.compat == "spec"
     assert GAME.to_move(s) == (0, 1) and GAME.legal_moves(s, 0) == (1, 2, 3, 4)
     assert tron.DELTAS[NORTH].tolist() == [-1, 0] and tron.DELTAS[EAST].tolist() == [0, 1]
     assert tron.DELTAS[SOUTH].tolist() == [1, 0] and tron.DELTAS[WEST].tolist() == [0, -1]
@@ -64,7 +67,7 @@ def test_a_step_leaves_wall_and_blocks_new_heads():
     assert s0.turn == 0 and s0.blocked.sum() == 2, "apply modified its input"
 
 
-@pytest.mark.parametrize("compat", ["fair", "official"])
+@pytest.mark.parametrize("compat", ["spec", "official"])
 def test_wall_crash_other_wins(compat):
     s = step(start(GAP, compat), NORTH, SOUTH)  # seat 0 into the wall at (0, 1)
     assert result(s) == (1, "crash", (0.0, 1.0))
@@ -72,7 +75,7 @@ def test_wall_crash_other_wins(compat):
     assert GAME.to_move(s) == () and GAME.legal_moves(s, 0) == ()
 
 
-@pytest.mark.parametrize("compat", ["fair", "official"])
+@pytest.mark.parametrize("compat", ["spec", "official"])
 def test_off_the_map_crashes(compat):
     s = step(start(GAP, compat), SOUTH, NORTH)
     s = step(s, WEST, EAST)
@@ -82,7 +85,7 @@ def test_off_the_map_crashes(compat):
     assert s.heads.tolist()[0] == [2, 0], "a crashed cycle keeps its last square"
 
 
-@pytest.mark.parametrize("compat", ["fair", "official"])
+@pytest.mark.parametrize("compat", ["spec", "official"])
 def test_both_crash_is_a_draw(compat):
     s = step(start(GAP, compat), NORTH, NORTH)  # seat 0 into the wall, seat 1 free
     assert result(s)[0] == 1
@@ -91,7 +94,7 @@ def test_both_crash_is_a_draw(compat):
     assert "both cycles crashed" in GAME.outcome(s).detail
 
 
-@pytest.mark.parametrize("compat", ["fair", "official"])
+@pytest.mark.parametrize("compat", ["spec", "official"])
 def test_same_empty_target_is_a_collision_draw(compat):
     s = step(start(GAP, compat), EAST, WEST)  # both onto (1, 2)
     assert result(s) == (None, "draw", (0.5, 0.5)) and s.collided
@@ -118,34 +121,34 @@ def test_turn_limit_is_a_draw():
         step(s, SOUTH, SOUTH)
 
 
-# --------------------------------------------------------------------------- fair cases
+# --------------------------------------------------------------------------- spec cases
 
 
-def test_fair_entering_the_square_the_opponent_leaves_crashes_either_seat():
-    s = step(after_parallel_turn("fair"), EAST, EAST)  # seat 0 follows seat 1's tail
+def test_spec_entering_the_square_the_opponent_leaves_crashes_either_seat():
+    s = step(after_parallel_turn("spec"), EAST, EAST)  # seat 0 follows seat 1's tail
     assert result(s) == (1, "crash", (0.0, 1.0))
-    s = step(after_parallel_turn("fair"), WEST, WEST)  # seat 1 follows seat 0's tail
+    s = step(after_parallel_turn("spec"), WEST, WEST)  # seat 1 follows seat 0's tail
     assert result(s) == (0, "crash", (1.0, 0.0))
 
 
-def test_fair_swap_is_a_draw_both_crash():
-    s = step(after_parallel_turn("fair"), EAST, WEST)
+def test_spec_swap_is_a_draw_both_crash():
+    s = step(after_parallel_turn("spec"), EAST, WEST)
     assert result(s) == (None, "draw", (0.5, 0.5))
     assert s.crashed == (True, True) and not s.collided
 
 
-def test_fair_turn_one_onto_a_start_crashes_either_seat():
+def test_spec_turn_one_onto_a_start_crashes_either_seat():
     assert result(step(start(SIDE), EAST, EAST))[0] == 1
     assert result(step(start(SIDE), WEST, WEST))[0] == 0
     assert result(step(start(SIDE), EAST, WEST))[:2] == (None, "draw")
 
 
-def test_fair_stepping_on_a_seat_that_stayed_put_is_both_crashed():
-    s = step(after_parallel_turn("fair"), None, WEST)
+def test_spec_stepping_on_a_seat_that_stayed_put_is_both_crashed():
+    s = step(after_parallel_turn("spec"), None, WEST)
     assert result(s)[:2] == (None, "draw") and not s.collided
 
 
-def test_fair_is_symmetric_under_seat_swap():
+def test_spec_is_symmetric_under_seat_swap():
     # Mirror the SIDE board left-right and swap seats: results must swap too.
     rng = np.random.default_rng(3)
     mirror = {NORTH: NORTH, SOUTH: SOUTH, EAST: WEST, WEST: EAST}
@@ -213,11 +216,11 @@ def test_official_single_timeout_loses():
     assert result(step(after_parallel_turn("official"), SOUTH, None))[0] == 0
 
 
-def test_official_and_fair_agree_when_heads_are_apart():
+def test_official_and_spec_agree_when_heads_are_apart():
     rng = np.random.default_rng(11)
     game_map = read_map(REPO / "maps" / "tron" / "duel.txt")
     for _ in range(20):
-        a = GAME.initial_state(game_map, {"compat": "fair"})
+        a = GAME.initial_state(game_map, {"compat": "spec"})
         b = GAME.initial_state(game_map, {"compat": "official"})
         while result(a) is None:
             moves = {p: GAME.random_move(a, p, rng) for p in (0, 1)}
@@ -286,3 +289,30 @@ def test_docstring_examples():
 
     result = doctest.testmod(tron, raise_on_error=False, verbose=False)
     assert result.attempted >= 3 and result.failed == 0
+
+
+# --------------------------------------------------------------------------- the word
+
+
+def test_the_documented_rules_are_called_spec_and_fair_is_still_read():
+    # every game calls its documented rules "spec"; tron's older word "fair" means it
+    assert GAME.info.param("compat").default == "spec" == SPEC
+    assert get_info("outpost").param("compat").default == SPEC
+    assert start(SIDE, compat="fair").compat == "spec"
+    assert GAME.info.canonical_params({"compat": "fair", "max_turns": 9}) == {
+        "compat": "spec",
+        "max_turns": 9,
+    }
+    with pytest.raises(ParamError, match="compat should be one of spec, official"):
+        start(SIDE, compat="fir")
+
+
+def test_an_old_record_whose_params_say_fair_reads_as_spec_and_replays():
+    from atlas.sim.records import load_record, verify_record
+
+    path = REPO / "tests" / "sim" / "golden" / "tron-duel-random.json.gz"
+    old = load_record(path)
+    assert old.params["compat"] == "spec"  # the file says "fair", converted once on reading
+    verify_record(old)
+    path = REPO / "tests" / "sim" / "golden" / "tron-duel-random.json.gz"
+    assert json.loads(gzip.decompress(path.read_bytes()))["params"]["compat"] == "fair"

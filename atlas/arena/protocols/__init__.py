@@ -1,6 +1,9 @@
 """The protocols external bots speak, each with its host side and its served side.
 
-A game names its protocol in :attr:`GameInfo.protocol <atlas.sim.base.GameInfo>`:
+A game names its protocol in :attr:`GameInfo.protocol <atlas.sim.base.GameInfo>`; a
+protocol is the module of this package of that name, holding its host side (the bot
+class ``HOST_BOT``, an :class:`~atlas.arena.process.ExternalBot`) and its served side
+(``serve``):
 
 ``tron``
     the 2010 contest's, byte for byte (:mod:`.tron`);
@@ -17,6 +20,7 @@ describes them for bot authors.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -37,12 +41,8 @@ __all__ = [
     "SERVE_FIRST_MOVE_TIME",
 ]
 
-#: Protocol name -> the module holding its host class and its ``serve`` function.
-PROTOCOLS = {
-    "tron": ("atlas.arena.protocols.tron", "TronProtocolBot"),
-    "gtp": ("atlas.arena.protocols.gtp", "GtpBot"),
-    "jsonl": ("atlas.arena.protocols.jsonl", "JsonLinesBot"),
-}
+#: The protocols atlas speaks: the modules of this package but the shared one.
+PROTOCOLS = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name != "common"))
 #: Seconds per move of a served bot, from reading the request (the official engine
 #: gives 1 s): the watchdog answers for the bot at this limit.
 SERVE_MOVE_TIME = 0.9
@@ -54,20 +54,18 @@ SERVE_FIRST_MOVE_TIME = 2.8
 def protocol_module(game: str) -> Any:
     """The module of the protocol ``game``'s external bots speak."""
     name = get_info(game).protocol
-    try:
-        module, _ = PROTOCOLS[name]
-    except KeyError:
+    if name not in PROTOCOLS:
         raise BotError(
             f"{game} names the protocol {name!r}, which atlas does not "
             f"speak; known: {', '.join(PROTOCOLS)}"
-        ) from None
-    return importlib.import_module(module)
+        )
+    return importlib.import_module(f"{__name__}.{name}")
 
 
 def external_bot(game: str, command: str | Sequence[str], **kwargs: Any) -> ExternalBot:
     """The external bot running ``command`` (a shell-like string, split without a shell)
     with the protocol of ``game``."""
-    cls = getattr(protocol_module(game), PROTOCOLS[get_info(game).protocol][1])
+    cls = protocol_module(game).HOST_BOT
     try:
         bot: ExternalBot = cls(game, command, **kwargs)
         return bot

@@ -183,5 +183,5 @@ class ServedBot:
 
     def close(self) -> None:
         """Close the bot when it is made; stop the worker after its queued jobs."""
-        self.tell(lambda bot: getattr(bot, "close", lambda: None)())
+        self.tell(lambda bot: bot.close())
         self._jobs.put(None)

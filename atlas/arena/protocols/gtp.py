@@ -20,7 +20,7 @@ from ...sim.registry import get_game
 from ..process import BotFailure, ExternalBot
 from .common import ServedBot, send_line
 
-__all__ = ["GtpBot", "COLOURS", "parse_gtp_response", "gtp_column", "serve"]
+__all__ = ["HOST_BOT", "GtpBot", "COLOURS", "parse_gtp_response", "gtp_column", "serve"]
 
 COLOURS = ("black", "white")
 
@@ -120,6 +120,10 @@ class GtpBot(ExternalBot):
         except (ValueError, IndexError):
             self._known = board.copy()  # the runner will judge the move illegal
         return column
+
+
+#: The host side of this protocol (:func:`atlas.arena.protocols.external_bot`).
+HOST_BOT = GtpBot
 
 
 def serve(

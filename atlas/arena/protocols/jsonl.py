@@ -23,7 +23,7 @@ from ...sim.registry import get_game
 from ..process import BotFailure, ExternalBot
 from .common import RequestError, ServedBot, send_line
 
-__all__ = ["JsonLinesBot", "parse_jsonl_line", "jsonl_move", "serve"]
+__all__ = ["HOST_BOT", "JsonLinesBot", "parse_jsonl_line", "jsonl_move", "serve"]
 
 
 class JsonLinesBot(ExternalBot):
@@ -111,6 +111,10 @@ def jsonl_move(game: Any, line: str) -> Any:
         OverflowError,
     ) as exc:
         raise BotFailure(Status.INVALID, f"cannot read the move: {str(exc)[:120]}") from None
+
+
+#: The host side of this protocol (:func:`atlas.arena.protocols.external_bot`).
+HOST_BOT = JsonLinesBot
 
 
 def serve(

@@ -24,6 +24,7 @@ from ..process import ExternalBot
 from .common import ServedBot, send_line
 
 __all__ = [
+    "HOST_BOT",
     "TronProtocolBot",
     "tron_board_text",
     "parse_tron_answer",
@@ -131,6 +132,10 @@ def _read_board(inp: BinaryIO, header: bytes) -> np.ndarray | None:
         inp.readline().decode("ascii", "replace").rstrip("\r\n").ljust(w)[:w] for _ in range(h)
     ]
     return np.array([list(r) for r in rows], dtype="<U1").reshape(h, w)
+
+
+#: The host side of this protocol (:func:`atlas.arena.protocols.external_bot`).
+HOST_BOT = TronProtocolBot
 
 
 def serve(

@@ -61,6 +61,7 @@ from typing import Any
 
 import numpy as np
 
+from ..base import BotBase
 from ..search import (
     S_ABORT,
     S_BEST,
@@ -99,7 +100,7 @@ __all__ = [
 ]
 
 
-class StrongConnect5Bot:
+class StrongConnect5Bot(BotBase):
     """Iterative-deepening alpha-beta with tactics, history and a transposition table.
 
     Parameters

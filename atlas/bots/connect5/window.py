@@ -24,6 +24,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from ..base import BotBase
 from ..search import clock, stop_time
 
 __all__ = [
@@ -241,7 +242,7 @@ def root_values(
     return values
 
 
-class Window4Bot:
+class Window4Bot(BotBase):
     """The seed bot: fixed depth-4 minimax on the window-score heuristic.
 
     Parameters

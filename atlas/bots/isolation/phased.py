@@ -27,6 +27,7 @@ import numba
 import numpy as np
 
 from ...sim.isolation import KNIGHT_JUMPS, QUEEN_DIRECTIONS
+from ..base import BotBase
 from ..search import (
     S_ABORT,
     S_BEST,
@@ -465,7 +466,7 @@ def phase_of(board: Board) -> int:
     return MIDDLE
 
 
-class PhasedIsolationBot:
+class PhasedIsolationBot(BotBase):
     """The seed bot: phase heuristics, ordered alpha-beta, quiescence, longest-path walk.
 
     Parameters

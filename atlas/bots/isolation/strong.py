@@ -37,6 +37,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from ..base import BotBase
 from ..search import (
     S_ABORT,
     S_BEST,
@@ -410,7 +411,7 @@ def _search(
     return best
 
 
-class StrongIsolationBot:
+class StrongIsolationBot(BotBase):
     """Iterative-deepening PVS with a Zobrist transposition table and a Voronoi evaluation.
 
     Parameters

@@ -35,6 +35,7 @@ import numba
 import numpy as np
 
 from ...analyze.outpost import ownership_kernel, supply_core
+from ..base import BotBase
 from ..search import clock, stop_time
 
 __all__ = [
@@ -367,7 +368,7 @@ def resource_field(board_flat, stride, sources, field, queue):
                 tail += 1
 
 
-class OutpostPlanner:
+class OutpostPlanner(BotBase):
     """Shared machinery of the Outpost bots: flat arrays from a state, plan, disband.
 
     Parameters

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from ...analyze.distances import bfs_kernel
+from ..base import BotBase
 from ..search import clock, gc_paused, stop_time
 from .plan_kernels import (
     FAR,
@@ -124,7 +125,7 @@ class PlannerConfig:
 _LOST = 1e7
 
 
-class PlannerOutpostBot:
+class PlannerOutpostBot(BotBase):
     """Coverage targets, assignment, season lookahead, supply-line defence.
 
     Parameters

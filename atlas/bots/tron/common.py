@@ -28,6 +28,7 @@ References
 
 from __future__ import annotations
 
+import abc
 import gc
 import time
 from typing import Any
@@ -40,6 +41,7 @@ from ...analyze.distances import bfs_blocked_kernel
 from ...analyze.grid import BLOCKED, FREE
 from ...analyze.parity import parity_kernel
 from ...analyze.voronoi import voronoi_kernel
+from ..base import BotBase
 from ..search import gc_paused, stop_time
 
 __all__ = [
@@ -320,7 +322,7 @@ class _Board:
         self.heads = heads
 
 
-class TronBot:
+class TronBot(BotBase):
     """Common Python side of the tron bots: board conversion, workspace, warm-up.
 
     Subclasses implement :meth:`choose` on the padded flat board and return a move 1..4.
@@ -376,12 +378,6 @@ class TronBot:
             ws = self._ws = Workspace(height, width)
         return ws
 
-    def start(self, game_map: Any, params: Any, player: int) -> None:
-        """Nothing to prepare: the kernels are compiled (cached) on import."""
-
-    def close(self) -> None:
-        """Nothing to release."""
-
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Move 1..4 (north, east, south, west) for seat ``player`` before ``deadline``.
@@ -411,5 +407,7 @@ class TronBot:
         (:func:`safety_deadline`)."""
         return safety_deadline(deadline, now)
 
+    @abc.abstractmethod
     def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
-        raise NotImplementedError
+        """The move 1..4 of ``me`` on the padded flat board ``grid`` (``opp`` the
+        other head), decided by ``stop`` (a :func:`time.perf_counter` value)."""

@@ -1,16 +1,19 @@
 """What every game's render module provides, and the defaults most games share.
 
-A game's render module (named in :mod:`atlas.sim.registry`) holds ``RENDER``, an
-instance of a :class:`GameRender` subclass: how its maps are pictured on a map page and
-by ``atlas analyze --png``, how a position becomes a replay frame (its *painter*), how
-many pixels a cell takes, the measures charted under a replay (:meth:`GameRender.series`)
+A game's render module (named in :mod:`atlas.games`) holds ``RENDER``, an instance
+of a :class:`GameRender` subclass: how its maps are pictured on a map page and by
+``atlas analyze --png``, how a position becomes a replay frame (its *painter*), how many
+pixels a cell takes, the measures charted under a replay (:meth:`GameRender.series`)
 and how ``atlas build`` plays the game's built-in tournament (:class:`SitePlan`).  The
-defaults draw a grid map (walls and free cells, the starts marked) and a painter must be
-given by every game.
+defaults draw a grid map (walls and free cells, the starts marked); the painter is
+abstract, so a render module without one fails when it is loaded.  A game whose
+submitted maps the site validates subclasses :class:`ValidatingRender`, whose two
+methods (the report and its picture) are abstract too.
 """
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +24,15 @@ from ...maps import GameMap
 from .. import images as I
 from ..frames import Frame
 
-__all__ = ["GameRender", "DuelRender", "Painter", "SitePlan", "Series", "cells_of"]
+__all__ = [
+    "GameRender",
+    "ValidatingRender",
+    "DuelRender",
+    "Painter",
+    "SitePlan",
+    "Series",
+    "cells_of",
+]
 
 #: One measure of a game, turn by turn: ``{"name": str, "unit": str, "values": [[value
 #: per state] per seat]}`` (see :meth:`GameRender.series`).
@@ -58,19 +69,21 @@ class SitePlan:
     gauntlet: bool = True
 
 
-class Painter:
+class Painter(abc.ABC):
     """Turns the states of one game, in order, into :class:`~atlas.render.frames.Frame`
     values.  ``stateful`` painters remember history a state does not keep (which cycle
     laid which trail), so they must see every state even when only some are drawn."""
 
     stateful = True
 
-    def __call__(self, state: Any) -> Frame:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abc.abstractmethod
+    def __call__(self, state: Any) -> Frame:
+        """The frame of ``state`` (the next state of the game, in order)."""
 
 
-class GameRender:
-    """How one game is drawn (subclass it; the defaults draw a grid map).
+class GameRender(abc.ABC):
+    """How one game is drawn (subclass it; the defaults draw a grid map, and
+    :meth:`painter` is abstract).
 
     Attributes
     ----------
@@ -80,9 +93,8 @@ class GameRender:
     png_kind : str
         The kind ``atlas analyze --png`` writes.
     validates : bool
-        Whether the site validates submitted maps of this game (:meth:`validate_file`).
-    validation_caption : str
-        The caption of :meth:`validation_picture` on a map page.
+        Whether the site validates submitted maps of this game: whether this is a
+        :class:`ValidatingRender`.
     site_plan : SitePlan
         How ``atlas build`` plays the game's built-in tournament.
     game_pictures_title, game_pictures_note : str
@@ -97,8 +109,11 @@ class GameRender:
         "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
     }
     png_kind = "plain"
-    validates = False
-    validation_caption = ""
+
+    @property
+    def validates(self) -> bool:
+        """Whether this game's submitted maps are validated (:class:`ValidatingRender`)."""
+        return isinstance(self, ValidatingRender)
 
     def picture_kinds(self, game_map: GameMap) -> list[str]:
         """The kinds of pictures a map page shows for ``game_map``."""
@@ -121,9 +136,9 @@ class GameRender:
         k = I.cell_size(game_map.shape, target=size, lo=1, hi=12)
         return I.map_picture(game_map, base=self.base_grid(game_map), cell_px=k)
 
+    @abc.abstractmethod
     def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
         """A fresh painter for one game on ``game_map`` with ``params``."""
-        raise NotImplementedError
 
     def cell_px(self, shape: tuple[int, int]) -> int:
         """Pixels per cell of a replay frame."""
@@ -157,15 +172,27 @@ class GameRender:
         Default: none."""
         return []
 
-    def validate_file(self, path: str) -> dict[str, Any]:  # pragma: no cover - interface
-        """The validation report of a submitted map file (when :attr:`validates`)."""
-        raise NotImplementedError
 
-    def validation_picture(
-        self, text: str, report: Mapping[str, Any]
-    ) -> bytes:  # pragma: no cover
+class ValidatingRender(GameRender):
+    """How a game whose submitted maps the site validates is drawn: a :class:`GameRender`
+    with the validation report of a map file and its picture.
+
+    Attributes
+    ----------
+    validation_caption : str
+        The caption of :meth:`validation_picture` on a map page.
+    """
+
+    validation_caption = ""
+
+    @abc.abstractmethod
+    def validate_file(self, path: str) -> dict[str, Any]:
+        """The validation report of a submitted map file, as JSON data with at least
+        ``valid``, ``errors`` and ``warnings``."""
+
+    @abc.abstractmethod
+    def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes:
         """A picture of the problems :meth:`validate_file` found, as PNG bytes."""
-        raise NotImplementedError
 
 
 class DuelRender(GameRender):

@@ -13,11 +13,14 @@ import numpy.typing as npt
 from ...analyze.components import label_components
 from ...analyze.distances import bfs_distances
 from ...analyze.outpost import influence
-from ...maps import OUTPOST_HOMES, OUTPOST_QUARTER, GameMap, outpost_line_xy
+from ...maps import GameMap
+from ...maps.outpost import HOMES as OUTPOST_HOMES
+from ...maps.outpost import QUARTER as OUTPOST_QUARTER
+from ...maps.outpost import line_xy as outpost_line_xy
 from .. import images as I
 from .. import palette as P
 from ..frames import Frame, Mark
-from .base import GameRender, Painter, Series, SitePlan, cells_of
+from .base import Painter, Series, SitePlan, ValidatingRender, cells_of
 
 __all__ = [
     "OutpostRender",
@@ -194,8 +197,6 @@ def supply_paths(
 def _sample_outposts(gm: GameMap) -> list[list[tuple[int, int]]]:
     """A fixed illustrative position: each empire's home and three outposts spread
     towards the centre on the nearest land (the same for every map)."""
-    from ...maps import OUTPOST_HOMES
-
     land = np.argwhere(gm.free)
     out = []
     for hr, hc in OUTPOST_HOMES:
@@ -289,14 +290,13 @@ def outpost_series(states: Sequence[Any]) -> list[Series]:
     ]
 
 
-class OutpostRender(GameRender):
+class OutpostRender(ValidatingRender):
     pictures = {
         "thumb": "",
         "territory": "Territory at the start (each empire's outpost on its home)",
         "supply": "Empire 1's supply line and the territory of a sample position",
     }
     png_kind = "supply"
-    validates = True
     #: The four bots on every map, in one of their four seatings (dealt out over the
     #: maps in turn, so each seating plays once on four maps); full games (the spec's
     #: T = 500 turns), 0.1 s a move (the bots answer in a few milliseconds).
@@ -381,7 +381,7 @@ class OutpostRender(GameRender):
         return 5
 
     def validate_file(self, path: str) -> dict[str, Any]:
-        from ...analyze.validate import validate_map_file
+        from ...analyze.outpost.validate import validate_map_file
 
         return validate_map_file(path).to_json()
 

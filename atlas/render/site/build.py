@@ -4,7 +4,7 @@ Stages (each a plain function from data to data, each result cached by content):
 
 1. find and read the maps (an unreadable map becomes an error page, not a failure);
 2. analyse each map and draw its pictures (:mod:`atlas.render.images`);
-3. validate every Outpost map (:func:`atlas.analyze.validate.validate_map_file`);
+3. validate every Outpost map (:func:`atlas.analyze.outpost.validate.validate_map_file`);
 4. play the built-in tournament: a main round between each game's strongest bots and a
    gauntlet for the simpler ones, at the times the ladder measures them at, as each
    game's render module plans it (:class:`atlas.render.games.base.SitePlan`,
@@ -39,7 +39,7 @@ from ...errors import AtlasError, MapFormatError, OutputFolderError, PlanError, 
 from ...fsutil import default_mode, read_regular_file
 from ...maps import GameMap, format_map, read_map
 from ...sim.registry import game_names, get_info
-from ..games import render_of
+from ..games import render_of, validator_of
 from ..images import png_bytes
 from .cache import Cache, code_version, content_key
 from .output import MANIFEST, SiteWriter
@@ -284,7 +284,7 @@ def _pictures(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str,
 
 
 def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]) -> None:
-    render = render_of(entry.game)
+    render = validator_of(entry.game)
     key = content_key("validate", entry.game, entry.text, version["analysis"])
     report = cache.get_json("validation", key)
     if report is None:
@@ -729,7 +729,7 @@ def build_site(
                 problems.append(f"map {e.path}: {e.error}")
             if e.validation is not None and not e.validation.get("valid"):
                 problems.append(
-                    f"map {e.path}: invalid Outpost map "
+                    f"map {e.path}: invalid {get_info(e.game).title} map "
                     f"({len(e.validation.get('errors', []))} errors)"
                 )
         stage("maps")

@@ -23,9 +23,9 @@ __all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS", "
 
 #: The parts of atlas whose code decides each kind of cached result.
 CODE_PARTS = {
-    "analysis": ("maps.py", "types.py", "errors.py", "analyze", "sim", "render"),
-    "game": ("maps.py", "types.py", "errors.py", "analyze", "sim", "bots", "arena"),
-    "replay": ("maps.py", "types.py", "errors.py", "analyze", "sim", "render"),
+    "analysis": ("maps", "games.py", "types.py", "errors.py", "analyze", "sim", "render"),
+    "game": ("maps", "games.py", "types.py", "errors.py", "analyze", "sim", "bots", "arena"),
+    "replay": ("maps", "games.py", "types.py", "errors.py", "analyze", "sim", "render"),
 }
 #: Modules under those parts that decide no cached result: how the pages are written,
 #: where files go, which games are scheduled (a game's key holds its whole spec).

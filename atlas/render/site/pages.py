@@ -26,7 +26,7 @@ from typing import Any
 
 from ...sim.registry import game_names, get_info
 from .. import palette as P
-from ..games import render_of
+from ..games import ValidatingRender, render_of
 from ..svg import chamber_tree_svg
 from .cache import content_key
 
@@ -62,7 +62,7 @@ def picture_titles() -> dict[str, dict[str, str]]:
     for g in game_names():
         render = render_of(g)
         out[g] = dict(render.pictures)
-        if render.validates:
+        if isinstance(render, ValidatingRender):
             out[g]["validation"] = render.validation_caption
     return out
 
@@ -524,10 +524,11 @@ def write_pages(
                     back=(ev["page"], f"{ev['name']} standings"),
                     **common,
                 )
+    validating = [titles[g] for g in game_names() if render_of(g).validates]
     write(
         "validation.html",
         "validation.html",
-        title="Outpost map validation",
+        title=f"{' and '.join(validating)} map validation" if validating else "Map validation",
         nav="validation",
         maps=[m for m in maps if m.validation is not None],
         **common,

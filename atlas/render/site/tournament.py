@@ -154,15 +154,11 @@ def warm_bots(
         try:
             bot = make_bot(game, name, 0)
             seat = seats[0]
-            start = getattr(bot, "start", None)
-            if start is not None:
-                start(gm, dict(params), seat)
+            bot.start(gm, dict(params), seat)
             # a short deadline: compiling happens when a kernel is first called,
             # whatever the clock says, and the search then stops at once
             bot.move(state.copy(), seat, time.perf_counter() + WARM_UP_MOVE)
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+            bot.close()
         except Exception:
             continue
     return time.perf_counter() - t0

@@ -22,8 +22,8 @@ from typing import Final
 
 import numpy as np
 
-from ...analyze.outpost_kernels import ownership_kernel, ownership_update
-from ...analyze.supply import supply_core
+from ...analyze.outpost.kernels import ownership_kernel, ownership_update
+from ...analyze.outpost.supply import supply_core
 from ...jit import numba  # numba itself is imported on first compile
 
 __all__ = ["_turn_kernel", "_MISSING", "_OK", "_ABORT", "_ERR_TEXT"]

@@ -65,7 +65,7 @@ from ...analyze.outpost import affordable, default_homes
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...maps import GameMap
 from ...types import Cell, Grid, IntGrid, PlayerId
-from ..base import GameBase, GameInfo, Outcome, Param, _from_json, _to_json
+from ..base import SPEC, GameBase, GameInfo, Outcome, Param, Reason, _from_json, _to_json
 from .kernels import _ERR_TEXT, _MISSING, _OK, _turn_kernel
 from .moves import _NO_ENDS, _NO_STEPS, NUM_EMPIRES, _is_int, _parse_steps, _steps
 
@@ -85,7 +85,7 @@ __all__ = [
     "score_key",
 ]
 
-COMPATS = ("spec", "official")
+COMPATS = (SPEC, "official")
 #: A season every this many turns (turns 10, 20, ...).
 SEASON: Final = 10
 
@@ -517,7 +517,7 @@ class OutpostGame(GameBase[OutpostState]):
             Param(
                 "compat",
                 str,
-                "spec",
+                SPEC,
                 "spec: the rules as written; official: the 2014 simulator's behaviour",
                 choices=COMPATS,
             ),
@@ -591,6 +591,16 @@ class OutpostGame(GameBase[OutpostState]):
                     out.append((i, (a, b)))
         return out
 
+    def is_legal(self, state: OutpostState, player: PlayerId, move: Any) -> bool:
+        """Whether the rules take ``move`` from ``player`` now (:func:`check_move`): a
+        move combines steps, so it is checked, not looked up in :meth:`legal_moves`.
+        With ``compat="official"`` a step the 2014 simulator ignores is taken too."""
+        return (
+            move is not None
+            and player in self.to_move(state)
+            and check_move(state, player, move) is None
+        )
+
     def apply(self, state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState:
         """The next state: disbands if any are pending, else one turn (+ season prep)."""
         if state.over:
@@ -620,7 +630,7 @@ class OutpostGame(GameBase[OutpostState]):
         )
         head = f"player {winner + 1} wins" if winner is not None else "shared first place"
         return Outcome(
-            winner, "turn-limit", scores, f"{head} after {state.turn} turns; {detail}"
+            winner, Reason.TURN_LIMIT, scores, f"{head} after {state.turn} turns; {detail}"
         )
 
     def move_to_json(self, move: Any) -> Any:
@@ -724,9 +734,9 @@ class OutpostGame(GameBase[OutpostState]):
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """Land, water, their components, articulation points of the land, the homes."""
-        from ...analyze.summary import outpost_summary
+        from ...analyze.outpost import map_summary
 
-        return outpost_summary(game_map)
+        return map_summary(game_map)
 
 
 GAME = OutpostGame()

@@ -23,6 +23,7 @@ trace whose moves the rules cannot play is a :class:`TraceError` naming the turn
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,8 @@ from typing import Any
 from ...errors import IllegalMoveError, InvalidMoveError, RecordError
 from ...fsutil import read_maybe_gzip
 from ...limits import MAX_TRACE_BYTES, LimitError, load_json
-from ...maps import GameMap
+from ...maps import GameMap, read_map
+from ..base import Status
 from ..records import PlayerEntry, Record, RecordBuilder
 from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
 
@@ -43,6 +45,7 @@ __all__ = [
     "TraceMismatchError",
     "read_trace",
     "find_trace_map",
+    "read_trace_map",
     "replay_trace",
     "trace_to_record",
 ]
@@ -241,6 +244,17 @@ def _check_turn(t: Any, k: int, path: Path, line: int) -> None:
                 path=path,
                 line=line,
             )
+
+
+def read_trace_map(path: str | os.PathLike[str]) -> GameMap:
+    """The map file a trace was played on, read as an Outpost map whatever its folder.
+
+    Raises
+    ------
+    MapFormatError
+        The file cannot be read or is not an Outpost map.
+    """
+    return read_map(path, game=GAME.info.name)
 
 
 def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
@@ -459,10 +473,10 @@ def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
         )
         if nulls:
             builder.set_status(
-                s, "crashed", nulls[0], thrown or f"gave no move on {len(nulls)} turns"
+                s, Status.CRASHED, nulls[0], thrown or f"gave no move on {len(nulls)} turns"
             )
         elif thrown:
-            builder.set_status(s, "ok", None, thrown)
+            builder.set_status(s, Status.OK, None, thrown)
     outcome = GAME.outcome(state)
     assert outcome is not None
     return builder.finish(state, outcome)

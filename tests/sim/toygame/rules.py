@@ -1,7 +1,8 @@
-"""Tic-tac-toe on any grid map of the atlas grid format (``tictactoe 3 3`` + rows).
+"""Tic-tac-toe on the maps of its own format (``toygame.maps``: ``tictactoe N`` + rows).
 
-Players alternate, seat 0 first, each marking a free cell; three in a row (across, down
-or diagonal) wins; a full board is a draw; a seat with no valid answer loses.
+Players alternate, seat 0 first, each marking a free cell; N in a row (across, down or
+diagonal; three on the usual board) wins; a full board is a draw; a seat with no valid
+answer loses.
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ import numpy as np
 
 from atlas.errors import IllegalMoveError, InvalidMoveError
 from atlas.maps import GameMap
-from atlas.sim.base import GameBase, GameInfo, Outcome, begin_alternating_turn, win_scores
+from atlas.sim.base import (
+    GameBase,
+    GameInfo,
+    Outcome,
+    Reason,
+    begin_alternating_turn,
+    win_scores,
+)
 from atlas.sim.connect5 import is_winning_drop
 
 
@@ -26,10 +34,11 @@ class TicTacToeState:
     turn: int = 0
     forfeit: int = -1
     winner: int = -1
+    inarow: int = 3
 
     def copy(self) -> TicTacToeState:
         return TicTacToeState(
-            self.board.copy(), self.to_play, self.turn, self.forfeit, self.winner
+            self.board.copy(), self.to_play, self.turn, self.forfeit, self.winner, self.inarow
         )
 
 
@@ -58,7 +67,8 @@ class TicTacToe(GameBase[TicTacToeState]):
         self, game_map: GameMap, params: Mapping[str, Any] | None = None
     ) -> TicTacToeState:
         self.check_params(params)
-        return TicTacToeState(np.where(game_map.blocked, -1, 0).astype(np.int8))
+        board = np.where(game_map.blocked, -1, 0).astype(np.int8)
+        return TicTacToeState(board, inarow=int(game_map.meta.get("inarow", 3)))
 
     def over(self, state: TicTacToeState) -> bool:
         return state.forfeit >= 0 or state.winner >= 0 or not (state.board == 0).any()
@@ -82,22 +92,22 @@ class TicTacToe(GameBase[TicTacToeState]):
         new.board[r, c] = p + 1
         new.turn += 1
         new.to_play = 1 - p
-        if is_winning_drop(new.board, r, c, 3):  # connect5's line test serves here too
+        if is_winning_drop(new.board, r, c, state.inarow):  # connect5's line test serves
             new.winner = p
         return new
 
     def outcome(self, state: TicTacToeState) -> Outcome | None:
         if state.forfeit >= 0:
-            return Outcome(1 - state.forfeit, "invalid", win_scores(1 - state.forfeit))
+            return Outcome(1 - state.forfeit, Reason.INVALID, win_scores(1 - state.forfeit))
         if state.winner >= 0:
             return Outcome(
                 state.winner,
-                "win",
+                Reason.WIN,
                 win_scores(state.winner),
-                f"player {state.winner + 1} made three in a row",
+                f"player {state.winner + 1} made {state.inarow} in a row",
             )
         if not (state.board == 0).any():
-            return Outcome(None, "draw", (0.5, 0.5), "the board is full")
+            return Outcome(None, Reason.DRAW, (0.5, 0.5), "the board is full")
         return None
 
     def move_to_json(self, move: Any) -> list[int]:

@@ -22,21 +22,19 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MapFormatError, located
-from ..fsutil import read_regular_file
-from ..limits import LimitError
-from ..maps import (
-    GAMES,
-    OUTPOST_HOMES,
-    OUTPOST_QUARTER,
-    OUTPOST_SIZE,
-    _decode,
-    _lines,
-    outpost_full_water,
-    parse_outpost_line,
-    scan_maps,
-)
-from ..types import Cell, Grid
+from ...errors import MapFormatError, located
+from ...fsutil import read_regular_file
+from ...games import game_names
+from ...limits import LimitError
+from ...maps import scan_maps
+from ...maps.outpost import GAME
+from ...maps.outpost import HOMES as OUTPOST_HOMES
+from ...maps.outpost import QUARTER as OUTPOST_QUARTER
+from ...maps.outpost import SIZE as OUTPOST_SIZE
+from ...maps.outpost import full_water as outpost_full_water
+from ...maps.outpost import parse_line as parse_outpost_line
+from ...maps.text import decode_map_bytes, split_lines
+from ...types import Cell, Grid
 
 __all__ = [
     "Problem",
@@ -46,6 +44,7 @@ __all__ = [
     "ERROR_RULES",
     "WARNING_RULES",
     "OUTPOST_WATER_CELLS",
+    "MAP_CELLS",
     "HOME_RADIUS",
     "MIN_BOTTLENECK_LAND",
     "SCATTERED_FRACTION",
@@ -59,6 +58,8 @@ __all__ = [
 
 #: Water cells of a valid quarter: one for every four land cells of its 2,500.
 OUTPOST_WATER_CELLS = OUTPOST_QUARTER * OUTPOST_QUARTER // 5
+#: Cells of the board of one map (what the analyses of a validation run over).
+MAP_CELLS = OUTPOST_SIZE * OUTPOST_SIZE
 #: "Near a home" for ``home-bottleneck``: Manhattan distance at most this (the spec's r=10).
 HOME_RADIUS = 10
 #: A bottleneck near a home is worth a warning when it cuts off at least this much land.
@@ -105,7 +106,6 @@ _CORNERS = (
     ((0, _N - 1), "the middle of an edge of the 100x100 board"),
 )
 _BOM = "\ufeff"
-_OTHER_GAMES = set(GAMES) - {"outpost"}
 #: What Java's ``Integer.parseInt`` accepts: one optional sign, then decimal digits.
 _JAVA_INT = re.compile(r"[+-]?\d+")
 
@@ -250,7 +250,7 @@ def _scan_lines(text: str) -> tuple[list[Problem], list[Problem], Grid, dict[Cel
     warnings: list[Problem] = []
     water = np.zeros((_N, _N), dtype=np.bool_)
     first_line: dict[Cell, int] = {}
-    lines = _lines(text)
+    lines = split_lines(text)
     if lines and lines[0].startswith(_BOM):
         warnings.append(
             Problem(
@@ -337,7 +337,7 @@ def _pieces(land: Grid) -> tuple[np.ndarray, list[np.ndarray], int]:
     The main piece is the one holding the home ``[0, 0]`` when that is land, else the
     largest (the first in row-major order among equals).
     """
-    from .components import label_components
+    from ..components import label_components
 
     labels, _ = label_components(land)
     labels = np.asarray(labels)
@@ -444,8 +444,8 @@ def _home_bottlenecks(full_land: Grid) -> list[Problem]:
 
     The four homes are rotated copies of each other, so one home speaks for all.
     """
-    from .articulation import articulation_points
-    from .components import label_components
+    from ..articulation import articulation_points
+    from ..components import label_components
 
     out = []
     near = sorted(
@@ -622,7 +622,7 @@ def validate_map_file(path: str | os.PathLike[str]) -> ValidationReport:
             )
         return _unreadable(name, exc.message)
     try:
-        text = _decode(data, None)
+        text = decode_map_bytes(data, None)
     except MapFormatError as exc:
         return _not_a_map(name, exc.reason, exc.line)
     if data.startswith(_BOM.encode("utf-8")):
@@ -642,18 +642,17 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationRe
     """
     reports: list[ValidationReport] = []
     seen: set[Path] = set()
+    others = set(game_names()) - {GAME}
     for path in paths:
         p = Path(path)
         if p.is_dir():
             scan = scan_maps(p)
-            files = [
-                f for f in scan.files if not set(f.relative_to(p).parts[:-1]) & _OTHER_GAMES
-            ]
+            files = [f for f in scan.files if not set(f.relative_to(p).parts[:-1]) & others]
             skipped = [
                 e
                 for e in scan.problems
                 if e.path is not None
-                and not set(Path(e.path).relative_to(p).parts[:-1]) & _OTHER_GAMES
+                and not set(Path(e.path).relative_to(p).parts[:-1]) & others
             ]
             reports += [_unreadable(e.path or "", e.reason) for e in skipped]
             if not files and not skipped:

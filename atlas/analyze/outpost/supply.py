@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import numba  # numba itself is imported on first compile
+from ...jit import numba  # numba itself is imported on first compile
 
 __all__ = ["supply_kernel", "supply_core"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import numba  # numba itself is imported on first compile
+from ...jit import numba  # numba itself is imported on first compile
 
 __all__ = ["ownership_kernel", "ownership_update"]
 

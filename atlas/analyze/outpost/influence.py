@@ -76,9 +76,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..types import Cell, IntGrid
-from .grid import GridError, as_free_grid, check_cell, pad_free
-from .outpost_kernels import ownership_kernel, ownership_update
+from ...types import Cell, IntGrid
+from ..grid import GridError, as_free_grid, check_cell, pad_free
+from .kernels import ownership_kernel, ownership_update
 from .supply import supply_core, supply_kernel
 
 __all__ = [

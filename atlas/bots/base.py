@@ -1,0 +1,161 @@
+"""What a bot is, as code: :class:`BotBase`, and :func:`as_bot` for any other object.
+
+A bot answers ``move(state, player, deadline)``: the only method it must have.  Around
+it the game runner (:func:`atlas.arena.runner.play_game`) calls a few hooks, which
+:class:`BotBase` defines as documented no-ops, so that the runner calls them plainly
+and a bot overrides only those it needs:
+
+``start(game_map, params, player)``
+    once before the first move (an external program starts here);
+``close()``
+    once at the end, whatever happened (no process may outlive its game);
+``stderr_text()``
+    what the bot wrote to its standard error, kept in the record (``None``: it has none
+    of its own);
+``first_move_time``
+    the seconds the bot wants for its first move, start-up included (``None``: a
+    built-in bot, which may compile its kernels then; the runner allows for that);
+``last_info``, ``last_depth``, ``last_score``, ``last_nodes``
+    what the bot says about its last move (a search's depth, score and nodes), recorded
+    per turn when given (:func:`atlas.arena.runner.bot_info`);
+``fixed_depth``
+    when positive, a searching bot searches exactly this deep whatever its clock says
+    (``benchmarks/ladder.py --depth``, tournaments' ``depths``); other bots ignore it.
+
+Bots that are plain objects with a ``move`` method (a user's bot, a test's stand-in)
+keep working: :func:`as_bot` wraps them in a :class:`BotBase` that forwards the hooks
+they have and gives the no-ops for those they do not.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from typing import Any
+
+from ..maps import GameMap
+from ..types import PlayerId
+
+__all__ = ["BotBase", "as_bot"]
+
+
+class BotBase(abc.ABC):
+    """A bot: :meth:`move` is required, the rest are optional hooks (see the module).
+
+    Attributes
+    ----------
+    name : str
+        The bot's name in records and standings (subclasses set it).
+    first_move_time : float or None
+        Seconds wanted for the first move; ``None`` for a built-in bot.
+    last_info : mapping or None
+        ``depth``, ``nodes``, ``value`` (or ``score``) of the last move, when said.
+    last_depth, last_score, last_nodes : float or None
+        The same as separate attributes (read when ``last_info`` says nothing).
+    fixed_depth : int
+        Search exactly this deep when positive (searching bots only).
+    """
+
+    name: str
+    first_move_time: float | None = None
+    last_info: Mapping[str, Any] | None = None
+    last_depth: float | None = None
+    last_score: float | None = None
+    last_nodes: float | None = None
+    fixed_depth: int = 0
+
+    def start(  # noqa: B027 - a hook: doing nothing is the documented default
+        self, game_map: GameMap, params: Mapping[str, Any] | None, player: int
+    ) -> None:
+        """Prepare for a game on ``game_map`` with ``params`` in seat ``player``
+        (called once, before the first move).  Default: nothing to prepare."""
+
+    @abc.abstractmethod
+    def move(self, state: Any, player: PlayerId, deadline: float) -> Any:
+        """The move of seat ``player`` in ``state`` (a copy the bot may keep or change),
+        to be returned before ``deadline``, a :func:`time.perf_counter` value."""
+
+    def close(self) -> None:  # noqa: B027 - a hook: doing nothing is the documented default
+        """Release what the bot holds (called once at the end of every game, whatever
+        happened).  Default: nothing to release."""
+
+    def stderr_text(self) -> str | None:
+        """What the bot wrote to its standard error, or ``None`` when it has no stream
+        of its own (the default: a built-in bot)."""
+        return None
+
+
+class _PlainBot(BotBase):
+    """A plain object with ``move`` as a :class:`BotBase`: the hooks it has are called,
+    the others are the no-ops; attributes are read from and written to the object."""
+
+    def __init__(self, bot: Any) -> None:
+        object.__setattr__(self, "bot", bot)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        setattr(self.bot, key, value)
+
+    def __getattr__(self, key: str) -> Any:  # what BotBase does not define: the object's
+        if key == "bot":  # not set yet (a copy being built): no recursion
+            raise AttributeError(key)
+        return getattr(self.bot, key)
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return str(getattr(self.bot, "name", type(self.bot).__name__))
+
+    @property
+    def first_move_time(self) -> float | None:  # type: ignore[override]
+        return getattr(self.bot, "first_move_time", None)
+
+    @property
+    def last_info(self) -> Mapping[str, Any] | None:  # type: ignore[override]
+        return getattr(self.bot, "last_info", None)
+
+    @property
+    def last_depth(self) -> float | None:  # type: ignore[override]
+        return getattr(self.bot, "last_depth", None)
+
+    @property
+    def last_score(self) -> float | None:  # type: ignore[override]
+        return getattr(self.bot, "last_score", None)
+
+    @property
+    def last_nodes(self) -> float | None:  # type: ignore[override]
+        return getattr(self.bot, "last_nodes", None)
+
+    @property
+    def fixed_depth(self) -> int:  # type: ignore[override]
+        return int(getattr(self.bot, "fixed_depth", 0))
+
+    def start(self, game_map: GameMap, params: Mapping[str, Any] | None, player: int) -> None:
+        hook = getattr(self.bot, "start", None)
+        if hook is not None:
+            hook(game_map, params, player)
+
+    def move(self, state: Any, player: PlayerId, deadline: float) -> Any:
+        return self.bot.move(state, player, deadline)
+
+    def close(self) -> None:
+        hook = getattr(self.bot, "close", None)
+        if hook is not None:
+            hook()
+
+    def stderr_text(self) -> str | None:
+        hook = getattr(self.bot, "stderr_text", None)
+        text = None if hook is None else hook()
+        return None if text is None else str(text)
+
+    def __repr__(self) -> str:
+        return f"as_bot({self.bot!r})"
+
+
+def as_bot(bot: Any) -> BotBase:
+    """``bot`` itself if it is a :class:`BotBase`, else a :class:`BotBase` around it.
+
+    An object without a ``move`` method is wrapped all the same: asking it for a move
+    fails, and the runner records that seat as crashed, as for any bot that raises.
+    """
+    if isinstance(bot, BotBase):
+        return bot
+    return _PlainBot(bot)

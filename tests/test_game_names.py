@@ -1,0 +1,164 @@
+"""A game is one unit: outside its own modules and its registry line, no module names it.
+
+What counts, precisely (read with :mod:`ast`, so comments never count):
+
+* every string constant of a module of the package: plain strings, the literal parts of
+  f-strings, dict keys, ``__all__`` entries, dotted module paths, messages;
+* except docstrings (a string that is the first statement of a module, a class or a
+  function), which may name games as examples;
+* a constant names a game when a registered game's name (``tron``, ``isolation``,
+  ``connect5``, ``outpost``) starts a word in it, in any case: ``"Outpost map"``,
+  ``"outposts"``, ``"OUTPOST_HOMES"``, ``"TronBot"`` and ``"atlas.sim.tron"`` all count,
+  ``"electronic"`` does not;
+* a module's own games are those named by a part of its path under ``atlas/``, a folder
+  or the file itself (``atlas/sim/outpost/rules.py``, ``atlas/maps/tron.py``,
+  ``atlas/render/games/connect5.py``): they may name their game as much as they like;
+* the registry lines, the ``register_game(...)`` calls at the top of
+  ``atlas/games.py``, are the one other place allowed to name each game.
+
+The count of everything else must be 0.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from atlas.games import game_names
+
+PACKAGE = Path(__file__).resolve().parents[1] / "atlas"
+REGISTRY = PACKAGE / "games.py"
+
+
+def _pattern(games: tuple[str, ...]) -> re.Pattern[str]:
+    names = "|".join(re.escape(g) for g in sorted(games, key=len, reverse=True))
+    return re.compile(rf"(?<![a-z0-9])({names})", re.IGNORECASE)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                out.add(id(first.value))
+    return out
+
+
+def _registry_lines(tree: ast.Module) -> set[int]:
+    """The constants inside the top-level ``register_game(...)`` calls."""
+    out = set()
+    for stmt in tree.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "register_game"
+        ):
+            out.update(id(n) for n in ast.walk(call) if isinstance(n, ast.Constant))
+    return out
+
+
+def game_names_in(
+    source: str, own: set[str], games: tuple[str, ...], *, registry: bool = False
+) -> list[tuple[int, str]]:
+    """``(line, constant)`` of every string constant of ``source`` that names a game of
+    ``games`` other than those in ``own`` (docstrings, and with ``registry`` the
+    ``register_game`` lines, left out)."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree) | (_registry_lines(tree) if registry else set())
+    pattern = _pattern(games)
+    hits = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in skip
+            and {m.lower() for m in pattern.findall(node.value)} - own
+        ):
+            hits.append((node.lineno, node.value))
+    return sorted(hits)
+
+
+def own_games(path: Path, games: tuple[str, ...]) -> set[str]:
+    """The games a module belongs to: those named by a part of its path under atlas/."""
+    parts = set(path.relative_to(PACKAGE).with_suffix("").parts)
+    return {g for g in games if g in parts}
+
+
+def registered_in_registry() -> tuple[str, ...]:
+    """The games of the ``register_game`` lines of ``atlas/games.py``."""
+    tree = ast.parse(REGISTRY.read_text(encoding="utf-8"))
+    return tuple(
+        stmt.value.args[0].value
+        for stmt in tree.body
+        if isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Name)
+        and stmt.value.func.id == "register_game"
+    )
+
+
+GAMES = registered_in_registry()
+
+
+def test_no_module_names_a_game_that_is_not_its_own():
+    assert GAMES == ("tron", "isolation", "connect5", "outpost")
+    assert set(GAMES) <= set(game_names())
+    hits = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        found = game_names_in(
+            path.read_text(encoding="utf-8"),
+            own_games(path, GAMES),
+            GAMES,
+            registry=path == REGISTRY,
+        )
+        rel = path.relative_to(PACKAGE.parent)
+        hits += [f"{rel}:{line}: {text[:70]!r}" for line, text in found]
+    assert len(hits) == 0, f"{len(hits)} string constants name a game outside its home:\n" + (
+        "\n".join(hits)
+    )
+
+
+def test_the_registry_names_each_game_in_its_line_only():
+    text = REGISTRY.read_text(encoding="utf-8")
+    pattern = _pattern(GAMES)
+    named = {
+        m.lower() for _, c in game_names_in(text, set(), GAMES) for m in pattern.findall(c)
+    }
+    assert named == set(GAMES)  # counted when the registry lines are not left out
+    assert game_names_in(text, set(), GAMES, registry=True) == []
+
+
+SAMPLE = '''"""A docstring may name tron."""
+# a comment may name isolation
+GAMES = ("connect5", "other")
+def f(x):
+    """Outposts here are fine too."""
+    return f"{x} Outposts", "electronic", "TronBot", "atlas.sim.tron", {"isolation": 1}
+'''
+
+
+def test_the_counter_counts_what_it_says():
+    games = ("tron", "isolation", "connect5", "outpost")
+    hits = game_names_in(SAMPLE, set(), games)
+    assert [text for _, text in hits] == [
+        "connect5",
+        " Outposts",
+        "TronBot",
+        "atlas.sim.tron",
+        "isolation",
+    ]
+    # a module's own game is not counted
+    assert [t for _, t in game_names_in(SAMPLE, {"tron", "isolation"}, games)] == [
+        "connect5",
+        " Outposts",
+    ]
+    assert own_games(PACKAGE / "sim" / "outpost" / "rules.py", games) == {"outpost"}
+    assert own_games(PACKAGE / "maps" / "tron.py", games) == {"tron"}
+    assert own_games(PACKAGE / "arena" / "runner.py", games) == set()
