@@ -45,7 +45,7 @@ from .cache import Cache, code_version, content_key
 from .output import MANIFEST, SiteWriter
 from .pages import slugify
 from .tournament import (
-    TournamentPlan,
+    SiteTournament,
     finish_warm_up,
     plan_tournament,
     play_tournament,
@@ -714,7 +714,7 @@ def build_site(
                 params=params,
             )
             if tournament and n_games > 0
-            else TournamentPlan()
+            else SiteTournament()
         )
         warm = start_warm_up(plan, jobs) if plan.todo and jobs != 1 else None
         for e in _bar(entries, "maps", progress):
