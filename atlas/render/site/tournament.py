@@ -62,7 +62,7 @@ def plan_tournament(
     games_per: int,
     cache: Cache,
     version: dict[str, str],
-    bots: dict[str, Sequence[str]] | None,
+    bots: Mapping[str, Sequence[str]] | None,
     time_limit: float | None,
     game_filter: Sequence[str] | None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
