@@ -45,7 +45,7 @@ def _versions(module) -> dict[str | None, str]:
         ("maps.py", {"analysis", "game", "replay"}),
         ("render/site/pages.py", set()),  # pages only: nothing cached is redone
         ("render/svg.py", set()),
-        ("cli.py", set()),
+        ("cli/play.py", set()),  # the command line decides no result
     ],
 )
 def test_an_edit_changes_the_versions_of_the_kinds_it_decides(copied_cache, edited, changed):
