@@ -368,6 +368,18 @@ def test_build_options_run_the_stages_and_build_what_build_site_builds(built):
     assert files(root / "again") == files(out)
 
 
+def test_build_site_takes_the_fields_of_build_options_with_their_defaults():
+    import dataclasses
+    import inspect
+
+    from atlas.render.site.build import BuildOptions
+
+    fields = {f.name: f.default for f in dataclasses.fields(BuildOptions)}
+    params = inspect.signature(build_site).parameters
+    assert {name: p.default for name, p in params.items()} == fields
+    assert list(params) == list(fields)
+
+
 def test_adding_games_rewrites_only_what_changed(tmp_path):
     """A warm rebuild with ten more games writes their files and the pages that list
     them; every other file keeps its bytes and its modification time."""

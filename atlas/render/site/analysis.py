@@ -14,9 +14,8 @@ from ...maps import format_map, read_map
 from ...sim.registry import game_names, get_info
 from ..games import render_of
 from ..images import png_bytes
-from .cache import Cache, content_key
-from .entries import MapEntry, progress_bar
-from .output import SiteWriter
+from .cache import content_key
+from .entries import BuildContext, MapEntry, progress_bar
 from .pages import slugify
 
 __all__ = ["load_maps", "validate_maps", "analyse_maps", "figures_of"]
@@ -71,9 +70,7 @@ def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntr
     return entries
 
 
-def validate_maps(
-    maps: list[MapEntry], out: SiteWriter, cache: Cache, version: dict[str, str]
-) -> list[str]:
+def validate_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     """Validate each map whose game checks submitted maps
     (:attr:`~atlas.render.games.base.GameRender.validates`): its report, its picture
     and the report's own file in the site.  Returns the problems."""
@@ -81,30 +78,24 @@ def validate_maps(
     for e in maps:
         if e.game in game_names() and render_of(e.game).validates and e.text:
             try:
-                _validate(e, out, cache, version)
+                _validate(e, ctx)
             except (AtlasError, OSError, ValueError) as exc:
                 problems.append(f"map {e.path}: cannot validate: {exc}")
     return problems
 
 
-def analyse_maps(
-    maps: list[MapEntry],
-    out: SiteWriter,
-    cache: Cache,
-    version: dict[str, str],
-    progress: bool,
-) -> list[str]:
+def analyse_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     """Analyse and draw each map that could be read (its summary, figures and
     pictures).  Returns the problems: maps that could not be read or analysed, and
     maps that failed their validation."""
     problems: list[str] = []
-    for e in progress_bar(maps, "maps", progress):
+    for e in progress_bar(maps, "maps", ctx.progress):
         if not e.ok:
             problems.append(f"map {e.path}: {e.error}")
             continue
         try:
-            _analysis(e, cache, version)
-            _pictures(e, out, cache, version)
+            _analysis(e, ctx)
+            _pictures(e, ctx)
         except (AtlasError, ValueError) as exc:
             e.error = f"analysis failed: {exc}"
             problems.append(f"map {e.path}: {e.error}")
@@ -116,16 +107,16 @@ def analyse_maps(
     return problems
 
 
-def _analysis(entry: MapEntry, cache: Cache, version: dict[str, str]) -> None:
+def _analysis(entry: MapEntry, ctx: BuildContext) -> None:
     from ...sim.registry import summarize_map
 
     gm = entry.game_map
     assert gm is not None
-    key = content_key("analysis", gm.game, format_map(gm), version["analysis"])
-    summary = cache.get_json("analysis", key)
+    key = content_key("analysis", gm.game, format_map(gm), ctx.version["analysis"])
+    summary = ctx.cache.get_json("analysis", key)
     if summary is None:
         summary = summarize_map(gm)
-        cache.put_json("analysis", key, summary)
+        ctx.cache.put_json("analysis", key, summary)
     entry.summary = {k: v for k, v in summary.items() if k != "chamber_tree"}
     entry.figures = figures_of(summary)
     entry.chambers = summary.get("chamber_tree", [])
@@ -152,43 +143,43 @@ def figures_of(summary: dict[str, Any]) -> dict[str, Any]:
     return fig
 
 
-def _pictures(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]) -> None:
+def _pictures(entry: MapEntry, ctx: BuildContext) -> None:
     gm = entry.game_map
     assert gm is not None
     render = render_of(gm.game)
     for kind in render.picture_kinds(gm):
-        key = content_key("picture", kind, gm.game, format_map(gm), version["analysis"])
-        data = cache.get_bytes("png", key)
+        key = content_key("picture", kind, gm.game, format_map(gm), ctx.version["analysis"])
+        data = ctx.cache.get_bytes("png", key)
         if data is None:
             data = png_bytes(render.picture(gm, kind))
-            cache.put_bytes("png", key, data)
+            ctx.cache.put_bytes("png", key, data)
         rel = f"img/maps/{entry.slug}-{kind}.png"
-        out.put(rel, data)
+        ctx.out.put(rel, data)
         entry.images[kind] = rel
 
 
-def _validate(entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]) -> None:
+def _validate(entry: MapEntry, ctx: BuildContext) -> None:
     render = render_of(entry.game)
-    key = content_key("validate", entry.game, entry.text, version["analysis"])
-    report = cache.get_json("validation", key)
+    key = content_key("validate", entry.game, entry.text, ctx.version["analysis"])
+    report = ctx.cache.get_json("validation", key)
     if report is None:
         report = render.validate_file(entry.path)
-        cache.put_json("validation", key, report)
+        ctx.cache.put_json("validation", key, report)
     entry.validation = report
     pkey = content_key(
-        "validation-picture", entry.game, entry.text, report, version["analysis"]
+        "validation-picture", entry.game, entry.text, report, ctx.version["analysis"]
     )
-    png = cache.get_bytes("png", pkey)
+    png = ctx.cache.get_bytes("png", pkey)
     if png is None:
         png = render.validation_picture(entry.text, report)
-        cache.put_bytes("png", pkey, png)
+        ctx.cache.put_bytes("png", pkey, png)
     rel = f"img/maps/{entry.slug}-validation.png"
-    out.put(rel, png)
+    ctx.out.put(rel, png)
     entry.images["validation"] = rel
     # the report itself, as `atlas validate --json` gives it: each submission's own file
     report_rel = f"validation/{entry.slug}.json"
     # named by the file alone: the builder's folders are not published
-    out.put(
+    ctx.out.put(
         report_rel,
         json.dumps({**report, "file": os.path.basename(entry.path)}, indent=1, sort_keys=True)
         + "\n",

@@ -46,7 +46,7 @@ from typing import Any
 from ...fsutil import default_mode
 from .analysis import analyse_maps, figures_of, load_maps, validate_maps
 from .cache import Cache, code_version
-from .entries import GameEntry, MapEntry
+from .entries import BuildContext, GameEntry, MapEntry
 from .output import SiteWriter
 from .replays import feature_games, featured_game, render_games, render_replay
 from .sources import game_entries, load_event, load_records, shown_paths
@@ -171,15 +171,13 @@ class BuildResult:
 
 @dataclass
 class Build:
-    """A build in progress: its options, what every stage shares (the temporary folder
-    and its writer, the cache, the code versions, the problems found so far), and what
-    the stages have made."""
+    """A build in progress: its options, its temporary folder, what every stage shares
+    (:class:`~atlas.render.site.entries.BuildContext`), the problems found so far, and
+    what the stages have made."""
 
     options: BuildOptions
     tmp: Path
-    writer: SiteWriter
-    cache: Cache
-    version: dict[str, str]
+    ctx: BuildContext
     problems: list[str] = field(default_factory=list)
     maps: list[MapEntry] = field(default_factory=list)
     plan: SiteTournament = field(default_factory=SiteTournament)
@@ -195,20 +193,20 @@ def read_maps(b: Build) -> None:
     warm-up, which runs in worker processes while the maps are drawn."""
     o = b.options
     b.maps = load_maps(Path(o.maps_dir), b.problems)
-    b.problems += validate_maps(b.maps, b.writer, b.cache, b.version)
+    b.problems += validate_maps(b.maps, b.ctx)
     if o.tournament and o.games_per > 0:
         b.plan = plan_tournament(
             b.maps,
             games_per=o.games_per,
-            cache=b.cache,
-            version=b.version,
+            cache=b.ctx.cache,
+            version=b.ctx.version,
             bots=o.bots,
             time_limit=o.time_limit,
             game_filter=o.game_filter,
             params=o.params,
         )
     b.warm = start_warm_up(b.plan, o.jobs) if b.plan.todo and o.jobs != 1 else None
-    b.problems += analyse_maps(b.maps, b.writer, b.cache, b.version, o.progress)
+    b.problems += analyse_maps(b.maps, b.ctx)
 
 
 def warm_up(b: Build) -> None:
@@ -224,7 +222,7 @@ def collect_games(b: Build) -> None:
     taken: set[str] = set()
     if b.plan.specs:
         recs = play_tournament(
-            b.plan, jobs=o.jobs, cache=b.cache, progress=o.progress, problems=b.problems
+            b.plan, jobs=o.jobs, cache=b.ctx.cache, progress=o.progress, problems=b.problems
         )
         b.games += game_entries(recs, "tournament", b.maps, taken)
     if o.records_dir is not None:
@@ -245,11 +243,11 @@ def collect_games(b: Build) -> None:
 def draw_replays(b: Build) -> None:
     """Render every game (those whose records do not replay are refused and left out)
     and pick each map's featured game."""
-    b.problems += render_games(b.games, b.writer, b.cache, b.version, b.options.progress)
+    b.problems += render_games(b.games, b.ctx)
     b.games = [g for g in b.games if not g.refused]
     for e in b.maps:
         e.games = [g for g in e.games if not g.refused]
-    b.problems += feature_games(b.maps, b.writer, b.cache, b.version)
+    b.problems += feature_games(b.maps, b.ctx)
 
 
 def write_site(b: Build) -> None:
@@ -263,9 +261,9 @@ def write_site(b: Build) -> None:
         if e.error:
             e.error = shown(e.error)
     write_pages(
-        b.writer, b.maps, b.games, [shown(p) for p in b.problems], code=b.version["pages"]
+        b.ctx.out, b.maps, b.games, [shown(p) for p in b.problems], code=b.ctx.version["pages"]
     )
-    b.writer.finish()
+    b.ctx.out.finish()
     mark_site(b.tmp)
     move_into_place(b.tmp, Path(b.options.out_dir))
 
@@ -322,7 +320,8 @@ def build(options: BuildOptions) -> BuildResult:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-", dir=out.parent))
     os.chmod(tmp, default_mode(directory=True))
-    b = Build(options, tmp, SiteWriter(tmp, out if out.is_dir() else None), cache, version)
+    writer = SiteWriter(tmp, out if out.is_dir() else None)
+    b = Build(options, tmp, BuildContext(writer, cache, version, options.progress))
     try:
         for sub in SITE_FOLDERS:
             (tmp / sub).mkdir(parents=True, exist_ok=True)
@@ -344,8 +343,8 @@ def build(options: BuildOptions) -> BuildResult:
         cache.hits,
         cache.misses,
         stages,
-        b.writer.written,
-        b.writer.kept,
+        writer.written,
+        writer.kept,
     )
     _report(result, options.log or (lambda msg: print(msg, file=sys.stderr)))
     return result
@@ -398,21 +397,4 @@ def build_site(
     --------
     >>> result = build_site("maps", "site", games=0, progress=False)  # doctest: +SKIP
     """
-    return build(
-        BuildOptions(
-            maps_dir,
-            out_dir,
-            records_dir=records_dir,
-            tournaments=tournaments,
-            jobs=jobs,
-            games=games,
-            cache_dir=cache_dir,
-            progress=progress,
-            tournament=tournament,
-            bots=bots,
-            time_limit=time_limit,
-            game_filter=game_filter,
-            log=log,
-            params=params,
-        )
-    )
+    return build(BuildOptions(**locals()))  # the arguments are its fields, one for one

@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...maps import GameMap
+from .cache import Cache
+from .output import SiteWriter
 
-__all__ = ["MapEntry", "GameEntry", "progress_bar"]
+__all__ = ["MapEntry", "GameEntry", "BuildContext", "progress_bar"]
 
 
 @dataclass
@@ -96,6 +98,17 @@ class GameEntry:
         if self.viewer is None and self._cache is not None and self.replay_key:
             self.viewer = self._cache.get_json("viewer", self.replay_key)
         return self.viewer
+
+
+@dataclass
+class BuildContext:
+    """What the stages of one build share: the site being written, the content cache,
+    the code versions their keys hold, and whether to draw progress bars."""
+
+    out: SiteWriter
+    cache: Cache
+    version: dict[str, str]
+    progress: bool = False
 
 
 def progress_bar(

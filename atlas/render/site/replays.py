@@ -13,9 +13,8 @@ from ...errors import AtlasError
 from ...sim.registry import get_info
 from ..games import render_of
 from ..images import png_bytes
-from .cache import Cache, content_key
-from .entries import GameEntry, MapEntry, progress_bar
-from .output import SiteWriter
+from .cache import content_key
+from .entries import BuildContext, GameEntry, MapEntry, progress_bar
 from .sources import public_json
 
 __all__ = ["render_replay", "render_games", "featured_game", "feature_games"]
@@ -68,10 +67,7 @@ def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any], dict[str,
 
 def render_games(
     entries: list[GameEntry],
-    out: SiteWriter,
-    cache: Cache,
-    version: dict[str, str],
-    progress: bool,
+    ctx: BuildContext,
 ) -> list[str]:
     """Write every game's GIF and public record and attach its meta data; cached
     renders are reused (their viewer data stays in the cache until a page needs it).
@@ -80,15 +76,15 @@ def render_games(
     problems: list[str] = []
     todo: list[GameEntry] = []
     for e in entries:
-        e.replay_key = content_key("replay", e.digest, version["replay"])
-        e._cache = cache
-        meta = cache.get_json("meta", e.replay_key)
+        e.replay_key = content_key("replay", e.digest, ctx.version["replay"])
+        e._cache = ctx.cache
+        meta = ctx.cache.get_json("meta", e.replay_key)
         if meta is None:
             todo.append(e)
         else:
             e.meta = meta
-            _attach(e, out, cache)
-    for e in progress_bar(todo, "replays", progress):
+            _attach(e, ctx)
+    for e in progress_bar(todo, "replays", ctx.progress):
         res = _render_json(e.record.public_json())
         if isinstance(res, str):
             problems.append(f"game {e.ident} ({e.origin}): refused, not published: {res}")
@@ -96,37 +92,37 @@ def render_games(
             continue
         gif, viewer, meta = res
         meta["record_bytes"] = len(_record_bytes(e.record))
-        cache.put_bytes("gif", e.replay_key, gif)
-        cache.put_json("viewer", e.replay_key, viewer)
-        cache.put_json("meta", e.replay_key, meta)
+        ctx.cache.put_bytes("gif", e.replay_key, gif)
+        ctx.cache.put_json("viewer", e.replay_key, viewer)
+        ctx.cache.put_json("meta", e.replay_key, meta)
         e.meta, e.viewer = meta, viewer
-        _attach(e, out, cache, gif)
+        _attach(e, ctx, gif)
     return problems
 
 
-def _attach(entry: GameEntry, out: SiteWriter, cache: Cache, gif: bytes | None = None) -> None:
+def _attach(entry: GameEntry, ctx: BuildContext, gif: bytes | None = None) -> None:
     """Write the game's GIF and its public record (kept from the previous site when
     their keys did not change)."""
     key = entry.replay_key or ""
     rel = f"img/games/{entry.ident}.gif"
 
     def gif_bytes() -> bytes:
-        data = gif if gif is not None else cache.get_bytes("gif", key)
+        data = gif if gif is not None else ctx.cache.get_bytes("gif", key)
         if data is None:
             raise AtlasError(f"the cached GIF of game {entry.ident} is missing")
         return data
 
     try:
-        out.put(rel, gif_bytes, key=key)
+        ctx.out.put(rel, gif_bytes, key=key)
     except AtlasError:
-        cache.put_json("meta", key, None)  # a torn cache: render again next time
+        ctx.cache.put_json("meta", key, None)  # a torn cache: render again next time
         return
     entry.gif = rel
 
     rec_rel = f"games/{entry.ident}.json"
     if "record_bytes" not in entry.meta:
         entry.meta["record_bytes"] = len(_record_bytes(entry.record))
-    out.put(rec_rel, lambda: _record_bytes(entry.record), key=entry.digest)
+    ctx.out.put(rec_rel, lambda: _record_bytes(entry.record), key=entry.digest)
     entry.record_file = rec_rel
     entry.record_kb = max(1, round(entry.meta["record_bytes"] / 1024))
 
@@ -158,9 +154,7 @@ def featured_game(games: Sequence[GameEntry]) -> GameEntry | None:
     return best
 
 
-def feature_games(
-    maps: list[MapEntry], out: SiteWriter, cache: Cache, version: dict[str, str]
-) -> list[str]:
+def feature_games(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     """Pick each map's featured game (:func:`featured_game`) and draw pictures of a few
     of its positions (:meth:`~atlas.render.games.base.GameRender.game_pictures`).
     Returns the problems."""
@@ -168,15 +162,13 @@ def feature_games(
     for e in maps:
         e.featured = featured_game(e.games)
         try:
-            _featured_pictures(e, out, cache, version)
+            _featured_pictures(e, ctx)
         except (AtlasError, ValueError) as exc:
             problems.append(f"map {e.path}: cannot draw the featured game: {exc}")
     return problems
 
 
-def _featured_pictures(
-    entry: MapEntry, out: SiteWriter, cache: Cache, version: dict[str, str]
-) -> None:
+def _featured_pictures(entry: MapEntry, ctx: BuildContext) -> None:
     """Pictures of a few positions of the map's featured game, when its game draws any
     (influence and supply lines, say)."""
     from ...sim.records import replay_states
@@ -185,19 +177,19 @@ def _featured_pictures(
     if game is None or entry.game_map is None:
         return
     render = render_of(entry.game)
-    key = content_key("overlays", game.digest, version["replay"])
-    listing = cache.get_json("overlays", key)
+    key = content_key("overlays", game.digest, ctx.version["replay"])
+    listing = ctx.cache.get_json("overlays", key)
     if listing is None:
         states = replay_states(game.record)
         pictures = render.game_pictures(entry.game_map, dict(game.record.params), states)
         listing = [caption for caption, _ in pictures]
         for i, (_, image) in enumerate(pictures):
-            cache.put_bytes("png", f"{key}-{i}", png_bytes(image))
-        cache.put_json("overlays", key, listing)
+            ctx.cache.put_bytes("png", f"{key}-{i}", png_bytes(image))
+        ctx.cache.put_json("overlays", key, listing)
     for i, caption in enumerate(listing):
-        data = cache.get_bytes("png", f"{key}-{i}")
+        data = ctx.cache.get_bytes("png", f"{key}-{i}")
         if data is None:
             continue
         rel = f"img/maps/{entry.slug}-featured-{i}.png"
-        out.put(rel, data)
+        ctx.out.put(rel, data)
         entry.overlays.append((caption, rel))

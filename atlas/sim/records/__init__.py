@@ -56,47 +56,9 @@ The package is three modules, and every name is importable from here:
 
 from __future__ import annotations
 
-from ..base import STATUSES
-from .io import is_record_file, load_record, record_from_json, save_record
-from .model import (
-    FORMAT,
-    INFO_KEYS,
-    PLAYER_KINDS,
-    STDERR_LIMIT,
-    VERSION,
-    MapRef,
-    PlayerEntry,
-    Record,
-    RecordBuilder,
-    SeatStatus,
-    TurnRecord,
-    clean_info,
-    truncate_stderr,
-    utc_timestamp,
-)
-from .verify import expected_result, replay_states, verify_record
+from . import io, model, verify
+from .io import *  # noqa: F403  (each module's public names)
+from .model import *  # noqa: F403
+from .verify import *  # noqa: F403
 
-__all__ = [
-    "FORMAT",
-    "VERSION",
-    "STATUSES",
-    "PLAYER_KINDS",
-    "STDERR_LIMIT",
-    "INFO_KEYS",
-    "MapRef",
-    "PlayerEntry",
-    "TurnRecord",
-    "SeatStatus",
-    "Record",
-    "RecordBuilder",
-    "save_record",
-    "is_record_file",
-    "load_record",
-    "record_from_json",
-    "clean_info",
-    "replay_states",
-    "verify_record",
-    "expected_result",
-    "truncate_stderr",
-    "utc_timestamp",
-]
+__all__ = [*model.__all__, *io.__all__, *verify.__all__]

@@ -13,7 +13,7 @@ import gzip
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +81,14 @@ class _Checker:
             )
         return value
 
+    def objects(self, items: list[Any], name: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each item of the list field ``name``, checked to be an object, with the place
+        its fields are named by (``name[i].``)."""
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise self.fail(f"{name}[{i}] should be an object, got {_short(item)}")
+            yield f"{name}[{i}].", item
+
 
 def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
     return types if isinstance(types, tuple) else (types,)
@@ -134,10 +142,7 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
     )
     params = ck.get(data, "params", dict, "")
     players = []
-    for i, p in enumerate(ck.get(data, "players", list, "")):
-        where = f"players[{i}]."
-        if not isinstance(p, dict):
-            raise ck.fail(f"players[{i}] should be an object, got {_short(p)}")
+    for where, p in ck.objects(ck.get(data, "players", list, ""), "players"):
         kind = ck.get(p, "kind", str, where)
         if kind not in PLAYER_KINDS:
             raise ck.fail(f"field {where}'kind' is {kind!r}; expected builtin or external")
@@ -157,10 +162,7 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         raise ck.fail(f"the record has {n} players; {game} is played by {seats}")
     seed = ck.get(data, "seed", int, "")
     turns = []
-    for i, t in enumerate(ck.get(data, "turns", list, "")):
-        where = f"turns[{i}]."
-        if not isinstance(t, dict):
-            raise ck.fail(f"turns[{i}] should be an object, got {_short(t)}")
+    for where, t in ck.objects(ck.get(data, "turns", list, ""), "turns"):
         moves = {
             _seat_key(ck, k, n, f"{where}moves"): v
             for k, v in ck.get(t, "moves", dict, where).items()
@@ -210,10 +212,7 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
     raw_statuses = ck.get(data, "statuses", list, "")
     if len(raw_statuses) != n:
         raise ck.fail(f"statuses has {len(raw_statuses)} entries for {n} players")
-    for i, s in enumerate(raw_statuses):
-        where = f"statuses[{i}]."
-        if not isinstance(s, dict):
-            raise ck.fail(f"statuses[{i}] should be an object, got {_short(s)}")
+    for where, s in ck.objects(raw_statuses, "statuses"):
         status = ck.get(s, "status", str, where)
         if status not in STATUSES:
             raise ck.fail(f"{where}status is {status!r}; expected one of {', '.join(STATUSES)}")

@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ...errors import IllegalMoveError, InvalidMoveError, RecordError
+from ...errors import MOVE_DATA_ERRORS, IllegalMoveError, InvalidMoveError, RecordError
 from ..base import Outcome, Status
 from .model import Record, SeatStatus, _rebuild_map, _resolve_game, _short
 
@@ -70,18 +70,8 @@ def replay_states(record: Record) -> list[Any]:
     return states
 
 
-#: What a game's rules may raise on data a record makes up: ``InvalidMoveError`` and
-#: ``IllegalMoveError`` are theirs; the others come from moves of the wrong shape
-#: (a list where a number goes, a number too large for an array index).
-_BAD_DATA = (
-    InvalidMoveError,
-    IllegalMoveError,
-    ValueError,
-    TypeError,
-    KeyError,
-    IndexError,
-    OverflowError,
-)
+#: What a game's rules may raise on data a record makes up.
+_BAD_DATA = MOVE_DATA_ERRORS
 
 
 def _why(exc: BaseException) -> str:
