@@ -19,13 +19,12 @@ Voronoi counts, chambers and parity bounds, or land and homes.
 
 def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas analyze``."""
-    p.add_argument("map", metavar="MAP", help="the map file")
+    common.add_map(p)
     common.add_game(
         p, positional=False, help="the map's game, when its folder and content do not tell"
     )
     common.add_json(p, "the figures")
-    p.add_argument("--png", metavar="FILE", help="also write the annotated picture here")
-    common.add_force(p)
+    common.add_output(p, "--png", "FILE", "also write the annotated picture here")
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:

@@ -45,9 +45,7 @@ def add(p: argparse.ArgumentParser) -> None:
     )
     common.add_count(p, "--games", 0, "games per pairing, seating and map (0: no tournament)")
     common.add_compat(p)
-    p.add_argument(
-        "--strict", action="store_true", help="exit 1 when any map or record is broken"
-    )
+    common.add_flag(p, "--strict", help="exit 1 when any map or record is broken")
     common.add_json(p, "a summary of the build")
     common.add_quiet(p)
 

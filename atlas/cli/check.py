@@ -26,9 +26,7 @@ def add(p: argparse.ArgumentParser) -> None:
         metavar="BOT",
         help="the player: cmd:COMMAND (a program), NAME=cmd:COMMAND, or a built-in bot's name",
     )
-    p.add_argument(
-        "--map", metavar="MAP", help="the map file (default: the game's first bundled map)"
-    )
+    common.add_map(p, default="the game's first bundled map")
     common.add_time(p, 1.0, "seconds per move")
     common.add_seed(p, "the game's")
     common.add_bot_options(p)

@@ -33,6 +33,9 @@ __all__ = [
     "add_game",
     "add_compat",
     "add_params",
+    "add_flag",
+    "add_map",
+    "add_output",
     "add_force",
     "add_json",
     "add_quiet",
@@ -241,11 +244,34 @@ def add_params(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     )
 
 
+def add_flag(
+    p: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: str, help: str
+) -> None:
+    """An option that is off unless given (``--force``, ``--json``, ...)."""
+    p.add_argument(*flags, action="store_true", help=help)
+
+
+def add_map(
+    p: argparse.ArgumentParser, *, default: str | None = None, metavar: str = "MAP"
+) -> None:
+    """The map file a command reads: ``MAP``, or ``--map`` when it has a ``default``."""
+    if default is None:
+        p.add_argument("map", metavar=metavar, help="the map file")
+    else:
+        p.add_argument("--map", metavar=metavar, help=f"the map file (default: {default})")
+
+
+def add_output(p: argparse.ArgumentParser, flag: str, metavar: str, what: str) -> None:
+    """A file the command writes (``flag``), and ``--force`` (:func:`add_force`)."""
+    p.add_argument(flag, metavar=metavar, help=what)
+    add_force(p)
+
+
 def add_force(p: argparse.ArgumentParser) -> None:
     """``--force``: write over an output file that atlas did not write."""
-    p.add_argument(
+    add_flag(
+        p,
         "--force",
-        action="store_true",
         help="write over an existing output file even when atlas did not write "
         "it (atlas's own records, GIFs and PNGs are replaced anyway)",
     )
@@ -253,15 +279,15 @@ def add_force(p: argparse.ArgumentParser) -> None:
 
 def add_json(p: argparse.ArgumentParser, what: str) -> None:
     """``--json``: the report as JSON on standard output."""
-    p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+    add_flag(p, "--json", help=f"print {what} as JSON")
 
 
 def add_quiet(p: argparse.ArgumentParser) -> None:
     """``--quiet``: no progress bars and no summary lines on standard error."""
-    p.add_argument(
+    add_flag(
+        p,
         "-q",
         "--quiet",
-        action="store_true",
         help="no progress bars or progress lines (bars are drawn only on a terminal anyway)",
     )
 
@@ -293,9 +319,9 @@ def add_seed(p: argparse.ArgumentParser, whose: str) -> None:
 
 def add_bot_options(p: argparse.ArgumentParser) -> None:
     """How external bots run (docs/security.md): sandbox, limits, environment."""
-    p.add_argument(
+    add_flag(
+        p,
         "--sandbox",
-        action="store_true",
         help="run each external bot under bubblewrap (bwrap): own PID, mount and "
         "network namespaces, read-only system, no view of the other bots",
     )

@@ -24,13 +24,8 @@ turn matches, write it as an atlas replay record. Exit 1 at the first turn that 
 def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas import-trace``."""
     p.add_argument("trace", metavar="TRACE", help="the trace file (.jsonl or .jsonl.gz)")
-    p.add_argument(
-        "--map",
-        metavar="FILE",
-        help="the map file (default: found by the name in the trace's header)",
-    )
-    p.add_argument("--record", metavar="OUT", help="write the atlas replay record here")
-    common.add_force(p)
+    common.add_map(p, default="found by the name in the trace's header", metavar="FILE")
+    common.add_output(p, "--record", "OUT", "write the atlas replay record here")
     common.add_json(p, "the outcome")
 
 

@@ -18,7 +18,7 @@ DESCRIPTION = """Play one game between built-in bots or programs."""
 def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas play``."""
     common.add_game(p)
-    p.add_argument("map", metavar="MAP", help="the map file")
+    common.add_map(p)
     p.add_argument(
         "bots",
         nargs="+",
@@ -30,10 +30,7 @@ def add(p: argparse.ArgumentParser) -> None:
     common.add_time(p, 1.0, "seconds per move")
     common.add_params(p)
     common.add_compat(p)
-    p.add_argument(
-        "--record", metavar="FILE", help="write the replay record here (.json or .json.gz)"
-    )
-    common.add_force(p)
+    common.add_output(p, "--record", "FILE", "write the replay record here (.json or .json.gz)")
     common.add_bot_options(p)
     common.add_json(p, "the result")
 

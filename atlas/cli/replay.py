@@ -25,10 +25,7 @@ def add(p: argparse.ArgumentParser) -> None:
         help="the GIF to write (default: RECORD's name with .gif, beside it; "
         "an existing file is overwritten only when named here)",
     )
-    p.add_argument(
-        "--gif", metavar="FILE", dest="gif", help="the GIF to write (older spelling of OUT.gif)"
-    )
-    common.add_force(p)
+    common.add_output(p, "--gif", "FILE", "the GIF to write (older spelling of OUT.gif)")
     common.add_json(p, "what was written")
 
 

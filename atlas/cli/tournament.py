@@ -34,14 +34,10 @@ def add(p: argparse.ArgumentParser) -> None:
         help="write records/ (as each game ends), results.json and a copy of "
         "the plan here: an empty or new folder, or one atlas wrote",
     )
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="play only the games whose records --out lacks",
-    )
-    p.add_argument(
+    common.add_flag(p, "--resume", help="play only the games whose records --out lacks")
+    common.add_flag(
+        p,
         "--force",
-        action="store_true",
         help="play every game again in a folder that holds this or another "
         "tournament (only files atlas wrote are replaced)",
     )
@@ -75,10 +71,8 @@ def add(p: argparse.ArgumentParser) -> None:
     )
     common.add_params(flags)
     common.add_compat(flags)
-    flags.add_argument(
-        "--sandbox",
-        action="store_true",
-        help="run every program under bubblewrap (docs/security.md)",
+    common.add_flag(
+        flags, "--sandbox", help="run every program under bubblewrap (docs/security.md)"
     )
     flags.add_argument(
         "--limit",

@@ -24,11 +24,9 @@ def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas validate``."""
     p.add_argument("paths", nargs="+", metavar="PATH", help="map files or folders of maps")
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print a list of reports as JSON")
-    out.add_argument(
-        "--csv",
-        action="store_true",
-        help="print one CSV row per map: file, valid, rules, first message",
+    common.add_flag(out, "--json", help="print a list of reports as JSON")
+    common.add_flag(
+        out, "--csv", help="print one CSV row per map: file, valid, rules, first message"
     )
 
 
