@@ -22,6 +22,7 @@ __all__ = [
     "BotError",
     "ParamError",
     "UnknownNameError",
+    "MOVE_DATA_ERRORS",
     "located",
     "choices_text",
 ]
@@ -82,6 +83,21 @@ class InvalidMoveError(AtlasError, ValueError):
 
 class IllegalMoveError(AtlasError, ValueError):
     """A well-formed move that the rules do not allow in this position."""
+
+
+#: What a game's rules may raise on a move made up by data (a record, a bot's answer):
+#: :class:`InvalidMoveError` and :class:`IllegalMoveError` are theirs; the others come
+#: from moves of the wrong shape (a list where a number goes, a number too large for an
+#: array index).
+MOVE_DATA_ERRORS: tuple[type[Exception], ...] = (
+    InvalidMoveError,
+    IllegalMoveError,
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    OverflowError,
+)
 
 
 class BotError(AtlasError):

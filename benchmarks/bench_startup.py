@@ -12,7 +12,7 @@ frontline`` the time from ``Popen`` to its first answer.  The target of issue 14
 ``--sizes 50 100 200 300`` also times the analysis of square tron maps of those sides
 (random walls, two starts) in fresh processes, once as plain Python and once compiled
 (numba loaded from its warm cache): where the two cross is where ``atlas analyze``
-switches (``atlas.cli.INTERPRET_MAX_CELLS``).
+switches (``atlas.cli.common.INTERPRET_MAX_CELLS``).
 """
 
 from __future__ import annotations

@@ -100,6 +100,61 @@ def test_compat_on_every_command_that_plays_and_json_on_every_one_that_reports()
         assert {"--quiet", "-q"} <= options(name), name
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_param_and_compat_help_come_from_each_game_s_info(monkeypatch):
+    import dataclasses
+
+    from atlas.sim import registry
+    from atlas.sim.base import Param
+
+    def listed(game: str) -> str:
+        names = [p.name for p in registry.get_info(game).params if p.name != "compat"]
+        return f"{game}: {', '.join(names)}"
+
+    play = _one_line(cli.help_text("play"))
+    games = registry.game_names()
+    assert "(" + "; ".join(listed(g) for g in games) + ")" in play
+    official = [g for g in games if registry.get_info(g).param("compat") is not None]
+    assert f"what the original engine does ({', '.join(official)})" in play
+    # a parameter a game gains is listed without touching the CLI
+    real = registry.get_info
+    first = games[0]
+
+    def get_info(game: str):
+        info = real(game)
+        if game != first:
+            return info
+        return dataclasses.replace(info, params=(*info.params, Param("depth", int, 3)))
+
+    monkeypatch.setattr(registry, "get_info", get_info)
+    assert f"{listed(first)}; " in _one_line(cli.help_text("tournament"))
+    assert listed(first).endswith(", depth")
+
+
+def test_the_cli_names_no_game():
+    """Every game the CLI speaks of comes from the registry: no text of atlas/cli/ (help
+    texts, messages, docstrings) names a game."""
+    import ast
+    import re
+
+    from atlas.sim.registry import game_names
+
+    word = re.compile(rf"\b({'|'.join(game_names())})\b", re.IGNORECASE)
+    found = []
+    for path in sorted((ROOT / "atlas" / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and word.search(text):
+                found.append(f"{path.name}:{getattr(node, 'lineno', 0)}: {text[:60]!r}")
+    assert found == []
+    # and yet the help names them, from the registry and each game's info
+    text = cli.help_text(None) + "".join(cli.help_text(c) for c in cli.COMMANDS)
+    assert {m.lower() for m in word.findall(text)} == set(game_names())
+
+
 def test_docs_cli_md_matches_help():
     sys.path.insert(0, str(ROOT / "tools"))
     try:
@@ -377,6 +432,8 @@ def test_build_json_and_quiet(tmp_path, capsys):
 
 
 def test_progress_bars_only_on_a_terminal(monkeypatch):
+    from atlas.cli.common import progress
+
     class Tty:
         def __init__(self, tty: bool) -> None:
             self.tty = tty
@@ -386,11 +443,11 @@ def test_progress_bars_only_on_a_terminal(monkeypatch):
 
     args = argparse.Namespace(quiet=False, json=False)
     monkeypatch.setattr(sys, "stderr", Tty(False))
-    assert cli._progress(args) is False
+    assert progress(args) is False
     monkeypatch.setattr(sys, "stderr", Tty(True))
-    assert cli._progress(args) is True
-    assert cli._progress(argparse.Namespace(quiet=True, json=False)) is False
-    assert cli._progress(argparse.Namespace(quiet=False, json=True)) is False
+    assert progress(args) is True
+    assert progress(argparse.Namespace(quiet=True, json=False)) is False
+    assert progress(argparse.Namespace(quiet=False, json=True)) is False
 
 
 def test_tournament_reads_atlas_s_own_maps_by_default(monkeypatch, capsys, tmp_path):

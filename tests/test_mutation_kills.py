@@ -74,7 +74,7 @@ def test_summarize_map_adds_the_duel_figures_for_two_starts():
     assert out["free_cells"] == 11
 
 
-# --- atlas/sim/records.py ------------------------------------------------------------
+# --- atlas/sim/records/ --------------------------------------------------------------
 
 
 def _tron_record() -> records.Record:
@@ -152,8 +152,8 @@ def test_long_bad_values_are_cut_to_forty_characters_in_the_message():
 
 
 def test_why_a_move_cannot_be_played_names_an_unexpected_error():
-    assert records._why(KeyError("x")) == "the move cannot be played (KeyError: 'x')"
-    assert records._why(InvalidMoveError("bad move")) == "bad move"
+    assert records.verify._why(KeyError("x")) == "the move cannot be played (KeyError: 'x')"
+    assert records.verify._why(InvalidMoveError("bad move")) == "bad move"
 
 
 # --- atlas/arena/protocols/tron.py: the served side's watchdog and board reader ------

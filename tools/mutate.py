@@ -88,7 +88,12 @@ TARGETS: dict[str, Target] = {
         ),
     ),
     "records": Target(
-        modules=("atlas/sim/records.py",),
+        modules=(
+            "atlas/sim/records/__init__.py",
+            "atlas/sim/records/io.py",
+            "atlas/sim/records/model.py",
+            "atlas/sim/records/verify.py",
+        ),
         tests=(
             "tests/sim/test_records.py",
             "tests/sim/test_record_files.py",

@@ -155,6 +155,12 @@ def _remove_folder(folder: str) -> None:
     """Remove the bot's folder (only a folder atlas made: ``atlas-bot-*``)."""
     if not folder or not os.path.basename(folder.rstrip("/")).startswith("atlas-bot-"):
         return
+    remove_tree(folder)
+
+
+def remove_tree(folder: str) -> None:
+    """Remove ``folder`` and all a bot left in it, read-only folders included (not a
+    link to a folder; :func:`atlas.arena.sandbox.remove_bot_folder` calls it too)."""
 
     def unlock(func: Callable[[str], object], path: str, exc: object) -> None:
         try:

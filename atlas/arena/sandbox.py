@@ -24,14 +24,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import stat
 import sys
 import tempfile
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
 
 from ..errors import BotError
 
@@ -216,18 +214,11 @@ def make_bot_folder() -> Path:
 
 
 def remove_bot_folder(folder: Path) -> None:
-    """Remove ``folder`` and all the bot left in it, read-only folders included."""
+    """Remove ``folder`` and all the bot left in it, read-only folders included (as the
+    bot's supervisor does when the bot ends)."""
+    from ._supervisor import remove_tree
 
-    def unlock(func: Any, path: str, exc: Any) -> None:
-        try:
-            os.chmod(os.path.dirname(path), stat.S_IRWXU)
-            os.chmod(path, stat.S_IRWXU)
-            func(path)
-        except OSError:
-            pass
-
-    if os.path.isdir(folder) and not os.path.islink(folder):
-        shutil.rmtree(folder, onerror=unlock)
+    remove_tree(str(folder))
 
 
 def bwrap_argv(

@@ -6,8 +6,8 @@
   (``atlas replay --gif``);
 * :mod:`~atlas.render.viewer` -- the data of the in-page replay viewer;
 * :mod:`~atlas.render.games` -- how each game is drawn (one module per game);
-* :mod:`~atlas.render.site.build`, :mod:`~atlas.render.site.pages`,
-  :mod:`~atlas.render.site.cache` -- ``atlas build``.
+* :mod:`~atlas.render.site` -- ``atlas build`` (its stages in
+  :mod:`~atlas.render.site.build`, the pages in :mod:`~atlas.render.site.pages`).
 
 Modules are imported on use; nothing heavy is imported here.
 """

@@ -142,13 +142,12 @@ def mark_cells(
     k: int,
     shape: str,
     color: int,
-    *,
-    outline: int | None = None,
-    size: int | None = None,
+    **style: int | None,
 ) -> None:
-    """:func:`stamp` the same mark on many cells."""
+    """:func:`stamp` the same mark on many cells (``style``: its ``outline`` and
+    ``size``, as :func:`stamp` takes them)."""
     for cell in cells:
-        stamp(image, cell, k, shape, color, outline=outline, size=size)
+        stamp(image, cell, k, shape, color, **style)
 
 
 def grid_lines(image: IndexImage, k: int, under: Sequence[int] = (P.FREE,)) -> None:

@@ -93,6 +93,7 @@ def test_page_modules_decide_no_cached_result():
     # what renders the replays and draws the maps is in
     assert "render/viewer.py" in {"/".join(p.parts[-2:]) for p in code_files("replay")}
     assert "site/build.py" in {"/".join(p.parts[-2:]) for p in code_files("replay")}
+    assert "site/replays.py" in {"/".join(p.parts[-2:]) for p in code_files("replay")}
     assert "sim/registry.py" in {"/".join(p.parts[-2:]) for p in code_files("analysis")}
     assert not any(p.name == "pages.py" for p in code_files("replay"))
     assert any(p.name == "pages.py" for p in code_files(None))

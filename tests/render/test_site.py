@@ -333,6 +333,53 @@ def test_warm_rebuild_hits_the_cache_and_is_fast(built):
     assert again.files_written == 0 and again.files_kept > 0
 
 
+def test_build_options_run_the_stages_and_build_what_build_site_builds(built):
+    """build_site's keywords are a BuildOptions; build() of that value runs the stages
+    in order and writes the same site, byte for byte."""
+    import dataclasses
+
+    from atlas.render.site.build import STAGES, BuildOptions, build
+
+    root, maps, recs, out, result = built
+    options = BuildOptions(
+        maps,
+        root / "again",
+        records_dir=recs,
+        cache_dir=root / "cache",
+        progress=False,
+        games=1,
+        jobs=1,
+        bots={"tron": ["random", "wallhugger"], "isolation": [], "connect5": [], "outpost": []},
+        time_limit=0.05,
+        log=lambda m: None,
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.games = 2  # type: ignore[misc]
+    again = build(options)
+    assert list(again.stages) == [name for name, _ in STAGES]
+    assert list(again.stages) == ["maps", "warm-up", "games", "replays", "pages"]
+    assert again.problems == [p.replace(str(out), str(root / "again")) for p in result.problems]
+
+    def files(site: Path) -> dict[str, bytes]:
+        return {
+            str(p.relative_to(site)): p.read_bytes() for p in site.rglob("*") if p.is_file()
+        }
+
+    assert files(root / "again") == files(out)
+
+
+def test_build_site_takes_the_fields_of_build_options_with_their_defaults():
+    import dataclasses
+    import inspect
+
+    from atlas.render.site.build import BuildOptions
+
+    fields = {f.name: f.default for f in dataclasses.fields(BuildOptions)}
+    params = inspect.signature(build_site).parameters
+    assert {name: p.default for name, p in params.items()} == fields
+    assert list(params) == list(fields)
+
+
 def test_adding_games_rewrites_only_what_changed(tmp_path):
     """A warm rebuild with ten more games writes their files and the pages that list
     them; every other file keeps its bytes and its modification time."""

@@ -14,7 +14,7 @@ from atlas.arena.runner import play_game
 from atlas.errors import RecordError
 from atlas.limits import MAX_RECORD_BYTES
 from atlas.maps import parse_map
-from atlas.sim import records as records_module
+from atlas.sim.records import io as records_module  # where load_record reads its limit
 from atlas.sim.records import load_record, save_record
 
 TRON = parse_map("7 4\n#######\n#1    #\n#    2#\n#######\n", game="tron", name="tiny")

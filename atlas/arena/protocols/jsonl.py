@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
-from ...errors import AtlasError, IllegalMoveError, InvalidMoveError
+from ...errors import MOVE_DATA_ERRORS, AtlasError
 from ...limits import LimitError, load_json
 from ...maps import format_map, parse_map
 from ...sim.base import Status
@@ -101,15 +101,7 @@ def jsonl_move(game: Any, line: str) -> Any:
         raise BotFailure(Status.INVALID, f"answer has no 'move': {line[:40]!r}")
     try:
         return game.move_from_json(data["move"])
-    except (
-        InvalidMoveError,
-        IllegalMoveError,
-        ValueError,
-        TypeError,
-        KeyError,
-        IndexError,
-        OverflowError,
-    ) as exc:
+    except MOVE_DATA_ERRORS as exc:
         raise BotFailure(Status.INVALID, f"cannot read the move: {str(exc)[:120]}") from None
 
 

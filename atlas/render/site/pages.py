@@ -476,26 +476,31 @@ def write_pages(
         events=events,
         **common,
     )
-    for game, t in table.items():
+
+    def bot_pages(
+        game: str, t: Any, games: Sequence[Any], event: str | None, where: str, back: Any
+    ) -> None:
+        """A page for each bot of the standings table ``t``, with its games of ``games``."""
         for row in t["rows"]:
-            mine = [
-                e
-                for e in games_by_game[game]
-                if e.event is None and row["name"] in [p.name for p in e.record.players]
-            ]
+            mine = [e for e in games if row["name"] in [p.name for p in e.record.players]]
             write(
                 f"bots/{row['slug']}.html",
                 "bot.html",
-                title=f"{row['name']} ({titles[game]})",
+                title=f"{row['name']} ({where})",
                 nav="standings",
                 game=game,
                 row=row,
                 t=t,
                 games=mine,
-                event=None,
-                back=(f"standings.html#{game}", f"{titles[game]} standings"),
+                event=event,
+                back=back,
                 **common,
             )
+
+    for game, t in table.items():
+        builtin = [e for e in games_by_game[game] if e.event is None]
+        back = (f"standings.html#{game}", f"{titles[game]} standings")
+        bot_pages(game, t, builtin, None, titles[game], back)
     for ev in events:
         write(
             ev["page"],
@@ -506,24 +511,9 @@ def write_pages(
             **common,
         )
         for t in ev["tables"]:
-            game = t["game"]
-            for row in t["rows"]:
-                mine = [
-                    e for e in t["games"] if row["name"] in [p.name for p in e.record.players]
-                ]
-                write(
-                    f"bots/{row['slug']}.html",
-                    "bot.html",
-                    title=f"{row['name']} ({ev['name']}, {titles[game]})",
-                    nav="standings",
-                    game=game,
-                    row=row,
-                    t=t,
-                    games=mine,
-                    event=ev["name"],
-                    back=(ev["page"], f"{ev['name']} standings"),
-                    **common,
-                )
+            where = f"{ev['name']}, {titles[t['game']]}"
+            back = (ev["page"], f"{ev['name']} standings")
+            bot_pages(t["game"], t, t["games"], ev["name"], where, back)
     validating = [titles[g] for g in game_names() if render_of(g).validates]
     write(
         "validation.html",

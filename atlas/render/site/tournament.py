@@ -26,7 +26,7 @@ from .cache import Cache, content_key
 from .schedule import run_order, site_schedule
 
 __all__ = [
-    "TournamentPlan",
+    "SiteTournament",
     "plan_tournament",
     "warm_bots",
     "start_warm_up",
@@ -41,9 +41,13 @@ WARM_UP_MOVE = 0.2
 
 
 @dataclass
-class TournamentPlan:
+class SiteTournament:
     """The built-in tournament of a build: its games, those already in the cache, and
-    those still to play (with their cache keys and estimated costs)."""
+    those still to play (with their cache keys and estimated costs).
+
+    Not an organiser's plan (:class:`atlas.arena.competition.TournamentPlan`, read from
+    a plan file): this is what :func:`plan_tournament` found for one build.
+    """
 
     specs: list[Any] = field(default_factory=list)
     done: dict[int, Any] = field(default_factory=dict)
@@ -58,18 +62,18 @@ def plan_tournament(
     games_per: int,
     cache: Cache,
     version: dict[str, str],
-    bots: dict[str, Sequence[str]] | None,
+    bots: Mapping[str, Sequence[str]] | None,
     time_limit: float | None,
     game_filter: Sequence[str] | None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
-) -> TournamentPlan:
+) -> SiteTournament:
     """Schedule the tournament (:func:`~atlas.render.site.schedule.site_schedule` with
     each game's :class:`~atlas.render.games.base.SitePlan`, its parameters overridden by
     ``params[game]``) and look each game up in the cache."""
     from ...bots import bot_names
     from ...sim.records import record_from_json
 
-    plan = TournamentPlan()
+    plan = SiteTournament()
     for game in game_names():
         if game_filter is not None and game not in game_filter:
             continue
@@ -164,7 +168,7 @@ def warm_bots(
     return time.perf_counter() - t0
 
 
-def start_warm_up(plan: TournamentPlan, jobs: int | None) -> Any:
+def start_warm_up(plan: SiteTournament, jobs: int | None) -> Any:
     """Warm the bots of every game still to play, in worker processes, while the main
     process draws the maps; returns the executor and its futures (or ``None``)."""
     import concurrent.futures as cf
@@ -193,7 +197,7 @@ def finish_warm_up(warm: Any) -> None:
 
 
 def play_tournament(
-    plan: TournamentPlan, *, jobs: int | None, cache: Cache, progress: bool, problems: list[str]
+    plan: SiteTournament, *, jobs: int | None, cache: Cache, progress: bool, problems: list[str]
 ) -> list[Any]:
     """Records of the built-in tournament (played where the cache has none), in
     schedule order."""

@@ -1,0 +1,170 @@
+"""The ``atlas`` command: argument parsing only; the work is done by the library.
+
+One style for every command (``docs/cli.md``): the game is a positional word with
+``choices`` wherever a command needs one (``analyze`` infers it from the map, with
+``--game`` to say it); every argument has a help text; usage errors go through
+``parser.error`` (exit 2); every command that plays takes ``--compat {spec,official}``;
+every command that reports takes ``--json``; progress bars are drawn only on a
+terminal, and ``--quiet`` silences them.
+
+Each sub-command is one module of this package (listed in :data:`COMMANDS`): its
+``HELP`` line and ``DESCRIPTION``, ``add(p)``, which adds its arguments to its parser,
+and ``run(args, fail)``, which runs it (``fail`` is its parser's ``error``: a usage
+error, exit 2) and imports what it needs when it runs, so ``atlas --help`` and ``atlas
+validate`` do not pay for numba or imageio (a module may add ``FACTS`` its help texts
+name).  The options
+several commands take, and help texts that name facts about the games, are in
+:mod:`atlas.cli.common`; the CLI names no game (they come from the registry).  After
+changing the parser, ``python tools/make_cli_doc.py`` rewrites ``docs/cli.md``.
+
+Exit status: 0 success, 1 a failed check (invalid map, trace that does not replay, a
+build with broken maps under ``--strict``), 2 usage errors and unreadable input, 130
+interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .._version import __version__
+from ..errors import AtlasError
+from .common import (
+    COMPAT_WORDS,
+    FACTS,
+    INTERPRET_MAX_CELLS,
+    HelpFormatter,
+    add_compat,
+    add_game,
+    add_json,
+    add_params,
+    add_quiet,
+    add_time,
+    games,
+)
+
+__all__ = [
+    "main",
+    "build_parser",
+    "COMMANDS",
+    "COMPAT_WORDS",
+    "INTERPRET_MAX_CELLS",
+    "add_game",
+    "add_compat",
+    "add_params",
+    "add_json",
+    "add_quiet",
+    "add_time",
+    "help_text",
+]
+
+#: Sub-commands in the order ``atlas --help`` lists them: name -> the module that adds
+#: its parser and runs it (imported by name, as the game registry does, so a command
+#: may build the whole parser, as ``completion`` does, without an import cycle).
+COMMANDS: dict[str, str] = {
+    "analyze": "atlas.cli.analyze",
+    "validate": "atlas.cli.validate",
+    "play": "atlas.cli.play",
+    "tournament": "atlas.cli.tournament",
+    "check": "atlas.cli.check",
+    "import-trace": "atlas.cli.import_trace",
+    "bot": "atlas.cli.bot",
+    "replay": "atlas.cli.replay",
+    "build": "atlas.cli.build",
+    "completion": "atlas.cli.completion",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``atlas`` parser: one sub-parser per entry of :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog="atlas",
+        description="Analyse, play and publish grid-game maps "
+        f"({', '.join(games())}) as a static website.",
+        epilog="Every command: atlas COMMAND --help.  Documentation: docs/cli.md.",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"atlas {__version__}",
+        help="print atlas's version and exit",
+    )
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, title="commands"
+    )
+    for name, path in COMMANDS.items():
+        module = importlib.import_module(path)
+        FACTS.update(getattr(module, "FACTS", {}))
+        p = sub.add_parser(
+            name,
+            help=module.HELP,
+            description=module.DESCRIPTION,
+            formatter_class=HelpFormatter,
+        )
+        p.set_defaults(func=module.run)
+        module.add(p)
+    return parser
+
+
+def help_text(command: str | None = None, width: int = 88) -> str:
+    """What ``atlas [COMMAND] --help`` prints on a terminal ``width`` columns wide
+    (``docs/cli.md`` holds these texts; ``tools/make_cli_doc.py`` writes them)."""
+    import os
+
+    parser = build_parser()
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        target = parser if command is None else _subparser(parser, command)
+        return target.format_help()
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    return parser  # pragma: no cover
+
+
+class Terminated(KeyboardInterrupt):
+    """``SIGTERM`` reached atlas: it ends as on Ctrl-C (every bot and worker ended, every
+    finished record kept), with exit status 143."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``atlas`` with ``argv`` (default: the command line); return the exit status."""
+    import signal
+    import threading
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    fail = _subparser(parser, args.command).error
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    else:  # pragma: no cover - atlas called from a thread: signals stay the caller's
+        previous = None
+    try:
+        return int(args.func(args, fail) or 0)
+    except AtlasError as exc:
+        print(f"atlas: error: {exc}", file=sys.stderr)
+        return 2
+    except Terminated:
+        return 143
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,54 @@
+"""``atlas bot GAME NAME``: a built-in bot served as a program of its game's protocol."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import common
+
+__all__ = ["HELP", "DESCRIPTION", "add", "run"]
+
+#: The sub-command's line in ``atlas --help``.
+HELP = "serve a built-in bot as a program on stdin/stdout"
+#: What ``atlas bot --help`` says first.
+DESCRIPTION = """\
+Run a built-in bot as an external program of its game's protocol (docs/protocols.md; a
+game from a contest speaks the contest's, so the bot can enter the official engine). The
+first move is timed from the process's own start; a watchdog answers a safe move when
+the bot is not ready in time.
+"""
+
+
+def add(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``atlas bot``."""
+    common.add_game(p)
+    p.add_argument("name", metavar="NAME", help="the built-in bot's name")
+    common.add_seed(p, "the bot's")
+    common.add_time(p, None, "seconds per move, from reading the request (default 0.9)")
+    p.add_argument(
+        "--first-time",
+        type=common.positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds for the first move, from the process's start "
+        "(default 2.8: the official engine allows 3)",
+    )
+    common.add_compat(p)
+
+
+def run(args: argparse.Namespace, fail: common.Fail) -> int:
+    """Serve the bot on standard input and output until the game ends."""
+    from ..arena.protocols import serve_builtin_bot
+
+    common.check_bots(args.game, [args.name], fail)
+    params = common.game_params(
+        argparse.Namespace(game=args.game, param=[], compat=args.compat), fail
+    )
+    return serve_builtin_bot(
+        args.game,
+        args.name,
+        seed=args.seed,
+        time_limit=args.time,
+        first_move_time=args.first_time,
+        params=params,
+    )

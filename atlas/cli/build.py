@@ -1,0 +1,103 @@
+"""``atlas build``: the static site."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import common
+
+__all__ = ["HELP", "DESCRIPTION", "add", "run"]
+
+#: The sub-command's line in ``atlas --help``.
+HELP = "build the static site"
+#: What ``atlas build --help`` says first.
+DESCRIPTION = """\
+Analyse every map, play the built-in tournament, draw every replay and write the site.
+The site is built aside and moved into place: a failed build leaves the old one.
+"""
+
+
+def add(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``atlas build``."""
+    p.add_argument(
+        "--maps",
+        default=None,
+        metavar="DIR",
+        help="the maps, one folder per game (default: atlas's own maps)",
+    )
+    p.add_argument(
+        "--out", default="site", metavar="DIR", help="where the site goes (default: site)"
+    )
+    p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
+    p.add_argument(
+        "--tournament",
+        metavar="DIR",
+        action="append",
+        default=[],
+        dest="tournaments",
+        help="also publish an organiser's tournament: a folder written by "
+        "atlas tournament --out, with its own standings page (repeatable; "
+        "with --games 0, without the built-in round robin)",
+    )
+    common.add_count(
+        p, "--jobs", 1, "worker processes for the tournament (default: one per core)"
+    )
+    common.add_count(p, "--games", 0, "games per pairing, seating and map (0: no tournament)")
+    common.add_compat(p)
+    common.add_flag(p, "--strict", help="exit 1 when any map or record is broken")
+    common.add_json(p, "a summary of the build")
+    common.add_quiet(p)
+
+
+def run(args: argparse.Namespace, fail: common.Fail) -> int:
+    """Exit 0 when a site was built (1 when nothing could be, or when ``--strict`` and
+    any map or record is broken)."""
+    from ..render.site.build import build_site
+    from ..resources import maps_dir
+
+    params = None
+    if args.compat is not None:
+        from ..sim.registry import game_names, get_info
+
+        params = {
+            game: {"compat": common.compat_value(game, args.compat, fail)}
+            for game in game_names()
+            if get_info(game).param("compat") is not None
+        }
+    try:
+        result = build_site(
+            args.maps if args.maps is not None else maps_dir(),
+            args.out,
+            records_dir=args.records,
+            tournaments=args.tournaments,
+            jobs=args.jobs,
+            games=args.games,
+            progress=common.progress(args),
+            params=params,
+            log=(lambda msg: None) if args.quiet else None,
+        )
+    except OSError as exc:
+        print(f"atlas: error: {exc}", file=sys.stderr)
+        return 2
+    code = 0
+    if not result.built_anything:
+        print("atlas build: nothing could be built", file=sys.stderr)
+        code = 1
+    elif args.strict and result.problems:
+        code = 1
+    if args.json:
+        common.print_json(
+            {
+                "out": str(result.out),
+                "index": str(result.out / "index.html"),
+                "maps": len(result.maps),
+                "maps_ok": sum(1 for m in result.maps if m.ok),
+                "games": len(result.games),
+                "problems": list(result.problems),
+                "seconds": round(result.seconds, 3),
+                "cache": {"hits": result.cache_hits, "misses": result.cache_misses},
+                "exit": code,
+            }
+        )
+    return code

@@ -1,0 +1,403 @@
+"""What several commands share: their options, their checks, and help texts that name
+facts about the registered games.
+
+A command adds its options with the ``add_*`` helpers, so one option reads the same on
+every command that takes it.  Help texts name
+facts about the games as ``{NAME}`` (:data:`FACTS`: each game's parameters, the games
+with the original engine's rules, ...); :class:`HelpFormatter` fills them in when a help
+text is shown, from the games' own :class:`~atlas.sim.base.GameInfo` and render modules.
+So the CLI names no game, and building the parser imports none of them (``atlas
+validate`` and ``atlas --help`` do not pay for every game's rules).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from ..errors import AtlasError
+
+__all__ = [
+    "Fail",
+    "COMPAT_WORDS",
+    "COMPAT_ALIASES",
+    "INTERPRET_MAX_CELLS",
+    "FACTS",
+    "HelpFormatter",
+    "with_facts",
+    "fill_facts",
+    "games",
+    "add_game",
+    "add_compat",
+    "add_params",
+    "add_flag",
+    "add_map",
+    "add_output",
+    "add_force",
+    "add_json",
+    "add_quiet",
+    "add_time",
+    "add_count",
+    "add_seed",
+    "add_bot_options",
+    "positive_float",
+    "count",
+    "progress",
+    "print_json",
+    "game_params",
+    "compat_value",
+    "check_bots",
+]
+
+#: A command's usage error: its parser's ``error`` (prints the usage, exits 2).
+Fail = Callable[[str], Any]
+
+#: ``--compat`` words, the same for every game: ``spec`` plays the documented rules
+#: (each game's own default, whatever the game calls it), ``official`` what the original
+#: engine does.
+COMPAT_WORDS = ("spec", "official")
+#: Older spellings ``--compat`` still reads.
+COMPAT_ALIASES = {"fair": "spec"}
+#: ``analyze`` and ``validate`` run the kernels as plain Python (without importing
+#: numba) up to this many cells in all: loading numba costs more than analysing maps of
+#: this size without it (``benchmarks/bench_startup.py --sizes``: a fresh process took
+#: 0.31 s in Python against 0.71 s compiled at 10,000 cells, and about the same at
+#: 35,000; a validated map is 10,000 cells).
+INTERPRET_MAX_CELLS = 32_000
+
+
+# --------------------------------------------------------------------------- game facts
+
+
+def games() -> tuple[str, ...]:
+    """The registered games (their names only: no game module is imported)."""
+    from ..sim.registry import game_names
+
+    return game_names()
+
+
+def _param_names() -> str:
+    """Each game's parameters but ``compat`` (``--compat`` sets it), as
+    ``GAME: NAME, NAME; ...``."""
+    from ..sim.registry import get_info
+
+    parts = []
+    for game in games():
+        names = [p.name for p in get_info(game).params if p.name != "compat"]
+        if names:
+            parts.append(f"{game}: {', '.join(names)}")
+    return "; ".join(parts)
+
+
+def _official_games() -> str:
+    """The games whose rules have the original engine's variant (``--compat official``)."""
+    from ..sim.registry import get_info
+
+    found = []
+    for game in games():
+        compat = get_info(game).param("compat")
+        if compat is not None and "official" in compat.choices:
+            found.append(game)
+    return ", ".join(found)
+
+
+def _validating_games() -> str:
+    """The titles of the games whose submitted maps atlas validates."""
+    from ..render.games import render_of
+    from ..sim.registry import get_info
+
+    return " and ".join(get_info(g).title for g in games() if render_of(g).validates)
+
+
+#: Facts a help text may name as ``{NAME}``, each computed when a help text is shown.
+FACTS: dict[str, Callable[[], str]] = {
+    "params": _param_names,
+    "official_games": _official_games,
+    "validating_games": _validating_games,
+}
+
+
+def with_facts(text: str) -> str:
+    """``text`` with each ``{NAME}`` of :data:`FACTS` it holds filled in."""
+    for name, fact in FACTS.items():
+        token = "{" + name + "}"
+        if token in text:
+            text = text.replace(token, fact())
+    return text
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, with the :data:`FACTS` a help text names filled in."""
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        return with_facts(super()._expand_help(action))
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(with_facts(text))
+
+
+def fill_facts(parser: argparse.ArgumentParser) -> None:
+    """Fill in the :data:`FACTS` of every help text of ``parser`` and its sub-commands
+    (for a tool that reads the texts without formatting them, such as shtab)."""
+    if parser.description:
+        parser.description = with_facts(parser.description)
+    for action in parser._actions:
+        if isinstance(action.help, str):
+            action.help = with_facts(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._get_subactions():
+                if isinstance(choice.help, str):
+                    choice.help = with_facts(choice.help)
+            for sub in action.choices.values():
+                fill_facts(sub)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def positive_float(text: str) -> float:
+    """An argument's number of seconds, more than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, got {text!r}"
+        ) from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def count(minimum: int) -> Callable[[str], int]:
+    """An argument's whole number, at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected at least {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
+
+
+def _param_pair(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key.strip(), json.loads(value)
+    except json.JSONDecodeError:
+        return key.strip(), value
+
+
+def _compat_word(text: str) -> str:
+    return COMPAT_ALIASES.get(text, text)
+
+
+def add_game(
+    p: argparse.ArgumentParser, *, positional: bool = True, help: str = "the game"
+) -> None:
+    """The game: a positional word (or ``--game``) limited to the registered games."""
+    names = games()
+    if positional:
+        p.add_argument(
+            "game", choices=names, metavar="GAME", help=f"{help}: {', '.join(names)}"
+        )
+    else:
+        p.add_argument(
+            "--game",
+            choices=names,
+            metavar="GAME",
+            default=None,
+            help=f"{help}: {', '.join(names)}",
+        )
+
+
+def add_compat(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--compat {spec,official}``: which rules a command that plays follows."""
+    p.add_argument(
+        "--compat",
+        type=_compat_word,
+        choices=COMPAT_WORDS,
+        default=None,
+        help="rules to play: 'spec', the documented rules (the default), or "
+        "'official', what the original engine does ({official_games})",
+    )
+
+
+def add_params(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--param KEY=VALUE``, repeatable; the value is read as JSON when it can be."""
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        type=_param_pair,
+        metavar="KEY=VALUE",
+        help="a game parameter, repeatable; VALUE is read as JSON when it can be ({params})",
+    )
+
+
+def add_flag(
+    p: argparse.ArgumentParser | argparse._ArgumentGroup, *flags: str, help: str
+) -> None:
+    """An option that is off unless given (``--force``, ``--json``, ...)."""
+    p.add_argument(*flags, action="store_true", help=help)
+
+
+def add_map(
+    p: argparse.ArgumentParser, *, default: str | None = None, metavar: str = "MAP"
+) -> None:
+    """The map file a command reads: ``MAP``, or ``--map`` when it has a ``default``."""
+    if default is None:
+        p.add_argument("map", metavar=metavar, help="the map file")
+    else:
+        p.add_argument("--map", metavar=metavar, help=f"the map file (default: {default})")
+
+
+def add_output(p: argparse.ArgumentParser, flag: str, metavar: str, what: str) -> None:
+    """A file the command writes (``flag``), and ``--force`` (:func:`add_force`)."""
+    p.add_argument(flag, metavar=metavar, help=what)
+    add_force(p)
+
+
+def add_force(p: argparse.ArgumentParser) -> None:
+    """``--force``: write over an output file that atlas did not write."""
+    add_flag(
+        p,
+        "--force",
+        help="write over an existing output file even when atlas did not write "
+        "it (atlas's own records, GIFs and PNGs are replaced anyway)",
+    )
+
+
+def add_json(p: argparse.ArgumentParser, what: str) -> None:
+    """``--json``: the report as JSON on standard output."""
+    add_flag(p, "--json", help=f"print {what} as JSON")
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    """``--quiet``: no progress bars and no summary lines on standard error."""
+    add_flag(
+        p,
+        "-q",
+        "--quiet",
+        help="no progress bars or progress lines (bars are drawn only on a terminal anyway)",
+    )
+
+
+def add_time(
+    p: argparse.ArgumentParser | argparse._ArgumentGroup, default: float | None, what: str
+) -> None:
+    """``--time SECONDS`` per move."""
+    p.add_argument(
+        "--time",
+        type=positive_float,
+        default=default,
+        metavar="SECONDS",
+        help=what + (f" (default {default:g})" if default is not None else ""),
+    )
+
+
+def add_count(
+    p: argparse.ArgumentParser | argparse._ArgumentGroup, flag: str, minimum: int, what: str
+) -> None:
+    """``flag N``: a whole number of at least ``minimum`` (default ``None``)."""
+    p.add_argument(flag, type=count(minimum), default=None, metavar="N", help=what)
+
+
+def add_seed(p: argparse.ArgumentParser, whose: str) -> None:
+    """``--seed N``: the seed of a game or a bot (default 0)."""
+    p.add_argument("--seed", type=int, default=0, help=f"{whose} seed (default 0)")
+
+
+def add_bot_options(p: argparse.ArgumentParser) -> None:
+    """How external bots run (docs/security.md): sandbox, limits, environment."""
+    add_flag(
+        p,
+        "--sandbox",
+        help="run each external bot under bubblewrap (bwrap): own PID, mount and "
+        "network namespaces, read-only system, no view of the other bots",
+    )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="[SEAT:]NAME=VALUE",
+        help="a bot resource limit: memory, cpu, files, processes, file-size "
+        "(e.g. memory=2G, 2:cpu=60, file-size=none)",
+    )
+    p.add_argument(
+        "--bot-env",
+        action="append",
+        default=[],
+        metavar="[SEAT:]KEY[=VALUE]",
+        help="add a variable to the bots' minimal environment (KEY alone: atlas's own value)",
+    )
+
+
+def progress(args: argparse.Namespace) -> bool:
+    """Progress bars: only on a terminal, never with ``--quiet`` or ``--json``."""
+    return (
+        sys.stderr.isatty()
+        and not getattr(args, "quiet", False)
+        and not getattr(args, "json", False)
+    )
+
+
+def print_json(data: Any) -> None:
+    """``data`` as one JSON document on standard output."""
+    print(json.dumps(data))
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def game_params(args: argparse.Namespace, fail: Fail) -> dict[str, Any]:
+    """The game parameters of ``--param`` and ``--compat`` (usage errors through ``fail``)."""
+    params = dict(args.param or [])
+    if getattr(args, "compat", None) is not None:
+        params["compat"] = compat_value(args.game, args.compat, fail)
+    return params
+
+
+def compat_value(game: str, word: str, fail: Callable[[str], NoReturn]) -> Any:
+    """The value of ``game``'s ``compat`` parameter that ``word`` names."""
+    from ..sim.registry import get_info
+
+    compat = get_info(game).param("compat")
+    if compat is None:
+        if word == "spec":
+            return None
+        fail(f"--compat {word}: {game} has one set of rules, no 'official' variant")
+    if word == "spec":
+        return compat.default
+    if word not in compat.choices:  # pragma: no cover - every compat offers official
+        fail(f"--compat {word}: {game} offers {', '.join(compat.choices)}")
+    return word
+
+
+def check_bots(game: str, specs: Sequence[str], fail: Fail) -> None:
+    """Every player spec names a built-in bot of ``game`` or a program (usage errors
+    through ``fail``); see :mod:`atlas.arena.players` for the forms."""
+    from ..arena.players import EXTERNAL_PREFIX, parse_player
+    from ..bots.registry import bot_names
+
+    known = bot_names(game)
+    for spec in specs:
+        try:
+            player = parse_player(spec)
+        except AtlasError as exc:
+            fail(str(exc))
+            return  # pragma: no cover - fail exits
+        if player.builtin is not None and player.builtin not in known:
+            fail(
+                f"unknown {game} bot {player.builtin!r}; built-in: {', '.join(known)} "
+                f"(or {EXTERNAL_PREFIX}<command line>, NAME=BOT, NAME={EXTERNAL_PREFIX}...)"
+            )

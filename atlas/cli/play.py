@@ -1,0 +1,93 @@
+"""``atlas play GAME MAP BOT...``: one game between built-in bots or programs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import common
+
+__all__ = ["HELP", "DESCRIPTION", "add", "run"]
+
+#: The sub-command's line in ``atlas --help``.
+HELP = "play one game and print its result"
+#: What ``atlas play --help`` says first.
+DESCRIPTION = """Play one game between built-in bots or programs."""
+
+
+def add(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``atlas play``."""
+    common.add_game(p)
+    common.add_map(p)
+    p.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="one per seat: a built-in bot's name or 'cmd:<command line>' for "
+        "a program speaking the game's protocol (docs/protocols.md)",
+    )
+    common.add_seed(p, "the game's")
+    common.add_time(p, 1.0, "seconds per move")
+    common.add_params(p)
+    common.add_compat(p)
+    common.add_output(p, "--record", "FILE", "write the replay record here (.json or .json.gz)")
+    common.add_bot_options(p)
+    common.add_json(p, "the result")
+
+
+def run(args: argparse.Namespace, fail: common.Fail) -> int:
+    """Play the game, print its result (write its record with ``--record``)."""
+    from ..arena.runner import format_result, play_game
+    from ..arena.sandbox import containments, sandbox_note
+    from ..fsutil import check_output_path
+    from ..maps import read_map
+    from ..sim.base import Status
+    from ..sim.records import is_record_file, save_record
+    from ..sim.registry import get_info
+
+    params = common.game_params(args, fail)
+    common.check_bots(args.game, args.bots, fail)
+    if args.record:  # before the game is played
+        check_output_path(args.record, ours=is_record_file, force=args.force)
+    bot_runs = containments(
+        get_info(args.game).num_players,
+        sandbox=args.sandbox,
+        limits=args.limit,
+        env=args.bot_env,
+    )
+    if args.sandbox and sandbox_note() is not None:
+        print(f"atlas: {sandbox_note()}", file=sys.stderr)
+    game_map = read_map(args.map, game=args.game)
+    record = play_game(
+        args.game,
+        game_map,
+        list(args.bots),
+        params=params,
+        seed=args.seed,
+        time_limit=args.time,
+        containment=bot_runs,
+    )
+    if args.record:
+        save_record(record, args.record)
+    if args.json:
+        r = record.result
+        common.print_json(
+            {
+                "winner": r.winner,
+                "reason": r.reason,
+                "turns": len(record.turns),
+                "scores": list(r.scores),
+                "detail": r.detail,
+                "statuses": [s.status for s in record.statuses],
+                "record": args.record,
+            }
+        )
+    else:
+        print(format_result(record))
+        for seat, s in enumerate(record.statuses):
+            if s.status != Status.OK:
+                print(
+                    f"  player {seat + 1}: {s.status} at turn {s.turn}: {s.detail}",
+                    file=sys.stderr,
+                )
+    return 0

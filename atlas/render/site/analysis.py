@@ -1,0 +1,187 @@
+"""The maps of a build: read them (:func:`load_maps`), validate those whose game
+checks submissions, analyse and draw each (:func:`analyse_maps`).  Each result is
+cached by the map's text and the code version."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ...errors import AtlasError, MapFormatError
+from ...maps import format_map, read_map
+from ...sim.registry import game_names, get_info
+from ..games import render_of, validator_of
+from ..images import png_bytes
+from .cache import content_key
+from .entries import BuildContext, MapEntry, progress_bar
+from .pages import slugify
+
+__all__ = ["load_maps", "validate_maps", "analyse_maps", "figures_of"]
+
+
+def _game_of(path: Path, root: Path) -> str | None:
+    games = game_names()
+    for part in path.relative_to(root).parts[:-1]:
+        if part in games:
+            return part
+    return None
+
+
+def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntry]:
+    """Every map file under ``maps_dir``; unreadable ones carry their error.
+
+    Entries left out of the walk (a symlink leading out of the folder, a FIFO, a
+    device: :func:`atlas.maps.scan_maps`) are listed in ``problems``, never read.
+    """
+    from ...fsutil import read_regular_file
+    from ...maps import MAX_MAP_BYTES, scan_maps
+
+    entries: list[MapEntry] = []
+    taken: set[str] = set()
+    scan = scan_maps(maps_dir) if maps_dir.exists() else None
+    if scan is not None and problems is not None:
+        problems += [f"map {exc}" for exc in scan.problems]
+    for p in scan.files if scan is not None else ():
+        game = _game_of(p, maps_dir if maps_dir.is_dir() else p.parent)
+        try:
+            text = read_regular_file(p, MAX_MAP_BYTES, MapFormatError).decode(
+                "utf-8", "replace"
+            )
+        except MapFormatError as exc:
+            text = ""
+            err: str | None = exc.reason
+        else:
+            err = None
+        entry = MapEntry(game or "unknown", p.stem, "", str(p), text)
+        if err is None:
+            try:
+                gm = read_map(p, game=game)
+                entry.game_map, entry.game = gm, gm.game
+            except MapFormatError as exc:
+                entry.error = str(exc.reason if getattr(exc, "reason", None) else exc)
+                if exc.line is not None:
+                    entry.error = f"line {exc.line}: {entry.error}"
+        else:
+            entry.error = err
+        entry.slug = slugify(f"{entry.game}-{entry.name}", taken)
+        entries.append(entry)
+    return entries
+
+
+def validate_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
+    """Validate each map whose game checks submitted maps
+    (:attr:`~atlas.render.games.base.GameRender.validates`): its report, its picture
+    and the report's own file in the site.  Returns the problems."""
+    problems: list[str] = []
+    for e in maps:
+        if e.game in game_names() and render_of(e.game).validates and e.text:
+            try:
+                _validate(e, ctx)
+            except (AtlasError, OSError, ValueError) as exc:
+                problems.append(f"map {e.path}: cannot validate: {exc}")
+    return problems
+
+
+def analyse_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
+    """Analyse and draw each map that could be read (its summary, figures and
+    pictures).  Returns the problems: maps that could not be read or analysed, and
+    maps that failed their validation."""
+    problems: list[str] = []
+    for e in progress_bar(maps, "maps", ctx.progress):
+        if not e.ok:
+            problems.append(f"map {e.path}: {e.error}")
+            continue
+        try:
+            _analysis(e, ctx)
+            _pictures(e, ctx)
+        except (AtlasError, ValueError) as exc:
+            e.error = f"analysis failed: {exc}"
+            problems.append(f"map {e.path}: {e.error}")
+        if e.validation is not None and not e.validation.get("valid"):
+            problems.append(
+                f"map {e.path}: invalid {get_info(e.game).title} map "
+                f"({len(e.validation.get('errors', []))} errors)"
+            )
+    return problems
+
+
+def _analysis(entry: MapEntry, ctx: BuildContext) -> None:
+    from ...sim.registry import summarize_map
+
+    gm = entry.game_map
+    assert gm is not None
+    key = content_key("analysis", gm.game, format_map(gm), ctx.version["analysis"])
+    summary = ctx.cache.get_json("analysis", key)
+    if summary is None:
+        summary = summarize_map(gm)
+        ctx.cache.put_json("analysis", key, summary)
+    entry.summary = {k: v for k, v in summary.items() if k != "chamber_tree"}
+    entry.figures = figures_of(summary)
+    entry.chambers = summary.get("chamber_tree", [])
+
+
+def figures_of(summary: dict[str, Any]) -> dict[str, Any]:
+    """The few figures a map's card and page lead with, from its summary."""
+    w, h = summary["width"], summary["height"]
+    fig: dict[str, Any] = {"size": f"{w}x{h}", "cells": w * h}
+    if "inarow" in summary:
+        fig["inarow"] = summary["inarow"]
+        return fig
+    if "land" in summary:
+        fig["land"], fig["water"] = summary["land"], summary["water"]
+    else:
+        fig["free"] = summary["free_cells"]
+    fig["components"] = summary["components"]
+    fig["articulation_points"] = len(summary["articulation_points"])
+    if "variant" in summary:
+        fig["variant"] = summary["variant"]
+    if "voronoi" in summary:
+        v = summary["voronoi"]
+        fig["voronoi"] = [v["p1"], v["p2"], v["tie"]]
+    return fig
+
+
+def _pictures(entry: MapEntry, ctx: BuildContext) -> None:
+    gm = entry.game_map
+    assert gm is not None
+    render = render_of(gm.game)
+    for kind in render.picture_kinds(gm):
+        key = content_key("picture", kind, gm.game, format_map(gm), ctx.version["analysis"])
+        data = ctx.cache.get_bytes("png", key)
+        if data is None:
+            data = png_bytes(render.picture(gm, kind))
+            ctx.cache.put_bytes("png", key, data)
+        rel = f"img/maps/{entry.slug}-{kind}.png"
+        ctx.out.put(rel, data)
+        entry.images[kind] = rel
+
+
+def _validate(entry: MapEntry, ctx: BuildContext) -> None:
+    render = validator_of(entry.game)
+    key = content_key("validate", entry.game, entry.text, ctx.version["analysis"])
+    report = ctx.cache.get_json("validation", key)
+    if report is None:
+        report = render.validate_file(entry.path)
+        ctx.cache.put_json("validation", key, report)
+    entry.validation = report
+    pkey = content_key(
+        "validation-picture", entry.game, entry.text, report, ctx.version["analysis"]
+    )
+    png = ctx.cache.get_bytes("png", pkey)
+    if png is None:
+        png = render.validation_picture(entry.text, report)
+        ctx.cache.put_bytes("png", pkey, png)
+    rel = f"img/maps/{entry.slug}-validation.png"
+    ctx.out.put(rel, png)
+    entry.images["validation"] = rel
+    # the report itself, as `atlas validate --json` gives it: each submission's own file
+    report_rel = f"validation/{entry.slug}.json"
+    # named by the file alone: the builder's folders are not published
+    ctx.out.put(
+        report_rel,
+        json.dumps({**report, "file": os.path.basename(entry.path)}, indent=1, sort_keys=True)
+        + "\n",
+    )
+    entry.report_file = report_rel

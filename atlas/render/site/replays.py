@@ -1,0 +1,195 @@
+"""Each game of a build drawn and published: its GIF, its viewer data and charted
+measures (:func:`render_replay`, cached by the record and the code version), its public
+record; each map's featured game (:func:`featured_game`) and the pictures of its
+positions (:func:`feature_games`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ...errors import AtlasError
+from ...sim.registry import get_info
+from ..games import render_of
+from ..images import png_bytes
+from .cache import content_key
+from .entries import BuildContext, GameEntry, MapEntry, progress_bar
+from .sources import public_json
+
+__all__ = ["render_replay", "render_games", "featured_game", "feature_games"]
+
+
+def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
+    """The GIF bytes, the packed viewer data and the meta data of one record.
+
+    The record is verified on the way (:func:`atlas.sim.records.verify_record`): one
+    that claims a position, a result or statuses its moves do not give raises
+    :class:`~atlas.errors.RecordError`, and the site refuses it.
+
+    Every turn is drawn once: the viewer shows them all, the GIF the game's sampling
+    (:attr:`~atlas.sim.base.GameInfo.max_frames`).  The meta data is what pages need
+    without the viewer data (see :class:`GameEntry`).
+    """
+    from ...sim.records import replay_states, verify_record
+    from ..frames import sample_turns
+    from ..gif import record_gif_bytes
+    from ..replay import record_frames
+    from ..viewer import pack_viewer, viewer_data
+
+    states = replay_states(record)
+    verify_record(record, states)  # the site publishes only what its moves give
+    frames = list(record_frames(record, states, max_frames=None))
+    render = render_of(record.game)
+    series = render.series(record.game_map(), dict(record.params), states)
+    picks = sample_turns(len(frames), get_info(record.game).max_frames)
+    gif = record_gif_bytes(record, frames=[frames[i] for i in picks])
+    viewer = pack_viewer(viewer_data(record, states, frames=frames, series=series))
+    meta = {
+        "interest": viewer["interest"],
+        "has_info": any(t.info for t in record.turns),
+        "series": [
+            {"name": s["name"], "phrase": s.get("phrase", s["name"]), "unit": s["unit"]}
+            for s in series
+        ],
+    }
+    return gif, viewer, meta
+
+
+def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any], dict[str, Any]] | str:
+    from ...sim.records import record_from_json
+
+    try:
+        return render_replay(record_from_json(data))
+    except (AtlasError, ValueError, KeyError, IndexError, TypeError) as exc:
+        return str(exc)
+
+
+def render_games(
+    entries: list[GameEntry],
+    ctx: BuildContext,
+) -> list[str]:
+    """Write every game's GIF and public record and attach its meta data; cached
+    renders are reused (their viewer data stays in the cache until a page needs it).
+    Returns the problems.  (Rendering runs in this process: a replay takes a few
+    milliseconds per turn, less than starting worker processes costs.)"""
+    problems: list[str] = []
+    todo: list[GameEntry] = []
+    for e in entries:
+        e.replay_key = content_key("replay", e.digest, ctx.version["replay"])
+        e._cache = ctx.cache
+        meta = ctx.cache.get_json("meta", e.replay_key)
+        if meta is None:
+            todo.append(e)
+        else:
+            e.meta = meta
+            _attach(e, ctx)
+    for e in progress_bar(todo, "replays", ctx.progress):
+        res = _render_json(e.record.public_json())
+        if isinstance(res, str):
+            problems.append(f"game {e.ident} ({e.origin}): refused, not published: {res}")
+            e.refused = True
+            continue
+        gif, viewer, meta = res
+        meta["record_bytes"] = len(_record_bytes(e.record))
+        ctx.cache.put_bytes("gif", e.replay_key, gif)
+        ctx.cache.put_json("viewer", e.replay_key, viewer)
+        ctx.cache.put_json("meta", e.replay_key, meta)
+        e.meta, e.viewer = meta, viewer
+        _attach(e, ctx, gif)
+    return problems
+
+
+def _attach(entry: GameEntry, ctx: BuildContext, gif: bytes | None = None) -> None:
+    """Write the game's GIF and its public record (kept from the previous site when
+    their keys did not change)."""
+    key = entry.replay_key or ""
+    rel = f"img/games/{entry.ident}.gif"
+
+    def gif_bytes() -> bytes:
+        data = gif if gif is not None else ctx.cache.get_bytes("gif", key)
+        if data is None:
+            raise AtlasError(f"the cached GIF of game {entry.ident} is missing")
+        return data
+
+    try:
+        ctx.out.put(rel, gif_bytes, key=key)
+    except AtlasError:
+        ctx.cache.put_json("meta", key, None)  # a torn cache: render again next time
+        return
+    entry.gif = rel
+
+    rec_rel = f"games/{entry.ident}.json"
+    if "record_bytes" not in entry.meta:
+        entry.meta["record_bytes"] = len(_record_bytes(entry.record))
+    ctx.out.put(rec_rel, lambda: _record_bytes(entry.record), key=entry.digest)
+    entry.record_file = rec_rel
+    entry.record_kb = max(1, round(entry.meta["record_bytes"] / 1024))
+
+
+def _record_bytes(record: Any) -> bytes:
+    """The public record (no ``stderr``, no timestamp) as the site publishes it."""
+    return (
+        json.dumps(public_json(record), separators=(",", ":"), ensure_ascii=False) + "\n"
+    ).encode("utf-8")
+
+
+def featured_game(games: Sequence[GameEntry]) -> GameEntry | None:
+    """The game a map page features: the best by :func:`atlas.render.viewer.interest`.
+
+    The rule: games every seat played out (no timeout, crash of a bot, invalid or
+    illegal answer) first; among them the game whose winner came back from the furthest
+    behind on the game's first charted measure (tron: Voronoi territory; isolation:
+    mobility; connect5: open threats; Outpost: land), as a share of that measure's
+    total; then a game with a winner over one without; then the longest; then the first
+    listed.
+    """
+    best, best_key = None, None
+    for g in games:
+        if not g.drawn:
+            continue
+        key = tuple(g.meta.get("interest", {}).get("key", [0, 0, 0, 0]))
+        if best_key is None or key > best_key:
+            best, best_key = g, key
+    return best
+
+
+def feature_games(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
+    """Pick each map's featured game (:func:`featured_game`) and draw pictures of a few
+    of its positions (:meth:`~atlas.render.games.base.GameRender.game_pictures`).
+    Returns the problems."""
+    problems: list[str] = []
+    for e in maps:
+        e.featured = featured_game(e.games)
+        try:
+            _featured_pictures(e, ctx)
+        except (AtlasError, ValueError) as exc:
+            problems.append(f"map {e.path}: cannot draw the featured game: {exc}")
+    return problems
+
+
+def _featured_pictures(entry: MapEntry, ctx: BuildContext) -> None:
+    """Pictures of a few positions of the map's featured game, when its game draws any
+    (influence and supply lines, say)."""
+    from ...sim.records import replay_states
+
+    game = entry.featured
+    if game is None or entry.game_map is None:
+        return
+    render = render_of(entry.game)
+    key = content_key("overlays", game.digest, ctx.version["replay"])
+    listing = ctx.cache.get_json("overlays", key)
+    if listing is None:
+        states = replay_states(game.record)
+        pictures = render.game_pictures(entry.game_map, dict(game.record.params), states)
+        listing = [caption for caption, _ in pictures]
+        for i, (_, image) in enumerate(pictures):
+            ctx.cache.put_bytes("png", f"{key}-{i}", png_bytes(image))
+        ctx.cache.put_json("overlays", key, listing)
+    for i, caption in enumerate(listing):
+        data = ctx.cache.get_bytes("png", f"{key}-{i}")
+        if data is None:
+            continue
+        rel = f"img/maps/{entry.slug}-featured-{i}.png"
+        ctx.out.put(rel, data)
+        entry.overlays.append((caption, rel))

@@ -1,0 +1,64 @@
+"""Replay records: one versioned JSON document per game, self-contained and replayable.
+
+A :class:`Record` holds everything needed to show a game and to check it: the game, the
+map (its text embedded, with its content hash), the parameters, the players, the seed,
+every turn's moves and answer times, the result and why, a status per seat, and a
+digest of the final position (``Game.summary``).  Replaying the moves from the map and
+the parameters must reach that digest, the recorded result and the recorded statuses
+(:func:`verify_record`): a record cannot claim what its moves do not give.
+
+The format (``"format": "atlas-replay", "version": 1``)::
+
+    {
+      "format": "atlas-replay", "version": 1,
+      "game": "tron",
+      "map": {"name": "ring", "hash": "<sha256 of the canonical map text>",
+              "text": "<the map in its file format>"},
+      "params": {...},
+      "players": [{"name": "random", "kind": "builtin"},
+                  {"name": "mybot", "kind": "external", "command": "./mybot"}],
+      "seed": 7,
+      "turns": [{"moves": {"0": 2, "1": null}, "times": {"0": 0.0004, "1": 1.0},
+                 "info": {"0": {"depth": 7, "score": 12.5, "nodes": 48211}}}, ...],
+      "result": {"winner": 0, "reason": "timeout", "scores": [1.0, 0.0], "detail": "..."},
+      "statuses": [{"status": "ok", "turn": null, "detail": ""},
+                   {"status": "timeout", "turn": 3, "detail": "no answer in 1.0 s"}],
+      "stderr": ["", "Traceback ..."],
+      "final": {...},
+      "created": "2026-11-21T23:00:00Z"
+    }
+
+Seats are 0-based everywhere; JSON object keys are the seat numbers as strings.  A move
+of ``null`` is a seat that gave no valid answer (crash, timeout, garbage or an illegal
+move): the game's rules say what that costs, and the seat's status says why.  A turn's
+``info`` (optional, left out when empty) holds what a searching bot said about its move:
+numbers such as ``depth``, ``score`` and ``nodes`` (:data:`INFO_KEYS`); records without it
+load as before.  ``stderr``
+is private (a bot's diagnostics may hold anything): :meth:`Record.public_json` drops it
+and a record without it loads with empty texts.  ``created`` is informative only and is
+kept out of equality, so the same seed gives an equal record.
+
+Records are game-agnostic: every game-specific step goes through the game's ``GAME``
+object (:mod:`atlas.sim.base`).
+
+Reading a record (:func:`load_record`) turns any bytes into a :class:`Record` or a
+:class:`~atlas.errors.RecordError` naming the file and the problem, within the limits of
+:mod:`atlas.limits`: at most :data:`~atlas.limits.MAX_RECORD_BYTES` after decompression,
+JSON nested at most :data:`~atlas.limits.MAX_JSON_DEPTH` deep, integers of at most
+:data:`~atlas.limits.MAX_INT_DIGITS` digits.  Loading checks the form; only
+:func:`verify_record` checks the content, by replaying the game.
+
+The package is three modules, and every name is importable from here:
+:mod:`~atlas.sim.records.model` (the values, :class:`RecordBuilder`),
+:mod:`~atlas.sim.records.io` (JSON and files) and :mod:`~atlas.sim.records.verify`
+(replaying a record and checking its claims).
+"""
+
+from __future__ import annotations
+
+from . import io, model, verify
+from .io import *  # noqa: F403  (each module's public names)
+from .model import *  # noqa: F403
+from .verify import *  # noqa: F403
+
+__all__ = [*model.__all__, *io.__all__, *verify.__all__]

@@ -1,0 +1,412 @@
+"""The values of a replay record (:class:`Record` and its parts) and the builder that
+collects one as a game is played (:class:`RecordBuilder`).
+
+The format they stand for is described in :mod:`atlas.sim.records`; reading and writing
+them is :mod:`atlas.sim.records.io`, checking them by replaying
+:mod:`atlas.sim.records.verify`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from ...errors import MapFormatError, RecordError
+from ...maps import GameMap, format_map, parse_map
+from ...types import PlayerId
+from ..base import STATUSES, Game, Outcome, Status, status_of
+from ..registry import get_game
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "STATUSES",
+    "PLAYER_KINDS",
+    "STDERR_LIMIT",
+    "INFO_KEYS",
+    "MapRef",
+    "PlayerEntry",
+    "TurnRecord",
+    "SeatStatus",
+    "Record",
+    "RecordBuilder",
+    "clean_info",
+    "truncate_stderr",
+    "utc_timestamp",
+]
+
+FORMAT = "atlas-replay"
+VERSION = 1
+PLAYER_KINDS = ("builtin", "external")
+#: Bytes of a seat's stderr kept in a record (first and last halves).
+STDERR_LIMIT = 4096
+#: What a turn's ``info`` may say about a seat's move (numbers only): the search depth
+#: reached, the score the bot gave its move (from its own point of view), nodes searched.
+INFO_KEYS = ("depth", "score", "nodes")
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class MapRef:
+    """The map of a game: its name, the SHA-256 of its canonical text, and the text."""
+
+    name: str
+    hash: str
+    text: str
+
+    @classmethod
+    def from_map(cls, game_map: GameMap) -> MapRef:
+        return cls(game_map.name, game_map.content_hash, format_map(game_map))
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A seat's player, as a record names it.
+
+    ``name`` is what people read (unique within a tournament); ``kind`` is ``builtin`` or
+    ``external``; a built-in bot's registered name is ``bot`` (``None``: the same as
+    ``name``); an external program has its ``command`` and, when its program file was
+    found, the SHA-256 ``digest`` of that file's bytes.  :attr:`identity` tells players
+    apart whatever they are called.
+    """
+
+    name: str
+    kind: str = "builtin"
+    command: str | None = None
+    bot: str | None = None
+    digest: str | None = None
+
+    @property
+    def identity(self) -> str:
+        """``builtin:BOT`` for a built-in bot under its own name (``builtin:BOT=NAME``
+        under another), ``external:NAME:`` and the program's digest (else its command)
+        for a program.  Two records of the same player share it; a record cannot take
+        another player's identity by choosing its name, and two entrants who submit the
+        same program under two names stay two players."""
+        if self.kind == "builtin":
+            bot = self.bot or self.name
+            return f"builtin:{bot}" if self.name == bot else f"builtin:{bot}={self.name}"
+        return f"external:{self.name}:{self.digest or self.command or ''}"
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One turn: the JSON move of every seat that had to move, its answer time, and
+    what a searching bot said about its move.
+
+    ``moves`` maps seat -> JSON move (``None`` = no valid answer); ``times`` maps seat ->
+    seconds taken to answer; ``info`` maps seat -> ``{key: number}`` with keys from
+    :data:`INFO_KEYS` (only seats whose bot reported anything).
+    """
+
+    moves: Mapping[PlayerId, Any]
+    times: Mapping[PlayerId, float] = field(default_factory=dict)
+    info: Mapping[PlayerId, Mapping[str, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeatStatus:
+    """How a seat fared: its :class:`Status`, the turn it failed (0-based index into
+    ``Record.turns``) or ``None``, and a sentence."""
+
+    status: Status = Status.OK
+    turn: int | None = None
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", status_of(self.status))
+
+
+@dataclass(frozen=True)
+class Record:
+    """A finished game, as stored in a replay record (see the module docstring)."""
+
+    game: str
+    map: MapRef
+    params: Mapping[str, Any]
+    players: tuple[PlayerEntry, ...]
+    seed: int
+    turns: tuple[TurnRecord, ...]
+    result: Outcome
+    statuses: tuple[SeatStatus, ...]
+    final: Mapping[str, Any]
+    stderr: tuple[str, ...] = ()
+    created: str | None = field(default=None, compare=False)
+    format: str = FORMAT
+    version: int = VERSION
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    def game_map(self) -> GameMap:
+        """Rebuild the map from the embedded text (checked against the hash)."""
+        return _rebuild_map(self, None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The full record as plain JSON data, private ``stderr`` included."""
+        data = self.public_json()
+        data["stderr"] = list(self.stderr) or [""] * self.num_players
+        return data
+
+    def public_json(self) -> dict[str, Any]:
+        """The record as plain JSON data without the private ``stderr`` (for the site)."""
+        data: dict[str, Any] = {
+            "format": self.format,
+            "version": self.version,
+            "game": self.game,
+            "map": {"name": self.map.name, "hash": self.map.hash, "text": self.map.text},
+            "params": dict(self.params),
+            "players": [_player_json(p) for p in self.players],
+            "seed": self.seed,
+            "turns": [_turn_json(t) for t in self.turns],
+            "result": {
+                "winner": self.result.winner,
+                "reason": self.result.reason.value,
+                "scores": list(self.result.scores),
+                "detail": self.result.detail,
+            },
+            "statuses": [
+                {"status": s.status.value, "turn": s.turn, "detail": s.detail}
+                for s in self.statuses
+            ],
+            "final": dict(self.final),
+        }
+        if self.created is not None:
+            data["created"] = self.created
+        return data
+
+
+def _turn_json(t: TurnRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "moves": {str(s): m for s, m in t.moves.items()},
+        "times": {str(s): v for s, v in t.times.items()},
+    }
+    if t.info:
+        out["info"] = {str(s): dict(v) for s, v in t.info.items()}
+    return out
+
+
+def clean_info(info: Any) -> dict[str, float]:
+    """The :data:`INFO_KEYS` of a bot's report that are finite numbers (``depth`` and
+    ``nodes`` as whole numbers); anything else is left out.
+
+    Examples
+    --------
+    >>> clean_info({"depth": 7, "value": 3.5, "nodes": 120.0, "scores": [1, 2]})
+    {'depth': 7, 'nodes': 120}
+    >>> clean_info({"score": float("inf")})
+    {}
+    """
+    if not isinstance(info, Mapping):
+        return {}
+    out: dict[str, float] = {}
+    for key in INFO_KEYS:
+        v = info.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            try:
+                v = cast(Any, v).item()  # numpy scalars (a bot's report: anything at all)
+            except AttributeError:
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                continue
+        if not math.isfinite(v):
+            continue
+        out[key] = (
+            int(v)
+            if key != "score"
+            else (int(v) if float(v).is_integer() else round(float(v), 4))
+        )
+    return out
+
+
+def _player_json(p: PlayerEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": p.name, "kind": p.kind}
+    for key in ("command", "bot", "digest"):
+        if getattr(p, key) is not None:
+            out[key] = getattr(p, key)
+    return out
+
+
+def utc_timestamp() -> str:
+    """The current UTC time as ``2026-11-21T23:00:00Z`` (for ``Record.created``)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def truncate_stderr(text: str, limit: int = STDERR_LIMIT) -> str:
+    """Keep at most ``limit`` bytes of ``text`` (UTF-8): its first and last halves.
+
+    The cut is marked with ``[... N bytes cut ...]``.
+    """
+    raw = text.encode("utf-8", "replace")
+    if len(raw) <= limit:
+        return text
+    half = limit // 2
+    head = raw[:half].decode("utf-8", "ignore")
+    tail = raw[len(raw) - half :].decode("utf-8", "ignore")
+    return f"{head}\n[... {len(raw) - 2 * half} bytes cut ...]\n{tail}"
+
+
+# --------------------------------------------------------------------------- builder
+
+
+def _plain(data: Any) -> Any:
+    """``data`` as it reads back from JSON (tuples become lists), so records compare equal
+    before and after a file round trip."""
+    if isinstance(data, (str, int, float, bool)) or data is None:
+        return data
+    return json.loads(json.dumps(data))
+
+
+def _resolve_game(game: str | Game[Any]) -> Game[Any]:
+    if isinstance(game, str):
+        return get_game(game)
+    return game
+
+
+def _as_player(p: PlayerEntry | Mapping[str, Any] | str) -> PlayerEntry:
+    if isinstance(p, PlayerEntry):
+        return p
+    if isinstance(p, str):
+        return PlayerEntry(p)
+    command = p.get("command")
+    if command is not None and not isinstance(command, str):
+        command = " ".join(str(c) for c in command)
+    return PlayerEntry(
+        str(p["name"]), str(p.get("kind", "builtin")), command, p.get("bot"), p.get("digest")
+    )
+
+
+class RecordBuilder:
+    """Collect a game as it is played, then :meth:`finish` it into a :class:`Record`.
+
+    Parameters
+    ----------
+    game : str or Game
+        The game's name or its ``GAME`` object.
+    game_map : GameMap
+        The map; its canonical text is embedded in the record.
+    params : mapping or None
+        The game parameters; merged over ``info.default_params`` so the record holds
+        every parameter the game was played with.
+    players : sequence
+        One per seat: a :class:`PlayerEntry`, a mapping ``{name, kind, command}`` or a
+        built-in bot's name.
+    seed : int
+        The game's seed.
+
+    Notes
+    -----
+    :meth:`add_turn` takes the game's own moves (``None`` for a seat without a valid
+    answer) and stores them through ``GAME.move_to_json``.
+    """
+
+    def __init__(
+        self,
+        game: str | Game[Any],
+        game_map: GameMap,
+        params: Mapping[str, Any] | None,
+        players: Sequence[PlayerEntry | Mapping[str, Any] | str],
+        seed: int,
+    ) -> None:
+        self.game = _resolve_game(game)
+        self.map = game_map
+        merged = dict(self.game.info.default_params)
+        merged.update(params or {})
+        self.params = json.loads(json.dumps(merged))  # plain JSON, detached
+        self.players = tuple(_as_player(p) for p in players)
+        if len(self.players) != self.game.info.num_players:
+            raise ValueError(
+                f"{self.game.info.name} has {self.game.info.num_players} seats, "
+                f"got {len(self.players)} players"
+            )
+        self.seed = int(seed)
+        self.turns: list[TurnRecord] = []
+        n = len(self.players)
+        self.statuses: list[SeatStatus] = [SeatStatus() for _ in range(n)]
+        self.stderr: list[str] = [""] * n
+
+    def add_turn(
+        self,
+        moves: Mapping[PlayerId, Any],
+        times: Mapping[PlayerId, float] | None = None,
+        info: Mapping[PlayerId, Mapping[str, Any]] | None = None,
+    ) -> None:
+        """Record one turn's moves (game moves, ``None`` = no valid answer), times, and
+        what bots said about their moves (kept through :func:`clean_info`)."""
+        to_json = self.game.move_to_json
+        jm = {
+            int(s): (None if m is None else _plain(to_json(m)))
+            for s, m in sorted(moves.items())
+        }
+        jt = {int(s): float(t) for s, t in sorted((times or {}).items())}
+        ji = {
+            int(s): said for s, raw in sorted((info or {}).items()) if (said := clean_info(raw))
+        }
+        self.turns.append(TurnRecord(jm, jt, ji))
+
+    def set_status(
+        self, seat: PlayerId, status: Status | str, turn: int | None = None, detail: str = ""
+    ) -> None:
+        """Set how ``seat`` fared (a :class:`Status` or its word)."""
+        state = status_of(status)
+        self.statuses[seat] = SeatStatus(state, None if turn is None else int(turn), detail)
+
+    def set_stderr(self, seat: PlayerId, text: str) -> None:
+        """Keep (at most :data:`STDERR_LIMIT` bytes of) what ``seat`` wrote to stderr."""
+        self.stderr[seat] = truncate_stderr(text)
+
+    def finish(
+        self, final_state: Any, outcome: Outcome, *, created: str | None = None
+    ) -> Record:
+        """The record of the finished game ending in ``final_state`` with ``outcome``.
+
+        ``created`` is an informative timestamp (e.g. :func:`utc_timestamp`); it is left
+        out by default so that the same game always gives the same bytes.
+        """
+        result = Outcome(
+            None if outcome.winner is None else int(outcome.winner),
+            outcome.reason,
+            tuple(float(s) for s in outcome.scores),
+            outcome.detail,
+        )
+        return Record(
+            self.game.info.name,
+            MapRef.from_map(self.map),
+            self.params,
+            self.players,
+            self.seed,
+            tuple(self.turns),
+            result,
+            tuple(self.statuses),
+            _plain(self.game.summary(final_state)),
+            tuple(self.stderr),
+            created,
+        )
+
+
+def _rebuild_map(record: Record, path: str | os.PathLike[str] | None) -> GameMap:
+    try:
+        game_map = parse_map(record.map.text, game=record.game, name=record.map.name)
+    except MapFormatError as exc:
+        raise RecordError(f"the embedded map does not parse: {exc}", path=path) from None
+    if game_map.content_hash != record.map.hash:
+        raise RecordError(
+            f"map hash mismatch: the embedded map {record.map.name!r} hashes to "
+            f"{game_map.content_hash[:12]}..., the record says "
+            f"{record.map.hash[:12]}...",
+            path=path,
+        )
+    return game_map
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
