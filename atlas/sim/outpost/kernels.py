@@ -3,8 +3,10 @@
 Used by :mod:`atlas.sim.outpost.rules` (the rules, both compat modes, are in its docstring and
 in ``docs/outpost.md``).  :func:`_turn_kernel` applies the steps (:func:`_move_steps`),
 then settles the position (:func:`_settle`): ownership recomputed only in boxes around
-the moved outposts when they are few (:func:`atlas.analyze.outpost.ownership_update`),
-outposts without a supply line removed, ownership again if any were.
+the moved outposts when they are few (:func:`_recount`,
+:func:`atlas.analyze.outpost.ownership_update`), outposts without a supply line removed,
+ownership again if any were.  An official turn cut short gets only the ownership the
+simulator leaves (:func:`_recount` of the outposts before the failing seat's list).
 
 Steps are flat ``index, row, col`` triples (``int64``), seat by seat; a missing target
 has row :data:`_MISSING`.  The move kernel returns :data:`_OK`, :data:`_ABORT` (an

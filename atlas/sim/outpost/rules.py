@@ -21,7 +21,9 @@ Turns and moves (the :class:`atlas.sim.base.Game` interface)
   disband, :meth:`~OutpostGame.legal_moves` lists the indices, and the turn counter does
   not advance.  A ``None`` answer disbands the last outpost of the list.  Then all four
   seats move as usual.
-* A ``None`` move means the empire does not move this turn.
+* A ``None`` move means the empire does not move this turn (it failed: in official mode,
+  its ``move()`` threw).  :data:`RETURNED_NULL` is a player whose ``move()`` returned
+  null: no move in spec mode; official mode, see below.
 * Season bookkeeping happens at the end of the turn before the season: the state handed
   to the bots for turn 10 already holds the new home outposts (last in their lists) and
   the pending disbands, while ``owner``/``land``/``water`` are still those left by turn 9
@@ -30,12 +32,17 @@ Turns and moves (the :class:`atlas.sim.base.Game` interface)
 ``compat="official"`` reproduces the 2014 simulator where it departs from the spec
 (``outpost-official.md``): a move may name an outpost several times, each entry one step
 from where the previous entries left it; illegal entries are ignored (stay, diagonal,
-longer, off board, into water, index too large); a negative index or a missing target
-(``[index, null]``) stops the turn for everyone at that entry -- the entries before it
-stand, nothing else of the turn happens (no supply check, ownership not recomputed);
-the game lasts ``T + 1`` turns; a disband answer that is not a valid index (``None``
-included) disbands nothing and the empire does not move that turn; affordability uses
-the simulator's arithmetic (:func:`atlas.analyze.outpost.affordable`).
+longer, off board, into water, index too large); a negative index, a missing target
+(``[index, null]``) or a :data:`RETURNED_NULL` move stops the turn for everyone at that
+entry, as the simulator's ``updatemap`` throwing out of ``playStep`` does -- the seats
+before it moved and the ownership was recomputed after each of their lists, the failing
+seat's entries before it stand (not counted in the ownership), the later seats do not
+move, no supply line is checked (stopped by seat 0: the ownership the last turn left,
+none on turn 1); :attr:`OutpostState.stopped` says where; a ``None`` move (its
+``move()`` threw) is no move and the turn goes on; the game lasts ``T + 1`` turns; a
+disband answer that is not a valid index (``None`` included) disbands nothing and the
+empire does not move that turn; affordability uses the simulator's arithmetic
+(:func:`atlas.analyze.outpost.affordable`).
 
 The end: after the last turn each empire's land and water (cells it controls alone) are
 its result.  Score for standings: ``land + water``, ties broken by ``land``; the unique
@@ -218,7 +225,9 @@ class OutpostState:
     Notes
     -----
     ``owner`` and the counts are those left by the last turn played: a season's new
-    home outposts and disbands change them only when the next turn is played.
+    home outposts and disbands change them only when the next turn is played.  After an
+    official turn that stopped, they are the ownership the simulator last computed,
+    not that of the outposts as they stand (``docs/outpost.md``).
     """
 
     water: Grid
