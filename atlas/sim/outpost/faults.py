@@ -31,7 +31,7 @@ HOWS: Final = (
     "bad entry (not reached)",
     "threw when asked to disband",
     "no disband answer",
-    "disbanded no outpost",
+    "bad disband answer",
 )
 
 
@@ -158,8 +158,8 @@ def find_failures(
                     how = "threw when asked to disband" if official else "no disband answer"
                     what = "no outpost named"
                 elif isinstance(m, int) and not 0 <= m < count and official:
-                    how = "disbanded no outpost"
-                    what = f"disband #{m} (it has {count} outposts)"
+                    how = "bad disband answer"
+                    what = f"disband #{m} (it has {count} outpost{'' if count == 1 else 's'})"
                 else:
                     continue
                 effect = (
