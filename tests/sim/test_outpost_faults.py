@@ -238,7 +238,7 @@ def test_find_failures_of_disband_answers_in_both_modes():
         if compat == "official":
             assert [(f.seat, f.how) for f in fails] == [
                 (0, "threw when asked to disband"),
-                (2, "disbanded no outpost"),
+                (2, "bad disband answer"),
             ]
             assert fails[1].what == "disband #7 (it has 2 outposts)"
             assert fails[1].effect == "nothing was disbanded and it did not move on turn 10"

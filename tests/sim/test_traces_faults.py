@@ -31,7 +31,7 @@ HOW = {
     "nulltarget": "stopped the turn",
     "nulllist": "returned null",
     "delthrow": "threw when asked to disband",
-    "delbad": "disbanded no outpost",
+    "delbad": "bad disband answer",
     "negend": "stopped the turn",
     "nulltargetend": "stopped the turn",
 }
@@ -106,7 +106,7 @@ def test_failures_agree_with_the_trace_line_by_line(imported):
                 if err is not None and err.startswith("delete"):
                     want.add((tick, s, "threw when asked to disband"))
                 elif t["deletes"][s] == 99:
-                    want.add((tick, s, "disbanded no outpost"))
+                    want.add((tick, s, "bad disband answer"))
                 elif moves is None:
                     want.add((tick, s, "threw" if err else "returned null"))
                 stops = moves is None and err is None
@@ -149,7 +149,7 @@ def test_import_trace_prints_who_failed(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "31 turns replayed exactly" in text
     assert (
-        "player 1 (delbad@0:dumb): disbanded no outpost on 3 turns (10, 20, 30): "
+        "player 1 (delbad@0:dumb): bad disband answer on 3 turns (10, 20, 30): "
         "nothing was disbanded and it did not move\n"
     ) in text
     assert "player 3 (nulllist@20,25:group7): returned null on 2 turns (20, 25): " in text
