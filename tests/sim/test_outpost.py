@@ -314,7 +314,10 @@ def test_json_round_trip_and_bad_data():
     assert GAME.move_from_json(data) == move
     assert GAME.move_from_json(2) == 2 and GAME.move_to_json(2) == 2
     assert GAME.move_to_json(np.array([[1, 4, 5]])) == [[1, [4, 5]]]
-    move = r"an outpost move is a list of \[index, \[row, col\]\] steps or a disband index"
+    move = (
+        r"an outpost move is a list of \[index, \[row, col\]\] steps, 'returned-null' "
+        r"or a disband index"
+    )
     step = r"an outpost step is \[index, \[row, col\]\]"
     for bad, problem in (
         ("n", move),
