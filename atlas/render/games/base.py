@@ -164,6 +164,13 @@ class GameRender(abc.ABC):
         """A recorded (JSON) move as people read it, or ``None`` for its JSON text."""
         return None
 
+    def failures(self, record: Any, states: Sequence[Any]) -> list[dict[str, Any]]:
+        """The players' failures a game page lists, turn by turn: each
+        ``{"index", "turn", "seat", "how", "what", "effect"}`` (``index``: the record's
+        turn, 0-based; ``turn``: the game's turn), from the record and its replayed
+        ``states``.  Default: none (the statuses say it)."""
+        return []
+
     def game_pictures(
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
     ) -> list[tuple[str, Any]]:
