@@ -1,23 +1,29 @@
 """atlas: grid-game maps (tron, isolation, connect5, outpost) analysed, played and
 published as a static website; from the command line (``atlas --help``) or from Python.
 
-The Python API, one line each (``help(atlas.NAME)`` for the whole of one):
+The Python API, one line each (``help(atlas.NAME)`` for the whole of one)::
 
-    read_map(path_or_text, game=None)      Read a map from a file, or from its text.
-    write_map(game_map, path=None)         The text of a map in its game's file format, written to ``path`` when given.
-    analyze(game_map)                      Analyse a map: its components, articulation points and what its game adds.
-    validate(path_or_text, game=None)      Check a submitted map against its game's rules, and report every problem.
-    play(game_map, bots, *, seed, time)    Play one game on a map and return its record.
-    load_record(path)                      Read a replay record (``.json`` or ``.json.gz``, as :meth:`Record.save` and ``atlas play --record`` write them).
-    tournament(plan)                       Play a tournament and rate its players.
-    build_site(maps=None, out="site")      Build the static site: every map analysed and drawn, the built-in tournament played, every game a replay, the standings; what ``atlas build`` does.
-    set_cache_dir(path)                    Keep atlas's compiled kernels under ``path`` (in ``path/numba/<key>``), or with ``None`` in the default place again (:func:`cache_base`); returns the folder.
+    read_map        Read a map from a file, or from its text.
+    write_map       The text of a map in its game's format, written to a file when given.
+    analyze         Analyse a map: components, articulation points and what its game adds.
+    validate        Check a submitted map against its game's rules; report every problem.
+    play            Play one game on a map and return its record.
+    load_record     Read a replay record (.json or .json.gz).
+    tournament      Play a tournament and rate its players.
+    build_site      Build the static site, as ``atlas build`` does.
+    set_cache_dir   Keep atlas's compiled kernels under a folder of your choice.
 
-What they return: :class:`GameMap`, :class:`Analysis`, :class:`ValidationReport`,
-:class:`Record`, :class:`Results` (with its :class:`Standings`); in Jupyter a map shows
-its picture, an analysis its overlays, a record the replay viewer, standings a table.
-Errors: :class:`AtlasError` and its subclasses (:mod:`atlas.errors`); bad input raises
-the same message the command line prints.
+    GameMap         A map of one game.
+    Analysis        What atlas finds in a map: the figures and the game's own analyses.
+    ValidationReport  Everything the validator of a map's game found in one file.
+    Problem         One problem of a map file.
+    Record          A finished game: a replay record, with what Python does with one.
+    Results         What a tournament played: every game's record, and the standings.
+    Standings       The standings of a set of games, with 95 % intervals (a table in Jupyter).
+
+In Jupyter a map shows its picture, an analysis its overlays, a record the replay
+viewer, standings and results a table.  Errors: :class:`AtlasError` and its subclasses
+(:mod:`atlas.errors`); bad input raises the message the command line prints.
 
 These names are the stable surface: one changes only after a release in which the old
 form still works and warns (:class:`AtlasDeprecationWarning`,
@@ -179,10 +185,10 @@ def __getattr__(name: str) -> Any:
         module, new, since = moved
         warn_deprecated(f"atlas.{name}", since=since, instead=f"atlas.{new}")
         return getattr(importlib.import_module(f".{module}", __name__), new)
-    module = _LAZY.get(name)
-    if module is None:
+    home = _LAZY.get(name)
+    if home is None:
         raise AttributeError(f"module 'atlas' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
     globals()[name] = value
     return value
 

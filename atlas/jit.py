@@ -211,11 +211,33 @@ _IMPORT = (
 _COMPILES = r"^[ \t]*(?:import[ \t]+numba|from[ \t]+numba[\w.]*[ \t]+import)|\bnjit\b"
 
 
-def _imports(text: str, module: str, is_package: bool) -> set[str]:
-    """Absolute names of the modules ``text`` imports (relative imports resolved, and
-    ``from X import y`` counted as both ``X`` and ``X.y``), inside functions too."""
+def _without_type_checking(text: str) -> str:
+    """``text`` without its ``if TYPE_CHECKING:`` blocks: imports that never run."""
     import re
 
+    lines = text.splitlines()
+    out: list[str] = []
+    block: int | None = None  # the indentation of the block's ``if`` while inside it
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if block is not None:
+            if not line.strip() or indent > block:
+                continue
+            block = None
+        if re.match(r"[ \t]*if[ \t]+(typing\.)?TYPE_CHECKING[ \t]*:", line):
+            block = indent
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _imports(text: str, module: str, is_package: bool) -> set[str]:
+    """Absolute names of the modules ``text`` imports (relative imports resolved, and
+    ``from X import y`` counted as both ``X`` and ``X.y``), inside functions too, but
+    not those of ``if TYPE_CHECKING:`` blocks (they never run)."""
+    import re
+
+    text = _without_type_checking(text)
     out: set[str] = set()
     here = module if is_package else module.rpartition(".")[0]
     for m in re.finditer(_IMPORT, text, re.MULTILINE):

@@ -36,7 +36,9 @@ def source_of(value: Any, what: str) -> tuple[Path | None, str | None]:
         if not value.strip():
             raise ArgumentError(f"{what}: expected a file or a map's text, got an empty string")
         return Path(value), None
-    raise ArgumentError(f"{what}: expected a file (str or path) or the text, got {short(value)}")
+    raise ArgumentError(
+        f"{what}: expected a file (str or path) or the text, got {short(value)}"
+    )
 
 
 def path_of(value: Any, what: str) -> Path:
@@ -51,7 +53,7 @@ def seconds(value: Any, what: str = "time") -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ArgumentError(f"{what}: expected a number of seconds, got {short(value)}")
     if not (value > 0 and math.isfinite(value)):
-        raise ArgumentError(f"{what}: expected a positive number of seconds, got {value!r}")
+        raise ArgumentError(f"{what}: expected a positive number, got {value!r}")
     return float(value)
 
 

@@ -20,7 +20,8 @@ __all__ = ["Analysis", "analyze"]
 class Analysis:
     """What atlas finds in a map: the figures and the game's own analyses.
 
-    The figures are those ``atlas analyze`` prints.  Each game contributes what its own analysis computes: every map has its free cells,
+    The figures are those ``atlas analyze`` prints.  Each game contributes what its
+    own analysis computes: every map has its free cells,
     their components and articulation points; a map of two players who move step by
     step (tron) adds the Voronoi split of the starts, the chambers and the parity
     bounds; an Outpost map its land, water and the empires' influence at the start.  An
@@ -208,7 +209,9 @@ def analyze(game_map: GameMap) -> Analysis:
     from ._check import game_name
 
     if not isinstance(game_map, GameMap):
-        raise ArgumentError(f"game_map: expected a GameMap (atlas.read_map), got {short(game_map)}")
+        raise ArgumentError(
+            f"game_map: expected a GameMap (atlas.read_map), got {short(game_map)}"
+        )
     game_name(game_map.game, "game_map.game")
     with interpreted(game_map.width * game_map.height <= INTERPRET_MAX_CELLS):
         summary = summarize_map(game_map)

@@ -16,10 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..maps import GameMap
-    from .analysis import Analysis
-    from .games import Record
-    from .tournaments import Results, Standings
-    from .validation import ValidationReport
 
 __all__ = [
     "map_png",
@@ -61,14 +57,17 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[Any]], cls: str = "") ->
     return "".join(out)
 
 
-def analysis_html(analysis: Analysis) -> str:
+def analysis_html(analysis: Any) -> str:
     """The figures of an analysis as ``atlas analyze`` prints them, and its pictures
     with their captions."""
     from ..render.games import render_of
     from ..render.images import png_bytes
 
     captions = render_of(analysis.game).pictures
-    parts = [f"<pre>{html.escape(analysis.text())}</pre>", '<div style="display:flex;gap:1em;flex-wrap:wrap">']
+    parts = [
+        f"<pre>{html.escape(analysis.text())}</pre>",
+        '<div style="display:flex;gap:1em;flex-wrap:wrap">',
+    ]
     for kind, image in analysis.pictures().items():
         caption = captions.get(kind, kind)
         parts.append(
@@ -80,7 +79,7 @@ def analysis_html(analysis: Analysis) -> str:
     return "".join(parts)
 
 
-def report_html(report: ValidationReport) -> str:
+def report_html(report: Any) -> str:
     """A validation report: its verdict, every problem with its rule and line, and the
     picture of the problems."""
     state = "unreadable" if report.unreadable else "valid" if report.valid else "invalid"
@@ -93,7 +92,10 @@ def report_html(report: ValidationReport) -> str:
         parts.append(
             _table(
                 ("", "rule", "line", "message"),
-                ((kind, p.rule, "" if p.line is None else p.line, p.message) for kind, p in problems),
+                (
+                    (kind, p.rule, "" if p.line is None else p.line, p.message)
+                    for kind, p in problems
+                ),
             )
         )
     picture = report.picture()
@@ -102,7 +104,7 @@ def report_html(report: ValidationReport) -> str:
     return "".join(parts)
 
 
-def replay_page(record: Record) -> str:
+def replay_page(record: Any) -> str:
     """The replay viewer of ``record`` as a whole HTML page, everything inline."""
     from ..render.site.pages import environment, script_json, templates_dir
     from ..render.site.replays import render_replay
@@ -124,7 +126,7 @@ def replay_page(record: Record) -> str:
     )
 
 
-def replay_frame(record: Record) -> str:
+def replay_frame(record: Any) -> str:
     """:func:`replay_page` in an ``<iframe srcdoc>``, for a notebook's output."""
     page = html.escape(replay_page(record), quote=True)
     return (
@@ -134,14 +136,24 @@ def replay_frame(record: Record) -> str:
     )
 
 
-def standings_html(table: Standings) -> str:
+def standings_html(table: Any) -> str:
     """The standings as a table: ratings with their 95 % intervals, and head to head."""
     rows = []
     for k, r in enumerate(table.rows, 1):
         los = "" if r.los_next is None else f"{100 * r.los_next:.0f}%"
         rows.append(
-            (k, r.bot, r.games, r.wins, r.draws, r.losses, f"{r.points:g}", f"{r.rating:.0f}",
-             f"[{r.low:.0f}, {r.high:.0f}]", los)
+            (
+                k,
+                r.bot,
+                r.games,
+                r.wins,
+                r.draws,
+                r.losses,
+                f"{r.points:g}",
+                f"{r.rating:.0f}",
+                f"[{r.low:.0f}, {r.high:.0f}]",
+                los,
+            )
         )
     head = ("#", "bot", "games", "W", "D", "L", "points", "rating", "95% interval", "LOS")
     parts = [_table(head, rows, "standings")]
@@ -150,7 +162,9 @@ def standings_html(table: Standings) -> str:
         cells = [
             [a]
             + [
-                "-" if a == b else "%d-%d-%d" % tuple(table.head_to_head.get(a, {}).get(b, (0, 0, 0)))
+                "-"
+                if a == b
+                else "%d-%d-%d" % tuple(table.head_to_head.get(a, {}).get(b, (0, 0, 0)))
                 for b in names
             ]
             for a in names
@@ -164,12 +178,18 @@ def standings_html(table: Standings) -> str:
     return "".join(parts)
 
 
-def results_html(results: Results) -> str:
+def results_html(results: Any) -> str:
     """A tournament's standings, then its games, one row each."""
     data = results.to_json()
     games = [
-        (g["index"], g["map"], " vs ".join(g["players"]),
-         "draw" if g["winner"] is None else f"seat {g['winner'] + 1}", g["reason"], g["turns"])
+        (
+            g["index"],
+            g["map"],
+            " vs ".join(g["players"]),
+            "draw" if g["winner"] is None else f"seat {g['winner'] + 1}",
+            g["reason"],
+            g["turns"],
+        )
         for g in data.get("games", [])
     ]
     return (

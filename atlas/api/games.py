@@ -20,7 +20,8 @@ __all__ = ["Record", "play", "load_record"]
 class Record(_records.Record):
     """A finished game: a replay record, with what Python does with one.
 
-    A :class:`atlas.sim.records.Record` with methods.  Its fields are the record's (``game``, ``players``, ``turns``, ``result``,
+    A :class:`atlas.sim.records.Record` with methods.  Its fields are the record's
+    (``game``, ``players``, ``turns``, ``result``,
     ``statuses``, ...; see :mod:`atlas.sim.records`).  In Jupyter a record shows the
     replay viewer: the board turn by turn with play, step and speed controls and the
     chart of the game's measures, self-contained (it still works in a notebook exported
@@ -162,7 +163,9 @@ def _compat_params(game: str, compat: str, params: dict[str, Any]) -> dict[str, 
     param = get_info(game).param("compat")
     if param is None:
         if compat == "official":
-            raise ParamError(f"compat {compat}: {game} has one set of rules, no 'official' variant")
+            raise ParamError(
+                f"compat {compat}: {game} has one set of rules, no 'official' variant"
+            )
         return params
     return {**params, "compat": param.default if compat == "spec" else compat}
 

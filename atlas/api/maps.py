@@ -118,7 +118,9 @@ def write_map(
     from ..maps import format_map
 
     if not isinstance(game_map, GameMap):
-        raise ArgumentError(f"game_map: expected a GameMap (atlas.read_map), got {short(game_map)}")
+        raise ArgumentError(
+            f"game_map: expected a GameMap (atlas.read_map), got {short(game_map)}"
+        )
     text = format_map(game_map)
     if path is not None:
         out = check_output_path(path_of(path, "path"), ours=lambda p: False, force=force)

@@ -98,7 +98,9 @@ def build_site(
     out_path = path_of(out, "out")
     records_path = None if records is None else path_of(records, "records")
     if isinstance(tournaments, (str, os.PathLike)) or not isinstance(tournaments, Sequence):
-        raise ArgumentError(f"tournaments: expected a list of folders, got {short(tournaments)}")
+        raise ArgumentError(
+            f"tournaments: expected a list of folders, got {short(tournaments)}"
+        )
     folders = [path_of(t, f"tournaments[{i}]") for i, t in enumerate(tournaments)]
     if games is not None:
         games = whole(games, "games", 0)

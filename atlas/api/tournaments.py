@@ -201,7 +201,9 @@ def tournament(
         jobs=jobs,
         progress=progress,
     )
-    data = results_json(result.specs, result.records, result.table, result.files, name=chosen.name)
+    data = results_json(
+        result.specs, result.records, result.table, result.files, name=chosen.name
+    )
     return Results(
         Standings.of(result.table),
         tuple(Record.of(r) for r in result.records),

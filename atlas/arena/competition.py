@@ -368,7 +368,7 @@ def plan_from_data(
 
 
 def _pairs(
-    src: str,
+    src: str | None,
     text: str,
     table: Mapping[str, Any],
     key: str,
@@ -402,7 +402,7 @@ def _pairs(
 
 
 def _plan_maps(
-    src: str, text: str, game: str, patterns: list[Any], base: Path
+    src: str | None, text: str, game: str, patterns: list[Any], base: Path
 ) -> list[GameMap]:
     maps: list[GameMap] = []
     for pattern in patterns:
