@@ -386,6 +386,10 @@ class Game(Protocol[S]):
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """The key figures of a map of this game (``atlas analyze``)."""
 
+    def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
+        """What this game's analysis home computes of a map beyond its key figures, as
+        Python values by name (``atlas.Analysis`` offers them as attributes)."""
+
 
 class GameBase(abc.ABC, Generic[S]):
     """The rules every game must give, as abstract methods, and defaults for the parts
@@ -486,6 +490,11 @@ class GameBase(abc.ABC, Generic[S]):
         from ..analyze.summary import grid_summary
 
         return grid_summary(game_map)
+
+    def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
+        """Analyses beyond :meth:`summarize_map`, by name (arrays, dataclasses: values
+        too rich for JSON).  Default: none."""
+        return {}
 
 
 def _to_json(value: Any) -> Any:

@@ -198,6 +198,11 @@ class ValidatingRender(GameRender):
         ``valid``, ``errors`` and ``warnings``."""
 
     @abc.abstractmethod
+    def validate_text(self, text: str, name: str) -> dict[str, Any]:
+        """The validation report of a map's text (called ``name`` in the report), as
+        :meth:`validate_file` gives it for a file holding that text."""
+
+    @abc.abstractmethod
     def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes:
         """A picture of the problems :meth:`validate_file` found, as PNG bytes."""
 

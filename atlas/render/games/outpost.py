@@ -397,6 +397,11 @@ class OutpostRender(ValidatingRender):
 
         return validate_map_file(path).to_json()
 
+    def validate_text(self, text: str, name: str) -> dict[str, Any]:
+        from ...analyze.outpost.validate import validate_text
+
+        return validate_text(text, name).to_json()
+
     def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes:
         return validation_picture(text, report)
 

@@ -772,5 +772,14 @@ class OutpostGame(GameBase[OutpostState]):
 
         return map_summary(game_map)
 
+    def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
+        """``influence``: who controls what at the start (one outpost on each home, the
+        default radius ``r``), an :class:`atlas.analyze.outpost.Influence`."""
+        from ...analyze.outpost import influence
+
+        radius = self.info.param("r")
+        r = 10 if radius is None else int(radius.default)
+        return {"influence": influence(game_map.blocked, [[h] for h in game_map.starts], r)}
+
 
 GAME = OutpostGame()
