@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -241,7 +241,7 @@ def test_the_official_resolution_favours_seat_1_where_the_documented_rules_draw(
     assert official.verdict == "favours seat 1"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _random_value(board: tuple[int, ...], to_play: int) -> float:
     """Seat 1's expected score in tic-tac-toe from ``board`` when both play uniformly
     at random (0 free, 1 and 2 the seats' marks), by the whole game tree."""
