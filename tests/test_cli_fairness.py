@@ -103,3 +103,32 @@ def test_bad_players_and_rules_are_problem_lines(tmp_path, capsys):
     )
     err = capsys.readouterr().err
     assert code == 2 and err.count("unknown") == 2 and "Traceback" not in err
+
+
+def test_validate_adds_each_valid_map_s_fairness_to_the_report_the_csv_and_the_text(
+    tmp_path, capsys
+):
+    outpost = ROOT / "tests" / "data" / "outpost-maps"
+    argv = ["validate", str(outpost / "map1.txt"), str(outpost / "map0.txt"), "--fairness", "0"]
+    assert main([*argv, "--json"]) == 1  # map0 breaks a rule
+    valid, invalid = json.loads(capsys.readouterr().out)
+    assert valid["valid"] and not invalid["valid"] and invalid["fairness"] is None
+    f = valid["fairness"]
+    assert f["symmetries"] == ["rot90", "rot180"] and f["seat_classes"] == [[1, 2, 3, 4]]
+    assert [x["value"] for x in f["facts"] if x["key"] == "quarters"] == [True]
+    assert f["games"] == 0 and len(f["seats"]) == 4
+    assert main([*argv, "--csv"]) == 1
+    rows = capsys.readouterr().out.splitlines()
+    assert (
+        rows[0]
+        == "file,valid,rules,first message,fairness,fairness games,symmetries,seat scores"
+    )
+    assert rows[1].endswith(",yes,,,undecided,0,rot90;rot180,")
+    assert rows[2].endswith(",,,,")  # an invalid map has no fairness report
+    assert main(argv) == 1
+    text = capsys.readouterr().out
+    assert "map1.txt: valid\n    symmetries       rot90, rot180" in text
+    assert "quarters rotate  yes" in text
+    # without --fairness the report is as it was
+    assert main(["validate", str(outpost / "map1.txt"), "--csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "file,valid,rules,first message"

@@ -357,7 +357,9 @@ class FairnessReport:
                 med, lo, hi = e.length
                 row("length", f"median {med:g} turns, {lo}-{hi}")
             if e.distinct < e.games:
-                row("repeats", f"{e.games - e.distinct} games repeat another move for move")
+                k = e.games - e.distinct
+                verb = "game repeats" if k == 1 else "games repeat"
+                row("repeats", f"{k} {verb} another move for move")
             if e.left_out:
                 row("left out", f"{e.left_out} games (failed, or their group incomplete)")
         row("verdict", f"{e.verdict} ({e.games} games)")
@@ -733,7 +735,7 @@ def fairness_report(
             game_map = item if isinstance(item, GameMap) else read_map(Path(item))
             game = get_game(game_map.game)
             given = _with_compat(game_map.game, params, compat)
-            checked = game.check_params(given)
+            checked = game.info.check_params(given)
             names = list(bots) if bots else default_players(game_map.game)
             _check_players(game_map.game, names, game.info.num_players)
             specs = fairness_specs(
