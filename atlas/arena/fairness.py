@@ -181,17 +181,21 @@ class Pairing:
         Seconds per move.
     opening : int
         Random moves each seat opened with.
+    size : int
+        Games in each of its groups (the distinct rotations of its seating).
     """
 
     players: tuple[str, ...]
     groups: int
     time_limit: float
     opening: int
+    size: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seats": list(self.players),
             "groups": self.groups,
+            "group_size": self.size,
             "time": self.time_limit,
             "opening": self.opening,
         }
@@ -209,7 +213,8 @@ class Evidence:
     games, groups : int
         Games counted, and the groups of seat-swapped games they form.
     group_size : int
-        Games in a group (the distinct rotations of the seating).
+        Games in a group (the distinct rotations of the seating), when every group has
+        as many; 0 when they differ (pairs of two bots beside games of one bot).
     draws : int
         Counted games without a winner.
     length : tuple of (median, shortest, longest) turns, or None
@@ -340,12 +345,17 @@ class FairnessReport:
         if e.games == 0:
             row("played", "no games" + (f" ({e.left_out} left out)" if e.left_out else ""))
         else:
-            unit = "pairs" if e.group_size == 2 else f"groups of {e.group_size}"
-            grouped = f"{e.groups} {unit}" if e.group_size > 1 else "each its own group"
+            if e.group_size == 0:
+                grouped = f"{e.groups} groups of seat-swapped games"
+            elif e.group_size == 1:
+                grouped = "each its own group"
+            else:
+                unit = "pairs" if e.group_size == 2 else f"groups of {e.group_size}"
+                grouped = f"{e.groups} {unit}"
             rules = f", {self.params['compat']} rules" if "compat" in self.params else ""
             row("played", f"{e.games} games ({grouped}){rules}")
             for p in e.pairings:
-                row("", pairing_text(p, e.group_size))
+                row("", pairing_text(p))
             for x in e.seats:
                 assert x.score is not None
                 row(
@@ -593,7 +603,7 @@ def evidence(
     pairings: dict[tuple[Any, ...], int] = {}
     for g in groups:
         first = g[0][0]
-        key = (tuple(p.name for p in first.players), first.time_limit, first.opening)
+        key = (tuple(p.name for p in first.players), first.time_limit, first.opening, len(g))
         pairings[key] = pairings.get(key, 0) + 1
     games_of: tuple[tuple[str, ...], ...] = ()
     if ids is not None:
@@ -603,12 +613,12 @@ def evidence(
         even,
         len(games),
         len(groups),
-        len(groups[0]) if groups else 0,
+        len(groups[0]) if groups and len({len(g) for g in groups}) == 1 else 0,
         sum(1 for rec in games if rec.result.winner is None),
         length,
         left_out,
         len({_moves_key(rec) for rec in games}),
-        tuple(Pairing(k[0], v, k[1], k[2]) for k, v in pairings.items()),
+        tuple(Pairing(k[0], v, k[1], k[2], k[3]) for k, v in pairings.items()),
         verdict,
         favoured,
         games_of,
@@ -644,18 +654,19 @@ def map_fairness(
     )
 
 
-def pairing_text(p: Pairing, group_size: int) -> str:
+def pairing_text(p: Pairing) -> str:
     """``12 pairs voronoi vs chambers, 0.1 s a move, first 2 moves random``.
 
-    >>> pairing_text(Pairing(("a", "a"), 3, 0.1, 0), 1)
+    >>> pairing_text(Pairing(("a", "a"), 3, 0.1, 0, 1))
     '3 games a vs a, 0.1 s a move'
+    >>> pairing_text(Pairing(("a", "b"), 1, 0.05, 2, 2))
+    '1 pair a vs b, 0.05 s a move, first 2 moves random'
     """
-    unit = "pair" if group_size == 2 else "game" if group_size == 1 else "group"
-    many = "s" if p.groups != 1 else ""
+    unit = "pair" if p.size == 2 else "game" if p.size == 1 else f"group of {p.size}"
     opening = f", first {p.opening} moves random" if p.opening else ""
-    return (
-        f"{p.groups} {unit}{many} {' vs '.join(p.players)}, {p.time_limit:g} s a move{opening}"
-    )
+    if p.groups != 1:
+        unit = unit.replace("group of", "groups of") if p.size > 2 else unit + "s"
+    return f"{p.groups} {unit} {' vs '.join(p.players)}, {p.time_limit:g} s a move{opening}"
 
 
 def _compat_shown(game: str, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,12 @@ def _build(root: Path, **kw):
         progress=False,
         games=1,
         jobs=1,
-        bots={"tron": ["random", "wallhugger"], "isolation": [], "connect5": [], "outpost": []},
+        bots={
+            "tron": ["random", "wallhugger"],
+            "isolation": ["random", "other=random"],
+            "connect5": [],
+            "outpost": [],
+        },
         time_limit=0.05,
         log=lambda m: None,
         **kw,
@@ -39,6 +44,10 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("fair")
     (root / "maps" / "tron").mkdir(parents=True)
     (root / "maps" / "outpost").mkdir(parents=True)
+    (root / "maps" / "isolation").mkdir(parents=True)
+    (root / "maps" / "isolation" / "tiny.txt").write_text(
+        "isolation 5 5 queen\n1....\n.....\n..#..\n.....\n....2\n"
+    )
     (root / "maps" / "tron" / "lopsided.txt").write_text(LOPSIDED)
     (root / "maps" / "tron" / "even.txt").write_text(EVEN)
     (root / "maps" / "outpost" / "lake.txt").write_text("\n".join(OUTPOST_WATER) + "\n")
@@ -57,7 +66,13 @@ def test_every_map_has_a_section_with_its_evidence_and_verdict(built):
     f = lop.fairness
     assert f["symmetries"] == [] and f["games"] == 5 and f["verdict"] == "favours seat 1"
     assert f["players"] == [
-        {"seats": ["wallhugger", "wallhugger"], "groups": 5, "time": 0.05, "opening": 2}
+        {
+            "seats": ["wallhugger", "wallhugger"],
+            "groups": 5,
+            "group_size": 1,
+            "time": 0.05,
+            "opening": 2,
+        }
     ]
     # the tournament's one game on this map has no mirror game here: it does not count
     assert f["left_out"] == 1
@@ -79,6 +94,24 @@ def test_every_map_has_a_section_with_its_evidence_and_verdict(built):
     assert [f["value"] for f in lake["facts"]] == [True]
     page = (root / "out" / _entry(result, "lake").page).read_text()
     assert "No played evidence" in page and "from no games" in page
+
+
+def test_the_tournament_s_pairs_count_beside_the_fairness_games(built):
+    root, result, _ = built
+    tiny = _entry(result, "tiny")
+    f = tiny.fairness
+    # the tournament played both seatings with seed 0 (a pair), the fairness games
+    # five games of the last bot against itself: six groups of two sizes
+    assert (f["games"], f["groups"], f["group_size"], f["left_out"]) == (7, 6, 0, 0)
+    assert [(p["seats"], p["groups"], p["group_size"], p["opening"]) for p in f["players"]] == [
+        (["random", "other"], 1, 2, 0),
+        (["other", "other"], 5, 1, 2),
+    ]
+    html = (root / "out" / tiny.page).read_text()
+    assert "from 7 games in 6 groups" in html
+    assert "1 pair random vs other, 0.05 s a move" in html
+    assert "5 games other vs other, 0.05 s a move, first 2 moves random" in html
+    assert "the seats take turns, seat 1 first" in html
 
 
 def test_the_index_badges_and_the_comparison_page(built):
@@ -103,15 +136,18 @@ def test_the_validation_page_shows_each_valid_submission_s_fairness(built):
 def test_fairness_games_are_kept_out_of_the_standings_and_badged(built):
     root, result, _ = built
     fair = [g for g in result.games if g.origin == "fairness"]
-    assert len(fair) == 10
-    assert all(p.name == "wallhugger" for g in fair for p in g.record.players)
+    assert len(fair) == 15
+    tron = [g for g in fair if g.record.game == "tron"]
+    assert len(tron) == 10
+    assert all(p.name == "wallhugger" for g in tron for p in g.record.players)
     standings = (root / "out" / "standings.html").read_text()
-    # two tournament games (one per map), not twelve
-    assert "2 games" in standings
+    # the tournament's games alone: tron's two (one per map), not twelve
+    tron_part = standings[standings.index('id="tron"') :]
+    assert "2 games" in tron_part[:2000] and "12 games" not in standings
     index = (root / "out" / "site-index.js").read_text()
     data = json.loads(index[index.index("=") + 1 : index.rindex(";")])
-    assert sum(1 for g in data["games"] if g[7] == "fairness") == 10
-    assert sum(1 for g in data["games"] if g[7] == 0) == 2
+    assert sum(1 for g in data["games"] if g[7] == "fairness") == 15
+    assert sum(1 for g in data["games"] if g[7] == 0) == 4
 
 
 def test_a_rebuild_plays_nothing_and_says_the_same(built):

@@ -118,7 +118,7 @@ def section_data(
         "no fairness games" if ev.games == 0 else f"{ev.verdict} · {ev.games} games"
     )
     data["symmetry_svg"] = symmetry_svg(shape, starts, report.structure.symmetries)
-    data["pairings_text"] = [pairing_text(p, ev.group_size) for p in ev.pairings]
+    data["pairings_text"] = [pairing_text(p) for p in ev.pairings]
     data["bars"] = (
         [interval_svg(s.seat, s.score, s.low, s.high, ev.even) for s in ev.seats]
         if ev.games
