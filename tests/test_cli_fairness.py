@@ -132,3 +132,25 @@ def test_validate_adds_each_valid_map_s_fairness_to_the_report_the_csv_and_the_t
     # without --fairness the report is as it was
     assert main(["validate", str(outpost / "map1.txt"), "--csv"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "file,valid,rules,first message"
+
+
+def test_folders_are_searched_and_games_that_cannot_run_are_one_line(
+    tmp_path, capsys, monkeypatch
+):
+    one, shaft, bad = _maps(tmp_path)
+    bad.unlink()
+    assert main(["fairness", str(tmp_path), "--games", "0", "--no-cache", "--json"]) == 0
+    assert [r["map"] for r in json.loads(capsys.readouterr().out)] == ["lopsided", "shaft"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["fairness", str(empty), "--games", "0", "--no-cache"]) == 2
+    assert "a folder with no map files" in capsys.readouterr().err
+
+    def unreachable(*args, **kwargs):
+        raise OSError("Timed out trying to connect to tcp://127.0.0.1:9")
+
+    monkeypatch.setattr("atlas.arena.tournament.run_games", unreachable)
+    code = main(["fairness", str(shaft), "--games", "1", "--no-cache", "--scheduler", "x"])
+    err = capsys.readouterr().err
+    assert code == 2 and "the games could not be run: Timed out" in err
+    assert "Traceback" not in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from . import common
 
@@ -27,7 +28,9 @@ def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas fairness``."""
     from ..arena.fairness import DEFAULT_GAMES, DEFAULT_OPENING, DEFAULT_TIME
 
-    p.add_argument("maps", nargs="+", metavar="MAP", help="map files")
+    p.add_argument(
+        "maps", nargs="+", metavar="MAP", help="map files, or folders searched for them"
+    )
     p.add_argument(
         "--bots",
         nargs="+",
@@ -72,9 +75,10 @@ def add(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
     """Exit 0 when every map was reported, 2 when one could not be read or played."""
-    from ..arena.fairness import DEFAULT_GAMES, DEFAULT_OPENING, fairness_report
+    from pathlib import Path
+
+    from ..maps import find_maps
     from ..render.site.cache import Cache
-    from ..render.site.tournament import play_cached
 
     for spec in args.bots or ():
         if not spec.strip():
@@ -82,8 +86,35 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
     say = (lambda msg: None) if args.quiet or args.json else _say
     cache = Cache(None if args.no_cache else args.cache)
     problems: list[str] = []
-    reports = fairness_report(
-        args.maps,
+    maps: list[Path] = []
+    for given in args.maps:
+        found = find_maps(given) if Path(given).is_dir() else [Path(given)]
+        if not found:
+            problems.append(f"{given}: a folder with no map files (*.txt) in it")
+        maps += found
+    try:
+        reports = _reports(args, maps, cache, problems, say)
+    except (OSError, RuntimeError, TimeoutError) as exc:  # a scheduler out of reach
+        print(f"atlas fairness: error: the games could not be run: {exc}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(f"atlas fairness: {problem}", file=sys.stderr)
+    if args.json:
+        common.print_json([r.to_json() for r in reports])
+    else:
+        print("\n\n".join(r.format_text() for r in reports))
+    return 2 if problems else 0
+
+
+def _reports(
+    args: argparse.Namespace, maps: list[Any], cache: Any, problems: list[str], say: Any
+) -> list[Any]:
+    """The reports of ``maps`` as the options ask, their games through ``cache``."""
+    from ..arena.fairness import DEFAULT_GAMES, DEFAULT_OPENING, fairness_report
+    from ..render.site.tournament import play_cached
+
+    return fairness_report(
+        maps,
         bots=args.bots,
         games=DEFAULT_GAMES if args.games is None else args.games,
         time_limit=args.time,
@@ -100,13 +131,6 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         ),
         problems=problems,
     )
-    for problem in problems:
-        print(f"atlas fairness: {problem}", file=sys.stderr)
-    if args.json:
-        common.print_json([r.to_json() for r in reports])
-    else:
-        print("\n\n".join(r.format_text() for r in reports))
-    return 2 if problems else 0
 
 
 def _say(message: str) -> None:

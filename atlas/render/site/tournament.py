@@ -268,8 +268,9 @@ def play_cached(
     log: Any = None,
 ) -> list[Any]:
     """The records of ``specs``, in order: those in ``cache`` read from it, the others
-    played (:func:`atlas.arena.tournament.run_games`) and stored, unless they failed to
-    run (an error record is returned but not kept, so the next run tries again).
+    played (:func:`atlas.arena.tournament.run_games`) and stored as each ends, unless
+    it failed to run (an error record is returned but not kept, so the next run tries
+    again).
     ``log(message)`` hears how many games are played and how many were cached."""
     from ...arena import tournament as tour
     from ...sim.records import record_from_json
@@ -289,13 +290,20 @@ def play_cached(
     if log is not None:
         log(f"{len(todo)} games to play, {len(specs) - len(todo)} from the cache")
     if todo:
-        played = tour.run_games(
-            [spec for _, _, spec in todo], jobs=jobs, scheduler=scheduler, progress=progress
-        )
-        for (i, key, _), rec in zip(todo, played):
+
+        def keep(j: int, rec: Any) -> None:  # as each game ends: an interrupt loses none
+            i, key, _ = todo[j]
             out[i] = rec
             if not tour.is_error(rec):
                 cache.put_json("record", key, rec.to_json())
+
+        tour.run_games(
+            [spec for _, _, spec in todo],
+            jobs=jobs,
+            scheduler=scheduler,
+            progress=progress,
+            on_record=keep,
+        )
     return out
 
 
