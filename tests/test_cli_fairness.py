@@ -1,4 +1,6 @@
-"""``atlas fairness``: its JSON, its text, bad input as one line, and the games' cache."""
+"""``atlas fairness``: its JSON, its text, bad input as one line, and the games' cache.
+
+Games are played in this process (``--jobs 1``) on the injected clock (``tick_clock``)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ def _maps(tmp_path: Path) -> tuple[Path, Path, Path]:
     return one, shaft, bad
 
 
-def test_json_one_object_per_map_and_a_bad_map_is_one_line(tmp_path, capsys):
+def test_json_one_object_per_map_and_a_bad_map_is_one_line(tmp_path, capsys, tick_clock):
     one, shaft, bad = _maps(tmp_path)
     cache = tmp_path / "cache"
     argv = [

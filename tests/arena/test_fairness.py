@@ -1,8 +1,9 @@
 """Fairness reports (atlas.arena.fairness): groups of seat-swapped games, the evidence and
 the verdict, on games built by hand and on real games.
 
-Real games use bots that read no clock (the random bot, the wall hugger, each seeded)
-so every result here is the same on any machine: maps made one-sided on purpose give
+Real games use bots that search nothing (the random bot, the wall hugger, each seeded),
+played in this process on the injected clock (``tick_clock``: a deadline is a budget of
+clock reads), so every result here is the same on any machine: maps made one-sided on purpose give
 the verdict in the right direction, tron's official resolution is shown to favour seat
 1 where the documented rules draw, and random tic-tac-toe (whose exact first-player
 score the test computes from the game tree) is a simulation with a known seat advantage.
@@ -208,7 +209,7 @@ def _report(m: GameMap, **kw) -> fairness.FairnessReport:
 
 
 @pytest.mark.parametrize(("text", "seat"), [(LOPSIDED, 1), (LOPSIDED_2, 2)], ids=["1", "2"])
-def test_a_map_made_one_sided_favours_its_big_seat(text, seat):
+def test_a_map_made_one_sided_favours_its_big_seat(text, seat, tick_clock):
     report = _report(tron(text), bots=["wallhugger"], games=8, opening=2, time_limit=1.0)
     ev = report.evidence
     assert ev.games == 8 and ev.groups == 8  # one bot in both seats: each game a group
@@ -227,7 +228,7 @@ def test_a_map_made_one_sided_favours_its_big_seat(text, seat):
     assert paired.verdict == f"favours seat {seat}"
 
 
-def test_the_official_resolution_favours_seat_1_where_the_documented_rules_draw():
+def test_the_official_resolution_favours_seat_1_where_the_documented_rules_draw(tick_clock):
     spec = _report(tron(SHAFT), bots=["wallhugger"], games=120, opening=0, compat="spec")
     official = _report(tron(SHAFT), bots=["wallhugger"], games=20, opening=0, compat="official")
     assert spec.structure.symmetries == ("rot180", "flip-ud")
@@ -279,7 +280,7 @@ def tictactoe(monkeypatch):
     toygame.unregister()
 
 
-def test_random_tic_tac_toe_is_a_known_seat_advantage(tictactoe):
+def test_random_tic_tac_toe_is_a_known_seat_advantage(tictactoe, tick_clock):
     exact = _random_value((0,) * 9, 0)
     assert exact == pytest.approx(0.6484, abs=1e-3)  # 737/1260 won, 134/1260 drawn
     board = parse_map("tictactoe 3\n...\n...\n...\n", name="ttt")
@@ -297,7 +298,7 @@ def test_random_tic_tac_toe_is_a_known_seat_advantage(tictactoe):
     assert pairs.verdict == "favours seat 1"
 
 
-def test_an_opening_varies_the_games_and_a_pair_shares_it():
+def test_an_opening_varies_the_games_and_a_pair_shares_it(tick_clock):
     open_room = tron("8 6\n########\n#1     #\n#      #\n#      #\n#     2#\n########\n")
     played = []
     specs = fairness_specs(open_room, ["a=wallhugger", "b=wallhugger"], 4, opening=3)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from atlas.render.site.build import STAGES, build_site
 from atlas.render.site.fairness import interval_svg, symmetry_svg
+from tests.conftest import TickClock
 
 #: Seat 1 has a room of 18 cells, seat 2 one of 9.
 LOPSIDED = "12 5\n############\n#1     #  2#\n#      #   #\n#      #   #\n############\n"
@@ -41,6 +43,15 @@ def _build(root: Path, **kw):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
+    """Two builds of three games' maps, played in this process (``jobs=1``) on the
+    injected clock (a deadline is a budget of clock reads: no result hangs on the
+    machine's speed)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(time, "perf_counter", TickClock())
+        yield from _built(tmp_path_factory)
+
+
+def _built(tmp_path_factory):
     root = tmp_path_factory.mktemp("fair")
     (root / "maps" / "tron").mkdir(parents=True)
     (root / "maps" / "outpost").mkdir(parents=True)
@@ -53,7 +64,7 @@ def built(tmp_path_factory):
     (root / "maps" / "outpost" / "lake.txt").write_text("\n".join(OUTPOST_WATER) + "\n")
     first = _build(root, fairness=5)
     again = _build(root, fairness=5)
-    return root, first, again
+    yield root, first, again
 
 
 def _entry(result, name):
