@@ -390,6 +390,9 @@ class Game(Protocol[S]):
         """What this game's analysis home computes of a map beyond its key figures, as
         Python values by name (``atlas.Analysis`` offers them as attributes)."""
 
+    def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
+        """Exact facts on how ``game_map`` treats each seat (``atlas fairness``)."""
+
 
 class GameBase(abc.ABC, Generic[S]):
     """The rules every game must give, as abstract methods, and defaults for the parts
@@ -495,6 +498,14 @@ class GameBase(abc.ABC, Generic[S]):
         """Analyses beyond :meth:`summarize_map`, by name (arrays, dataclasses: values
         too rich for JSON).  Default: none."""
         return {}
+
+    def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
+        """Exact facts, beside the board's symmetries, on how ``game_map`` treats each
+        seat (``atlas fairness``, a map page's fairness section): a list of
+        ``{"key", "label", "seats" or "value", "note"}``, ``seats`` one number per seat
+        (seat 1 first), ``value`` one fact for the whole map, ``note`` a sentence for
+        people.  They must be instant (a few passes over the board).  Default: none."""
+        return []
 
 
 def _to_json(value: Any) -> Any:

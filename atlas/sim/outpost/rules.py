@@ -781,5 +781,26 @@ class OutpostGame(GameBase[OutpostState]):
         r = 10 if radius is None else int(radius.default)
         return {"influence": influence(game_map.blocked, [[h] for h in game_map.starts], r)}
 
+    def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
+        """Whether the four quarters are the quarter turns of one another, as the map
+        format promises (water at (x, y) also at (99-y, x), (99-x, 99-y), (y, 99-x)), with
+        each home carried onto the next: then every empire starts in the same place."""
+        from ...analyze.symmetry import seat_permutation
+
+        perm = seat_permutation("rot90", game_map.blocked, game_map.starts)
+        rotate = perm is not None and len(perm) > 1 and all(p != i for i, p in enumerate(perm))
+        return [
+            {
+                "key": "quarters",
+                "label": "quarters rotate",
+                "value": rotate,
+                "note": "the four quarters are quarter turns of one another, homes "
+                "included, as the format promises"
+                if rotate
+                else "the four quarters are not quarter turns of one another: the "
+                "empires do not start alike",
+            }
+        ]
+
 
 GAME = OutpostGame()
