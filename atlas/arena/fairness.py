@@ -67,6 +67,7 @@ __all__ = [
     "evidence",
     "verdict_of",
     "map_fairness",
+    "map_files",
     "fairness_report",
 ]
 
@@ -781,6 +782,24 @@ def fairness_report(
         out.append(
             map_fairness(game_map, played, time_limit=time_limit, opening=opening, params=shown)
         )
+    return out
+
+
+def map_files(
+    given: Sequence[str | os.PathLike[str]], problems: list[str]
+) -> list[Path]:
+    """The map files named in ``given``: a file as it is, a folder by the map files
+    found under it (:func:`atlas.maps.find_maps`); a folder with none is a line in
+    ``problems`` (``atlas fairness`` and :func:`atlas.fairness` read their maps so)."""
+    from ..maps import find_maps
+
+    out: list[Path] = []
+    for item in given:
+        path = Path(item)
+        found = find_maps(path) if path.is_dir() else [path]
+        if not found:
+            problems.append(f"{item}: a folder with no map files (*.txt) in it")
+        out += found
     return out
 
 
