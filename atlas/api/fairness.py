@@ -88,9 +88,10 @@ def _summary(report: _fairness.FairnessReport) -> str:
 class FairnessReports(Sequence[FairnessReport]):
     """The fairness reports of maps, and a line for each map not reported.
 
-    One report per map that could be read and played.  A sequence of :class:`FairnessReport` (``len``, indexing, iteration), in the order
-    the maps were given.  In Jupyter it is one table: each map's symmetries, each
-    seat's score with its 95 % interval, the verdict and the games behind it.
+    One :class:`FairnessReport` per map that could be read and played, in the order
+    the maps were given: a sequence (``len``, indexing, iteration).  In Jupyter it is
+    one table: each map's symmetries, each seat's score with its 95 % interval, the
+    verdict and the games behind it.
 
     Attributes
     ----------
@@ -161,8 +162,7 @@ def _map_items(maps: Any, problems: list[str]) -> list[GameMap | Path]:
         items = list(maps)
     else:
         raise ArgumentError(
-            "maps: expected a map, a map file, a folder, or a list of them, "
-            f"got {short(maps)}"
+            f"maps: expected a map, a map file, a folder, or a list of them, got {short(maps)}"
         )
     out: list[GameMap | Path] = []
     for i, item in enumerate(items):
