@@ -376,7 +376,7 @@ def fairness(
     first, and when they meet head on seat 1 takes the cell:
 
     >>> reports = atlas.fairness(
-    ...     shaft, bots=["wallhugger"], games=3, opening=0, compat="official", jobs=1
+    ...     shaft, bots=["wallhugger"], games=3, opening=0, compat="official", time=1.0, jobs=1
     ... )
     >>> [(s.seat, s.score, s.wins) for s in reports[0].seats]
     [(1, 1.0, 3), (2, 0.0, 0)]
