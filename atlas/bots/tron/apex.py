@@ -42,22 +42,13 @@ import numpy as np
 from ..search import clock, stop_time
 from .common import (
     INF,
-    R_CNT0,
-    R_CNT1,
-    R_COLOUR,
-    R_DA,
-    R_DB,
-    R_DISC,
-    R_ITER,
-    R_LOW,
-    R_PARENT,
-    R_STACK,
     TronBot,
     Workspace,
     head_distance,
     voronoi_touching,
 )
 from .frontline import endgame_move
+from .tree import chamber_walk
 
 __all__ = [
     "TT_BITS",
@@ -90,9 +81,7 @@ DRAW = -0.5 * (K1 + 3 * K2)
 #: Evaluation parameters: node weight, edge weight, battlefront rule (0/1), checkerboard
 #: bound (0/1), value of a cell once separated.
 EVAL = np.array([K1, K2, 1, 1, CELL], dtype=np.int64)
-#: Rows of the integer chamber scratch array: edges, best quiet child value, best
-#: front child value, flags (1: touches the front, 2: leads to the front).
-_B_EDGES, _B_QUIET, _B_FRONT, _B_FLAGS = range(4)
+#: Below any chamber's value (integer).
 _NEG = -(1 << 50)
 #: Share of a move's budget kept back, its minimum and maximum (seconds): at 0.1 s a
 #: move ``apex`` thinks 80 ms, at 1 s 0.93 s, served to the contest engine (0.9 s of
@@ -116,8 +105,8 @@ class SearchTables:
         Key of the position each table entry describes.
     tt_move : ndarray of int64
         Best direction (0..3) found there.
-    bbuf : ndarray of int64, shape (4, n)
-        Scratch rows of :func:`chamber_score`.
+    bbuf : ndarray of int64, shape (3, n)
+        Scratch rows of :func:`chamber_score` (edges, best quiet and front child values).
     """
 
     def __init__(self, n: int, bits: int = TT_BITS) -> None:
@@ -127,7 +116,7 @@ class SearchTables:
         )
         self.tt_key = np.zeros(1 << bits, dtype=np.uint64)
         self.tt_move = np.zeros(1 << bits, dtype=np.int64)
-        self.bbuf = np.zeros((4, n), dtype=np.int64)
+        self.bbuf = np.zeros((3, n), dtype=np.int64)
 
     def clear(self) -> None:
         """Forget every entry (the keys count moves from the root of one search)."""
@@ -138,168 +127,13 @@ class SearchTables:
 def chamber_score(
     grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front, swap
 ):  # pragma: no cover - numba
-    """:func:`atlas.bots.tron.tree.chamber_value` in integer arithmetic, twice as fast.
-
-    The same tree of chambers of the player at ``root``'s territory (owner codes left by
-    :func:`atlas.bots.tron.common.voronoi_touching`: ``swap`` 0 for its ``a``, 1 for
-    its ``b``), the same checkerboard bound and battlefront rule, with integer weights
-    ``k1`` (a cell) and ``k2`` (an open neighbour): with ``k1 = 55, k2 = 194`` it is
-    exactly 1000 times ``chamber_value`` with 0.055 and 0.194.  Integer rows and one
-    flag word per cell instead of five float rows make the depth-first search about
-    twice as fast, and this evaluation is most of the search's time.
-
-    Notes
-    -----
-    One explicit-stack DFS with Hopcroft-Tarjan low-links, O(territory).
-    """
-    da = ibuf[R_DA]
-    owner = ibuf[R_DB]
-    mine = 2 if swap else 1
-    disc = ibuf[R_DISC]
-    low = ibuf[R_LOW]
-    parent = ibuf[R_PARENT]
-    itr = ibuf[R_ITER]
-    stack = ibuf[R_STACK]
-    c0 = ibuf[R_CNT0]
-    c1 = ibuf[R_CNT1]
-    colour = ibuf[R_COLOUR]
-    acc_e = bbuf[_B_EDGES]
-    best_a = bbuf[_B_QUIET]
-    best_b = bbuf[_B_FRONT]
-    flags = bbuf[_B_FLAGS]
-    step_value = k1 + 2 * k2
-    disc[:] = -1
-    ur = np.uint64(root)
-    uo = np.uint64(opp)
-    t = 0
-    disc[ur] = 0
-    low[ur] = 0
-    parent[ur] = -1
-    itr[ur] = 0
-    acc_e[ur] = 0
-    c0[ur] = 0
-    c1[ur] = 0
-    best_a[ur] = 0
-    best_b[ur] = _NEG
-    flags[ur] = 0
-    sp = 0
-    stack[0] = root
-    while sp >= 0:
-        v = np.uint64(stack[sp])
-        k = itr[v]
-        # Scan v's remaining neighbours up to the first undiscovered one (a tree edge).
-        u = v
-        found = False
-        while k < 4:
-            u = np.uint64(np.int64(v) + off[k])
-            k += 1
-            if grid[u] == 0 or owner[u] != mine:
-                continue
-            if disc[u] < 0:
-                found = True
-                break
-            if disc[u] < low[v] and np.int64(u) != parent[v]:
-                low[v] = disc[u]
-        itr[v] = k
-        if found:
-            t += 1
-            disc[u] = t
-            low[u] = t
-            parent[u] = v
-            itr[u] = 0
-            e = 0
-            front = 0
-            for j in range(4):
-                w = np.uint64(np.int64(u) + off[j])
-                g = grid[w]
-                if g != 0:
-                    e += 1
-                    ow = owner[w]
-                    if ow != mine and ow != 0:
-                        front = 1
-                elif w == uo:
-                    front = 1
-            acc_e[u] = e
-            cu = colour[u]
-            c1[u] = cu
-            c0[u] = 1 - cu
-            best_a[u] = 0
-            best_b[u] = _NEG
-            flags[u] = front if use_front else 0
-            sp += 1
-            stack[sp] = u
-        else:
-            sp -= 1
-            if sp < 0:
-                break
-            p = np.uint64(stack[sp])
-            if low[v] < low[p]:
-                low[p] = low[v]
-            if low[v] >= disc[p]:
-                # v's subtree is a chamber entered from p.
-                val, fill = _close(
-                    np.int64(v),
-                    da,
-                    c0,
-                    c1,
-                    acc_e,
-                    best_a,
-                    best_b,
-                    w2,
-                    k1,
-                    k2,
-                    use_parity,
-                    step_value,
-                    0,
-                )
-                if use_front:
-                    fv = flags[v]
-                    quiet = 0 if (fv & 1) else fill
-                    if quiet > best_a[p]:
-                        best_a[p] = quiet
-                    if fv != 0:
-                        cand = step_value * da[v] + val
-                        if cand > best_b[p]:
-                            best_b[p] = cand
-                        flags[p] |= 2
-                elif val > best_a[p]:
-                    best_a[p] = val
-            else:
-                acc_e[p] += acc_e[v]
-                c0[p] += c0[v]
-                c1[p] += c1[v]
-                if best_a[v] > best_a[p]:
-                    best_a[p] = best_a[v]
-                if best_b[v] > best_b[p]:
-                    best_b[p] = best_b[v]
-                flags[p] |= flags[v]
-    val, _ = _close(
-        np.int64(root), da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, 1
+    """:func:`atlas.bots.tron.tree.chamber_walk` in integer arithmetic (``bbuf``, weights
+    ``k1``, ``k2`` as integers): with ``k1 = 55, k2 = 194`` exactly 1000 times
+    ``chamber_value`` with 0.055 and 0.194, and about twice as fast (integer rows), and
+    this evaluation is most of the search's time."""
+    return chamber_walk(
+        grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front, swap, _NEG
     )
-    return val
-
-
-@numba.njit(cache=True)
-def _close(
-    v, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, is_root
-):  # pragma: no cover - numba
-    """Value of the chamber whose first cell is ``v``, and its value when filled first."""
-    a = c0[v]
-    b = c1[v]
-    nodes = a + b
-    if use_parity and nodes > 0:
-        # The walk starts from the entrance outside the chamber, of the other colour.
-        if (((v // w2) + (v % w2)) & 1) == 0:
-            same, other = b, a
-        else:
-            same, other = a, b
-        bound = 2 * same + 1 if other > same else 2 * other
-        if bound < nodes:
-            nodes = bound
-    fill = k1 * nodes + k2 * acc_e[v] + best_a[v]
-    first = 1 if is_root else da[v]
-    front = best_b[v] - step_value * first
-    return (fill if fill > front else front), fill
 
 
 @numba.njit(cache=True)

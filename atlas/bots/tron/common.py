@@ -74,18 +74,17 @@ MOVES = (1, 2, 3, 4)
     R_MARK,
     R_DISC,
     R_LOW,
-    R_PARENT,
-    R_ITER,
+    R_FLAGS,
     R_STACK,
     R_CNT0,
     R_CNT1,
     R_TRAIL,
     R_COLOUR,
-) = range(13)
+) = range(12)
 # Rows of the float64 workspace.
-F_E, F_BESTA, F_BESTB, F_BF, F_LEAD = range(5)
-_INT_ROWS = 13
-_FLOAT_ROWS = 5
+F_E, F_BESTA, F_BESTB = range(3)
+_INT_ROWS = 12
+_FLOAT_ROWS = 3
 
 
 class Workspace:
@@ -93,13 +92,14 @@ class Workspace:
 
     Attributes
     ----------
-    ibuf : ndarray of int32, shape (13, n)
-        Distances and owners, BFS queue, flood marks, DFS state, colour counts, a
-        trail of cells a rollout has blocked, and (constant) each cell's checkerboard
-        colour, ``(row + column) % 2``, so that hot loops need no division.
-    fbuf : ndarray of float64, shape (5, n)
-        Chamber accumulators (edges, best child values, battlefront and lead flags;
-        the nodes are the two colour counts of ``ibuf``).
+    ibuf : ndarray of int32, shape (12, n)
+        Distances and owners, BFS queue, flood marks, DFS state, a chamber's front
+        flags, colour counts, a trail of cells a rollout has blocked, and (constant)
+        each cell's checkerboard colour, ``(row + column) % 2``, so that hot loops need
+        no division.
+    fbuf : ndarray of float64, shape (3, n)
+        Chamber accumulators (edges, best quiet and front child values; the nodes are
+        the two colour counts of ``ibuf``).
     off : ndarray of int64, shape (4,)
         Index offsets of moves 1..4.
     """
