@@ -21,11 +21,12 @@ are shared by :mod:`atlas.bots.isolation.strong`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
+from ...jit import numba as lazy
 from ...sim.isolation import KNIGHT_JUMPS, QUEEN_DIRECTIONS
 from ..search import (
     S_ABORT,
@@ -36,6 +37,7 @@ from ..search import (
     S_NODES,
     clock,
     gc_paused,
+    negamax,
     new_status,
     sort_moves,
     stop_time,
@@ -358,98 +360,94 @@ def evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp):
     return a - b
 
 
-@numba.njit(cache=True)
-def _alphabeta(
-    phase,
-    free,
-    nbr,
-    slide,
-    pos,
-    p,
-    depth,
-    ply,
-    alpha,
-    beta,
-    buf,
-    keys,
-    mark,
-    queue,
-    stamp,
-    lp,
-    status,
-    deadline,
-):
-    """Negamax alpha-beta with the seed's ordering and quiescence extension."""
-    status[S_NODES] += 1
-    if (status[S_NODES] & 255) == 0 and clock() > deadline:
-        status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
-    q = 1 - p
-    n = gen_moves(free, nbr, slide, pos[p], buf[ply])
+class PhasedSearch(NamedTuple):
+    """The context of the seed's search (``g`` of :func:`atlas.bots.search.negamax`):
+    the phase, the :class:`Board`'s arrays, each ply's moves and sort keys."""
+
+    phase: int
+    free: np.ndarray
+    nbr: np.ndarray
+    slide: bool
+    pos: np.ndarray
+    moves: np.ndarray
+    keys: np.ndarray
+    mark: np.ndarray
+    queue: np.ndarray
+    stamp: np.ndarray
+    lp: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    status: np.ndarray
+    deadline: float
+
+
+@lazy.njit(cache=True, inline="always")
+def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
+    """The seed's node: its evaluation, and every child evaluated and searched best first."""
+    src = g.pos[p]
+    n = gen_moves(g.free, g.nbr, g.slide, src, g.moves[ply])
     if n == 0:
-        return -(WIN - ply)
-    parent = evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp)
+        return -1, -(WIN - ply), alpha, beta, (src, 0, 0)
+    parent = evaluate(g.phase, g.free, g.nbr, g.slide, g.pos, p, g.mark, g.queue, g.stamp, g.lp)
     if depth <= 0:
-        return parent
-    src = pos[p]
-    # seed ordering: evaluate every child, search the best first
+        return -1, parent, alpha, beta, (src, parent, 0)
     for i in range(n):
-        m = buf[ply, i]
-        free[m] = 0
-        pos[p] = m
-        keys[ply, i] = -evaluate(phase, free, nbr, slide, pos, q, mark, queue, stamp, lp)
-        pos[p] = src
-        free[m] = 1
-    sort_moves(buf, keys, ply, n)
-    swing = SWING[phase]
-    best = -(WIN + 1)
-    for i in range(n):
-        m = buf[ply, i]
-        child = keys[ply, i]
-        next_depth = depth - 1
-        if (
-            (parent >= swing and child <= -swing) or (parent <= -swing and child >= swing)
-        ) and status[S_EXT] < status[S_EXTCAP]:
-            status[S_EXT] += 1
-            next_depth = depth
-        free[m] = 0
-        pos[p] = m
-        v = -_alphabeta(
-            phase,
-            free,
-            nbr,
-            slide,
-            pos,
-            q,
-            next_depth,
-            ply + 1,
-            -beta,
-            -alpha,
-            buf,
-            keys,
-            mark,
-            queue,
-            stamp,
-            lp,
-            status,
-            deadline,
+        m = g.moves[ply, i]
+        g.free[m] = 0
+        g.pos[p] = m
+        g.keys[ply, i] = -evaluate(
+            g.phase, g.free, g.nbr, g.slide, g.pos, 1 - p, g.mark, g.queue, g.stamp, g.lp
         )
-        pos[p] = src
-        free[m] = 1
-        if status[S_ABORT] != 0:
-            return 0
-        if v > best:
-            best = v
-            if ply == 0:
-                status[S_BEST] = m
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            break
-    return best
+        g.pos[p] = src
+        g.free[m] = 1
+    sort_moves(g.moves, g.keys, ply, n)
+    return n, 0, alpha, beta, (src, parent, SWING[g.phase])
+
+
+@lazy.njit(cache=True, inline="always")
+def _move(g, p, node, ply, i):  # pragma: no cover - compiled
+    return g.moves[ply, i]
+
+
+@lazy.njit(cache=True, inline="always")
+def _play(g, p, node, m, ply):  # pragma: no cover - compiled
+    g.free[m] = 0
+    g.pos[p] = m
+    return 1 - p
+
+
+@lazy.njit(cache=True, inline="always")
+def _undo(g, p, node, m, q):  # pragma: no cover - compiled
+    g.pos[p] = node[0]
+    g.free[m] = 1
+
+
+@lazy.njit(cache=True, inline="always")
+def _extend(g, p, node, ply, i, depth):  # pragma: no cover - compiled
+    """The seed's quiescence: a child whose evaluation swings from large positive to large
+    negative (or back) is searched one ply deeper, at most ``S_EXTCAP`` times."""
+    _, parent, swing = node
+    child = g.keys[ply, i]
+    status = g.status
+    if (
+        (parent >= swing and child <= -swing) or (parent <= -swing and child >= swing)
+    ) and status[S_EXT] < status[S_EXTCAP]:
+        status[S_EXT] += 1
+        return depth
+    return depth - 1
+
+
+#: Negamax alpha-beta with the seed's ordering and quiescence extension
+#: (:func:`atlas.bots.search.negamax`): ``phased_search(g, p, depth, ply, alpha, beta)``,
+#: ``g`` a :class:`PhasedSearch`, ``p`` the seat to move.
+phased_search = negamax(
+    f"{__name__}.phased_search",
+    expand=_expand,
+    move=_move,
+    play=_play,
+    undo=_undo,
+    child_depth=_extend,
+    win=WIN,
+    clock_mask=255,
+)
 
 
 def phase_of(board: Board) -> int:
@@ -567,6 +565,21 @@ class PhasedIsolationBot:
         keys = np.zeros((max_ply + 1, width), dtype=np.int64)
         status = new_status()
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        g = PhasedSearch(
+            phase,
+            board.free,
+            board.nbr,
+            board.slide,
+            board.pos,
+            buf,
+            keys,
+            board.mark,
+            board.queue,
+            board.stamp,
+            board.lp,
+            status,
+            stop,
+        )
         best = fallback
         for depth in range(1, limit + 1):
             status[S_ABORT] = 0
@@ -576,26 +589,7 @@ class PhasedIsolationBot:
             status[S_EXTCAP] = 2 * depth
             if status[S_EXTCAP] + depth >= max_ply:
                 status[S_EXTCAP] = max(0, max_ply - depth - 1)
-            score = _alphabeta(
-                phase,
-                board.free,
-                board.nbr,
-                board.slide,
-                board.pos,
-                player,
-                depth,
-                0,
-                -(WIN + 1),
-                WIN + 1,
-                buf,
-                keys,
-                board.mark,
-                board.queue,
-                board.stamp,
-                board.lp,
-                status,
-                stop,
-            )
+            score = phased_search(g, player, depth, 0, -(WIN + 1), WIN + 1)
             if status[S_ABORT] != 0:
                 if status[S_DONE] > 0 and status[S_BEST] >= 0:
                     best = int(status[S_BEST])

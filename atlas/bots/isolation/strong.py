@@ -32,27 +32,30 @@ practice. *IEEE PAMI* 11(11).  ``isolation-alphabeta.txt`` (the seed bot).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
+from ...jit import numba as lazy
 from ..search import (
+    PVS_ALPHA,
     S_ABORT,
     S_BEST,
     S_DONE,
     S_NODES,
-    bound_flag,
     clock,
     gc_paused,
+    killer_key,
+    negamax,
     new_status,
     note_cutoff,
     sort_moves,
     stop_time,
-    tt_cuts,
-    value_from_tt,
-    value_to_tt,
+    tt_probe,
+    tt_store,
 )
+from .bitboard import BitboardSearch
 from .knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .phased import (
     ROOT_PATH_NODES,
@@ -69,7 +72,7 @@ from .phased import (
 )
 from .queen import QueenTables, queen_search, queen_tables
 
-__all__ = ["StrongIsolationBot", "voronoi_split", "TT_BITS"]
+__all__ = ["StrongIsolationBot", "ArraySearch", "array_search", "voronoi_split", "TT_BITS"]
 
 #: log2 of the transposition-table size.
 TT_BITS = 20
@@ -80,6 +83,8 @@ TERRITORY_WEIGHT, MOBILITY_WEIGHT = 8, 3
 #: Knight variant: weights of own and opposing mobility (the jump graph rarely splits).
 KNIGHT_WEIGHTS = (1, 2)
 KNIGHT_TERRITORY = 2
+#: The jump table of a queen board (a queen search reads none).
+_NO_JUMPS = np.zeros((1, 8), dtype=np.int64)
 #: Share of a move's time kept in hand when that is less than the margin: at the
 #: site's 20 ms a move the bot thinks 15 ms (the clock is read every 8 to 1024 nodes,
 #: well under a millisecond) instead of the fifth :func:`stop_time` guarantees.
@@ -198,216 +203,129 @@ def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
     return TERRITORY_WEIGHT * terr + MOBILITY_WEIGHT * mob
 
 
-@numba.njit(cache=True)
-def _search(
-    free,
-    nbr,
-    slide,
-    pos,
-    p,
-    depth,
-    ply,
-    alpha,
-    beta,
-    buf,
-    keys,
-    mark,
-    queue,
-    stamp,
-    dist0,
-    dist1,
-    lp,
-    zb,
-    zp,
-    zside,
-    key,
-    tt_key,
-    tt_move,
-    tt_depth,
-    tt_flag,
-    tt_value,
-    killers,
-    history,
-    status,
-    deadline,
-):
-    """Principal-variation alpha-beta with a transposition table, killers and history."""
-    status[S_NODES] += 1
-    if (status[S_NODES] & 7) == 0 and clock() > deadline:
-        status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
-    q = 1 - p
-    n = gen_moves(free, nbr, slide, pos[p], buf[ply])
+class ArraySearch(NamedTuple):
+    """The context of the array search (``g`` of :func:`atlas.bots.search.negamax`): the
+    :class:`~atlas.bots.isolation.phased.Board`'s arrays, each ply's moves and sort keys,
+    two distance rows, the Zobrist keys of blocked squares (``zb``), pieces (``zp``) and
+    the side to move (``zside``), the position's key (``key[0]``, kept up to date by the
+    moves), the transposition table (rows of best move, depth, bound flag, value, keyed
+    by ``tt_key``), killers and history."""
+
+    free: np.ndarray
+    nbr: np.ndarray
+    slide: bool
+    pos: np.ndarray
+    moves: np.ndarray
+    keys: np.ndarray
+    mark: np.ndarray
+    queue: np.ndarray
+    stamp: np.ndarray
+    dist0: np.ndarray
+    dist1: np.ndarray
+    lp: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    zb: np.ndarray
+    zp: np.ndarray
+    zside: np.uint64
+    key: np.ndarray
+    tt_key: np.ndarray
+    tt: np.ndarray
+    killers: np.ndarray
+    history: np.ndarray
+    status: np.ndarray
+    deadline: float
+
+
+@lazy.njit(cache=True, inline="always")
+def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
+    free, nbr, slide, pos = g.free, g.nbr, g.slide, g.pos
+    src = pos[p]
+    h = g.key[0]
+    slot = h & (g.tt_key.shape[0] - 1)
+    n = gen_moves(free, nbr, slide, src, g.moves[ply])
     if n == 0:
-        return -(WIN - ply)
+        return -1, -(WIN - ply), alpha, beta, (src, slot, h)
     if depth <= 0:
-        return _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp)
-    h = key[0]
-    slot = h & (tt_key.shape[0] - 1)
-    tt_best = -1
-    if tt_key[slot] == h:
-        tt_best = tt_move[slot]
-        if tt_depth[slot] >= depth and ply > 0:
-            v = value_from_tt(tt_value[slot], ply, WIN)
-            if tt_cuts(tt_flag[slot], v, alpha, beta):
-                return v
+        value = _evaluate(
+            free, nbr, slide, pos, p, g.mark, g.queue, g.stamp, g.dist0, g.dist1, g.lp
+        )
+        return -1, value, alpha, beta, (src, slot, h)
+    tt_best, settled, v = tt_probe(g.tt_key, g.tt, slot, h, depth, ply, alpha, beta, WIN)
+    if settled:
+        return -1, v, alpha, beta, (src, slot, h)
     for i in range(n):
-        m = buf[ply, i]
-        k = history[p, m]
+        m = g.moves[ply, i]
+        k = g.history[p, m]
         if not slide and depth >= 2:
             # knight: few replies for the opponent and many onward jumps first
             free[m] = 0
             k += (
                 32
                 + count_moves(free, nbr, slide, m)
-                - 2 * count_moves(free, nbr, slide, pos[q])
+                - 2 * count_moves(free, nbr, slide, pos[1 - p])
             ) << 40
             free[m] = 1
-        if m == tt_best:
-            k += 1 << 60
-        elif m == killers[ply, 0]:
-            k += 1 << 58
-        elif m == killers[ply, 1]:
-            k += 1 << 57
-        keys[ply, i] = k
-    sort_moves(buf, keys, ply, n)
-    src = pos[p]
-    alpha0 = alpha
-    best = -(WIN + 1)
-    best_move = buf[ply, 0]
-    for i in range(n):
-        m = buf[ply, i]
-        free[m] = 0
-        pos[p] = m
-        delta = zb[m] ^ zp[p, m] ^ zside
-        if src >= 0:
-            delta ^= zp[p, src]
-        key[0] ^= delta
-        if i == 0:
-            v = -_search(
-                free,
-                nbr,
-                slide,
-                pos,
-                q,
-                depth - 1,
-                ply + 1,
-                -beta,
-                -alpha,
-                buf,
-                keys,
-                mark,
-                queue,
-                stamp,
-                dist0,
-                dist1,
-                lp,
-                zb,
-                zp,
-                zside,
-                key,
-                tt_key,
-                tt_move,
-                tt_depth,
-                tt_flag,
-                tt_value,
-                killers,
-                history,
-                status,
-                deadline,
-            )
-        else:
-            v = -_search(
-                free,
-                nbr,
-                slide,
-                pos,
-                q,
-                depth - 1,
-                ply + 1,
-                -alpha - 1,
-                -alpha,
-                buf,
-                keys,
-                mark,
-                queue,
-                stamp,
-                dist0,
-                dist1,
-                lp,
-                zb,
-                zp,
-                zside,
-                key,
-                tt_key,
-                tt_move,
-                tt_depth,
-                tt_flag,
-                tt_value,
-                killers,
-                history,
-                status,
-                deadline,
-            )
-            if alpha < v < beta:
-                v = -_search(
-                    free,
-                    nbr,
-                    slide,
-                    pos,
-                    q,
-                    depth - 1,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    buf,
-                    keys,
-                    mark,
-                    queue,
-                    stamp,
-                    dist0,
-                    dist1,
-                    lp,
-                    zb,
-                    zp,
-                    zside,
-                    key,
-                    tt_key,
-                    tt_move,
-                    tt_depth,
-                    tt_flag,
-                    tt_value,
-                    killers,
-                    history,
-                    status,
-                    deadline,
-                )
-        key[0] ^= delta
-        pos[p] = src
-        free[m] = 1
-        if status[S_ABORT] != 0:
-            return 0
-        if v > best:
-            best = v
-            best_move = m
-            if ply == 0:
-                status[S_BEST] = m
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            note_cutoff(killers, history, ply, p, m, depth * depth)
-            break
-    flag = bound_flag(best, alpha0, beta)
-    stored = value_to_tt(best, ply, WIN)
-    tt_key[slot] = h
-    tt_move[slot] = best_move
-    tt_depth[slot] = depth
-    tt_flag[slot] = flag
-    tt_value[slot] = stored
-    return best
+        g.keys[ply, i] = killer_key(k, m, tt_best, g.killers, ply, 60)
+    sort_moves(g.moves, g.keys, ply, n)
+    return n, 0, alpha, beta, (src, slot, h)
+
+
+@lazy.njit(cache=True, inline="always")
+def _move(g, p, node, ply, i):  # pragma: no cover - compiled
+    return g.moves[ply, i]
+
+
+@lazy.njit(cache=True, inline="always")
+def _delta(g, p, src, m):  # pragma: no cover - compiled
+    """The change of the Zobrist key when seat ``p`` moves from ``src`` to ``m``."""
+    delta = g.zb[m] ^ g.zp[p, m] ^ g.zside
+    if src >= 0:
+        delta ^= g.zp[p, src]
+    return delta
+
+
+@lazy.njit(cache=True, inline="always")
+def _play(g, p, node, m, ply):  # pragma: no cover - compiled
+    g.free[m] = 0
+    g.pos[p] = m
+    g.key[0] ^= _delta(g, p, node[0], m)
+    return 1 - p
+
+
+@lazy.njit(cache=True, inline="always")
+def _undo(g, p, node, m, q):  # pragma: no cover - compiled
+    g.key[0] ^= _delta(g, p, node[0], m)
+    g.pos[p] = node[0]
+    g.free[m] = 1
+
+
+@lazy.njit(cache=True, inline="always")
+def _cutoff(g, p, node, m, depth, ply):  # pragma: no cover - compiled
+    note_cutoff(g.killers, g.history, ply, p, m, depth * depth)
+
+
+@lazy.njit(cache=True, inline="always")
+def _store(
+    g, p, node, depth, ply, best, best_move, alpha0, beta
+):  # pragma: no cover - compiled
+    tt_store(g.tt_key, g.tt, node[1], node[2], best_move, depth, ply, best, alpha0, beta, WIN)
+
+
+#: Principal-variation alpha-beta on the arrays of a :class:`ArraySearch` with a
+#: transposition table, killers and history (:func:`atlas.bots.search.negamax`):
+#: ``array_search(g, p, depth, ply, alpha, beta)``, ``p`` the seat to move.  The clock
+#: is read every 8 nodes (a queen-board node costs 30-50 us).
+array_search = negamax(
+    f"{__name__}.array_search",
+    expand=_expand,
+    move=_move,
+    play=_play,
+    undo=_undo,
+    cutoff=_cutoff,
+    store=_store,
+    win=WIN,
+    pvs=PVS_ALPHA,
+    clock_mask=7,
+)
 
 
 class StrongIsolationBot:
@@ -453,12 +371,6 @@ class StrongIsolationBot:
         self.tt_key = np.zeros(size, dtype=np.uint64)
         # per slot: best move, depth, bound flag, value (one cache line per entry)
         self.tt = np.zeros((size, 4), dtype=np.int64)
-        self.tt_move, self.tt_depth, self.tt_flag, self.tt_value = (
-            self.tt[:, 0],
-            self.tt[:, 1],
-            self.tt[:, 2],
-            self.tt[:, 3],
-        )
         self._cells = -1
         self._warm = False
         self._tables: KnightTables | None = None
@@ -565,108 +477,69 @@ class StrongIsolationBot:
         history = np.zeros((2, cells), dtype=np.int64)
         status = new_status()
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        if not board.slide and cells <= MAX_CELLS and board.cols >= 3:
-            tables = self._knight_tables(board.rows, board.cols)
+        g: BitboardSearch | ArraySearch
+        if cells <= MAX_CELLS and (not self.arrays if board.slide else board.cols >= 3):
+            # a bitboard: one uint64 of free squares
             bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
             order = np.zeros((2, empties + 2, cells), dtype=np.int64)
-            walk = np.zeros((2, cells + 2), dtype=np.int64)
             rem = np.zeros(cells + 2, dtype=np.uint64)
-            zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
-            pos0, pos1 = int(board.pos[0]), int(board.pos[1])
+            if board.slide:
+                tab, jumps = self._queen_tables(board.rows, board.cols).tab, _NO_JUMPS
+                walk = np.zeros((cells + 2, 2 * cells + 2), dtype=np.int64)
+                search = queen_search
+            else:
+                tables = self._knight_tables(board.rows, board.cols)
+                tab, jumps = tables.tab, tables.jumps
+                walk = np.zeros((2, cells + 2), dtype=np.int64)
+                search = knight_search
+            g = BitboardSearch(
+                tab,
+                jumps,
+                order[0],
+                order[1],
+                walk,
+                rem,
+                np.stack([self.zb, self.zp[0], self.zp[1]]),
+                self.zside,
+                self.tt_key,
+                self.tt,
+                killers,
+                history,
+                status,
+                stop,
+            )
+            position = (bits, int(board.pos[0]), int(board.pos[1]), player, key[0])
 
             def run(depth: int) -> int:
-                return knight_search(
-                    bits,
-                    pos0,
-                    pos1,
-                    player,
-                    depth,
-                    0,
-                    -(WIN + 1),
-                    WIN + 1,
-                    key[0],
-                    tables.tab,
-                    tables.jumps,
-                    order,
-                    walk,
-                    rem,
-                    zobrist,
-                    self.zside,
-                    self.tt_key,
-                    self.tt,
-                    killers,
-                    history,
-                    status,
-                    stop,
-                )
-        elif board.slide and cells <= MAX_CELLS and not self.arrays:
-            qtab = self._queen_tables(board.rows, board.cols).tab
-            bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
-            order = np.zeros((2, empties + 2, cells), dtype=np.int64)
-            walk = np.zeros((cells + 2, 2 * cells + 2), dtype=np.int64)
-            rem = np.zeros(cells + 2, dtype=np.uint64)
-            zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
-            pos0, pos1 = int(board.pos[0]), int(board.pos[1])
-
-            def run(depth: int) -> int:
-                return queen_search(
-                    bits,
-                    pos0,
-                    pos1,
-                    player,
-                    depth,
-                    0,
-                    -(WIN + 1),
-                    WIN + 1,
-                    key[0],
-                    qtab,
-                    order,
-                    walk,
-                    rem,
-                    zobrist,
-                    self.zside,
-                    self.tt_key,
-                    self.tt,
-                    killers,
-                    history,
-                    status,
-                    stop,
-                )
+                return int(search(g, position, depth, 0, -(WIN + 1), WIN + 1))
         else:
+            g = ArraySearch(
+                board.free,
+                board.nbr,
+                board.slide,
+                board.pos,
+                buf,
+                keys,
+                board.mark,
+                board.queue,
+                board.stamp,
+                dist0,
+                dist1,
+                board.lp,
+                self.zb,
+                self.zp,
+                self.zside,
+                key,
+                self.tt_key,
+                self.tt,
+                killers,
+                history,
+                status,
+                stop,
+            )
 
             def run(depth: int) -> int:
-                return _search(
-                    board.free,
-                    board.nbr,
-                    board.slide,
-                    board.pos,
-                    player,
-                    depth,
-                    0,
-                    -(WIN + 1),
-                    WIN + 1,
-                    buf,
-                    keys,
-                    board.mark,
-                    board.queue,
-                    board.stamp,
-                    dist0,
-                    dist1,
-                    board.lp,
-                    self.zb,
-                    self.zp,
-                    self.zside,
-                    key,
-                    self.tt_key,
-                    self.tt_move,
-                    self.tt_depth,
-                    self.tt_flag,
-                    self.tt_value,
-                    killers,
-                    history,
-                    status,
-                    stop,
-                )
+                return int(array_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
 
         best = fallback
         for depth in range(1, limit + 1):
