@@ -5,25 +5,28 @@ See :mod:`atlas.bots.connect5.strong` for the search as a whole.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
+from ...jit import numba as lazy
 from ..search import (
-    S_ABORT,
+    PVS_VALUE,
     S_BEST,
     S_DONE,
-    S_NODES,
     bound_flag,
-    clock,
+    negamax,
+    sort_moves,
     tt_cuts,
     value_from_tt,
     value_to_tt,
 )
 from .search import WIN
 
-__all__ = ["bit_geometry", "bitboards"]
+__all__ = ["bit_geometry", "bitboards", "BitSearch", "bit_search", "bit_search_context"]
 
 
 # --------------------------------------------------------------------------- bitboards
@@ -407,38 +410,56 @@ def _bb_column(bits, geo):
     return -1
 
 
-@numba.njit(cache=True)
-def _bb_negamax(
-    cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history, mbuf, status, deadline
-):
-    """Negamax value for the side to move with discs ``cur`` (``mask``: all discs).
+class BitSearch(NamedTuple):
+    """The context of the bitboard search (``g`` of :func:`atlas.bots.search.negamax`):
+    the geometry vector (:func:`bit_geometry`), the table (rows of position key and
+    packed value, depth, bound flag and move), the history, and each ply's moves, their
+    sort keys and (by column) the winning cells each move makes."""
 
-    ``wcur`` and ``wopp`` are :func:`_bb_wins` of the side to move and of the other side
-    (the parent computes them while ordering its moves, so each node pays one
-    :func:`_bb_wins` per child instead of two per node).
+    geo: np.ndarray
+    tt: np.ndarray
+    history: np.ndarray
+    moves: np.ndarray
+    keys: np.ndarray
+    wins: np.ndarray
+    status: np.ndarray
+    deadline: float
 
-    Same scores and tactics as :func:`_negamax`, on bitboards: winning cells of both
-    sides by shifts, moves under an opponent's winning cell skipped, the window
-    ``[alpha, beta]`` narrowed to the reachable win/loss scores, moves ordered by the
-    table move, the number of winning cells they make, history and centre.
-    """
-    status[S_NODES] += 1
-    if (status[S_NODES] & 4095) == 0 and clock() > deadline:
-        status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
+
+def bit_search_context(
+    geo: np.ndarray, tt: np.ndarray, plies: int, status: np.ndarray, deadline: float
+) -> BitSearch:
+    """A :class:`BitSearch` with a fresh history and move rows for ``plies`` plies."""
+    cols = int(geo[_G_COLS])
+    rows = np.zeros((3, plies, cols), dtype=np.int64)
+    history = np.zeros((2, cols), dtype=np.int64)
+    return BitSearch(geo, tt, history, rows[0], rows[1], rows[2], status, deadline)
+
+
+@lazy.njit(cache=True, inline="always")
+def _expand(g, s, depth, ply, alpha, beta):  # pragma: no cover - compiled
+    """Tactics (a win now; the block of the opponent's win, two of them a loss; no move
+    under an opponent's winning cell), the leaves' value, the window narrowed to the
+    reachable win/loss scores, the table, then the moves ordered."""
+    cur, mask, wcur, wopp = s
+    status = g.status
+    geo = g.geo
     board = geo[_G_BOARD]
     empties = geo[_G_CELLS] - _popcount(mask)  # type: ignore[call-arg]
-    if empties == 0:
-        return 0
     opp = cur ^ mask
+    key = cur + mask
+    slot = (key ^ (key >> 24) ^ (key >> 43)) & (g.tt.shape[0] - 1)
+    seat = (geo[_G_CELLS] - empties) & 1
+    node = (opp, 0, False, seat, key, slot, False, 0, empties)
+    if empties == 0:
+        return -1, 0, alpha, beta, node
     playable = (mask + geo[_G_BOTTOM]) & board
     mine = wcur & ~mask
     if mine & playable:
         if ply == 0:
             status[S_BEST] = _bb_column(mine & playable, geo)
             status[S_DONE] = 1
-        return WIN - ply - 1
+        return -1, WIN - ply - 1, alpha, beta, node
     theirs = wopp & ~mask
     forced = theirs & playable
     if forced != 0:
@@ -447,27 +468,25 @@ def _bb_negamax(
             if ply == 0:
                 status[S_BEST] = _bb_column(forced, geo)
                 status[S_DONE] = 1
-            return -(WIN - ply - 2)
+            return -1, -(WIN - ply - 2), alpha, beta, node
     else:
         cand = playable & ~(theirs >> 1)
         if cand == 0:
             if ply == 0:
                 status[S_BEST] = _bb_column(playable, geo)
                 status[S_DONE] = 1
-            return -(WIN - ply - 2)
-    seat = (geo[_G_CELLS] - empties) & 1
+            return -1, -(WIN - ply - 2), alpha, beta, node
     if depth <= 0 and forced == 0:
         if seat == 0:
-            return _bb_eval(cur, opp, mask, mine, theirs, geo)
-        return -_bb_eval(opp, cur, mask, theirs, mine, geo)
+            return -1, _bb_eval(cur, opp, mask, mine, theirs, geo), alpha, beta, node
+        return -1, -_bb_eval(opp, cur, mask, theirs, mine, geo), alpha, beta, node
     if ply > 0:
         top = WIN - ply - 3
         if beta > top:
             beta = top
             if alpha >= beta:
-                return beta
-    key = cur + mask
-    slot = (key ^ (key >> 24) ^ (key >> 43)) & (tt.shape[0] - 1)
+                return -1, beta, alpha, beta, node
+    tt = g.tt
     tt_best = -1
     use_tt = depth > 1
     if use_tt and tt[slot, 0] == key:
@@ -476,7 +495,7 @@ def _bb_negamax(
         if (data >> 8) & 255 >= depth and ply > 0:
             v = value_from_tt((data >> 16) - _TT_OFFSET, ply, WIN)
             if tt_cuts((data >> 6) & 3, v, alpha, beta):
-                return v
+                return -1, v, alpha, beta, node
     cols = geo[_G_COLS]
     h1 = geo[_G_H1]
     colbits = (1 << geo[_G_ROWS]) - 1
@@ -487,107 +506,83 @@ def _bb_negamax(
         mv = cand & (colbits << (c * h1))
         if mv == 0:
             continue
-        k = history[seat, c] - i
+        k = g.history[seat, c] - i
         if c == tt_best:
             k += 1 << 50
         if eager:
             w = _bb_wins(cur | mv, geo)
-            mbuf[ply, 2 * cols + c] = w
+            g.wins[ply, c] = w
             k += _popcount(w & ~(mask | mv)) << 30
-        mbuf[ply, n] = c
-        mbuf[ply, cols + n] = k
+        g.moves[ply, n] = c
+        g.keys[ply, n] = k
         n += 1
-    for i in range(1, n):
-        mvc = mbuf[ply, i]
-        kv = mbuf[ply, cols + i]
-        j = i - 1
-        while j >= 0 and mbuf[ply, cols + j] < kv:
-            mbuf[ply, j + 1] = mbuf[ply, j]
-            mbuf[ply, cols + j + 1] = mbuf[ply, cols + j]
-            j -= 1
-        mbuf[ply, j + 1] = mvc
-        mbuf[ply, cols + j + 1] = kv
-    next_depth = depth - 1 if forced == 0 else depth
-    if next_depth < 0:
-        next_depth = 0
-    alpha0 = alpha
-    best = -(WIN + 1)
-    best_move = mbuf[ply, 0]
-    for i in range(n):
-        c = mbuf[ply, i]
-        mv = cand & (colbits << (c * h1))
-        w = mbuf[ply, 2 * cols + c] if eager else _bb_wins(cur | mv, geo)
-        if i == 0 or beta - alpha <= 1:
-            v = -_bb_negamax(
-                opp,
-                mask | mv,
-                wopp,
-                w,
-                next_depth,
-                ply + 1,
-                -beta,
-                -alpha,
-                geo,
-                tt,
-                history,
-                mbuf,
-                status,
-                deadline,
-            )
-        else:
-            # principal variation search: prove the move no better, search again if not
-            v = -_bb_negamax(
-                opp,
-                mask | mv,
-                wopp,
-                w,
-                next_depth,
-                ply + 1,
-                -alpha - 1,
-                -alpha,
-                geo,
-                tt,
-                history,
-                mbuf,
-                status,
-                deadline,
-            )
-            if alpha < v < beta and status[S_ABORT] == 0:
-                v = -_bb_negamax(
-                    opp,
-                    mask | mv,
-                    wopp,
-                    w,
-                    next_depth,
-                    ply + 1,
-                    -beta,
-                    -v,
-                    geo,
-                    tt,
-                    history,
-                    mbuf,
-                    status,
-                    deadline,
-                )
-        if status[S_ABORT] != 0:
-            return 0
-        if v > best:
-            best = v
-            best_move = c
-            if ply == 0:
-                status[S_BEST] = c
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            history[seat, c] += depth * depth
-            break
+    sort_moves(g.moves, g.keys, ply, n)
+    return n, 0, alpha, beta, (opp, cand, eager, seat, key, slot, use_tt, forced, empties)
+
+
+@lazy.njit(cache=True, inline="always")
+def _move(g, s, node, ply, i):  # pragma: no cover - compiled
+    return g.moves[ply, i]
+
+
+@lazy.njit(cache=True, inline="always")
+def _play(g, s, node, c, ply):  # pragma: no cover - compiled
+    """The child: the other side to move; the winning cells of the mover's discs come
+    from the ordering (``wins``) or are computed here."""
+    cur, mask, wcur, wopp = s
+    geo = g.geo
+    mv = node[1] & (((1 << geo[_G_ROWS]) - 1) << (c * geo[_G_H1]))
+    w = g.wins[ply, c] if node[2] else _bb_wins(cur | mv, geo)
+    return (node[0], mask | mv, wopp, w)
+
+
+@lazy.njit(cache=True, inline="always")
+def _forced_depth(g, s, node, ply, i, depth):  # pragma: no cover - compiled
+    """An extension when forced keeps the horizon honest."""
+    next_depth = depth - 1 if node[7] == 0 else depth
+    return next_depth if next_depth > 0 else 0
+
+
+@lazy.njit(cache=True, inline="always")
+def _cutoff(g, s, node, c, depth, ply):  # pragma: no cover - compiled
+    g.history[node[3], c] += depth * depth
+
+
+@lazy.njit(cache=True, inline="always")
+def _store(
+    g, s, node, depth, ply, best, best_move, alpha0, beta
+):  # pragma: no cover - compiled
+    if not node[6]:
+        return
     flag = bound_flag(best, alpha0, beta)
     stored = value_to_tt(best, ply, WIN)
-    if not use_tt:
-        return best
+    empties = node[8]
     d = _TT_SOLVED if depth >= empties else min(depth, _TT_SOLVED - 1)
-    tt[slot, 0] = key
-    tt[slot, 1] = ((stored + _TT_OFFSET) << 16) | (d << 8) | (flag << 6) | best_move
-    return best
+    slot = node[5]
+    g.tt[slot, 0] = node[4]
+    g.tt[slot, 1] = ((stored + _TT_OFFSET) << 16) | (d << 8) | (flag << 6) | best_move
+
+
+#: Negamax value for the side to move on bitboards (:func:`atlas.bots.search.negamax`):
+#: ``bit_search(g, s, depth, ply, alpha, beta)``, ``g`` a :class:`BitSearch`, ``s`` the
+#: position ``(cur, mask, wcur, wopp)``: the discs of the side to move and all discs,
+#: and :func:`_bb_wins` of the side to move and of the other side (the parent computes
+#: them while ordering its moves, so each node pays one :func:`_bb_wins` per child
+#: instead of two per node).
+#:
+#: Same scores and tactics as the array search, on bitboards: winning cells of both
+#: sides by shifts, moves under an opponent's winning cell skipped, the window narrowed
+#: to the reachable win/loss scores, moves ordered by the table move, the number of
+#: winning cells they make, history and centre; principal variation search.
+bit_search = negamax(
+    f"{__name__}.bit_search",
+    expand=_expand,
+    move=_move,
+    play=_play,
+    child_depth=_forced_depth,
+    cutoff=_cutoff,
+    store=_store,
+    win=WIN,
+    pvs=PVS_VALUE,
+    clock_mask=4095,
+)

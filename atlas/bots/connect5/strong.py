@@ -2,9 +2,10 @@
 
 Works for any board and ``inarow`` (Connect Four is ``inarow=4`` on 7 x 6).  Boards of
 at most 64 bits (``cols * (rows + 1) <= 64``, the bundled 9 x 6 and 7 x 6 included) are
-searched on bitboards by :func:`~atlas.bots.connect5.bitboard._bb_negamax`; larger ones
-by :func:`~atlas.bots.connect5.search._negamax`, a negamax alpha-beta in one numba
-kernel over a flat board with make/undo.  Both share:
+searched on bitboards by :data:`~atlas.bots.connect5.bitboard.bit_search`; larger ones
+by :data:`~atlas.bots.connect5.search.window_search`, over a flat board with make/undo:
+two instances of the one alpha-beta kernel of :func:`atlas.bots.search.negamax`.  Both
+share:
 
 * **Tactics first.**  At every node a move that wins at once is taken; if the opponent
   threatens to win at a playable cell, only the block is searched (two such threats are
@@ -72,7 +73,15 @@ from ..search import (
     new_status,
     stop_time,
 )
-from .bitboard import _U64, _bb_negamax, _bb_wins, _signed, bit_geometry, bitboards
+from .bitboard import (
+    _U64,
+    _bb_wins,
+    _signed,
+    bit_geometry,
+    bit_search,
+    bit_search_context,
+    bitboards,
+)
 from .search import (
     _MAX_PLY,
     SOLVE_EMPTIES,
@@ -80,11 +89,12 @@ from .search import (
     TT_BITS,
     WIN,
     ZUGZWANG,
+    WindowSearch,
     _load,
-    _negamax,
     _parity_weights,
     _weights,
     window_counts,
+    window_search,
 )
 from .window import EMPTY, flat_board, tiny_state, window_table
 
@@ -116,10 +126,10 @@ class StrongConnect5Bot:
     Notes
     -----
     Boards of at most 64 bits (``cols * (rows + 1) <= 64``: up to 9 x 6, 8 x 7, 7 x 8)
-    are searched by :func:`_bb_negamax` on bitboards (4 to 5 million nodes per second,
+    are searched by :data:`bit_search` on bitboards (4 to 5 million nodes per second,
     about 4 times the array kernel's; at 0.1 s a move the 9 x 6 game is usually solved
     exactly from about 22 to 26 empty cells); larger ones by the array kernel
-    :func:`_negamax`.  Each iteration is one kernel call, which reads
+    :data:`window_search`.  Each iteration is one kernel call, which reads
     the clock every few thousand nodes and aborts past the deadline; the move of the
     last finished iteration (or a better root move fully searched by the aborted one) is
     played.  The tables keep ``2 ** TT_BITS`` entries and live as long as the bot.
@@ -228,14 +238,18 @@ class StrongConnect5Bot:
     def _search_bits(
         self, board: np.ndarray, rows: int, cols: int, player: int, stop: float, best: int
     ) -> int:
-        """Iterative deepening with :func:`_bb_negamax`."""
+        """Iterative deepening with :data:`bit_search`."""
         self._tables(rows, cols, True)
         cur, mask = bitboards(board, rows, cols, player)
         status = new_status()
-        history = np.zeros((2, cols), dtype=np.int64)
-        mbuf = np.zeros((rows * cols + 2, 3 * cols), dtype=np.int64)
-        wcur = int(_bb_wins(cur, self.geo))
-        wopp = int(_bb_wins(cur ^ mask, self.geo))
+        assert self.geo is not None and self.tt_bits is not None  # set by the caller
+        g = bit_search_context(self.geo, self.tt_bits, rows * cols + 2, status, stop)
+        position = (
+            cur,
+            mask,
+            int(_bb_wins(cur, self.geo)),
+            int(_bb_wins(cur ^ mask, self.geo)),
+        )
         empties = int((board == EMPTY).sum())
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
         drawn = -1
@@ -244,21 +258,13 @@ class StrongConnect5Bot:
             # exact win/draw/loss with a null window around a draw
             now = float(clock())
             status[S_BEST] = -1
-            score = _bb_negamax(
-                cur,
-                mask,
-                wcur,
-                wopp,
+            score = bit_search(
+                g._replace(deadline=now + self.solve_share * (stop - now)),
+                position,
                 empties,
                 0,
                 -1,
                 1,
-                self.geo,
-                self.tt_bits,
-                history,
-                mbuf,
-                status,
-                now + self.solve_share * (stop - now),
             )
             self.last_nodes = int(status[S_NODES])
             if status[S_ABORT] == 0 and status[S_BEST] >= 0 and score >= 0:
@@ -270,26 +276,12 @@ class StrongConnect5Bot:
                 drawn = best = int(status[S_BEST])
                 now = float(clock())
                 heuristic_stop = now + 0.5 * (stop - now)
+        g = g._replace(deadline=heuristic_stop)
         for depth in range(1, limit + 1):
             status[S_ABORT] = 0
             status[S_DONE] = 0
             status[S_BEST] = -1
-            score = _bb_negamax(
-                cur,
-                mask,
-                wcur,
-                wopp,
-                depth,
-                0,
-                -(WIN + 1),
-                WIN + 1,
-                self.geo,
-                self.tt_bits,
-                history,
-                mbuf,
-                status,
-                heuristic_stop,
-            )
+            score = bit_search(g, position, depth, 0, -(WIN + 1), WIN + 1)
             if status[S_ABORT] != 0:
                 if status[S_DONE] > 0 and status[S_BEST] >= 0:
                     best = int(status[S_BEST])
@@ -318,27 +310,59 @@ class StrongConnect5Bot:
         mv = ((mask & _U64) + (1 << (col * h1))) & column
         opp = cur ^ mask
         status = new_status()
-        assert self._geometry is not None  # set by the caller's bitboards
-        mbuf = np.zeros((empties + 2, 3 * self._geometry[1]), dtype=np.int64)
-        history = np.zeros((2, self._geometry[1]), dtype=np.int64)
+        assert self.geo is not None and self.tt_bits is not None  # set by the bitboards
+        g = bit_search_context(self.geo, self.tt_bits, empties + 2, status, stop)
         # the opponent's value with a null window above a draw: <= 0 keeps the draw
-        v = _bb_negamax(
+        mover = _signed((cur & _U64) | mv)
+        child = (
             opp,
             _signed((mask & _U64) | mv),
             _bb_wins(opp, self.geo),
-            _bb_wins(_signed((cur & _U64) | mv), self.geo),
-            empties - 1,
-            1,
-            0,
-            1,
-            self.geo,
-            self.tt_bits,
-            history,
-            mbuf,
+            _bb_wins(mover, self.geo),
+        )
+        v = bit_search(g, child, empties - 1, 1, 0, 1)
+        return status[S_ABORT] == 0 and v <= 0
+
+    def window_search(
+        self,
+        start: np.ndarray,
+        heights: np.ndarray,
+        rows: int,
+        cols: int,
+        inarow: int,
+        stop: float,
+    ) -> WindowSearch:
+        """The array search's context with the position ``start`` (a flat board) loaded:
+        window counts, threats and the evaluation (``status[S_SCORE]``) filled in."""
+        self._tables(rows, cols, False)
+        assert self.tt is not None
+        status = new_status()
+        status[S_EMPTY] = rows * cols
+        g = WindowSearch(
+            np.zeros_like(start),
+            heights,
+            rows,
+            cols,
+            inarow,
+            self.windows,
+            window_counts(self.windows, rows, cols),
+            self.cell_ptr,
+            self.cell_windows,
+            self.weights,
+            np.zeros((rows * cols, 2), dtype=np.int64),
+            self.bonus,
+            self.zob,
+            np.zeros(1, dtype=np.int64),
+            self.tt,
+            np.zeros((2, cols), dtype=np.int64),
+            np.full((_MAX_PLY, 2), -1, dtype=np.int64),
+            np.zeros((_MAX_PLY, cols), dtype=np.int64),
+            np.zeros((_MAX_PLY, cols), dtype=np.int64),
             status,
             stop,
         )
-        return status[S_ABORT] == 0 and v <= 0
+        _load(g, start)
+        return g
 
     def _search_arrays(
         self,
@@ -351,33 +375,10 @@ class StrongConnect5Bot:
         stop: float,
         best: int,
     ) -> int:
-        """Iterative deepening with the array kernel :func:`_negamax` (any board size)."""
-        self._tables(rows, cols, False)
-        board = np.zeros_like(start)
-        wcount = window_counts(self.windows, rows, cols)
-        threats = np.zeros((rows * cols, 2), dtype=np.int64)
-        status = new_status()
-        status[S_EMPTY] = rows * cols
-        key = np.zeros(1, dtype=np.int64)
-        _load(
-            start,
-            board,
-            self.windows,
-            wcount,
-            self.cell_ptr,
-            self.cell_windows,
-            self.weights,
-            threats,
-            self.bonus,
-            rows,
-            cols,
-            status,
-            self.zob,
-            key,
-        )
-        history = np.zeros((2, cols), dtype=np.int64)
-        killers = np.full((_MAX_PLY, 2), -1, dtype=np.int64)
-        mbuf = np.zeros((_MAX_PLY, 2 * cols), dtype=np.int64)
+        """Iterative deepening with the array kernel :data:`window_search` (any board
+        size)."""
+        g = self.window_search(start, heights, rows, cols, inarow, stop)
+        status = g.status
         empties = int(status[S_EMPTY])
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
         nodes = 0
@@ -385,33 +386,7 @@ class StrongConnect5Bot:
             status[S_ABORT] = 0
             status[S_DONE] = 0
             status[S_BEST] = -1
-            score = _negamax(
-                board,
-                heights,
-                rows,
-                cols,
-                inarow,
-                self.windows,
-                wcount,
-                self.cell_ptr,
-                self.cell_windows,
-                self.weights,
-                threats,
-                self.bonus,
-                self.zob,
-                key,
-                self.tt,
-                history,
-                killers,
-                mbuf,
-                status,
-                stop,
-                player,
-                depth,
-                0,
-                -(WIN + 1),
-                WIN + 1,
-            )
+            score = window_search(g, player, depth, 0, -(WIN + 1), WIN + 1)
             nodes = int(status[S_NODES])
             if status[S_ABORT] != 0:
                 if status[S_DONE] > 0 and status[S_BEST] >= 0:
