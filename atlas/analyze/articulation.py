@@ -75,15 +75,7 @@ def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: i
 
 
 @numba.njit(cache=True)
-def articulation_from_kernel(  # type: ignore[no-untyped-def]
-    free_flat,
-    stride,
-    root,
-    disc,
-    low,
-    stack,
-    is_cut,
-):  # pragma: no cover - compiled
+def articulation_from_kernel(free_flat, stride, root, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         disc[i] = np.int32(free_flat[i]) - 1

@@ -107,14 +107,7 @@ def bfs_kernel(free_flat, stride, sources, dist, queue):  # type: ignore[no-unty
 
 
 @numba.njit(cache=True)
-def bfs_blocked_kernel(  # type: ignore[no-untyped-def]
-    free_flat,
-    stride,
-    source,
-    blocker,
-    dist,
-    queue,
-):  # pragma: no cover - compiled
+def bfs_blocked_kernel(free_flat, stride, source, blocker, dist, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     _init_dist(free_flat, dist)
     if blocker >= 0:
         dist[blocker] = -2

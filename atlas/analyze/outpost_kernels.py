@@ -145,16 +145,7 @@ def ownership_kernel(  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _stamp_packed(  # type: ignore[no-untyped-def]
-    dist,
-    stride,
-    rows,
-    cols,
-    r,
-    cells,
-    empires,
-    covered_rows,
-):  # pragma: no cover - compiled
+def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
     row is a slice combined with the same row of a template of ``distance << 8``
     values (min(old, key), or old | key on a tie: same distance bits), int32 slices
@@ -242,19 +233,7 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-
 
 
 @numba.njit(cache=True)
-def _box_counts(  # type: ignore[no-untyped-def]
-    land_flat,
-    dist,
-    far,
-    owner,
-    stride,
-    r0,
-    r1,
-    c0,
-    c1,
-    counts,
-    sign,
-):  # pragma: no cover - compiled
+def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
     ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
     write their owners."""
@@ -282,17 +261,7 @@ def _box_counts(  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def ownership_update(  # type: ignore[no-untyped-def]
-    land_flat,
-    stride,
-    r,
-    cells,
-    empires,
-    boxes,
-    owner,
-    dist,
-    counts,
-):  # pragma: no cover - compiled
+def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Bring ``owner``, ``counts`` and the packed grid ``dist`` of
     :func:`ownership_kernel` up to date for the outposts ``cells``/``empires``, when
     only cells inside ``boxes`` can have changed (up to 8 empires).

@@ -144,14 +144,7 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ign
 
 
 @numba.njit(cache=True)
-def voronoi_partition_kernel(  # type: ignore[no-untyped-def]
-    free_flat,
-    stride,
-    sources,
-    dist,
-    owner,
-    queue,
-):  # pragma: no cover - compiled
+def voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         dist[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step

@@ -45,15 +45,7 @@ _ERR_TEXT = {
 
 
 @numba.njit(cache=True)
-def _move_steps(  # type: ignore[no-untyped-def]
-    land_flat,
-    stride,
-    official,
-    cells,
-    starts,
-    steps,
-    ends,
-):  # pragma: no cover - compiled
+def _move_steps(land_flat, stride, official, cells, starts, steps, ends):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Apply steps to flat ``cells``; see :mod:`atlas.sim.outpost.rules`.
 
     ``steps`` is flat ``index, row, col`` triples, seat by seat: seat p's are triples
