@@ -31,9 +31,9 @@ def _good(land_flat, owner, empire, c):  # type: ignore[no-untyped-def]  # pragm
 
 
 @numba.njit(cache=True)
-def supply_kernel(
+def supply_kernel(  # type: ignore[no-untyped-def]
     land_flat, stride, owner, empire, home, cells, alive, mark, link, seen, heads
-):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+):  # pragma: no cover - compiled
     """Supply lines of one empire's outposts; see the module docstring."""
     n = land_flat.shape[0]
     for i in range(n):

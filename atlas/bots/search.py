@@ -38,6 +38,8 @@ from ..jit import numba as lazy
 
 __all__ = [
     "negamax",
+    "NodeKernels",
+    "NODE_DEFAULTS",
     "no_leaf",
     "PVS_NONE",
     "PVS_ALPHA",
@@ -45,6 +47,7 @@ __all__ = [
     "one_less",
     "undo_nothing",
     "no_cutoff",
+    "killer_cutoff",
     "store_nothing",
     "killer_key",
     "tt_probe",
@@ -63,6 +66,7 @@ __all__ = [
     "sort_moves",
     "note_cutoff",
     "gc_paused",
+    "DeepeningBot",
     "new_status",
     "STATUS_SLOTS",
     "S_NODES",
@@ -122,6 +126,77 @@ def stop_time(deadline: float, margin: float, now: float | None = None) -> float
         now = time.perf_counter()
     budget = max(deadline - now, 0.0)
     return now + max(budget - margin, MIN_THINK_SHARE * budget)
+
+
+class DeepeningBot:
+    """What the alpha-beta bots of isolation and connect5 share: a seeded generator, the
+    time they keep in hand, a depth limit, the figures of their last move (read by the
+    game runner and the benchmarks), and iterative deepening over their search kernel.
+
+    Parameters
+    ----------
+    game : str
+        The game (the bots of one game ignore it).
+    seed : int
+        Seeds the bot's generator (its fallback and tie-breaking choices).
+    margin : float, optional
+        Seconds kept in hand before the deadline; the class's :attr:`margin` if not given.
+    max_depth : int or None
+        Stop deepening at this depth.
+    """
+
+    #: Seconds kept in hand before the deadline (each bot sets its own).
+    margin = 0.02
+
+    def __init__(
+        self,
+        game: str = "",
+        seed: int = 0,
+        margin: float | None = None,
+        max_depth: int | None = None,
+    ) -> None:
+        self.rng = np.random.default_rng(seed)
+        if margin is not None:
+            self.margin = margin
+        self.max_depth = max_depth
+        self._warm = False
+        self.last_depth = 0
+        self.last_nodes = 0
+        self.last_score = 0
+
+    def deepen(
+        self,
+        run: Callable[[int], int],
+        status: np.ndarray,
+        limit: int,
+        best: int,
+        done: Callable[[int], bool],
+    ) -> int:
+        """Search depths 1, 2, ... ``limit`` with ``run(depth) -> score`` (one call of the
+        search kernel, which reports in ``status``) until ``done(score)``.
+
+        Returns the root move of the deepest finished depth (``best`` if none), or of a
+        depth the clock stopped once it has finished a root move: the kernel searches
+        the last depth's best move first, so any move it finished and prefers is better.
+        Sets :attr:`last_depth`, :attr:`last_score` (of the deepest finished depth) and
+        :attr:`last_nodes` (all depths).
+        """
+        for depth in range(1, limit + 1):
+            status[S_ABORT] = 0
+            status[S_DONE] = 0
+            status[S_BEST] = -1
+            score = run(depth)
+            if status[S_ABORT] != 0:
+                if status[S_DONE] > 0 and status[S_BEST] >= 0:
+                    best = int(status[S_BEST])
+                break
+            if status[S_BEST] >= 0:
+                best = int(status[S_BEST])
+            self.last_depth, self.last_score = depth, int(score)
+            if done(score):
+                break
+        self.last_nodes = int(status[S_NODES])
+        return best
 
 
 def gc_paused(move: _F) -> _F:
@@ -291,51 +366,76 @@ def no_cutoff(g, s, node, m, depth, ply):  # pragma: no cover - compiled
 
 @lazy.njit(cache=True, inline="always")
 def store_nothing(
-    g, s, node, depth, ply, best, best_move, alpha0, beta
+    g, s, node, depth, ply, best, move, alpha0, beta
 ):  # pragma: no cover - compiled
     """A ``store`` kernel for searches without a transposition table."""
     return None
 
 
+@lazy.njit(cache=True, inline="always")
+def killer_cutoff(g, p, node, m, depth, ply):  # pragma: no cover - compiled
+    """A ``cutoff`` kernel of a search whose position is the side to move ``p``: ``m``
+    becomes ``ply``'s first killer and gains ``depth ** 2`` of history (``g.killers``,
+    ``g.history``; :func:`note_cutoff`)."""
+    note_cutoff(g.killers, g.history, ply, p, m, depth * depth)
+
+
 #: The principal-variation policies of :func:`negamax`.
 PVS_NONE, PVS_ALPHA, PVS_VALUE = 0, 1, 2
+
+#: The kernels of a node that :func:`negamax` calls, and what it calls when a game has none.
+NODE_DEFAULTS: dict[str, LazyKernel | None] = {
+    "expand": None,
+    "play": None,
+    "leaf": no_leaf,
+    "undo": undo_nothing,
+    "child_depth": one_less,
+    "cutoff": no_cutoff,
+    "store": store_nothing,
+}
+
+
+class NodeKernels(dict[str, LazyKernel]):
+    """The node kernels of one search, by role: a decorator that compiles a kernel
+    (lazily, ``inline="always"``) and files it under its name without leading
+    underscores (``_expand`` is the ``expand`` of :func:`negamax`)."""
+
+    def __call__(self, func: Callable[..., Any]) -> LazyKernel:
+        role = func.__name__.lstrip("_")
+        if role not in NODE_DEFAULTS:
+            raise ValueError(f"{func.__name__}: not a node kernel ({', '.join(NODE_DEFAULTS)})")
+        kernel: LazyKernel = lazy.njit(cache=True, inline="always")(func)
+        self[role] = kernel
+        return kernel
 
 
 def negamax(
     name: str,
+    kernels: dict[str, LazyKernel],
     *,
-    expand: LazyKernel,
-    move: LazyKernel,
-    play: LazyKernel,
     win: int,
-    undo: LazyKernel = undo_nothing,
-    leaf: LazyKernel = no_leaf,
-    child_depth: LazyKernel = one_less,
-    cutoff: LazyKernel = no_cutoff,
-    store: LazyKernel = store_nothing,
     pvs: int = PVS_NONE,
     clock_mask: int = 0,
     clock_nodes: int = 0,
 ) -> LazyKernel:
-    """A negamax alpha-beta kernel over a game's kernels, named ``name``.
+    """A negamax alpha-beta kernel over a game's node ``kernels``, named ``name``.
 
     The kernel is ``search(g, s, depth, ply, alpha, beta) -> value``: the value of the
     position ``s`` for the side to move, searched ``depth`` plies deep, ``ply`` plies
     from the root, in the window ``(alpha, beta)``; 0 once aborted.  ``g`` is the
     game's context, a ``NamedTuple`` of arrays and constants the game's kernels read,
-    with at least ``status`` (the vector of :func:`new_status`) and ``deadline`` (a
-    :func:`clock` time); ``s`` the position (a tuple of scalars for a bitboard, which
-    ``play`` answers with a new one, or the side to move for a search that makes and
-    takes back moves in ``g``'s arrays).  The game's kernels (``inline="always"`` ones,
-    made with :mod:`atlas.jit`'s ``njit``):
+    with at least ``moves`` (each ply's moves in search order, a row a ply), ``status``
+    (the vector of :func:`new_status`) and ``deadline`` (a :func:`clock` time); ``s``
+    the position (a tuple of scalars for a bitboard, which ``play`` answers with a new
+    one, or the side to move for a search that makes and takes back moves in ``g``'s
+    arrays).  The game's kernels, by role (:class:`NodeKernels`; ``inline="always"``
+    ones, made with :mod:`atlas.jit`'s ``njit``):
 
     ``expand(g, s, depth, ply, alpha, beta) -> (n, value, alpha, beta, node)``
-        ``n`` moves ordered for the search (the game keeps them, in ``g``), or ``n =
+        ``n`` moves ordered for the search into row ``ply`` of ``g.moves``, or ``n =
         -1`` when the node is settled at ``value`` (no move, a leaf, a table cutoff,
         a tactic); the window, which a game may narrow; ``node``, anything the other
         kernels need (a tuple).
-    ``move(g, s, node, ply, i) -> m``
-        The ``i``-th move.
     ``leaf(g, s, node, m, depth, ply) -> (settled, value)``
         The value of move ``m`` for the side to move without a node of its own, when
         ``settled`` (a search that values its leaves' children in place); default none.
@@ -345,8 +445,8 @@ def negamax(
         The depth to search the ``i``-th child to (default ``depth - 1``).
     ``cutoff(g, s, node, m, depth, ply)``
         ``m`` refuted the position (killer moves, history); default nothing.
-    ``store(g, s, node, depth, ply, best, best_move, alpha0, beta)``
-        The node's result for the table; default nothing.
+    ``store(g, s, node, depth, ply, best, move, alpha0, beta)``
+        The node's result (``best``, its ``move``) for the table; default nothing.
 
     ``pvs``: :data:`PVS_NONE` (every child in the full window), :data:`PVS_ALPHA`
     (principal-variation search: the children after the first in a null window, a
@@ -365,6 +465,13 @@ def negamax(
     node).  One instance per game and search: the number of compiled signatures is the
     number of searches.
     """
+    unknown = set(kernels) - set(NODE_DEFAULTS)
+    missing = [r for r, k in NODE_DEFAULTS.items() if k is None and r not in kernels]
+    if unknown or missing:
+        raise ValueError(f"negamax {name}: unknown kernels {unknown}, missing {missing}")
+    found: dict[str, Any] = {r: kernels.get(r, k) for r, k in NODE_DEFAULTS.items()}
+    expand, leaf, play, undo = found["expand"], found["leaf"], found["play"], found["undo"]
+    child_depth, cutoff, store = found["child_depth"], found["cutoff"], found["store"]
     if (clock_mask == 0) == (clock_nodes == 0):
         raise ValueError("negamax reads the clock by a mask or by a node count, one of them")
 
@@ -387,7 +494,7 @@ def negamax(
         best = -(win + 1)
         best_move = -1
         for i in range(n):
-            m = move(g, s, node, ply, i)
+            m = g.moves[ply, i]
             settled, v = leaf(g, s, node, m, depth, ply)
             if not settled:
                 c = play(g, s, node, m, ply)

@@ -12,11 +12,11 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from ...jit import numba as lazy
 from ..search import (
     PVS_VALUE,
     S_BEST,
     S_DONE,
+    NodeKernels,
     bound_flag,
     negamax,
     sort_moves,
@@ -410,6 +410,10 @@ def _bb_column(bits, geo):
     return -1
 
 
+#: The node kernels of the bitboard search.
+_NODE = NodeKernels()
+
+
 class BitSearch(NamedTuple):
     """The context of the bitboard search (``g`` of :func:`atlas.bots.search.negamax`):
     the geometry vector (:func:`bit_geometry`), the table (rows of position key and
@@ -436,7 +440,7 @@ def bit_search_context(
     return BitSearch(geo, tt, history, rows[0], rows[1], rows[2], status, deadline)
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _expand(g, s, depth, ply, alpha, beta):  # pragma: no cover - compiled
     """Tactics (a win now; the block of the opponent's win, two of them a loss; no move
     under an opponent's winning cell), the leaves' value, the window narrowed to the
@@ -520,12 +524,7 @@ def _expand(g, s, depth, ply, alpha, beta):  # pragma: no cover - compiled
     return n, 0, alpha, beta, (opp, cand, eager, seat, key, slot, use_tt, forced, empties)
 
 
-@lazy.njit(cache=True, inline="always")
-def _move(g, s, node, ply, i):  # pragma: no cover - compiled
-    return g.moves[ply, i]
-
-
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _play(g, s, node, c, ply):  # pragma: no cover - compiled
     """The child: the other side to move; the winning cells of the mover's discs come
     from the ordering (``wins``) or are computed here."""
@@ -536,22 +535,20 @@ def _play(g, s, node, c, ply):  # pragma: no cover - compiled
     return (node[0], mask | mv, wopp, w)
 
 
-@lazy.njit(cache=True, inline="always")
-def _forced_depth(g, s, node, ply, i, depth):  # pragma: no cover - compiled
+@_NODE
+def _child_depth(g, s, node, ply, i, depth):  # pragma: no cover - compiled
     """An extension when forced keeps the horizon honest."""
     next_depth = depth - 1 if node[7] == 0 else depth
     return next_depth if next_depth > 0 else 0
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _cutoff(g, s, node, c, depth, ply):  # pragma: no cover - compiled
     g.history[node[3], c] += depth * depth
 
 
-@lazy.njit(cache=True, inline="always")
-def _store(
-    g, s, node, depth, ply, best, best_move, alpha0, beta
-):  # pragma: no cover - compiled
+@_NODE
+def _store(g, s, node, depth, ply, best, move, alpha0, beta):  # pragma: no cover - compiled
     if not node[6]:
         return
     flag = bound_flag(best, alpha0, beta)
@@ -560,7 +557,7 @@ def _store(
     d = _TT_SOLVED if depth >= empties else min(depth, _TT_SOLVED - 1)
     slot = node[5]
     g.tt[slot, 0] = node[4]
-    g.tt[slot, 1] = ((stored + _TT_OFFSET) << 16) | (d << 8) | (flag << 6) | best_move
+    g.tt[slot, 1] = ((stored + _TT_OFFSET) << 16) | (d << 8) | (flag << 6) | move
 
 
 #: Negamax value for the side to move on bitboards (:func:`atlas.bots.search.negamax`):
@@ -574,15 +571,4 @@ def _store(
 #: sides by shifts, moves under an opponent's winning cell skipped, the window narrowed
 #: to the reachable win/loss scores, moves ordered by the table move, the number of
 #: winning cells they make, history and centre; principal variation search.
-bit_search = negamax(
-    f"{__name__}.bit_search",
-    expand=_expand,
-    move=_move,
-    play=_play,
-    child_depth=_forced_depth,
-    cutoff=_cutoff,
-    store=_store,
-    win=WIN,
-    pvs=PVS_VALUE,
-    clock_mask=4095,
-)
+bit_search = negamax(f"{__name__}.bit_search", _NODE, win=WIN, pvs=PVS_VALUE, clock_mask=4095)

@@ -13,16 +13,16 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ...jit import numba as lazy
 from ..search import (
     S_BEST,
     S_DONE,
     S_EMPTY,
     S_SCORE,
+    NodeKernels,
     bound_flag,
+    killer_cutoff,
     killer_key,
     negamax,
-    note_cutoff,
     sort_moves,
     tt_cuts,
     value_from_tt,
@@ -153,6 +153,10 @@ def _threat_delta(
     return v if after else -v
 
 
+#: The node kernels of the array search.
+_NODE = NodeKernels(cutoff=killer_cutoff)
+
+
 class WindowSearch(NamedTuple):
     """The context of the array search (``g`` of :func:`atlas.bots.search.negamax`).
 
@@ -249,7 +253,7 @@ def _zugzwang(threats, heights, rows, cols, z):
     return v
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
     """Tactics first (a win now; a block of the opponent's win, two of them a loss),
     the leaves' value, the table, then the moves ordered."""
@@ -312,12 +316,7 @@ def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
     return n, 0, alpha, beta, (forced, slot, h)
 
 
-@lazy.njit(cache=True, inline="always")
-def _move(g, p, node, ply, i):  # pragma: no cover - compiled
-    return g.moves[ply, i]
-
-
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _play(g, p, node, c, ply):  # pragma: no cover - compiled
     cell = (g.rows - 1 - g.heights[c]) * g.cols + c
     _update(g, cell, p, 1)
@@ -326,7 +325,7 @@ def _play(g, p, node, c, ply):  # pragma: no cover - compiled
     return 1 - p
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _undo(g, p, node, c, q):  # pragma: no cover - compiled
     g.heights[c] -= 1
     cell = (g.rows - 1 - g.heights[c]) * g.cols + c
@@ -334,25 +333,18 @@ def _undo(g, p, node, c, q):  # pragma: no cover - compiled
     _update(g, cell, p, -1)
 
 
-@lazy.njit(cache=True, inline="always")
-def _forced_depth(g, p, node, ply, i, depth):  # pragma: no cover - compiled
+@_NODE
+def _child_depth(g, p, node, ply, i, depth):  # pragma: no cover - compiled
     """An extension when forced keeps the horizon honest."""
     next_depth = depth - 1 if node[0] < 0 else depth
     return next_depth if next_depth > 0 else 0
 
 
-@lazy.njit(cache=True, inline="always")
-def _cutoff(g, p, node, c, depth, ply):  # pragma: no cover - compiled
-    note_cutoff(g.killers, g.history, ply, p, c, depth * depth)
-
-
-@lazy.njit(cache=True, inline="always")
-def _store(
-    g, p, node, depth, ply, best, best_move, alpha0, beta
-):  # pragma: no cover - compiled
+@_NODE
+def _store(g, p, node, depth, ply, best, move, alpha0, beta):  # pragma: no cover - compiled
     slot = node[1]
     g.tt[slot, 0] = node[2]
-    g.tt[slot, 1] = best_move
+    g.tt[slot, 1] = move
     g.tt[slot, 2] = depth * 4 + bound_flag(best, alpha0, beta)
     g.tt[slot, 3] = value_to_tt(best, ply, WIN)
 
@@ -360,18 +352,7 @@ def _store(
 #: Negamax alpha-beta over a :class:`WindowSearch` with make/undo
 #: (:func:`atlas.bots.search.negamax`): ``window_search(g, p, depth, ply, alpha, beta)``,
 #: the value for seat ``p`` to move (see :mod:`atlas.bots.connect5.strong`).
-window_search = negamax(
-    f"{__name__}.window_search",
-    expand=_expand,
-    move=_move,
-    play=_play,
-    undo=_undo,
-    child_depth=_forced_depth,
-    cutoff=_cutoff,
-    store=_store,
-    win=WIN,
-    clock_mask=1023,
-)
+window_search = negamax(f"{__name__}.window_search", _NODE, win=WIN, clock_mask=1023)
 
 
 @numba.njit(cache=True)

@@ -58,6 +58,7 @@ practice. *IEEE PAMI* 11(11).  ``connect5-minimax.txt`` (the seed bot this one b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -65,9 +66,9 @@ import numpy as np
 from ..search import (
     S_ABORT,
     S_BEST,
-    S_DONE,
     S_EMPTY,
     S_NODES,
+    DeepeningBot,
     clock,
     gc_paused,
     new_status,
@@ -109,7 +110,7 @@ __all__ = [
 ]
 
 
-class StrongConnect5Bot:
+class StrongConnect5Bot(DeepeningBot):
     """Iterative-deepening alpha-beta with tactics, history and a transposition table.
 
     Parameters
@@ -136,17 +137,10 @@ class StrongConnect5Bot:
     """
 
     name = "strong"
+    margin = 0.012
 
-    def __init__(
-        self,
-        game: str = "connect5",
-        seed: int = 0,
-        margin: float = 0.012,
-        max_depth: int | None = None,
-    ) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.margin = margin
-        self.max_depth = max_depth
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.solve_empties = SOLVE_EMPTIES
         self.solve_share = SOLVE_SHARE
         # array search, one row per entry: key, best move, depth * 4 + bound flag, value
@@ -155,10 +149,6 @@ class StrongConnect5Bot:
         self.tt_bits: np.ndarray | None = None
         self.geo: np.ndarray | None = None
         self._geometry: tuple[int, int, int] | None = None
-        self._warm = False
-        self.last_depth = 0
-        self.last_score = 0
-        self.last_nodes = 0
 
     def _setup(self, rows: int, cols: int, inarow: int) -> None:
         if self._geometry == (rows, cols, inarow):
@@ -277,22 +267,14 @@ class StrongConnect5Bot:
                 now = float(clock())
                 heuristic_stop = now + 0.5 * (stop - now)
         g = g._replace(deadline=heuristic_stop)
-        for depth in range(1, limit + 1):
-            status[S_ABORT] = 0
-            status[S_DONE] = 0
-            status[S_BEST] = -1
-            score = bit_search(g, position, depth, 0, -(WIN + 1), WIN + 1)
-            if status[S_ABORT] != 0:
-                if status[S_DONE] > 0 and status[S_BEST] >= 0:
-                    best = int(status[S_BEST])
-                break
-            best = int(status[S_BEST]) if status[S_BEST] >= 0 else best
-            if drawn < 0:
-                self.last_depth = depth
-                self.last_score = int(score)
-            if abs(score) > WIN - 1000 or time_left(heuristic_stop) < 0:
-                break
-        self.last_nodes = int(status[S_NODES])
+        solved = (self.last_depth, self.last_score)
+
+        def run(depth: int) -> int:
+            return int(bit_search(g, position, depth, 0, -(WIN + 1), WIN + 1))
+
+        best = self.deepen(run, status, limit, best, _done(heuristic_stop))
+        if drawn >= 0:  # the figures of the proof, not of the search for traps
+            self.last_depth, self.last_score = solved
         if (
             drawn >= 0
             and best != drawn
@@ -381,26 +363,18 @@ class StrongConnect5Bot:
         status = g.status
         empties = int(status[S_EMPTY])
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        nodes = 0
-        for depth in range(1, limit + 1):
-            status[S_ABORT] = 0
-            status[S_DONE] = 0
-            status[S_BEST] = -1
-            score = window_search(g, player, depth, 0, -(WIN + 1), WIN + 1)
-            nodes = int(status[S_NODES])
-            if status[S_ABORT] != 0:
-                if status[S_DONE] > 0 and status[S_BEST] >= 0:
-                    best = int(status[S_BEST])
-                break
-            best = int(status[S_BEST]) if status[S_BEST] >= 0 else best
-            self.last_depth = depth
-            self.last_score = int(score)
-            if abs(score) > WIN - 1000 or time_left(stop) < 0:
-                break
-        self.last_nodes = nodes
-        return best
+
+        def run(depth: int) -> int:
+            return int(window_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
+
+        return self.deepen(run, status, limit, best, _done(stop))
 
 
 def time_left(deadline: float) -> float:
     """Seconds from now to ``deadline``."""
     return deadline - float(clock())
+
+
+def _done(stop: float) -> Callable[[int], bool]:
+    """When deepening ends: a proven result, or the clock past ``stop``."""
+    return lambda score: abs(score) > WIN - 1000 or time_left(stop) < 0

@@ -25,7 +25,7 @@ practice. *IEEE PAMI* 11(11).  ``isolation-alphabeta.txt`` (the seed bot).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -128,9 +128,6 @@ def bitboard_search(
         sort_moves(g.moves, g.keys, ply, n)
         return n, 0, alpha, beta, (src, other, slot, use_tt)
 
-    def move(g, s, node, ply, i):  # pragma: no cover - compiled
-        return g.moves[ply, i]
-
     def leaf(g, s, node, m, depth, ply):  # pragma: no cover - compiled
         if depth != 1:
             return False, 0
@@ -158,15 +155,12 @@ def bitboard_search(
     def cutoff(g, s, node, m, depth, ply):  # pragma: no cover - compiled
         note_cutoff(g.killers, g.history, ply, s[3], m, depth * depth)
 
-    def store(
-        g, s, node, depth, ply, best, best_move, alpha0, beta
-    ):  # pragma: no cover - compiled
+    def store(g, s, node, depth, ply, best, move, alpha0, beta):  # pragma: no cover - compiled
         if node[3]:
-            tt_store(
-                g.tt_key, g.tt, node[2], s[4], best_move, depth, ply, best, alpha0, beta, WIN
-            )
+            tt_store(g.tt_key, g.tt, node[2], s[4], move, depth, ply, best, alpha0, beta, WIN)
 
-    kernels: dict[str, Any] = {}
-    for f in (expand, move, leaf, play, cutoff, store):
-        kernels[f.__name__] = built(f, f"{name}.{f.__name__}", cache=True, inline="always")
-    return negamax(name, win=WIN, pvs=PVS_ALPHA, clock_nodes=CLOCK_NODES, **kernels)
+    kernels = {
+        f.__name__: built(f, f"{name}.{f.__name__}", cache=True, inline="always")
+        for f in (expand, leaf, play, cutoff, store)
+    }
+    return negamax(name, kernels, win=WIN, pvs=PVS_ALPHA, clock_nodes=CLOCK_NODES)

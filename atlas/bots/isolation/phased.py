@@ -29,12 +29,10 @@ import numpy as np
 from ...jit import numba as lazy
 from ...sim.isolation import KNIGHT_JUMPS, QUEEN_DIRECTIONS
 from ..search import (
-    S_ABORT,
-    S_BEST,
-    S_DONE,
     S_EXT,
     S_EXTCAP,
-    S_NODES,
+    DeepeningBot,
+    NodeKernels,
     clock,
     gc_paused,
     negamax,
@@ -45,7 +43,10 @@ from ..search import (
 
 __all__ = [
     "PhasedIsolationBot",
+    "IsolationBot",
+    "separated_walk",
     "Board",
+    "BoardArrays",
     "flat_board",
     "tiny_state",
     "longest_path",
@@ -104,6 +105,26 @@ class Board:
     def cell(self, c: int) -> tuple[int, int]:
         """``(row, col)`` of a flat cell index."""
         return (int(c) // self.cols, int(c) % self.cols)
+
+    def arrays(self) -> BoardArrays:
+        """The board's part of a search context."""
+        fields = (self.free, self.nbr, self.slide, self.pos, self.mark, self.queue, self.stamp)
+        return BoardArrays(*fields, self.lp)
+
+
+class BoardArrays(NamedTuple):
+    """A :class:`Board`'s arrays, for the compiled searches: the free cells, the
+    neighbour table, whether moves slide, the pieces, the flood fill's marks, queue and
+    stamp, and the longest path's stacks (``lp``)."""
+
+    free: np.ndarray
+    nbr: np.ndarray
+    slide: bool
+    pos: np.ndarray
+    mark: np.ndarray
+    queue: np.ndarray
+    stamp: np.ndarray
+    lp: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def neighbour_table(rows: int, cols: int, slide: bool) -> np.ndarray:
@@ -307,8 +328,20 @@ def _ordered_moves(free, nbr, slide, src, out, keys):
 
 
 @numba.njit(cache=True)
-def evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp):
-    """The seed's heuristic of the phase, for seat ``p``."""
+def walk_length(free, nbr, slide, src, cap, mark, queue, stamp, lp):
+    """The longest walk from ``src`` found in ``cap`` nodes (:func:`longest_path`, bounded
+    by the area reachable from ``src``)."""
+    area = flood(free, nbr, src, mark, queue, stamp)
+    length, _, _ = longest_path(
+        free, nbr, slide, src, cap, area, lp[0], lp[1], lp[2], lp[3], lp[4], np.inf
+    )
+    return length
+
+
+@lazy.njit(cache=True, _nrt=False)
+def evaluate(phase, b, p):
+    """The seed's heuristic of the phase, for seat ``p`` on the :class:`BoardArrays` ``b``."""
+    free, nbr, slide, pos, mark, queue, stamp, lp = b
     q = 1 - p
     if phase == BEGIN:
         return count_moves(free, nbr, slide, pos[p]) - count_moves(free, nbr, slide, pos[q])
@@ -327,101 +360,62 @@ def evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp):
                     WIN // 2 + (mine - theirs) if mine > theirs else -WIN // 2 + (mine - theirs)
                 )
         return mine - theirs
-    mine = flood(free, nbr, pos[p], mark, queue, stamp)
-    a, _, _ = longest_path(
-        free,
-        nbr,
-        slide,
-        pos[p],
-        LEAF_PATH_NODES,
-        mine,
-        lp[0],
-        lp[1],
-        lp[2],
-        lp[3],
-        lp[4],
-        np.inf,
-    )
-    theirs = flood(free, nbr, pos[q], mark, queue, stamp)
-    b, _, _ = longest_path(
-        free,
-        nbr,
-        slide,
-        pos[q],
-        LEAF_PATH_NODES,
-        theirs,
-        lp[0],
-        lp[1],
-        lp[2],
-        lp[3],
-        lp[4],
-        np.inf,
-    )
-    return a - b
+    a = walk_length(free, nbr, slide, pos[p], LEAF_PATH_NODES, mark, queue, stamp, lp)
+    return a - walk_length(free, nbr, slide, pos[q], LEAF_PATH_NODES, mark, queue, stamp, lp)
+
+
+#: The node kernels of the seed's search.
+_NODE = NodeKernels()
 
 
 class PhasedSearch(NamedTuple):
     """The context of the seed's search (``g`` of :func:`atlas.bots.search.negamax`):
-    the phase, the :class:`Board`'s arrays, each ply's moves and sort keys."""
+    the phase, the board's arrays, each ply's moves and sort keys."""
 
     phase: int
-    free: np.ndarray
-    nbr: np.ndarray
-    slide: bool
-    pos: np.ndarray
+    b: BoardArrays
     moves: np.ndarray
     keys: np.ndarray
-    mark: np.ndarray
-    queue: np.ndarray
-    stamp: np.ndarray
-    lp: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
     status: np.ndarray
     deadline: float
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
     """The seed's node: its evaluation, and every child evaluated and searched best first."""
-    src = g.pos[p]
-    n = gen_moves(g.free, g.nbr, g.slide, src, g.moves[ply])
+    src = g.b.pos[p]
+    n = gen_moves(g.b.free, g.b.nbr, g.b.slide, src, g.moves[ply])
     if n == 0:
         return -1, -(WIN - ply), alpha, beta, (src, 0, 0)
-    parent = evaluate(g.phase, g.free, g.nbr, g.slide, g.pos, p, g.mark, g.queue, g.stamp, g.lp)
+    parent = evaluate(g.phase, g.b, p)
     if depth <= 0:
         return -1, parent, alpha, beta, (src, parent, 0)
     for i in range(n):
         m = g.moves[ply, i]
-        g.free[m] = 0
-        g.pos[p] = m
-        g.keys[ply, i] = -evaluate(
-            g.phase, g.free, g.nbr, g.slide, g.pos, 1 - p, g.mark, g.queue, g.stamp, g.lp
-        )
-        g.pos[p] = src
-        g.free[m] = 1
+        g.b.free[m] = 0
+        g.b.pos[p] = m
+        g.keys[ply, i] = -evaluate(g.phase, g.b, 1 - p)
+        g.b.pos[p] = src
+        g.b.free[m] = 1
     sort_moves(g.moves, g.keys, ply, n)
     return n, 0, alpha, beta, (src, parent, SWING[g.phase])
 
 
-@lazy.njit(cache=True, inline="always")
-def _move(g, p, node, ply, i):  # pragma: no cover - compiled
-    return g.moves[ply, i]
-
-
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _play(g, p, node, m, ply):  # pragma: no cover - compiled
-    g.free[m] = 0
-    g.pos[p] = m
+    g.b.free[m] = 0
+    g.b.pos[p] = m
     return 1 - p
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _undo(g, p, node, m, q):  # pragma: no cover - compiled
-    g.pos[p] = node[0]
-    g.free[m] = 1
+    g.b.pos[p] = node[0]
+    g.b.free[m] = 1
 
 
-@lazy.njit(cache=True, inline="always")
-def _extend(g, p, node, ply, i, depth):  # pragma: no cover - compiled
+@_NODE
+def _child_depth(g, p, node, ply, i, depth):  # pragma: no cover - compiled
     """The seed's quiescence: a child whose evaluation swings from large positive to large
     negative (or back) is searched one ply deeper, at most ``S_EXTCAP`` times."""
     _, parent, swing = node
@@ -438,16 +432,7 @@ def _extend(g, p, node, ply, i, depth):  # pragma: no cover - compiled
 #: Negamax alpha-beta with the seed's ordering and quiescence extension
 #: (:func:`atlas.bots.search.negamax`): ``phased_search(g, p, depth, ply, alpha, beta)``,
 #: ``g`` a :class:`PhasedSearch`, ``p`` the seat to move.
-phased_search = negamax(
-    f"{__name__}.phased_search",
-    expand=_expand,
-    move=_move,
-    play=_play,
-    undo=_undo,
-    child_depth=_extend,
-    win=WIN,
-    clock_mask=255,
-)
+phased_search = negamax(f"{__name__}.phased_search", _NODE, win=WIN, clock_mask=255)
 
 
 def phase_of(board: Board) -> int:
@@ -463,7 +448,43 @@ def phase_of(board: Board) -> int:
     return MIDDLE
 
 
-class PhasedIsolationBot:
+def separated_walk(board: Board, player: int, stop: float) -> int | None:
+    """Once the pieces are separated no search is needed: the first move of the longest
+    walk ``player`` finds by ``stop`` (-1 if it has none), else ``None``."""
+    if not separated(board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp):
+        return None
+    src = board.pos[player]
+    area = flood(board.free, board.nbr, src, board.mark, board.queue, board.stamp)
+    lp = board.lp
+    _, first, _ = longest_path(
+        board.free, board.nbr, board.slide, src, ROOT_PATH_NODES, area, *lp, stop
+    )
+    return int(first)
+
+
+class IsolationBot(DeepeningBot):
+    """The isolation searches' side of a move: the warm-up and a random legal fallback."""
+
+    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
+        """Load every kernel now (numba's cache), so that no move pays for it later."""
+        if self._warm:
+            return
+        self._warm = True
+        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
+            for variant in ("queen", "knight"):
+                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+
+    def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def fallback(self, board: Board, player: int) -> int:
+        """A random legal move of ``player`` (played if no search finishes), -1 if none."""
+        out = np.empty(board.free.size, dtype=np.int64)
+        n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
+        return int(self.rng.choice(out[:n])) if n else -1
+
+
+class PhasedIsolationBot(IsolationBot):
     """The seed bot: phase heuristics, ordered alpha-beta, quiescence, longest-path walk.
 
     Parameters
@@ -490,31 +511,11 @@ class PhasedIsolationBot:
     """
 
     name = "phased"
+    margin = 0.03
 
-    def __init__(
-        self,
-        game: str = "isolation",
-        seed: int = 0,
-        margin: float = 0.03,
-        max_depth: int | None = None,
-    ) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.margin = margin
-        self.max_depth = max_depth
-        self._warm = False
-        self.last_depth = 0
-        self.last_nodes = 0
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.last_phase = BEGIN
-        self.last_score = 0
-
-    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
-        """Load every kernel now (numba's cache), so that no move pays for it later."""
-        if self._warm:
-            return
-        self._warm = True
-        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
-            for variant in ("queen", "knight"):
-                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
 
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
@@ -524,80 +525,28 @@ class PhasedIsolationBot:
         board = flat_board(state)
         stop = stop_time(deadline, self.margin)
         self.last_depth = 0  # this move's deepest finished depth, not the last move's
-        out = np.empty(board.free.size, dtype=np.int64)
-        n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
-        if n == 0:
+        fallback = self.fallback(board, player)
+        if fallback < 0:
             return (0, 0)
-        moves = out[:n].copy()
-        fallback = int(self.rng.choice(moves))
-        phase = phase_of(board)
-        self.last_phase = phase
-        if (
-            phase == END
-            and board.pos[0] >= 0
-            and board.pos[1] >= 0
-            and separated(
-                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp
-            )
-        ):
-            area = flood(
-                board.free, board.nbr, board.pos[player], board.mark, board.queue, board.stamp
-            )
-            _, first, _ = longest_path(
-                board.free,
-                board.nbr,
-                board.slide,
-                board.pos[player],
-                ROOT_PATH_NODES,
-                area,
-                *board.lp,
-                stop,
-            )
-            self.last_depth = 0
-            return board.cell(first if first >= 0 else fallback)
+        phase = self.last_phase = phase_of(board)
+        walk = separated_walk(board, player, stop)
+        if walk is not None:
+            return board.cell(walk if walk >= 0 else fallback)
         return board.cell(self._search(board, player, phase, stop, fallback))
 
     def _search(self, board: Board, player: int, phase: int, stop: float, fallback: int) -> int:
         empties = int(board.free.sum())
         max_ply = empties + 2
-        width = board.free.size
-        buf = np.zeros((max_ply + 1, width), dtype=np.int64)
-        keys = np.zeros((max_ply + 1, width), dtype=np.int64)
+        order = np.zeros((2, max_ply + 1, board.free.size), dtype=np.int64)
         status = new_status()
-        limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        g = PhasedSearch(
-            phase,
-            board.free,
-            board.nbr,
-            board.slide,
-            board.pos,
-            buf,
-            keys,
-            board.mark,
-            board.queue,
-            board.stamp,
-            board.lp,
-            status,
-            stop,
-        )
-        best = fallback
-        for depth in range(1, limit + 1):
-            status[S_ABORT] = 0
-            status[S_DONE] = 0
-            status[S_BEST] = -1
+        g = PhasedSearch(phase, board.arrays(), order[0], order[1], status, stop)
+
+        def run(depth: int) -> int:
             status[S_EXT] = 0
             status[S_EXTCAP] = 2 * depth
             if status[S_EXTCAP] + depth >= max_ply:
                 status[S_EXTCAP] = max(0, max_ply - depth - 1)
-            score = phased_search(g, player, depth, 0, -(WIN + 1), WIN + 1)
-            if status[S_ABORT] != 0:
-                if status[S_DONE] > 0 and status[S_BEST] >= 0:
-                    best = int(status[S_BEST])
-                break
-            if status[S_BEST] >= 0:
-                best = int(status[S_BEST])
-            self.last_depth, self.last_score = depth, int(score)
-            if abs(score) >= WIN - 1000:
-                break
-        self.last_nodes = int(status[S_NODES])
-        return best
+            return int(phased_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
+
+        limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        return self.deepen(run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000)

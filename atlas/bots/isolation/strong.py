@@ -40,16 +40,13 @@ import numpy as np
 from ...jit import numba as lazy
 from ..search import (
     PVS_ALPHA,
-    S_ABORT,
-    S_BEST,
-    S_DONE,
-    S_NODES,
+    NodeKernels,
     clock,
     gc_paused,
+    killer_cutoff,
     killer_key,
     negamax,
     new_status,
-    note_cutoff,
     sort_moves,
     stop_time,
     tt_probe,
@@ -58,17 +55,16 @@ from ..search import (
 from .bitboard import BitboardSearch
 from .knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .phased import (
-    ROOT_PATH_NODES,
     SEPARATED_WIN,
     WIN,
     Board,
+    BoardArrays,
+    IsolationBot,
     count_moves,
     flat_board,
-    flood,
     gen_moves,
-    longest_path,
-    separated,
-    tiny_state,
+    separated_walk,
+    walk_length,
 )
 from .queen import QueenTables, queen_search, queen_tables
 
@@ -149,8 +145,10 @@ def voronoi_split(free, nbr, slide, pos, dist0, dist1, queue, tie):
     return a, b, both
 
 
-@numba.njit(cache=True)
-def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
+@lazy.njit(cache=True, _nrt=False)
+def _evaluate(b, p, dist0, dist1):
+    """The static value for seat ``p`` of the :class:`~.phased.BoardArrays` ``b``."""
+    free, nbr, slide, pos, mark, queue, stamp, lp = b
     q = 1 - p
     if not slide and (pos[0] < 0 or pos[1] < 0):
         # a piece still to be placed: mobility only
@@ -159,36 +157,8 @@ def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
         ] * count_moves(free, nbr, slide, pos[q])
     v0, v1, both = voronoi_split(free, nbr, slide, pos, dist0, dist1, queue, -1 if slide else p)
     if pos[0] >= 0 and pos[1] >= 0 and both == 0:
-        area_p = flood(free, nbr, pos[p], mark, queue, stamp)
-        a, _, _ = longest_path(
-            free,
-            nbr,
-            slide,
-            pos[p],
-            SEPARATED_PATH_NODES,
-            area_p,
-            lp[0],
-            lp[1],
-            lp[2],
-            lp[3],
-            lp[4],
-            np.inf,
-        )
-        area_q = flood(free, nbr, pos[q], mark, queue, stamp)
-        b, _, _ = longest_path(
-            free,
-            nbr,
-            slide,
-            pos[q],
-            SEPARATED_PATH_NODES,
-            area_q,
-            lp[0],
-            lp[1],
-            lp[2],
-            lp[3],
-            lp[4],
-            np.inf,
-        )
+        a = walk_length(free, nbr, slide, pos[p], SEPARATED_PATH_NODES, mark, queue, stamp, lp)
+        b = walk_length(free, nbr, slide, pos[q], SEPARATED_PATH_NODES, mark, queue, stamp, lp)
         if a > b:
             return SEPARATED_WIN + 100 * (a - b)
         return -SEPARATED_WIN + 100 * (a - b)
@@ -203,6 +173,10 @@ def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
     return TERRITORY_WEIGHT * terr + MOBILITY_WEIGHT * mob
 
 
+#: The node kernels of the array search.
+_NODE = NodeKernels(cutoff=killer_cutoff)
+
+
 class ArraySearch(NamedTuple):
     """The context of the array search (``g`` of :func:`atlas.bots.search.negamax`): the
     :class:`~atlas.bots.isolation.phased.Board`'s arrays, each ply's moves and sort keys,
@@ -211,18 +185,11 @@ class ArraySearch(NamedTuple):
     moves), the transposition table (rows of best move, depth, bound flag, value, keyed
     by ``tt_key``), killers and history."""
 
-    free: np.ndarray
-    nbr: np.ndarray
-    slide: bool
-    pos: np.ndarray
+    b: BoardArrays
     moves: np.ndarray
     keys: np.ndarray
-    mark: np.ndarray
-    queue: np.ndarray
-    stamp: np.ndarray
     dist0: np.ndarray
     dist1: np.ndarray
-    lp: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
     zb: np.ndarray
     zp: np.ndarray
     zside: np.uint64
@@ -235,9 +202,9 @@ class ArraySearch(NamedTuple):
     deadline: float
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
-    free, nbr, slide, pos = g.free, g.nbr, g.slide, g.pos
+    free, nbr, slide, pos = g.b.free, g.b.nbr, g.b.slide, g.b.pos
     src = pos[p]
     h = g.key[0]
     slot = h & (g.tt_key.shape[0] - 1)
@@ -245,10 +212,7 @@ def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
     if n == 0:
         return -1, -(WIN - ply), alpha, beta, (src, slot, h)
     if depth <= 0:
-        value = _evaluate(
-            free, nbr, slide, pos, p, g.mark, g.queue, g.stamp, g.dist0, g.dist1, g.lp
-        )
-        return -1, value, alpha, beta, (src, slot, h)
+        return -1, _evaluate(g.b, p, g.dist0, g.dist1), alpha, beta, (src, slot, h)
     tt_best, settled, v = tt_probe(g.tt_key, g.tt, slot, h, depth, ply, alpha, beta, WIN)
     if settled:
         return -1, v, alpha, beta, (src, slot, h)
@@ -270,11 +234,6 @@ def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
 
 
 @lazy.njit(cache=True, inline="always")
-def _move(g, p, node, ply, i):  # pragma: no cover - compiled
-    return g.moves[ply, i]
-
-
-@lazy.njit(cache=True, inline="always")
 def _delta(g, p, src, m):  # pragma: no cover - compiled
     """The change of the Zobrist key when seat ``p`` moves from ``src`` to ``m``."""
     delta = g.zb[m] ^ g.zp[p, m] ^ g.zside
@@ -283,52 +242,34 @@ def _delta(g, p, src, m):  # pragma: no cover - compiled
     return delta
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _play(g, p, node, m, ply):  # pragma: no cover - compiled
-    g.free[m] = 0
-    g.pos[p] = m
+    g.b.free[m] = 0
+    g.b.pos[p] = m
     g.key[0] ^= _delta(g, p, node[0], m)
     return 1 - p
 
 
-@lazy.njit(cache=True, inline="always")
+@_NODE
 def _undo(g, p, node, m, q):  # pragma: no cover - compiled
     g.key[0] ^= _delta(g, p, node[0], m)
-    g.pos[p] = node[0]
-    g.free[m] = 1
+    g.b.pos[p] = node[0]
+    g.b.free[m] = 1
 
 
-@lazy.njit(cache=True, inline="always")
-def _cutoff(g, p, node, m, depth, ply):  # pragma: no cover - compiled
-    note_cutoff(g.killers, g.history, ply, p, m, depth * depth)
-
-
-@lazy.njit(cache=True, inline="always")
-def _store(
-    g, p, node, depth, ply, best, best_move, alpha0, beta
-):  # pragma: no cover - compiled
-    tt_store(g.tt_key, g.tt, node[1], node[2], best_move, depth, ply, best, alpha0, beta, WIN)
+@_NODE
+def _store(g, p, node, depth, ply, best, move, alpha0, beta):  # pragma: no cover - compiled
+    tt_store(g.tt_key, g.tt, node[1], node[2], move, depth, ply, best, alpha0, beta, WIN)
 
 
 #: Principal-variation alpha-beta on the arrays of a :class:`ArraySearch` with a
 #: transposition table, killers and history (:func:`atlas.bots.search.negamax`):
 #: ``array_search(g, p, depth, ply, alpha, beta)``, ``p`` the seat to move.  The clock
 #: is read every 8 nodes (a queen-board node costs 30-50 us).
-array_search = negamax(
-    f"{__name__}.array_search",
-    expand=_expand,
-    move=_move,
-    play=_play,
-    undo=_undo,
-    cutoff=_cutoff,
-    store=_store,
-    win=WIN,
-    pvs=PVS_ALPHA,
-    clock_mask=7,
-)
+array_search = negamax(f"{__name__}.array_search", _NODE, win=WIN, pvs=PVS_ALPHA, clock_mask=7)
 
 
-class StrongIsolationBot:
+class StrongIsolationBot(IsolationBot):
     """Iterative-deepening PVS with a Zobrist transposition table and a Voronoi evaluation.
 
     Parameters
@@ -354,16 +295,8 @@ class StrongIsolationBot:
 
     name = "strong"
 
-    def __init__(
-        self,
-        game: str = "isolation",
-        seed: int = 0,
-        margin: float = 0.02,
-        max_depth: int | None = None,
-    ) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.margin = margin
-        self.max_depth = max_depth
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         #: search queen boards of at most 64 squares on arrays rather than bitboards
         #: (the previous bot, kept for comparison)
         self.arrays = False
@@ -372,12 +305,8 @@ class StrongIsolationBot:
         # per slot: best move, depth, bound flag, value (one cache line per entry)
         self.tt = np.zeros((size, 4), dtype=np.int64)
         self._cells = -1
-        self._warm = False
         self._tables: KnightTables | None = None
         self._queen: QueenTables | None = None
-        self.last_depth = 0
-        self.last_nodes = 0
-        self.last_score = 0
         self.last_seconds = 0.0
 
     def _zobrist(self, n: int) -> None:
@@ -419,10 +348,7 @@ class StrongIsolationBot:
         loaded machine, in a 20 ms move).
         """
         if not self._warm:
-            self._warm = True
-            for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
-                for variant in ("queen", "knight"):
-                    self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+            super().start()
             self.tt.fill(0)
         shape = getattr(game_map, "shape", None)
         if shape is not None:  # the keys of the game's board now rather than in a move
@@ -438,124 +364,52 @@ class StrongIsolationBot:
         # short moves keep a quarter of their time rather than the whole margin
         stop = stop_time(deadline, min(self.margin, SHORT_MARGIN_SHARE * (deadline - start)))
         self.last_depth = 0  # this move's deepest finished depth, not the last move's
-        out = np.empty(board.free.size, dtype=np.int64)
-        n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
-        if n == 0:
+        fallback = self.fallback(board, player)
+        if fallback < 0:
             return (0, 0)
-        fallback = int(self.rng.choice(out[:n]))
-        if (
-            board.pos[0] >= 0
-            and board.pos[1] >= 0
-            and separated(
-                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp
-            )
-        ):
-            area = flood(
-                board.free, board.nbr, board.pos[player], board.mark, board.queue, board.stamp
-            )
-            _, first, _ = longest_path(
-                board.free,
-                board.nbr,
-                board.slide,
-                board.pos[player],
-                ROOT_PATH_NODES,
-                area,
-                *board.lp,
-                stop,
-            )
-            self.last_depth = 0
-            return board.cell(first if first >= 0 else fallback)
+        walk = separated_walk(board, player, stop)
+        if walk is not None:
+            return board.cell(walk if walk >= 0 else fallback)
         self._zobrist(board.free.size)
         key = self._key(board, player)
         empties = int(board.free.sum())
         cells = board.free.size
-        buf = np.zeros((empties + 2, cells), dtype=np.int64)
-        keys = np.zeros((empties + 2, cells), dtype=np.int64)
-        dist0 = np.zeros(cells, dtype=np.int64)
-        dist1 = np.zeros(cells, dtype=np.int64)
+        order = np.zeros((2, empties + 2, cells), dtype=np.int64)
         killers = np.full((empties + 2, 2), -1, dtype=np.int64)
         history = np.zeros((2, cells), dtype=np.int64)
         status = new_status()
-        limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        table = (self.tt_key, self.tt, killers, history, status, stop)
         g: BitboardSearch | ArraySearch
         if cells <= MAX_CELLS and (not self.arrays if board.slide else board.cols >= 3):
             # a bitboard: one uint64 of free squares
             bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
-            order = np.zeros((2, empties + 2, cells), dtype=np.int64)
             rem = np.zeros(cells + 2, dtype=np.uint64)
             if board.slide:
                 tab, jumps = self._queen_tables(board.rows, board.cols).tab, _NO_JUMPS
-                walk = np.zeros((cells + 2, 2 * cells + 2), dtype=np.int64)
+                stack = np.zeros((cells + 2, 2 * cells + 2), dtype=np.int64)
                 search = queen_search
             else:
                 tables = self._knight_tables(board.rows, board.cols)
                 tab, jumps = tables.tab, tables.jumps
-                walk = np.zeros((2, cells + 2), dtype=np.int64)
+                stack = np.zeros((2, cells + 2), dtype=np.int64)
                 search = knight_search
-            g = BitboardSearch(
-                tab,
-                jumps,
-                order[0],
-                order[1],
-                walk,
-                rem,
-                np.stack([self.zb, self.zp[0], self.zp[1]]),
-                self.zside,
-                self.tt_key,
-                self.tt,
-                killers,
-                history,
-                status,
-                stop,
+            zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
+            g = BitboardSearch._make(
+                (tab, jumps, *order, stack, rem, zobrist, self.zside, *table)
             )
             position = (bits, int(board.pos[0]), int(board.pos[1]), player, key[0])
 
             def run(depth: int) -> int:
                 return int(search(g, position, depth, 0, -(WIN + 1), WIN + 1))
         else:
-            g = ArraySearch(
-                board.free,
-                board.nbr,
-                board.slide,
-                board.pos,
-                buf,
-                keys,
-                board.mark,
-                board.queue,
-                board.stamp,
-                dist0,
-                dist1,
-                board.lp,
-                self.zb,
-                self.zp,
-                self.zside,
-                key,
-                self.tt_key,
-                self.tt,
-                killers,
-                history,
-                status,
-                stop,
-            )
+            dist = np.zeros((2, cells), dtype=np.int64)
+            context = (*dist, self.zb, self.zp, self.zside, key, *table)
+            g = ArraySearch._make((board.arrays(), *order, *context))
 
             def run(depth: int) -> int:
                 return int(array_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
 
-        best = fallback
-        for depth in range(1, limit + 1):
-            status[S_ABORT] = 0
-            status[S_DONE] = 0
-            status[S_BEST] = -1
-            score = run(depth)
-            if status[S_ABORT] != 0:
-                if status[S_DONE] > 0 and status[S_BEST] >= 0:
-                    best = int(status[S_BEST])
-                break
-            if status[S_BEST] >= 0:
-                best = int(status[S_BEST])
-            self.last_depth, self.last_score = depth, int(score)
-            if abs(score) >= WIN - 1000:
-                break
-        self.last_nodes = int(status[S_NODES])
+        limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        best = self.deepen(run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000)
         self.last_seconds = float(clock() - start)
         return board.cell(best)
