@@ -191,10 +191,7 @@ def _bb_windows(x0, x1, geo):
     k = geo[_G_K]
     if k > 5:
         return _bb_windows_any(x0, x1, geo) + _bb_parity(x0, x1, geo)
-    odd = geo[_G_ODD]
-    empty = geo[_G_BOARD] & ~(x0 | x1)
-    fill0 = x0 | (empty & odd)
-    fill1 = x1 | (empty & ~odd)
+    fill0, fill1 = _fills(x0, x1, geo)
     p2 = geo[_G_PARITY + 2]
     p3 = geo[_G_PARITY + 3]
     total = 0
@@ -252,54 +249,58 @@ def _bb_windows(x0, x1, geo):
     return total
 
 
+@numba.njit(cache=True, inline="always")
+def _add4(c0, c1, c2, c3, a):
+    """Add the bits of ``a`` to the 4-bit bit-sliced counters ``c0..c3`` (saturating past
+    15 into ``c3``, which no window of at most 15 cells passes)."""
+    c = c0 & a
+    carry = c1 & c
+    return c0 ^ a, c1 ^ c, c2 ^ carry, c3 | (c2 & carry)
+
+
+@numba.njit(cache=True, inline="always")
+def _counted(c0, c1, c2, c3, j):
+    """The cells whose 4-bit count (``c0..c3``) is ``j``."""
+    return (
+        (c0 if j & 1 else ~c0)
+        & (c1 if j & 2 else ~c1)
+        & (c2 if j & 4 else ~c2)
+        & (c3 if j & 8 else ~c3)
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def _line_counts(x0, x1, s, w, k):
+    """Discs of each seat in the windows of ``k`` cells starting at the cells ``w`` and
+    stepping by the shift ``s``, as two sets of 4-bit bit-sliced counters."""
+    a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = 0
+    for i in range(k):
+        a0, a1, a2, a3 = _add4(a0, a1, a2, a3, (x0 >> (i * s)) & w)
+        b0, b1, b2, b3 = _add4(b0, b1, b2, b3, (x1 >> (i * s)) & w)
+    return a0, a1, a2, a3, b0, b1, b2, b3
+
+
+@numba.njit(cache=True, inline="always")
+def _fills(x0, x1, geo):
+    """Each seat's discs with the empty cells of its own rows (odd heights for seat 0)."""
+    odd = geo[_G_ODD]
+    empty = geo[_G_BOARD] & ~(x0 | x1)
+    return x0 | (empty & odd), x1 | (empty & ~odd)
+
+
 @numba.njit(cache=True)
 def _bb_windows_any(x0, x1, geo):
     """:func:`_bb_windows` for any ``inarow`` up to 15 (4-bit counters, plain loops)."""
     k = geo[_G_K]
     total = 0
     for d in range(4):
-        s = geo[_G_SHIFT + d]
         w = geo[_G_START + d]
-        a0 = a1 = a2 = a3 = 0
-        b0 = b1 = b2 = b3 = 0
-        any0 = 0
-        any1 = 0
-        for i in range(k):
-            a = (x0 >> (i * s)) & w
-            b = (x1 >> (i * s)) & w
-            any0 |= a
-            any1 |= b
-            c = a0 & a
-            a0 ^= a
-            c2 = a1 & c
-            a1 ^= c
-            c3 = a2 & c2
-            a2 ^= c2
-            a3 |= c3
-            c = b0 & b
-            b0 ^= b
-            c2 = b1 & c
-            b1 ^= c
-            c3 = b2 & c2
-            b2 ^= c2
-            b3 |= c3
-        open0 = w & ~any1
-        open1 = w & ~any0
+        a0, a1, a2, a3, b0, b1, b2, b3 = _line_counts(x0, x1, geo[_G_SHIFT + d], w, k)
+        open0 = w & ~(b0 | b1 | b2 | b3)
+        open1 = w & ~(a0 | a1 | a2 | a3)
         for j in range(1, k):
-            m0 = (
-                open0
-                & (a0 if j & 1 else ~a0)
-                & (a1 if j & 2 else ~a1)
-                & (a2 if j & 4 else ~a2)
-                & (a3 if j & 8 else ~a3)
-            )
-            m1 = (
-                open1
-                & (b0 if j & 1 else ~b0)
-                & (b1 if j & 2 else ~b1)
-                & (b2 if j & 4 else ~b2)
-                & (b3 if j & 8 else ~b3)
-            )
+            m0 = open0 & _counted(a0, a1, a2, a3, j)
+            m1 = open1 & _counted(b0, b1, b2, b3, j)
             total += (_popcount(m0) - _popcount(m1)) * geo[_G_WEIGHT + j]  # type: ignore[call-arg]
     return total
 
@@ -317,55 +318,23 @@ def _bb_parity(x0, x1, geo):
     counters of :func:`_bb_windows`; O(4 inarow) word operations.
     """
     k = geo[_G_K]
-    odd = geo[_G_ODD]
-    empty = geo[_G_BOARD] & ~(x0 | x1)
-    fill0 = x0 | (empty & odd)
-    fill1 = x1 | (empty & ~odd)
+    fill0, fill1 = _fills(x0, x1, geo)
     total = 0
     for d in range(4):
         s = geo[_G_SHIFT + d]
         w = geo[_G_START + d]
         f0 = fill0 & w
         f1 = fill1 & w
-        a0 = x0 & w
-        b0 = x1 & w
-        a1 = a2 = a3 = b1 = b2 = b3 = 0
         for i in range(1, k):
             f0 &= fill0 >> (i * s)
             f1 &= fill1 >> (i * s)
-            a = (x0 >> (i * s)) & w
-            b = (x1 >> (i * s)) & w
-            c = a0 & a
-            a0 ^= a
-            c2 = a1 & c
-            a1 ^= c
-            a3 |= a2 & c2
-            a2 ^= c2
-            c = b0 & b
-            b0 ^= b
-            c2 = b1 & c
-            b1 ^= c
-            b3 |= b2 & c2
-            b2 ^= c2
+        if f0 | f1 == 0:
+            continue
+        a0, a1, a2, a3, b0, b1, b2, b3 = _line_counts(x0, x1, s, w, k)
         for e in range(2, k):
             v = geo[_G_PARITY + e]
-            if v == 0 or f0 | f1 == 0:
-                continue
-            j = k - e
-            m0 = (
-                f0
-                & (a0 if j & 1 else ~a0)
-                & (a1 if j & 2 else ~a1)
-                & (a2 if j & 4 else ~a2)
-                & (a3 if j & 8 else ~a3)
-            )
-            m1 = (
-                f1
-                & (b0 if j & 1 else ~b0)
-                & (b1 if j & 2 else ~b1)
-                & (b2 if j & 4 else ~b2)
-                & (b3 if j & 8 else ~b3)
-            )
+            m0 = f0 & _counted(a0, a1, a2, a3, k - e)
+            m1 = f1 & _counted(b0, b1, b2, b3, k - e)
             total += (_popcount(m0) - _popcount(m1)) * v  # type: ignore[call-arg]
     return total
 

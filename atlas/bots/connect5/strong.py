@@ -113,16 +113,9 @@ __all__ = [
 class StrongConnect5Bot(DeepeningBot):
     """Iterative-deepening alpha-beta with tactics, history and a transposition table.
 
-    Parameters
-    ----------
-    game : str
-        ``"connect5"``.
-    seed : int
-        Seeds the choice between equally good first moves on an empty board.
-    margin : float
-        Seconds kept in hand before the deadline.
-    max_depth : int or None
-        Stop deepening at this depth (``None``: until the deadline or an exact result).
+    Parameters as :class:`~atlas.bots.search.DeepeningBot`'s (the generator chooses
+    between equally good first moves on an empty board; without ``max_depth`` the bot
+    deepens until the deadline or an exact result; :attr:`margin` 12 ms).
 
     Notes
     -----
@@ -210,20 +203,11 @@ class StrongConnect5Bot(DeepeningBot):
         if not board.any():
             centre = [c for c in playable if abs(2 * c - (cols - 1)) <= 1]
             return int(self.rng.choice(centre))
+        stop = stop_time(deadline, self.margin)
         if bits and self.geo is not None:
-            return self._search_bits(
-                board, rows, cols, player, stop_time(deadline, self.margin), playable[0]
-            )
-        return self._search_arrays(
-            board,
-            heights,
-            rows,
-            cols,
-            inarow,
-            player,
-            stop_time(deadline, self.margin),
-            playable[0],
-        )
+            return self._search_bits(board, rows, cols, player, stop, playable[0])
+        g = self.window_search(board, heights, rows, cols, inarow, stop)
+        return self._search_arrays(g, player, playable[0])
 
     def _search_bits(
         self, board: np.ndarray, rows: int, cols: int, player: int, stop: float, best: int
@@ -346,20 +330,9 @@ class StrongConnect5Bot(DeepeningBot):
         _load(g, start)
         return g
 
-    def _search_arrays(
-        self,
-        start: np.ndarray,
-        heights: np.ndarray,
-        rows: int,
-        cols: int,
-        inarow: int,
-        player: int,
-        stop: float,
-        best: int,
-    ) -> int:
+    def _search_arrays(self, g: WindowSearch, player: int, best: int) -> int:
         """Iterative deepening with the array kernel :data:`window_search` (any board
-        size)."""
-        g = self.window_search(start, heights, rows, cols, inarow, stop)
+        size) on the position loaded in ``g``."""
         status = g.status
         empties = int(status[S_EMPTY])
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
@@ -367,7 +340,7 @@ class StrongConnect5Bot(DeepeningBot):
         def run(depth: int) -> int:
             return int(window_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
 
-        return self.deepen(run, status, limit, best, _done(stop))
+        return self.deepen(run, status, limit, best, _done(g.deadline))
 
 
 def time_left(deadline: float) -> float:

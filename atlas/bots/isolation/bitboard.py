@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from ...jit import LazyKernel, built
@@ -42,7 +43,15 @@ from ..search import (
 )
 from .phased import WIN
 
-__all__ = ["BitboardSearch", "bitboard_search", "CLOCK_NODES", "TT_MIN_DEPTH", "ORDER_DEPTH"]
+__all__ = [
+    "BitboardSearch",
+    "bitboard_search",
+    "bit_voronoi",
+    "popcount",
+    "CLOCK_NODES",
+    "TT_MIN_DEPTH",
+    "ORDER_DEPTH",
+]
 
 #: Nodes between two reads of the clock (``S_CLOCK`` holds the count of the next read).
 CLOCK_NODES = 1024
@@ -50,6 +59,7 @@ CLOCK_NODES = 1024
 TT_MIN_DEPTH = 2
 #: Nodes at least this far from the leaves order their moves by mobility.
 ORDER_DEPTH = 2
+_ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 
 
@@ -78,6 +88,65 @@ class BitboardSearch(NamedTuple):
     history: np.ndarray
     status: np.ndarray
     deadline: float
+
+
+@numba.njit(cache=True)
+def popcount(x):  # pragma: no cover - compiled
+    """Number of set bits of a ``uint64`` (SWAR)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + (
+        (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
+    )
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+def bit_voronoi(name: str, step: LazyKernel) -> LazyKernel:
+    """The Voronoi split of a piece's moves on a bitboard, named ``name``:
+    ``voronoi(free, a, b, tie, tab) -> (own 0, own 1, reach 0, reach 1)``.
+
+    ``step(x, free, tab)`` (a kernel) is the squares of ``free`` one move from any
+    square of ``x``.  From the pieces' squares ``a`` and ``b`` both reaches grow a move
+    a layer; a square both reach after the same number of moves goes to seat ``tie``
+    (0 or 1; anything else: to neither).  Returns the squares each seat gets (counts)
+    and the reaches as bit sets (each includes its piece's square): they are disjoint
+    exactly when the pieces are separated.  O(move distance) layers of ``step``.
+    """
+
+    def voronoi(free, a, b, tie, tab):  # pragma: no cover - compiled
+        seen0 = _ONE << np.uint64(a)
+        seen1 = _ONE << np.uint64(b)
+        f0 = seen0
+        f1 = seen1
+        own0 = _ZERO
+        own1 = _ZERO
+        claimed = _ZERO
+        while (f0 | f1) != _ZERO:
+            n0 = _ZERO
+            n1 = _ZERO
+            if f0 != _ZERO:
+                n0 = step(f0, free, tab) & ~seen0
+                seen0 |= n0
+            if f1 != _ZERO:
+                n1 = step(f1, free, tab) & ~seen1
+                seen1 |= n1
+            c0 = n0 & ~claimed
+            c1 = n1 & ~claimed
+            if tie == 0:
+                own0 |= c0
+                own1 |= c1 & ~c0
+            elif tie == 1:
+                own1 |= c1
+                own0 |= c0 & ~c1
+            else:
+                own0 |= c0 & ~c1
+                own1 |= c1 & ~c0
+            claimed |= c0 | c1
+            f0 = n0
+            f1 = n1
+        return popcount(own0), popcount(own1), seen0, seen1
+
+    return built(voronoi, name, cache=True)
 
 
 def bitboard_search(

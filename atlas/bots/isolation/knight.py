@@ -22,9 +22,8 @@ Evaluation, for the side to move ``p``:
 
 References
 ----------
-Zobrist, A. L. (1970). A new hashing method with application for game playing.
-Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
-practice. *IEEE PAMI* 11(11).  ``isolation-alphabeta.txt`` (the seed bot).
+``isolation-alphabeta.txt`` (the seed bot); the search's in
+:mod:`atlas.bots.isolation.bitboard`.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ import numpy as np
 
 from ...jit import numba as lazy
 from ...sim.isolation import KNIGHT_JUMPS
-from .bitboard import CLOCK_NODES, bitboard_search
+from .bitboard import CLOCK_NODES, bit_voronoi, bitboard_search, popcount
 from .phased import SEPARATED_WIN
 
 __all__ = [
@@ -112,17 +111,6 @@ def knight_tables(rows: int, cols: int) -> KnightTables:
 
 
 @numba.njit(cache=True)
-def popcount(x):  # pragma: no cover - compiled
-    """Number of set bits of a ``uint64`` (SWAR)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + (
-        (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
-    )
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@numba.njit(cache=True)
 def knight_spread(x, tab):  # pragma: no cover - compiled
     """The squares one knight jump from any square of the set ``x`` (eight shifts)."""
     y = (
@@ -138,47 +126,14 @@ def knight_spread(x, tab):  # pragma: no cover - compiled
     return y & tab[T_BOARD]
 
 
-@numba.njit(cache=True)
-def knight_voronoi(free, a, b, tie, tab):  # pragma: no cover
-    """Squares of ``free`` each piece reaches first by jumps, and whether they touch.
+@lazy.njit(cache=True, inline="always")
+def _step(x, free, tab):  # pragma: no cover - compiled
+    return knight_spread(x, tab) & free
 
-    ``a`` and ``b`` are the pieces' squares; a square both reach after the same number
-    of jumps goes to seat ``tie``.  Returns ``(squares of seat 0, squares of seat 1,
-    reach of seat 0, reach of seat 1)``, the reaches as bit sets (each includes its
-    piece's square): they are disjoint exactly when the pieces are separated.
-    O(jump distance) layers of eight shifts.
-    """
-    seen0 = _ONE << np.uint64(a)
-    seen1 = _ONE << np.uint64(b)
-    f0 = seen0
-    f1 = seen1
-    own0 = _ZERO
-    own1 = _ZERO
-    claimed = _ZERO
-    while (f0 | f1) != _ZERO:
-        n0 = _ZERO
-        n1 = _ZERO
-        if f0 != _ZERO:
-            n0 = knight_spread(f0, tab) & free & ~seen0
-            seen0 |= n0
-        if f1 != _ZERO:
-            n1 = knight_spread(f1, tab) & free & ~seen1
-            seen1 |= n1
-        c0 = n0 & ~claimed
-        c1 = n1 & ~claimed
-        if tie == 0:
-            own0 |= c0
-            own1 |= c1 & ~c0
-        elif tie == 1:
-            own1 |= c1
-            own0 |= c0 & ~c1
-        else:
-            own0 |= c0 & ~c1
-            own1 |= c1 & ~c0
-        claimed |= c0 | c1
-        f0 = n0
-        f1 = n1
-    return popcount(own0), popcount(own1), seen0, seen1
+
+#: ``knight_voronoi(free, a, b, tie, tab)``: the squares of ``free`` each piece reaches
+#: first by jumps, ties to seat ``tie`` (:func:`atlas.bots.isolation.bitboard.bit_voronoi`).
+knight_voronoi = bit_voronoi(f"{__name__}.knight_voronoi", _step)
 
 
 @numba.njit(cache=True)

@@ -164,20 +164,23 @@ def flat_board(state: Any) -> Board:
     return Board(free, pos, int(rows), int(cols), state.variant != "knight")
 
 
-@numba.njit(cache=True)
-def gen_moves(free, nbr, slide, src, out):
-    """Write the destinations from ``src`` into ``out``; return how many."""
+@numba.njit(cache=True, inline="always")
+def _moves(free, nbr, slide, src, out, store):
+    """The destinations from ``src`` (every free cell if unplaced), written to ``out``
+    when ``store``; how many."""
     n = 0
     if src < 0:
         for c in range(free.shape[0]):
             if free[c]:
-                out[n] = c
+                if store:
+                    out[n] = c
                 n += 1
         return n
     for d in range(8):
         c = nbr[src, d]
         while c >= 0 and free[c]:
-            out[n] = c
+            if store:
+                out[n] = c
             n += 1
             if not slide:
                 break
@@ -185,22 +188,16 @@ def gen_moves(free, nbr, slide, src, out):
     return n
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True, _nrt=False)
+def gen_moves(free, nbr, slide, src, out):
+    """Write the destinations from ``src`` into ``out``; return how many."""
+    return _moves(free, nbr, slide, src, out, True)
+
+
+@lazy.njit(cache=True, _nrt=False)
 def count_moves(free, nbr, slide, src):
     """Number of legal destinations from ``src`` (all free cells if unplaced)."""
-    n = 0
-    if src < 0:
-        for c in range(free.shape[0]):
-            n += free[c]
-        return n
-    for d in range(8):
-        c = nbr[src, d]
-        while c >= 0 and free[c]:
-            n += 1
-            if not slide:
-                break
-            c = nbr[c, d]
-    return n
+    return _moves(free, nbr, slide, src, nbr[0], False)
 
 
 @numba.njit(cache=True)
@@ -487,16 +484,8 @@ class IsolationBot(DeepeningBot):
 class PhasedIsolationBot(IsolationBot):
     """The seed bot: phase heuristics, ordered alpha-beta, quiescence, longest-path walk.
 
-    Parameters
-    ----------
-    game : str
-        ``"isolation"``.
-    seed : int
-        Seeds the choice of a random legal move when every move loses.
-    margin : float
-        Seconds kept in hand before the deadline.
-    max_depth : int or None
-        Stop deepening at this depth.
+    Parameters as :class:`~atlas.bots.search.DeepeningBot`'s (the generator chooses a
+    random legal move when every move loses; :attr:`margin` 30 ms).
 
     Notes
     -----

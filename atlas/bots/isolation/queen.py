@@ -17,18 +17,15 @@ the pieces are separated, the longest walks (:func:`queen_walk`, fewest onward m
 first, :data:`WALK_NODES` nodes at most, which count towards the next clock reading):
 the side to move wins iff its walk is strictly longer.
 
-The search is the principal-variation alpha-beta of
-:func:`atlas.bots.isolation.knight.knight_search` (Zobrist transposition table,
-killers, history; moves ordered by the mover's onward moves minus twice the
-opponent's replies), on queen moves.
+The search is the knight's (:func:`atlas.bots.isolation.bitboard.bitboard_search`:
+Zobrist transposition table, killers, history; moves ordered by the mover's onward
+moves minus twice the opponent's replies), on queen moves.
 
 References
 ----------
-Zobrist, A. L. (1970). A new hashing method with application for game playing.
-Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
-practice. *IEEE PAMI* 11(11).  Kogge, P. M. & Stone, H. S. (1973). A parallel
-algorithm for the efficient solution of a general class of recurrence equations.
-*IEEE Trans. Computers* 22(8) (ray fills by shifts).
+Kogge, P. M. & Stone, H. S. (1973). A parallel algorithm for the efficient solution of a
+general class of recurrence equations. *IEEE Trans. Computers* 22(8) (ray fills by
+shifts); the search's in :mod:`atlas.bots.isolation.bitboard`.
 """
 
 from __future__ import annotations
@@ -38,8 +35,7 @@ import numpy as np
 
 from ...jit import numba as lazy
 from ..search import S_CLOCK
-from .bitboard import bitboard_search
-from .knight import popcount
+from .bitboard import bit_voronoi, bitboard_search, popcount
 from .phased import SEPARATED_WIN
 
 __all__ = [
@@ -129,6 +125,15 @@ def _low_bit(x):  # pragma: no cover - compiled
     return popcount((x & (~x + _ONE)) - _ONE)
 
 
+@lazy.njit(cache=True, inline="always")
+def _step(x, free, tab):  # pragma: no cover - compiled
+    return queen_spread(x, free, tab)
+
+
+#: The queen's Voronoi layers (:func:`atlas.bots.isolation.bitboard.bit_voronoi`).
+_layers = bit_voronoi(f"{__name__}.queen_layers", _step)
+
+
 @numba.njit(cache=True)
 def queen_voronoi(free, a, b, tab):  # pragma: no cover - compiled
     """Squares of ``free`` each piece reaches in fewer queen moves, and the reaches.
@@ -137,30 +142,7 @@ def queen_voronoi(free, a, b, tab):  # pragma: no cover - compiled
     1)``; a square both reach after as many moves is neither's; the reaches (bit sets)
     are disjoint exactly when the pieces are separated.
     """
-    seen0 = _ONE << np.uint64(a)
-    seen1 = _ONE << np.uint64(b)
-    f0 = seen0
-    f1 = seen1
-    own0 = _ZERO
-    own1 = _ZERO
-    claimed = _ZERO
-    while (f0 | f1) != _ZERO:
-        n0 = _ZERO
-        n1 = _ZERO
-        if f0 != _ZERO:
-            n0 = queen_spread(f0, free, tab) & ~seen0
-            seen0 |= n0
-        if f1 != _ZERO:
-            n1 = queen_spread(f1, free, tab) & ~seen1
-            seen1 |= n1
-        c0 = n0 & ~claimed
-        c1 = n1 & ~claimed
-        own0 |= c0 & ~c1
-        own1 |= c1 & ~c0
-        claimed |= c0 | c1
-        f0 = n0
-        f1 = n1
-    return popcount(own0), popcount(own1), seen0, seen1
+    return _layers(free, a, b, -1, tab)
 
 
 @numba.njit(cache=True)
@@ -238,7 +220,7 @@ def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):  # pragma: no cover
             popcount(free) if b < 0 else popcount(queen_spread(_ONE << np.uint64(b), free, tab))
         )
         return MOBILITY * (mine - theirs)
-    own, other, reach_a, reach_b = queen_voronoi(free, a, b, tab)
+    own, other, reach_a, reach_b = _layers(free, a, b, -1, tab)
     if (reach_a & reach_b) == _ZERO:
         x, nx = queen_walk(free & reach_a, a, tab, WALK_NODES, stack, rem)
         y, ny = queen_walk(free & reach_b, b, tab, WALK_NODES, stack, rem)

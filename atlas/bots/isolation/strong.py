@@ -25,9 +25,8 @@ Differences from :mod:`atlas.bots.isolation.phased`:
 
 References
 ----------
-Zobrist, A. L. (1970). A new hashing method with application for game playing.
-Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
-practice. *IEEE PAMI* 11(11).  ``isolation-alphabeta.txt`` (the seed bot).
+Those of :mod:`atlas.bots.isolation.bitboard` (the table and the history heuristic), and
+``isolation-alphabeta.txt`` (the seed bot).
 """
 
 from __future__ import annotations
@@ -272,18 +271,10 @@ array_search = negamax(f"{__name__}.array_search", _NODE, win=WIN, pvs=PVS_ALPHA
 class StrongIsolationBot(IsolationBot):
     """Iterative-deepening PVS with a Zobrist transposition table and a Voronoi evaluation.
 
-    Parameters
-    ----------
-    game : str
-        ``"isolation"``.
-    seed : int
-        Seeds the Zobrist keys' companion generator for ties (the keys are fixed).
-    margin : float
-        Seconds kept in hand before the deadline.  In the ladders at 0.1 s a move with
-        15 ms kept, the slowest move took 92 ms on a quiet machine and 98 ms on a
-        loaded one (three busy processes on two cores); 20 ms leaves room for that.
-    max_depth : int or None
-        Stop deepening at this depth.
+    Parameters as :class:`~atlas.bots.search.DeepeningBot`'s (the generator chooses a
+    legal fallback; the Zobrist keys are fixed).  :attr:`margin`: 20 ms; in the ladders
+    at 0.1 s a move with 15 ms kept, the slowest move took 92 ms on a quiet machine and
+    98 ms on a loaded one (three busy processes on two cores).
 
     Notes
     -----
