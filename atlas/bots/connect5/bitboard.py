@@ -323,9 +323,9 @@ def _bb_parity(x0, x1, geo):
     for d in range(4):
         s = geo[_G_SHIFT + d]
         w = geo[_G_START + d]
-        f0 = fill0 & w
-        f1 = fill1 & w
-        for i in range(1, k):
+        # the windows whose cells are all the seat's discs or its empty cells
+        f0 = f1 = w
+        for i in range(k):
             f0 &= fill0 >> (i * s)
             f1 &= fill1 >> (i * s)
         if f0 | f1 == 0:
@@ -389,14 +389,15 @@ class BitSearch(NamedTuple):
     packed value, depth, bound flag and move), the history, and each ply's moves, their
     sort keys and (by column) the winning cells each move makes."""
 
+    status: np.ndarray
+    deadline: float
+
     geo: np.ndarray
     tt: np.ndarray
     history: np.ndarray
     moves: np.ndarray
     keys: np.ndarray
     wins: np.ndarray
-    status: np.ndarray
-    deadline: float
 
 
 def bit_search_context(
@@ -406,7 +407,7 @@ def bit_search_context(
     cols = int(geo[_G_COLS])
     rows = np.zeros((3, plies, cols), dtype=np.int64)
     history = np.zeros((2, cols), dtype=np.int64)
-    return BitSearch(geo, tt, history, rows[0], rows[1], rows[2], status, deadline)
+    return BitSearch(status, deadline, geo, tt, history, rows[0], rows[1], rows[2])
 
 
 @_NODE

@@ -169,6 +169,9 @@ class WindowSearch(NamedTuple):
     history and killers; each ply's moves and their sort keys.
     """
 
+    status: np.ndarray
+    deadline: float
+
     board: np.ndarray
     heights: np.ndarray
     rows: int
@@ -188,8 +191,6 @@ class WindowSearch(NamedTuple):
     killers: np.ndarray
     moves: np.ndarray
     keys: np.ndarray
-    status: np.ndarray
-    deadline: float
 
 
 @numba.njit(cache=True)

@@ -305,6 +305,8 @@ class StrongConnect5Bot(DeepeningBot):
         status = new_status()
         status[S_EMPTY] = rows * cols
         g = WindowSearch(
+            status,
+            stop,
             np.zeros_like(start),
             heights,
             rows,
@@ -324,8 +326,6 @@ class StrongConnect5Bot(DeepeningBot):
             np.full((_MAX_PLY, 2), -1, dtype=np.int64),
             np.zeros((_MAX_PLY, cols), dtype=np.int64),
             np.zeros((_MAX_PLY, cols), dtype=np.int64),
-            status,
-            stop,
         )
         _load(g, start)
         return g

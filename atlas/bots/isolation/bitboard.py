@@ -74,6 +74,9 @@ class BitboardSearch(NamedTuple):
     entry whose key is ``tt_key[slot]``.
     """
 
+    status: np.ndarray
+    deadline: float
+
     tab: np.ndarray
     jumps: np.ndarray
     moves: np.ndarray
@@ -86,8 +89,6 @@ class BitboardSearch(NamedTuple):
     tt: np.ndarray
     killers: np.ndarray
     history: np.ndarray
-    status: np.ndarray
-    deadline: float
 
 
 @numba.njit(cache=True)

@@ -218,22 +218,18 @@ def flood(free, nbr, src, mark, queue, stamp):
         return n
     head = 0
     tail = 0
-    for d in range(8):
-        c = nbr[src, d]
-        if c >= 0 and free[c] and mark[c] != s:
-            mark[c] = s
-            queue[tail] = c
-            tail += 1
-    while head < tail:
-        u = queue[head]
-        head += 1
+    u = src  # then each cell of the queue in turn
+    while True:
         for d in range(8):
             c = nbr[u, d]
             if c >= 0 and free[c] and mark[c] != s:
                 mark[c] = s
                 queue[tail] = c
                 tail += 1
-    return tail
+        if head == tail:
+            return tail
+        u = queue[head]
+        head += 1
 
 
 @numba.njit(cache=True)
@@ -369,12 +365,13 @@ class PhasedSearch(NamedTuple):
     """The context of the seed's search (``g`` of :func:`atlas.bots.search.negamax`):
     the phase, the board's arrays, each ply's moves and sort keys."""
 
+    status: np.ndarray
+    deadline: float
+
     phase: int
     b: BoardArrays
     moves: np.ndarray
     keys: np.ndarray
-    status: np.ndarray
-    deadline: float
 
 
 @_NODE
@@ -528,7 +525,7 @@ class PhasedIsolationBot(IsolationBot):
         max_ply = empties + 2
         order = np.zeros((2, max_ply + 1, board.free.size), dtype=np.int64)
         status = new_status()
-        g = PhasedSearch(phase, board.arrays(), order[0], order[1], status, stop)
+        g = PhasedSearch(status, stop, phase, board.arrays(), order[0], order[1])
 
         def run(depth: int) -> int:
             status[S_EXT] = 0

@@ -184,6 +184,9 @@ class ArraySearch(NamedTuple):
     moves), the transposition table (rows of best move, depth, bound flag, value, keyed
     by ``tt_key``), killers and history."""
 
+    status: np.ndarray
+    deadline: float
+
     b: BoardArrays
     moves: np.ndarray
     keys: np.ndarray
@@ -197,8 +200,6 @@ class ArraySearch(NamedTuple):
     tt: np.ndarray
     killers: np.ndarray
     history: np.ndarray
-    status: np.ndarray
-    deadline: float
 
 
 @_NODE
@@ -369,7 +370,7 @@ class StrongIsolationBot(IsolationBot):
         killers = np.full((empties + 2, 2), -1, dtype=np.int64)
         history = np.zeros((2, cells), dtype=np.int64)
         status = new_status()
-        table = (self.tt_key, self.tt, killers, history, status, stop)
+        table = (self.tt_key, self.tt, killers, history)
         g: BitboardSearch | ArraySearch
         if cells <= MAX_CELLS and (not self.arrays if board.slide else board.cols >= 3):
             # a bitboard: one uint64 of free squares
@@ -385,9 +386,8 @@ class StrongIsolationBot(IsolationBot):
                 stack = np.zeros((2, cells + 2), dtype=np.int64)
                 search = knight_search
             zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
-            g = BitboardSearch._make(
-                (tab, jumps, *order, stack, rem, zobrist, self.zside, *table)
-            )
+            bitboard = (tab, jumps, *order, stack, rem, zobrist, self.zside, *table)
+            g = BitboardSearch._make((status, stop, *bitboard))
             position = (bits, int(board.pos[0]), int(board.pos[1]), player, key[0])
 
             def run(depth: int) -> int:
@@ -395,7 +395,7 @@ class StrongIsolationBot(IsolationBot):
         else:
             dist = np.zeros((2, cells), dtype=np.int64)
             context = (*dist, self.zb, self.zp, self.zside, key, *table)
-            g = ArraySearch._make((board.arrays(), *order, *context))
+            g = ArraySearch._make((status, stop, board.arrays(), *order, *context))
 
             def run(depth: int) -> int:
                 return int(array_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
