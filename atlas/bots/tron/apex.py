@@ -39,7 +39,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..search import clock, stop_time
+from ...jit import numba as lazy
+from ..search import stop_time
 from .common import (
     INF,
     TronBot,
@@ -49,6 +50,7 @@ from .common import (
 )
 from .frontline import endgame_move
 from .tree import chamber_walk
+from .voronoi import TurnSearch, turn_context, turn_search
 
 __all__ = [
     "TT_BITS",
@@ -136,7 +138,7 @@ def chamber_score(
     )
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True)
 def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):  # pragma: no cover - numba
     """Value of a position for the player at ``me`` (both moves of the turn applied).
 
@@ -156,13 +158,14 @@ def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):  # pragma: no cover -
     return float(va - vb)
 
 
-@numba.njit(cache=True)
-def _order(f_ord, base, key, tt_key, tt_move, kill):  # pragma: no cover - numba
+@lazy.njit(cache=True, inline="always")
+def _order(s, base, key, kill):  # pragma: no cover - numba
     """Directions of a frame in search order: the table's move, the killer, the rest."""
-    idx = key & np.uint64(tt_key.shape[0] - 1)
+    idx = key & np.uint64(s.tt_key.shape[0] - 1)
     first = kill
-    if tt_key[idx] == key:
-        first = tt_move[idx]
+    if s.tt_key[idx] == key:
+        first = s.tt_move[idx]
+    f_ord = s.ford
     f_ord[base] = first
     n = 1
     if kill != first:
@@ -174,252 +177,28 @@ def _order(f_ord, base, key, tt_key, tt_move, kill):  # pragma: no cover - numba
             n += 1
 
 
-@numba.njit(cache=True)
-def _store(key, move, tt_key, tt_move):  # pragma: no cover - numba
-    if move >= 0:
-        idx = key & np.uint64(tt_key.shape[0] - 1)
-        tt_key[idx] = key
-        tt_move[idx] = move
+#: One alpha-beta search of ``depth`` turns (:func:`atlas.bots.tron.voronoi.turn_search`:
+#: ``apex_search_root(s, me, opp, depth)``): the game tree and values of
+#: :func:`atlas.bots.tron.voronoi.search_root`, on :func:`apex_evaluate` (``s.ev`` its
+#: weights, ``s.acc`` the integer rows of :class:`SearchTables`), with the table's
+#: best move of each position tried first (its keys and table in ``s``).  With
+#: ``s.avoid`` the opponent never steps onto my target square unless it has no other
+#: move (then it is a draw): the game as it goes against an opponent that does not seek
+#: collisions, used to choose among moves the usual search finds equal.
+apex_search_root = turn_search(f"{__name__}.apex_search_root", apex_evaluate, _order, True, WIN)
 
 
-@numba.njit(cache=True)
-def apex_search_root(
-    grid,
-    me,
-    opp,
-    depth,
-    off,
-    w2,
-    ibuf,
-    bbuf,
-    ev,
-    order,
-    scores,
-    counter,
-    limit,
-    stop,
-    killer,
-    zob,
-    tt_key,
-    tt_move,
-    draw,
-    n_root,
-    avoid,
-):  # pragma: no cover - numba
-    """One alpha-beta search of ``depth`` turns; returns the best direction (0..3).
-
-    Same game tree and values as :func:`atlas.bots.tron.voronoi.search_root` (max frames
-    choose my target, min frames the opponent's reply knowing it; a shared target is a
-    draw), with the table's best move of each position tried first.  ``scores`` gets
-    each root move's value (a bound for refuted moves, ``-inf`` if illegal);
-    ``counter[0]`` counts max frames, ``counter[1]`` is set when ``limit`` frames or the
-    clock's ``stop`` is passed (the result must then be thrown away, except root moves
-    searched completely).  Returns -1 when no move is legal.  Only the first ``n_root``
-    moves of ``order`` are searched.
-
-    With ``avoid`` the opponent never steps onto my target square unless it has no
-    other move (then it is a draw): the game as it goes against an opponent that does
-    not seek collisions, used to choose among moves the usual search finds equal.
-    """
-    best = -1
-    best_v = -3.0 * WIN
-    for i in range(4):
-        scores[i] = -np.inf
-    nf = 2 * depth + 2
-    f_me = np.empty(nf, np.int64)
-    f_opp = np.empty(nf, np.int64)
-    f_t = np.empty(nf, np.int64)
-    f_s = np.empty(nf, np.int64)
-    f_depth = np.empty(nf, np.int64)
-    f_next = np.empty(nf, np.int64)
-    f_any = np.empty(nf, np.int64)
-    f_coll = np.zeros(nf, np.int64)
-    f_best = np.empty(nf, np.int64)
-    f_key = np.empty(nf, np.uint64)
-    f_ord = np.empty(4 * nf, np.int64)
-    f_alpha = np.empty(nf, np.float64)
-    f_beta = np.empty(nf, np.float64)
-    f_val = np.empty(nf, np.float64)
-    root_key = zob[0, me] ^ zob[1, opp]
-    for i in range(n_root):
-        k = order[i]
-        t = me + off[k]
-        if grid[t] == 0:
-            continue
-        # Frame 0: the min frame of my root move k (frames alternate min, max, ...).
-        sp = 0
-        f_me[0] = me
-        f_opp[0] = opp
-        f_t[0] = t
-        f_s[0] = -1
-        f_depth[0] = depth
-        f_alpha[0] = best_v
-        f_beta[0] = 3.0 * WIN
-        f_val[0] = 2.0 * WIN
-        f_next[0] = 0
-        f_any[0] = 0
-        f_coll[0] = 0
-        f_best[0] = -1
-        f_key[0] = root_key ^ zob[2, t]
-        _order(f_ord, 0, f_key[0], tt_key, tt_move, killer[0])
-        have_ret = False
-        ret = 0.0
-        result = 0.0
-        while True:
-            if counter[1]:
-                # Aborted: take every move back off the board.
-                while sp >= 0:
-                    if (sp & 1) == 0 and f_next[sp] > 0 and f_s[sp] >= 0:
-                        grid[f_t[sp]] = 1
-                        grid[f_s[sp]] = 1
-                        f_s[sp] = -1
-                    sp -= 1
-                return best
-            done = False
-            value = 0.0
-            base = 4 * sp
-            if (sp & 1) == 0:
-                # Min frame: the opponent answers my move to f_t[sp].
-                tt = f_t[sp]
-                oo = f_opp[sp]
-                if have_ret:
-                    have_ret = False
-                    grid[tt] = 1
-                    grid[f_s[sp]] = 1
-                    f_s[sp] = -1
-                    if ret < f_val[sp]:
-                        f_val[sp] = ret
-                        f_best[sp] = f_ord[base + f_next[sp] - 1]
-                        if ret <= f_alpha[sp]:
-                            done = True
-                            value = ret
-                            killer[sp] = f_best[sp]
-                pushed = False
-                while not done and f_next[sp] < 4:
-                    d = f_ord[base + f_next[sp]]
-                    ss = oo + off[d]
-                    f_next[sp] += 1
-                    if grid[ss] == 0:
-                        continue
-                    if ss == tt and avoid:
-                        f_coll[sp] = 1  # taken only if nothing else is left
-                        continue
-                    f_any[sp] = 1
-                    if ss == tt:
-                        if draw < f_val[sp]:  # same square: draw
-                            f_val[sp] = draw
-                            f_best[sp] = d
-                            if draw <= f_alpha[sp]:
-                                done = True
-                                value = draw
-                                killer[sp] = d
-                        continue
-                    grid[tt] = 0
-                    grid[ss] = 0
-                    f_s[sp] = ss
-                    c = sp + 1
-                    f_me[c] = tt
-                    f_opp[c] = ss
-                    f_depth[c] = f_depth[sp] - 1
-                    f_alpha[c] = f_alpha[sp]
-                    f_beta[c] = min(f_beta[sp], f_val[sp])
-                    f_val[c] = -2.0 * WIN
-                    f_next[c] = -1  # not entered yet
-                    f_any[c] = 0
-                    f_best[c] = -1
-                    f_key[c] = f_key[sp] ^ zob[2, tt] ^ zob[0, tt] ^ zob[1, ss]
-                    sp = c
-                    pushed = True
-                    break
-                if pushed:
-                    continue
-                if not done:
-                    ply = sp // 2
-                    if f_any[sp]:
-                        value = f_val[sp]
-                    elif f_coll[sp]:
-                        value = draw
-                    else:
-                        value = WIN - ply
-                    done = True
-                _store(f_key[sp], f_best[sp], tt_key, tt_move)
-            else:
-                # Max frame: I choose my next target.
-                if f_next[sp] < 0:
-                    f_next[sp] = 0
-                    counter[0] += 1
-                    if counter[0] > limit or ((counter[0] & 15) == 0 and clock() > stop):
-                        counter[1] = 1
-                        continue
-                    if f_depth[sp] == 0:
-                        value = apex_evaluate(
-                            grid, f_me[sp], f_opp[sp], off, w2, ibuf, bbuf, ev
-                        )
-                        done = True
-                    else:
-                        _order(f_ord, base, f_key[sp], tt_key, tt_move, killer[sp])
-                if not done and have_ret:
-                    have_ret = False
-                    if ret > f_val[sp]:
-                        f_val[sp] = ret
-                        f_best[sp] = f_ord[base + f_next[sp] - 1]
-                        if ret >= f_beta[sp]:
-                            done = True
-                            value = ret
-                            killer[sp] = f_best[sp]
-                pushed = False
-                while not done and f_next[sp] < 4:
-                    d = f_ord[base + f_next[sp]]
-                    tk = f_me[sp] + off[d]
-                    f_next[sp] += 1
-                    if grid[tk] == 0:
-                        continue
-                    f_any[sp] = 1
-                    c = sp + 1
-                    f_me[c] = f_me[sp]
-                    f_opp[c] = f_opp[sp]
-                    f_t[c] = tk
-                    f_s[c] = -1
-                    f_depth[c] = f_depth[sp]
-                    f_alpha[c] = max(f_alpha[sp], f_val[sp])
-                    f_beta[c] = f_beta[sp]
-                    f_val[c] = 2.0 * WIN
-                    f_next[c] = 0
-                    f_any[c] = 0
-                    f_coll[c] = 0
-                    f_best[c] = -1
-                    f_key[c] = f_key[sp] ^ zob[2, tk]
-                    _order(f_ord, base + 4, f_key[c], tt_key, tt_move, killer[c])
-                    sp = c
-                    pushed = True
-                    break
-                if pushed:
-                    continue
-                if not done:
-                    done = True
-                    if f_any[sp]:
-                        value = f_val[sp]
-                    else:
-                        value = draw  # both stuck: draw
-                        o = f_opp[sp]
-                        for j in range(4):
-                            if grid[o + off[j]] != 0:
-                                value = -WIN + sp // 2  # I crash, the opponent lives
-                                break
-                if f_depth[sp] > 0:
-                    _store(f_key[sp], f_best[sp], tt_key, tt_move)
-            # Return ``value`` to the parent frame.
-            sp -= 1
-            if sp < 0:
-                result = value
-                break
-            ret = value
-            have_ret = True
-        scores[k] = result
-        if result > best_v:
-            best_v = result
-            best = k
-    return best
+def _context(
+    grid: np.ndarray,
+    ws: Workspace,
+    tables: SearchTables,
+    ev: np.ndarray,
+    draw: float,
+    depth: int,
+) -> TurnSearch:
+    """The context of :data:`apex_search_root` up to ``depth`` turns, with the table."""
+    s = turn_context(grid, ws, tables.bbuf, ev, draw, depth)
+    return s._replace(zob=tables.zob, tt_key=tables.tt_key, tt_move=tables.tt_move)
 
 
 def apex_deepening(
@@ -460,14 +239,13 @@ def apex_deepening(
     if fixed_depth > 0:
         stop, max_depth = np.inf, fixed_depth
     tables.clear()
-    order = np.array([0, 1, 2, 3], dtype=np.int64)
-    killer = np.zeros(2 * max_depth + 2, dtype=np.int64)
-    scores = np.zeros(4, dtype=np.float64)
-    counter = np.zeros(2, dtype=np.int64)
+    search = _context(grid, ws, tables, ev, draw, max_depth)._replace(stop=stop)
+    tie_top = max_depth  # the tie-break search's deepest, without a fixed depth
+    max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
+    scores, counter = search.scores, search.counter
     best, depth_done, total_nodes, value, used_partial = -1, 0, 0, 0.0, 0
     last_scores = [-np.inf] * 4
     t_start = time.perf_counter()
-    max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
     draw_streak = 0
     ties: list[int] = []
     for depth in range(1, max_depth + 1):
@@ -476,29 +254,7 @@ def apex_deepening(
             break
         counter[:] = 0
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
-        k = apex_search_root(
-            grid,
-            me,
-            opp,
-            depth,
-            ws.off,
-            ws.w2,
-            ws.ibuf,
-            tables.bbuf,
-            ev,
-            order,
-            scores,
-            counter,
-            limit,
-            stop,
-            killer,
-            tables.zob,
-            tables.tt_key,
-            tables.tt_move,
-            float(draw),
-            4,
-            False,
-        )
+        k = apex_search_root(search._replace(limit=limit), me, opp, depth)
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
         if counter[1]:
@@ -511,33 +267,20 @@ def apex_deepening(
             break
         best, depth_done, value = int(k), depth, float(scores[k])
         last_scores = [float(x) for x in scores]
-        order = np.argsort(-scores, kind="stable").astype(np.int64)
+        search.order[:] = np.argsort(-scores, kind="stable")
         if abs(value) >= WIN / 2:
             break  # the outcome is decided
         draw_streak = draw_streak + 1 if value == draw else 0
-        ties = [int(d) for d in order if scores[d] == draw]
+        ties = [int(d) for d in search.order if scores[d] == draw]
         if tie_break and draw_streak >= 2 and len(ties) >= 2 and fixed_depth == 0:
             break  # the rest of the time goes to the tie-break
         if spent > stop - time.perf_counter():
             break  # not even the previous best would finish
     tie_depth = 0
     if tie_break and draw_streak >= 2 and len(ties) >= 2 and best >= 0:
+        top = depth_done if fixed_depth > 0 else tie_top
         best, tie_depth, total_nodes = _break_tie(
-            grid,
-            me,
-            opp,
-            ws,
-            tables,
-            stop,
-            ev,
-            depth_done,
-            fixed_depth,
-            draw,
-            ties,
-            best,
-            killer,
-            total_nodes,
-            node_limit,
+            search, me, opp, top, ties, best, total_nodes, node_limit
         )
     return best, {
         "depth": depth_done,
@@ -578,69 +321,41 @@ def _partial_choice(
 
 
 def _break_tie(
-    grid: np.ndarray,
+    search: TurnSearch,
     me: int,
     opp: int,
-    ws: Workspace,
-    tables: SearchTables,
-    stop: float,
-    ev: np.ndarray,
-    depth_done: int,
-    fixed_depth: int,
-    draw: float,
+    top: int,
     ties: list[int],
     best: int,
-    killer: np.ndarray,
     total_nodes: int,
     node_limit: int,
 ) -> tuple[int, int, int]:
     """The tie-break search of :func:`apex_deepening`: ``(move, depth, total nodes)``.
 
     Deepens the ``avoid`` search over the tied moves (the main search's best first)
-    until ``stop`` (or to ``depth_done`` under a fixed depth).  A move keeps the draw
-    against every opponent only if its value there is at least the draw; the best of
-    those is played, else the main search's choice.
+    until the clock's stop (or to depth ``top``).  A move keeps the draw against every
+    opponent only if its value there is at least the draw; the best of those is
+    played, else the main search's choice.
     """
     ties = [best] + [d for d in ties if d != best]
     order = np.array(ties + [d for d in range(4) if d not in ties], dtype=np.int64)
     scores = np.zeros(4, dtype=np.float64)
     counter = np.zeros(2, dtype=np.int64)
+    search = search._replace(order=order, n_root=len(ties), avoid=True)
+    search = search._replace(scores=scores, counter=counter)
     chosen, tie_depth = best, 0
-    top = depth_done if fixed_depth > 0 else len(killer) // 2 - 1
     for depth in range(1, top + 1):
-        if time.perf_counter() >= stop:
+        if time.perf_counter() >= search.stop:
             break
         counter[:] = 0
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
-        apex_search_root(
-            grid,
-            me,
-            opp,
-            depth,
-            ws.off,
-            ws.w2,
-            ws.ibuf,
-            tables.bbuf,
-            ev,
-            order,
-            scores,
-            counter,
-            limit,
-            stop,
-            killer,
-            tables.zob,
-            tables.tt_key,
-            tables.tt_move,
-            float(draw),
-            len(ties),
-            True,
-        )
+        apex_search_root(search._replace(limit=limit), me, opp, depth)
         total_nodes += int(counter[0])
         if counter[1]:
             break
         tie_depth = depth
         k = max(ties, key=lambda d: scores[d])  # the first of equals: the main best
-        chosen = k if scores[k] >= draw else best
+        chosen = k if scores[k] >= search.draw else best
         if abs(scores[k]) >= WIN / 2:
             break
         order[: len(ties)] = sorted(ties, key=lambda d: -scores[d])
