@@ -40,15 +40,12 @@ import numba
 import numpy as np
 
 from ...jit import numba as lazy
-from ..search import stop_time
 from .common import (
-    INF,
-    TronBot,
     Workspace,
-    head_distance,
+    safety_deadline,
     voronoi_touching,
 )
-from .frontline import endgame_move
+from .frontline import FrontlineBot
 from .tree import chamber_walk
 from .voronoi import TurnSearch, turn_context, turn_search
 
@@ -362,7 +359,7 @@ def _break_tie(
     return chosen, tie_depth, total_nodes
 
 
-class ApexBot(TronBot):
+class ApexBot(FrontlineBot):
     """``frontline``'s evaluation and endgame in a search ordered by a move table."""
 
     name = "apex"
@@ -383,9 +380,7 @@ class ApexBot(TronBot):
 
     def stop_time(self, deadline: float, now: float) -> float:
         """Think until :data:`SAFETY_SHARE` of the budget is left (20 ms to 70 ms)."""
-        budget = max(deadline - now, 0.0)
-        margin = max(SAFETY_MIN, min(SAFETY_SHARE * budget, SAFETY_MAX))
-        return stop_time(deadline, margin, now)
+        return safety_deadline(deadline, now, SAFETY_SHARE, SAFETY_MIN, SAFETY_MAX)
 
     def start(self, game_map: Any, params: Any, player: int) -> None:
         """Allocate the move table for the map's size before the first move's clock."""
@@ -399,22 +394,20 @@ class ApexBot(TronBot):
             t = self._tables = SearchTables(n)
         return t
 
-    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
-        if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
-            k, info = endgame_move(grid, me, ws, stop)
-        else:
-            k, info = apex_deepening(
-                grid,
-                me,
-                opp,
-                ws,
-                self.tables(ws.n),
-                stop,
-                ev=self.ev,
-                fixed_depth=self.fixed_depth,
-                draw=self.draw,
-                node_limit=self.node_limit,
-                tie_break=self.tie_break,
-            )
-        self.last_info = info
-        return k + 1 if k >= 0 else 1
+    def search(
+        self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float
+    ) -> tuple[int, dict[str, Any]]:
+        """:func:`apex_deepening` with this bot's table and settings."""
+        return apex_deepening(
+            grid,
+            me,
+            opp,
+            ws,
+            self.tables(ws.n),
+            stop,
+            ev=self.ev,
+            fixed_depth=self.fixed_depth,
+            draw=self.draw,
+            node_limit=self.node_limit,
+            tie_break=self.tie_break,
+        )

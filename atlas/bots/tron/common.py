@@ -159,7 +159,13 @@ SAFETY_MAX = 0.12
 FIXED_DEPTH_CLOCK = 0.1
 
 
-def safety_deadline(deadline: float, now: float) -> float:
+def safety_deadline(
+    deadline: float,
+    now: float,
+    share: float = SAFETY_SHARE,
+    least: float = SAFETY_MIN,
+    most: float = SAFETY_MAX,
+) -> float:
     """The time by which a bot stops thinking: 30 % of the budget early, within limits.
 
     The margin absorbs the scheduling delays of a busy machine (a process descheduled
@@ -167,10 +173,11 @@ def safety_deadline(deadline: float, now: float) -> float:
     clock check (under 15 ms in the ladders).  It is at least 35 ms and at most 0.12 s,
     and never more than four fifths of the budget: at 0.1 s per move a bot thinks for
     65 ms, at the contest's 1 s for 0.88 s (0.78 s of the 0.9 s ``atlas bot`` allows
-    itself), at 3 s for 2.88 s.
+    itself), at 3 s for 2.88 s.  ``share``, ``least`` and ``most`` are a bot's own
+    (``apex`` keeps less).
     """
     budget = max(deadline - now, 0.0)
-    margin = max(SAFETY_MIN, min(SAFETY_SHARE * budget, SAFETY_MAX))
+    margin = max(least, min(share * budget, most))
     return stop_time(deadline, margin, now)
 
 
