@@ -50,9 +50,12 @@ from typing import Any
 import numpy as np
 
 from ...analyze.distances import bfs_kernel
+from ...sim.outpost.kernels import Position
 from ..search import clock, gc_paused, stop_time
 from .plan_kernels import (
     FAR,
+    Lookahead,
+    Weighing,
     assign,
     evaluate,
     greedy_targets,
@@ -166,12 +169,14 @@ class PlannerOutpostBot:
         stride = int(b.stride)
         self._stride = stride
         self._bufs = np.zeros((7, size), np.int32)
-        self._bufs[6] = -1
+        self._bufs[6] = -1  # supply_core's clean state (marks 0, bucket heads -1), kept so
         self._owner = np.zeros(size, np.int32)
         self._queue = np.zeros(size, np.int32)
         self._my_dist = np.zeros(size, np.int32)
         homes = np.asarray(b.homes_flat, np.int64)
         self._homes = homes
+        r = int(state.params.r)
+        self._pos = Position(b.land_flat, b.board_flat, stride, r, homes, self._bufs)
         # land distance from every home; the home prior
         hd = np.zeros((len(homes), size), np.int32)
         for e, h in enumerate(homes):
@@ -288,28 +293,20 @@ class PlannerOutpostBot:
                 state, player, cells, emps, starts, value, elim, cand, bonus, k, n, future, r
             )
             if len(premiums) > 1:
-                built, lost, terr = simulate_plan(
-                    b.land_flat,
-                    b.board_flat,
-                    stride,
-                    r,
+                la = Lookahead(
                     int(p.L),
                     int(p.W),
-                    cells,
-                    emps,
                     player,
-                    int(self._homes[player]),
-                    plan["slot"],
-                    plan["fields"],
-                    plan["future"],
                     int(state.turn),
                     int(cfg.horizon),
                     int(p.last_turn),
                     SEASON,
                     self._values(state, player, 0.0, short_water),
-                    self._bufs,
                     self._owner,
                     np.zeros((4, 3), np.int64),
+                )
+                built, lost, terr = simulate_plan(
+                    self._pos, la, cells, emps, plan["slot"], plan["fields"], plan["future"]
                 )
                 score = 1000.0 * (built - 2 * lost) + terr
             else:
@@ -417,22 +414,7 @@ class PlannerOutpostBot:
         )
         en = self._en_dist - (self.config.guard_steps - 1)
         alive = np.zeros(len(targets), np.uint8)
-        robust_supply(
-            b.land_flat,
-            self._stride,
-            r,
-            self._my_dist,
-            en,
-            player,
-            int(home[0]),
-            targets,
-            alive,
-            bufs[2],
-            bufs[3],
-            bufs[4],
-            bufs[5],
-            bufs[6],
-        )
+        robust_supply(self._pos, self._my_dist, en, player, targets, alive, bufs[2])
         return alive.astype(bool)
 
     # ----------------------------------------------------------------- moves
@@ -451,14 +433,11 @@ class PlannerOutpostBot:
         b = state.board
         p = state.params
         stride = self._stride
-        r = int(p.r)
         a, e = int(starts[player]), int(starts[player + 1])
         n = e - a
         value = plan["value"]
         slot = plan["slot"]
         fields = plan["fields"]
-        counts = np.zeros((4, 3), np.int64)
-        alive = np.zeros(len(cells), np.uint8)
         season_turn = (
             cfg.season and (state.turn + 2) % SEASON == 0 and state.turn + 2 <= p.last_turn
         )
@@ -466,29 +445,13 @@ class PlannerOutpostBot:
         cut_w = cfg.cut_w if cfg.attack else 0.0
         land_flat = b.land_flat
 
+        weighing = self._weighing(
+            player, value, self._en_dist, len(cells), robust_w, cut_w, _LOST
+        )
+        counts = weighing.counts
+
         def score(pos: np.ndarray) -> float:
-            s = evaluate(
-                land_flat,
-                b.board_flat,
-                stride,
-                r,
-                pos,
-                emps,
-                starts,
-                self._homes,
-                player,
-                value,
-                self._en_dist,
-                self._bufs,
-                self._owner,
-                counts,
-                alive,
-                self._my_dist,
-                self._queue,
-                robust_w,
-                cut_w,
-                _LOST,
-            )
+            s = evaluate(self._pos, weighing, pos, emps, starts)
             if fields is not None:
                 for i in range(n):
                     s -= cfg.progress * fields[slot[i], pos[a + i]]
@@ -535,14 +498,34 @@ class PlannerOutpostBot:
                 break
         return pos
 
+    def _weighing(
+        self, player: int, value: np.ndarray, en_dist: np.ndarray, n: int, *w: float
+    ) -> Weighing:
+        """What :func:`evaluate` reads besides the board and ``n`` outposts; ``w``: the
+        robust, cut and lost weights."""
+        counts = np.zeros((4, 3), np.int64)
+        alive = np.zeros(n, np.uint8)
+        robust_w, cut_w, lost_w = w
+        return Weighing(
+            player,
+            value,
+            en_dist,
+            self._my_dist,
+            self._queue,
+            self._owner,
+            counts,
+            alive,
+            robust_w,
+            cut_w,
+            lost_w,
+        )
+
     # ----------------------------------------------------------------- disband
 
     def disband(self, state: Any, player: int) -> int:
         """Index of the outpost whose removal costs the least score."""
         b = state.board
-        p = state.params
         stride = self._stride
-        r = int(p.r)
         cells, emps, starts = self._arrays(state)
         a, e = int(starts[player]), int(starts[player + 1])
         enemy = np.concatenate([cells[:a], cells[e:]])
@@ -555,29 +538,10 @@ class PlannerOutpostBot:
             keep[a + i] = False
             sub_starts = starts.copy()
             sub_starts[player + 1 :] -= 1
-            sub_cells = cells[keep]
-            v = evaluate(
-                b.land_flat,
-                b.board_flat,
-                stride,
-                r,
-                sub_cells,
-                emps[keep],
-                sub_starts,
-                self._homes,
-                player,
-                value,
-                en_dist,
-                self._bufs,
-                self._owner,
-                np.zeros((4, 3), np.int64),
-                np.zeros(len(sub_cells), np.uint8),
-                self._my_dist,
-                self._queue,
-                self.config.robust_w,
-                0.0,
-                300.0,
+            weighing = self._weighing(
+                player, value, en_dist, len(cells) - 1, self.config.robust_w, 0.0, 300.0
             )
+            v = evaluate(self._pos, weighing, cells[keep], emps[keep], sub_starts)
             if v > best_v:
                 best_i, best_v = i, v
         return best_i

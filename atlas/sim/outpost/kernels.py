@@ -125,17 +125,23 @@ def own(pos, cells, emps, owner, key, counts):  # type: ignore[no-untyped-def]  
 
 
 @numba.njit(cache=True)
-def supplied(pos, owner, e, cells, starts, alive):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
-    """How many outposts of empire ``e`` (``cells[starts[e]:starts[e + 1]]``) keep their
-    supply line home under ``owner``; ``alive`` marks them
-    (:func:`~atlas.analyze.supply.supply_core`, on ``pos.bufs`` rows 3-6)."""
-    a = starts[e]
-    z = starts[e + 1]
+def supply_lines(pos, owner, e, cells, alive):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """How many of ``cells``, outposts of empire ``e``, keep their supply line home under
+    ``owner``; ``alive`` marks them (:func:`~atlas.analyze.supply.supply_core`, on
+    ``pos.bufs`` rows 3-6)."""
     b = pos.bufs
     h = pos.homes[e]
     return supply_core(
-        pos.land_flat, pos.stride, owner, e, h, cells[a:z], alive[a:z], b[3], b[4], b[5], b[6]
+        pos.land_flat, pos.stride, owner, e, h, cells, alive, b[3], b[4], b[5], b[6]
     )
+
+
+@numba.njit(cache=True)
+def supplied(pos, owner, e, cells, starts, alive):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """:func:`supply_lines` of empire ``e``'s outposts ``cells[starts[e]:starts[e + 1]]``."""
+    a = starts[e]
+    z = starts[e + 1]
+    return supply_lines(pos, owner, e, cells[a:z], alive[a:z])
 
 
 @numba.njit(cache=True)
