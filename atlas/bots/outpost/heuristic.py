@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
+from ...jit import numba as lazy
 from ...sim.outpost.kernels import Position, own, supplied
 from ..search import clock, stop_time
 
@@ -73,7 +74,7 @@ class Scoring(NamedTuple):
     field_w: float
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True, _nrt=False)
 def _score(pos, h, cells, emps, starts, strict):
     """Score of the position for empire ``h.me`` (``_INVALID`` if strict and an own
     outpost is cut off); see the module docstring."""
@@ -149,7 +150,7 @@ def _score(pos, h, cells, emps, starts, strict):
     return value
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True, _nrt=False)
 def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline):
     """Visit my outposts in ``order``; move each to its best safe step.  In place."""
     stride = pos.stride

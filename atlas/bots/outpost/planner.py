@@ -177,6 +177,7 @@ class PlannerOutpostBot:
         self._homes = homes
         r = int(state.params.r)
         self._pos = Position(b.land_flat, b.board_flat, stride, r, homes, self._bufs)
+        self._board = tuple(self._pos)  # what evaluate takes (a plain tuple)
         # land distance from every home; the home prior
         hd = np.zeros((len(homes), size), np.int32)
         for e, h in enumerate(homes):
@@ -449,9 +450,10 @@ class PlannerOutpostBot:
             player, value, self._en_dist, len(cells), robust_w, cut_w, _LOST
         )
         counts = weighing.counts
+        plain = tuple(weighing)  # what evaluate takes
 
         def score(pos: np.ndarray) -> float:
-            s = evaluate(self._pos, weighing, pos, emps, starts)
+            s = evaluate(self._board, plain, pos, emps, starts)
             if fields is not None:
                 for i in range(n):
                     s -= cfg.progress * fields[slot[i], pos[a + i]]
@@ -541,7 +543,7 @@ class PlannerOutpostBot:
             weighing = self._weighing(
                 player, value, en_dist, len(cells) - 1, self.config.robust_w, 0.0, 300.0
             )
-            v = evaluate(self._pos, weighing, cells[keep], emps[keep], sub_starts)
+            v = evaluate(self._board, tuple(weighing), cells[keep], emps[keep], sub_starts)
             if v > best_v:
                 best_i, best_v = i, v
         return best_i

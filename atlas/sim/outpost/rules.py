@@ -66,7 +66,7 @@ from ...errors import IllegalMoveError, InvalidMoveError
 from ...maps import GameMap
 from ...types import Cell, Grid, IntGrid, PlayerId
 from ..base import GameBase, GameInfo, Outcome, Param, _from_json, _to_json
-from .kernels import _ERR_TEXT, _MISSING, _OK, Ownership, Position, _turn_kernel
+from .kernels import _ERR_TEXT, _MISSING, _OK, _turn_kernel
 from .moves import _NO_ENDS, _NO_STEPS, NUM_EMPIRES, _is_int, _parse_steps, _steps
 
 __all__ = [
@@ -314,10 +314,11 @@ def _run(
     key = np.empty(b.land_flat.shape[0], np.int32)
     owner = np.empty_like(state.owner_flat)
     counts = state.counts.copy()
-    pos = Position(b.land_flat, b.board_flat, b.stride, state.params.r, b.homes_flat, bufs)
-    o = Ownership(state.owner_flat, key_old, src, owner, key, counts)
+    # a Position and an Ownership, as plain tuples (see _turn_kernel)
+    board = (b.land_flat, b.board_flat, b.stride, state.params.r, b.homes_flat, bufs)
+    ownership = (state.owner_flat, key_old, src, owner, key, counts)
     code, k, new_rc, new_starts, new_src = _turn_kernel(
-        pos, o, state.params.official, rc, starts, steps, ends
+        board, ownership, state.params.official, rc, starts, steps, ends
     )
     # cut short (official) or refused (spec): ownership not recomputed
     if code != _OK:
