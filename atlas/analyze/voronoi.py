@@ -50,6 +50,7 @@ UNREACHED = -1
 
 
 #: Unsigned constants for wraparound-free indexing (see atlas.analyze.distances).
+_U0 = np.uint64(0)
 _U1 = np.uint64(1)
 
 
@@ -74,48 +75,23 @@ def _voronoi_core(stride, a, b, dist, owner, queue):  # type: ignore[no-untyped-
         t = np.uint64(2)
     heads = t
     us = np.uint64(stride)
+    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[k] is the neighbour
     h = np.uint64(0)
     while h < t:
         v = np.uint64(queue[h])
         h += _U1
         d = dist[v] + 1
         o = owner[v]
-        w = v - us
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d:
-            owner[w] |= o
-        w = v + _U1
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d:
-            owner[w] |= o
-        w = v + us
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d:
-            owner[w] |= o
-        w = v - _U1
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d:
-            owner[w] |= o
+        for k in range(4):
+            w = v + offs[k]
+            dw = dist[w]
+            if dw == -1:
+                dist[w] = d
+                owner[w] = o
+                queue[t] = w
+                t += _U1
+            elif dw == d:
+                owner[w] |= o
     n1 = 0
     n2 = 0
     tie = 0
@@ -160,48 +136,23 @@ def voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue):  #
         elif owner[s] != k:
             owner[s] = -2
     us = np.uint64(stride)
+    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[k] is the neighbour
     h = np.uint64(0)
     while h < t:
         v = np.uint64(queue[h])
         h += _U1
         d = dist[v] + 1
         o = owner[v]
-        w = v - us
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d and owner[w] != o:
-            owner[w] = -2
-        w = v + _U1
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d and owner[w] != o:
-            owner[w] = -2
-        w = v + us
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d and owner[w] != o:
-            owner[w] = -2
-        w = v - _U1
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d and owner[w] != o:
-            owner[w] = -2
+        for k in range(4):
+            w = v + offs[k]
+            dw = dist[w]
+            if dw == -1:
+                dist[w] = d
+                owner[w] = o
+                queue[t] = w
+                t += _U1
+            elif dw == d and owner[w] != o:
+                owner[w] = -2
     for i in range(n):
         if dist[i] == -2:
             dist[i] = -1

@@ -323,8 +323,9 @@ def _moves_toward(bot, st, targets_rc):
     from atlas.bots.outpost.plan_kernels import land_field
 
     bot._setup(st, 0)
-    cells, emps, starts = bot._arrays(st)
-    plan = bot._plan(st, 0, cells, emps, starts, FAR_AWAY)
+    outposts = bot._arrays(st)
+    starts = outposts.starts
+    plan = bot._plan(st, 0, outposts, FAR_AWAY)
     b = st.board
     tg = _flat(st, targets_rc)
     fields = np.zeros((len(tg), len(b.land_flat)), np.int32)
@@ -339,7 +340,7 @@ def _moves_toward(bot, st, targets_rc):
         slot=np.arange(len(tg)),
         value=(b.board_flat != 0).astype(np.float64),
     )
-    pos = bot._choose_moves(st, 0, cells, emps, starts, plan, FAR_AWAY)
+    pos = bot._choose_moves(st, 0, outposts, plan, FAR_AWAY)
     s = b.stride
     return [(int(c) // s - 1, int(c) % s - 1) for c in pos[starts[0] : starts[1]]]
 

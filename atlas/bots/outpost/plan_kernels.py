@@ -31,6 +31,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from ...analyze.distances import bfs_blocked_kernel, bfs_kernel
 from ...sim.outpost.kernels import Position, own, supplied, supply_lines
 
 __all__ = [
@@ -51,52 +52,29 @@ __all__ = [
 FAR = 1 << 20
 
 
+@numba.njit(cache=True, inline="always")
+def _far(dist):  # pragma: no cover - compiled
+    """Unreached cells (-1) at :data:`FAR`."""
+    for i in range(dist.shape[0]):
+        if dist[i] < 0:
+            dist[i] = FAR
+
+
 @numba.njit(cache=True)
 def l1_field(board_flat, stride, sources, dist, queue):  # pragma: no cover - compiled
     """``dist[i]``: Manhattan distance from board cell ``i`` to the nearest of
-    ``sources`` (:data:`FAR` with none; border cells get :data:`FAR`)."""
-    n = board_flat.shape[0]
-    for i in range(n):
-        dist[i] = FAR
-    tail = 0
-    for k in range(sources.shape[0]):
-        s = sources[k]
-        if dist[s] != 0:
-            dist[s] = 0
-            queue[tail] = s
-            tail += 1
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        d = dist[c] + 1
-        for nb in (c - stride, c + 1, c + stride, c - 1):
-            if board_flat[nb] != 0 and dist[nb] == FAR:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
+    ``sources`` (:data:`FAR` with none; border cells get :data:`FAR`): a breadth-first
+    search over the board (:func:`atlas.analyze.distances.bfs_kernel`)."""
+    bfs_kernel(board_flat, stride, sources, dist, queue)
+    _far(dist)
 
 
 @numba.njit(cache=True)
 def land_field(land_flat, stride, source, dist, queue):  # pragma: no cover - compiled
     """``dist[i]``: steps over land from ``source`` to land cell ``i`` (:data:`FAR`
     where unreachable, and on water and the border)."""
-    n = land_flat.shape[0]
-    for i in range(n):
-        dist[i] = FAR
-    dist[source] = 0
-    queue[0] = source
-    tail = 1
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        d = dist[c] + 1
-        for nb in (c - stride, c + 1, c + stride, c - 1):
-            if land_flat[nb] != 0 and dist[nb] == FAR:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
+    bfs_blocked_kernel(land_flat, stride, source, -1, dist, queue)
+    _far(dist)
 
 
 @numba.njit(cache=True, inline="always")

@@ -45,7 +45,7 @@ the kernels' references in :mod:`atlas.bots.outpost.plan_kernels`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -127,6 +127,14 @@ class PlannerConfig:
 _LOST = 1e7
 
 
+class Outposts(NamedTuple):
+    """Every outpost of a state: flat cells, empires, and each empire's first index."""
+
+    cells: np.ndarray
+    emps: np.ndarray
+    starts: np.ndarray
+
+
 class PlannerOutpostBot:
     """Coverage targets, assignment, season lookahead, supply-line defence.
 
@@ -190,13 +198,13 @@ class PlannerOutpostBot:
         self._land_cells = np.flatnonzero(b.land_flat).astype(np.int64)
         self._prev_targets = np.zeros(0, np.int64)
 
-    def _arrays(self, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _arrays(self, state: Any) -> Outposts:
         stride = self._stride
         rc = np.asarray(state.rc, dtype=np.int64)
         cells = (rc[:, 0] + 1) * stride + rc[:, 1] + 1
         starts = np.asarray(state.starts, dtype=np.int64)
         emps = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
-        return cells, emps, starts
+        return Outposts(cells, emps, starts)
 
     # ----------------------------------------------------------------- the move
 
@@ -207,13 +215,14 @@ class PlannerOutpostBot:
         if any(state.pending):
             return self.disband(state, player)
         stop = stop_time(deadline, self.margin)
-        cells, emps, starts = self._arrays(state)
+        o = self._arrays(state)
+        cells, starts = o.cells, o.starts
         a, b = int(starts[player]), int(starts[player + 1])
         n = b - a
         if n == 0:
             return ()
-        plan = self._plan(state, player, cells, emps, starts, stop)
-        new = self._choose_moves(state, player, cells, emps, starts, plan, stop)
+        plan = self._plan(state, player, o, stop)
+        new = self._choose_moves(state, player, o, plan, stop)
         stride = self._stride
         steps = []
         for i in range(n):
@@ -235,17 +244,10 @@ class PlannerOutpostBot:
             value[self._enemy_side] *= 0.5
         return value
 
-    def _plan(
-        self,
-        state: Any,
-        player: int,
-        cells: np.ndarray,
-        emps: np.ndarray,
-        starts: np.ndarray,
-        stop: float,
-    ) -> dict[str, Any]:
+    def _plan(self, state: Any, player: int, o: Outposts, stop: float) -> dict[str, Any]:
         """Targets and the target of each of our outposts (``slot``), with the value
         field they were chosen for."""
+        cells, emps, starts = o
         cfg = self.config
         b = state.board
         p = state.params
@@ -290,9 +292,7 @@ class PlannerOutpostBot:
             if best is not None and start + took > stop:  # another plan would be late
                 break
             value = self._values(state, player, prem, short_water)
-            plan = self._targets(
-                state, player, cells, emps, starts, value, elim, cand, bonus, k, n, future, r
-            )
+            plan = self._targets(state, player, o, value, elim, cand, bonus, k, n, future, r)
             if len(premiums) > 1:
                 la = Lookahead(
                     int(p.L),
@@ -326,9 +326,7 @@ class PlannerOutpostBot:
         self,
         state: Any,
         player: int,
-        cells: np.ndarray,
-        emps: np.ndarray,
-        starts: np.ndarray,
+        o: Outposts,
         value: np.ndarray,
         elim: np.ndarray,
         cand: np.ndarray,
@@ -338,6 +336,7 @@ class PlannerOutpostBot:
         future: int,
         r: int,
     ) -> dict[str, Any]:
+        cells, starts = o.cells, o.starts
         b = state.board
         stride = self._stride
         a = int(starts[player])
@@ -421,15 +420,9 @@ class PlannerOutpostBot:
     # ----------------------------------------------------------------- moves
 
     def _choose_moves(
-        self,
-        state: Any,
-        player: int,
-        cells: np.ndarray,
-        emps: np.ndarray,
-        starts: np.ndarray,
-        plan: dict[str, Any],
-        stop: float,
+        self, state: Any, player: int, o: Outposts, plan: dict[str, Any], stop: float
     ) -> np.ndarray:
+        cells, emps, starts = o
         cfg = self.config
         b = state.board
         p = state.params
