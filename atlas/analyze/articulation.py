@@ -116,8 +116,8 @@ def articulation_mask(free: npt.ArrayLike) -> Grid:
 
     References
     ----------
-    .. [1] J. Hopcroft and R. Tarjan, "Algorithm 447: Efficient algorithms for graph
-       manipulation", Communications of the ACM 16(6), 372-378, 1973.
+    .. [1] J. Hopcroft and R. Tarjan (1973), algorithm 447: the reference of the walk,
+       :mod:`atlas.analyze.biconnected`.
 
     Examples
     --------

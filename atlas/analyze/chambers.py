@@ -265,8 +265,8 @@ def chamber_tree(free: npt.ArrayLike, me: Cell, opponent: Cell | None = None) ->
 
     References
     ----------
-    .. [1] J. Hopcroft and R. Tarjan, "Algorithm 447: Efficient algorithms for graph
-       manipulation", Communications of the ACM 16(6), 372-378, 1973.
+    .. [1] The blocks come from :mod:`atlas.analyze.biconnected`'s walk (Hopcroft and
+       Tarjan's algorithm 447, 1973).
 
     Examples
     --------

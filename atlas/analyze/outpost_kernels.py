@@ -217,19 +217,9 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-
         d1 = i32(d1 + (mu & (m >> one)))
         d2 = i32(d2 + (mu & (m >> i32(2))))
         d3 = i32(d3 + (mu & (m >> i32(3))))
-    acc[0] += l0
-    acc[1] += t0
-    acc[2] += d0
-    acc[3] += l1
-    acc[4] += t1
-    acc[5] += d1
-    acc[6] += l2
-    acc[7] += t2
-    acc[8] += d2
-    acc[9] += l3
-    acc[10] += t3
-    acc[11] += d3
-    acc[12] += cov
+    sums = (l0, t0, d0, l1, t1, d1, l2, t2, d2, l3, t3, d3, cov)
+    for k in range(13):
+        acc[k] += sums[k]
 
 
 @numba.njit(cache=True)

@@ -43,6 +43,7 @@ __all__ = [
     "BalancedOutpostBot",
     "DefenderOutpostBot",
     "OutpostPlanner",
+    "moved_steps",
     "GREEDY",
     "BALANCED",
     "DEFENDER",
@@ -236,6 +237,19 @@ def resource_field(board_flat, stride, sources, field, queue):
                 tail += 1
 
 
+def moved_steps(
+    before: np.ndarray, after: np.ndarray, a: int, n: int, stride: int
+) -> tuple[tuple[int, tuple[int, int]], ...]:
+    """The steps ``((index, (row, col)), ...)`` of the ``n`` outposts from flat index
+    ``a`` whose cell changed from ``before`` to ``after`` (padded flat cells)."""
+    steps = []
+    for i in range(n):
+        c = int(after[a + i])
+        if c != before[a + i]:
+            steps.append((i, (c // stride - 1, c % stride - 1)))
+    return tuple(steps)
+
+
 class OutpostPlanner:
     """Shared machinery of the Outpost bots: flat arrays from a state, plan, disband.
 
@@ -334,14 +348,7 @@ class OutpostPlanner:
         order = self.rng.permutation(n).astype(np.int64)
         guard = self._guard_radius(state, player)
         _plan(pos, h, cells, emps, starts, order, guard, stop_time(deadline, self.margin))
-        a = int(starts[player])
-        stride = pos.stride
-        steps = []
-        for i in range(n):
-            c = int(cells[a + i])
-            if c != before[a + i]:
-                steps.append((i, (c // stride - 1, c % stride - 1)))
-        return tuple(steps)
+        return moved_steps(before, cells, int(starts[player]), n, pos.stride)
 
     def disband(self, state: Any, player: int) -> int:
         """Index of the outpost whose removal costs the least score."""

@@ -78,9 +78,9 @@ def land_field(land_flat, stride, source, dist, queue):  # pragma: no cover - co
 
 
 @numba.njit(cache=True, inline="always")
-def diamond_gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cover
-    """Value of the cells an outpost on ``c`` would win: within ``r``, not yet won
-    (``won`` 0), and nearer than the enemy (distance ``< elim``)."""
+def _diamond(board_flat, stride, r, value, elim, won, c, claim):  # pragma: no cover
+    """The cells within ``r`` of ``c`` nearer than the enemy (distance ``< elim``): marked
+    won when ``claim``, else the value of those not yet won (``won`` 0)."""
     rows = board_flat.shape[0] // stride - 2
     cols = stride - 2
     r0 = c // stride
@@ -92,25 +92,19 @@ def diamond_gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cove
         base = rr * stride
         for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
             x = base + cc
-            if won[x] == 0 and dr + abs(cc - c0) < elim[x]:
-                g += value[x]
+            if dr + abs(cc - c0) < elim[x]:
+                if claim:
+                    won[x] = 1
+                elif won[x] == 0:
+                    g += value[x]
     return g
 
 
 @numba.njit(cache=True, inline="always")
-def _claim(board_flat, stride, r, elim, won, c):  # pragma: no cover - compiled
-    rows = board_flat.shape[0] // stride - 2
-    cols = stride - 2
-    r0 = c // stride
-    c0 = c - r0 * stride
-    for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
-        dr = abs(rr - r0)
-        span = r - dr
-        base = rr * stride
-        for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
-            x = base + cc
-            if dr + abs(cc - c0) < elim[x]:
-                won[x] = 1
+def diamond_gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cover
+    """Value of the cells an outpost on ``c`` would win: within ``r``, not yet won
+    (``won`` 0), and nearer than the enemy (distance ``< elim``)."""
+    return _diamond(board_flat, stride, r, value, elim, won, c, False)
 
 
 @numba.njit(cache=True, inline="always")
@@ -168,7 +162,7 @@ def greedy_targets(
         if stamp[i] == taken:  # up to date: the best gain
             out[taken] = i
             taken += 1
-            _claim(board_flat, stride, r, elim, won, cand[i])
+            _diamond(board_flat, stride, r, value, elim, won, cand[i], True)
             size -= 1
             keys[0] = keys[size]
             idx[0] = idx[size]

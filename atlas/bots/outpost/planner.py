@@ -52,6 +52,7 @@ import numpy as np
 from ...analyze.distances import bfs_kernel
 from ...sim.outpost.kernels import Position
 from ..search import clock, gc_paused, stop_time
+from .heuristic import moved_steps
 from .plan_kernels import (
     FAR,
     Lookahead,
@@ -223,13 +224,7 @@ class PlannerOutpostBot:
             return ()
         plan = self._plan(state, player, o, stop)
         new = self._choose_moves(state, player, o, plan, stop)
-        stride = self._stride
-        steps = []
-        for i in range(n):
-            c = int(new[a + i])
-            if c != cells[a + i]:
-                steps.append((i, (c // stride - 1, c % stride - 1)))
-        return tuple(steps)
+        return moved_steps(cells, new, a, n, self._stride)
 
     # ----------------------------------------------------------------- planning
 
