@@ -217,7 +217,7 @@ def _players(bots: Any) -> tuple[list[Any] | None, dict[str, Any]]:
         while name in names:
             name += "'"
         names.add(name)
-        command = f"{_OBJECT}{i}"
+        command = f"{_OBJECT}{i}:{id(bot):x}"  # no program's command line is this
         objects[command] = bot
         specs.append(Player(name, command=command))
     return specs, objects
@@ -237,7 +237,7 @@ def _runner(
     def play(specs: Sequence[Any]) -> Sequence[Any]:
         out: list[Any] = [None] * len(specs)
         here = [i for i, s in enumerate(specs) if any(p.command in objects for p in s.players)]
-        pool = [i for i in range(len(specs)) if i not in set(here)]
+        pool = sorted(set(range(len(specs))) - set(here))
         chosen = [specs[i] for i in pool]
         if cache is not None:
             from ..render.site.cache import Cache
