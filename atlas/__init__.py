@@ -11,6 +11,7 @@ The Python API, one line each (``help(atlas.NAME)`` for the whole of one)::
     load_record     Read a replay record (.json or .json.gz).
     tournament      Play a tournament and rate its players.
     build_site      Build the static site, as ``atlas build`` does.
+    fairness        Report whether maps favour a seat: symmetries and played evidence.
     set_cache_dir   Keep atlas's compiled kernels under a folder of your choice.
 
     GameMap         A map of one game.
@@ -20,6 +21,8 @@ The Python API, one line each (``help(atlas.NAME)`` for the whole of one)::
     Record          A finished game: a replay record, with what Python does with one.
     Results         What a tournament played: every game's record, and the standings.
     Standings       The standings of a set of games, with 95 % intervals (a table in Jupyter).
+    FairnessReport  A map's fairness report: symmetries, each seat's score, the verdict.
+    FairnessReports  The fairness reports of maps, and a line for each map not reported.
 
 In Jupyter a map shows its picture, an analysis its overlays, a record the replay
 viewer, standings and results a table.  Errors: :class:`AtlasError` and its subclasses
@@ -57,6 +60,7 @@ __all__ = [
     "load_record",
     "tournament",
     "build_site",
+    "fairness",
     "set_cache_dir",
     # what they return
     "GameMap",
@@ -66,6 +70,8 @@ __all__ = [
     "Record",
     "Results",
     "Standings",
+    "FairnessReport",
+    "FairnessReports",
     # errors and warnings
     "AtlasError",
     "ArgumentError",
@@ -84,8 +90,6 @@ __all__ = [
 
 #: Public name -> the module that defines it (imported by :func:`__getattr__` on first
 #: use, so ``import atlas`` loads neither numpy nor numba).
-#: ``fairness``: issue 22 adds ``"fairness": "api.fairness"`` here (and the name to
-#: ``__all__`` and the list in the docstring) when ``atlas.arena.fairness`` lands.
 _LAZY = {
     **dict.fromkeys(
         (
@@ -97,6 +101,7 @@ _LAZY = {
             "load_record",
             "tournament",
             "build_site",
+            "fairness",
             "GameMap",
             "Analysis",
             "ValidationReport",
@@ -104,6 +109,8 @@ _LAZY = {
             "Record",
             "Results",
             "Standings",
+            "FairnessReport",
+            "FairnessReports",
         ),
         "api",
     ),
@@ -143,6 +150,8 @@ _jit.install_numba_cache_hook()
 if TYPE_CHECKING:  # pragma: no cover
     from .api import (
         Analysis,
+        FairnessReport,
+        FairnessReports,
         GameMap,
         Problem,
         Record,
@@ -151,6 +160,7 @@ if TYPE_CHECKING:  # pragma: no cover
         ValidationReport,
         analyze,
         build_site,
+        fairness,
         load_record,
         play,
         read_map,
