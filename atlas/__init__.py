@@ -90,48 +90,24 @@ __all__ = [
 
 #: Public name -> the module that defines it (imported by :func:`__getattr__` on first
 #: use, so ``import atlas`` loads neither numpy nor numba).
-_LAZY = {
-    **dict.fromkeys(
+_LAZY: dict[str, str] = {
+    name: module
+    for module, names in (
         (
-            "read_map",
-            "write_map",
-            "analyze",
-            "validate",
-            "play",
-            "load_record",
-            "tournament",
-            "build_site",
-            "fairness",
-            "GameMap",
-            "Analysis",
-            "ValidationReport",
-            "Problem",
-            "Record",
-            "Results",
-            "Standings",
-            "FairnessReport",
-            "FairnessReports",
+            "api",
+            "read_map write_map analyze validate play load_record tournament build_site "
+            "fairness GameMap Analysis ValidationReport Problem Record Results Standings "
+            "FairnessReport FairnessReports",
         ),
-        "api",
-    ),
-    "set_cache_dir": "jit",
-    **dict.fromkeys(
+        ("jit", "set_cache_dir"),
         (
-            "AtlasError",
-            "ArgumentError",
-            "MapFormatError",
-            "RecordError",
-            "PlanError",
-            "BotError",
-            "ParamError",
-            "UnknownNameError",
-            "OutputFolderError",
-            "InvalidMoveError",
-            "IllegalMoveError",
+            "errors",
+            "AtlasError ArgumentError MapFormatError RecordError PlanError BotError "
+            "ParamError UnknownNameError OutputFolderError InvalidMoveError IllegalMoveError",
         ),
-        "errors",
-    ),
-    "AtlasDeprecationWarning": "deprecation",
+        ("deprecation", "AtlasDeprecationWarning"),
+    )
+    for name in names.split()
 }
 
 #: Top-level names that moved: old name -> (module, new name, since which version).
