@@ -51,6 +51,7 @@ __all__ = [
     "State",
     "AlternatingState",
     "begin_alternating_turn",
+    "AlternatingGame",
     "win_scores",
 ]
 
@@ -590,3 +591,19 @@ def begin_alternating_turn(
     if move is None:
         new.forfeit = p
     return new, p, move
+
+
+class AlternatingGame(GameBase[A]):
+    """A game whose seats move in turn: what its ``apply`` starts with
+    (:meth:`begin_turn`) and its winner's scores (:meth:`win_scores`)."""
+
+    def begin_turn(
+        self, state: A, moves: Mapping[PlayerId, Any], *, over: bool
+    ) -> tuple[A, PlayerId, Any]:
+        """:func:`begin_alternating_turn`."""
+        return begin_alternating_turn(state, moves, over=over)
+
+    @staticmethod
+    def win_scores(winner: PlayerId, num_players: int = 2) -> tuple[float, ...]:
+        """:func:`win_scores`."""
+        return win_scores(winner, num_players)

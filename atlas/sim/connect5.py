@@ -30,16 +30,7 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError, ParamError
 from ..maps import GameMap
 from ..types import PlayerId
-from .base import (
-    ArrayState,
-    GameBase,
-    GameInfo,
-    Outcome,
-    Param,
-    Reason,
-    begin_alternating_turn,
-    win_scores,
-)
+from .base import AlternatingGame, ArrayState, GameInfo, Outcome, Param, Reason
 
 __all__ = [
     "EMPTY",
@@ -176,7 +167,7 @@ def _parse_move(move: Any) -> int:
     raise InvalidMoveError(f"connect5 move should be a column index (int), got {move!r}")
 
 
-class Connect5Game(GameBase[Connect5State]):
+class Connect5Game(AlternatingGame[Connect5State]):
     r"""The ``GAME`` object of connect5 (see :class:`atlas.sim.base.Game`).
 
     Examples
@@ -242,7 +233,7 @@ class Connect5Game(GameBase[Connect5State]):
 
     def apply(self, state: Connect5State, moves: Mapping[PlayerId, Any]) -> Connect5State:
         """The state after the seat to move drops into ``moves[to_play]`` (``None`` loses)."""
-        new, p, move = begin_alternating_turn(state, moves, over=state.over)
+        new, p, move = self.begin_turn(state, moves, over=state.over)
         if move is None:
             return new
         col = _parse_move(move)
@@ -260,7 +251,7 @@ class Connect5Game(GameBase[Connect5State]):
             return Outcome(
                 1 - loser,
                 Reason.INVALID,
-                win_scores(1 - loser),
+                self.win_scores(1 - loser),
                 f"player {loser + 1} gave no valid move at turn {state.turn}",
             )
         if state.winner >= 0:
@@ -268,7 +259,7 @@ class Connect5Game(GameBase[Connect5State]):
             return Outcome(
                 w,
                 Reason.WIN,
-                win_scores(w),
+                self.win_scores(w),
                 f"player {w + 1} made {state.inarow} in a row at turn {state.turn}",
             )
         if state.full:

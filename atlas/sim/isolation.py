@@ -31,16 +31,7 @@ import numpy as np
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Cell, Grid, PlayerId
-from .base import (
-    ArrayState,
-    GameBase,
-    GameInfo,
-    Outcome,
-    Param,
-    Reason,
-    begin_alternating_turn,
-    win_scores,
-)
+from .base import AlternatingGame, ArrayState, GameInfo, Outcome, Param, Reason
 
 __all__ = [
     "VARIANTS",
@@ -211,7 +202,7 @@ def _parse_move(move: Any) -> Cell:
     raise InvalidMoveError(f"isolation move should be [row, col] (two ints), got {move!r}")
 
 
-class IsolationGame(GameBase[IsolationState]):
+class IsolationGame(AlternatingGame[IsolationState]):
     r"""The ``GAME`` object of isolation (see :class:`atlas.sim.base.Game`).
 
     Examples
@@ -279,7 +270,7 @@ class IsolationGame(GameBase[IsolationState]):
 
     def apply(self, state: IsolationState, moves: Mapping[PlayerId, Any]) -> IsolationState:
         """The state after the seat to move plays ``moves[to_play]`` (``None`` loses)."""
-        new, p, move = begin_alternating_turn(state, moves, over=not self.to_move(state))
+        new, p, move = self.begin_turn(state, moves, over=not self.to_move(state))
         if move is None:
             return new
         cell = _parse_move(move)
@@ -298,7 +289,7 @@ class IsolationGame(GameBase[IsolationState]):
             return Outcome(
                 1 - loser,
                 Reason.INVALID,
-                win_scores(1 - loser),
+                self.win_scores(1 - loser),
                 f"player {loser + 1} gave no valid move at turn {state.turn}",
             )
         p = state.to_play
@@ -307,7 +298,7 @@ class IsolationGame(GameBase[IsolationState]):
         return Outcome(
             1 - p,
             Reason.WIN,
-            win_scores(1 - p),
+            self.win_scores(1 - p),
             f"player {p + 1} has no move at turn {state.turn}",
         )
 
