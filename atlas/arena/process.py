@@ -54,6 +54,7 @@ from .sandbox import (
     remove_bot_folder,
     warn_without_sandbox,
 )
+from .timing import ProcessTreeCPU
 
 __all__ = [
     "BotFailure",
@@ -258,11 +259,21 @@ class BotProcess:
         self._err_total = 0
         self._err_thread = threading.Thread(target=self._keep_stderr, daemon=True)
         self._err_thread.start()
+        self._cpu = ProcessTreeCPU(self.proc.pid)
 
     @property
     def pid(self) -> int:
         """The supervisor's process id (also the bot's process group and session)."""
         return self.proc.pid
+
+    def cpu_seconds(self, *, rescan: bool = False) -> float | None:
+        """CPU seconds the bot's processes have used so far (every process below the
+        supervisor; :class:`~atlas.arena.timing.ProcessTreeCPU`), or ``None`` when the
+        system does not say.  ``rescan`` looks again for the processes (milliseconds);
+        otherwise those found last time are read (microseconds)."""
+        if self.closed:
+            return None
+        return self._cpu.seconds(rescan=rescan)
 
     def _keep_stderr(self) -> None:
         stream: BinaryIO = self.proc.stderr  # type: ignore[assignment]
@@ -325,12 +336,16 @@ class BotProcess:
         ``consumed`` bytes are dropped from the buffer either way.  Raises
         :class:`BotFailure`: ``timeout`` (nothing usable in time; ``invalid`` if bytes
         came but none made an answer), ``invalid`` (more than ``max_turn_bytes``
-        without an answer), ``crashed`` (the process exited).
+        without an answer), ``crashed`` (the process exited).  Blank bytes alone (the
+        end of the line of the last answer) are no answer: nothing more in time is a
+        ``timeout``, as for a bot that wrote nothing.
         """
         seen = 0
+        wrote = False  # anything but blanks
         while True:
             value, used = parse(self.buffer)
             seen += used
+            wrote = wrote or bool(bytes(self.buffer[:used]).strip())
             del self.buffer[:used]
             if value is not None:
                 return value
@@ -342,7 +357,7 @@ class BotProcess:
             if self._eof:
                 raise BotFailure(Status.CRASHED, self._exit_detail("exited"))
             if not self._fill(deadline):
-                if seen or self.buffer:
+                if wrote or bytes(self.buffer).strip():
                     raise BotFailure(
                         Status.INVALID,
                         f"wrote {seen + len(self.buffer)} bytes but no {what} in time",
@@ -525,6 +540,9 @@ class ExternalBot(BotBase):
 
     def stderr_text(self) -> str:
         return "" if self.process is None else self.process.stderr_text()
+
+    def cpu_seconds(self, *, rescan: bool = False) -> float | None:
+        return None if self.process is None else self.process.cpu_seconds(rescan=rescan)
 
     def close(self) -> None:
         if self.process is not None:
