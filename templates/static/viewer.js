@@ -223,6 +223,8 @@
   }
 
   // ---------------------------------------------------------------- seats panel
+  var lateAt = {};             // "turn,seat" -> [turn, seat, limit, load, cores, verdict]
+  (data.late || []).forEach(function (m) { lateAt[m[0] + "," + m[1]] = m; });
   function fmt(v, key) {
     if (v === null || v === undefined) { return "—"; }
     if (key === "nodes") { return v >= 1e6 ? (v / 1e6).toFixed(1) + "M" : v >= 1e4 ? Math.round(v / 1e3) + "k" : String(v); }
@@ -240,6 +242,14 @@
         else if (turn > 0 && key === "time") {
           var ms = data.times[seat] ? data.times[seat][turn - 1] : null;
           text = ms === null || ms === undefined ? "—" : ms + " ms";
+          var late = lateAt[turn + "," + seat];
+          cellsOf[c].classList.toggle("late", !!late);
+          cellsOf[c].title = late ? "late: the limit was " + late[2] + " s" +
+            (late[3] !== null ? "; load " + late[3] + " on " + late[4] + " cores" : "") + " (" + late[5] + ")" : "";
+          if (late) { text += " · late"; }
+        } else if (turn > 0 && key === "cpu") {
+          var cms = data.cpu && data.cpu[seat] ? data.cpu[seat][turn - 1] : null;
+          text = cms === null || cms === undefined ? "—" : cms + " ms";
         } else if (turn > 0) {
           var arr = data.info[seat] && data.info[seat][key];
           text = fmt(arr ? arr[turn - 1] : null, key);
@@ -279,6 +289,9 @@
     }
     drawChart(t);
     showSeats(t);
+    if (i === count - 1) {  // the end: a page that hides results may show them now
+      document.dispatchEvent(new CustomEvent("atlas:replay-end"));
+    }
   }
   function setHash() {
     var h = "#turn=" + turnOf(current);
