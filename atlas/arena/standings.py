@@ -239,8 +239,8 @@ class Standings:
                 f"{f'[{r.low:.0f}, {r.high:.0f}]':>13} {ranks:>5} {los:>5}"
             )
         lines.append(
-            f"ratings: {self.model.replace('-', '–')}, Elo scale; ranks: the rank range "
-            "of the 95 % interval; LOS: likelihood that the row is stronger than the next"
+            f"ratings: {self.model.replace('-', '–')}, Elo scale; ranks: the ranks of the "
+            "middle 95 % of the refits; LOS: likelihood that the row is stronger than the next"
         )
         lines.append(f"intervals: {self.interval.text}")
         lines += [f"{t[0].upper()}{t[1:]}." for t in self.separation_text()]
@@ -273,9 +273,10 @@ class Standings:
         if self.voided:
             lines.append(
                 f"\n{len(self.voided)} game(s) voided, lost on time while the machine's "
-                f"load was above {self.void_under_load:g} a core (not counted):"
+                f"load was above {self.void_under_load:g} a core (not counted; numbered "
+                "from 0 in the order given, as a tournament's records/ files are):"
             )
-            lines += [f"  game {k + 1}: {why}" for k, why in self.voided]
+            lines += [f"  {k:05d}: {why}" for k, why in self.voided]
         return "\n".join(lines)
 
 

@@ -44,26 +44,21 @@ __all__ = [
     "VERDICTS",
     "BUSY_SHARE",
     "LOADED_PER_CORE",
-    "FAIR_SHARE_USED",
 ]
 
 #: An answer that used at least this share of its wall time in CPU was computing: a
 #: slow bot.
 BUSY_SHARE = 0.8
 #: A machine whose 1-minute load average is above this per core had more to run than
-#: cores to run it on: a bot that computed less than :data:`BUSY_SHARE` may have waited
-#: for one.
+#: cores to run it on: a bot that computed less than :data:`BUSY_SHARE` of its time
+#: there may have been waiting for a core.
 LOADED_PER_CORE = 1.0
-#: ... unless it used less than this share of what the load left it (a core divided
-#: among ``load / cores`` tasks): a bot that did not even use that was not runnable,
-#: it was waiting.
-FAIR_SHARE_USED = 0.5
 #: The verdicts of :func:`late_moves`, and what each means.
 VERDICTS = {
     "slow bot": "the bot computed for most of the time it took",
-    "loaded machine": "the machine ran more than it had cores for, and the bot computed "
-    "for the share of a core that left it, not more",
-    "waiting": "the bot computed little, less than even a loaded machine left it: it "
+    "loaded machine": "the bot computed for less than that, on a machine that ran more "
+    "than it had cores for: it may have been waiting for a core",
+    "waiting": "the bot computed for less than that on a machine with cores to spare: it "
     "waited (for input, a lock, a sleep) or hung",
     "unknown": "the record holds no CPU time or no load for this move",
 }
@@ -273,9 +268,9 @@ def verdict(wall: float, cpu: float | None, load: float | None, cores: int | Non
     --------
     >>> verdict(0.5, 0.48, 0.3, 2)     # computed through its time, machine idle
     'slow bot'
-    >>> verdict(0.5, 0.1, 6.0, 2)      # a third of a core left to it, and it used most
+    >>> verdict(0.5, 0.1, 6.0, 2)      # little CPU, three tasks a core
     'loaded machine'
-    >>> verdict(3.0, 0.0, 6.0, 2)      # hung: no CPU at all, load or not
+    >>> verdict(3.0, 0.0, 0.5, 2)      # no CPU, cores to spare: it hung
     'waiting'
     """
     if cpu is None:
@@ -285,11 +280,7 @@ def verdict(wall: float, cpu: float | None, load: float | None, cores: int | Non
         return "slow bot"
     if load is None or not cores:
         return "unknown"
-    per_core = load / cores
-    fair = min(1.0, 1.0 / per_core) if per_core > 0 else 1.0
-    if per_core > LOADED_PER_CORE and share >= FAIR_SHARE_USED * fair:
-        return "loaded machine"
-    return "waiting"
+    return "loaded machine" if load / cores > LOADED_PER_CORE else "waiting"
 
 
 def late_moves(record: Any) -> list[LateMove]:
@@ -299,13 +290,15 @@ def late_moves(record: Any) -> list[LateMove]:
     -----
     The rule, per late answer (:func:`verdict`): CPU time at least :data:`BUSY_SHARE`
     (80 %) of the wall time is a ``slow bot`` (it computed through its time); less, on
-    a machine whose load was above :data:`LOADED_PER_CORE` (one task a core) while the
-    bot used at least :data:`FAIR_SHARE_USED` (half) of the share of a core such a load
-    leaves a task (``cores / load``), a ``loaded machine``; otherwise ``waiting`` (it
-    did not compute, load or not).  The load is the 1-minute average, which lags and
-    counts the game's own processes: a figure of the moment's neighbourhood, not of the
-    instant.  A timeout is the seat's failing answer (its status says ``timeout`` at
-    that turn).
+    a machine whose load was above :data:`LOADED_PER_CORE` (one task a core), a
+    ``loaded machine``; less, with cores to spare, ``waiting``.  On a loaded machine a
+    bot that was starved of a core and one that waited for something else look the
+    same (little CPU): the verdict says the machine was loaded, not that the bot was
+    innocent.  The load is the 1-minute average, which lags and counts the game's own
+    processes: a figure of the moment's neighbourhood, not of the instant (on a machine
+    at 5 tasks a core, built-in bots that compute without pause were measured at 1 %
+    of a core over a late answer).  A timeout is the seat's failing answer (its status
+    says ``timeout`` at that turn).
     """
     out: list[LateMove] = []
     for turn, t in enumerate(record.turns):

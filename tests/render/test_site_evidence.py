@@ -152,7 +152,7 @@ def test_a_game_page_shows_its_late_answers_and_the_verdict(built):
     for page in pages:
         text = _text(page)
         assert "Late answers 1" in text
-        assert "7.00 on 2 cores" in text and "waiting · timed out" in text
+        assert "7.00 / 2" in text and "loaded machine · timed out" in text
         assert "Voided by its tournament, not counted: seat" in text
         raw = page.read_text()
         found = re.search(r'id="replay-data">(.*?)</script>', raw, re.S)
@@ -160,7 +160,7 @@ def test_a_game_page_shows_its_late_answers_and_the_verdict(built):
         viewer = json.loads(found.group(1))
         (entry,) = viewer["late"]
         # the sleeper's third answer (turn 3, counted from 1) in whichever seat it had
-        assert entry[0] == 3 and entry[2:] == [0.05, 7.0, 2, "waiting"]
+        assert entry[0] == 3 and entry[2:] == [0.05, 7.0, 2, "loaded machine"]
         seats.add(entry[1])
         rec = next(r for r in recs if r.players[entry[1]].name == "sleeper")
         assert rec.turns[2].late[entry[1]].load == 7.0

@@ -217,7 +217,7 @@ def _page_table(
             "wins": r.wins,
             "draws": r.draws,
             "losses": r.losses,
-            "points": r.points,
+            "points": round(r.points, 2),
         }
         if event is not None:
             row.update(identity=r.identity)
@@ -486,8 +486,8 @@ def write_pages(
         **common,
     )
     plans = {}
-    for game in table:
-        n = len(games_by_game[game])
+    for game in table:  # the built-in standings' games (organisers' stand apart)
+        n = sum(1 for e in games_by_game[game] if e.event is None)
         plans[game] = f"{n} game{'s' if n != 1 else ''}"
     write(
         "standings.html",
