@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -169,15 +170,19 @@ def test_the_verdict_examples():
 
 
 def _timed_out(load, cores, cpu=0.0, seat=1):
+    """A connect5 game seat 2 loses on time at turn 1, with the load then."""
     game = get_game("connect5")
     b = RecordBuilder(game, C5, {}, ["a", "b"], 0)
     state = game.initial_state(C5)
     move = game.legal_moves(state, 0)[0]
     b.add_turn({0: move}, {0: 0.01}, None, {0: 0.01})
-    b.add_turn({1: None}, {1: 0.3}, None, {1: cpu}, {1: Late(0.2, load, cores)})
-    b.set_status(1, "timeout", 1, "answered after 0.300 s, the limit is 0.2 s")
     state = game.apply(state, {0: move})
-    return b.finish(state, Outcome(0, Reason.TIMEOUT, (1.0, 0.0), "player 2 timed out"))
+    b.add_turn({1: None}, {1: 0.3}, None, {1: cpu}, {1: Late(0.2, load, cores)})
+    state = game.apply(state, {1: None})
+    b.set_status(1, "timeout", 1, "answered after 0.300 s, the limit is 0.2 s")
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winner == 0
+    return b.finish(state, Outcome(0, Reason.TIMEOUT, outcome.scores, "player 2 timed out"))
 
 
 def test_void_reason_names_the_seat_the_turn_and_the_load():
@@ -315,3 +320,41 @@ def test_the_cpu_clock_of_a_program_s_processes(tmp_path):
         root.wait()
     assert ProcessTreeCPU(root.pid).seconds() is None  # gone
     assert process_cpu_seconds(root.pid) is None
+
+
+def test_records_from_before_the_timing_fields_load_and_verify_as_before():
+    from pathlib import Path
+
+    from atlas.sim.records import verify_record
+
+    golden = Path(__file__).resolve().parents[1] / "sim" / "golden" / "tron-duel-random.json.gz"
+    old = load_record(golden)
+    verify_record(old)
+    assert all(not t.cpu and not t.late for t in old.turns)
+    assert late_moves(old) == [] and void_reason(old, 0.1) is None
+    assert "cpu" not in json.dumps(old.to_json()) and '"late"' not in json.dumps(old.to_json())
+
+
+def test_a_record_with_the_timing_fields_verifies_and_refuses_bad_ones(tmp_path):
+    from atlas.errors import RecordError
+    from atlas.sim.records import verify_record
+
+    rec = _timed_out(4.0, 2)
+    verify_record(rec)  # the fields claim nothing a replay could check
+    data = rec.to_json()
+    assert data["turns"][1]["late"] == {"1": {"limit": 0.2, "load": 4.0, "cores": 2}}
+    assert data["turns"][1]["cpu"] == {"1": 0.0}
+    for path, bad, message in [
+        (("cpu", "1"), -0.5, "turns[1].cpu['1'] should be a number of seconds"),
+        (("late", "1", "cores"), 0, "turns[1].late['1'].cores should be a whole number"),
+        (("late", "1", "limit"), "fast", "turns[1].late['1'].limit should be a number"),
+        (("late", "1", "when"), 3, "turns[1].late['1'] should be an object of limit"),
+        (("late", "7"), {"limit": 1}, "turns[1].late has seat '7'"),
+    ]:
+        broken = json.loads(json.dumps(data))
+        where = broken["turns"][1]
+        for key in path[:-1]:
+            where = where[key]
+        where[path[-1]] = bad
+        with pytest.raises(RecordError, match=re.escape(message)):
+            record_from_json(broken, tmp_path / "x.json")
