@@ -209,6 +209,7 @@ class BotProcess:
                     visible=words,
                     workdir=None if cwd is None else workdir,
                 )
+            report_r, report_w = os.pipe()  # the supervisor tells the bot's pid here
             config = {
                 "cwd": workdir,
                 "folder": os.fspath(self.folder),
@@ -216,6 +217,7 @@ class BotProcess:
                 "nproc_more": containment.limits.processes,
                 "grace": containment.grace,
                 "parent": os.getpid(),
+                "report": report_w,
             }
             cmd = [
                 sys.executable,
@@ -227,17 +229,24 @@ class BotProcess:
                 "--",
                 *words,
             ]
-            self.proc = subprocess.Popen(
-                cmd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                close_fds=True,
-                start_new_session=True,
-                env=env,
-                cwd=self.folder,
-            )
+            try:
+                self.proc = subprocess.Popen(
+                    cmd,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    bufsize=0,
+                    close_fds=True,
+                    pass_fds=(report_w,),
+                    start_new_session=True,
+                    env=env,
+                    cwd=self.folder,
+                )
+            except BaseException:
+                os.close(report_r)
+                raise
+            finally:
+                os.close(report_w)
         except OSError as exc:
             remove_bot_folder(self.folder)
             raise BotFailure(
@@ -259,7 +268,12 @@ class BotProcess:
         self._err_total = 0
         self._err_thread = threading.Thread(target=self._keep_stderr, daemon=True)
         self._err_thread.start()
-        self._cpu = ProcessTreeCPU(self.proc.pid)
+        os.set_blocking(report_r, False)
+        self._report: int | None = report_r
+        self._report_text = b""
+        self._reads = 0
+        # the supervisor reports the bot's pid: no first look through /proc is needed
+        self._cpu = ProcessTreeCPU(self.proc.pid, scanned=True)
 
     @property
     def pid(self) -> int:
@@ -269,11 +283,37 @@ class BotProcess:
     def cpu_seconds(self, *, rescan: bool = False) -> float | None:
         """CPU seconds the bot's processes have used so far (every process below the
         supervisor; :class:`~atlas.arena.timing.ProcessTreeCPU`), or ``None`` when the
-        system does not say.  ``rescan`` looks again for the processes (milliseconds);
-        otherwise those found last time are read (microseconds)."""
+        system does not say.
+
+        The supervisor reports the process it forked (the bot, or ``bwrap``), so the
+        bot is counted from its first answer without a look through ``/proc``;
+        ``rescan`` looks for the processes the bot started (milliseconds).  A
+        sandboxed bot runs below ``bwrap``: its first two readings always look.
+        """
         if self.closed:
             return None
-        return self._cpu.seconds(rescan=rescan)
+        self._read_report()
+        self._reads += 1
+        return self._cpu.seconds(rescan=rescan or (self.sandboxed and self._reads <= 2))
+
+    def _read_report(self) -> None:
+        """Take the bot's process id from the supervisor's report, once it is there."""
+        if self._report is None:
+            return
+        try:
+            chunk = os.read(self._report, 64)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        self._report_text += chunk
+        if chunk and not self._report_text.endswith(b"\n"):
+            return
+        os.close(self._report)
+        self._report = None
+        text = self._report_text.strip()
+        if text.isdigit():
+            self._cpu.child = int(text)
 
     def _keep_stderr(self) -> None:
         stream: BinaryIO = self.proc.stderr  # type: ignore[assignment]
@@ -409,6 +449,9 @@ class BotProcess:
                 stream.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+        if self._report is not None:
+            os.close(self._report)
+            self._report = None
         remove_bot_folder(self.folder)
         _OPEN.discard(self)
 

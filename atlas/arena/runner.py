@@ -52,9 +52,11 @@ TIME_GRACE = 0.05
 #: include compiling its numba kernels (loaded from numba's cache after the first run).
 #: The bot is still handed the real deadline.
 COMPILE_ALLOWANCE = 30.0
-#: An external program's processes are looked for again (a pass over ``/proc``) before
-#: its first answer and every this many answers after (:meth:`BotBase.cpu_seconds`).
-CPU_RESCAN_EVERY = 16
+#: The processes an external program started are looked for (a pass over ``/proc``,
+#: milliseconds) before its 17th answer and every this many answers after
+#: (:meth:`BotBase.cpu_seconds`; the program itself is known without it, so a
+#: single-process bot is measured whole, and a short game pays no pass).
+CPU_RESCAN_EVERY = 64
 
 
 def late_after(limit: float) -> float:
@@ -235,7 +237,7 @@ def play_game(
                     if own is None:  # a built-in bot: its first move may compile kernels
                         judge = max(judge, COMPILE_ALLOWANCE)
                 moved[seat] = True
-                rescan = asked[seat] % CPU_RESCAN_EVERY == 0
+                rescan = asked[seat] % CPU_RESCAN_EVERY == 16
                 asked[seat] += 1
                 move, elapsed, used, failure = _ask(
                     game, seated[seat], state, seat, limit, judge, meters, rescan

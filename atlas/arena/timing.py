@@ -129,9 +129,10 @@ class ProcessTreeCPU:
     counted, live ones by their CPU clocks, finished ones by the clock ticks their
     parents reaped (``cutime`` and ``cstime`` of ``/proc/PID/stat``; a tick is 10 ms on
     most systems).  Finding the processes below ``root`` reads every ``/proc/PID/stat``
-    of the machine (milliseconds), so it is done on the first reading, when a process
-    known before is gone, and when asked (``rescan``: the runner asks when a move came
-    late); in between, the processes found last time are read (microseconds each).
+    of the machine (milliseconds, more on a busy machine), so it is done only when
+    asked (``rescan``: the runner asks now and then) or on a first reading that does
+    not know :attr:`child`; in between, the processes found last time and ``child``
+    are read (microseconds each).
 
     Attributes
     ----------
@@ -139,11 +140,16 @@ class ProcessTreeCPU:
         The process whose descendants are counted.
     members : set of int
         The processes found below ``root`` by the last scan.
+    scanned : bool
+        Whether a scan has been made.
     """
 
     root: int
     members: set[int] = field(default_factory=set)
     scanned: bool = False
+    #: The process ``root`` forked, when known without a scan (the supervisor reports
+    #: it): counted whether or not a scan found it yet.
+    child: int | None = None
 
     def scan(self) -> None:
         """Find every process below :attr:`root` (one pass over ``/proc``)."""
@@ -178,17 +184,21 @@ class ProcessTreeCPU:
         an answer, now and then.  A process that ended since is dropped: its time is
         its parent's ``cutime`` then, counted when the parent is.
         """
-        if rescan or not self.scanned or not self.members:
-            self.scan()  # (no members yet: the program is starting, or has ended)
+        if rescan or (not self.scanned and self.child is None):
+            self.scan()
         root = _stat_fields(self.root)
         if root is None or len(root) < 15:
             return None
         ticks = float(os.sysconf("SC_CLK_TCK"))
         total = (int(root[13]) + int(root[14])) / ticks  # what it reaped: the bot's
+        if self.child is not None:
+            self.members.add(self.child)
         for pid in sorted(self.members):
             fields = _stat_fields(pid)
             if fields is None or len(fields) < 15:
                 self.members.discard(pid)
+                if pid == self.child:
+                    self.child = None  # ended and reaped: its time is the root's now
                 continue
             own = process_cpu_seconds(pid)
             if own is None:

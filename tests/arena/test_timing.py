@@ -53,10 +53,10 @@ class Scripted:
     """A connect5 bot whose k-th answer takes ``walls[k]`` seconds on the still clock
     and ``cpus[k]`` on the injected CPU clock (or its own, with ``own_cpu``)."""
 
-    def __init__(self, clock, cpu, walls, cpus, own_cpu=False):
+    def __init__(self, clock, cpu, walls, cpus, own_cpu=False, seed=0):
         self.clock, self.cpu, self.walls, self.cpus = clock, cpu, walls, cpus
         self.game = get_game("connect5")
-        self.rng = np.random.default_rng(0)
+        self.rng = np.random.default_rng(seed)
         self.k = 0
         self.rescans: list[bool] = []
         self.spent = 0.0
@@ -84,12 +84,16 @@ def clock(monkeypatch):
     return still
 
 
-def _play(clock, walls, cpus, load=(6.0, 2), own_cpu=False):
+#: A board random play takes long to fill (for the rescans, every 64 answers).
+BIG = parse_map("connect5 20 20 7\n", game="connect5", name="big")
+
+
+def _play(clock, walls, cpus, load=(6.0, 2), own_cpu=False, board=C5):
     cpu = StillClock()
     bot = Scripted(clock, cpu, walls, cpus, own_cpu)
-    quick = Scripted(clock, cpu, [0.001], [0.001])
+    quick = Scripted(clock, cpu, [0.001], [0.001], seed=1)
     meters = Meters(cpu=cpu, load=lambda: load)
-    record = play_game("connect5", C5, [quick, bot], seed=3, time_limit=LIMIT, meters=meters)
+    record = play_game("connect5", board, [quick, bot], seed=3, time_limit=LIMIT, meters=meters)
     return record, bot
 
 
@@ -136,14 +140,14 @@ def test_a_timeout_under_load_is_told_from_a_slow_bot(clock):
 
 
 def test_a_program_s_own_cpu_clock_is_read_and_rescanned_now_and_then(clock):
-    record, bot = _play(clock, [0.01], [0.003], own_cpu=True)
+    record, bot = _play(clock, [0.01], [0.003], own_cpu=True, board=BIG)
     mine = [t.cpu[1] for t in record.turns if 1 in t.moves]
     assert mine == pytest.approx([0.003] * len(mine))
-    # read before and after each answer; looked for its processes before answer 1, 17, ...
+    # read before and after each answer; looked for its processes before answer 17, 81, ...
     before = bot.rescans[0::2]
-    assert before[:3] == [True, False, False]
+    assert len(before) > 80 and before[16] and not any(before[:16])
     assert [k for k, r in enumerate(before) if r] == list(
-        range(0, len(before), CPU_RESCAN_EVERY)
+        range(16, len(before), CPU_RESCAN_EVERY)
     )
     assert not any(bot.rescans[1::2])
 
@@ -281,6 +285,42 @@ def test_a_bad_void_rule_names_the_line(tmp_path):
     with pytest.raises(PlanError, match="void_timeouts_under_load should be a load") as err:
         load_plan(_league(tmp_path, "void_timeouts_under_load = -1"))
     assert err.value.line == 4
+
+
+def test_the_supervisor_reports_the_bot_and_no_scan_is_needed(monkeypatch):
+    from atlas.arena.process import BotProcess
+
+    scans = []
+    real = ProcessTreeCPU.scan
+    monkeypatch.setattr(ProcessTreeCPU, "scan", lambda self: (scans.append(1), real(self)))
+    code = "import sys\nfor line in sys.stdin:\n    print(sum(range(200_000)), flush=True)\n"
+    bot = BotProcess([sys.executable, "-c", code])
+    try:
+        deadline = time.perf_counter() + 30
+        while bot._cpu.child is None and time.perf_counter() < deadline:
+            bot.cpu_seconds()
+            time.sleep(0.01)
+        child = bot._cpu.child
+        assert child is not None and child != bot.pid
+        with open(f"/proc/{child}/stat", "rb") as fh:
+            assert int(fh.read().rsplit(b")", 1)[1].split()[1]) == bot.pid  # its child
+        before = bot.cpu_seconds()
+        bot.write(b"go\n", time.perf_counter() + 30)
+        assert bot.read_answer(
+            lambda b: (bytes(b), len(b)) if b.endswith(b"\n") else (None, 0),
+            time.perf_counter() + 30,
+            "a line",
+        )
+        after = bot.cpu_seconds()
+        own = process_cpu_seconds(child)
+        assert before is not None and after is not None and own is not None
+        assert after > before and after == pytest.approx(own, abs=0.02)
+        assert scans == []  # no look through /proc: the supervisor said who the bot is
+        bot.cpu_seconds(rescan=True)
+        assert scans == [1] and bot._cpu.members == {child}
+    finally:
+        bot.close()
+    assert bot.cpu_seconds() is None
 
 
 def test_the_cpu_clock_of_a_program_s_processes(tmp_path):
