@@ -193,7 +193,7 @@
       var g = games[rows[r]], tr = el("tr");
       var td = el("td");
       td.appendChild(link(root, "games/" + g[0] + ".html", g[0]));
-      if (g[7]) { td.appendChild(document.createTextNode(" ")); td.appendChild(el("span", "badge", "imported")); }
+      if (g[7]) { td.appendChild(document.createTextNode(" ")); td.appendChild(el("span", "badge", typeof g[7] === "string" ? g[7] : "imported")); }
       tr.appendChild(td);
       td = el("td");
       if (g[1] >= 0) { td.appendChild(link(root, "maps/" + maps[g[1]][0] + ".html", g[2])); } else { td.textContent = g[2]; }

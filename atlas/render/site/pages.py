@@ -44,6 +44,7 @@ __all__ = [
     "pages_version",
     "script_json",
     "INDEX_FILE",
+    "FAIRNESS_ORIGIN",
 ]
 
 #: The site's index of maps, bots and games, a script every page with a search box or
@@ -249,6 +250,8 @@ def standings(
 
     by_game: dict[str, list[Any]] = defaultdict(list)
     for g in game_entries:
+        if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
+            continue  # a bot against itself: evidence on the map, not on the bots
         if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
             by_game[g.record.game].append(g.record)
     out: dict[str, dict[str, Any]] = {}
@@ -309,11 +312,25 @@ def event_standings(
     return out
 
 
+#: The origin of the site's fairness games (``atlas build --fairness``): kept out of the
+#: standings, badged in the games tables.
+FAIRNESS_ORIGIN = "fairness"
+
+
+def _badge_of(origin: str) -> int | str:
+    """A games table row's badge: none for the built-in tournament's games."""
+    if origin == "tournament":
+        return 0
+    return FAIRNESS_ORIGIN if origin == FAIRNESS_ORIGIN else "imported"
+
+
 def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict[str, Any]:
     """The data of ``site-index.js``: ``{"titles": {game: title}, "maps": [[slug,
     name, game, games]], "bots": [[slug, name, game]], "reasons": [...], "games":
     [[ident, map index or -1, map name, [bot index per seat], winner seat or -1,
-    reason index, turns, imported 0/1], ...]}`` (indices into the lists before)."""
+    reason index, turns, badge], ...]}`` (indices into the lists before; ``badge``
+    0 for a game of the built-in tournament, else the word its row shows:
+    ``"fairness"`` or ``"imported"``)."""
     map_index = {m.slug: i for i, m in enumerate(maps)}
     bots: list[list[str]] = []
     bot_index: dict[tuple[str, str, str | None], int] = {}
@@ -344,7 +361,7 @@ def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict
                 -1 if winner is None else int(winner),
                 reason_index[reason],
                 len(rec.turns),
-                int(e.origin != "tournament"),
+                _badge_of(e.origin),
             ]
         )
     return {
@@ -400,11 +417,13 @@ def write_pages(
     def write(rel: str, template: str, **ctx: Any) -> None:
         out.put(rel, render(rel, template, **ctx))
 
+    fairness_pages = [g for g in known if any(m.fairness for m in by_game[g])]
     common = {
         "result_text": _result_text,
         "bot_slug": bot_slug,
         "map_by_slug": map_by_slug,
         "index_file": INDEX_FILE,
+        "fairness_pages": fairness_pages,
     }
     out.put(
         INDEX_FILE,
@@ -486,8 +505,10 @@ def write_pages(
         **common,
     )
     plans = {}
-    for game in table:  # the built-in standings' games (organisers' stand apart)
-        n = sum(1 for e in games_by_game[game] if e.event is None)
+    for game in table:  # the built-in standings' games (organisers' and fairness stand apart)
+        n = sum(
+            1 for e in games_by_game[game] if e.event is None and e.origin != FAIRNESS_ORIGIN
+        )
         plans[game] = f"{n} game{'s' if n != 1 else ''}"
     write(
         "standings.html",
@@ -537,6 +558,23 @@ def write_pages(
             where = f"{ev['name']}, {titles[t['game']]}"
             back = (ev["page"], f"{ev['name']} standings")
             bot_pages(t["game"], t, t["games"], ev["name"], where, back)
+    for game in fairness_pages:
+        judged = [m for m in by_game[game] if m.fairness]
+        labels: list[str] = []
+        for m in judged:
+            for f in m.fairness["facts"]:
+                if f["label"] not in labels:
+                    labels.append(f["label"])
+        write(
+            f"fairness/{game}.html",
+            "fairness.html",
+            title=f"Fairness: {titles[game]} maps",
+            nav="fairness",
+            game=game,
+            maps=judged,
+            fact_labels=labels,
+            **common,
+        )
     validating = [titles[g] for g in game_names() if render_of(g).validates]
     write(
         "validation.html",

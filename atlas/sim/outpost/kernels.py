@@ -3,8 +3,10 @@
 Used by :mod:`atlas.sim.outpost.rules` (the rules, both compat modes, are in its docstring and
 in ``docs/outpost.md``).  :func:`_turn_kernel` applies the steps (:func:`_move_steps`),
 then settles the position (:func:`_settle`): ownership recomputed only in boxes around
-the moved outposts when they are few (:func:`atlas.analyze.outpost.ownership_update`),
-outposts without a supply line removed, ownership again if any were.
+the moved outposts when they are few (:func:`_recount`,
+:func:`atlas.analyze.outpost.ownership_update`), outposts without a supply line removed,
+ownership again if any were.  An official turn cut short gets only the ownership the
+simulator leaves (:func:`_recount` of the outposts before the failing seat's list).
 
 Steps are flat ``index, row, col`` triples (``int64``), seat by seat; a missing target
 has row :data:`_MISSING`.  The move kernel returns :data:`_OK`, :data:`_ABORT` (an
@@ -158,6 +160,61 @@ def _box(stride, rows, cols, r, a, b, boxes, nb):  # type: ignore[no-untyped-def
 
 
 @numba.njit(cache=True)
+def _recount(  # type: ignore[no-untyped-def]
+    land_flat,
+    board_flat,
+    stride,
+    r,
+    cells,
+    emps,
+    owner_old,
+    key_old,
+    owner,
+    key,
+    bufs,
+    counts,
+    src,
+):  # pragma: no cover - compiled
+    """Ownership of the outposts ``cells``/``emps`` into ``owner``, ``key`` and
+    ``counts``, from the ownership ``owner_old``/``key_old`` of the outposts ``src``
+    (see :func:`_settle`): only the boxes around the outposts that moved are
+    recomputed when the two lists are the same outposts, else everything."""
+    n = cells.shape[0]
+    rows = land_flat.shape[0] // stride - 2
+    cols = stride - 2
+    boxes = np.empty((max(n, src.shape[1]), 4), np.int64)
+    nb = -1
+    area = 0
+    if src.shape[1] == n and n > 0:
+        nb = 0
+        for j in range(n):
+            if src[1, j] != emps[j]:
+                nb = -1
+                break
+            if src[0, j] != cells[j]:
+                area += _box(stride, rows, cols, r, src[0, j], cells[j], boxes, nb)
+                nb += 1
+    _own(
+        land_flat,
+        board_flat,
+        stride,
+        r,
+        cells,
+        emps,
+        owner_old,
+        key_old,
+        True,
+        owner,
+        key,
+        bufs,
+        counts,
+        boxes,
+        nb,
+        area,
+    )
+
+
+@numba.njit(cache=True)
 def _settle(  # type: ignore[no-untyped-def]
     land_flat,
     board_flat,
@@ -193,19 +250,7 @@ def _settle(  # type: ignore[no-untyped-def]
     n = cells.shape[0]
     rows = land_flat.shape[0] // stride - 2
     cols = stride - 2
-    boxes = np.empty((max(n, src.shape[1]), 4), np.int64)
-    nb = -1
-    area = 0
-    if src.shape[1] == n and n > 0:
-        nb = 0
-        for j in range(n):
-            if src[1, j] != emps[j]:
-                nb = -1
-                break
-            if src[0, j] != cells[j]:
-                area += _box(stride, rows, cols, r, src[0, j], cells[j], boxes, nb)
-                nb += 1
-    _own(
+    _recount(
         land_flat,
         board_flat,
         stride,
@@ -214,15 +259,13 @@ def _settle(  # type: ignore[no-untyped-def]
         emps,
         owner_old,
         key_old,
-        True,
         owner,
         key,
         bufs,
         counts,
-        boxes,
-        nb,
-        area,
+        src,
     )
+    boxes = np.empty((n, 4), np.int64)
     mark = bufs[3]  # all 0 and heads all -1 on entry: supply_core leaves them so
     heads = bufs[6]
     alive = np.empty(n, np.uint8)
@@ -302,11 +345,16 @@ def _turn_kernel(  # type: ignore[no-untyped-def]
     counts,
     src,
 ):  # pragma: no cover - compiled
-    """Moves, then (unless an official turn was cut short) :func:`_settle` from
-    ``owner_old``/``key_old`` into ``owner``/``key`` (left untouched otherwise).
+    """Moves, then :func:`_settle` from ``owner_old``/``key_old`` into ``owner``/``key``
+    and ``counts``; or, for an official turn cut short at seat p, the ownership the
+    simulator leaves (its ``updatemap`` recomputes it after each seat's list): that of
+    the outposts with seats ``0..p-1`` moved and seat p and later ones where they
+    were, no supply check (p = 0: nothing recomputed).
 
-    Returns ``(code, entry, rc, starts, src)`` with the new outposts (``src``: their
-    flat cells and empires); on a code other than 0 nothing else is computed.
+    Returns ``(code, entry, seat, fresh, rc, starts, src)``: the move kernel's code
+    and entry, the seat of that entry (-1 when none), whether ``owner``/``key``/
+    ``counts`` were computed (else they are left untouched), the new outposts, and
+    ``src``, the outposts (flat cells and empires) the ownership was computed for.
     """
     n = rc.shape[0]
     cells = np.empty(n, np.int64)
@@ -318,7 +366,14 @@ def _turn_kernel(  # type: ignore[no-untyped-def]
             emps[j] = e
     new_starts = starts.copy()
     code, k = _move_steps(land_flat, stride, official, cells, new_starts, steps, ends)
+    seat = -1
+    if k >= 0:
+        seat = 0
+        while k >= ends[seat]:
+            seat += 1
     left = n
+    fresh = False
+    own = cells
     if code == 0:
         left = _settle(
             land_flat,
@@ -337,11 +392,33 @@ def _turn_kernel(  # type: ignore[no-untyped-def]
             counts,
             src,
         )
+        fresh = True
+    elif code == -1 and seat > 0:
+        own = cells.copy()
+        for j in range(starts[seat], starts[seat + 1]):
+            own[j] = (rc[j, 0] + 1) * stride + rc[j, 1] + 1
+        _recount(
+            land_flat,
+            board_flat,
+            stride,
+            r,
+            own,
+            emps,
+            owner_old,
+            key_old,
+            owner,
+            key,
+            bufs,
+            counts,
+            src,
+        )
+        fresh = True
     out = np.empty((left, 2), np.int32)
-    new_src = np.empty((2, left), np.int64)
     for j in range(left):
         out[j, 0] = cells[j] // stride - 1
         out[j, 1] = cells[j] % stride - 1
-        new_src[0, j] = cells[j]
+    new_src = np.empty((2, left), np.int64)
+    for j in range(left):
+        new_src[0, j] = own[j]
         new_src[1, j] = emps[j]
-    return code, k, out, new_starts, new_src
+    return code, k, seat, fresh, out, new_starts, new_src
