@@ -15,6 +15,12 @@ the parameters and the players (a seating and its mirror image, or an Outpost gr
 rotations) are drawn together in the bootstrap, as one unit, and the standings say so
 (:attr:`Standings.interval`).  Adjacent rows the games cannot separate (a likelihood of
 superiority under 95 %) are named (:meth:`Standings.inseparable`).
+
+Each row also has its *score*, the share of the points it took in its comparisons (for
+two seats, its points over its games), with the 95 % interval of
+:func:`atlas.arena.paired.paired_interval`: the same groups are its observations (the
+pentanomial model of chess engine testers for seat-swapped pairs), so a pair won once
+by each seat counts as one even result, not as two independent games.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..sim.records import PlayerEntry, Record
+from .paired import paired_interval
 from .rating import (
     BOOTSTRAP_SAMPLES,
     bootstrap_ratings,
@@ -44,7 +51,16 @@ __all__ = [
     "Interval",
     "pair_key",
     "SEPARATED",
+    "SCORE_METHOD",
 ]
+
+#: How a row's score interval is computed when games are grouped (the construction of
+#: :func:`atlas.arena.paired.paired_interval`, which the fairness report uses for seats).
+SCORE_METHOD = (
+    "pentanomial: each group of seat-swapped games (a pair for two seats) is one "
+    "observation, its value the bot's mean score in the group; 95 % score interval "
+    "(Wilson's construction) with the variance of the group values"
+)
 
 #: A row is told apart from the next when it is stronger in at least this share of the
 #: bootstrap's refits (its likelihood of superiority).
@@ -67,6 +83,9 @@ class StandingRow:
     ``high`` bound the rating (95 % bootstrap interval), ``rank_low`` and ``rank_high``
     its rank (1 = best; the ranks of the middle 95 % of the refits); ``los_next`` is
     the likelihood that this player is stronger than the next one of the table.
+    ``score`` is its share of the points of its comparisons (in ``[0, 1]``; for two
+    seats, points over games) and ``score_low``, ``score_high`` its 95 % interval over
+    the groups of seat-swapped games (:func:`atlas.arena.paired.paired_interval`).
     """
 
     bot: str
@@ -82,6 +101,9 @@ class StandingRow:
     identity: str = ""
     rank_low: int = 1
     rank_high: int = 1
+    score: float = 0.5
+    score_low: float = 0.0
+    score_high: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -128,8 +150,19 @@ class Interval:
             f"{'pairs' if self.seats == 2 else 'groups'}{rest}, {self.samples} refits"
         )
 
+    @property
+    def score_text(self) -> str:
+        """How the scores' intervals were computed, in one sentence."""
+        if self.units == "games":
+            return (
+                "95 % score interval (Wilson's construction) over the games, each game "
+                "one observation (no games played in swapped seats were paired)"
+            )
+        return SCORE_METHOD
+
     def to_json(self) -> dict[str, Any]:
         return {
+            "score_method": self.score_text,
             "method": "bootstrap" if self.samples > 0 else "none",
             "units": self.units,
             "pairs": self.pairs,
@@ -205,6 +238,8 @@ class Standings:
             d = dict(vars(r))
             for k in ("rating", "low", "high"):
                 d[k] = round(d[k], 2)
+            for k in ("score", "score_low", "score_high"):
+                d[k] = round(d[k], 4)
             if d["los_next"] is not None:
                 d["los_next"] = round(d["los_next"], 4)
             rows.append(d)
@@ -226,7 +261,8 @@ class Standings:
         width = max([len(r.bot) for r in self.rows] + [3])
         lines = [
             f"{'#':>2}  {'bot':<{width}}  {'games':>5} {'W':>4} {'D':>4} {'L':>4} "
-            f"{'points':>7} {'rating':>7} {'95% interval':>13} {'ranks':>5} {'LOS':>5}"
+            f"{'points':>7} {'score':>17} {'rating':>7} {'95% interval':>13} {'ranks':>5} "
+            f"{'LOS':>5}"
         ]
         for k, r in enumerate(self.rows, 1):
             los = "" if r.los_next is None else f"{100 * r.los_next:4.0f}%"
@@ -235,7 +271,8 @@ class Standings:
             )
             lines.append(
                 f"{k:>2}  {r.bot:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} "
-                f"{r.losses:>4} {r.points:>7.1f} {r.rating:>7.0f} "
+                f"{r.losses:>4} {r.points:>7.1f} "
+                f"{f'{r.score:.3f} [{r.score_low:.2f}, {r.score_high:.2f}]':>17} {r.rating:>7.0f} "
                 f"{f'[{r.low:.0f}, {r.high:.0f}]':>13} {ranks:>5} {los:>5}"
             )
         lines.append(
@@ -243,6 +280,7 @@ class Standings:
             "middle 95 % of the refits; LOS: likelihood that the row is stronger than the next"
         )
         lines.append(f"intervals: {self.interval.text}")
+        lines.append(f"scores: {self.interval.score_text}")
         lines += [f"{t[0].upper()}{t[1:]}." for t in self.separation_text()]
         names = [r.bot for r in self.rows]
         if len(names) > 1:
@@ -410,6 +448,7 @@ def standings(
                 cell[col] += 1
                 if pairwise:
                     tally[x][1 + col] += 1
+    scores = _paired_scores(played, label, paired)
     names = sorted(tally)
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
     clusters = [pair_key(r) for r in played] if paired else None
@@ -434,6 +473,7 @@ def standings(
             identity_of[name],
             rated.rank_low[name],
             rated.rank_high[name],
+            *scores.get(name, (0.5, 0.0, 1.0)),
         )
         for name, t in tally.items()
     ]
@@ -462,6 +502,31 @@ def standings(
         tuple(voided),
         void_under_load,
     )
+
+
+def _paired_scores(
+    played: Sequence[Record], label: Mapping[str, str], paired: bool
+) -> dict[str, tuple[float, float, float]]:
+    """Each player's score with its 95 % interval: its share of the points of its
+    comparisons (:func:`~atlas.arena.rating.pairwise_comparisons`) in each group of
+    games that share :func:`pair_key` (each game alone when ``paired`` is false) is one
+    observation of :func:`~atlas.arena.paired.paired_interval`."""
+    groups: dict[str, dict[Any, list[float]]] = {}
+    for k, record in enumerate(played):
+        names = [label[p.identity] for p in record.players]
+        key = pair_key(record) if paired else k
+        got: dict[str, list[float]] = {}
+        for a, b, share in pairwise_comparisons(names, record.result.scores):
+            got.setdefault(a, []).append(share)
+            got.setdefault(b, []).append(1.0 - share)
+        for name, shares in got.items():
+            groups.setdefault(name, {}).setdefault(key, []).extend(shares)
+    out = {}
+    for name, by_group in groups.items():
+        values = [min(1.0, max(0.0, sum(v) / len(v))) for v in by_group.values()]
+        score = paired_interval(values)
+        out[name] = (0.5 if score.mean is None else score.mean, score.low, score.high)
+    return out
 
 
 def _order_key(record: Record) -> tuple[Any, ...]:

@@ -4,14 +4,17 @@ games that share a map, a seed and the players are drawn together in the bootstr
 On pairs where the seat decides every game (each pair one win of each bot) the paired
 interval is narrower than the one that draws games apart; on games that share nothing
 the two agree within sampling error; rank ranges and the sentences on bots the games
-cannot separate follow the refits."""
+cannot separate follow the refits.  Each row's score takes the pentanomial interval of
+atlas.arena.paired over the same groups."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from atlas.arena.paired import paired_interval
 from atlas.arena.rating import bootstrap_ratings, bradley_terry, duel_fit
+from atlas.arena.standings import SCORE_METHOD as METHOD
 from atlas.arena.standings import pair_key, standings
 from atlas.sim.base import Outcome, Reason
 from atlas.sim.records import MapRef, PlayerEntry, Record, SeatStatus
@@ -152,3 +155,75 @@ def test_without_a_bootstrap_nothing_is_claimed():
     assert table.inseparable() == []
     assert table.interval.samples == 0 and "no bootstrap" in table.interval.text
     assert all(r.rank_low == r.rank_high for r in table.rows)
+
+
+def wilson(wins, n, z=1.959963984540054):
+    """Wilson's score interval for ``wins`` successes of ``n``, by its textbook formula."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_scores_take_the_pentanomial_interval_over_pairs():
+    # ten pairs, one win of each bot a pair: ten even pairs (the pentanomial's 1 point)
+    paired = standings(seat_pairs(10), samples=0)
+    row = paired.row("a")
+    assert row.score == pytest.approx(0.5)
+    # paired.py's docstring case, computed by hand: ten pairs drawn or split
+    assert (row.score_low, row.score_high) == pytest.approx((0.3612, 0.6388), abs=5e-5)
+    assert paired.interval.score_text == METHOD
+    data = paired.to_json()
+    assert data["interval"]["score_method"] == METHOD
+    assert data["rows"][0]["score_low"] == pytest.approx(0.3612, abs=1e-4)
+    assert f"scores: {METHOD}" in paired.format_table()
+    # the same 20 games drawn apart are 10 wins and 10 losses: Wilson's interval
+    apart = standings(seat_pairs(10), samples=0, paired=False)
+    low, high = wilson(10, 20)
+    assert (apart.row("a").score_low, apart.row("a").score_high) == pytest.approx((low, high))
+    assert high - low > 0.39 > row.score_high - row.score_low + 0.1
+    assert "each game one observation" in apart.interval.score_text
+
+
+def test_mixed_pairs_score_their_pair_means():
+    games = []
+    for k in range(10):  # 3 pairs won twice by a, 5 split, 2 lost twice
+        a_wins = 2 if k < 3 else 1 if k < 8 else 0
+        games.append(game(k, (A, B), 0 if a_wins >= 1 else 1))
+        games.append(game(k, (B, A), 1 if a_wins == 2 else 0))
+    table = standings(games, samples=0)
+    want = paired_interval([1.0] * 3 + [0.5] * 5 + [0.0] * 2)
+    a = table.row("a")
+    assert a.score == pytest.approx(0.55) == pytest.approx(a.points / a.games)
+    assert (a.score_low, a.score_high) == pytest.approx((want.low, want.high))
+    b = table.row("b")  # b's values are a's reflected
+    assert (b.score, b.score_low, b.score_high) == pytest.approx(
+        (0.45, 1 - want.high, 1 - want.low)
+    )
+
+
+def test_four_seat_rotations_are_one_group():
+    players = [PlayerEntry(n) for n in "abcd"]
+
+    def table_game(seed, seats):  # seat 0 first, seats 1 and 2 tied, seat 3 last
+        return Record(
+            "outpost",
+            MapRef("m", "h", ""),
+            {},
+            tuple(seats),
+            seed,
+            (),
+            Outcome(0, Reason.WIN, (3.0, 2.0, 2.0, 0.0), ""),
+            (SeatStatus(),) * 4,
+            {},
+        )
+
+    games = [table_game(seed, players[r:] + players[:r]) for seed in range(6) for r in range(4)]
+    table = standings(games, samples=0)
+    want = paired_interval([0.5] * 6)  # each bot takes every seat once in each group
+    for name in "abcd":
+        row = table.row(name)
+        assert (row.score, row.score_low, row.score_high) == pytest.approx(
+            (0.5, want.low, want.high)
+        )
+    assert table.interval.pairs == 6 and table.interval.seats == 4

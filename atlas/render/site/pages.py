@@ -192,7 +192,8 @@ def _page_table(
 ) -> dict[str, Any]:
     """A :class:`~atlas.arena.standings.Standings` as the pages show it: rows (name,
     slug, rating, its 95 % interval, its rank range, the likelihood of superiority over
-    the next row in percent, games, wins, draws, losses, points; for an organiser's
+    the next row in percent, games, wins, draws, losses, points, the score and its
+    paired interval; for an organiser's
     tournament, ``event``, also the identity), the head-to-head table, the names in
     order, whether seats compare pairwise, how the intervals were computed
     (``interval``, a sentence) and the adjacent rows the games cannot separate
@@ -219,6 +220,8 @@ def _page_table(
             "draws": r.draws,
             "losses": r.losses,
             "points": round(r.points, 2),
+            "score": f"{r.score:.2f}",
+            "score_range": f"{r.score_low:.2f}–{r.score_high:.2f}",
         }
         if event is not None:
             row.update(identity=r.identity)
@@ -233,6 +236,7 @@ def _page_table(
         "names": names,
         "pairwise": get_info(game).num_players > 2,
         "interval": table.interval.text,
+        "score_method": table.interval.score_text,
         "bootstrap": table.interval.samples > 0,
         "separation": table.separation_text(),
     }
