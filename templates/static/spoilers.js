@@ -2,7 +2,9 @@
    browser in localStorage, so it holds on every page, file:// included) hides results:
    inline ".spoiler" texts become a "hidden" chip the reader can click to reveal, and
    ".spoiler-block" sections are replaced by a cover with a "show" button.  A replay
-   that reaches its last turn (the viewer's "atlas:replay-end" event) reveals its page.
+   that reaches its last turn (the viewer's "atlas:replay-end" event) reveals its page;
+   the viewer's chart draws its lines only up to the turn shown while results are hidden
+   (redrawn on the "atlas:spoilers" event the switch sends).
    The class "no-spoilers" on <html> is set before the page is drawn, by the inline
    script of base.html; style.css does the hiding. */
 (function () {
@@ -25,6 +27,7 @@
       var on = !root.classList.contains("no-spoilers");
       store(on);
       show(on);
+      document.dispatchEvent(new CustomEvent("atlas:spoilers"));
     });
   }
   document.querySelectorAll(".spoiler-block").forEach(function (block) {

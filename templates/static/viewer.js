@@ -180,8 +180,11 @@
       var tt = Math.round(n * t5 / 4);
       g.fillText(String(tt), X(tt), y0 + 5);
     }
+    // while the page hides results (static/spoilers.js), the lines stop at this turn
+    var hiding = document.documentElement.classList.contains("no-spoilers") &&
+      !document.body.classList.contains("spoilers-revealed");
     for (var seat = 0; seat < s.values.length; seat++) {
-      var vals = s.values[seat];
+      var vals = hiding ? s.values[seat].slice(0, turn + 1) : s.values[seat];
       g.strokeStyle = data.palette[5 + (seat % 4)];
       g.lineWidth = 2;
       g.setLineDash(DASH[seat % 4]);
@@ -220,6 +223,7 @@
       pick.addEventListener("change", function () { which = parseInt(pick.value, 10) || 0; drawChart(turnOf(current)); });
     }
     window.addEventListener("resize", function () { chart.width = 0; drawChart(turnOf(current)); });
+    document.addEventListener("atlas:spoilers", function () { drawChart(turnOf(current)); });
   }
 
   // ---------------------------------------------------------------- seats panel

@@ -159,3 +159,38 @@ def test_switch_off_shows_everything_again(site, page):
     page.goto((site / "standings.html").as_uri())
     assert page.locator("table.standings").first.is_visible()
     assert page.errors == []
+
+
+COLOURED = """() => {
+  // pixels of the chart's right half that are coloured (a seat's line), not grey or white
+  const c = document.getElementById("v-chart");
+  const g = c.getContext("2d");
+  const d = g.getImageData(Math.floor(c.width / 2), 0, Math.floor(c.width / 2) - 2, c.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    const r = d[i], gr = d[i + 1], b = d[i + 2];
+    if (d[i + 3] > 128 && Math.max(r, gr, b) - Math.min(r, gr, b) > 60) { n++; }
+  }
+  return n;
+}"""
+
+
+def test_the_chart_stops_at_the_turn_shown_while_results_are_hidden(site, page):
+    page.goto((site / "games.html").as_uri())
+    page.wait_for_selector(".games-widget[data-ready]")
+    if page.locator("#spoiler-switch").get_attribute("aria-pressed") != "true":
+        page.click("#spoiler-switch")
+    page.locator(".games-table tbody a[href*='games/']").first.click()
+    page.wait_for_selector("#board[data-ready]")
+    assert page.locator("#v-chart").count() == 1
+    page.keyboard.press("Home")
+    assert page.evaluate(COLOURED) == 0  # nothing drawn past turn 0
+    page.keyboard.press("End")
+    assert page.evaluate(COLOURED) > 20  # the whole game, once the replay has ended
+    # with the switch off the whole chart is drawn from the first turn
+    page.click("#spoiler-switch")
+    page.reload()
+    page.wait_for_selector("#board[data-ready]")
+    page.keyboard.press("Home")
+    assert page.evaluate(COLOURED) > 20
+    assert page.errors == []
