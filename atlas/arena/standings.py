@@ -261,7 +261,7 @@ class Standings:
         width = max([len(r.bot) for r in self.rows] + [3])
         lines = [
             f"{'#':>2}  {'bot':<{width}}  {'games':>5} {'W':>4} {'D':>4} {'L':>4} "
-            f"{'points':>7} {'score':>17} {'rating':>7} {'95% interval':>13} {'ranks':>5} "
+            f"{'points':>7} {'score':>18} {'rating':>7} {'95% interval':>13} {'ranks':>5} "
             f"{'LOS':>5}"
         ]
         for k, r in enumerate(self.rows, 1):
@@ -272,7 +272,7 @@ class Standings:
             lines.append(
                 f"{k:>2}  {r.bot:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} "
                 f"{r.losses:>4} {r.points:>7.1f} "
-                f"{f'{r.score:.3f} [{r.score_low:.2f}, {r.score_high:.2f}]':>17} {r.rating:>7.0f} "
+                f"{f'{r.score:.3f} [{r.score_low:.2f}, {r.score_high:.2f}]':>18} {r.rating:>7.0f} "
                 f"{f'[{r.low:.0f}, {r.high:.0f}]':>13} {ranks:>5} {los:>5}"
             )
         lines.append(
