@@ -355,7 +355,8 @@ class BootstrapRatings:
     ``ratings``, ``low`` and ``high`` map names to the fit on every game and the 2.5th
     and 97.5th percentiles of the refits (a 95 % interval); ``rank_low`` and
     ``rank_high`` bound each name's rank (1 = best) in the middle 95 % of the refits,
-    widened to hold its rank in the full fit.  ``units`` is what was drawn with
+    widened to hold its rank in the full fit; a name tied with others may take any of
+    their ranks (two names rated the same both rank 1-2).  ``units`` is what was drawn with
     replacement: ``"games"``, or ``"groups"`` when games were grouped
     (:func:`bootstrap_ratings`' ``clusters``); ``groups`` counts the groups of more
     than one game, ``singles`` the games alone in theirs.
@@ -473,6 +474,7 @@ def bootstrap_ratings(
     names = tuple(names)
     full = fit(names, games)
     full_rank = {n: 1 + sum(full[m] > full[n] for m in names) for n in names}
+    full_worst = {n: sum(full[m] >= full[n] for m in names) for n in names}
     labels: list[Hashable] = list(range(len(games))) if clusters is None else list(clusters)
     if len(labels) != len(games):
         raise ValueError(f"{len(labels)} cluster labels for {len(games)} games")
@@ -511,9 +513,12 @@ def bootstrap_ratings(
         draws[s] = [refit[n] for n in names]
     low = np.percentile(draws, 2.5, axis=0)
     high = np.percentile(draws, 97.5, axis=0)
-    ranks = 1 + (draws[:, None, :] > draws[:, :, None]).sum(axis=2)  # refits x names
-    rank_lo = np.quantile(ranks, 0.025, axis=0, method="lower")
-    rank_hi = np.quantile(ranks, 0.975, axis=0, method="higher")
+    # refits x names; a tie could go either way: the best rank counts only the names
+    # rated strictly higher, the worst also those rated the same (self included)
+    best = 1 + (draws[:, None, :] > draws[:, :, None]).sum(axis=2)
+    worst = (draws[:, None, :] >= draws[:, :, None]).sum(axis=2)
+    rank_lo = np.quantile(best, 0.025, axis=0, method="lower")
+    rank_hi = np.quantile(worst, 0.975, axis=0, method="higher")
     return BootstrapRatings(
         names,
         full,
@@ -521,7 +526,7 @@ def bootstrap_ratings(
         {n: float(v) for n, v in zip(names, high)},
         draws,
         {n: int(min(v, full_rank[n])) for n, v in zip(names, rank_lo)},
-        {n: int(max(v, full_rank[n])) for n, v in zip(names, rank_hi)},
+        {n: int(max(v, full_worst[n])) for n, v in zip(names, rank_hi)},
         units,
         groups,
         singles,

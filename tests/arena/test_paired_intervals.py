@@ -227,3 +227,19 @@ def test_four_seat_rotations_are_one_group():
             (0.5, want.low, want.high)
         )
     assert table.interval.pairs == 6 and table.interval.seats == 4
+
+
+def test_bots_tied_in_every_refit_share_their_ranks():
+    # every pair is one win each: every refit rates a and b the same, so either may be
+    # first; a rank of 1 for both would claim more than the games say
+    table = standings(seat_pairs(10), samples=100)
+    assert table.row("a").rating == pytest.approx(table.row("b").rating)
+    for name in "ab":
+        row = table.row(name)
+        assert (row.rank_low, row.rank_high) == (1, 2)
+    # a bot ahead in every refit keeps a single rank
+    games = seat_pairs(10) + [
+        g for k in range(10) for g in (game(50 + k, (A, C), 0), game(50 + k, (C, A), 1))
+    ]
+    table = standings(games, samples=100)
+    assert (table.row("c").rank_low, table.row("c").rank_high) == (3, 3)
