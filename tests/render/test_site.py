@@ -257,7 +257,8 @@ def test_site_index_lists_every_map_bot_and_game(built):
         assert [data["bots"][b][1] for b in row[3]] == [p.name for p in g.record.players]
         assert row[6] == len(g.record.turns)
         assert data["reasons"][row[5]] == g.record.result.reason
-        assert row[7] == (0 if g.origin == "tournament" else "imported")
+        assert row[7] == (0 if g.origin == "tournament" else g.origin)
+        assert g.origin in ("tournament", "imported")
         if g.map_slug:
             assert data["maps"][row[1]][0] == g.map_slug
     for page in ("index.html", "games.html"):

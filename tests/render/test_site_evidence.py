@@ -140,6 +140,10 @@ def test_a_tournament_lists_its_voided_games_and_counts_them_for_no_one(built):
     # no game counted: every row has 0 games, and no interval is claimed
     assert "hug 1500 1500 – 1500 1 0 0 0 0 0.0" in text
     assert "No game counts here: no intervals." in text
+    # the games list badges them with their tournament, as the tournament's page does
+    index = (site / "site-index.js").read_text()
+    games = json.loads(index[index.index("{") :].rstrip().rstrip(";"))["games"]
+    assert sum(1 for g in games if g[7] == "tournament Load cup") == 2
 
 
 def test_a_game_page_shows_its_late_answers_and_the_verdict(built):

@@ -322,10 +322,10 @@ FAIRNESS_ORIGIN = "fairness"
 
 
 def _badge_of(origin: str) -> int | str:
-    """A games table row's badge: none for the built-in tournament's games."""
-    if origin == "tournament":
-        return 0
-    return FAIRNESS_ORIGIN if origin == FAIRNESS_ORIGIN else "imported"
+    """A games table row's badge: none for the built-in tournament's games, else where
+    the game comes from (``imported``, ``fairness`` or ``tournament NAME``), as the
+    pages' own game rows show it."""
+    return 0 if origin == "tournament" else origin
 
 
 def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict[str, Any]:
