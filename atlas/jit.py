@@ -33,6 +33,19 @@ installs :func:`install_numba_cache_hook`, which chooses the folder the moment n
 first imported, by any module: every kernel of atlas, and of any process atlas starts
 (pool workers, Dask workers, served bots inherit ``NUMBA_CACHE_DIR``), uses it.
 
+Kernel builders
+---------------
+One algorithm with several instances (an alpha-beta search over each game's moves, a
+Hopcroft-Tarjan walk with what each caller does on a block) is written once, as a
+builder: a function whose inner function calls the kernels it is given, compiled by
+:func:`built` as a kernel of its own (numba treats the kernels a closure holds as
+constants, and calls them as it calls any kernel: inlined or linked, never through a
+pointer).  numba keys a cached closure by the pickled kernels it holds, so a lazy
+kernel pickles as its name (:meth:`LazyKernel.__reduce__`): the same instance built in
+another process finds its cached code.  (numba's own dispatchers pickle with a random
+id, and a kernel passed as an argument is typed by the dispatcher object: either way
+every process would compile again.)
+
 Types: the kernels are untyped on purpose.  numba infers their types from the arguments
 of each call, which mypy cannot follow; :func:`njit` returns ``Any``, and each kernel
 ``def`` in a strictly checked module says ``# type: ignore[no-untyped-def]``.  The
@@ -53,6 +66,8 @@ from typing import Any
 __all__ = [
     "LazyKernel",
     "njit",
+    "built",
+    "kernel_named",
     "numba",
     "interpreted",
     "is_interpreted",
@@ -69,6 +84,8 @@ __all__ = [
 
 _LOCK = threading.RLock()
 _STATE = threading.local()
+#: The kernels made by builders (:func:`built`), by name.
+_BUILT: dict[str, LazyKernel] = {}
 
 
 def is_interpreted() -> bool:
@@ -102,13 +119,23 @@ class LazyKernel:
     ----------
     py_func : callable
         The plain Python function.
+    name : str
+        ``module.qualified_name`` of a module's kernel, or the name a builder gave it
+        (:func:`built`): what the kernel pickles as.
     """
 
-    def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
+    def __init__(
+        self, func: Callable[..., Any], options: dict[str, Any], name: str | None = None
+    ) -> None:
         self.py_func = func
         self._options = options
         self._dispatcher: Any = None
         functools.update_wrapper(self, func)
+        self.name = name if name is not None else f"{func.__module__}.{func.__qualname__}"
+
+    def __reduce__(self) -> tuple[Callable[[str], LazyKernel], tuple[str]]:
+        """Pickled as its name, the same in every process (see the module notes)."""
+        return kernel_named, (self.name,)
 
     @property
     def dispatcher(self) -> Any:
@@ -143,7 +170,7 @@ class LazyKernel:
         return options
 
     def __getattr__(self, name: str) -> Any:  # signatures, inspect_types, ...
-        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func"):
+        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func", "name"):
             raise AttributeError(name)
         return getattr(self.dispatcher, name)
 
@@ -158,6 +185,43 @@ def njit(*args: Any, **options: Any) -> Any:
     if args:
         raise TypeError("njit takes its options as keywords (signatures are not lazy)")
     return lambda func: LazyKernel(func, options)
+
+
+def built(func: Callable[..., Any], name: str, **options: Any) -> LazyKernel:
+    """The kernel of ``func``, an inner function a kernel builder made, named ``name``.
+
+    ``name`` must be unique in the process and the same in every process (a builder
+    derives it from the names of the kernels it was given); the kernel pickles as it.
+    A builder whose inner function calls itself (a recursive search) assigns the result
+    to the name the inner function calls, so that the closure holds the kernel.
+
+    Raises
+    ------
+    ValueError
+        Another kernel was built under ``name``.
+    """
+    with _LOCK:
+        if name in _BUILT:
+            raise ValueError(f"a kernel named {name!r} was built already")
+        kernel = _BUILT[name] = LazyKernel(func, options, name)
+    return kernel
+
+
+def kernel_named(name: str) -> LazyKernel:
+    """The kernel called ``name`` (:attr:`LazyKernel.name`): one a builder made, or a
+    module's own, imported."""
+    import importlib
+
+    hit = _BUILT.get(name)
+    if hit is not None:
+        return hit
+    module, _, attr = name.rpartition(".")
+    found = importlib.import_module(module)
+    for part in attr.split("."):
+        found = getattr(found, part)
+    if not isinstance(found, LazyKernel):
+        raise ValueError(f"{name!r} is not a kernel")
+    return found
 
 
 class _Numba:

@@ -338,24 +338,11 @@ def _run(
     key = np.empty(b.land_flat.shape[0], np.int32)
     owner = np.empty_like(state.owner_flat)
     counts = state.counts.copy()
+    # a Position and an Ownership, as plain tuples (see _turn_kernel)
+    board = (b.land_flat, b.board_flat, b.stride, state.params.r, b.homes_flat, bufs)
+    ownership = (state.owner_flat, key_old, src, owner, key, counts)
     code, k, seat, fresh, new_rc, new_starts, new_src = _turn_kernel(
-        b.land_flat,
-        b.board_flat,
-        b.stride,
-        state.params.r,
-        state.params.official,
-        rc,
-        starts,
-        steps,
-        ends,
-        b.homes_flat,
-        state.owner_flat,
-        key_old,
-        owner,
-        key,
-        bufs,
-        counts,
-        src,
+        board, ownership, state.params.official, rc, starts, steps, ends
     )
     if not fresh:  # refused (spec) or cut short by seat 0 (official): not recomputed
         new_src = src
