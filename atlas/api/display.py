@@ -119,7 +119,7 @@ def replay_page(record: Any) -> str:
     return template.render(
         title=f"{names} on {record.map.name}",
         rec=record,
-        e={"has_info": meta["has_info"], "meta": meta},
+        e={"has_info": meta["has_info"], "has_cpu": meta["has_cpu"], "meta": meta},
         result=record.result_text(),
         viewer_json=script_json(viewer),
         css=css,
@@ -138,7 +138,8 @@ def replay_frame(record: Any) -> str:
 
 
 def standings_html(table: Any) -> str:
-    """The standings as a table: ratings with their 95 % intervals, and head to head."""
+    """The standings as a table: ratings with their 95 % intervals and rank ranges,
+    scores with theirs, the neighbours the games cannot separate, and head to head."""
     rows = []
     for k, r in enumerate(table.rows, 1):
         los = "" if r.los_next is None else f"{100 * r.los_next:.0f}%"
@@ -153,10 +154,25 @@ def standings_html(table: Any) -> str:
                 f"{r.points:g}",
                 f"{r.rating:.0f}",
                 f"[{r.low:.0f}, {r.high:.0f}]",
+                str(r.rank_low) if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}",
                 los,
+                f"{r.score:.3f} [{r.score_low:.2f}, {r.score_high:.2f}]",
             )
         )
-    head = ("#", "bot", "games", "W", "D", "L", "points", "rating", "95% interval", "LOS")
+    head = (
+        "#",
+        "bot",
+        "games",
+        "W",
+        "D",
+        "L",
+        "points",
+        "rating",
+        "95% interval",
+        "ranks",
+        "LOS",
+        "score [95%]",
+    )
     parts = [_table(head, rows, "standings")]
     names = [r.bot for r in table.rows]
     if len(names) > 1:
@@ -173,9 +189,13 @@ def standings_html(table: Any) -> str:
         parts.append("<p>Head to head (wins-draws-losses of each row against each column):</p>")
         parts.append(_table(["", *names], cells, "head-to-head"))
     parts.append(
-        f"<p><small>Ratings: {html.escape(table.model)}, Elo scale, with 95 % bootstrap "
-        "intervals; LOS: likelihood that the row is stronger than the next.</small></p>"
+        f"<p><small>Ratings: {html.escape(table.model)}, Elo scale; intervals: "
+        f"{html.escape(table.interval.text)}; ranks: the ranks of the middle 95 % of the "
+        "refits; LOS: likelihood that the row is stronger than the next; scores: "
+        f"{html.escape(table.interval.score_text)}.</small></p>"
     )
+    for text in table.separation_text():
+        parts.append(f"<p>{html.escape(text[0].upper() + text[1:])}.</p>")
     return "".join(parts)
 
 

@@ -10,6 +10,7 @@ A plan is written in TOML (read with the standard library's ``tomllib``)::
     schedule = "round-robin"             # or "gauntlet": the first bot against each other
     sandbox = true                       # programs under bwrap, where it is installed
     limits = { memory = "2G" }           # every program's limits (docs/security.md)
+    void_timeouts_under_load = 1.5       # void games lost on time at a load above 1.5 a core
     [[bots]]
     name = "alice"
     command = "python3 bot.py"
@@ -23,10 +24,10 @@ A plan is written in TOML (read with the standard library's ``tomllib``)::
 or given by flags (``atlas tournament GAME --maps ... --bots ...``: the same plan).
 :func:`run_plan` writes into its output folder, as each game ends, ``records/`` (one
 ``.json.gz`` per game, written atomically), then ``results.json`` (standings with
-intervals, head to head, every game) and a copy of the plan.  A folder it wrote carries
-the marker :data:`MARKER`; ``resume=True`` plays only the games whose records are
-missing, and a folder that holds anything else is refused, so atlas never overwrites
-what it did not write.  ``docs/tournaments.md`` walks through it.
+intervals, head to head, every game, the games voided and why) and a copy of the plan.
+A folder it wrote carries the marker :data:`MARKER`; ``resume=True`` plays only the
+games whose records are missing, and a folder that holds anything else is refused, so
+atlas never overwrites what it did not write.  ``docs/tournaments.md`` walks through it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -93,6 +95,10 @@ class TournamentPlan:
     sandbox: bool = False
     #: What the results and the site call the tournament (the plan's ``name``).
     name: str | None = None
+    #: Void the games lost on time while the machine's 1-minute load average was above
+    #: this many tasks a core (the plan's ``void_timeouts_under_load``; ``None``: never).
+    #: It decides what counts, not what is played: a resumed run may change it.
+    void_under_load: float | None = None
 
     def specs(self) -> list[GameSpec]:
         """Every game of the plan, in a fixed order."""
@@ -138,6 +144,7 @@ _TOP = {
     "sandbox": bool,
     "limits": dict,
     "env": dict,
+    "void_timeouts_under_load": (int, float),
     "bots": list,
 }
 _BOT = {
@@ -347,6 +354,14 @@ def plan_from_data(
     name = data.get("name")
     if name is not None and not name.strip():
         raise _fail(src, text, "name should not be empty", "name")
+    void = data.get("void_timeouts_under_load")
+    if void is not None and not (math.isfinite(void) and void > 0):
+        raise _fail(
+            src,
+            text,
+            f"void_timeouts_under_load should be a load a core above 0, got {void!r}",
+            "void_timeouts_under_load",
+        )
     plan = _checked(
         TournamentPlan(
             game,
@@ -360,6 +375,7 @@ def plan_from_data(
             text or None,
             bool(data.get("sandbox", False)),
             name.strip() if name else None,
+            None if void is None else float(void),
         ),
         src,
         text,
@@ -485,9 +501,11 @@ def plan_from_flags(
     *,
     sandbox: bool = False,
     limits: Sequence[tuple[str, str]] = (),
+    void_under_load: float | None = None,
 ) -> TournamentPlan:
     """The plan of ``atlas tournament GAME --maps ... --bots ...`` (the flag form);
-    ``limits`` apply to every program."""
+    ``limits`` apply to every program; ``void_under_load`` is
+    :attr:`TournamentPlan.void_under_load`."""
     from .sandbox import BotLimits
     from .tournament import load_maps
 
@@ -509,6 +527,8 @@ def plan_from_flags(
             None,
             None,
             sandbox,
+            None,
+            void_under_load,
         ),
         None,
         "",
@@ -620,7 +640,7 @@ def run_plan(
         on_record=keep,
     )
     records = [done[i] for i in range(len(specs))]
-    table = standings(records, plan.players)
+    table = standings(records, plan.players, void_under_load=plan.void_under_load)
     files = None
     if folder is not None:
         files = [f"records/{record_name(s, i)}" for i, s in enumerate(specs)]
@@ -637,7 +657,12 @@ def run_plan(
 def describe(plan: TournamentPlan) -> str:
     """One line: the game, the numbers of games, maps, players and seeds."""
     n = len(plan.specs())
+    void = (
+        ""
+        if plan.void_under_load is None
+        else f", games lost on time at a load above {plan.void_under_load:g} a core voided"
+    )
     return (
         f"{plan.game}: {n} games on {len(plan.maps)} map(s), {len(plan.players)} "
-        f"players, {plan.seeds} seed(s), {plan.time:g} s per move, {plan.schedule}"
+        f"players, {plan.seeds} seed(s), {plan.time:g} s per move, {plan.schedule}{void}"
     )

@@ -54,6 +54,7 @@ from .sandbox import (
     remove_bot_folder,
     warn_without_sandbox,
 )
+from .timing import ProcessTreeCPU
 
 __all__ = [
     "BotFailure",
@@ -208,6 +209,7 @@ class BotProcess:
                     visible=words,
                     workdir=None if cwd is None else workdir,
                 )
+            report_r, report_w = os.pipe()  # the supervisor tells the bot's pid here
             config = {
                 "cwd": workdir,
                 "folder": os.fspath(self.folder),
@@ -215,6 +217,7 @@ class BotProcess:
                 "nproc_more": containment.limits.processes,
                 "grace": containment.grace,
                 "parent": os.getpid(),
+                "report": report_w,
             }
             cmd = [
                 sys.executable,
@@ -226,17 +229,24 @@ class BotProcess:
                 "--",
                 *words,
             ]
-            self.proc = subprocess.Popen(
-                cmd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                close_fds=True,
-                start_new_session=True,
-                env=env,
-                cwd=self.folder,
-            )
+            try:
+                self.proc = subprocess.Popen(
+                    cmd,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    bufsize=0,
+                    close_fds=True,
+                    pass_fds=(report_w,),
+                    start_new_session=True,
+                    env=env,
+                    cwd=self.folder,
+                )
+            except BaseException:
+                os.close(report_r)
+                raise
+            finally:
+                os.close(report_w)
         except OSError as exc:
             remove_bot_folder(self.folder)
             raise BotFailure(
@@ -258,11 +268,52 @@ class BotProcess:
         self._err_total = 0
         self._err_thread = threading.Thread(target=self._keep_stderr, daemon=True)
         self._err_thread.start()
+        os.set_blocking(report_r, False)
+        self._report: int | None = report_r
+        self._report_text = b""
+        self._reads = 0
+        # the supervisor reports the bot's pid: no first look through /proc is needed
+        self._cpu = ProcessTreeCPU(self.proc.pid, scanned=True)
 
     @property
     def pid(self) -> int:
         """The supervisor's process id (also the bot's process group and session)."""
         return self.proc.pid
+
+    def cpu_seconds(self, *, rescan: bool = False) -> float | None:
+        """CPU seconds the bot's processes have used so far (every process below the
+        supervisor; :class:`~atlas.arena.timing.ProcessTreeCPU`), or ``None`` when the
+        system does not say.
+
+        The supervisor reports the process it forked (the bot, or ``bwrap``), so the
+        bot is counted from its first answer without a look through ``/proc``;
+        ``rescan`` looks for the processes the bot started (milliseconds).  A
+        sandboxed bot runs below ``bwrap``: its first two readings always look.
+        """
+        if self.closed:
+            return None
+        self._read_report()
+        self._reads += 1
+        return self._cpu.seconds(rescan=rescan or (self.sandboxed and self._reads <= 2))
+
+    def _read_report(self) -> None:
+        """Take the bot's process id from the supervisor's report, once it is there."""
+        if self._report is None:
+            return
+        try:
+            chunk = os.read(self._report, 64)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        self._report_text += chunk
+        if chunk and not self._report_text.endswith(b"\n"):
+            return
+        os.close(self._report)
+        self._report = None
+        text = self._report_text.strip()
+        if text.isdigit():
+            self._cpu.child = int(text)
 
     def _keep_stderr(self) -> None:
         stream: BinaryIO = self.proc.stderr  # type: ignore[assignment]
@@ -325,12 +376,16 @@ class BotProcess:
         ``consumed`` bytes are dropped from the buffer either way.  Raises
         :class:`BotFailure`: ``timeout`` (nothing usable in time; ``invalid`` if bytes
         came but none made an answer), ``invalid`` (more than ``max_turn_bytes``
-        without an answer), ``crashed`` (the process exited).
+        without an answer), ``crashed`` (the process exited).  Blank bytes alone (the
+        end of the line of the last answer) are no answer: nothing more in time is a
+        ``timeout``, as for a bot that wrote nothing.
         """
         seen = 0
+        wrote = False  # anything but blanks
         while True:
             value, used = parse(self.buffer)
             seen += used
+            wrote = wrote or bool(bytes(self.buffer[:used]).strip())
             del self.buffer[:used]
             if value is not None:
                 return value
@@ -342,7 +397,7 @@ class BotProcess:
             if self._eof:
                 raise BotFailure(Status.CRASHED, self._exit_detail("exited"))
             if not self._fill(deadline):
-                if seen or self.buffer:
+                if wrote or bytes(self.buffer).strip():
                     raise BotFailure(
                         Status.INVALID,
                         f"wrote {seen + len(self.buffer)} bytes but no {what} in time",
@@ -394,6 +449,9 @@ class BotProcess:
                 stream.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+        if self._report is not None:
+            os.close(self._report)
+            self._report = None
         remove_bot_folder(self.folder)
         _OPEN.discard(self)
 
@@ -525,6 +583,9 @@ class ExternalBot(BotBase):
 
     def stderr_text(self) -> str:
         return "" if self.process is None else self.process.stderr_text()
+
+    def cpu_seconds(self, *, rescan: bool = False) -> float | None:
+        return None if self.process is None else self.process.cpu_seconds(rescan=rescan)
 
     def close(self) -> None:
         if self.process is not None:

@@ -11,7 +11,7 @@ process outlives its game.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,12 +22,13 @@ from ..errors import BotError, IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..sim import get_game
 from ..sim.base import Outcome, Reason, Status
-from ..sim.records import PlayerEntry, Record, RecordBuilder, clean_info
+from ..sim.records import Late, PlayerEntry, Record, RecordBuilder, clean_info
 from ..types import PlayerId
 from .players import EXTERNAL_PREFIX, Player, parse_player
 from .process import BotFailure
 from .protocols import external_bot
 from .sandbox import Containment
+from .timing import Meters
 
 __all__ = [
     "play_game",
@@ -41,6 +42,8 @@ __all__ = [
     "EXTERNAL_PREFIX",
     "TIME_GRACE",
     "COMPILE_ALLOWANCE",
+    "CPU_RESCAN_EVERY",
+    "Meters",
 ]
 
 #: Built-in bots keep their own deadline; an answer later than the limit plus this
@@ -50,6 +53,11 @@ TIME_GRACE = 0.05
 #: include compiling its numba kernels (loaded from numba's cache after the first run).
 #: The bot is still handed the real deadline.
 COMPILE_ALLOWANCE = 30.0
+#: The processes an external program started are looked for (a pass over ``/proc``,
+#: milliseconds) before its 17th answer and every this many answers after
+#: (:meth:`BotBase.cpu_seconds`; the program itself is known without it, so a
+#: single-process bot is measured whole, and a short game pays no pass).
+CPU_RESCAN_EVERY = 64
 
 
 def late_after(limit: float) -> float:
@@ -130,6 +138,7 @@ def play_game(
     time_limit: float | Sequence[float] = 1.0,
     first_move_time: float | None = None,
     containment: Containment | Sequence[Containment | None] | None = None,
+    meters: Meters | None = None,
     opening: int = 0,
 ) -> Record:
     """Play one game and return its record.
@@ -155,6 +164,9 @@ def play_game(
     containment : Containment or sequence, optional
         How the ``cmd:`` players run (:mod:`atlas.arena.sandbox`): one for every seat,
         or one per seat (``None`` for the defaults).
+    meters : Meters, optional
+        The CPU clock of built-in bots' answers and the machine's load reading
+        (:class:`atlas.arena.timing.Meters`; tests give their own).
     opening : int
         Each seat's first ``opening`` moves are random legal moves
         (``game.random_move``, drawn from a generator seeded with :func:`opening_seed`
@@ -179,7 +191,14 @@ def play_game(
     alternating game (isolation, connect5) that seat then loses at once; in tron the
     cycle stays put and crashes; in outpost the empire makes no move for the rest of
     the game.  The result's reason names the failure when a failing seat lost.
+
+    Each answer's wall time goes into the turn's ``times`` and its CPU time into
+    ``cpu`` (a built-in bot: the CPU clock of this thread around its move; a program:
+    its processes' CPU clocks, read before and after, outside the timed part); an
+    answer after its deadline (``limit``, before any grace) also gets a ``late`` entry
+    with the limit and the machine's load (:mod:`atlas.arena.timing`).
     """
+    meters = meters or Meters()
     game = get_game(game_name)
     n = game.info.num_players
     if len(players) != n:
@@ -195,6 +214,7 @@ def play_game(
     bots: list[BotBase | None] = [None] * n
     failed: dict[PlayerId, tuple[Status, int, str]] = {}
     moved = [False] * n
+    asked = [0] * n
     opened = [0] * n
     openers = [np.random.default_rng(opening_seed(seed, seat)) for seat in range(n)]
     try:
@@ -216,6 +236,8 @@ def play_game(
             moves: dict[PlayerId, Any] = {}
             times: dict[PlayerId, float] = {}
             info: dict[PlayerId, dict[str, float]] = {}
+            cpu: dict[PlayerId, float] = {}
+            late: dict[PlayerId, Late] = {}
             for seat in seats:
                 if seat in failed:
                     moves[seat] = None
@@ -238,8 +260,21 @@ def play_game(
                     if own is None:  # a built-in bot: its first move may compile kernels
                         judge = max(judge, COMPILE_ALLOWANCE)
                 moved[seat] = True
-                move, elapsed, failure = _ask(game, seated[seat], state, seat, limit, judge)
+                rescan = asked[seat] % CPU_RESCAN_EVERY == 16
+                asked[seat] += 1
+                move, elapsed, used, failure = _ask(
+                    game, seated[seat], state, seat, limit, judge, meters, rescan
+                )
                 times[seat] = round(elapsed, 6)
+                if used is not None:
+                    cpu[seat] = used
+                if elapsed > limit:
+                    reading = meters.load()
+                    late[seat] = Late(
+                        float(limit),
+                        None if reading is None else round(float(reading[0]), 3),
+                        None if reading is None else int(reading[1]),
+                    )
                 if failure is not None:
                     failed[seat] = (failure[0], turn, failure[1])
                     move = None
@@ -249,7 +284,7 @@ def play_game(
                         info[seat] = said
                 moves[seat] = move
             state = _apply_checked(game, state, moves, failed, turn)
-            builder.add_turn(moves, times, info)
+            builder.add_turn(moves, times, info, cpu, late)
             if ends_on_failure and any(s in failed for s in seats):
                 break
         outcome = game.outcome(state)
@@ -312,20 +347,30 @@ def _ask(
     seat: PlayerId,
     limit: float,
     judge: float,
-) -> tuple[Any, float, tuple[Status, str] | None]:
-    """Ask ``bot`` for a move; returns (move, seconds, (status, detail) or None)."""
+    meters: Meters,
+    rescan: bool = False,
+) -> tuple[Any, float, float | None, tuple[Status, str] | None]:
+    """Ask ``bot`` for a move; returns (move, seconds, CPU seconds or None, (status,
+    detail) or None).  The CPU clocks are read outside the timed part."""
+    own = bot.cpu_seconds(rescan=rescan)
+    clock: Callable[[], float | None] = meters.cpu if own is None else bot.cpu_seconds
+    c0 = own if own is not None else meters.cpu()
     t0 = time.perf_counter()
     try:
         move = bot.move(state.copy(), seat, t0 + limit)
     except BotFailure as exc:
-        return None, time.perf_counter() - t0, (exc.status, exc.detail)
+        elapsed = time.perf_counter() - t0
+        return None, elapsed, _spent(c0, clock()), (exc.status, exc.detail)
     except Exception as exc:
-        return None, time.perf_counter() - t0, (Status.CRASHED, _failure_text(exc))
+        elapsed = time.perf_counter() - t0
+        return None, elapsed, _spent(c0, clock()), (Status.CRASHED, _failure_text(exc))
     elapsed = time.perf_counter() - t0
+    used = _spent(c0, clock())
     if elapsed > judge:
         return (
             None,
             elapsed,
+            used,
             (Status.TIMEOUT, f"answered after {elapsed:.3f} s, the limit is {limit:g} s"),
         )
     try:
@@ -334,9 +379,17 @@ def _ask(
         return (
             None,
             elapsed,
+            used,
             (Status.INVALID, f"cannot read the move {move!r}: {exc}"[:300]),
         )
-    return move, elapsed, None
+    return move, elapsed, used, None
+
+
+def _spent(before: float | None, after: float | None) -> float | None:
+    """CPU seconds between two readings (``None`` when either is missing)."""
+    if before is None or after is None:
+        return None
+    return round(max(0.0, after - before), 6)
 
 
 def _apply_checked(

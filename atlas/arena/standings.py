@@ -8,25 +8,63 @@ so a record cannot join a bot's row by choosing its name; the table shows each p
 name (made unique with its kind when two identities share one).  Two-seat games are
 rated with Bradley-Terry on their results, games of more seats with Plackett-Luce on
 their finishing orders (:mod:`atlas.arena.rating`); every rating has a 95 % bootstrap
-interval and each row the likelihood that it is stronger than the next.
+interval and a rank range, and each row the likelihood that it is stronger than the next.
+
+Games played in swapped seats are not independent: the games that share a map, a seed,
+the parameters and the players (a seating and its mirror image, or an Outpost group's
+rotations) are drawn together in the bootstrap, as one unit, and the standings say so
+(:attr:`Standings.interval`).  Adjacent rows the games cannot separate (a likelihood of
+superiority under 95 %) are named (:meth:`Standings.inseparable`).
+
+Each row also has its *score*, the share of the points it took in its comparisons (for
+two seats, its points over its games), with the 95 % interval of
+:func:`atlas.arena.paired.paired_interval`: the same groups are its observations (the
+pentanomial model of chess engine testers for seat-swapped pairs), so a pair won once
+by each seat counts as one even result, not as two independent games.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..sim.records import PlayerEntry, Record
+from .paired import paired_interval
 from .rating import (
+    BOOTSTRAP_SAMPLES,
     bootstrap_ratings,
-    bradley_terry,
+    duel_fit,
     pairwise_comparisons,
-    plackett_luce,
+    plackett_luce_fit,
     ranking_of,
 )
 
-__all__ = ["StandingRow", "Standings", "standings", "ERROR_PREFIX", "is_error", "labels_of"]
+__all__ = [
+    "StandingRow",
+    "Standings",
+    "standings",
+    "ERROR_PREFIX",
+    "is_error",
+    "labels_of",
+    "Interval",
+    "pair_key",
+    "SEPARATED",
+    "SCORE_METHOD",
+]
+
+#: How a row's score interval is computed when games are grouped (the construction of
+#: :func:`atlas.arena.paired.paired_interval`, which the fairness report uses for seats).
+SCORE_METHOD = (
+    "pentanomial: each group of seat-swapped games (a pair for two seats) is one "
+    "observation, its value the bot's mean score in the group; 95 % score interval "
+    "(Wilson's construction) with the variance of the group values"
+)
+
+#: A row is told apart from the next when it is stronger in at least this share of the
+#: bootstrap's refits (its likelihood of superiority).
+SEPARATED = 0.95
 
 #: The result detail of a game that could not be played starts with this.
 ERROR_PREFIX = "error: "
@@ -42,8 +80,12 @@ class StandingRow:
     """One player's line of the standings.
 
     ``bot`` is the name shown, ``identity`` what tells the player apart; ``low`` and
-    ``high`` bound the rating (95 % bootstrap interval); ``los_next`` is the likelihood
-    that this player is stronger than the next one of the table.
+    ``high`` bound the rating (95 % bootstrap interval), ``rank_low`` and ``rank_high``
+    its rank (1 = best; the ranks of the middle 95 % of the refits); ``los_next`` is
+    the likelihood that this player is stronger than the next one of the table.
+    ``score`` is its share of the points of its comparisons (in ``[0, 1]``; for two
+    seats, points over games) and ``score_low``, ``score_high`` its 95 % interval over
+    the groups of seat-swapped games (:func:`atlas.arena.paired.paired_interval`).
     """
 
     bot: str
@@ -57,6 +99,77 @@ class StandingRow:
     high: float = 1500.0
     los_next: float | None = None
     identity: str = ""
+    rank_low: int = 1
+    rank_high: int = 1
+    score: float = 0.5
+    score_low: float = 0.0
+    score_high: float = 1.0
+
+
+@dataclass(frozen=True)
+class Interval:
+    """How the standings' intervals were computed.
+
+    ``units`` is ``"games"`` (each game drawn with replacement on its own) or
+    ``"pairs"`` (games that share a map, a seed, the parameters and the players drawn
+    together: seat-swapped pairs, or an Outpost group's rotations); ``pairs`` counts
+    those groups, ``singles`` the games alone in theirs; ``samples`` the refits (0: no
+    bootstrap, the intervals are the ratings themselves); ``seats`` the seats a game.
+    """
+
+    units: str = "games"
+    pairs: int = 0
+    singles: int = 0
+    samples: int = 0
+    seats: int = 2
+
+    @property
+    def text(self) -> str:
+        """The method in one sentence, for the table, ``results.json`` and the pages."""
+        if self.samples <= 0:
+            return "no intervals (no bootstrap)"
+        if self.units == "games":
+            n = self.singles
+            return (
+                f"95 % bootstrap interval: the {n} game{'s' if n != 1 else ''} drawn "
+                f"with replacement one by one, {self.samples} refits"
+            )
+        what, how = (
+            ("seat-swapped pairs", "in both seats")
+            if self.seats == 2
+            else ("groups of rotated seatings", "in rotated seats")
+        )
+        rest = (
+            f", and {self.singles} other game{'s' if self.singles != 1 else ''} one by one"
+            if self.singles
+            else ""
+        )
+        return (
+            f"95 % bootstrap interval over {what}: the games played {how} (same map, "
+            f"seed and players) are drawn together, {self.pairs} "
+            f"{'pairs' if self.seats == 2 else 'groups'}{rest}, {self.samples} refits"
+        )
+
+    @property
+    def score_text(self) -> str:
+        """How the scores' intervals were computed, in one sentence."""
+        if self.units == "games":
+            return (
+                "95 % score interval (Wilson's construction) over the games, each game "
+                "one observation (no games played in swapped seats were paired)"
+            )
+        return SCORE_METHOD
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score_method": self.score_text,
+            "method": "bootstrap" if self.samples > 0 else "none",
+            "units": self.units,
+            "pairs": self.pairs,
+            "singles": self.singles,
+            "samples": self.samples,
+            "text": self.text,
+        }
 
 
 @dataclass(frozen=True)
@@ -74,16 +187,50 @@ class Standings:
         Games that could not be played (left out of everything else).
     model : str
         ``"bradley-terry"`` or ``"plackett-luce"``.
+    interval : Interval
+        How the intervals, rank ranges and likelihoods of superiority were computed.
+    voided : tuple of (int, str)
+        Games left out because they were lost on time while the machine was loaded
+        (``void_under_load`` of :func:`standings`): each game's position among the
+        records given, and why (:func:`atlas.arena.timing.void_reason`).
+    void_under_load : float or None
+        The load a core above which such games were voided (``None``: none are).
     """
 
     rows: tuple[StandingRow, ...]
     head_to_head: Mapping[str, Mapping[str, tuple[int, int, int]]] = field(default_factory=dict)
     errors: int = 0
     model: str = "bradley-terry"
+    interval: Interval = field(default_factory=Interval)
+    voided: tuple[tuple[int, str], ...] = ()
+    void_under_load: float | None = None
 
     def row(self, name: str) -> StandingRow:
         """The row of the player shown as ``name``."""
         return next(r for r in self.rows if r.bot == name)
+
+    def inseparable(self) -> list[tuple[str, str]]:
+        """Adjacent rows the games cannot separate: ``(a, b)`` where ``a`` is stronger
+        than the next row ``b`` in fewer than :data:`SEPARATED` of the refits (none
+        without a bootstrap: then nothing is claimed either way)."""
+        if self.interval.samples <= 0:
+            return []
+        return [
+            (r.bot, self.rows[k + 1].bot)
+            for k, r in enumerate(self.rows[:-1])
+            if r.los_next is not None and r.los_next < SEPARATED
+        ]
+
+    def separation_text(self) -> list[str]:
+        """One sentence per pair of :meth:`inseparable` rows."""
+        out = []
+        for a, b in self.inseparable():
+            los = self.row(a).los_next or 0.0
+            out.append(
+                f"the games cannot separate {a} and {b} ({a} is stronger in "
+                f"{100 * los:.0f} % of the refits)"
+            )
+        return out
 
     def to_json(self) -> dict[str, Any]:
         rows = []
@@ -91,16 +238,22 @@ class Standings:
             d = dict(vars(r))
             for k in ("rating", "low", "high"):
                 d[k] = round(d[k], 2)
+            for k in ("score", "score_low", "score_high"):
+                d[k] = round(d[k], 4)
             if d["los_next"] is not None:
                 d["los_next"] = round(d["los_next"], 4)
             rows.append(d)
         return {
             "model": self.model,
+            "interval": self.interval.to_json(),
             "rows": rows,
+            "inseparable": [list(p) for p in self.inseparable()],
             "head_to_head": {
                 a: {b: list(v) for b, v in row.items()} for a, row in self.head_to_head.items()
             },
             "errors": self.errors,
+            "void_under_load": self.void_under_load,
+            "voided": len(self.voided),
         }
 
     def format_table(self) -> str:
@@ -108,19 +261,27 @@ class Standings:
         width = max([len(r.bot) for r in self.rows] + [3])
         lines = [
             f"{'#':>2}  {'bot':<{width}}  {'games':>5} {'W':>4} {'D':>4} {'L':>4} "
-            f"{'points':>7} {'rating':>7} {'95% interval':>13} {'LOS':>5}"
+            f"{'points':>7} {'score':>18} {'rating':>7} {'95% interval':>13} {'ranks':>5} "
+            f"{'LOS':>5}"
         ]
         for k, r in enumerate(self.rows, 1):
             los = "" if r.los_next is None else f"{100 * r.los_next:4.0f}%"
+            ranks = (
+                f"{r.rank_low}" if r.rank_low == r.rank_high else f"{r.rank_low}-{r.rank_high}"
+            )
             lines.append(
                 f"{k:>2}  {r.bot:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} "
-                f"{r.losses:>4} {r.points:>7.1f} {r.rating:>7.0f} "
-                f"{f'[{r.low:.0f}, {r.high:.0f}]':>13} {los:>5}"
+                f"{r.losses:>4} {r.points:>7.1f} "
+                f"{f'{r.score:.3f} [{r.score_low:.2f}, {r.score_high:.2f}]':>18} {r.rating:>7.0f} "
+                f"{f'[{r.low:.0f}, {r.high:.0f}]':>13} {ranks:>5} {los:>5}"
             )
         lines.append(
-            f"ratings: {self.model.replace('-', '–')}, Elo scale; LOS: likelihood "
-            "that the row is stronger than the next"
+            f"ratings: {self.model.replace('-', '–')}, Elo scale; ranks: the ranks of the "
+            "middle 95 % of the refits; LOS: likelihood that the row is stronger than the next"
         )
+        lines.append(f"intervals: {self.interval.text}")
+        lines.append(f"scores: {self.interval.score_text}")
+        lines += [f"{t[0].upper()}{t[1:]}." for t in self.separation_text()]
         names = [r.bot for r in self.rows]
         if len(names) > 1:
             lines += [
@@ -147,6 +308,13 @@ class Standings:
                 lines.append(f"{k:>2}  {a:<{width}}  " + " ".join(f"{c:>{cw}}" for c in row))
         if self.errors:
             lines.append(f"\n{self.errors} game(s) could not be played")
+        if self.voided:
+            lines.append(
+                f"\n{len(self.voided)} game(s) voided, lost on time while the machine's "
+                f"load was above {self.void_under_load:g} a core (not counted; numbered "
+                "from 0 in the order given, as a tournament's records/ files are):"
+            )
+            lines += [f"  {k:05d}: {why}" for k, why in self.voided]
         return "\n".join(lines)
 
 
@@ -174,8 +342,24 @@ def labels_of(entries: Iterable[PlayerEntry]) -> dict[str, str]:
     return out
 
 
+def pair_key(record: Record) -> tuple[str, int, str, tuple[str, ...]]:
+    """What the games of one seat-swapped pair (or one Outpost group's rotations) share:
+    the map, the seed, the parameters and the players, in any seats."""
+    return (
+        record.map.hash,
+        record.seed,
+        json.dumps(dict(record.params), sort_keys=True, default=str),
+        tuple(sorted(p.identity for p in record.players)),
+    )
+
+
 def standings(
-    records: Iterable[Record], bots: Sequence[Any] | None = None, *, samples: int | None = None
+    records: Iterable[Record],
+    bots: Sequence[Any] | None = None,
+    *,
+    samples: int | None = None,
+    paired: bool = True,
+    void_under_load: float | None = None,
 ) -> Standings:
     """Wins, draws, losses, points and ratings per player, and head to head.
 
@@ -193,10 +377,31 @@ def standings(
     bots : sequence, optional
         Players to list even without a game: spec strings, :class:`Player` values or
         record entries.
+    samples : int, optional
+        Bootstrap refits (default :data:`~atlas.arena.rating.BOOTSTRAP_SAMPLES`; 0: the
+        ratings alone, every interval a point).
+    paired : bool
+        Draw the games that share a map, a seed, the parameters and the players
+        (:func:`pair_key`: seat-swapped pairs) together in the bootstrap (the default);
+        ``False`` draws every game on its own, as if the games were independent.
+    void_under_load : float, optional
+        Leave out the games lost on time while the machine's 1-minute load average was
+        above this many tasks a core (:func:`atlas.arena.timing.void_reason`); they are
+        listed in :attr:`Standings.voided`, and their players still get a row.
     """
     from .players import parse_player
+    from .timing import void_reason
 
     records = list(records)
+    voided: list[tuple[int, str]] = []
+    if void_under_load is not None:
+        for k, r in enumerate(records):
+            why = None if is_error(r) else void_reason(r, void_under_load)
+            if why is not None:
+                voided.append((k, why))
+    gone = {k for k, _ in voided}
+    voided_players = [p for k in sorted(gone) for p in records[k].players]
+    records = [r for k, r in enumerate(records) if k not in gone]
     entries: list[PlayerEntry] = []
     for b in bots or ():
         entries.append(
@@ -210,6 +415,7 @@ def standings(
     # records came in
     played = sorted((r for r in records if not is_error(r)), key=_order_key)
     errors = len(records) - len(played)
+    entries.extend(voided_players)  # a player of voided games only still has a row
     for r in played:
         entries.extend(r.players)
     label = labels_of(entries)
@@ -242,12 +448,16 @@ def standings(
                 cell[col] += 1
                 if pairwise:
                     tally[x][1 + col] += 1
+    scores = _paired_scores(played, label, paired)
     names = sorted(tally)
-    extra = {} if samples is None else {"samples": samples}
+    refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
+    clusters = [pair_key(r) for r in played] if paired else None
     if multi:
-        rated = bootstrap_ratings(names, finishes, plackett_luce, **extra)
+        rated = bootstrap_ratings(
+            names, finishes, plackett_luce_fit, samples=refits, clusters=clusters
+        )
     else:
-        rated = bootstrap_ratings(names, duels, _fit_duels, **extra)
+        rated = bootstrap_ratings(names, duels, duel_fit, samples=refits, clusters=clusters)
     rows = [
         StandingRow(
             name,
@@ -261,6 +471,9 @@ def standings(
             rated.high[name],
             None,
             identity_of[name],
+            rated.rank_low[name],
+            rated.rank_high[name],
+            *scores.get(name, (0.5, 0.0, 1.0)),
         )
         for name, t in tally.items()
     ]
@@ -279,13 +492,41 @@ def standings(
         },
         errors,
         "plackett-luce" if multi else "bradley-terry",
+        Interval(
+            "pairs" if rated.units == "groups" else "games",
+            rated.groups,
+            rated.singles,
+            refits if played else 0,
+            max((r.num_players for r in played), default=2),
+        ),
+        tuple(voided),
+        void_under_load,
     )
 
 
-def _fit_duels(
-    names: Sequence[str], games: Sequence[list[tuple[str, str, float]]]
-) -> dict[str, float]:
-    return bradley_terry(names, [c for game in games for c in game])
+def _paired_scores(
+    played: Sequence[Record], label: Mapping[str, str], paired: bool
+) -> dict[str, tuple[float, float, float]]:
+    """Each player's score with its 95 % interval: its share of the points of its
+    comparisons (:func:`~atlas.arena.rating.pairwise_comparisons`) in each group of
+    games that share :func:`pair_key` (each game alone when ``paired`` is false) is one
+    observation of :func:`~atlas.arena.paired.paired_interval`."""
+    groups: dict[str, dict[Any, list[float]]] = {}
+    for k, record in enumerate(played):
+        names = [label[p.identity] for p in record.players]
+        key = pair_key(record) if paired else k
+        got: dict[str, list[float]] = {}
+        for a, b, share in pairwise_comparisons(names, record.result.scores):
+            got.setdefault(a, []).append(share)
+            got.setdefault(b, []).append(1.0 - share)
+        for name, shares in got.items():
+            groups.setdefault(name, {}).setdefault(key, []).extend(shares)
+    out = {}
+    for name, by_group in groups.items():
+        values = [min(1.0, max(0.0, sum(v) / len(v))) for v in by_group.values()]
+        score = paired_interval(values)
+        out[name] = (0.5 if score.mean is None else score.mean, score.low, score.high)
+    return out
 
 
 def _order_key(record: Record) -> tuple[Any, ...]:

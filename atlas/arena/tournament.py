@@ -407,6 +407,7 @@ def results_json(
 ) -> dict[str, Any]:
     """The results document of a tournament (``results.json``); ``name``, the plan's."""
     label = labels_of(p for r in records for p in r.players)
+    voided = dict(table.voided)
     games = []
     for k, (spec, rec) in enumerate(zip(specs, records)):
         entry = {
@@ -422,6 +423,7 @@ def results_json(
             "statuses": [s.status for s in rec.statuses],
             "detail": rec.result.detail,
             "error": is_error(rec),
+            "voided": voided.get(k),
         }
         if files:
             entry["record"] = files[k]
@@ -437,6 +439,11 @@ def results_json(
         "time_limit": first.time_limit if first else None,
         "players": list(players.values()),
         "games": games,
+        "void_timeouts_under_load": table.void_under_load,
+        "voided": [
+            {"index": k, "record": files[k] if files else None, "why": why}
+            for k, why in table.voided
+        ],
         "standings": table.to_json(),
     }
 

@@ -12,6 +12,11 @@ and a bot overrides only those it needs:
 ``stderr_text()``
     what the bot wrote to its standard error, kept in the record (``None``: it has none
     of its own);
+``cpu_seconds(rescan=False)``
+    the CPU seconds the bot's own processes have used so far (``None``: the bot runs
+    in atlas's thread, whose CPU clock the runner reads around its move; an external
+    program reads its processes' clocks, and ``rescan`` asks it to look again for
+    processes it started);
 ``first_move_time``
     the seconds the bot wants for its first move, start-up included (``None``: a
     built-in bot, which may compile its kernels then; the runner allows for that);
@@ -84,6 +89,12 @@ class BotBase(abc.ABC):
         of its own (the default: a built-in bot)."""
         return None
 
+    def cpu_seconds(self, *, rescan: bool = False) -> float | None:
+        """CPU seconds the bot's own processes have used so far, or ``None`` when it
+        runs in the thread that asks it (the default: a built-in bot, timed by that
+        thread's CPU clock).  ``rescan``: look again for processes the bot started."""
+        return None
+
 
 class _PlainBot(BotBase):
     """A plain object with ``move`` as a :class:`BotBase`: the hooks it has are called,
@@ -145,6 +156,10 @@ class _PlainBot(BotBase):
         hook = getattr(self.bot, "stderr_text", None)
         text = None if hook is None else hook()
         return None if text is None else str(text)
+
+    def cpu_seconds(self, *, rescan: bool = False) -> float | None:
+        hook = getattr(self.bot, "cpu_seconds", None)
+        return None if hook is None else hook(rescan=rescan)
 
     def __repr__(self) -> str:
         return f"as_bot({self.bot!r})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from . import common
@@ -46,6 +47,15 @@ def add(p: argparse.ArgumentParser) -> None:
         "--scheduler",
         metavar="ADDRESS",
         help="run the games on this dask.distributed scheduler instead",
+    )
+    p.add_argument(
+        "--void-late-under-load",
+        type=common.positive_float,
+        default=None,
+        metavar="LOAD",
+        help="void the games lost on time while the machine's 1-minute load average "
+        "was above LOAD a core (listed with why, not counted; overrides the plan's "
+        "void_timeouts_under_load)",
     )
     flags = p.add_argument_group("the flag form (a plan file says these itself)")
     flags.add_argument(
@@ -134,6 +144,8 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
             f"argument GAME|PLAN.toml: {target!r} is neither a plan file nor a game "
             f"({', '.join(common.games())})"
         )
+    if args.void_late_under_load is not None:
+        plan = replace(plan, void_under_load=args.void_late_under_load)
     if args.resume and not args.out:
         fail("--resume needs --out DIR, the folder of the tournament to finish")
     if not args.quiet and not args.json:

@@ -16,6 +16,8 @@ Format (``"version": 2``)::
      "frames": "<base64: the varint stream below>", "last": last turn,
      "series": [{"name", "unit", "values": [[value per turn] per seat]}, ...],
      "times": [[ms per turn or null] per seat],
+     "cpu": [[CPU ms per turn or null] per seat] (only when the record has them),
+     "late": [[turn, seat, limit s, load or null, cores or null, verdict], ...],
      "info": [{"depth": [...], "score": [...], "nodes": [...]} per seat],
      "interest": {...}, "count": frames}
 
@@ -23,9 +25,11 @@ Format (``"version": 2``)::
 the number of *runs* of changed cells, then per run ``gap, length, colour`` (``gap``
 counts the cells from the end of the previous run, row-major); then the number of
 marks, then per mark ``zigzag(cell - previous frame's cell of the same mark index)``
-and its style (an index into ``styles``).  ``times`` and ``info`` are per turn ``1 ..
-last`` (index 0 is turn 1): what each seat took to answer and what its bot said about
-the move (:data:`atlas.sim.records.INFO_KEYS`).
+and its style (an index into ``styles``).  ``times``, ``cpu`` and ``info`` are per turn
+``1 .. last`` (index 0 is turn 1): what each seat took to answer (wall clock, CPU) and
+what its bot said about the move (:data:`atlas.sim.records.INFO_KEYS`); ``late`` lists
+the answers that came after their deadline (``turn`` counted from 1) with the machine's
+load then and the verdict of :func:`atlas.arena.timing.late_moves`.
 """
 
 from __future__ import annotations
@@ -132,19 +136,24 @@ def interest(record: Any, series: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _per_turn(record: Any) -> tuple[list[list[Any]], list[dict[str, list[Any]]]]:
+def _per_turn(
+    record: Any,
+) -> tuple[list[list[Any]], list[list[Any]], list[dict[str, list[Any]]]]:
     n = record.num_players
     times: list[list[Any]] = [[] for _ in range(n)]
+    cpu: list[list[Any]] = [[] for _ in range(n)]
     info: list[dict[str, list[Any]]] = [{} for _ in range(n)]
     for i, turn in enumerate(record.turns):
         for seat in range(n):
             t = turn.times.get(seat)
             times[seat].append(None if t is None else round(1000 * float(t), 1))
+            c = turn.cpu.get(seat)
+            cpu[seat].append(None if c is None else round(1000 * float(c), 1))
             said = turn.info.get(seat, {})
             for key in INFO_KEYS:
                 if key in said:
                     info[seat].setdefault(key, [None] * len(record.turns))[i] = said[key]
-    return times, info
+    return times, cpu, info
 
 
 def viewer_data(
@@ -210,7 +219,15 @@ def viewer_data(
         ]
         frames_out.append({"t": int(frame.turn), "d": diff, "m": marks})
     last = len(record.turns)
-    times, info = _per_turn(record)
+    times, cpu, info = _per_turn(record)
+    from ..arena.timing import late_moves
+
+    late = [
+        [m.turn + 1, m.seat, m.limit, m.load, m.cores, m.verdict] for m in late_moves(record)
+    ]
+    extra: dict[str, Any] = {}
+    if any(c is not None for seat in cpu for c in seat):
+        extra["cpu"] = cpu
     return {
         "w": gm.width,
         "h": gm.height,
@@ -224,6 +241,8 @@ def viewer_data(
         "sampled": len(frames_out) < last + 1,
         "series": [dict(s) for s in series],
         "times": times,
+        **extra,
+        "late": late,
         "info": info,
         "interest": interest(record, series),
     }

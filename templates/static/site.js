@@ -207,7 +207,9 @@
         td.appendChild(sp);
       });
       tr.appendChild(td);
-      tr.appendChild(el("td", "", resultOf(g)));
+      td = el("td");
+      td.appendChild(el("span", "spoiler", resultOf(g)));  // static/spoilers.js may hide it
+      tr.appendChild(td);
       tr.appendChild(el("td", "num", String(g[6])));
       frag.appendChild(tr);
     }
@@ -247,7 +249,7 @@
       for (var i = 0; i < games.length; i++) { if (matches(hay[i], ws)) { found.push(i); } }
       groups.push(["Games", found.slice(0, 10).map(function (i) {
         var g = games[i];
-        return [link(root, "games/" + g[0] + ".html", playersOf(g).join(" vs ")), g[2] + " · " + resultOf(g) + " · " + g[6] + " turns"];
+        return [link(root, "games/" + g[0] + ".html", playersOf(g).join(" vs ")), g[2] + " · " + g[6] + " turns", resultOf(g)];
       })]);
       var any = false;
       groups.forEach(function (grp) {
@@ -259,6 +261,7 @@
           var li = el("li");
           li.appendChild(it[0]);
           li.appendChild(el("span", "note", " " + it[1]));
+          if (it[2]) { li.appendChild(el("span", "note", " · ")); li.appendChild(el("span", "note spoiler", it[2])); }
           ul.appendChild(li);
         });
         results.appendChild(ul);

@@ -180,8 +180,11 @@
       var tt = Math.round(n * t5 / 4);
       g.fillText(String(tt), X(tt), y0 + 5);
     }
+    // while the page hides results (static/spoilers.js), the lines stop at this turn
+    var hiding = document.documentElement.classList.contains("no-spoilers") &&
+      !document.body.classList.contains("spoilers-revealed");
     for (var seat = 0; seat < s.values.length; seat++) {
-      var vals = s.values[seat];
+      var vals = hiding ? s.values[seat].slice(0, turn + 1) : s.values[seat];
       g.strokeStyle = data.palette[5 + (seat % 4)];
       g.lineWidth = 2;
       g.setLineDash(DASH[seat % 4]);
@@ -220,9 +223,12 @@
       pick.addEventListener("change", function () { which = parseInt(pick.value, 10) || 0; drawChart(turnOf(current)); });
     }
     window.addEventListener("resize", function () { chart.width = 0; drawChart(turnOf(current)); });
+    document.addEventListener("atlas:spoilers", function () { drawChart(turnOf(current)); });
   }
 
   // ---------------------------------------------------------------- seats panel
+  var lateAt = {};             // "turn,seat" -> [turn, seat, limit, load, cores, verdict]
+  (data.late || []).forEach(function (m) { lateAt[m[0] + "," + m[1]] = m; });
   function fmt(v, key) {
     if (v === null || v === undefined) { return "—"; }
     if (key === "nodes") { return v >= 1e6 ? (v / 1e6).toFixed(1) + "M" : v >= 1e4 ? Math.round(v / 1e3) + "k" : String(v); }
@@ -240,6 +246,14 @@
         else if (turn > 0 && key === "time") {
           var ms = data.times[seat] ? data.times[seat][turn - 1] : null;
           text = ms === null || ms === undefined ? "—" : ms + " ms";
+          var late = lateAt[turn + "," + seat];
+          cellsOf[c].classList.toggle("late", !!late);
+          cellsOf[c].title = late ? "late: the limit was " + late[2] + " s" +
+            (late[3] !== null ? "; load " + late[3] + " on " + late[4] + " cores" : "") + " (" + late[5] + ")" : "";
+          if (late) { text += " · late"; }
+        } else if (turn > 0 && key === "cpu") {
+          var cms = data.cpu && data.cpu[seat] ? data.cpu[seat][turn - 1] : null;
+          text = cms === null || cms === undefined ? "—" : cms + " ms";
         } else if (turn > 0) {
           var arr = data.info[seat] && data.info[seat][key];
           text = fmt(arr ? arr[turn - 1] : null, key);
@@ -279,6 +293,9 @@
     }
     drawChart(t);
     showSeats(t);
+    if (i === count - 1) {  // the end: a page that hides results may show them now
+      document.dispatchEvent(new CustomEvent("atlas:replay-end"));
+    }
   }
   function setHash() {
     var h = "#turn=" + turnOf(current);

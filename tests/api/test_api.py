@@ -351,6 +351,8 @@ def test_a_tournament_from_a_dict_and_from_its_file_give_the_same_results(tmp_pa
     assert [r.games for r in rows] == [2, 2] and rows[0].low <= rows[0].rating <= rows[0].high
     html = from_file._repr_html_()
     assert "95% interval" in html and "w4" in html and "Head to head" in html
+    # one seat-swapped pair: the scores' interval is the pentanomial one, named
+    assert "score [95%]" in html and "pentanomial: each group of seat-swapped" in html
     assert from_file.standings._repr_html_() in html
 
 

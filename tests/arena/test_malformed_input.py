@@ -84,6 +84,15 @@ def test_half_an_answer_at_the_deadline_is_invalid_nothing_is_a_timeout(parse, d
     assert (info.value.status, info.value.detail) == (Status.TIMEOUT, "no an answer in time")
 
 
+@pytest.mark.parametrize("parse", [parse_tron_answer, parse_gtp_response, parse_jsonl_line])
+def test_the_end_of_the_last_answer_s_line_then_nothing_is_a_timeout(parse):
+    # a bot that prints "1\n" and then hangs has left "\n" for the next turn: that is
+    # no answer begun, so it timed out (and a tournament may void the game under load)
+    with pytest.raises(BotFailure) as info:
+        Arrivals([b"\n", b"\r\n "]).read_answer(parse, 0.0, "an answer")
+    assert (info.value.status, info.value.detail) == (Status.TIMEOUT, "no an answer in time")
+
+
 def test_a_gtp_response_that_is_not_one_is_invalid():
     with pytest.raises(BotFailure) as info:
         parse_gtp_response(b"ok 4\n\n")

@@ -54,7 +54,7 @@ from .fairness import fairness_sections
 from .output import SiteWriter
 from .pages import FAIRNESS_ORIGIN
 from .replays import feature_games, featured_game, render_games, render_replay
-from .sources import game_entries, load_event, load_records, shown_paths
+from .sources import event_void_rule, game_entries, load_event, load_records, shown_paths
 from .swap import SITE_MARKER, check_site_folder, mark_site, move_into_place
 from .tournament import (
     SiteTournament,
@@ -255,8 +255,13 @@ def collect_games(b: Build) -> None:
             continue
         name, recs = event
         events.append(name)
+        rule = event_void_rule(Path(folder), b.problems)
+        from ...arena.timing import void_reason
+
         for g in game_entries(recs, "tournament " + name, b.maps, taken):
             g.event = name
+            if rule is not None:
+                g.voided = void_reason(g.record, rule)
             b.games.append(g)
 
 

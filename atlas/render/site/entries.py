@@ -61,7 +61,7 @@ class GameEntry:
     """A played game as the site shows it.
 
     ``meta`` holds what the index and the map pages need without the viewer data:
-    ``interest`` (:func:`atlas.render.viewer.interest`), ``has_info``, ``series``
+    ``interest`` (:func:`atlas.render.viewer.interest`), ``has_info``, ``has_cpu``, ``series``
     (the charted measures' names and units).  ``viewer`` (the packed viewer data) is
     read from the cache when the game's page is written (:meth:`viewer_data`).
     """
@@ -80,6 +80,9 @@ class GameEntry:
     refused: bool = False
     #: The organiser's tournament (``atlas build --tournament DIR``) the game belongs to.
     event: str | None = None
+    #: Why the tournament voided the game (lost on time while the machine was loaded:
+    #: :func:`atlas.arena.timing.void_reason`), or ``None`` when it counts.
+    voided: str | None = None
     _cache: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -89,6 +92,12 @@ class GameEntry:
     @property
     def has_info(self) -> bool:
         return bool(self.meta.get("has_info"))
+
+    @property
+    def has_cpu(self) -> bool:
+        """Whether the record keeps its answers' CPU times (records made before they
+        were recorded do not)."""
+        return bool(self.meta.get("has_cpu"))
 
     @property
     def drawn(self) -> bool:

@@ -191,10 +191,13 @@ def _page_table(
     table: Any, game: str, slugger: Callable[..., str], event: str | None = None
 ) -> dict[str, Any]:
     """A :class:`~atlas.arena.standings.Standings` as the pages show it: rows (name,
-    slug, rating, games, wins, draws, losses, points; for an organiser's tournament,
-    ``event``, also the 95 % interval, the likelihood of superiority in percent and the
-    identity), the head-to-head table, the names in order, and whether seats compare
-    pairwise."""
+    slug, rating, its 95 % interval, its rank range, the likelihood of superiority over
+    the next row in percent, games, wins, draws, losses, points, the score and its
+    paired interval; for an organiser's
+    tournament, ``event``, also the identity), the head-to-head table, the names in
+    order, whether seats compare pairwise, how the intervals were computed
+    (``interval``, a sentence) and the adjacent rows the games cannot separate
+    (``separation``, sentences)."""
     names = [r.bot for r in table.rows]
     rows = []
     for r in table.rows:
@@ -202,19 +205,26 @@ def _page_table(
             "name": r.bot,
             "slug": slugger(game, r.bot) if event is None else slugger(game, r.bot, event),
             "rating": round(r.rating),
+            "low": round(r.low),
+            "high": round(r.high),
+            "ranks": (
+                str(r.rank_low) if r.rank_low == r.rank_high else f"{r.rank_low}–{r.rank_high}"
+            ),
+            "los": (
+                None
+                if r.los_next is None or table.interval.samples <= 0
+                else round(100 * r.los_next)
+            ),
             "games": r.games,
             "wins": r.wins,
             "draws": r.draws,
             "losses": r.losses,
-            "points": r.points,
+            "points": round(r.points, 2),
+            "score": f"{r.score:.2f}",
+            "score_range": f"{r.score_low:.2f}–{r.score_high:.2f}",
         }
         if event is not None:
-            row.update(
-                low=round(r.low),
-                high=round(r.high),
-                los=None if r.los_next is None else round(100 * r.los_next),
-                identity=r.identity,
-            )
+            row.update(identity=r.identity)
         rows.append(row)
     h2h = {
         a: {b: list(table.head_to_head.get(a, {}).get(b, (0, 0, 0))) for b in names}
@@ -225,14 +235,21 @@ def _page_table(
         "h2h": h2h,
         "names": names,
         "pairwise": get_info(game).num_players > 2,
+        "interval": table.interval.text,
+        "score_method": table.interval.score_text,
+        "bootstrap": table.interval.samples > 0,
+        "separation": table.separation_text(),
     }
 
 
-def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, Any]]:
+def standings(
+    game_entries: Sequence[Any], slugger: Any, *, samples: int | None = None
+) -> dict[str, dict[str, Any]]:
     """Per game, the tournament's standings (:func:`atlas.arena.tournament.standings`) as
-    the pages show them: rows (bot, slug, rating, games, wins, draws, losses, points),
-    the head-to-head table, the names in order, and whether the game compares seats
-    pairwise (more than two seats)."""
+    the pages show them (:func:`_page_table`): rows with 95 % intervals and rank
+    ranges, the head-to-head table, the names in order, whether the game compares seats
+    pairwise (more than two seats), how the intervals were computed and the rows the
+    games cannot separate."""
     from ...arena.tournament import standings as table_of
 
     by_game: dict[str, list[Any]] = defaultdict(list)
@@ -246,9 +263,7 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
         records = by_game.get(game, [])
         if not records:
             continue
-        # the ratings' point estimates, the ladder's order; no bootstrap intervals
-        # (the pages do not show them, and refitting thousands of games is slow)
-        table = table_of(records, samples=0)
+        table = table_of(records, samples=samples)
         out[game] = _page_table(table, game, slugger)
     return out
 
@@ -271,14 +286,21 @@ def event_standings(
         games = sorted({g.record.game for g in entries})
         tables = []
         for game in games:
-            records = [g.record for g in entries if g.record.game == game]
-            table = table_of(records, samples=samples)
+            mine = [g for g in entries if g.record.game == game]
+            # games voided by the tournament's rule (lost on time under load) count for
+            # no one; their players keep their rows
+            table = table_of(
+                [g.record for g in mine if not getattr(g, "voided", None)],
+                [p for g in mine if getattr(g, "voided", None) for p in g.record.players],
+                samples=samples,
+            )
             page = _page_table(table, game, slugger, name)
             page.update(
                 game=game,
                 model=table.model,
                 errors=table.errors,
-                games=[g for g in entries if g.record.game == game],
+                games=mine,
+                voided=[g for g in mine if getattr(g, "voided", None)],
             )
             tables.append(page)
         slug = slugify(name, taken)
@@ -300,10 +322,10 @@ FAIRNESS_ORIGIN = "fairness"
 
 
 def _badge_of(origin: str) -> int | str:
-    """A games table row's badge: none for the built-in tournament's games."""
-    if origin == "tournament":
-        return 0
-    return FAIRNESS_ORIGIN if origin == FAIRNESS_ORIGIN else "imported"
+    """A games table row's badge: none for the built-in tournament's games, else where
+    the game comes from (``imported``, ``fairness`` or ``tournament NAME``), as the
+    pages' own game rows show it."""
+    return 0 if origin == "tournament" else origin
 
 
 def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict[str, Any]:
@@ -453,9 +475,13 @@ def write_pages(
             e.record_file,
             e.record_kb,
             e.meta.get("series"),
+            e.meta.get("has_cpu"),
+            e.voided,
         )
 
         def page(e: Any = e, rec: Any = rec) -> str:
+            from ...arena.timing import late_moves
+
             viewer = e.viewer_data() if e.drawn else None
             html = render(
                 e.page,
@@ -466,6 +492,7 @@ def write_pages(
                 rec=rec,
                 viewer=viewer,
                 viewer_json=script_json(viewer),
+                late=late_moves(rec),
                 **common,
             )
             e.viewer = None  # a big site holds many; it stays in the cache
@@ -482,8 +509,10 @@ def write_pages(
         **common,
     )
     plans = {}
-    for game in table:
-        n = sum(1 for e in games_by_game[game] if e.origin != FAIRNESS_ORIGIN)
+    for game in table:  # the built-in standings' games (organisers' and fairness stand apart)
+        n = sum(
+            1 for e in games_by_game[game] if e.event is None and e.origin != FAIRNESS_ORIGIN
+        )
         plans[game] = f"{n} game{'s' if n != 1 else ''}"
     write(
         "standings.html",

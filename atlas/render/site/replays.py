@@ -48,6 +48,7 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     meta = {
         "interest": viewer["interest"],
         "has_info": any(t.info for t in record.turns),
+        "has_cpu": any(t.cpu for t in record.turns),
         "series": [
             {"name": s["name"], "phrase": s.get("phrase", s["name"]), "unit": s["unit"]}
             for s in series

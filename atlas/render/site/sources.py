@@ -15,7 +15,14 @@ from .cache import content_key
 from .entries import GameEntry, MapEntry
 from .pages import slugify
 
-__all__ = ["load_records", "load_event", "game_entries", "shown_paths", "public_json"]
+__all__ = [
+    "load_records",
+    "load_event",
+    "event_void_rule",
+    "game_entries",
+    "shown_paths",
+    "public_json",
+]
 
 
 def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
@@ -109,6 +116,26 @@ def load_event(
         problems.append(f"tournament {folder}: no records to publish")
         return None
     return name, recs
+
+
+def event_void_rule(folder: Path, problems: list[str]) -> float | None:
+    """The load a core above which a tournament folder's ``results.json`` says games
+    lost on time were voided (``void_timeouts_under_load``), or ``None`` (no rule, no
+    results yet, or a file that cannot be read: said in ``problems``)."""
+    import json
+
+    path = folder / "results.json"
+    if not path.is_file() or path.is_symlink():
+        return None
+    try:
+        data = json.loads(read_regular_file(path, 64 << 20, PlanError).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, AtlasError) as exc:
+        problems.append(f"tournament {path}: cannot read the results: {exc}")
+        return None
+    rule = data.get("void_timeouts_under_load") if isinstance(data, dict) else None
+    if isinstance(rule, bool) or not isinstance(rule, (int, float)) or not rule > 0:
+        return None
+    return float(rule)
 
 
 def game_entries(

@@ -27,6 +27,7 @@ from .model import (
     INFO_KEYS,
     PLAYER_KINDS,
     VERSION,
+    Late,
     MapRef,
     PlayerEntry,
     Record,
@@ -185,11 +186,23 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
                     f"{', '.join(INFO_KEYS)}, got {_short(v)}"
                 )
             info[seat] = dict(v)
+        cpu = {}
+        for k, v in ck.get(t, "cpu", dict, where, optional=True, default={}).items():
+            if not _number(v) or v < 0:
+                raise ck.fail(
+                    f"{where}cpu[{k!r}] should be a number of seconds, got {_short(v)}"
+                )
+            cpu[_seat_key(ck, k, n, f"{where}cpu")] = float(v)
+        late = {}
+        for k, v in ck.get(t, "late", dict, where, optional=True, default={}).items():
+            late[_seat_key(ck, k, n, f"{where}late")] = _late(ck, v, f"{where}late[{k!r}]")
         turns.append(
             TurnRecord(
                 dict(sorted(moves.items())),
                 dict(sorted(times.items())),
                 dict(sorted(info.items())),
+                dict(sorted(cpu.items())),
+                dict(sorted(late.items())),
             )
         )
     r = ck.get(data, "result", dict, "")
@@ -244,6 +257,25 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
     )
     _rebuild_map(record, path)  # refuses a map that does not parse or match its hash
     return record
+
+
+def _late(ck: _Checker, v: Any, where: str) -> Late:
+    """A turn's ``late`` entry: ``{"limit": seconds, "load": number, "cores": n}``
+    (``load`` and ``cores`` optional)."""
+    if not isinstance(v, dict) or set(v) - {"limit", "load", "cores"}:
+        raise ck.fail(f"{where} should be an object of limit, load and cores, got {_short(v)}")
+    limit: Any = v.get("limit")
+    if not _number(limit) or limit <= 0:
+        raise ck.fail(f"{where}.limit should be a number of seconds, got {_short(limit)}")
+    load: Any = v.get("load")
+    if load is not None and (not _number(load) or load < 0):
+        raise ck.fail(f"{where}.load should be a load average, got {_short(load)}")
+    cores: Any = v.get("cores")
+    if cores is not None and (
+        isinstance(cores, bool) or not isinstance(cores, int) or cores < 1
+    ):
+        raise ck.fail(f"{where}.cores should be a whole number above 0, got {_short(cores)}")
+    return Late(float(limit), None if load is None else float(load), cores)
 
 
 # --------------------------------------------------------------------------- files

@@ -31,6 +31,7 @@ __all__ = [
     "INFO_KEYS",
     "MapRef",
     "PlayerEntry",
+    "Late",
     "TurnRecord",
     "SeatStatus",
     "Record",
@@ -97,18 +98,42 @@ class PlayerEntry:
 
 
 @dataclass(frozen=True)
+class Late:
+    """An answer that came after its deadline: the seconds the seat was given
+    (``limit``), and the machine's 1-minute load average and number of cores when it
+    came (``None`` where the system did not say)."""
+
+    limit: float
+    load: float | None = None
+    cores: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"limit": self.limit}
+        if self.load is not None:
+            out["load"] = self.load
+        if self.cores is not None:
+            out["cores"] = self.cores
+        return out
+
+
+@dataclass(frozen=True)
 class TurnRecord:
     """One turn: the JSON move of every seat that had to move, its answer time, and
     what a searching bot said about its move.
 
     ``moves`` maps seat -> JSON move (``None`` = no valid answer); ``times`` maps seat ->
-    seconds taken to answer; ``info`` maps seat -> ``{key: number}`` with keys from
-    :data:`INFO_KEYS` (only seats whose bot reported anything).
+    seconds taken to answer (wall clock); ``info`` maps seat -> ``{key: number}`` with
+    keys from :data:`INFO_KEYS` (only seats whose bot reported anything); ``cpu`` maps
+    seat -> CPU seconds the answer used (the bot's thread, or the program's processes);
+    ``late`` maps the seats that answered after their deadline to a :class:`Late`.
+    ``cpu`` and ``late`` are optional: records written before them load without them.
     """
 
     moves: Mapping[PlayerId, Any]
     times: Mapping[PlayerId, float] = field(default_factory=dict)
     info: Mapping[PlayerId, Mapping[str, float]] = field(default_factory=dict)
+    cpu: Mapping[PlayerId, float] = field(default_factory=dict)
+    late: Mapping[PlayerId, Late] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -191,6 +216,10 @@ def _turn_json(t: TurnRecord) -> dict[str, Any]:
     }
     if t.info:
         out["info"] = {str(s): dict(v) for s, v in t.info.items()}
+    if t.cpu:
+        out["cpu"] = {str(s): v for s, v in t.cpu.items()}
+    if t.late:
+        out["late"] = {str(s): v.to_json() for s, v in t.late.items()}
     return out
 
 
@@ -338,9 +367,12 @@ class RecordBuilder:
         moves: Mapping[PlayerId, Any],
         times: Mapping[PlayerId, float] | None = None,
         info: Mapping[PlayerId, Mapping[str, Any]] | None = None,
+        cpu: Mapping[PlayerId, float] | None = None,
+        late: Mapping[PlayerId, Late] | None = None,
     ) -> None:
-        """Record one turn's moves (game moves, ``None`` = no valid answer), times, and
-        what bots said about their moves (kept through :func:`clean_info`)."""
+        """Record one turn's moves (game moves, ``None`` = no valid answer), times,
+        what bots said about their moves (kept through :func:`clean_info`), the CPU
+        seconds of each answer and the late answers' :class:`Late` readings."""
         to_json = self.game.move_to_json
         jm = {
             int(s): (None if m is None else _plain(to_json(m)))
@@ -350,7 +382,13 @@ class RecordBuilder:
         ji = {
             int(s): said for s, raw in sorted((info or {}).items()) if (said := clean_info(raw))
         }
-        self.turns.append(TurnRecord(jm, jt, ji))
+        jc = {
+            int(s): round(max(0.0, float(c)), 6)
+            for s, c in sorted((cpu or {}).items())
+            if math.isfinite(c)
+        }
+        jl = {int(s): v for s, v in sorted((late or {}).items())}
+        self.turns.append(TurnRecord(jm, jt, ji, jc, jl))
 
     def set_status(
         self, seat: PlayerId, status: Status | str, turn: int | None = None, detail: str = ""
