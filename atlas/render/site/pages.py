@@ -237,7 +237,7 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
     by_game: dict[str, list[Any]] = defaultdict(list)
     for g in game_entries:
         if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
-            by_game[g.record.game].append(g.record)
+            by_game[g.head.game].append(g.head)
     out: dict[str, dict[str, Any]] = {}
     for game in game_names():
         records = by_game.get(game, [])
@@ -265,17 +265,17 @@ def event_standings(
     taken: set[str] = set()
     out = []
     for name, entries in by_event.items():
-        games = sorted({g.record.game for g in entries})
+        games = sorted({g.head.game for g in entries})
         tables = []
         for game in games:
-            records = [g.record for g in entries if g.record.game == game]
+            records = [g.head for g in entries if g.head.game == game]
             table = table_of(records, samples=samples)
             page = _page_table(table, game, slugger, name)
             page.update(
                 game=game,
                 model=table.model,
                 errors=table.errors,
-                games=[g for g in entries if g.record.game == game],
+                games=[g for g in entries if g.head.game == game],
             )
             tables.append(page)
         slug = slugify(name, taken)
@@ -303,7 +303,7 @@ def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict
     reason_index: dict[str, int] = {}
     rows = []
     for e in games:
-        rec = e.record
+        rec = e.head
         seats = []
         event = getattr(e, "event", None)
         for p in rec.players:
@@ -373,7 +373,7 @@ def write_pages(
     titles = game_titles()
     by_game = {g: [m for m in maps if m.game == g] for g in known}
     other = [m for m in maps if m.game not in known]
-    games_by_game = {g: [e for e in games if e.record.game == g] for g in known}
+    games_by_game = {g: [e for e in games if e.head.game == g] for g in known}
 
     def render(rel: str, template: str, **ctx: Any) -> str:
         depth = rel.count("/")
@@ -420,8 +420,8 @@ def write_pages(
             **common,
         )
     for e in games:
-        rec = e.record
-        slugs = [bot_slug(rec.game, p.name, e.event) for p in rec.players]
+        head = e.head
+        slugs = [bot_slug(head.game, p.name, e.event) for p in head.players]
         key = content_key(
             "game-page",
             code,
@@ -436,7 +436,8 @@ def write_pages(
             e.meta.get("series"),
         )
 
-        def page(e: Any = e, rec: Any = rec) -> str:
+        def page(e: Any = e) -> str:
+            rec = e.record  # the whole record: loaded for a page written anew only
             viewer = e.viewer_data() if e.drawn else None
             html = render(
                 e.page,
@@ -450,6 +451,7 @@ def write_pages(
                 **common,
             )
             e.viewer = None  # a big site holds many; it stays in the cache
+            e.forget_record()  # and its file
             return html
 
         out.put(e.page, page, key=key)
@@ -482,7 +484,7 @@ def write_pages(
     ) -> None:
         """A page for each bot of the standings table ``t``, with its games of ``games``."""
         for row in t["rows"]:
-            mine = [e for e in games if row["name"] in [p.name for p in e.record.players]]
+            mine = [e for e in games if row["name"] in [p.name for p in e.head.players]]
             write(
                 f"bots/{row['slug']}.html",
                 "bot.html",

@@ -46,6 +46,7 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     gif = record_gif_bytes(record, frames=[frames[i] for i in picks])
     viewer = pack_viewer(viewer_data(record, states, frames=frames, series=series))
     meta = {
+        "turns_text": render.turns_text(record, states),
         "interest": viewer["interest"],
         "has_info": any(t.info for t in record.turns),
         "series": [
@@ -87,7 +88,8 @@ def render_games(
     for e in progress_bar(todo, "replays", ctx.progress):
         res = _render_json(e.record.public_json())
         if isinstance(res, str):
-            problems.append(f"game {e.ident} ({e.origin}): refused, not published: {res}")
+            what = f"record {e.source}" if e.source else f"game {e.ident} ({e.origin})"
+            problems.append(f"{what}: refused, not published: {res}")
             e.refused = True
             continue
         gif, viewer, meta = res
