@@ -244,7 +244,7 @@ def collect_games(b: Build) -> None:
 def draw_replays(b: Build) -> None:
     """Render every game (those whose records do not replay are refused and left out)
     and pick each map's featured game."""
-    b.problems += render_games(b.games, b.ctx)
+    b.problems += render_games(b.games, b.ctx, b.options.jobs)
     b.games = [g for g in b.games if not g.refused]
     for e in b.maps:
         e.games = [g for g in e.games if not g.refused]
@@ -265,7 +265,7 @@ def write_site(b: Build) -> None:
         b.ctx.out, b.maps, b.games, [shown(p) for p in b.problems], code=b.ctx.version["pages"]
     )
     b.ctx.out.finish()
-    mark_site(b.tmp)
+    mark_site(b.tmp, b.ctx.out.files)
     move_into_place(b.tmp, Path(b.options.out_dir), b.tmp.parent / "old")
 
 

@@ -36,11 +36,14 @@ __all__ = [
     "event_standings",
     "templates_dir",
     "environment",
+    "game_links",
     "flatten",
     "slugify",
     "game_titles",
     "picture_titles",
     "site_index",
+    "index_files",
+    "INDEX_PART",
     "pages_version",
     "script_json",
     "INDEX_FILE",
@@ -132,7 +135,27 @@ def environment() -> Any:
         picture_titles=picture_titles(),
     )
     env.filters["move"] = _move_text
+    env.globals["game_links"] = game_links
     return env
+
+
+def game_links(root: str, games: Sequence[Any], result_text: Any = None) -> Any:
+    """The list items of the games ``games`` for readers without scripts (a link, the
+    players, the result), escaped: written here rather than by a template loop, which
+    costs far more for the thousands of games a map or a bot page may list."""
+    from markupsafe import Markup, escape
+
+    parts = []
+    for e in games:
+        head = e.head
+        item = (
+            f'<li><a href="{escape(root)}{escape(e.page)}">{escape(e.ident)}</a> — '
+            f"{escape(' vs '.join(p.name for p in head.players))}"
+        )
+        if result_text is not None:
+            item += f" — {escape(result_text(head))}"
+        parts.append(item + "</li>")
+    return Markup("".join(parts))
 
 
 def _move_text(move: Any, game: str | None = None, limit: int = 60) -> str:
@@ -292,10 +315,14 @@ def event_standings(
 
 
 def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict[str, Any]:
-    """The data of ``site-index.js``: ``{"titles": {game: title}, "maps": [[slug,
-    name, game, games]], "bots": [[slug, name, game]], "reasons": [...], "games":
-    [[ident, map index or -1, map name, [bot index per seat], winner seat or -1,
-    reason index, turns, imported 0/1], ...]}`` (indices into the lists before)."""
+    """The data of the site index (:func:`index_files`): ``{"titles": {game: title},
+    "maps": [[slug, name, game, games]], "bots": [[slug, name, game]], "reasons":
+    [...], "games": [[ident, map index or -1, map name, [bot index per seat], winner
+    seat or -1, reason index, turns, imported 0/1], ...]}`` (indices into the lists
+    before).  In the compact form the files hold, a game on a known map gives its
+    ident without the map's slug and ``-`` (``"4795c8790f"`` for
+    ``"tron-duel-4795c8790f"``; a whole ident starts with ``=``) and its map name as
+    ``""``."""
     map_index = {m.slug: i for i, m in enumerate(maps)}
     bots: list[list[str]] = []
     bot_index: dict[tuple[str, str, str | None], int] = {}
@@ -336,6 +363,49 @@ def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict
         "reasons": reasons,
         "games": rows,
     }
+
+
+#: Games per part of the site index: a page loads the parts it needs as scripts, and
+#: adding games to a site rewrites only the parts that change (the last, usually).
+INDEX_PART = 4000
+#: The folder of the index's parts.
+INDEX_PARTS = "index"
+
+
+def _compact(row: list[Any], maps: list[list[Any]]) -> list[Any]:
+    """A games row of :func:`site_index` in the compact form the index files hold."""
+    ident, m, name = row[0], row[1], row[2]
+    if m >= 0:
+        slug, map_name = maps[m][0], maps[m][1]
+        ident = ident[len(slug) + 1 :] if ident.startswith(slug + "-") else "=" + ident
+        name = "" if name == map_name else name
+    else:
+        ident = "=" + ident
+    return [ident, m, name, *row[3:]]
+
+
+def _script_data(data: Any) -> str:
+    """``JSON.parse("...")`` of ``data``: a browser reads JSON text much faster than the
+    same data written as a script's literal, and the text stays safe in a page."""
+    return "JSON.parse(" + json.dumps(script_json(data), ensure_ascii=True) + ")"
+
+
+def index_files(data: dict[str, Any]) -> dict[str, str]:
+    """The site index's files (path in the site -> text) for :func:`site_index`'s
+    ``data``: ``site-index.js`` sets ``window.ATLAS_INDEX`` to everything but the games
+    and the list of the parts that hold them (``"parts"``, ``"count"``), and each part
+    ``index/games-K.js`` calls ``ATLAS_PART(K, rows)`` with up to :data:`INDEX_PART`
+    games in the compact form (:func:`site_index`).  ``static/site.js`` loads the
+    parts as scripts (no ``fetch()``: the site works from ``file://``)."""
+    rows = [_compact(r, data["maps"]) for r in data["games"]]
+    parts = [rows[i : i + INDEX_PART] for i in range(0, len(rows), INDEX_PART)]
+    names = [f"{INDEX_PARTS}/games-{k}.js" for k in range(len(parts))]
+    head = {k: v for k, v in data.items() if k != "games"}
+    head.update(parts=names, count=len(rows))
+    out = {INDEX_FILE: f"window.ATLAS_INDEX = {_script_data(head)};\n"}
+    for k, (name, part) in enumerate(zip(names, parts)):
+        out[name] = f"ATLAS_PART({k}, {_script_data(part)});\n"
+    return out
 
 
 def write_pages(
@@ -388,10 +458,8 @@ def write_pages(
         "map_by_slug": map_by_slug,
         "index_file": INDEX_FILE,
     }
-    out.put(
-        INDEX_FILE,
-        "window.ATLAS_INDEX = " + script_json(site_index(maps, games, bot_slug)) + ";\n",
-    )
+    for rel, text in index_files(site_index(maps, games, bot_slug)).items():
+        out.put(rel, text)
     write(
         "index.html",
         "index.html",

@@ -96,15 +96,24 @@ def load_records(
             files.append(p)
     index_key = content_key("record-heads", version, str(top))
     seen: dict[str, Any] = {}
+    known: dict[str, Any] = {}
     if cache is not None:
         found = cache.get_json("record-heads", index_key)
-        seen = found if isinstance(found, dict) else {}
+        if isinstance(found, dict) and isinstance(found.get("heads"), dict):
+            seen, known = found["heads"], found.get("files") or {}
     heads: dict[str, Any] = {}
+    stats: dict[str, Any] = {}
     out = []
     for p in files:
+        rel = os.path.relpath(p, records_dir)
         try:
-            raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
-            sha = hashlib.sha256(raw).hexdigest()
+            st = os.stat(p)
+            mark = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            # a file as it was (same size, times and inode) is not even read again
+            sha = known[rel][4] if known.get(rel, [None])[:4] == mark else None
+            if sha is None or sha not in seen:
+                raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
+                sha = hashlib.sha256(raw).hexdigest()
             if sha in seen:
                 head_json, digest = seen[sha]
                 out.append(LoadedRecord(str(p), RecordHead.from_json(head_json), digest))
@@ -114,12 +123,16 @@ def load_records(
                 digest = content_key("record", public_json(record))
                 head_json = head.to_json()
                 out.append(LoadedRecord(str(p), head, digest, record))
-        except RecordError as exc:
-            problems.append("record " + located(p, exc.line, exc.reason))
+        except (RecordError, OSError) as exc:
+            if isinstance(exc, RecordError):
+                problems.append("record " + located(p, exc.line, exc.reason))
+            else:
+                problems.append(f"record {p}: cannot read file: {exc.strerror or exc}")
             continue
         heads[sha] = [head_json, digest]
-    if cache is not None and heads != seen:
-        cache.put_json("record-heads", index_key, heads)
+        stats[rel] = [*mark, sha]
+    if cache is not None and (heads != seen or stats != known):
+        cache.put_json("record-heads", index_key, {"heads": heads, "files": stats})
     return out
 
 

@@ -19,6 +19,7 @@ import ctypes
 import errno
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,14 +65,21 @@ def check_site_folder(out: Path) -> None:
 
 
 def _written_files(folder: Path) -> list[str]:
-    return sorted(
-        str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() or p.is_symlink()
-    )
+    """Every file (and link) under ``folder``, as paths in it, sorted."""
+    top = os.fspath(folder)
+    out = []
+    for here, dirs, names in os.walk(top):
+        rel = os.path.relpath(here, top)
+        for name in names + [d for d in dirs if os.path.islink(os.path.join(here, d))]:
+            out.append(name if rel == "." else os.path.join(rel, name))
+    return sorted(out)
 
 
-def mark_site(tmp: Path) -> None:
-    files = _written_files(tmp)
-    data = {"format": "atlas-site", "version": 1, "files": files}
+def mark_site(tmp: Path, files: Sequence[str] | None = None) -> None:
+    """Write the site's marker: the list of the files atlas wrote (``files``, or every
+    file under ``tmp``)."""
+    listed = sorted(set(files)) if files is not None else _written_files(tmp)
+    data = {"format": "atlas-site", "version": 1, "files": listed}
     (tmp / SITE_MARKER).write_text(
         json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8"
     )
