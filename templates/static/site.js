@@ -128,6 +128,7 @@
       }
       this.draw();
       box.setAttribute("data-ready", "1");
+      box.setAttribute("data-ready-ms", String(Math.round(performance.now())));
     }
     Table.prototype.fromHash = function () {
       var s = this.state;
