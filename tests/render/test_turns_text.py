@@ -54,6 +54,12 @@ def test_the_official_mode_plays_one_turn_more():
 def test_a_game_of_exactly_t_turns_or_another_game_says_nothing_more():
     record, states = _game(500, set())
     assert render_of("outpost").turns_text(record, states) is None
+    record, states = _game(312, set())  # ended early: its result says so
+    assert render_of("outpost").turns_text(record, states) is None
+    record, states = _game(315, {40, 41, 90})  # ended early, with disband turns
+    assert render_of("outpost").turns_text(record, states) == (
+        "315 turns: 312 turns of play and 3 turns where an empire chose an outpost to disband"
+    )
     record = SimpleNamespace(turns=[None] * 40, params={})
     assert render_of("tron").turns_text(record, [object()] * 41) is None
 
