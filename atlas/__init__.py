@@ -1,48 +1,211 @@
-"""atlas: grid-game maps turned into a browsable static website.
+"""atlas: grid-game maps (tron, isolation, connect5, outpost) analysed, played and
+published as a static website; from the command line (``atlas --help``) or from Python.
 
-The public surface is small: read maps with :func:`read_map`, analyse them with the
-functions in :mod:`atlas.analyze`, play them with :mod:`atlas.sim`, and draw them with
-:mod:`atlas.render`.  Everything is imported on first use, so that ``atlas --help`` and
-``atlas --version`` start at once.
+The Python API, one line each (``help(atlas.NAME)`` for the whole of one)::
+
+    read_map        Read a map from a file, or from its text.
+    write_map       The text of a map in its game's format, written to a file when given.
+    analyze         Analyse a map: components, articulation points and what its game adds.
+    validate        Check a submitted map against its game's rules; report every problem.
+    play            Play one game on a map and return its record.
+    load_record     Read a replay record (.json or .json.gz).
+    tournament      Play a tournament and rate its players.
+    build_site      Build the static site, as ``atlas build`` does.
+    set_cache_dir   Keep atlas's compiled kernels under a folder of your choice.
+
+    GameMap         A map of one game.
+    Analysis        What atlas finds in a map: the figures and the game's own analyses.
+    ValidationReport  Everything the validator of a map's game found in one file.
+    Problem         One problem of a map file.
+    Record          A finished game: a replay record, with what Python does with one.
+    Results         What a tournament played: every game's record, and the standings.
+    Standings       The standings of a set of games, with 95 % intervals (a table in Jupyter).
+
+In Jupyter a map shows its picture, an analysis its overlays, a record the replay
+viewer, standings and results a table.  Errors: :class:`AtlasError` and its subclasses
+(:mod:`atlas.errors`); bad input raises the message the command line prints.
+
+These names are the stable surface: one changes only after a release in which the old
+form still works and warns (:class:`AtlasDeprecationWarning`,
+:mod:`atlas.deprecation`).  Everything below them (``atlas.maps``, ``atlas.sim``,
+``atlas.render``, ...) may move.  ``atlas.analyze`` is the function; the package of
+analysis kernels is imported by its full name (``from atlas.analyze.voronoi import
+voronoi_counts``).
+
+Importing atlas is fast and changes nothing but one thing: it has numba's cache folder
+chosen when numba is first imported (``docs/python.md`` says where, and how to choose
+it: ``ATLAS_CACHE_DIR``, your own ``NUMBA_CACHE_DIR``, or :func:`set_cache_dir`).
 """
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
+from . import display as _display
 from . import jit as _jit
 from ._version import __version__
 
-__all__ = ["AtlasError", "MapFormatError", "GameMap", "read_map", "write_map", "__version__"]
+__all__ = [
+    # functions
+    "read_map",
+    "write_map",
+    "analyze",
+    "validate",
+    "play",
+    "load_record",
+    "tournament",
+    "build_site",
+    "set_cache_dir",
+    # what they return
+    "GameMap",
+    "Analysis",
+    "ValidationReport",
+    "Problem",
+    "Record",
+    "Results",
+    "Standings",
+    # errors and warnings
+    "AtlasError",
+    "ArgumentError",
+    "MapFormatError",
+    "RecordError",
+    "PlanError",
+    "BotError",
+    "ParamError",
+    "UnknownNameError",
+    "OutputFolderError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "AtlasDeprecationWarning",
+    "__version__",
+]
 
-#: Public name -> the module that defines it (imported by :func:`__getattr__`).
+#: Public name -> the module that defines it (imported by :func:`__getattr__` on first
+#: use, so ``import atlas`` loads neither numpy nor numba).
+#: ``fairness``: issue 22 adds ``"fairness": "api.fairness"`` here (and the name to
+#: ``__all__`` and the list in the docstring) when ``atlas.arena.fairness`` lands.
 _LAZY = {
-    "AtlasError": "errors",
-    "MapFormatError": "errors",
-    "GameMap": "maps",
-    "read_map": "maps",
-    "write_map": "maps",
+    **dict.fromkeys(
+        (
+            "read_map",
+            "write_map",
+            "analyze",
+            "validate",
+            "play",
+            "load_record",
+            "tournament",
+            "build_site",
+            "GameMap",
+            "Analysis",
+            "ValidationReport",
+            "Problem",
+            "Record",
+            "Results",
+            "Standings",
+        ),
+        "api",
+    ),
+    "set_cache_dir": "jit",
+    **dict.fromkeys(
+        (
+            "AtlasError",
+            "ArgumentError",
+            "MapFormatError",
+            "RecordError",
+            "PlanError",
+            "BotError",
+            "ParamError",
+            "UnknownNameError",
+            "OutputFolderError",
+            "InvalidMoveError",
+            "IllegalMoveError",
+        ),
+        "errors",
+    ),
+    "AtlasDeprecationWarning": "deprecation",
 }
 
+#: Top-level names that moved: old name -> (module, new name, since which version).
+#: Reading ``atlas.OLD`` warns (:func:`atlas.deprecation.warn_deprecated`) and returns
+#: the new object, for one release at least before the old name goes.
+_MOVED: dict[str, tuple[str, str, str]] = {}
+
+# Values of the lower layers show themselves in Jupyter through these (atlas.display).
+_display.provide("map-png", "atlas.api.display:map_png")
+
 # numba's compiled cache lives in a folder keyed by the sources it was compiled from,
-# chosen when numba is first imported (atlas.jit explains why).
+# chosen when numba is first imported (atlas.jit explains why; docs/python.md how to
+# choose it).
 _jit.install_numba_cache_hook()
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .errors import AtlasError, MapFormatError
-    from .maps import GameMap, read_map, write_map
+    from .api import (
+        Analysis,
+        GameMap,
+        Problem,
+        Record,
+        Results,
+        Standings,
+        ValidationReport,
+        analyze,
+        build_site,
+        load_record,
+        play,
+        read_map,
+        tournament,
+        validate,
+        write_map,
+    )
+    from .deprecation import AtlasDeprecationWarning
+    from .errors import (
+        ArgumentError,
+        AtlasError,
+        BotError,
+        IllegalMoveError,
+        InvalidMoveError,
+        MapFormatError,
+        OutputFolderError,
+        ParamError,
+        PlanError,
+        RecordError,
+        UnknownNameError,
+    )
+    from .jit import set_cache_dir
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'atlas' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    moved = _MOVED.get(name)
+    if moved is not None:
+        from .deprecation import warn_deprecated
+
+        module, new, since = moved
+        warn_deprecated(f"atlas.{name}", since=since, instead=f"atlas.{new}")
+        return getattr(importlib.import_module(f".{module}", __name__), new)
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'atlas' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """The ``atlas`` module: an API function keeps its name when a subpackage of the same
+    name is imported (``atlas.analyze`` stays the function when ``atlas.analyze.voronoi``
+    is imported; Python would otherwise set the package's attribute to the subpackage)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            return  # the subpackage stays reachable as sys.modules["atlas." + name]
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -22,6 +22,7 @@ __all__ = [
     "BotError",
     "ParamError",
     "UnknownNameError",
+    "ArgumentError",
     "MOVE_DATA_ERRORS",
     "located",
     "choices_text",
@@ -135,6 +136,15 @@ class UnknownNameError(AtlasError, LookupError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class ArgumentError(AtlasError, ValueError):
+    """An argument of an atlas function that is of the wrong kind or out of range.
+
+    The Python API's counterpart of a command-line usage error: the message names the
+    argument and the value given, ``time: expected a positive number of seconds, got
+    0``.
+    """
 
 
 def choices_text(names: Iterable[str]) -> str:

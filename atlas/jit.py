@@ -33,6 +33,19 @@ installs :func:`install_numba_cache_hook`, which chooses the folder the moment n
 first imported, by any module: every kernel of atlas, and of any process atlas starts
 (pool workers, Dask workers, served bots inherit ``NUMBA_CACHE_DIR``), uses it.
 
+Kernel builders
+---------------
+One algorithm with several instances (an alpha-beta search over each game's moves, a
+Hopcroft-Tarjan walk with what each caller does on a block) is written once, as a
+builder: a function whose inner function calls the kernels it is given, compiled by
+:func:`built` as a kernel of its own (numba treats the kernels a closure holds as
+constants, and calls them as it calls any kernel: inlined or linked, never through a
+pointer).  numba keys a cached closure by the pickled kernels it holds, so a lazy
+kernel pickles as its name (:meth:`LazyKernel.__reduce__`): the same instance built in
+another process finds its cached code.  (numba's own dispatchers pickle with a random
+id, and a kernel passed as an argument is typed by the dispatcher object: either way
+every process would compile again.)
+
 Types: the kernels are untyped on purpose.  numba infers their types from the arguments
 of each call, which mypy cannot follow; :func:`njit` returns ``Any``, and each kernel
 ``def`` in a strictly checked module says ``# type: ignore[no-untyped-def]``.  The
@@ -53,6 +66,8 @@ from typing import Any
 __all__ = [
     "LazyKernel",
     "njit",
+    "built",
+    "kernel_named",
     "numba",
     "interpreted",
     "is_interpreted",
@@ -60,13 +75,17 @@ __all__ = [
     "source_key",
     "cache_base",
     "use_numba_cache",
+    "set_cache_dir",
     "numba_cache_folder",
     "install_numba_cache_hook",
     "prune_caches",
+    "INTERPRET_MAX_CELLS",
 ]
 
 _LOCK = threading.RLock()
 _STATE = threading.local()
+#: The kernels made by builders (:func:`built`), by name.
+_BUILT: dict[str, LazyKernel] = {}
 
 
 def is_interpreted() -> bool:
@@ -100,13 +119,23 @@ class LazyKernel:
     ----------
     py_func : callable
         The plain Python function.
+    name : str
+        ``module.qualified_name`` of a module's kernel, or the name a builder gave it
+        (:func:`built`): what the kernel pickles as.
     """
 
-    def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
+    def __init__(
+        self, func: Callable[..., Any], options: dict[str, Any], name: str | None = None
+    ) -> None:
         self.py_func = func
         self._options = options
         self._dispatcher: Any = None
         functools.update_wrapper(self, func)
+        self.name = name if name is not None else f"{func.__module__}.{func.__qualname__}"
+
+    def __reduce__(self) -> tuple[Callable[[str], LazyKernel], tuple[str]]:
+        """Pickled as its name, the same in every process (see the module notes)."""
+        return kernel_named, (self.name,)
 
     @property
     def dispatcher(self) -> Any:
@@ -141,7 +170,7 @@ class LazyKernel:
         return options
 
     def __getattr__(self, name: str) -> Any:  # signatures, inspect_types, ...
-        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func"):
+        if name.startswith("__") or name in ("_dispatcher", "_options", "py_func", "name"):
             raise AttributeError(name)
         return getattr(self.dispatcher, name)
 
@@ -156,6 +185,43 @@ def njit(*args: Any, **options: Any) -> Any:
     if args:
         raise TypeError("njit takes its options as keywords (signatures are not lazy)")
     return lambda func: LazyKernel(func, options)
+
+
+def built(func: Callable[..., Any], name: str, **options: Any) -> LazyKernel:
+    """The kernel of ``func``, an inner function a kernel builder made, named ``name``.
+
+    ``name`` must be unique in the process and the same in every process (a builder
+    derives it from the names of the kernels it was given); the kernel pickles as it.
+    A builder whose inner function calls itself (a recursive search) assigns the result
+    to the name the inner function calls, so that the closure holds the kernel.
+
+    Raises
+    ------
+    ValueError
+        Another kernel was built under ``name``.
+    """
+    with _LOCK:
+        if name in _BUILT:
+            raise ValueError(f"a kernel named {name!r} was built already")
+        kernel = _BUILT[name] = LazyKernel(func, options, name)
+    return kernel
+
+
+def kernel_named(name: str) -> LazyKernel:
+    """The kernel called ``name`` (:attr:`LazyKernel.name`): one a builder made, or a
+    module's own, imported."""
+    import importlib
+
+    hit = _BUILT.get(name)
+    if hit is not None:
+        return hit
+    module, _, attr = name.rpartition(".")
+    found = importlib.import_module(module)
+    for part in attr.split("."):
+        found = getattr(found, part)
+    if not isinstance(found, LazyKernel):
+        raise ValueError(f"{name!r} is not a kernel")
+    return found
 
 
 class _Numba:
@@ -209,11 +275,33 @@ _IMPORT = (
 _COMPILES = r"^[ \t]*(?:import[ \t]+numba|from[ \t]+numba[\w.]*[ \t]+import)|\bnjit\b"
 
 
-def _imports(text: str, module: str, is_package: bool) -> set[str]:
-    """Absolute names of the modules ``text`` imports (relative imports resolved, and
-    ``from X import y`` counted as both ``X`` and ``X.y``), inside functions too."""
+def _without_type_checking(text: str) -> str:
+    """``text`` without its ``if TYPE_CHECKING:`` blocks: imports that never run."""
     import re
 
+    lines = text.splitlines()
+    out: list[str] = []
+    block: int | None = None  # the indentation of the block's ``if`` while inside it
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if block is not None:
+            if not line.strip() or indent > block:
+                continue
+            block = None
+        if re.match(r"[ \t]*if[ \t]+(typing\.)?TYPE_CHECKING[ \t]*:", line):
+            block = indent
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _imports(text: str, module: str, is_package: bool) -> set[str]:
+    """Absolute names of the modules ``text`` imports (relative imports resolved, and
+    ``from X import y`` counted as both ``X`` and ``X.y``), inside functions too, but
+    not those of ``if TYPE_CHECKING:`` blocks (they never run)."""
+    import re
+
+    text = _without_type_checking(text)
     out: set[str] = set()
     here = module if is_package else module.rpartition(".")[0]
     for m in re.finditer(_IMPORT, text, re.MULTILINE):
@@ -284,9 +372,25 @@ def source_key(
     return f"{version}-{digest.hexdigest()[:16]}"
 
 
+#: The variable that moves atlas's caches: numba's go to ``$ATLAS_CACHE_DIR/numba``.
+CACHE_DIR_VARIABLE = "ATLAS_CACHE_DIR"
+#: What the folders :func:`use_numba_cache` makes are called: ``<version>-<16 hex>``.
+_KEY_NAME = r"[0-9A-Za-z.+!_]+-[0-9a-f]{16}"
+
+
+def _is_key(name: str) -> bool:
+    """Whether a folder's name is a key of atlas's (:func:`source_key`)."""
+    import re
+
+    return re.fullmatch(_KEY_NAME, name) is not None
+
+
 def cache_base() -> Path:
-    """Where atlas's numba caches live: ``$XDG_CACHE_HOME/atlas/numba``, by default
-    ``~/.cache/atlas/numba``."""
+    """Where atlas's numba caches live: ``$ATLAS_CACHE_DIR/numba`` when that is set,
+    else ``$XDG_CACHE_HOME/atlas/numba``, by default ``~/.cache/atlas/numba``."""
+    own = os.environ.get(CACHE_DIR_VARIABLE, "")
+    if own:
+        return Path(own).expanduser().absolute() / "numba"
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
     return base / "atlas" / "numba"
@@ -319,7 +423,7 @@ def prune_caches(
     import time
 
     now = time.time() if now is None else now
-    pattern = re.compile(r"[0-9A-Za-z.+!_]+-[0-9a-f]{16}")
+    pattern = re.compile(_KEY_NAME)
     try:
         folders = [
             p
@@ -364,16 +468,23 @@ def use_numba_cache(
     """Point numba's cache at the folder keyed by ``package``'s compiled sources.
 
     Call it before numba compiles anything (atlas does, through
-    :func:`install_numba_cache_hook`).  A ``NUMBA_CACHE_DIR`` inherited from a parent
-    process is kept when it is the folder of the same key (the parent ran the same
-    sources); otherwise the folder is ``base / key`` (``base`` by default
-    :func:`cache_base`), or one under the temporary folder when that cannot be written
-    (a read-only home, a sandbox).  Sets ``NUMBA_CACHE_DIR`` (children inherit it) and,
-    when numba is already loaded, its configuration; returns the folder.
+    :func:`install_numba_cache_hook`).  A ``NUMBA_CACHE_DIR`` that the caller set
+    (a folder whose name is not a key of atlas's) is the caller's choice: it is kept
+    as it is, nothing is pruned there, and numba's own stamps (each kernel's file) judge
+    what in it is stale.  One inherited from a parent atlas process is kept when it is
+    the folder of the same key (the parent ran the same sources); otherwise the folder
+    is ``base / key`` (``base`` by default :func:`cache_base`, which
+    ``ATLAS_CACHE_DIR`` moves), or one under the temporary folder when that cannot be
+    written (a read-only home, a sandbox).  Sets ``NUMBA_CACHE_DIR`` (children inherit
+    it) and, when numba is already loaded, its configuration; returns the folder.
     """
     global _FOLDER
-    key = source_key(root, package, version)
     inherited = os.environ.get("NUMBA_CACHE_DIR", "")
+    if inherited and not _is_key(Path(inherited).name):
+        _FOLDER = Path(inherited)
+        _configure(inherited)
+        return _FOLDER
+    key = source_key(root, package, version)
     folder = Path(inherited) if inherited else None
     if folder is None or folder.name != key or not _ready(folder):
         folder = (cache_base() if base is None else Path(base)) / key
@@ -384,11 +495,49 @@ def use_numba_cache(
             folder = Path(tempfile.gettempdir()) / f"atlas-{uid}" / "numba" / key
             _ready(folder)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
-    loaded = sys.modules.get("numba")
-    if loaded is not None:
-        loaded.config.CACHE_DIR = str(folder)
+    _configure(str(folder))
     _FOLDER = folder
     return folder
+
+
+def _configure(folder: str) -> None:
+    """numba's cache folder, when numba is loaded (kernels made from now on use it)."""
+    loaded = sys.modules.get("numba")
+    if loaded is not None:
+        loaded.config.CACHE_DIR = folder
+
+
+def set_cache_dir(path: str | os.PathLike[str] | None) -> Path:
+    """Keep atlas's compiled kernels under a folder of your choice.
+
+    They go to ``path/numba/<key>``; with ``None``, to the default place again
+    (:func:`cache_base`).  Returns the folder.
+
+    The same as starting Python with ``ATLAS_CACHE_DIR=path``: it sets that variable
+    (processes atlas starts inherit it) and points numba's cache (``NUMBA_CACHE_DIR``)
+    at the new folder, replacing any folder chosen before, the caller's own
+    ``NUMBA_CACHE_DIR`` included.  numba fixes a kernel's cache folder when the kernel
+    is made, so call it before atlas analyses or plays anything: kernels made earlier
+    keep their folder.
+
+    Examples
+    --------
+    >>> import atlas, os, tempfile
+    >>> before = os.environ.get("ATLAS_CACHE_DIR")
+    >>> mine = tempfile.mkdtemp()
+    >>> folder = atlas.set_cache_dir(mine)
+    >>> folder.parent == Path(mine) / "numba", os.environ["NUMBA_CACHE_DIR"] == str(folder)
+    (True, True)
+    >>> folder = atlas.set_cache_dir(before)  # back where it was
+    """
+    global _FOLDER
+    if path is None:
+        os.environ.pop(CACHE_DIR_VARIABLE, None)
+    else:
+        os.environ[CACHE_DIR_VARIABLE] = str(Path(path).expanduser().absolute())
+    os.environ.pop("NUMBA_CACHE_DIR", None)
+    _FOLDER = None
+    return use_numba_cache()
 
 
 def numba_cache_folder() -> Path:
@@ -415,3 +564,12 @@ def install_numba_cache_hook() -> None:
         numba_cache_folder()
     elif not any(isinstance(f, _BeforeNumba) for f in sys.meta_path):
         sys.meta_path.insert(0, _BeforeNumba())
+
+
+#: ``atlas analyze`` and ``atlas validate`` (and :func:`atlas.analyze` and
+#: :func:`atlas.validate`) run the kernels as plain Python (without importing numba) up
+#: to this many cells in all: loading numba costs more than analysing maps of this size
+#: without it (``benchmarks/bench_startup.py --sizes``: a fresh process took 0.31 s in
+#: Python against 0.71 s compiled at 10,000 cells, and about the same at 35,000; a
+#: validated map is 10,000 cells).
+INTERPRET_MAX_CELLS = 32_000

@@ -83,7 +83,7 @@ def test_compat_on_every_command_that_plays_and_json_on_every_one_that_reports()
     def options(name: str) -> set[str]:
         return {o for a in subs[name]._actions for o in a.option_strings}
 
-    for name in ("play", "tournament", "bot", "build"):
+    for name in ("play", "tournament", "bot", "build", "fairness"):
         compat = next(a for a in subs[name]._actions if a.dest == "compat")
         assert tuple(compat.choices) == ("spec", "official"), name
     for name in (
@@ -94,9 +94,10 @@ def test_compat_on_every_command_that_plays_and_json_on_every_one_that_reports()
         "import-trace",
         "replay",
         "build",
+        "fairness",
     ):
         assert "--json" in options(name), name
-    for name in ("tournament", "build"):
+    for name in ("tournament", "build", "fairness"):
         assert {"--quiet", "-q"} <= options(name), name
 
 

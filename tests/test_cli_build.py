@@ -63,6 +63,8 @@ def test_every_flag_reaches_build_site(fake, capsys):
         "2",
         "--compat",
         "official",
+        "--fairness",
+        "4",
         "--quiet",
         "--json",
     ]
@@ -78,6 +80,7 @@ def test_every_flag_reaches_build_site(fake, capsys):
         "progress": False,
         # --compat names each game's own value, for the games that have variants
         "params": {"tron": {"compat": "official"}, "outpost": {"compat": "official"}},
+        "fairness": 4,
     }
     assert log is not None and log("a line") is None  # --quiet: summary lines dropped
     out = json.loads(capsys.readouterr().out)
@@ -107,6 +110,7 @@ def test_defaults_and_the_spec_word(fake):
         "games": None,
         "progress": False,  # not a terminal under pytest
         "params": None,
+        "fairness": 0,  # the default build plays no fairness game of its own
         "log": None,  # the summary goes to standard error
     }
     assert spec_kw["params"] == {"tron": {"compat": "spec"}, "outpost": {"compat": "spec"}}

@@ -1,6 +1,7 @@
 """The layers of atlas depend one way, and no modules import each other in a circle.
 
-``maps`` <- ``analyze`` <- ``sim`` <- ``bots`` <- ``arena`` <- ``render`` <- ``cli``:
+``maps`` <- ``analyze`` <- ``sim`` <- ``bots`` <- ``arena`` <- ``render`` <- ``api`` <-
+``cli``, with the package's ``__init__`` (the façade naming the API) on top:
 every ``import`` of every module of the package, read with :mod:`ast` (imports inside
 functions too), must name a module of its own layer or of a lower one, and the graph of
 imports between atlas's modules must have no cycle.
@@ -25,15 +26,19 @@ LAYERS = {
     "jit": 0,
     "_version": 0,
     "games": 0,
+    "deprecation": 0,
+    "display": 0,
     "maps": 1,
-    "__init__": 1,
     "analyze": 2,
     "sim": 3,
     "bots": 4,
     "arena": 5,
     "render": 6,
-    "cli": 7,
-    "__main__": 7,
+    "api": 7,
+    "cli": 8,
+    "__main__": 8,
+    # the package's own module is the top: the façade that names the API (lazily)
+    "__init__": 9,
 }
 
 

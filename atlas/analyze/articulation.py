@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, Grid
+from .biconnected import enter_nothing, hopcroft_tarjan, inner_nothing
 from .grid import as_free_grid, pad_kernel, scratch
 
 __all__ = [
@@ -37,73 +38,23 @@ __all__ = [
 ]
 
 
-#: Unsigned constants for wraparound-free indexing (see atlas.analyze.distances).
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-_U3 = np.uint64(3)
-_U7 = np.uint64(7)
-
-
 @numba.njit(cache=True, inline="always")
-def _dfs(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
-    """Iterative Hopcroft-Tarjan DFS from ``root``; returns the next free timer value.
+def _mark_cut(is_cut, b, c, params, v, u, root_child):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """A non-root cell is a cut cell when some child's subtree has no edge above it."""
+    if not root_child:
+        is_cut[u] = 1
 
-    ``disc`` is -1 on blocked cells, 0 on unvisited free cells, else the discovery
-    time.  A stack entry is ``cell * 8 + d`` where ``d`` (0..4) is the next direction
-    to try (north, east, south, west; 4 = done); the parent of ``stack[k]`` is
-    ``stack[k - 1]`` and ``low[k]`` is its low-point (kept by depth, not by cell: a
-    low-point only matters while its cell is on the stack, and the stack is hot in
-    cache).  The tree edge back to the parent is not excluded from the low-point: for
-    articulation points (unlike bridges) this leaves the test
-    ``low[child] >= disc[parent]`` unchanged and saves a comparison.
-    """
-    us = np.uint64(stride)
-    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[d] is the neighbour
-    r = np.uint64(root)
-    disc[r] = timer
-    low[0] = timer
-    timer += 1
-    stack[0] = r << _U3
-    depth = _U1
-    root_children = 0
-    while depth > _U0:
-        top = depth - _U1
-        e = np.uint64(stack[top])
-        v = e >> _U3
-        d = np.int64(e & _U7)
-        lv = low[top]
-        descended = False
-        while d < 4:
-            w = v + offs[d]
-            d += 1
-            dw = disc[w]
-            if dw == 0:
-                stack[top] = (v << _U3) | np.uint64(d)
-                low[top] = lv
-                disc[w] = timer
-                low[depth] = timer
-                timer += 1
-                stack[depth] = w << _U3
-                depth += _U1
-                descended = True
-                break
-            if 0 < dw < lv:
-                lv = dw
-        if descended:
-            continue
-        depth = top
-        if depth > _U0:
-            pt = depth - _U1
-            if lv < low[pt]:
-                low[pt] = lv
-            if depth == _U1:
-                root_children += 1
-            else:
-                u = np.uint64(stack[pt]) >> _U3
-                if lv >= disc[u]:
-                    is_cut[u] = 1
-    if root_children >= 2:
-        is_cut[r] = 1
+
+#: The Hopcroft-Tarjan walk (:mod:`atlas.analyze.biconnected`) that marks cut cells.
+_cut_walk = hopcroft_tarjan(enter_nothing, _mark_cut, inner_nothing)
+
+
+@numba.njit(cache=True)
+def _cuts_from(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Mark the cut cells of the component of ``root``; returns the next free timer."""
+    timer, children = _cut_walk(is_cut, disc, low, (), stride, root, timer, disc, low, stack)
+    if children >= 2:
+        is_cut[root] = 1
     return timer
 
 
@@ -116,7 +67,7 @@ def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: i
     timer = 1
     for s in range(n):
         if disc[s] == 0:
-            timer = _dfs(stride, s, timer, disc, low, stack, is_cut)
+            timer = _cuts_from(stride, s, timer, disc, low, stack, is_cut)
     count = 0
     for i in range(n):
         count += is_cut[i]
@@ -124,21 +75,13 @@ def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: i
 
 
 @numba.njit(cache=True)
-def articulation_from_kernel(  # type: ignore[no-untyped-def]
-    free_flat,
-    stride,
-    root,
-    disc,
-    low,
-    stack,
-    is_cut,
-):  # pragma: no cover - compiled
+def articulation_from_kernel(free_flat, stride, root, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         disc[i] = np.int32(free_flat[i]) - 1
         is_cut[i] = 0
     disc[root] = 0
-    _dfs(stride, root, 1, disc, low, stack, is_cut)
+    _cuts_from(stride, root, 1, disc, low, stack, is_cut)
     count = 0
     for i in range(n):
         count += is_cut[i]
@@ -173,8 +116,8 @@ def articulation_mask(free: npt.ArrayLike) -> Grid:
 
     References
     ----------
-    .. [1] J. Hopcroft and R. Tarjan, "Algorithm 447: Efficient algorithms for graph
-       manipulation", Communications of the ACM 16(6), 372-378, 1973.
+    .. [1] J. Hopcroft and R. Tarjan (1973), algorithm 447: the reference of the walk,
+       :mod:`atlas.analyze.biconnected`.
 
     Examples
     --------

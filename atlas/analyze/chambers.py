@@ -53,6 +53,7 @@ import numpy.typing as npt
 
 from ..jit import numba  # numba itself is imported on first compile
 from ..types import Cell, IntGrid
+from .biconnected import hopcroft_tarjan, inner_nothing
 from .grid import as_free_grid, cell_of, check_cell, pad_kernel, scratch
 from .voronoi import voronoi_kernel
 
@@ -85,19 +86,40 @@ ROW_BEST: Final = 11
 #: Rows of the ``work`` array of :func:`chamber_kernel`.
 CHAMBER_ROWS: Final = 12
 
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-_U3 = np.uint64(3)
-_U7 = np.uint64(7)
+
+@numba.njit(cache=True, inline="always")
+def _push_cell(work, counts, c, params, w, v):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Keep each cell the walk enters on ``vstack`` (``counts[0]``: its height)."""
+    work[ROW_VSTACK, counts[0]] = w
+    counts[0] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _pop_block(work, counts, c, params, v, u, root_child):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """``v``'s subtree closes a block entered through ``u``: the cells above ``v`` on
+    ``vstack``, ``v`` included, are that block (number ``counts[1]``)."""
+    nb = counts[1]
+    cnt = 0
+    while True:
+        counts[0] -= 1
+        x = np.uint64(work[ROW_VSTACK, counts[0]])
+        work[ROW_BLOCK, x] = nb
+        cnt += 1
+        if x == v:
+            break
+    work[ROW_SIZE, nb] = cnt
+    work[ROW_TOP, nb] = u
+    counts[1] = nb + 1
+
+
+#: The Hopcroft-Tarjan walk (:mod:`atlas.analyze.biconnected`) that cuts the blocks.
+_block_walk = hopcroft_tarjan(_push_cell, _pop_block, inner_nothing)
 
 
 @numba.njit(cache=True)
 def chamber_kernel(free_flat, stride, me, opp, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     disc = work[ROW_DISC]
-    low = work[ROW_LOW]
-    stack = work[ROW_STACK]
-    vstack = work[ROW_VSTACK]
     block = work[ROW_BLOCK]
     size = work[ROW_SIZE]
     top = work[ROW_TOP]
@@ -114,67 +136,11 @@ def chamber_kernel(free_flat, stride, me, opp, work):  # type: ignore[no-untyped
             disc[i] = 0 if free_flat[i] != 0 else -1
     for i in range(n):
         block[i] = -1
-    # Hopcroft-Tarjan DFS from me (stack entries cell * 8 + next direction, low-points
-    # by depth, as in atlas.analyze.articulation) that also keeps the visited cells on
-    # ``vstack``:
-    # when a child v of u has low[v] >= disc[u], the cells above v on vstack, v
-    # included, are the block entered through u.
-    us = np.uint64(stride)
-    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[d] is the neighbour
-    r = np.uint64(me)
-    disc[r] = 1
-    low[0] = 1
-    timer = 2
-    stack[0] = r << _U3
-    depth = _U1
-    vs = _U0
-    nb = 0
-    while depth > _U0:
-        tp = depth - _U1
-        e = np.uint64(stack[tp])
-        v = e >> _U3
-        d = np.int64(e & _U7)
-        lv = low[tp]
-        descended = False
-        while d < 4:
-            w = v + offs[d]
-            d += 1
-            dw = disc[w]
-            if dw == 0:
-                stack[tp] = (v << _U3) | np.uint64(d)
-                low[tp] = lv
-                disc[w] = timer
-                low[depth] = timer
-                timer += 1
-                stack[depth] = w << _U3
-                depth += _U1
-                vstack[vs] = w
-                vs += _U1
-                descended = True
-                break
-            if 0 < dw < lv:
-                lv = dw
-        if descended:
-            continue
-        depth = tp
-        if depth > _U0:
-            pt = depth - _U1
-            if lv < low[pt]:
-                low[pt] = lv
-            u = np.uint64(stack[pt]) >> _U3
-            if lv >= disc[u]:
-                cnt = 0
-                while True:
-                    vs -= _U1
-                    x = np.uint64(vstack[vs])
-                    block[x] = nb
-                    cnt += 1
-                    if x == v:
-                        break
-                size[nb] = cnt
-                top[nb] = u
-                nb += 1
-    block[r] = nb
+    # Hopcroft-Tarjan from me, cutting the region into blocks as they close.
+    counts = np.zeros(2, dtype=np.int64)
+    _block_walk(work, counts, counts, (), stride, me, 1, disc, work[ROW_LOW], work[ROW_STACK])
+    nb = counts[1]
+    block[me] = nb
     size[nb] = 0
     top[nb] = -1
     parent[nb] = -1
@@ -299,8 +265,8 @@ def chamber_tree(free: npt.ArrayLike, me: Cell, opponent: Cell | None = None) ->
 
     References
     ----------
-    .. [1] J. Hopcroft and R. Tarjan, "Algorithm 447: Efficient algorithms for graph
-       manipulation", Communications of the ACM 16(6), 372-378, 1973.
+    .. [1] The blocks come from :mod:`atlas.analyze.biconnected`'s walk (Hopcroft and
+       Tarjan's algorithm 447, 1973).
 
     Examples
     --------

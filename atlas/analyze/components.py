@@ -24,6 +24,7 @@ __all__ = ["label_components", "component_size", "components_kernel", "component
 
 
 #: Unsigned constants for wraparound-free indexing (see atlas.analyze.distances).
+_U0 = np.uint64(0)
 _U1 = np.uint64(1)
 
 
@@ -35,6 +36,7 @@ def _fill(stride, start, value, mark, queue):  # type: ignore[no-untyped-def]  #
     step.
     """
     us = np.uint64(stride)
+    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[k] is the neighbour
     mark[start] = value
     queue[0] = start
     t = _U1
@@ -42,26 +44,12 @@ def _fill(stride, start, value, mark, queue):  # type: ignore[no-untyped-def]  #
     while h < t:
         v = np.uint64(queue[h])
         h += _U1
-        w = v - us
-        if mark[w] == 0:
-            mark[w] = value
-            queue[t] = w
-            t += _U1
-        w = v + _U1
-        if mark[w] == 0:
-            mark[w] = value
-            queue[t] = w
-            t += _U1
-        w = v + us
-        if mark[w] == 0:
-            mark[w] = value
-            queue[t] = w
-            t += _U1
-        w = v - _U1
-        if mark[w] == 0:
-            mark[w] = value
-            queue[t] = w
-            t += _U1
+        for k in range(4):
+            w = v + offs[k]
+            if mark[w] == 0:
+                mark[w] = value
+                queue[t] = w
+                t += _U1
     return np.int64(t)
 
 

@@ -36,6 +36,7 @@ __all__ = ["bfs_distances", "bfs_kernel", "bfs_blocked_kernel"]
 #: Unsigned constants: indexing with ``uint64`` values spares numba the negative-index
 #: wraparound test on every access (about 40 % of a BFS step); never mix them with
 #: signed integers in arithmetic (numba would promote to float).
+_U0 = np.uint64(0)
 _U1 = np.uint64(1)
 
 
@@ -62,32 +63,19 @@ def _expand(stride, dist, queue, head, tail):  # type: ignore[no-untyped-def]  #
     elsewhere (:func:`_init_dist`).
     """
     us = np.uint64(stride)
+    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[k] is the neighbour
     h = np.uint64(head)
     t = np.uint64(tail)
     while h < t:
         v = np.uint64(queue[h])
         h += _U1
         d = dist[v] + 1
-        w = v - us
-        if dist[w] == -1:
-            dist[w] = d
-            queue[t] = w
-            t += _U1
-        w = v + _U1
-        if dist[w] == -1:
-            dist[w] = d
-            queue[t] = w
-            t += _U1
-        w = v + us
-        if dist[w] == -1:
-            dist[w] = d
-            queue[t] = w
-            t += _U1
-        w = v - _U1
-        if dist[w] == -1:
-            dist[w] = d
-            queue[t] = w
-            t += _U1
+        for k in range(4):
+            w = v + offs[k]
+            if dist[w] == -1:
+                dist[w] = d
+                queue[t] = w
+                t += _U1
     return np.int64(t)
 
 
@@ -107,14 +95,7 @@ def bfs_kernel(free_flat, stride, sources, dist, queue):  # type: ignore[no-unty
 
 
 @numba.njit(cache=True)
-def bfs_blocked_kernel(  # type: ignore[no-untyped-def]
-    free_flat,
-    stride,
-    source,
-    blocker,
-    dist,
-    queue,
-):  # pragma: no cover - compiled
+def bfs_blocked_kernel(free_flat, stride, source, blocker, dist, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     _init_dist(free_flat, dist)
     if blocker >= 0:
         dist[blocker] = -2

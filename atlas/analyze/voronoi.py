@@ -50,7 +50,41 @@ UNREACHED = -1
 
 
 #: Unsigned constants for wraparound-free indexing (see atlas.analyze.distances).
+_U0 = np.uint64(0)
 _U1 = np.uint64(1)
+
+
+@numba.njit(cache=True, inline="always")
+def _spread(stride, dist, owner, queue, t, union):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """Run the breadth-first queue ``queue[:t]`` to exhaustion; return the final tail.
+
+    ``dist`` holds -1 on unvisited free cells (-2 on walls), the distances of the cells
+    queued.  A new cell takes the owner of the cell it is reached from; one reached at
+    the same distance from another owner joins it (``union``: owner bits OR'ed) or
+    becomes a tie (-2).
+    """
+    us = np.uint64(stride)
+    offs = (_U0 - us, _U1, us, _U0 - _U1)  # modular: v + offs[k] is the neighbour
+    h = np.uint64(0)
+    while h < t:
+        v = np.uint64(queue[h])
+        h += _U1
+        d = dist[v] + 1
+        o = owner[v]
+        for k in range(4):
+            w = v + offs[k]
+            dw = dist[w]
+            if dw == -1:
+                dist[w] = d
+                owner[w] = o
+                queue[t] = w
+                t += _U1
+            elif dw == d:
+                if union:
+                    owner[w] |= o
+                elif owner[w] != o:
+                    owner[w] = -2
+    return t
 
 
 @numba.njit(cache=True, inline="always")
@@ -73,49 +107,7 @@ def _voronoi_core(stride, a, b, dist, owner, queue):  # type: ignore[no-untyped-
         queue[1] = b
         t = np.uint64(2)
     heads = t
-    us = np.uint64(stride)
-    h = np.uint64(0)
-    while h < t:
-        v = np.uint64(queue[h])
-        h += _U1
-        d = dist[v] + 1
-        o = owner[v]
-        w = v - us
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d:
-            owner[w] |= o
-        w = v + _U1
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d:
-            owner[w] |= o
-        w = v + us
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d:
-            owner[w] |= o
-        w = v - _U1
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d:
-            owner[w] |= o
+    t = _spread(stride, dist, owner, queue, t, True)
     n1 = 0
     n2 = 0
     tie = 0
@@ -144,14 +136,7 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ign
 
 
 @numba.njit(cache=True)
-def voronoi_partition_kernel(  # type: ignore[no-untyped-def]
-    free_flat,
-    stride,
-    sources,
-    dist,
-    owner,
-    queue,
-):  # pragma: no cover - compiled
+def voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     n = free_flat.shape[0]
     for i in range(n):
         dist[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
@@ -166,49 +151,7 @@ def voronoi_partition_kernel(  # type: ignore[no-untyped-def]
             t += _U1
         elif owner[s] != k:
             owner[s] = -2
-    us = np.uint64(stride)
-    h = np.uint64(0)
-    while h < t:
-        v = np.uint64(queue[h])
-        h += _U1
-        d = dist[v] + 1
-        o = owner[v]
-        w = v - us
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d and owner[w] != o:
-            owner[w] = -2
-        w = v + _U1
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d and owner[w] != o:
-            owner[w] = -2
-        w = v + us
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d and owner[w] != o:
-            owner[w] = -2
-        w = v - _U1
-        dw = dist[w]
-        if dw == -1:
-            dist[w] = d
-            owner[w] = o
-            queue[t] = w
-            t += _U1
-        elif dw == d and owner[w] != o:
-            owner[w] = -2
+    t = _spread(stride, dist, owner, queue, t, False)
     for i in range(n):
         if dist[i] == -2:
             dist[i] = -1

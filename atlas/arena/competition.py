@@ -64,6 +64,7 @@ __all__ = [
     "TournamentPlan",
     "TournamentResult",
     "load_plan",
+    "plan_from_data",
     "plan_from_flags",
     "run_plan",
     "describe",
@@ -245,7 +246,29 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
         raise PlanError(
             f"not TOML: {exc}", path=p, line=int(m.group(1)) if m else None
         ) from None
-    src = str(p)
+    return plan_from_data(data, p.parent, source=str(p), text=text)
+
+
+def plan_from_data(
+    data: Mapping[str, Any],
+    base: str | os.PathLike[str],
+    *,
+    source: str | None = None,
+    text: str = "",
+) -> TournamentPlan:
+    """The plan of a plan file's data (:func:`load_plan` after reading the TOML; the
+    Python API's plan given as a dict): the same keys, checked the same way.  Map
+    patterns and programs' folders are relative to ``base``; ``source`` and ``text``,
+    the file and its text when there is one, name the line of a mistake.  A ``maps``
+    entry may also be a :class:`~atlas.maps.GameMap` of the plan's game.
+
+    Raises
+    ------
+    PlanError
+        As :func:`load_plan` (without a line when there is no file).
+    """
+    p = source
+    src = source
     _typed(src, text, data, _TOP, "")
     for key in ("game", "maps", "bots"):
         if key not in data:
@@ -255,7 +278,7 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
         game_modules(game)
     except AtlasError as exc:
         raise _fail(src, text, str(exc), "game") from None
-    base = p.parent
+    base = Path(base)
     maps = _plan_maps(src, text, game, data["maps"], base)
     bots = data["bots"]
     players = []
@@ -334,7 +357,7 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
             params,
             schedule,
             src,
-            text,
+            text or None,
             bool(data.get("sandbox", False)),
             name.strip() if name else None,
         ),
@@ -345,7 +368,7 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
 
 
 def _pairs(
-    src: str,
+    src: str | None,
     text: str,
     table: Mapping[str, Any],
     key: str,
@@ -379,10 +402,13 @@ def _pairs(
 
 
 def _plan_maps(
-    src: str, text: str, game: str, patterns: list[Any], base: Path
+    src: str | None, text: str, game: str, patterns: list[Any], base: Path
 ) -> list[GameMap]:
     maps: list[GameMap] = []
     for pattern in patterns:
+        if isinstance(pattern, GameMap) and pattern.game == game:
+            maps.append(pattern)
+            continue
         if not isinstance(pattern, str):
             raise _fail(src, text, f"maps should hold strings, got {pattern!r}", "maps")
         full = pattern if os.path.isabs(pattern) else str(base / pattern)

@@ -39,6 +39,7 @@ __all__ = [
     "Player",
     "parse_player",
     "check_unique",
+    "check_specs",
     "program_file",
     "file_digest",
     "EXTERNAL_PREFIX",
@@ -225,3 +226,30 @@ def check_unique(players: Iterable[Player]) -> list[Player]:
             )
         seen[p.name] = p
     return out
+
+
+def check_specs(game: str, specs: Iterable[str | Player]) -> list[Player]:
+    """The players of ``specs`` (spec strings or :class:`Player` values), each naming a
+    built-in bot of ``game`` or a program; ``atlas play`` and :func:`atlas.play` check
+    their players with it, so a mistake reads the same in both.
+
+    Raises
+    ------
+    BotError
+        A spec that does not parse (:func:`parse_player`), or a built-in bot ``game``
+        does not have: ``unknown tron bot 'x'; built-in: random, ... (or
+        cmd:<command line>, NAME=BOT, NAME=cmd:...)``.
+    """
+    from ..bots.registry import bot_names
+
+    known = bot_names(game)
+    players = []
+    for spec in specs:
+        player = parse_player(spec)
+        if player.builtin is not None and player.builtin not in known:
+            raise BotError(
+                f"unknown {game} bot {player.builtin!r}; built-in: {', '.join(known)} "
+                f"(or {EXTERNAL_PREFIX}<command line>, NAME=BOT, NAME={EXTERNAL_PREFIX}...)"
+            )
+        players.append(player)
+    return players

@@ -34,6 +34,7 @@ __all__ = [
     "make_player",
     "player_entry",
     "bot_seed",
+    "opening_seed",
     "format_result",
     "bot_info",
     "late_after",
@@ -60,6 +61,13 @@ def late_after(limit: float) -> float:
 def bot_seed(seed: int, seat: PlayerId) -> int:
     """The seed of the bot in ``seat`` of a game played with ``seed`` (distinct per seat)."""
     return int(np.random.SeedSequence([int(seed), int(seat)]).generate_state(1)[0])
+
+
+def opening_seed(seed: int, seat: PlayerId) -> int:
+    """The seed of seat ``seat``'s random opening moves in a game played with ``seed``
+    (:func:`play_game`'s ``opening``): it depends on the seat, not on the bot there, so
+    two games with one seed and the bots' seats swapped open alike."""
+    return int(np.random.SeedSequence([int(seed), int(seat), 1]).generate_state(1)[0])
 
 
 def make_player(
@@ -122,6 +130,7 @@ def play_game(
     time_limit: float | Sequence[float] = 1.0,
     first_move_time: float | None = None,
     containment: Containment | Sequence[Containment | None] | None = None,
+    opening: int = 0,
 ) -> Record:
     """Play one game and return its record.
 
@@ -146,6 +155,13 @@ def play_game(
     containment : Containment or sequence, optional
         How the ``cmd:`` players run (:mod:`atlas.arena.sandbox`): one for every seat,
         or one per seat (``None`` for the defaults).
+    opening : int
+        Each seat's first ``opening`` moves are random legal moves
+        (``game.random_move``, drawn from a generator seeded with :func:`opening_seed`
+        ``(seed, seat)``) and its bot is not asked for them: a deterministic bot then
+        plays a different game for each seed, and two games with one seed and the bots'
+        seats swapped share their opening (``atlas fairness``).  They are recorded as
+        any move, in no time.
 
     Returns
     -------
@@ -179,6 +195,8 @@ def play_game(
     bots: list[BotBase | None] = [None] * n
     failed: dict[PlayerId, tuple[Status, int, str]] = {}
     moved = [False] * n
+    opened = [0] * n
+    openers = [np.random.default_rng(opening_seed(seed, seat)) for seat in range(n)]
     try:
         for seat, spec in enumerate(players):
             # an unknown built-in name is the caller's mistake: BotError propagates
@@ -201,6 +219,11 @@ def play_game(
             for seat in seats:
                 if seat in failed:
                     moves[seat] = None
+                    continue
+                if opened[seat] < opening:
+                    opened[seat] += 1
+                    moves[seat] = game.random_move(state, seat, openers[seat])
+                    times[seat] = 0.0
                     continue
                 base = seat_times[seat]
                 limit, judge = base, late_after(base)

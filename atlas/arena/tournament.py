@@ -64,7 +64,9 @@ class GameSpec:
     pairs: they then search that deep whatever the clock says (the ladder's equal-depth
     mode, which compares evaluations apart from their speed).  A player's own ``time``
     overrides ``time_limit`` for its seat.  ``sandbox`` runs every program under
-    ``bwrap`` where it is installed (:mod:`atlas.arena.sandbox`).
+    ``bwrap`` where it is installed (:mod:`atlas.arena.sandbox`).  ``opening``: each
+    seat's first moves that are random, drawn from the seed
+    (:func:`~atlas.arena.runner.play_game`'s ``opening``; ``atlas fairness``).
     """
 
     game: str
@@ -76,6 +78,7 @@ class GameSpec:
     time_limit: float = 0.1
     depths: tuple[tuple[str, int], ...] = ()
     sandbox: bool = False
+    opening: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(parse_player(p) for p in self.players))
@@ -106,6 +109,8 @@ class GameSpec:
             parts.append(self.depths)
         if self.sandbox:
             parts.append("sandbox")
+        if self.opening:
+            parts.append(["opening", self.opening])
         text = json.dumps(parts, sort_keys=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -238,6 +243,7 @@ def run_game(spec: GameSpec) -> Record:
             seed=spec.seed,
             time_limit=list(spec.seat_times),
             containment=[p.containment(spec.sandbox) for p in spec.players],
+            opening=spec.opening,
         )
         entries = tuple(p.entry() for p in spec.players)
         if record.players != entries:  # bots made here name themselves

@@ -1,4 +1,11 @@
-"""What the searching bots share: the clock, transposition-table bookkeeping, a move without GC.
+"""What the searching bots share: the alpha-beta kernel, the clock, transposition-table
+bookkeeping, a move without GC.
+
+:func:`negamax` builds the one alpha-beta search of the isolation and connect5 bots: a
+recursive numba kernel whose node loop (best score and move, the root's status, the
+cutoff, principal-variation windows, the clock) is written here once, and which calls
+a game's kernels for what differs: its move generation, ordering and evaluation
+(``expand``), making and taking back a move, the transposition table.
 
 Small compiled helpers that the searches call from their own numba kernels (numba
 inlines the table helpers into the caller's machine code; :func:`clock` is the one
@@ -11,6 +18,8 @@ References
 ----------
 Marsland, T. A. (1986). A review of game-tree pruning. *ICCA Journal* 9(1) (bound
 flags of a transposition-table entry).
+Knuth, D. E. & Moore, R. W. (1975). An analysis of alpha-beta pruning. *Artificial
+Intelligence* 6(4) (negamax).
 """
 
 from __future__ import annotations
@@ -24,7 +33,26 @@ from typing import Any, TypeVar
 import numba
 import numpy as np
 
+from ..jit import LazyKernel, built
+from ..jit import numba as lazy
+from .base import BotBase
+
 __all__ = [
+    "negamax",
+    "NodeKernels",
+    "NODE_DEFAULTS",
+    "no_leaf",
+    "PVS_NONE",
+    "PVS_ALPHA",
+    "PVS_VALUE",
+    "one_less",
+    "undo_nothing",
+    "no_cutoff",
+    "killer_cutoff",
+    "store_nothing",
+    "killer_key",
+    "tt_probe",
+    "tt_store",
     "clock",
     "stop_time",
     "MIN_THINK_SHARE",
@@ -39,6 +67,7 @@ __all__ = [
     "sort_moves",
     "note_cutoff",
     "gc_paused",
+    "DeepeningBot",
     "new_status",
     "STATUS_SLOTS",
     "S_NODES",
@@ -98,6 +127,77 @@ def stop_time(deadline: float, margin: float, now: float | None = None) -> float
         now = time.perf_counter()
     budget = max(deadline - now, 0.0)
     return now + max(budget - margin, MIN_THINK_SHARE * budget)
+
+
+class DeepeningBot(BotBase):
+    """What the alpha-beta bots of isolation and connect5 share: a seeded generator, the
+    time they keep in hand, a depth limit, the figures of their last move (read by the
+    game runner and the benchmarks), and iterative deepening over their search kernel.
+
+    Parameters
+    ----------
+    game : str
+        The game (the bots of one game ignore it).
+    seed : int
+        Seeds the bot's generator (its fallback and tie-breaking choices).
+    margin : float, optional
+        Seconds kept in hand before the deadline; the class's :attr:`margin` if not given.
+    max_depth : int or None
+        Stop deepening at this depth.
+    """
+
+    #: Seconds kept in hand before the deadline (each bot sets its own).
+    margin = 0.02
+
+    def __init__(
+        self,
+        game: str = "",
+        seed: int = 0,
+        margin: float | None = None,
+        max_depth: int | None = None,
+    ) -> None:
+        self.rng = np.random.default_rng(seed)
+        if margin is not None:
+            self.margin = margin
+        self.max_depth = max_depth
+        self._warm = False
+        self.last_depth = 0
+        self.last_nodes = 0
+        self.last_score = 0
+
+    def deepen(
+        self,
+        run: Callable[[int], int],
+        status: np.ndarray,
+        limit: int,
+        best: int,
+        done: Callable[[int], bool],
+    ) -> int:
+        """Search depths 1, 2, ... ``limit`` with ``run(depth) -> score`` (one call of the
+        search kernel, which reports in ``status``) until ``done(score)``.
+
+        Returns the root move of the deepest finished depth (``best`` if none), or of a
+        depth the clock stopped once it has finished a root move: the kernel searches
+        the last depth's best move first, so any move it finished and prefers is better.
+        Sets :attr:`last_depth`, :attr:`last_score` (of the deepest finished depth) and
+        :attr:`last_nodes` (all depths).
+        """
+        for depth in range(1, limit + 1):
+            status[S_ABORT] = 0
+            status[S_DONE] = 0
+            status[S_BEST] = -1
+            score = run(depth)
+            if status[S_ABORT] != 0:
+                if status[S_DONE] > 0 and status[S_BEST] >= 0:
+                    best = int(status[S_BEST])
+                break
+            if status[S_BEST] >= 0:
+                best = int(status[S_BEST])
+            self.last_depth, self.last_score = depth, int(score)
+            if done(score):
+                break
+        self.last_nodes = int(status[S_NODES])
+        return best
 
 
 def gc_paused(move: _F) -> _F:
@@ -195,3 +295,237 @@ def note_cutoff(killers, history, ply, side, move, bonus):  # pragma: no cover -
         killers[ply, 1] = killers[ply, 0]
         killers[ply, 0] = move
     history[side, move] += bonus
+
+
+@numba.njit(cache=True, inline="always")
+def killer_key(k, m, tt_best, killers, ply, shift):  # pragma: no cover - compiled
+    """Sort key ``k`` of move ``m`` raised for the table's move (``1 << shift``) and the
+    two killer moves of ``ply`` (``1 << (shift - 2)``, ``1 << (shift - 3)``)."""
+    if m == tt_best:
+        return k + (1 << shift)
+    if m == killers[ply, 0]:
+        return k + (1 << (shift - 2))
+    if m == killers[ply, 1]:
+        return k + (1 << (shift - 3))
+    return k
+
+
+@numba.njit(cache=True, inline="always")
+def tt_probe(
+    tt_key, tt, slot, key, depth, ply, alpha, beta, win
+):  # pragma: no cover - compiled
+    """Read entry ``slot`` of a table with rows (best move, depth, bound flag, value) and
+    keys ``tt_key``: ``(best move or -1, whether it settles the window, its value)``."""
+    if tt_key[slot] != key:
+        return -1, False, 0
+    if tt[slot, 1] >= depth and ply > 0:
+        v = value_from_tt(tt[slot, 3], ply, win)
+        if tt_cuts(tt[slot, 2], v, alpha, beta):
+            return tt[slot, 0], True, v
+    return tt[slot, 0], False, 0
+
+
+@numba.njit(cache=True, inline="always")
+def tt_store(
+    tt_key, tt, slot, key, move, depth, ply, best, alpha0, beta, win
+):  # pragma: no cover - compiled
+    """Write the result ``best`` (move ``move``) of a search of ``depth`` in the window
+    ``(alpha0, beta)`` to entry ``slot`` (the layout of :func:`tt_probe`)."""
+    tt_key[slot] = key
+    tt[slot, 0] = move
+    tt[slot, 1] = depth
+    tt[slot, 2] = bound_flag(best, alpha0, beta)
+    tt[slot, 3] = value_to_tt(best, ply, win)
+
+
+# ------------------------------------------------------------------- the alpha-beta kernel
+
+
+@lazy.njit(cache=True, inline="always")
+def no_leaf(g, s, node, m, depth, ply):  # pragma: no cover - compiled
+    """A ``leaf`` kernel for searches that evaluate every child in its own node."""
+    return False, 0
+
+
+@lazy.njit(cache=True, inline="always")
+def one_less(g, s, node, ply, i, depth):  # pragma: no cover - compiled
+    """A ``child_depth`` kernel: every child one ply shallower."""
+    return depth - 1
+
+
+@lazy.njit(cache=True, inline="always")
+def undo_nothing(g, s, node, m, c):  # pragma: no cover - compiled
+    """An ``undo`` kernel for searches whose children are new values (bitboards)."""
+    return None
+
+
+@lazy.njit(cache=True, inline="always")
+def no_cutoff(g, s, node, m, depth, ply):  # pragma: no cover - compiled
+    """A ``cutoff`` kernel for searches that learn nothing from a cutoff."""
+    return None
+
+
+@lazy.njit(cache=True, inline="always")
+def store_nothing(
+    g, s, node, depth, ply, best, move, alpha0, beta
+):  # pragma: no cover - compiled
+    """A ``store`` kernel for searches without a transposition table."""
+    return None
+
+
+@lazy.njit(cache=True, inline="always")
+def killer_cutoff(g, p, node, m, depth, ply):  # pragma: no cover - compiled
+    """A ``cutoff`` kernel of a search whose position is the side to move ``p``: ``m``
+    becomes ``ply``'s first killer and gains ``depth ** 2`` of history (``g.killers``,
+    ``g.history``; :func:`note_cutoff`)."""
+    note_cutoff(g.killers, g.history, ply, p, m, depth * depth)
+
+
+#: The principal-variation policies of :func:`negamax`.
+PVS_NONE, PVS_ALPHA, PVS_VALUE = 0, 1, 2
+
+#: The kernels of a node that :func:`negamax` calls, and what it calls when a game has none.
+NODE_DEFAULTS: dict[str, LazyKernel | None] = {
+    "expand": None,
+    "play": None,
+    "leaf": no_leaf,
+    "undo": undo_nothing,
+    "child_depth": one_less,
+    "cutoff": no_cutoff,
+    "store": store_nothing,
+}
+
+
+class NodeKernels(dict[str, LazyKernel]):
+    """The node kernels of one search, by role: a decorator that compiles a kernel
+    (lazily, ``inline="always"``) and files it under its name without leading
+    underscores (``_expand`` is the ``expand`` of :func:`negamax`)."""
+
+    def __call__(self, func: Callable[..., Any]) -> LazyKernel:
+        role = func.__name__.lstrip("_")
+        if role not in NODE_DEFAULTS:
+            raise ValueError(f"{func.__name__}: not a node kernel ({', '.join(NODE_DEFAULTS)})")
+        kernel: LazyKernel = lazy.njit(cache=True, inline="always")(func)
+        self[role] = kernel
+        return kernel
+
+
+def negamax(
+    name: str,
+    kernels: dict[str, LazyKernel],
+    *,
+    win: int,
+    pvs: int = PVS_NONE,
+    clock_mask: int = 0,
+    clock_nodes: int = 0,
+) -> LazyKernel:
+    """A negamax alpha-beta kernel over a game's node ``kernels``, named ``name``.
+
+    The kernel is ``search(g, s, depth, ply, alpha, beta) -> value``: the value of the
+    position ``s`` for the side to move, searched ``depth`` plies deep, ``ply`` plies
+    from the root, in the window ``(alpha, beta)``; 0 once aborted.  ``g`` is the
+    game's context, a ``NamedTuple`` of arrays and constants the game's kernels read,
+    with at least ``moves`` (each ply's moves in search order, a row a ply), ``status``
+    (the vector of :func:`new_status`) and ``deadline`` (a :func:`clock` time); ``s``
+    the position (a tuple of scalars for a bitboard, which ``play`` answers with a new
+    one, or the side to move for a search that makes and takes back moves in ``g``'s
+    arrays).  The game's kernels, by role (:class:`NodeKernels`; ``inline="always"``
+    ones, made with :mod:`atlas.jit`'s ``njit``):
+
+    ``expand(g, s, depth, ply, alpha, beta) -> (n, value, alpha, beta, node)``
+        ``n`` moves ordered for the search into row ``ply`` of ``g.moves``, or ``n =
+        -1`` when the node is settled at ``value`` (no move, a leaf, a table cutoff,
+        a tactic); the window, which a game may narrow; ``node``, anything the other
+        kernels need (a tuple).
+    ``leaf(g, s, node, m, depth, ply) -> (settled, value)``
+        The value of move ``m`` for the side to move without a node of its own, when
+        ``settled`` (a search that values its leaves' children in place); default none.
+    ``play(g, s, node, m, ply) -> c``, ``undo(g, s, node, m, c)``
+        The child position after ``m``, and taking ``m`` back (default: nothing).
+    ``child_depth(g, s, node, ply, i, depth)``
+        The depth to search the ``i``-th child to (default ``depth - 1``).
+    ``cutoff(g, s, node, m, depth, ply)``
+        ``m`` refuted the position (killer moves, history); default nothing.
+    ``store(g, s, node, depth, ply, best, move, alpha0, beta)``
+        The node's result (``best``, its ``move``) for the table; default nothing.
+
+    ``pvs``: :data:`PVS_NONE` (every child in the full window), :data:`PVS_ALPHA`
+    (principal-variation search: the children after the first in a null window, a
+    child that fails high searched again in ``(alpha, beta)``) or :data:`PVS_VALUE`
+    (the same, searched again in ``(value, beta)``).  The clock is read every
+    ``clock_mask + 1`` nodes (a power of two), or, with ``clock_nodes``, when the node
+    count reaches ``status[S_CLOCK]``, which then moves ``clock_nodes`` on (a game may
+    move it nearer for costly nodes).  Win and loss scores are ``win - ply``.
+
+    Notes
+    -----
+    The kernel records the root's best move so far and its finished moves in
+    ``status`` (:data:`S_BEST`, :data:`S_DONE`), so that a search stopped by the clock
+    still answers.  It is compiled without numba's reference counting (``_nrt=False``:
+    it allocates nothing; counting the arrays an inlined kernel takes would cost every
+    node).  One instance per game and search: the number of compiled signatures is the
+    number of searches.
+    """
+    unknown = set(kernels) - set(NODE_DEFAULTS)
+    missing = [r for r, k in NODE_DEFAULTS.items() if k is None and r not in kernels]
+    if unknown or missing:
+        raise ValueError(f"negamax {name}: unknown kernels {unknown}, missing {missing}")
+    found: dict[str, Any] = {r: kernels.get(r, k) for r, k in NODE_DEFAULTS.items()}
+    expand, leaf, play, undo = found["expand"], found["leaf"], found["play"], found["undo"]
+    child_depth, cutoff, store = found["child_depth"], found["cutoff"], found["store"]
+    if (clock_mask == 0) == (clock_nodes == 0):
+        raise ValueError("negamax reads the clock by a mask or by a node count, one of them")
+
+    def search(g, s, depth, ply, alpha, beta):  # pragma: no cover - compiled
+        status = g.status
+        status[S_NODES] += 1
+        if clock_nodes > 0:
+            if status[S_NODES] >= status[S_CLOCK]:
+                status[S_CLOCK] = status[S_NODES] + clock_nodes
+                if clock() > g.deadline:
+                    status[S_ABORT] = 1
+        elif (status[S_NODES] & clock_mask) == 0 and clock() > g.deadline:
+            status[S_ABORT] = 1
+        if status[S_ABORT] != 0:
+            return 0
+        n, value, alpha, beta, node = expand(g, s, depth, ply, alpha, beta)
+        if n < 0:
+            return value
+        alpha0 = alpha
+        best = -(win + 1)
+        best_move = -1
+        for i in range(n):
+            m = g.moves[ply, i]
+            settled, v = leaf(g, s, node, m, depth, ply)
+            if not settled:
+                c = play(g, s, node, m, ply)
+                d = child_depth(g, s, node, ply, i, depth)
+                if pvs != PVS_NONE and i > 0 and beta - alpha > 1:
+                    # principal variation search: prove the move no better, else search again
+                    v = -search(g, c, d, ply + 1, -alpha - 1, -alpha)
+                    if alpha < v < beta and status[S_ABORT] == 0:
+                        v = -search(
+                            g, c, d, ply + 1, -beta, -(v if pvs == PVS_VALUE else alpha)
+                        )
+                else:
+                    v = -search(g, c, d, ply + 1, -beta, -alpha)
+                undo(g, s, node, m, c)
+                if status[S_ABORT] != 0:
+                    return 0
+            if v > best:
+                best = v
+                best_move = m
+                if ply == 0:
+                    status[S_BEST] = m
+            if ply == 0:
+                status[S_DONE] += 1
+            if v > alpha:
+                alpha = v
+            if alpha >= beta:
+                cutoff(g, s, node, m, depth, ply)
+                break
+        store(g, s, node, depth, ply, best, best_move, alpha0, beta)
+        return best
+
+    search = built(search, name, cache=True, _nrt=False)
+    return search

@@ -69,6 +69,7 @@ COMMANDS: dict[str, str] = {
     "validate": "atlas.cli.validate",
     "play": "atlas.cli.play",
     "tournament": "atlas.cli.tournament",
+    "fairness": "atlas.cli.fairness",
     "check": "atlas.cli.check",
     "import-trace": "atlas.cli.import_trace",
     "bot": "atlas.cli.bot",

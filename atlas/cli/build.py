@@ -44,6 +44,14 @@ def add(p: argparse.ArgumentParser) -> None:
         p, "--jobs", 1, "worker processes for the tournament (default: one per core)"
     )
     common.add_count(p, "--games", 0, "games per pairing, seating and map (0: no tournament)")
+    common.add_count(
+        p,
+        "--fairness",
+        0,
+        "fairness games per seating on each map, the game's strongest bot in every seat "
+        "(default 0: each map's fairness section counts the tournament's games played "
+        "in both seats alone)",
+    )
     common.add_compat(p)
     common.add_flag(p, "--strict", help="exit 1 when any map or record is broken")
     common.add_json(p, "a summary of the build")
@@ -75,6 +83,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
             games=args.games,
             progress=common.progress(args),
             params=params,
+            fairness=args.fairness or 0,
             log=(lambda msg: None) if args.quiet else None,
         )
     except OSError as exc:

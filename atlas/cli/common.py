@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from ..errors import AtlasError
+from ..jit import INTERPRET_MAX_CELLS
 
 __all__ = [
     "Fail",
@@ -61,12 +62,6 @@ Fail = Callable[[str], Any]
 COMPAT_WORDS = ("spec", "official")
 #: Older spellings ``--compat`` still reads.
 COMPAT_ALIASES = {"fair": "spec"}
-#: ``analyze`` and ``validate`` run the kernels as plain Python (without importing
-#: numba) up to this many cells in all: loading numba costs more than analysing maps of
-#: this size without it (``benchmarks/bench_startup.py --sizes``: a fresh process took
-#: 0.31 s in Python against 0.71 s compiled at 10,000 cells, and about the same at
-#: 35,000; a validated map is 10,000 cells).
-INTERPRET_MAX_CELLS = 32_000
 
 
 # --------------------------------------------------------------------------- game facts
@@ -385,19 +380,10 @@ def compat_value(game: str, word: str, fail: Callable[[str], NoReturn]) -> Any:
 
 def check_bots(game: str, specs: Sequence[str], fail: Fail) -> None:
     """Every player spec names a built-in bot of ``game`` or a program (usage errors
-    through ``fail``); see :mod:`atlas.arena.players` for the forms."""
-    from ..arena.players import EXTERNAL_PREFIX, parse_player
-    from ..bots.registry import bot_names
+    through ``fail``); see :func:`atlas.arena.players.check_specs`."""
+    from ..arena.players import check_specs
 
-    known = bot_names(game)
-    for spec in specs:
-        try:
-            player = parse_player(spec)
-        except AtlasError as exc:
-            fail(str(exc))
-            return  # pragma: no cover - fail exits
-        if player.builtin is not None and player.builtin not in known:
-            fail(
-                f"unknown {game} bot {player.builtin!r}; built-in: {', '.join(known)} "
-                f"(or {EXTERNAL_PREFIX}<command line>, NAME=BOT, NAME={EXTERNAL_PREFIX}...)"
-            )
+    try:
+        check_specs(game, specs)
+    except AtlasError as exc:
+        fail(str(exc))

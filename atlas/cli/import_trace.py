@@ -93,6 +93,10 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
                 "params": {"r": trace.r, "L": trace.L, "W": trace.W},
                 "land": fin["land"],
                 "water": fin["water"],
+                "statuses": [
+                    {"status": str(st.status), "turn": st.turn, "detail": st.detail}
+                    for st in record.statuses
+                ],
                 "record": args.record,
             }
         )
@@ -102,6 +106,9 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         f"(r={trace.r} L={trace.L} W={trace.W}); land {fin['land']}, "
         f"water {fin['water']}"
     )
+    for seat, st in enumerate(record.statuses):
+        if st.detail:  # a player that failed: how, on which turns, what the simulator did
+            print(f"player {seat + 1} ({trace.players[seat]}): {st.detail}")
     if args.record:
         print(f"record written to {args.record}")
     return 0

@@ -161,6 +161,14 @@ class GameMap:
             f"size={self.width}x{self.height}, starts={self.starts})"
         )
 
+    def _repr_png_(self) -> bytes | None:
+        """The map's picture as PNG bytes, for Jupyter: drawn by its game's render
+        module (through :mod:`atlas.display`; ``None`` when nothing can draw it)."""
+        from ..display import show
+
+        png: bytes | None = show("map-png", self)
+        return png
+
 
 # --------------------------------------------------------------------------- formats
 

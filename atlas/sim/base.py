@@ -386,6 +386,13 @@ class Game(Protocol[S]):
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """The key figures of a map of this game (``atlas analyze``)."""
 
+    def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
+        """What this game's analysis home computes of a map beyond its key figures, as
+        Python values by name (``atlas.Analysis`` offers them as attributes)."""
+
+    def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
+        """Exact facts on how ``game_map`` treats each seat (``atlas fairness``)."""
+
 
 class GameBase(abc.ABC, Generic[S]):
     """The rules every game must give, as abstract methods, and defaults for the parts
@@ -486,6 +493,19 @@ class GameBase(abc.ABC, Generic[S]):
         from ..analyze.summary import grid_summary
 
         return grid_summary(game_map)
+
+    def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
+        """Analyses beyond :meth:`summarize_map`, by name (arrays, dataclasses: values
+        too rich for JSON).  Default: none."""
+        return {}
+
+    def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
+        """Exact facts, beside the board's symmetries, on how ``game_map`` treats each
+        seat (``atlas fairness``, a map page's fairness section): a list of
+        ``{"key", "label", "seats" or "value", "note"}``, ``seats`` one number per seat
+        (seat 1 first), ``value`` one fact for the whole map, ``note`` a sentence for
+        people.  They must be instant (a few passes over the board).  Default: none."""
+        return []
 
 
 def _to_json(value: Any) -> Any:

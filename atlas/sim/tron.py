@@ -425,6 +425,40 @@ class TronGame(GameBase[TronState]):
             out.update(duel_summary(game_map.free, *game_map.starts))
         return out
 
+    def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
+        """At the start, with the other start as a wall: the Voronoi balance (free cells
+        each cycle reaches strictly first), each seat's chamber bound (the cells its
+        chamber tree lets it fill) and parity bound (the moves the chessboard colouring
+        allows); :func:`atlas.analyze.summary.duel_summary`.  None without two starts."""
+        from ..analyze.summary import duel_summary
+
+        if len(game_map.starts) != 2:
+            return []
+        d = duel_summary(game_map.free, *game_map.starts)
+        v, ch, par = d["voronoi"], d["chambers"], d["parity_bound"]
+        lead = int(v["p1"]) - int(v["p2"])
+        balance = "even" if lead == 0 else f"seat {1 if lead > 0 else 2} +{abs(lead)}"
+        return [
+            {
+                "key": "voronoi",
+                "label": "Voronoi cells",
+                "seats": [int(v["p1"]), int(v["p2"])],
+                "note": f"cells nearer one start, {int(v['tie'])} as near to both; {balance}",
+            },
+            {
+                "key": "chambers",
+                "label": "chamber bound",
+                "seats": [int(ch["p1"]["fillable"]), int(ch["p2"]["fillable"])],
+                "note": "moves in its Voronoi region, by its tree of chambers",
+            },
+            {
+                "key": "parity",
+                "label": "parity bound",
+                "seats": [int(par["p1"]), int(par["p2"])],
+                "note": "moves alone in its region, by the chessboard colouring",
+            },
+        ]
+
     def random_move(self, state: TronState, player: PlayerId, rng: np.random.Generator) -> int:
         """A uniformly random safe direction (:func:`safe_moves`), else any direction."""
         options = safe_moves(state, player) or list(DIRECTIONS)

@@ -31,7 +31,7 @@
     if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); return; }
     started = true;
     var maps = X.maps, bots = X.bots, reasons = X.reasons, titles = X.titles;
-    // the compact rows back to [ident, map, map name, seats, winner, reason, turns, imported]
+    // the compact rows back to [ident, map, map name, seats, winner, reason, turns, badge]
     var games = [];
     parts.forEach(function (rows) {
       rows.forEach(function (g) {
@@ -235,7 +235,7 @@
         var g = games[rows[r]], tr = el("tr");
         var td = el("td");
         td.appendChild(link(root, "games/" + g[0] + ".html", g[0]));
-        if (g[7]) { td.appendChild(document.createTextNode(" ")); td.appendChild(el("span", "badge", "imported")); }
+        if (g[7]) { td.appendChild(document.createTextNode(" ")); td.appendChild(el("span", "badge", typeof g[7] === "string" ? g[7] : "imported")); }
         tr.appendChild(td);
         td = el("td");
         if (g[1] >= 0) { td.appendChild(link(root, "maps/" + maps[g[1]][0] + ".html", g[2])); } else { td.textContent = g[2]; }

@@ -75,6 +75,16 @@ def _none_left(marker: str, wait: float = 10.0) -> bool:
     return True
 
 
+@pytest.fixture
+def private_temp(tmp_path_factory, monkeypatch):
+    """Bots' folders go to a temporary folder of this test's own, so that games played
+    at the same time by other programs (another test run, a build) cannot show up in
+    :func:`_bot_folders` (the tests that count bot folders use it)."""
+    folder = tmp_path_factory.mktemp("tmp")
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+
+
 def _bot_folders() -> set[str]:
     return {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("atlas-bot-")}
 
@@ -94,6 +104,7 @@ def _play(mode: str, *, other: str = "victim", containment=None, marker: str = "
 # --------------------------------------------------------------------------- folder, env
 
 
+@pytest.mark.usefixtures("private_temp")
 def test_a_bot_runs_in_its_own_folder_with_a_minimal_environment_and_limits(monkeypatch):
     monkeypatch.setenv("ATLAS_TEST_SECRET", "do-not-pass")
     before = _bot_folders()
@@ -157,6 +168,7 @@ def test_a_bot_that_allocates_10_gb_fails_at_once_and_loses():
     assert _none_left(marker)
 
 
+@pytest.mark.usefixtures("private_temp")
 def test_a_bot_that_writes_a_1_gb_file_is_stopped_by_the_file_size_limit():
     before = _bot_folders()
     small = Containment(BotLimits(file_size=2 * MiB))  # never write a real gigabyte
@@ -291,6 +303,7 @@ play_game("tron", read_map({duel!r}), ["random", bot])
 
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+@pytest.mark.usefixtures("private_temp")
 def test_bots_die_with_atlas(how, tmp_path):
     marker = f"atlas-test-{uuid.uuid4().hex[:12]}"
     script = tmp_path / "atlas_driver.py"

@@ -10,21 +10,20 @@ import pytest
 from atlas.bots import make_bot
 from atlas.bots.connect5.bitboard import (
     _bb_eval,
-    _bb_negamax,
     _bb_parity,
     _bb_wins,
     bit_geometry,
+    bit_search,
+    bit_search_context,
     bitboards,
 )
 from atlas.bots.connect5.search import (
     PARITY,
     WIN,
-    _load,
     _parity_weights,
     _update,
     _weights,
     _zugzwang,
-    window_counts,
 )
 from atlas.bots.connect5.strong import StrongConnect5Bot
 from atlas.bots.connect5.window import Window4Bot, move_score, seed_scores, window_table
@@ -198,34 +197,10 @@ def _parity_reference(board: np.ndarray, inarow: int, parity: np.ndarray) -> int
 
 
 def _loaded(bot, start, rows, cols):
-    """The array search's state after :func:`_load` of the flat board ``start``.
-
-    Returns the board it filled, the window counts, the threat table and the status
-    (evaluation in ``status[S_SCORE]``), as the bot's own setup builds them.
-    """
-    board = np.zeros_like(start)
-    wcount = window_counts(bot.windows, rows, cols)
-    threats = np.zeros((rows * cols, 2), np.int64)
-    status = new_status()
-    status[S_EMPTY] = rows * cols
-    key = np.zeros(1, np.int64)
-    _load(
-        start,
-        board,
-        bot.windows,
-        wcount,
-        bot.cell_ptr,
-        bot.cell_windows,
-        bot.weights,
-        threats,
-        bot.bonus,
-        rows,
-        cols,
-        status,
-        bot.zob,
-        key,
-    )
-    return board, wcount, threats, status
+    """The array search's context after :func:`_load` of the flat board ``start``, as
+    the bot builds it (evaluation in ``status[S_SCORE]``)."""
+    heights = (start.reshape(rows, cols) != 0).sum(axis=0).astype(np.int32)
+    return bot.window_search(start, heights, rows, cols, bot._geometry[2], 0.0)
 
 
 @pytest.mark.parametrize("inarow, rows, cols", [(5, 6, 9), (4, 6, 7)])
@@ -240,7 +215,8 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
                 break
             st = GAME.apply(st, {st.to_play: GAME.random_move(st, st.to_play, rng)})
         start = st.board.ravel().astype(np.int8)
-        board, wcount, threats, status = _loaded(bot, start, rows, cols)
+        g = _loaded(bot, start, rows, cols)
+        board, status = g.board, g.status
         assert (board == start).all()
         expected = _reference_eval(st.board, inarow, tuple(int(v) for v in bot.bonus))
         expected += _parity_reference(st.board, inarow, bot.parity)
@@ -252,22 +228,7 @@ def test_strong_incremental_evaluation_matches_a_full_count(inarow, rows, cols):
             c = int(rng.choice(filled))
             r = rows - int(st.heights[c])
             cell = r * cols + c
-            _update(
-                cell,
-                int(board[cell]) - 1,
-                -1,
-                board,
-                bot.windows,
-                wcount,
-                bot.cell_ptr,
-                bot.cell_windows,
-                bot.weights,
-                threats,
-                bot.bonus,
-                rows,
-                cols,
-                status,
-            )
+            _update(g, cell, int(board[cell]) - 1, -1)
             after = st.board.copy()
             after[r, c] = 0
             bonus = tuple(int(v) for v in bot.bonus)
@@ -407,8 +368,10 @@ def test_bitboard_evaluation_matches_the_array_evaluation(rows, cols, inarow):
     for _ in range(30):
         st = _random_state(rows, cols, inarow, int(rng.integers(1, rows * cols - 8)), rng)
         start = st.board.ravel().astype(np.int8)
-        board, wcount, threats, status = _loaded(bot, start, rows, cols)
-        expected = status[S_SCORE] + _zugzwang(threats, st.heights, rows, cols, bot.bonus[2])
+        g = _loaded(bot, start, rows, cols)
+        expected = g.status[S_SCORE] + _zugzwang(
+            g.threats, st.heights, rows, cols, bot.bonus[2]
+        )
         x0, mask = bitboards(start, rows, cols, 0)
         x1 = x0 ^ mask
         w0 = _bb_wins(x0, bot.geo) & ~mask
@@ -458,22 +421,9 @@ def test_bitboard_search_to_the_end_is_exact(rows, cols, inarow, plies):
         empties = int((st.board == 0).sum())
         cur, mask = bitboards(st.board.ravel(), rows, cols, st.to_play)
         status = new_status()
-        v = _bb_negamax(
-            cur,
-            mask,
-            _bb_wins(cur, bot.geo),
-            _bb_wins(cur ^ mask, bot.geo),
-            empties,
-            0,
-            -(WIN + 1),
-            WIN + 1,
-            bot.geo,
-            tt,
-            np.zeros((2, cols), np.int64),
-            np.zeros((rows * cols + 2, 3 * cols), np.int64),
-            status,
-            time.perf_counter() + 60,
-        )
+        g = bit_search_context(bot.geo, tt, rows * cols + 2, status, time.perf_counter() + 60)
+        position = (cur, mask, _bb_wins(cur, bot.geo), _bb_wins(cur ^ mask, bot.geo))
+        v = bit_search(g, position, empties, 0, -(WIN + 1), WIN + 1)
         assert status[S_ABORT] == 0
         assert v == _solve_reference(st.board.copy(), st.to_play, inarow, 0, {})
 

@@ -11,6 +11,7 @@ import pytest
 from atlas.bots import make_bot
 from atlas.bots.outpost.plan_kernels import (
     FAR,
+    Lookahead,
     assign,
     greedy_targets,
     l1_field,
@@ -20,6 +21,7 @@ from atlas.bots.outpost.plan_kernels import (
 from atlas.bots.outpost.planner import PlannerConfig, PlannerOutpostBot
 from atlas.maps import GameMap
 from atlas.sim.outpost import GAME, check_move, play_turn, with_outposts
+from atlas.sim.outpost.kernels import Position
 
 FAR_AWAY = 1e9  # a deadline no test reaches: the planner stops by its own budget
 
@@ -168,25 +170,12 @@ def test_robust_supply_sees_a_cut_one_enemy_step_away():
         l1_field(b.board_flat, b.stride, mine, my, q)
         l1_field(b.board_flat, b.stride, _flat(state, [enemy_rc]), en, q)
         alive = np.zeros(2, np.uint8)
-        owner, mark, link, seen = (np.zeros(size, np.int32) for _ in range(4))
-        heads = np.full(size, -1, np.int32)
-        kept = robust_supply(
-            b.land_flat,
-            b.stride,
-            3,
-            my,
-            en,
-            0,
-            int(b.homes_flat[0]),
-            mine,
-            alive,
-            owner,
-            mark,
-            link,
-            seen,
-            heads,
-        )
-        assert not mark.any() and (heads == -1).all()  # left clean
+        owner = np.zeros(size, np.int32)
+        bufs = np.zeros((7, size), np.int32)
+        bufs[6] = -1
+        pos = Position(b.land_flat, b.board_flat, b.stride, 3, b.homes_flat, bufs)
+        kept = robust_supply(pos, my, en, 0, mine, alive, owner)
+        assert not bufs[3].any() and (bufs[6] == -1).all()  # left clean
         return kept, alive.tolist()
 
     # enemy on (4, 5): the corridor cell (0, 5) is neutral now (4 from the enemy, 4
@@ -234,35 +223,15 @@ def test_simulate_plan_builds_when_the_walk_reaches_water():
     land_field(b.land_flat, b.stride, int(target), fields[0], np.zeros(size, np.int32))
     value = (b.board_flat != 0).astype(np.float64)
     bufs = np.zeros((7, size), np.int32)
-    args = (b.land_flat, b.board_flat, b.stride, 3, 6, 2, cells, emps, 0, int(b.homes_flat[0]))
-    walk = simulate_plan(
-        *args,
-        np.array([0], np.int64),
-        fields,
-        np.zeros(0, np.int64),
-        0,
-        30,
-        60,
-        10,
-        value,
-        bufs,
-        np.zeros(size, np.int32),
-        np.zeros((4, 3), np.int64),
+    pos = Position(
+        b.land_flat, b.board_flat, b.stride, 3, np.asarray(b.homes_flat, np.int64), bufs
     )
-    stay = simulate_plan(
-        *args,
-        np.array([-1], np.int64),
-        fields,
-        np.zeros(0, np.int64),
-        0,
-        30,
-        60,
-        10,
-        value,
-        bufs,
-        np.zeros(size, np.int32),
-        np.zeros((4, 3), np.int64),
+    la = Lookahead(
+        6, 2, 0, 0, 30, 60, 10, value, np.zeros(size, np.int32), np.zeros((4, 3), np.int64)
     )
+    none = np.zeros(0, np.int64)
+    walk = simulate_plan(pos, la, cells, emps, np.array([0], np.int64), fields, none)
+    stay = simulate_plan(pos, la, cells, emps, np.array([-1], np.int64), fields, none)
     # (9, 9) is 18 steps away: reached by turn 18, water counted before turn 20 -> a
     # build at 20 and (two outposts, 4+ water) at 30; standing at home builds nothing
     assert walk[0] >= 1 and walk[1] == 0
@@ -354,8 +323,9 @@ def _moves_toward(bot, st, targets_rc):
     from atlas.bots.outpost.plan_kernels import land_field
 
     bot._setup(st, 0)
-    cells, emps, starts = bot._arrays(st)
-    plan = bot._plan(st, 0, cells, emps, starts, FAR_AWAY)
+    outposts = bot._arrays(st)
+    starts = outposts.starts
+    plan = bot._plan(st, 0, outposts, FAR_AWAY)
     b = st.board
     tg = _flat(st, targets_rc)
     fields = np.zeros((len(tg), len(b.land_flat)), np.int32)
@@ -370,7 +340,7 @@ def _moves_toward(bot, st, targets_rc):
         slot=np.arange(len(tg)),
         value=(b.board_flat != 0).astype(np.float64),
     )
-    pos = bot._choose_moves(st, 0, cells, emps, starts, plan, FAR_AWAY)
+    pos = bot._choose_moves(st, 0, outposts, plan, FAR_AWAY)
     s = b.stride
     return [(int(c) // s - 1, int(c) % s - 1) for c in pos[starts[0] : starts[1]]]
 

@@ -28,6 +28,7 @@ from atlas.bots.tron.voronoi import (
     evaluate,
     iterative_deepening,
     search_root,
+    turn_context,
 )
 from atlas.maps import read_map
 from atlas.sim import get_game
@@ -266,25 +267,9 @@ def test_alphabeta_equals_plain_minimax(mode):
         grid, me, opp = tc.board_from_state(pos, 0)
         ws = tc.Workspace(5, 6)
         for depth in (1, 2):
-            scores = np.zeros(4)
-            counter = np.zeros(2, dtype=np.int64)
-            k = search_root(
-                grid,
-                me,
-                opp,
-                depth,
-                ws.off,
-                ws.w2,
-                ws.ibuf,
-                ws.fbuf,
-                mode,
-                np.arange(4, dtype=np.int64),
-                scores,
-                counter,
-                1 << 40,
-                np.inf,
-                np.zeros(2 * depth + 2, dtype=np.int64),
-            )
+            search = turn_context(grid, ws, ws.fbuf, mode, draw_value(mode), depth)
+            k = search_root(search, me, opp, depth)
+            scores = search.scores
             before = grid.copy()
             want = _reference_minimax(grid, me, opp, depth, ws.off, ws.w2, ws, mode)
             assert np.array_equal(grid, before)

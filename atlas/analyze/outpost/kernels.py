@@ -145,16 +145,7 @@ def ownership_kernel(  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _stamp_packed(  # type: ignore[no-untyped-def]
-    dist,
-    stride,
-    rows,
-    cols,
-    r,
-    cells,
-    empires,
-    covered_rows,
-):  # pragma: no cover - compiled
+def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
     row is a slice combined with the same row of a template of ``distance << 8``
     values (min(old, key), or old | key on a tie: same distance bits), int32 slices
@@ -226,35 +217,13 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-
         d1 = i32(d1 + (mu & (m >> one)))
         d2 = i32(d2 + (mu & (m >> i32(2))))
         d3 = i32(d3 + (mu & (m >> i32(3))))
-    acc[0] += l0
-    acc[1] += t0
-    acc[2] += d0
-    acc[3] += l1
-    acc[4] += t1
-    acc[5] += d1
-    acc[6] += l2
-    acc[7] += t2
-    acc[8] += d2
-    acc[9] += l3
-    acc[10] += t3
-    acc[11] += d3
-    acc[12] += cov
+    sums = (l0, t0, d0, l1, t1, d1, l2, t2, d2, l3, t3, d3, cov)
+    for k in range(13):
+        acc[k] += sums[k]
 
 
 @numba.njit(cache=True)
-def _box_counts(  # type: ignore[no-untyped-def]
-    land_flat,
-    dist,
-    far,
-    owner,
-    stride,
-    r0,
-    r1,
-    c0,
-    c1,
-    counts,
-    sign,
-):  # pragma: no cover - compiled
+def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
     ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
     write their owners."""
@@ -282,17 +251,7 @@ def _box_counts(  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def ownership_update(  # type: ignore[no-untyped-def]
-    land_flat,
-    stride,
-    r,
-    cells,
-    empires,
-    boxes,
-    owner,
-    dist,
-    counts,
-):  # pragma: no cover - compiled
+def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Bring ``owner``, ``counts`` and the packed grid ``dist`` of
     :func:`ownership_kernel` up to date for the outposts ``cells``/``empires``, when
     only cells inside ``boxes`` can have changed (up to 8 empires).

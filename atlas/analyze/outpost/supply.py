@@ -32,17 +32,7 @@ def _good(land_flat, owner, empire, c):  # type: ignore[no-untyped-def]  # pragm
 
 @numba.njit(cache=True)
 def supply_kernel(  # type: ignore[no-untyped-def]
-    land_flat,
-    stride,
-    owner,
-    empire,
-    home,
-    cells,
-    alive,
-    mark,
-    link,
-    seen,
-    heads,
+    land_flat, stride, owner, empire, home, cells, alive, mark, link, seen, heads
 ):  # pragma: no cover - compiled
     """Supply lines of one empire's outposts; see the module docstring."""
     n = land_flat.shape[0]
@@ -56,19 +46,7 @@ def supply_kernel(  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def supply_core(  # type: ignore[no-untyped-def]
-    land_flat,
-    stride,
-    owner,
-    empire,
-    home,
-    cells,
-    alive,
-    mark,
-    link,
-    seen,
-    heads,
-):  # pragma: no cover - compiled
+def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen, heads):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """:func:`supply_kernel` for buffers already clean: ``mark`` all 0 and ``heads``
     all -1 on entry; both are left so on exit (so a caller checking several empires
     clears them once)."""

@@ -683,18 +683,24 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationRe
 SHOWN_PER_RULE = 12
 
 
-def reports_csv(reports: Sequence[ValidationReport]) -> str:
+def reports_csv(
+    reports: Sequence[ValidationReport],
+    extra: Sequence[tuple[str, Sequence[str]]] = (),
+) -> str:
     """One CSV row per report, under a header: ``file``, ``valid`` (``yes``, ``no`` or
     ``unreadable``), ``rules`` (the rules broken, errors first, ``;``-separated) and
     ``first message`` (``line N: message`` of the first error, else of the first
-    warning), for a spreadsheet of submissions (``atlas validate DIR --csv``)."""
+    warning), for a spreadsheet of submissions (``atlas validate DIR --csv``).
+
+    ``extra`` adds columns after those: ``(header, one value per report)`` each (the
+    fairness of ``atlas validate --fairness N``)."""
     import csv
     import io
 
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
-    out.writerow(["file", "valid", "rules", "first message"])
-    for rep in reports:
+    out.writerow(["file", "valid", "rules", "first message", *(h for h, _ in extra)])
+    for k, rep in enumerate(reports):
         valid = "unreadable" if rep.unreadable else "yes" if rep.valid else "no"
         rules: list[str] = []
         for p in (*rep.errors, *rep.warnings):
@@ -706,7 +712,7 @@ def reports_csv(reports: Sequence[ValidationReport]) -> str:
             if first is None
             else (f"line {first.line}: " if first.line else "") + first.message
         )
-        out.writerow([rep.file, valid, ";".join(rules), message])
+        out.writerow([rep.file, valid, ";".join(rules), message, *(v[k] for _, v in extra)])
     return buf.getvalue()
 
 

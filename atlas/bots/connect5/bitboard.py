@@ -5,25 +5,28 @@ See :mod:`atlas.bots.connect5.strong` for the search as a whole.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
 from ..search import (
-    S_ABORT,
+    PVS_VALUE,
     S_BEST,
     S_DONE,
-    S_NODES,
+    NodeKernels,
     bound_flag,
-    clock,
+    negamax,
+    sort_moves,
     tt_cuts,
     value_from_tt,
     value_to_tt,
 )
 from .search import WIN
 
-__all__ = ["bit_geometry", "bitboards"]
+__all__ = ["bit_geometry", "bitboards", "BitSearch", "bit_search", "bit_search_context"]
 
 
 # --------------------------------------------------------------------------- bitboards
@@ -188,10 +191,7 @@ def _bb_windows(x0, x1, geo):
     k = geo[_G_K]
     if k > 5:
         return _bb_windows_any(x0, x1, geo) + _bb_parity(x0, x1, geo)
-    odd = geo[_G_ODD]
-    empty = geo[_G_BOARD] & ~(x0 | x1)
-    fill0 = x0 | (empty & odd)
-    fill1 = x1 | (empty & ~odd)
+    fill0, fill1 = _fills(x0, x1, geo)
     p2 = geo[_G_PARITY + 2]
     p3 = geo[_G_PARITY + 3]
     total = 0
@@ -249,54 +249,58 @@ def _bb_windows(x0, x1, geo):
     return total
 
 
+@numba.njit(cache=True, inline="always")
+def _add4(c0, c1, c2, c3, a):
+    """Add the bits of ``a`` to the 4-bit bit-sliced counters ``c0..c3`` (saturating past
+    15 into ``c3``, which no window of at most 15 cells passes)."""
+    c = c0 & a
+    carry = c1 & c
+    return c0 ^ a, c1 ^ c, c2 ^ carry, c3 | (c2 & carry)
+
+
+@numba.njit(cache=True, inline="always")
+def _counted(c0, c1, c2, c3, j):
+    """The cells whose 4-bit count (``c0..c3``) is ``j``."""
+    return (
+        (c0 if j & 1 else ~c0)
+        & (c1 if j & 2 else ~c1)
+        & (c2 if j & 4 else ~c2)
+        & (c3 if j & 8 else ~c3)
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def _line_counts(x0, x1, s, w, k):
+    """Discs of each seat in the windows of ``k`` cells starting at the cells ``w`` and
+    stepping by the shift ``s``, as two sets of 4-bit bit-sliced counters."""
+    a0 = a1 = a2 = a3 = b0 = b1 = b2 = b3 = 0
+    for i in range(k):
+        a0, a1, a2, a3 = _add4(a0, a1, a2, a3, (x0 >> (i * s)) & w)
+        b0, b1, b2, b3 = _add4(b0, b1, b2, b3, (x1 >> (i * s)) & w)
+    return a0, a1, a2, a3, b0, b1, b2, b3
+
+
+@numba.njit(cache=True, inline="always")
+def _fills(x0, x1, geo):
+    """Each seat's discs with the empty cells of its own rows (odd heights for seat 0)."""
+    odd = geo[_G_ODD]
+    empty = geo[_G_BOARD] & ~(x0 | x1)
+    return x0 | (empty & odd), x1 | (empty & ~odd)
+
+
 @numba.njit(cache=True)
 def _bb_windows_any(x0, x1, geo):
     """:func:`_bb_windows` for any ``inarow`` up to 15 (4-bit counters, plain loops)."""
     k = geo[_G_K]
     total = 0
     for d in range(4):
-        s = geo[_G_SHIFT + d]
         w = geo[_G_START + d]
-        a0 = a1 = a2 = a3 = 0
-        b0 = b1 = b2 = b3 = 0
-        any0 = 0
-        any1 = 0
-        for i in range(k):
-            a = (x0 >> (i * s)) & w
-            b = (x1 >> (i * s)) & w
-            any0 |= a
-            any1 |= b
-            c = a0 & a
-            a0 ^= a
-            c2 = a1 & c
-            a1 ^= c
-            c3 = a2 & c2
-            a2 ^= c2
-            a3 |= c3
-            c = b0 & b
-            b0 ^= b
-            c2 = b1 & c
-            b1 ^= c
-            c3 = b2 & c2
-            b2 ^= c2
-            b3 |= c3
-        open0 = w & ~any1
-        open1 = w & ~any0
+        a0, a1, a2, a3, b0, b1, b2, b3 = _line_counts(x0, x1, geo[_G_SHIFT + d], w, k)
+        open0 = w & ~(b0 | b1 | b2 | b3)
+        open1 = w & ~(a0 | a1 | a2 | a3)
         for j in range(1, k):
-            m0 = (
-                open0
-                & (a0 if j & 1 else ~a0)
-                & (a1 if j & 2 else ~a1)
-                & (a2 if j & 4 else ~a2)
-                & (a3 if j & 8 else ~a3)
-            )
-            m1 = (
-                open1
-                & (b0 if j & 1 else ~b0)
-                & (b1 if j & 2 else ~b1)
-                & (b2 if j & 4 else ~b2)
-                & (b3 if j & 8 else ~b3)
-            )
+            m0 = open0 & _counted(a0, a1, a2, a3, j)
+            m1 = open1 & _counted(b0, b1, b2, b3, j)
             total += (_popcount(m0) - _popcount(m1)) * geo[_G_WEIGHT + j]  # type: ignore[call-arg]
     return total
 
@@ -314,55 +318,23 @@ def _bb_parity(x0, x1, geo):
     counters of :func:`_bb_windows`; O(4 inarow) word operations.
     """
     k = geo[_G_K]
-    odd = geo[_G_ODD]
-    empty = geo[_G_BOARD] & ~(x0 | x1)
-    fill0 = x0 | (empty & odd)
-    fill1 = x1 | (empty & ~odd)
+    fill0, fill1 = _fills(x0, x1, geo)
     total = 0
     for d in range(4):
         s = geo[_G_SHIFT + d]
         w = geo[_G_START + d]
-        f0 = fill0 & w
-        f1 = fill1 & w
-        a0 = x0 & w
-        b0 = x1 & w
-        a1 = a2 = a3 = b1 = b2 = b3 = 0
-        for i in range(1, k):
+        # the windows whose cells are all the seat's discs or its empty cells
+        f0 = f1 = w
+        for i in range(k):
             f0 &= fill0 >> (i * s)
             f1 &= fill1 >> (i * s)
-            a = (x0 >> (i * s)) & w
-            b = (x1 >> (i * s)) & w
-            c = a0 & a
-            a0 ^= a
-            c2 = a1 & c
-            a1 ^= c
-            a3 |= a2 & c2
-            a2 ^= c2
-            c = b0 & b
-            b0 ^= b
-            c2 = b1 & c
-            b1 ^= c
-            b3 |= b2 & c2
-            b2 ^= c2
+        if f0 | f1 == 0:
+            continue
+        a0, a1, a2, a3, b0, b1, b2, b3 = _line_counts(x0, x1, s, w, k)
         for e in range(2, k):
             v = geo[_G_PARITY + e]
-            if v == 0 or f0 | f1 == 0:
-                continue
-            j = k - e
-            m0 = (
-                f0
-                & (a0 if j & 1 else ~a0)
-                & (a1 if j & 2 else ~a1)
-                & (a2 if j & 4 else ~a2)
-                & (a3 if j & 8 else ~a3)
-            )
-            m1 = (
-                f1
-                & (b0 if j & 1 else ~b0)
-                & (b1 if j & 2 else ~b1)
-                & (b2 if j & 4 else ~b2)
-                & (b3 if j & 8 else ~b3)
-            )
+            m0 = f0 & _counted(a0, a1, a2, a3, k - e)
+            m1 = f1 & _counted(b0, b1, b2, b3, k - e)
             total += (_popcount(m0) - _popcount(m1)) * v  # type: ignore[call-arg]
     return total
 
@@ -407,38 +379,61 @@ def _bb_column(bits, geo):
     return -1
 
 
-@numba.njit(cache=True)
-def _bb_negamax(
-    cur, mask, wcur, wopp, depth, ply, alpha, beta, geo, tt, history, mbuf, status, deadline
-):
-    """Negamax value for the side to move with discs ``cur`` (``mask``: all discs).
+#: The node kernels of the bitboard search.
+_NODE = NodeKernels()
 
-    ``wcur`` and ``wopp`` are :func:`_bb_wins` of the side to move and of the other side
-    (the parent computes them while ordering its moves, so each node pays one
-    :func:`_bb_wins` per child instead of two per node).
 
-    Same scores and tactics as :func:`_negamax`, on bitboards: winning cells of both
-    sides by shifts, moves under an opponent's winning cell skipped, the window
-    ``[alpha, beta]`` narrowed to the reachable win/loss scores, moves ordered by the
-    table move, the number of winning cells they make, history and centre.
-    """
-    status[S_NODES] += 1
-    if (status[S_NODES] & 4095) == 0 and clock() > deadline:
-        status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
+class BitSearch(NamedTuple):
+    """The context of the bitboard search (``g`` of :func:`atlas.bots.search.negamax`):
+    the geometry vector (:func:`bit_geometry`), the table (rows of position key and
+    packed value, depth, bound flag and move), the history, and each ply's moves, their
+    sort keys and (by column) the winning cells each move makes."""
+
+    status: np.ndarray
+    deadline: float
+
+    geo: np.ndarray
+    tt: np.ndarray
+    history: np.ndarray
+    moves: np.ndarray
+    keys: np.ndarray
+    wins: np.ndarray
+
+
+def bit_search_context(
+    geo: np.ndarray, tt: np.ndarray, plies: int, status: np.ndarray, deadline: float
+) -> BitSearch:
+    """A :class:`BitSearch` with a fresh history and move rows for ``plies`` plies."""
+    cols = int(geo[_G_COLS])
+    rows = np.zeros((3, plies, cols), dtype=np.int64)
+    history = np.zeros((2, cols), dtype=np.int64)
+    return BitSearch(status, deadline, geo, tt, history, rows[0], rows[1], rows[2])
+
+
+@_NODE
+def _expand(g, s, depth, ply, alpha, beta):  # pragma: no cover - compiled
+    """Tactics (a win now; the block of the opponent's win, two of them a loss; no move
+    under an opponent's winning cell), the leaves' value, the window narrowed to the
+    reachable win/loss scores, the table, then the moves ordered."""
+    cur, mask, wcur, wopp = s
+    status = g.status
+    geo = g.geo
     board = geo[_G_BOARD]
     empties = geo[_G_CELLS] - _popcount(mask)  # type: ignore[call-arg]
-    if empties == 0:
-        return 0
     opp = cur ^ mask
+    key = cur + mask
+    slot = (key ^ (key >> 24) ^ (key >> 43)) & (g.tt.shape[0] - 1)
+    seat = (geo[_G_CELLS] - empties) & 1
+    node = (opp, 0, False, seat, key, slot, False, 0, empties)
+    if empties == 0:
+        return -1, 0, alpha, beta, node
     playable = (mask + geo[_G_BOTTOM]) & board
     mine = wcur & ~mask
     if mine & playable:
         if ply == 0:
             status[S_BEST] = _bb_column(mine & playable, geo)
             status[S_DONE] = 1
-        return WIN - ply - 1
+        return -1, WIN - ply - 1, alpha, beta, node
     theirs = wopp & ~mask
     forced = theirs & playable
     if forced != 0:
@@ -447,27 +442,25 @@ def _bb_negamax(
             if ply == 0:
                 status[S_BEST] = _bb_column(forced, geo)
                 status[S_DONE] = 1
-            return -(WIN - ply - 2)
+            return -1, -(WIN - ply - 2), alpha, beta, node
     else:
         cand = playable & ~(theirs >> 1)
         if cand == 0:
             if ply == 0:
                 status[S_BEST] = _bb_column(playable, geo)
                 status[S_DONE] = 1
-            return -(WIN - ply - 2)
-    seat = (geo[_G_CELLS] - empties) & 1
+            return -1, -(WIN - ply - 2), alpha, beta, node
     if depth <= 0 and forced == 0:
         if seat == 0:
-            return _bb_eval(cur, opp, mask, mine, theirs, geo)
-        return -_bb_eval(opp, cur, mask, theirs, mine, geo)
+            return -1, _bb_eval(cur, opp, mask, mine, theirs, geo), alpha, beta, node
+        return -1, -_bb_eval(opp, cur, mask, theirs, mine, geo), alpha, beta, node
     if ply > 0:
         top = WIN - ply - 3
         if beta > top:
             beta = top
             if alpha >= beta:
-                return beta
-    key = cur + mask
-    slot = (key ^ (key >> 24) ^ (key >> 43)) & (tt.shape[0] - 1)
+                return -1, beta, alpha, beta, node
+    tt = g.tt
     tt_best = -1
     use_tt = depth > 1
     if use_tt and tt[slot, 0] == key:
@@ -476,7 +469,7 @@ def _bb_negamax(
         if (data >> 8) & 255 >= depth and ply > 0:
             v = value_from_tt((data >> 16) - _TT_OFFSET, ply, WIN)
             if tt_cuts((data >> 6) & 3, v, alpha, beta):
-                return v
+                return -1, v, alpha, beta, node
     cols = geo[_G_COLS]
     h1 = geo[_G_H1]
     colbits = (1 << geo[_G_ROWS]) - 1
@@ -487,107 +480,65 @@ def _bb_negamax(
         mv = cand & (colbits << (c * h1))
         if mv == 0:
             continue
-        k = history[seat, c] - i
+        k = g.history[seat, c] - i
         if c == tt_best:
             k += 1 << 50
         if eager:
             w = _bb_wins(cur | mv, geo)
-            mbuf[ply, 2 * cols + c] = w
+            g.wins[ply, c] = w
             k += _popcount(w & ~(mask | mv)) << 30
-        mbuf[ply, n] = c
-        mbuf[ply, cols + n] = k
+        g.moves[ply, n] = c
+        g.keys[ply, n] = k
         n += 1
-    for i in range(1, n):
-        mvc = mbuf[ply, i]
-        kv = mbuf[ply, cols + i]
-        j = i - 1
-        while j >= 0 and mbuf[ply, cols + j] < kv:
-            mbuf[ply, j + 1] = mbuf[ply, j]
-            mbuf[ply, cols + j + 1] = mbuf[ply, cols + j]
-            j -= 1
-        mbuf[ply, j + 1] = mvc
-        mbuf[ply, cols + j + 1] = kv
-    next_depth = depth - 1 if forced == 0 else depth
-    if next_depth < 0:
-        next_depth = 0
-    alpha0 = alpha
-    best = -(WIN + 1)
-    best_move = mbuf[ply, 0]
-    for i in range(n):
-        c = mbuf[ply, i]
-        mv = cand & (colbits << (c * h1))
-        w = mbuf[ply, 2 * cols + c] if eager else _bb_wins(cur | mv, geo)
-        if i == 0 or beta - alpha <= 1:
-            v = -_bb_negamax(
-                opp,
-                mask | mv,
-                wopp,
-                w,
-                next_depth,
-                ply + 1,
-                -beta,
-                -alpha,
-                geo,
-                tt,
-                history,
-                mbuf,
-                status,
-                deadline,
-            )
-        else:
-            # principal variation search: prove the move no better, search again if not
-            v = -_bb_negamax(
-                opp,
-                mask | mv,
-                wopp,
-                w,
-                next_depth,
-                ply + 1,
-                -alpha - 1,
-                -alpha,
-                geo,
-                tt,
-                history,
-                mbuf,
-                status,
-                deadline,
-            )
-            if alpha < v < beta and status[S_ABORT] == 0:
-                v = -_bb_negamax(
-                    opp,
-                    mask | mv,
-                    wopp,
-                    w,
-                    next_depth,
-                    ply + 1,
-                    -beta,
-                    -v,
-                    geo,
-                    tt,
-                    history,
-                    mbuf,
-                    status,
-                    deadline,
-                )
-        if status[S_ABORT] != 0:
-            return 0
-        if v > best:
-            best = v
-            best_move = c
-            if ply == 0:
-                status[S_BEST] = c
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            history[seat, c] += depth * depth
-            break
+    sort_moves(g.moves, g.keys, ply, n)
+    return n, 0, alpha, beta, (opp, cand, eager, seat, key, slot, use_tt, forced, empties)
+
+
+@_NODE
+def _play(g, s, node, c, ply):  # pragma: no cover - compiled
+    """The child: the other side to move; the winning cells of the mover's discs come
+    from the ordering (``wins``) or are computed here."""
+    cur, mask, wcur, wopp = s
+    geo = g.geo
+    mv = node[1] & (((1 << geo[_G_ROWS]) - 1) << (c * geo[_G_H1]))
+    w = g.wins[ply, c] if node[2] else _bb_wins(cur | mv, geo)
+    return (node[0], mask | mv, wopp, w)
+
+
+@_NODE
+def _child_depth(g, s, node, ply, i, depth):  # pragma: no cover - compiled
+    """An extension when forced keeps the horizon honest."""
+    next_depth = depth - 1 if node[7] == 0 else depth
+    return next_depth if next_depth > 0 else 0
+
+
+@_NODE
+def _cutoff(g, s, node, c, depth, ply):  # pragma: no cover - compiled
+    g.history[node[3], c] += depth * depth
+
+
+@_NODE
+def _store(g, s, node, depth, ply, best, move, alpha0, beta):  # pragma: no cover - compiled
+    if not node[6]:
+        return
     flag = bound_flag(best, alpha0, beta)
     stored = value_to_tt(best, ply, WIN)
-    if not use_tt:
-        return best
+    empties = node[8]
     d = _TT_SOLVED if depth >= empties else min(depth, _TT_SOLVED - 1)
-    tt[slot, 0] = key
-    tt[slot, 1] = ((stored + _TT_OFFSET) << 16) | (d << 8) | (flag << 6) | best_move
-    return best
+    slot = node[5]
+    g.tt[slot, 0] = node[4]
+    g.tt[slot, 1] = ((stored + _TT_OFFSET) << 16) | (d << 8) | (flag << 6) | move
+
+
+#: Negamax value for the side to move on bitboards (:func:`atlas.bots.search.negamax`):
+#: ``bit_search(g, s, depth, ply, alpha, beta)``, ``g`` a :class:`BitSearch`, ``s`` the
+#: position ``(cur, mask, wcur, wopp)``: the discs of the side to move and all discs,
+#: and :func:`_bb_wins` of the side to move and of the other side (the parent computes
+#: them while ordering its moves, so each node pays one :func:`_bb_wins` per child
+#: instead of two per node).
+#:
+#: Same scores and tactics as the array search, on bitboards: winning cells of both
+#: sides by shifts, moves under an opponent's winning cell skipped, the window narrowed
+#: to the reachable win/loss scores, moves ordered by the table move, the number of
+#: winning cells they make, history and centre; principal variation search.
+bit_search = negamax(f"{__name__}.bit_search", _NODE, win=WIN, pvs=PVS_VALUE, clock_mask=4095)

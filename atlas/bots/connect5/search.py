@@ -1,26 +1,29 @@
 """The array search of the ``strong`` connect5 bot, and the constants both searches share.
 
-:func:`_negamax` is a negamax alpha-beta in one numba kernel over a flat board with
-make/undo and incremental window counts, used for boards too large for 64-bit
-bitboards (:mod:`atlas.bots.connect5.bitboard`).  See :mod:`atlas.bots.connect5.strong`
+:data:`window_search` is a negamax alpha-beta (:func:`atlas.bots.search.negamax`) over
+a flat board with make/undo and incremental window counts, used for boards too large
+for 64-bit bitboards (:mod:`atlas.bots.connect5.bitboard`).  See :mod:`atlas.bots.connect5.strong`
 for the search as a whole.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
 from ..search import (
-    S_ABORT,
     S_BEST,
     S_DONE,
     S_EMPTY,
-    S_NODES,
     S_SCORE,
+    NodeKernels,
     bound_flag,
-    clock,
-    note_cutoff,
+    killer_cutoff,
+    killer_key,
+    negamax,
+    sort_moves,
     tt_cuts,
     value_from_tt,
     value_to_tt,
@@ -35,6 +38,8 @@ __all__ = [
     "SOLVE_EMPTIES",
     "SOLVE_SHARE",
     "window_counts",
+    "WindowSearch",
+    "window_search",
 ]
 
 #: Score of a win at the root; a win at ply p scores ``WIN - p``.
@@ -54,7 +59,6 @@ SOLVE_EMPTIES = 28
 #: Share of the move's time the exact attempt may take before the heuristic search.
 SOLVE_SHARE = 0.5
 _MAX_PLY = 512
-#: Indices into the kernel's int64 status vector.
 
 
 def _weights(inarow: int) -> np.ndarray:
@@ -149,32 +153,59 @@ def _threat_delta(
     return v if after else -v
 
 
+#: The node kernels of the array search.
+_NODE = NodeKernels(cutoff=killer_cutoff)
+
+
+class WindowSearch(NamedTuple):
+    """The context of the array search (``g`` of :func:`atlas.bots.search.negamax`).
+
+    The flat board (``cell = row * cols + col``, row 0 at the top) and each column's
+    height; the windows (:func:`atlas.bots.connect5.window.window_table`) with their
+    counts (:func:`window_counts`), weights and the threat squares of each seat; the
+    bonuses (threat squares of the right and wrong parity, the zugzwang value, parity
+    windows by empty cells); Zobrist keys per cell and seat and the position's key
+    (``key[0]``); the table (rows of key, best move, depth * 4 + bound flag, value),
+    history and killers; each ply's moves and their sort keys.
+    """
+
+    status: np.ndarray
+    deadline: float
+
+    board: np.ndarray
+    heights: np.ndarray
+    rows: int
+    cols: int
+    inarow: int
+    windows: np.ndarray
+    wcount: np.ndarray
+    cell_ptr: np.ndarray
+    cell_windows: np.ndarray
+    weights: np.ndarray
+    threats: np.ndarray
+    bonus: np.ndarray
+    zob: np.ndarray
+    key: np.ndarray
+    tt: np.ndarray
+    history: np.ndarray
+    killers: np.ndarray
+    moves: np.ndarray
+    keys: np.ndarray
+
+
 @numba.njit(cache=True)
-def _update(
-    cell: int,
-    p: int,
-    step: int,
-    board: np.ndarray,
-    windows: np.ndarray,
-    wcount: np.ndarray,
-    cell_ptr: np.ndarray,
-    cell_windows: np.ndarray,
-    weights: np.ndarray,
-    threats: np.ndarray,
-    bonus: np.ndarray,
-    rows: int,
-    cols: int,
-    status: np.ndarray,
-) -> None:
+def _update(g, cell, p, step):  # pragma: no cover - compiled
     """Put (``step=1``) or take back (``step=-1``) a disc of seat ``p`` on ``cell``."""
+    board, windows, wcount, threats = g.board, g.windows, g.wcount, g.threats
+    weights, bonus, rows, cols = g.weights, g.bonus, g.rows, g.cols
     inarow = windows.shape[1]
     old_code = board[cell]
     new_code = p + 1 if step > 0 else EMPTY
     delta = 0
     top = inarow - 1
     odd = (rows - cell // cols) % 2 == 1
-    for i in range(cell_ptr[cell], cell_ptr[cell + 1]):
-        w = cell_windows[i]
+    for i in range(g.cell_ptr[cell], g.cell_ptr[cell + 1]):
+        w = g.cell_windows[i]
         old = _value(wcount, w, weights) + _parity_value(wcount, w, bonus, inarow)
         a0 = wcount[w, 0]
         a1 = wcount[w, 1]
@@ -195,8 +226,8 @@ def _update(
                 delta += _threat_delta(s1, c1, 1, threats, rows, cols, bonus)
         delta += _value(wcount, w, weights) + _parity_value(wcount, w, bonus, inarow) - old
     board[cell] = new_code
-    status[S_SCORE] += delta
-    status[S_EMPTY] -= step
+    g.status[S_SCORE] += delta
+    g.status[S_EMPTY] -= step
 
 
 @numba.njit(cache=True)
@@ -223,42 +254,16 @@ def _zugzwang(threats, heights, rows, cols, z):
     return v
 
 
-@numba.njit(cache=True)
-def _negamax(
-    board,
-    heights,
-    rows,
-    cols,
-    inarow,
-    windows,
-    wcount,
-    cell_ptr,
-    cell_windows,
-    weights,
-    threats,
-    bonus,
-    zob,
-    key,
-    tt,
-    history,
-    killers,
-    mbuf,
-    status,
-    deadline,
-    p,
-    depth,
-    ply,
-    alpha,
-    beta,
-):
-    """Negamax value for seat ``p`` to move (see module notes); 0 once aborted."""
-    status[S_NODES] += 1
-    if (status[S_NODES] & 1023) == 0 and clock() > deadline:
-        status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
+@_NODE
+def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
+    """Tactics first (a win now; a block of the opponent's win, two of them a loss),
+    the leaves' value, the table, then the moves ordered."""
+    status = g.status
+    rows, cols, heights, threats = g.rows, g.cols, g.heights, g.threats
+    h = g.key[0]
+    slot = h & (g.tt.shape[0] - 1)
     if status[S_EMPTY] == 0:
-        return 0
+        return -1, 0, alpha, beta, (-1, slot, h)
     q = 1 - p
     # immediate win, and the opponent's immediate wins
     forced = -1
@@ -271,7 +276,7 @@ def _negamax(
             if ply == 0:
                 status[S_BEST] = c
                 status[S_DONE] = 1
-            return WIN - ply - 1
+            return -1, WIN - ply - 1, alpha, beta, (forced, slot, h)
         if threats[cell, q] > 0:
             n_threats += 1
             forced = c
@@ -279,22 +284,19 @@ def _negamax(
         if ply == 0:
             status[S_BEST] = forced
             status[S_DONE] = 1
-        return -(WIN - ply - 2)
+        return -1, -(WIN - ply - 2), alpha, beta, (forced, slot, h)
     if depth <= 0 and n_threats == 0:
-        v = status[S_SCORE] + _zugzwang(threats, heights, rows, cols, bonus[2])
-        return v if p == 0 else -v
-    h = key[0]
-    slot = h & (tt.shape[0] - 1)
+        v = status[S_SCORE] + _zugzwang(threats, heights, rows, cols, g.bonus[2])
+        return -1, v if p == 0 else -v, alpha, beta, (forced, slot, h)
+    tt = g.tt
     tt_best = -1
     if tt[slot, 0] == h:
         tt_best = tt[slot, 1]
         if tt[slot, 2] >> 2 >= depth and ply > 0:
             v = value_from_tt(tt[slot, 3], ply, WIN)
             if tt_cuts(tt[slot, 2] & 3, v, alpha, beta):
-                return v
+                return -1, v, alpha, beta, (forced, slot, h)
     # order the moves
-    moves = mbuf[ply, :cols]
-    keys = mbuf[ply, cols:]
     n = 0
     centre2 = cols - 1
     for c in range(cols):
@@ -302,161 +304,63 @@ def _negamax(
             continue
         if forced >= 0 and c != forced:
             continue
-        k = history[p, c] - abs(2 * c - centre2)
-        if c == tt_best:
-            k += 1 << 50
-        elif c == killers[ply, 0]:
-            k += 1 << 48
-        elif c == killers[ply, 1]:
-            k += 1 << 47
+        k = g.history[p, c] - abs(2 * c - centre2)
+        k = killer_key(k, c, tt_best, g.killers, ply, 50)
         if heights[c] + 1 < rows:
             above = (rows - 2 - heights[c]) * cols + c
             if threats[above, q] > 0:
                 k -= 1 << 52
-        moves[n] = c
-        keys[n] = k
+        g.moves[ply, n] = c
+        g.keys[ply, n] = k
         n += 1
-    for i in range(1, n):
-        mv = moves[i]
-        kv = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] < kv:
-            moves[j + 1] = moves[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        moves[j + 1] = mv
-        keys[j + 1] = kv
-    # an extension when forced keeps the horizon honest
-    next_depth = depth - 1 if forced < 0 else depth
-    if next_depth < 0:
-        next_depth = 0
-    alpha0 = alpha
-    best = -(WIN + 1)
-    best_move = moves[0]
-    for i in range(n):
-        c = moves[i]
-        cell = (rows - 1 - heights[c]) * cols + c
-        _update(
-            cell,
-            p,
-            1,
-            board,
-            windows,
-            wcount,
-            cell_ptr,
-            cell_windows,
-            weights,
-            threats,
-            bonus,
-            rows,
-            cols,
-            status,
-        )
-        heights[c] += 1
-        key[0] ^= zob[cell, p]
-        v = -_negamax(
-            board,
-            heights,
-            rows,
-            cols,
-            inarow,
-            windows,
-            wcount,
-            cell_ptr,
-            cell_windows,
-            weights,
-            threats,
-            bonus,
-            zob,
-            key,
-            tt,
-            history,
-            killers,
-            mbuf,
-            status,
-            deadline,
-            q,
-            next_depth,
-            ply + 1,
-            -beta,
-            -alpha,
-        )
-        key[0] ^= zob[cell, p]
-        heights[c] -= 1
-        _update(
-            cell,
-            p,
-            -1,
-            board,
-            windows,
-            wcount,
-            cell_ptr,
-            cell_windows,
-            weights,
-            threats,
-            bonus,
-            rows,
-            cols,
-            status,
-        )
-        if status[S_ABORT] != 0:
-            return 0
-        if v > best:
-            best = v
-            best_move = c
-            if ply == 0:
-                status[S_BEST] = c
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            note_cutoff(killers, history, ply, p, c, depth * depth)
-            break
-    flag = bound_flag(best, alpha0, beta)
-    stored = value_to_tt(best, ply, WIN)
-    tt[slot, 0] = h
-    tt[slot, 1] = best_move
-    tt[slot, 2] = depth * 4 + flag
-    tt[slot, 3] = stored
-    return best
+    sort_moves(g.moves, g.keys, ply, n)
+    return n, 0, alpha, beta, (forced, slot, h)
+
+
+@_NODE
+def _play(g, p, node, c, ply):  # pragma: no cover - compiled
+    cell = (g.rows - 1 - g.heights[c]) * g.cols + c
+    _update(g, cell, p, 1)
+    g.heights[c] += 1
+    g.key[0] ^= g.zob[cell, p]
+    return 1 - p
+
+
+@_NODE
+def _undo(g, p, node, c, q):  # pragma: no cover - compiled
+    g.heights[c] -= 1
+    cell = (g.rows - 1 - g.heights[c]) * g.cols + c
+    g.key[0] ^= g.zob[cell, p]
+    _update(g, cell, p, -1)
+
+
+@_NODE
+def _child_depth(g, p, node, ply, i, depth):  # pragma: no cover - compiled
+    """An extension when forced keeps the horizon honest."""
+    next_depth = depth - 1 if node[0] < 0 else depth
+    return next_depth if next_depth > 0 else 0
+
+
+@_NODE
+def _store(g, p, node, depth, ply, best, move, alpha0, beta):  # pragma: no cover - compiled
+    slot = node[1]
+    g.tt[slot, 0] = node[2]
+    g.tt[slot, 1] = move
+    g.tt[slot, 2] = depth * 4 + bound_flag(best, alpha0, beta)
+    g.tt[slot, 3] = value_to_tt(best, ply, WIN)
+
+
+#: Negamax alpha-beta over a :class:`WindowSearch` with make/undo
+#: (:func:`atlas.bots.search.negamax`): ``window_search(g, p, depth, ply, alpha, beta)``,
+#: the value for seat ``p`` to move (see :mod:`atlas.bots.connect5.strong`).
+window_search = negamax(f"{__name__}.window_search", _NODE, win=WIN, clock_mask=1023)
 
 
 @numba.njit(cache=True)
-def _load(
-    start,
-    board,
-    windows,
-    wcount,
-    cell_ptr,
-    cell_windows,
-    weights,
-    threats,
-    bonus,
-    rows,
-    cols,
-    status,
-    zob,
-    key,
-):
+def _load(g, start):  # pragma: no cover - compiled
     """Fill the search arrays (counts, threats, score, key) from the position ``start``."""
     for cell in range(start.shape[0]):
         if start[cell] != EMPTY:
             p = start[cell] - 1
-            _update(
-                cell,
-                p,
-                1,
-                board,
-                windows,
-                wcount,
-                cell_ptr,
-                cell_windows,
-                weights,
-                threats,
-                bonus,
-                rows,
-                cols,
-                status,
-            )
-            key[0] ^= zob[cell, p]
+            _update(g, cell, p, 1)
+            g.key[0] ^= g.zob[cell, p]

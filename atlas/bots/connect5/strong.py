@@ -2,9 +2,10 @@
 
 Works for any board and ``inarow`` (Connect Four is ``inarow=4`` on 7 x 6).  Boards of
 at most 64 bits (``cols * (rows + 1) <= 64``, the bundled 9 x 6 and 7 x 6 included) are
-searched on bitboards by :func:`~atlas.bots.connect5.bitboard._bb_negamax`; larger ones
-by :func:`~atlas.bots.connect5.search._negamax`, a negamax alpha-beta in one numba
-kernel over a flat board with make/undo.  Both share:
+searched on bitboards by :data:`~atlas.bots.connect5.bitboard.bit_search`; larger ones
+by :data:`~atlas.bots.connect5.search.window_search`, over a flat board with make/undo:
+two instances of the one alpha-beta kernel of :func:`atlas.bots.search.negamax`.  Both
+share:
 
 * **Tactics first.**  At every node a move that wins at once is taken; if the opponent
   threatens to win at a playable cell, only the block is searched (two such threats are
@@ -57,23 +58,31 @@ practice. *IEEE PAMI* 11(11).  ``connect5-minimax.txt`` (the seed bot this one b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..base import BotBase
 from ..search import (
     S_ABORT,
     S_BEST,
-    S_DONE,
     S_EMPTY,
     S_NODES,
+    DeepeningBot,
     clock,
     gc_paused,
     new_status,
     stop_time,
 )
-from .bitboard import _U64, _bb_negamax, _bb_wins, _signed, bit_geometry, bitboards
+from .bitboard import (
+    _U64,
+    _bb_wins,
+    _signed,
+    bit_geometry,
+    bit_search,
+    bit_search_context,
+    bitboards,
+)
 from .search import (
     _MAX_PLY,
     SOLVE_EMPTIES,
@@ -81,11 +90,12 @@ from .search import (
     TT_BITS,
     WIN,
     ZUGZWANG,
+    WindowSearch,
     _load,
-    _negamax,
     _parity_weights,
     _weights,
     window_counts,
+    window_search,
 )
 from .window import EMPTY, flat_board, tiny_state, window_table
 
@@ -100,44 +110,30 @@ __all__ = [
 ]
 
 
-class StrongConnect5Bot(BotBase):
+class StrongConnect5Bot(DeepeningBot):
     """Iterative-deepening alpha-beta with tactics, history and a transposition table.
 
-    Parameters
-    ----------
-    game : str
-        ``"connect5"``.
-    seed : int
-        Seeds the choice between equally good first moves on an empty board.
-    margin : float
-        Seconds kept in hand before the deadline.
-    max_depth : int or None
-        Stop deepening at this depth (``None``: until the deadline or an exact result).
+    Parameters as :class:`~atlas.bots.search.DeepeningBot`'s (the generator chooses
+    between equally good first moves on an empty board; without ``max_depth`` the bot
+    deepens until the deadline or an exact result; :attr:`margin` 12 ms).
 
     Notes
     -----
     Boards of at most 64 bits (``cols * (rows + 1) <= 64``: up to 9 x 6, 8 x 7, 7 x 8)
-    are searched by :func:`_bb_negamax` on bitboards (4 to 5 million nodes per second,
+    are searched by :data:`bit_search` on bitboards (4 to 5 million nodes per second,
     about 4 times the array kernel's; at 0.1 s a move the 9 x 6 game is usually solved
     exactly from about 22 to 26 empty cells); larger ones by the array kernel
-    :func:`_negamax`.  Each iteration is one kernel call, which reads
+    :data:`window_search`.  Each iteration is one kernel call, which reads
     the clock every few thousand nodes and aborts past the deadline; the move of the
     last finished iteration (or a better root move fully searched by the aborted one) is
     played.  The tables keep ``2 ** TT_BITS`` entries and live as long as the bot.
     """
 
     name = "strong"
+    margin = 0.012
 
-    def __init__(
-        self,
-        game: str = "connect5",
-        seed: int = 0,
-        margin: float = 0.012,
-        max_depth: int | None = None,
-    ) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.margin = margin
-        self.max_depth = max_depth
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.solve_empties = SOLVE_EMPTIES
         self.solve_share = SOLVE_SHARE
         # array search, one row per entry: key, best move, depth * 4 + bound flag, value
@@ -146,10 +142,6 @@ class StrongConnect5Bot(BotBase):
         self.tt_bits: np.ndarray | None = None
         self.geo: np.ndarray | None = None
         self._geometry: tuple[int, int, int] | None = None
-        self._warm = False
-        self.last_depth = 0
-        self.last_score = 0
-        self.last_nodes = 0
 
     def _setup(self, rows: int, cols: int, inarow: int) -> None:
         if self._geometry == (rows, cols, inarow):
@@ -211,32 +203,27 @@ class StrongConnect5Bot(BotBase):
         if not board.any():
             centre = [c for c in playable if abs(2 * c - (cols - 1)) <= 1]
             return int(self.rng.choice(centre))
+        stop = stop_time(deadline, self.margin)
         if bits and self.geo is not None:
-            return self._search_bits(
-                board, rows, cols, player, stop_time(deadline, self.margin), playable[0]
-            )
-        return self._search_arrays(
-            board,
-            heights,
-            rows,
-            cols,
-            inarow,
-            player,
-            stop_time(deadline, self.margin),
-            playable[0],
-        )
+            return self._search_bits(board, rows, cols, player, stop, playable[0])
+        g = self.window_search(board, heights, rows, cols, inarow, stop)
+        return self._search_arrays(g, player, playable[0])
 
     def _search_bits(
         self, board: np.ndarray, rows: int, cols: int, player: int, stop: float, best: int
     ) -> int:
-        """Iterative deepening with :func:`_bb_negamax`."""
+        """Iterative deepening with :data:`bit_search`."""
         self._tables(rows, cols, True)
         cur, mask = bitboards(board, rows, cols, player)
         status = new_status()
-        history = np.zeros((2, cols), dtype=np.int64)
-        mbuf = np.zeros((rows * cols + 2, 3 * cols), dtype=np.int64)
-        wcur = int(_bb_wins(cur, self.geo))
-        wopp = int(_bb_wins(cur ^ mask, self.geo))
+        assert self.geo is not None and self.tt_bits is not None  # set by the caller
+        g = bit_search_context(self.geo, self.tt_bits, rows * cols + 2, status, stop)
+        position = (
+            cur,
+            mask,
+            int(_bb_wins(cur, self.geo)),
+            int(_bb_wins(cur ^ mask, self.geo)),
+        )
         empties = int((board == EMPTY).sum())
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
         drawn = -1
@@ -245,21 +232,13 @@ class StrongConnect5Bot(BotBase):
             # exact win/draw/loss with a null window around a draw
             now = float(clock())
             status[S_BEST] = -1
-            score = _bb_negamax(
-                cur,
-                mask,
-                wcur,
-                wopp,
+            score = bit_search(
+                g._replace(deadline=now + self.solve_share * (stop - now)),
+                position,
                 empties,
                 0,
                 -1,
                 1,
-                self.geo,
-                self.tt_bits,
-                history,
-                mbuf,
-                status,
-                now + self.solve_share * (stop - now),
             )
             self.last_nodes = int(status[S_NODES])
             if status[S_ABORT] == 0 and status[S_BEST] >= 0 and score >= 0:
@@ -271,37 +250,15 @@ class StrongConnect5Bot(BotBase):
                 drawn = best = int(status[S_BEST])
                 now = float(clock())
                 heuristic_stop = now + 0.5 * (stop - now)
-        for depth in range(1, limit + 1):
-            status[S_ABORT] = 0
-            status[S_DONE] = 0
-            status[S_BEST] = -1
-            score = _bb_negamax(
-                cur,
-                mask,
-                wcur,
-                wopp,
-                depth,
-                0,
-                -(WIN + 1),
-                WIN + 1,
-                self.geo,
-                self.tt_bits,
-                history,
-                mbuf,
-                status,
-                heuristic_stop,
-            )
-            if status[S_ABORT] != 0:
-                if status[S_DONE] > 0 and status[S_BEST] >= 0:
-                    best = int(status[S_BEST])
-                break
-            best = int(status[S_BEST]) if status[S_BEST] >= 0 else best
-            if drawn < 0:
-                self.last_depth = depth
-                self.last_score = int(score)
-            if abs(score) > WIN - 1000 or time_left(heuristic_stop) < 0:
-                break
-        self.last_nodes = int(status[S_NODES])
+        g = g._replace(deadline=heuristic_stop)
+        solved = (self.last_depth, self.last_score)
+
+        def run(depth: int) -> int:
+            return int(bit_search(g, position, depth, 0, -(WIN + 1), WIN + 1))
+
+        best = self.deepen(run, status, limit, best, _done(heuristic_stop))
+        if drawn >= 0:  # the figures of the proof, not of the search for traps
+            self.last_depth, self.last_score = solved
         if (
             drawn >= 0
             and best != drawn
@@ -319,114 +276,78 @@ class StrongConnect5Bot(BotBase):
         mv = ((mask & _U64) + (1 << (col * h1))) & column
         opp = cur ^ mask
         status = new_status()
-        assert self._geometry is not None  # set by the caller's bitboards
-        mbuf = np.zeros((empties + 2, 3 * self._geometry[1]), dtype=np.int64)
-        history = np.zeros((2, self._geometry[1]), dtype=np.int64)
+        assert self.geo is not None and self.tt_bits is not None  # set by the bitboards
+        g = bit_search_context(self.geo, self.tt_bits, empties + 2, status, stop)
         # the opponent's value with a null window above a draw: <= 0 keeps the draw
-        v = _bb_negamax(
+        mover = _signed((cur & _U64) | mv)
+        child = (
             opp,
             _signed((mask & _U64) | mv),
             _bb_wins(opp, self.geo),
-            _bb_wins(_signed((cur & _U64) | mv), self.geo),
-            empties - 1,
-            1,
-            0,
-            1,
-            self.geo,
-            self.tt_bits,
-            history,
-            mbuf,
-            status,
-            stop,
+            _bb_wins(mover, self.geo),
         )
+        v = bit_search(g, child, empties - 1, 1, 0, 1)
         return status[S_ABORT] == 0 and v <= 0
 
-    def _search_arrays(
+    def window_search(
         self,
         start: np.ndarray,
         heights: np.ndarray,
         rows: int,
         cols: int,
         inarow: int,
-        player: int,
         stop: float,
-        best: int,
-    ) -> int:
-        """Iterative deepening with the array kernel :func:`_negamax` (any board size)."""
+    ) -> WindowSearch:
+        """The array search's context with the position ``start`` (a flat board) loaded:
+        window counts, threats and the evaluation (``status[S_SCORE]``) filled in."""
         self._tables(rows, cols, False)
-        board = np.zeros_like(start)
-        wcount = window_counts(self.windows, rows, cols)
-        threats = np.zeros((rows * cols, 2), dtype=np.int64)
+        assert self.tt is not None
         status = new_status()
         status[S_EMPTY] = rows * cols
-        key = np.zeros(1, dtype=np.int64)
-        _load(
-            start,
-            board,
+        g = WindowSearch(
+            status,
+            stop,
+            np.zeros_like(start),
+            heights,
+            rows,
+            cols,
+            inarow,
             self.windows,
-            wcount,
+            window_counts(self.windows, rows, cols),
             self.cell_ptr,
             self.cell_windows,
             self.weights,
-            threats,
+            np.zeros((rows * cols, 2), dtype=np.int64),
             self.bonus,
-            rows,
-            cols,
-            status,
             self.zob,
-            key,
+            np.zeros(1, dtype=np.int64),
+            self.tt,
+            np.zeros((2, cols), dtype=np.int64),
+            np.full((_MAX_PLY, 2), -1, dtype=np.int64),
+            np.zeros((_MAX_PLY, cols), dtype=np.int64),
+            np.zeros((_MAX_PLY, cols), dtype=np.int64),
         )
-        history = np.zeros((2, cols), dtype=np.int64)
-        killers = np.full((_MAX_PLY, 2), -1, dtype=np.int64)
-        mbuf = np.zeros((_MAX_PLY, 2 * cols), dtype=np.int64)
+        _load(g, start)
+        return g
+
+    def _search_arrays(self, g: WindowSearch, player: int, best: int) -> int:
+        """Iterative deepening with the array kernel :data:`window_search` (any board
+        size) on the position loaded in ``g``."""
+        status = g.status
         empties = int(status[S_EMPTY])
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        nodes = 0
-        for depth in range(1, limit + 1):
-            status[S_ABORT] = 0
-            status[S_DONE] = 0
-            status[S_BEST] = -1
-            score = _negamax(
-                board,
-                heights,
-                rows,
-                cols,
-                inarow,
-                self.windows,
-                wcount,
-                self.cell_ptr,
-                self.cell_windows,
-                self.weights,
-                threats,
-                self.bonus,
-                self.zob,
-                key,
-                self.tt,
-                history,
-                killers,
-                mbuf,
-                status,
-                stop,
-                player,
-                depth,
-                0,
-                -(WIN + 1),
-                WIN + 1,
-            )
-            nodes = int(status[S_NODES])
-            if status[S_ABORT] != 0:
-                if status[S_DONE] > 0 and status[S_BEST] >= 0:
-                    best = int(status[S_BEST])
-                break
-            best = int(status[S_BEST]) if status[S_BEST] >= 0 else best
-            self.last_depth = depth
-            self.last_score = int(score)
-            if abs(score) > WIN - 1000 or time_left(stop) < 0:
-                break
-        self.last_nodes = nodes
-        return best
+
+        def run(depth: int) -> int:
+            return int(window_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
+
+        return self.deepen(run, status, limit, best, _done(g.deadline))
 
 
 def time_left(deadline: float) -> float:
     """Seconds from now to ``deadline``."""
     return deadline - float(clock())
+
+
+def _done(stop: float) -> Callable[[int], bool]:
+    """When deepening ends: a proven result, or the clock past ``stop``."""
+    return lambda score: abs(score) > WIN - 1000 or time_left(stop) < 0

@@ -19,11 +19,12 @@ The module also holds the board helpers the ``strong`` bot shares: the flat boar
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
+from ...jit import numba as lazy
 from ..base import BotBase
 from ..search import clock, stop_time
 
@@ -143,52 +144,49 @@ def move_score(
     return total, won
 
 
-@numba.njit(cache=True)
-def _minimax(
-    board: np.ndarray,
-    heights: np.ndarray,
-    cols: int,
-    rows: int,
-    windows: np.ndarray,
-    cell_ptr: np.ndarray,
-    cell_windows: np.ndarray,
-    scores: np.ndarray,
-    code: int,
-    me: int,
-    depth: int,
-    acc: int,
-) -> int:
+class SeedBoard(NamedTuple):
+    """What the seed's minimax reads: the flat board and column heights (changed and
+    restored as it goes), the window table and the seed's window scores."""
+
+    board: np.ndarray
+    heights: np.ndarray
+    rows: int
+    cols: int
+    windows: np.ndarray
+    cell_ptr: np.ndarray
+    cell_windows: np.ndarray
+    scores: np.ndarray
+
+
+@numba.njit(cache=True, inline="always")
+def _drop(t, c, code, me, depth, acc):
+    """The value for ``me`` of disc ``code`` dropped in column ``c`` after the path sum
+    ``acc``: the path sum with the move's score, searched ``depth - 1`` more plies
+    unless the move wins."""
+    cell = (t.rows - 1 - t.heights[c]) * t.cols + c
+    t.board[cell] = code
+    t.heights[c] += 1
+    s, won = move_score(t.board, cell, code, t.windows, t.cell_ptr, t.cell_windows, t.scores)
+    value = acc + s if code == me else acc - s
+    if not won:
+        value = _minimax(t, 3 - code, me, depth - 1, value)
+    t.heights[c] -= 1
+    t.board[cell] = EMPTY
+    return value
+
+
+@lazy.njit(cache=True, _nrt=False)
+def _minimax(t, code, me, depth, acc):
     """Seed minimax: value of the path sum ``acc`` searched ``depth`` more plies."""
     if depth == 0:
         return acc
     maximise = code == me
     best = 0
     found = False
-    for c in range(cols):
-        if heights[c] >= rows:
+    for c in range(t.cols):
+        if t.heights[c] >= t.rows:
             continue
-        cell = (rows - 1 - heights[c]) * cols + c
-        board[cell] = code
-        heights[c] += 1
-        s, won = move_score(board, cell, code, windows, cell_ptr, cell_windows, scores)
-        value = acc + s if maximise else acc - s
-        if not won:
-            value = _minimax(
-                board,
-                heights,
-                cols,
-                rows,
-                windows,
-                cell_ptr,
-                cell_windows,
-                scores,
-                3 - code,
-                me,
-                depth - 1,
-                value,
-            )
-        heights[c] -= 1
-        board[cell] = EMPTY
+        value = _drop(t, c, code, me, depth, acc)
         if not found or (maximise and value > best) or (not maximise and value < best):
             best = value
             found = True
@@ -196,49 +194,16 @@ def _minimax(
 
 
 @numba.njit(cache=True)
-def root_values(
-    board: np.ndarray,
-    heights: np.ndarray,
-    cols: int,
-    rows: int,
-    windows: np.ndarray,
-    cell_ptr: np.ndarray,
-    cell_windows: np.ndarray,
-    scores: np.ndarray,
-    code: int,
-    depth: int,
-    deadline: float,
-) -> np.ndarray:
-    """Minimax value of every root column (``INT64_MIN`` for full or unsearched ones)."""
-    values = np.full(cols, np.iinfo(np.int64).min, dtype=np.int64)
-    for c in range(cols):
-        if heights[c] >= rows:
+def root_values(t, code, depth, deadline):
+    """Minimax value of every root column of the :class:`SeedBoard` ``t`` for the seat
+    playing ``code`` (``INT64_MIN`` for full or unsearched columns)."""
+    values = np.full(t.cols, np.iinfo(np.int64).min, dtype=np.int64)
+    for c in range(t.cols):
+        if t.heights[c] >= t.rows:
             continue
         if clock() > deadline:
             break
-        cell = (rows - 1 - heights[c]) * cols + c
-        board[cell] = code
-        heights[c] += 1
-        s, won = move_score(board, cell, code, windows, cell_ptr, cell_windows, scores)
-        value = s
-        if not won:
-            value = _minimax(
-                board,
-                heights,
-                cols,
-                rows,
-                windows,
-                cell_ptr,
-                cell_windows,
-                scores,
-                3 - code,
-                code,
-                depth - 1,
-                s,
-            )
-        heights[c] -= 1
-        board[cell] = EMPTY
-        values[c] = value
+        values[c] = _drop(t, c, code, code, depth, 0)
     return values
 
 
@@ -293,20 +258,8 @@ class Window4Bot(BotBase):
     def values(self, state: Any, player: int, deadline: float) -> np.ndarray:
         """Minimax value of each column for ``player`` (``INT64_MIN`` if not playable)."""
         board, heights, rows, cols, inarow = flat_board(state)
-        windows, cell_ptr, cell_windows, scores = self._table(rows, cols, inarow)
-        return root_values(
-            board,
-            heights,
-            cols,
-            rows,
-            windows,
-            cell_ptr,
-            cell_windows,
-            scores,
-            player + 1,
-            self.depth,
-            stop_time(deadline, self.margin),
-        )
+        t = SeedBoard(board, heights, rows, cols, *self._table(rows, cols, inarow))
+        return root_values(t, player + 1, self.depth, stop_time(deadline, self.margin))
 
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Best column by depth-4 minimax, ties broken at random."""

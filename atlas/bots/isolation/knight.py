@@ -22,9 +22,8 @@ Evaluation, for the side to move ``p``:
 
 References
 ----------
-Zobrist, A. L. (1970). A new hashing method with application for game playing.
-Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
-practice. *IEEE PAMI* 11(11).  ``isolation-alphabeta.txt`` (the seed bot).
+``isolation-alphabeta.txt`` (the seed bot); the search's in
+:mod:`atlas.bots.isolation.bitboard`.
 """
 
 from __future__ import annotations
@@ -32,22 +31,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ...jit import numba as lazy
 from ...sim.isolation import KNIGHT_JUMPS
-from ..search import (
-    S_ABORT,
-    S_BEST,
-    S_CLOCK,
-    S_DONE,
-    S_NODES,
-    bound_flag,
-    clock,
-    note_cutoff,
-    sort_moves,
-    tt_cuts,
-    value_from_tt,
-    value_to_tt,
-)
-from .phased import SEPARATED_WIN, WIN
+from .bitboard import CLOCK_NODES, bit_voronoi, bitboard_search, popcount
+from .phased import SEPARATED_WIN
 
 __all__ = [
     "KnightTables",
@@ -58,6 +45,7 @@ __all__ = [
     "knight_walk",
     "knight_search",
     "MAX_CELLS",
+    "CLOCK_NODES",
 ]
 
 #: Largest board the bitboard search takes (one bit per square).
@@ -66,11 +54,6 @@ _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 #: Weights: territory (squares), own mobility, opposing mobility.
 TERRITORY, OWN_MOBILITY, THEIR_MOBILITY = 2, 1, 2
-#: Nodes between two reads of the clock (``S_CLOCK`` holds the count of the next read).
-CLOCK_NODES = 1024
-#: Nodes this close to the leaves skip the transposition table (five random memory
-#: reads and writes cost more than searching them again).
-TT_MIN_DEPTH = 2
 #: Walk-search nodes per side at a separated leaf.
 WALK_NODES = 300
 
@@ -128,17 +111,6 @@ def knight_tables(rows: int, cols: int) -> KnightTables:
 
 
 @numba.njit(cache=True)
-def popcount(x):  # pragma: no cover - compiled
-    """Number of set bits of a ``uint64`` (SWAR)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + (
-        (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
-    )
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@numba.njit(cache=True)
 def knight_spread(x, tab):  # pragma: no cover - compiled
     """The squares one knight jump from any square of the set ``x`` (eight shifts)."""
     y = (
@@ -154,47 +126,14 @@ def knight_spread(x, tab):  # pragma: no cover - compiled
     return y & tab[T_BOARD]
 
 
-@numba.njit(cache=True)
-def knight_voronoi(free, a, b, tie, tab):  # pragma: no cover
-    """Squares of ``free`` each piece reaches first by jumps, and whether they touch.
+@lazy.njit(cache=True, inline="always")
+def _step(x, free, tab):  # pragma: no cover - compiled
+    return knight_spread(x, tab) & free
 
-    ``a`` and ``b`` are the pieces' squares; a square both reach after the same number
-    of jumps goes to seat ``tie``.  Returns ``(squares of seat 0, squares of seat 1,
-    reach of seat 0, reach of seat 1)``, the reaches as bit sets (each includes its
-    piece's square): they are disjoint exactly when the pieces are separated.
-    O(jump distance) layers of eight shifts.
-    """
-    seen0 = _ONE << np.uint64(a)
-    seen1 = _ONE << np.uint64(b)
-    f0 = seen0
-    f1 = seen1
-    own0 = _ZERO
-    own1 = _ZERO
-    claimed = _ZERO
-    while (f0 | f1) != _ZERO:
-        n0 = _ZERO
-        n1 = _ZERO
-        if f0 != _ZERO:
-            n0 = knight_spread(f0, tab) & free & ~seen0
-            seen0 |= n0
-        if f1 != _ZERO:
-            n1 = knight_spread(f1, tab) & free & ~seen1
-            seen1 |= n1
-        c0 = n0 & ~claimed
-        c1 = n1 & ~claimed
-        if tie == 0:
-            own0 |= c0
-            own1 |= c1 & ~c0
-        elif tie == 1:
-            own1 |= c1
-            own0 |= c0 & ~c1
-        else:
-            own0 |= c0 & ~c1
-            own1 |= c1 & ~c0
-        claimed |= c0 | c1
-        f0 = n0
-        f1 = n1
-    return popcount(own0), popcount(own1), seen0, seen1
+
+#: ``knight_voronoi(free, a, b, tie, tab)``: the squares of ``free`` each piece reaches
+#: first by jumps, ties to seat ``tie`` (:func:`atlas.bots.isolation.bitboard.bit_voronoi`).
+knight_voronoi = bit_voronoi(f"{__name__}.knight_voronoi", _step)
 
 
 @numba.njit(cache=True)
@@ -259,218 +198,39 @@ def _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem):  # pragma: no cov
     return TERRITORY * (own - other) + OWN_MOBILITY * mine - THEIR_MOBILITY * theirs
 
 
-@numba.njit(cache=True)
-def knight_search(
-    free,
-    pos0,
-    pos1,
-    p,
-    depth,
-    ply,
-    alpha,
-    beta,
-    key,
-    tab,
-    jumps,
-    order,
-    walk,
-    rem,
-    zobrist,
-    zside,
-    tt_key,
-    tt,
-    killers,
-    history,
-    status,
-    deadline,
-):  # pragma: no cover - compiled
-    """Principal-variation alpha-beta on a knight bitboard; the value for seat ``p``.
-
-    ``free`` (``uint64``) holds the free squares, ``pos0``/``pos1`` the pieces' squares
-    (-1 while unplaced: the move is then a placement on any free square), ``key`` the
-    Zobrist key of the position; ``tab`` and ``jumps`` come from :class:`KnightTables`.
-    ``order[0]``/``order[1]`` hold each ply's moves and their
-    sort keys; ``walk`` and ``rem`` are the walk search's stacks; ``zobrist`` stacks the
-    keys of blocked squares and of each seat's piece; ``tt[slot]`` holds best move,
-    depth, bound flag and value of the entry whose key is ``tt_key[slot]``.  ``status``
-    gets the node count, the abort flag, the root's best move and how many root moves
-    were finished.  Few array arguments: each costs every recursive call.
-    """
-    buf = order[0]
-    keys = order[1]
-    cur = walk[0]
-    idx = walk[1]
-    status[S_NODES] += 1
-    if status[S_NODES] >= status[S_CLOCK]:
-        status[S_CLOCK] = status[S_NODES] + CLOCK_NODES
-        if clock() > deadline:
-            status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
-    q = 1 - p
-    src = pos0 if p == 0 else pos1
-    other = pos1 if p == 0 else pos0
+@lazy.njit(cache=True, inline="always")
+def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
+    """The jumps from ``src`` to squares of ``free`` in jump order (all free squares in
+    order for a placement), into row ``ply`` of ``moves``; how many."""
     n = 0
     if src < 0:
-        for c in range(jumps.shape[0]):
+        for c in range(g.jumps.shape[0]):
             if (free >> np.uint64(c)) & _ONE:
-                buf[ply, n] = c
+                moves[ply, n] = c
                 n += 1
     else:
         for d in range(8):
-            c = jumps[src, d]
+            c = g.jumps[src, d]
             if c >= 0 and (free >> np.uint64(c)) & _ONE:
-                buf[ply, n] = c
+                moves[ply, n] = c
                 n += 1
-    if n == 0:
-        return -(WIN - ply)
-    if depth <= 0:
-        return _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem)
-    slot = key & np.uint64(tt_key.shape[0] - 1)
-    tt_best = -1
-    use_tt = depth >= TT_MIN_DEPTH
-    if use_tt and tt_key[slot] == key:
-        tt_best = tt[slot, 0]
-        if tt[slot, 1] >= depth and ply > 0:
-            v = value_from_tt(tt[slot, 3], ply, WIN)
-            if tt_cuts(tt[slot, 2], v, alpha, beta):
-                return v
-    if other >= 0:
-        reply = tab[T_ATTACK + other]
-    else:
-        reply = tab[T_BOARD]
-    for i in range(n):
-        m = buf[ply, i]
-        k = history[p, m]
-        if depth >= 2:
-            after = free & ~(_ONE << np.uint64(m))
-            onward = popcount(tab[T_ATTACK + m] & after)
-            k += (32 + onward - 2 * popcount(reply & after)) << 40
-        if m == tt_best:
-            k += 1 << 60
-        elif m == killers[ply, 0]:
-            k += 1 << 58
-        elif m == killers[ply, 1]:
-            k += 1 << 57
-        keys[ply, i] = k
-    sort_moves(buf, keys, ply, n)
-    alpha0 = alpha
-    best = -(WIN + 1)
-    best_move = buf[ply, 0]
-    for i in range(n):
-        m = buf[ply, i]
-        child = free & ~(_ONE << np.uint64(m))
-        c0 = m if p == 0 else pos0
-        c1 = pos1 if p == 0 else m
-        if depth == 1:
-            # the leaves, evaluated here rather than in a call each
-            status[S_NODES] += 1
-            if other < 0:
-                replies = popcount(child)
-            else:
-                replies = popcount(reply & child)
-            if replies == 0:
-                v = WIN - ply - 1
-            else:
-                v = -_evaluate(child, c0, c1, q, tab, jumps, cur, idx, rem)
-        else:
-            ckey = key ^ zobrist[0, m] ^ zobrist[1 + p, m] ^ zside
-            if src >= 0:
-                ckey ^= zobrist[1 + p, src]
-            if i == 0:
-                v = -knight_search(
-                    child,
-                    c0,
-                    c1,
-                    q,
-                    depth - 1,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    ckey,
-                    tab,
-                    jumps,
-                    order,
-                    walk,
-                    rem,
-                    zobrist,
-                    zside,
-                    tt_key,
-                    tt,
-                    killers,
-                    history,
-                    status,
-                    deadline,
-                )
-            else:
-                v = -knight_search(
-                    child,
-                    c0,
-                    c1,
-                    q,
-                    depth - 1,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    ckey,
-                    tab,
-                    jumps,
-                    order,
-                    walk,
-                    rem,
-                    zobrist,
-                    zside,
-                    tt_key,
-                    tt,
-                    killers,
-                    history,
-                    status,
-                    deadline,
-                )
-                if alpha < v < beta:
-                    v = -knight_search(
-                        child,
-                        c0,
-                        c1,
-                        q,
-                        depth - 1,
-                        ply + 1,
-                        -beta,
-                        -alpha,
-                        ckey,
-                        tab,
-                        jumps,
-                        order,
-                        walk,
-                        rem,
-                        zobrist,
-                        zside,
-                        tt_key,
-                        tt,
-                        killers,
-                        history,
-                        status,
-                        deadline,
-                    )
-            if status[S_ABORT] != 0:
-                return 0
-        if v > best:
-            best = v
-            best_move = m
-            if ply == 0:
-                status[S_BEST] = m
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            # a cutoff at a leaf's parent (depth 1) adds 1 to the history
-            note_cutoff(killers, history, ply, p, m, depth * depth)
-            break
-    if use_tt:
-        tt_key[slot] = key
-        tt[slot, 0] = best_move
-        tt[slot, 1] = depth
-        tt[slot, 2] = bound_flag(best, alpha0, beta)
-        tt[slot, 3] = value_to_tt(best, ply, WIN)
-    return best
+    return n
+
+
+@lazy.njit(cache=True, inline="always")
+def _reach(g, c, x):  # pragma: no cover - compiled
+    """The jumps from ``c`` to squares of ``x`` (all of them for an unplaced piece)."""
+    return popcount(x) if c < 0 else popcount(g.tab[T_ATTACK + c] & x)
+
+
+@lazy.njit(cache=True, inline="always")
+def _value(g, free, pos0, pos1, p):  # pragma: no cover - compiled
+    return _evaluate(free, pos0, pos1, p, g.tab, g.jumps, g.walk[0], g.walk[1], g.rem)
+
+
+#: Principal-variation alpha-beta on a knight bitboard
+#: (:func:`atlas.bots.isolation.bitboard.bitboard_search`): ``knight_search(g, s, depth,
+#: ply, alpha, beta)``, ``g`` a :class:`~atlas.bots.isolation.bitboard.BitboardSearch`
+#: with ``tab`` and ``jumps`` from :class:`KnightTables` and ``walk`` the two stacks of
+#: :func:`knight_walk` (rows), ``s`` the position ``(free, pos0, pos1, p, key)``.
+knight_search = bitboard_search(f"{__name__}.knight_search", _gen, _reach, _value, 32)

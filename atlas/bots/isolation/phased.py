@@ -21,22 +21,21 @@ are shared by :mod:`atlas.bots.isolation.strong`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
+from ...jit import numba as lazy
 from ...sim.isolation import KNIGHT_JUMPS, QUEEN_DIRECTIONS
-from ..base import BotBase
 from ..search import (
-    S_ABORT,
-    S_BEST,
-    S_DONE,
     S_EXT,
     S_EXTCAP,
-    S_NODES,
+    DeepeningBot,
+    NodeKernels,
     clock,
     gc_paused,
+    negamax,
     new_status,
     sort_moves,
     stop_time,
@@ -44,7 +43,10 @@ from ..search import (
 
 __all__ = [
     "PhasedIsolationBot",
+    "IsolationBot",
+    "separated_walk",
     "Board",
+    "BoardArrays",
     "flat_board",
     "tiny_state",
     "longest_path",
@@ -104,6 +106,26 @@ class Board:
         """``(row, col)`` of a flat cell index."""
         return (int(c) // self.cols, int(c) % self.cols)
 
+    def arrays(self) -> BoardArrays:
+        """The board's part of a search context."""
+        fields = (self.free, self.nbr, self.slide, self.pos, self.mark, self.queue, self.stamp)
+        return BoardArrays(*fields, self.lp)
+
+
+class BoardArrays(NamedTuple):
+    """A :class:`Board`'s arrays, for the compiled searches: the free cells, the
+    neighbour table, whether moves slide, the pieces, the flood fill's marks, queue and
+    stamp, and the longest path's stacks (``lp``)."""
+
+    free: np.ndarray
+    nbr: np.ndarray
+    slide: bool
+    pos: np.ndarray
+    mark: np.ndarray
+    queue: np.ndarray
+    stamp: np.ndarray
+    lp: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 def neighbour_table(rows: int, cols: int, slide: bool) -> np.ndarray:
     """``nbr[cell, d]``: the cell reached by step ``d`` (king steps or knight jumps), or -1."""
@@ -142,20 +164,23 @@ def flat_board(state: Any) -> Board:
     return Board(free, pos, int(rows), int(cols), state.variant != "knight")
 
 
-@numba.njit(cache=True)
-def gen_moves(free, nbr, slide, src, out):
-    """Write the destinations from ``src`` into ``out``; return how many."""
+@numba.njit(cache=True, inline="always")
+def _moves(free, nbr, slide, src, out, store):
+    """The destinations from ``src`` (every free cell if unplaced), written to ``out``
+    when ``store``; how many."""
     n = 0
     if src < 0:
         for c in range(free.shape[0]):
             if free[c]:
-                out[n] = c
+                if store:
+                    out[n] = c
                 n += 1
         return n
     for d in range(8):
         c = nbr[src, d]
         while c >= 0 and free[c]:
-            out[n] = c
+            if store:
+                out[n] = c
             n += 1
             if not slide:
                 break
@@ -163,22 +188,16 @@ def gen_moves(free, nbr, slide, src, out):
     return n
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True, _nrt=False)
+def gen_moves(free, nbr, slide, src, out):
+    """Write the destinations from ``src`` into ``out``; return how many."""
+    return _moves(free, nbr, slide, src, out, True)
+
+
+@lazy.njit(cache=True, _nrt=False)
 def count_moves(free, nbr, slide, src):
     """Number of legal destinations from ``src`` (all free cells if unplaced)."""
-    n = 0
-    if src < 0:
-        for c in range(free.shape[0]):
-            n += free[c]
-        return n
-    for d in range(8):
-        c = nbr[src, d]
-        while c >= 0 and free[c]:
-            n += 1
-            if not slide:
-                break
-            c = nbr[c, d]
-    return n
+    return _moves(free, nbr, slide, src, nbr[0], False)
 
 
 @numba.njit(cache=True)
@@ -199,22 +218,18 @@ def flood(free, nbr, src, mark, queue, stamp):
         return n
     head = 0
     tail = 0
-    for d in range(8):
-        c = nbr[src, d]
-        if c >= 0 and free[c] and mark[c] != s:
-            mark[c] = s
-            queue[tail] = c
-            tail += 1
-    while head < tail:
-        u = queue[head]
-        head += 1
+    u = src  # then each cell of the queue in turn
+    while True:
         for d in range(8):
             c = nbr[u, d]
             if c >= 0 and free[c] and mark[c] != s:
                 mark[c] = s
                 queue[tail] = c
                 tail += 1
-    return tail
+        if head == tail:
+            return tail
+        u = queue[head]
+        head += 1
 
 
 @numba.njit(cache=True)
@@ -306,8 +321,20 @@ def _ordered_moves(free, nbr, slide, src, out, keys):
 
 
 @numba.njit(cache=True)
-def evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp):
-    """The seed's heuristic of the phase, for seat ``p``."""
+def walk_length(free, nbr, slide, src, cap, mark, queue, stamp, lp):
+    """The longest walk from ``src`` found in ``cap`` nodes (:func:`longest_path`, bounded
+    by the area reachable from ``src``)."""
+    area = flood(free, nbr, src, mark, queue, stamp)
+    length, _, _ = longest_path(
+        free, nbr, slide, src, cap, area, lp[0], lp[1], lp[2], lp[3], lp[4], np.inf
+    )
+    return length
+
+
+@lazy.njit(cache=True, _nrt=False)
+def evaluate(phase, b, p):
+    """The seed's heuristic of the phase, for seat ``p`` on the :class:`BoardArrays` ``b``."""
+    free, nbr, slide, pos, mark, queue, stamp, lp = b
     q = 1 - p
     if phase == BEGIN:
         return count_moves(free, nbr, slide, pos[p]) - count_moves(free, nbr, slide, pos[q])
@@ -326,131 +353,80 @@ def evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp):
                     WIN // 2 + (mine - theirs) if mine > theirs else -WIN // 2 + (mine - theirs)
                 )
         return mine - theirs
-    mine = flood(free, nbr, pos[p], mark, queue, stamp)
-    a, _, _ = longest_path(
-        free,
-        nbr,
-        slide,
-        pos[p],
-        LEAF_PATH_NODES,
-        mine,
-        lp[0],
-        lp[1],
-        lp[2],
-        lp[3],
-        lp[4],
-        np.inf,
-    )
-    theirs = flood(free, nbr, pos[q], mark, queue, stamp)
-    b, _, _ = longest_path(
-        free,
-        nbr,
-        slide,
-        pos[q],
-        LEAF_PATH_NODES,
-        theirs,
-        lp[0],
-        lp[1],
-        lp[2],
-        lp[3],
-        lp[4],
-        np.inf,
-    )
-    return a - b
+    a = walk_length(free, nbr, slide, pos[p], LEAF_PATH_NODES, mark, queue, stamp, lp)
+    return a - walk_length(free, nbr, slide, pos[q], LEAF_PATH_NODES, mark, queue, stamp, lp)
 
 
-@numba.njit(cache=True)
-def _alphabeta(
-    phase,
-    free,
-    nbr,
-    slide,
-    pos,
-    p,
-    depth,
-    ply,
-    alpha,
-    beta,
-    buf,
-    keys,
-    mark,
-    queue,
-    stamp,
-    lp,
-    status,
-    deadline,
-):
-    """Negamax alpha-beta with the seed's ordering and quiescence extension."""
-    status[S_NODES] += 1
-    if (status[S_NODES] & 255) == 0 and clock() > deadline:
-        status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
-    q = 1 - p
-    n = gen_moves(free, nbr, slide, pos[p], buf[ply])
+#: The node kernels of the seed's search.
+_NODE = NodeKernels()
+
+
+class PhasedSearch(NamedTuple):
+    """The context of the seed's search (``g`` of :func:`atlas.bots.search.negamax`):
+    the phase, the board's arrays, each ply's moves and sort keys."""
+
+    status: np.ndarray
+    deadline: float
+
+    phase: int
+    b: BoardArrays
+    moves: np.ndarray
+    keys: np.ndarray
+
+
+@_NODE
+def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
+    """The seed's node: its evaluation, and every child evaluated and searched best first."""
+    src = g.b.pos[p]
+    n = gen_moves(g.b.free, g.b.nbr, g.b.slide, src, g.moves[ply])
     if n == 0:
-        return -(WIN - ply)
-    parent = evaluate(phase, free, nbr, slide, pos, p, mark, queue, stamp, lp)
+        return -1, -(WIN - ply), alpha, beta, (src, 0, 0)
+    parent = evaluate(g.phase, g.b, p)
     if depth <= 0:
-        return parent
-    src = pos[p]
-    # seed ordering: evaluate every child, search the best first
+        return -1, parent, alpha, beta, (src, parent, 0)
     for i in range(n):
-        m = buf[ply, i]
-        free[m] = 0
-        pos[p] = m
-        keys[ply, i] = -evaluate(phase, free, nbr, slide, pos, q, mark, queue, stamp, lp)
-        pos[p] = src
-        free[m] = 1
-    sort_moves(buf, keys, ply, n)
-    swing = SWING[phase]
-    best = -(WIN + 1)
-    for i in range(n):
-        m = buf[ply, i]
-        child = keys[ply, i]
-        next_depth = depth - 1
-        if (
-            (parent >= swing and child <= -swing) or (parent <= -swing and child >= swing)
-        ) and status[S_EXT] < status[S_EXTCAP]:
-            status[S_EXT] += 1
-            next_depth = depth
-        free[m] = 0
-        pos[p] = m
-        v = -_alphabeta(
-            phase,
-            free,
-            nbr,
-            slide,
-            pos,
-            q,
-            next_depth,
-            ply + 1,
-            -beta,
-            -alpha,
-            buf,
-            keys,
-            mark,
-            queue,
-            stamp,
-            lp,
-            status,
-            deadline,
-        )
-        pos[p] = src
-        free[m] = 1
-        if status[S_ABORT] != 0:
-            return 0
-        if v > best:
-            best = v
-            if ply == 0:
-                status[S_BEST] = m
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            break
-    return best
+        m = g.moves[ply, i]
+        g.b.free[m] = 0
+        g.b.pos[p] = m
+        g.keys[ply, i] = -evaluate(g.phase, g.b, 1 - p)
+        g.b.pos[p] = src
+        g.b.free[m] = 1
+    sort_moves(g.moves, g.keys, ply, n)
+    return n, 0, alpha, beta, (src, parent, SWING[g.phase])
+
+
+@_NODE
+def _play(g, p, node, m, ply):  # pragma: no cover - compiled
+    g.b.free[m] = 0
+    g.b.pos[p] = m
+    return 1 - p
+
+
+@_NODE
+def _undo(g, p, node, m, q):  # pragma: no cover - compiled
+    g.b.pos[p] = node[0]
+    g.b.free[m] = 1
+
+
+@_NODE
+def _child_depth(g, p, node, ply, i, depth):  # pragma: no cover - compiled
+    """The seed's quiescence: a child whose evaluation swings from large positive to large
+    negative (or back) is searched one ply deeper, at most ``S_EXTCAP`` times."""
+    _, parent, swing = node
+    child = g.keys[ply, i]
+    status = g.status
+    if (
+        (parent >= swing and child <= -swing) or (parent <= -swing and child >= swing)
+    ) and status[S_EXT] < status[S_EXTCAP]:
+        status[S_EXT] += 1
+        return depth
+    return depth - 1
+
+
+#: Negamax alpha-beta with the seed's ordering and quiescence extension
+#: (:func:`atlas.bots.search.negamax`): ``phased_search(g, p, depth, ply, alpha, beta)``,
+#: ``g`` a :class:`PhasedSearch`, ``p`` the seat to move.
+phased_search = negamax(f"{__name__}.phased_search", _NODE, win=WIN, clock_mask=255)
 
 
 def phase_of(board: Board) -> int:
@@ -466,19 +442,47 @@ def phase_of(board: Board) -> int:
     return MIDDLE
 
 
-class PhasedIsolationBot(BotBase):
+def separated_walk(board: Board, player: int, stop: float) -> int | None:
+    """Once the pieces are separated no search is needed: the first move of the longest
+    walk ``player`` finds by ``stop`` (-1 if it has none), else ``None``."""
+    if not separated(board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp):
+        return None
+    src = board.pos[player]
+    area = flood(board.free, board.nbr, src, board.mark, board.queue, board.stamp)
+    lp = board.lp
+    _, first, _ = longest_path(
+        board.free, board.nbr, board.slide, src, ROOT_PATH_NODES, area, *lp, stop
+    )
+    return int(first)
+
+
+class IsolationBot(DeepeningBot):
+    """The isolation searches' side of a move: the warm-up and a random legal fallback."""
+
+    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
+        """Load every kernel now (numba's cache), so that no move pays for it later."""
+        if self._warm:
+            return
+        self._warm = True
+        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
+            for variant in ("queen", "knight"):
+                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+
+    def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def fallback(self, board: Board, player: int) -> int:
+        """A random legal move of ``player`` (played if no search finishes), -1 if none."""
+        out = np.empty(board.free.size, dtype=np.int64)
+        n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
+        return int(self.rng.choice(out[:n])) if n else -1
+
+
+class PhasedIsolationBot(IsolationBot):
     """The seed bot: phase heuristics, ordered alpha-beta, quiescence, longest-path walk.
 
-    Parameters
-    ----------
-    game : str
-        ``"isolation"``.
-    seed : int
-        Seeds the choice of a random legal move when every move loses.
-    margin : float
-        Seconds kept in hand before the deadline.
-    max_depth : int or None
-        Stop deepening at this depth.
+    Parameters as :class:`~atlas.bots.search.DeepeningBot`'s (the generator chooses a
+    random legal move when every move loses; :attr:`margin` 30 ms).
 
     Notes
     -----
@@ -493,31 +497,11 @@ class PhasedIsolationBot(BotBase):
     """
 
     name = "phased"
+    margin = 0.03
 
-    def __init__(
-        self,
-        game: str = "isolation",
-        seed: int = 0,
-        margin: float = 0.03,
-        max_depth: int | None = None,
-    ) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.margin = margin
-        self.max_depth = max_depth
-        self._warm = False
-        self.last_depth = 0
-        self.last_nodes = 0
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.last_phase = BEGIN
-        self.last_score = 0
-
-    def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
-        """Load every kernel now (numba's cache), so that no move pays for it later."""
-        if self._warm:
-            return
-        self._warm = True
-        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
-            for variant in ("queen", "knight"):
-                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
 
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
@@ -527,84 +511,28 @@ class PhasedIsolationBot(BotBase):
         board = flat_board(state)
         stop = stop_time(deadline, self.margin)
         self.last_depth = 0  # this move's deepest finished depth, not the last move's
-        out = np.empty(board.free.size, dtype=np.int64)
-        n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
-        if n == 0:
+        fallback = self.fallback(board, player)
+        if fallback < 0:
             return (0, 0)
-        moves = out[:n].copy()
-        fallback = int(self.rng.choice(moves))
-        phase = phase_of(board)
-        self.last_phase = phase
-        if (
-            phase == END
-            and board.pos[0] >= 0
-            and board.pos[1] >= 0
-            and separated(
-                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp
-            )
-        ):
-            area = flood(
-                board.free, board.nbr, board.pos[player], board.mark, board.queue, board.stamp
-            )
-            _, first, _ = longest_path(
-                board.free,
-                board.nbr,
-                board.slide,
-                board.pos[player],
-                ROOT_PATH_NODES,
-                area,
-                *board.lp,
-                stop,
-            )
-            self.last_depth = 0
-            return board.cell(first if first >= 0 else fallback)
+        phase = self.last_phase = phase_of(board)
+        walk = separated_walk(board, player, stop)
+        if walk is not None:
+            return board.cell(walk if walk >= 0 else fallback)
         return board.cell(self._search(board, player, phase, stop, fallback))
 
     def _search(self, board: Board, player: int, phase: int, stop: float, fallback: int) -> int:
         empties = int(board.free.sum())
         max_ply = empties + 2
-        width = board.free.size
-        buf = np.zeros((max_ply + 1, width), dtype=np.int64)
-        keys = np.zeros((max_ply + 1, width), dtype=np.int64)
+        order = np.zeros((2, max_ply + 1, board.free.size), dtype=np.int64)
         status = new_status()
-        limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        best = fallback
-        for depth in range(1, limit + 1):
-            status[S_ABORT] = 0
-            status[S_DONE] = 0
-            status[S_BEST] = -1
+        g = PhasedSearch(status, stop, phase, board.arrays(), order[0], order[1])
+
+        def run(depth: int) -> int:
             status[S_EXT] = 0
             status[S_EXTCAP] = 2 * depth
             if status[S_EXTCAP] + depth >= max_ply:
                 status[S_EXTCAP] = max(0, max_ply - depth - 1)
-            score = _alphabeta(
-                phase,
-                board.free,
-                board.nbr,
-                board.slide,
-                board.pos,
-                player,
-                depth,
-                0,
-                -(WIN + 1),
-                WIN + 1,
-                buf,
-                keys,
-                board.mark,
-                board.queue,
-                board.stamp,
-                board.lp,
-                status,
-                stop,
-            )
-            if status[S_ABORT] != 0:
-                if status[S_DONE] > 0 and status[S_BEST] >= 0:
-                    best = int(status[S_BEST])
-                break
-            if status[S_BEST] >= 0:
-                best = int(status[S_BEST])
-            self.last_depth, self.last_score = depth, int(score)
-            if abs(score) >= WIN - 1000:
-                break
-        self.last_nodes = int(status[S_NODES])
-        return best
+            return int(phased_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
+
+        limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        return self.deepen(run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000)

@@ -17,18 +17,15 @@ the pieces are separated, the longest walks (:func:`queen_walk`, fewest onward m
 first, :data:`WALK_NODES` nodes at most, which count towards the next clock reading):
 the side to move wins iff its walk is strictly longer.
 
-The search is the principal-variation alpha-beta of
-:func:`atlas.bots.isolation.knight.knight_search` (Zobrist transposition table,
-killers, history; moves ordered by the mover's onward moves minus twice the
-opponent's replies), on queen moves.
+The search is the knight's (:func:`atlas.bots.isolation.bitboard.bitboard_search`:
+Zobrist transposition table, killers, history; moves ordered by the mover's onward
+moves minus twice the opponent's replies), on queen moves.
 
 References
 ----------
-Zobrist, A. L. (1970). A new hashing method with application for game playing.
-Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
-practice. *IEEE PAMI* 11(11).  Kogge, P. M. & Stone, H. S. (1973). A parallel
-algorithm for the efficient solution of a general class of recurrence equations.
-*IEEE Trans. Computers* 22(8) (ray fills by shifts).
+Kogge, P. M. & Stone, H. S. (1973). A parallel algorithm for the efficient solution of a
+general class of recurrence equations. *IEEE Trans. Computers* 22(8) (ray fills by
+shifts); the search's in :mod:`atlas.bots.isolation.bitboard`.
 """
 
 from __future__ import annotations
@@ -36,22 +33,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..search import (
-    S_ABORT,
-    S_BEST,
-    S_CLOCK,
-    S_DONE,
-    S_NODES,
-    bound_flag,
-    clock,
-    note_cutoff,
-    sort_moves,
-    tt_cuts,
-    value_from_tt,
-    value_to_tt,
-)
-from .knight import CLOCK_NODES, popcount
-from .phased import SEPARATED_WIN, WIN
+from ...jit import numba as lazy
+from ..search import S_CLOCK
+from .bitboard import bit_voronoi, bitboard_search, popcount
+from .phased import SEPARATED_WIN
 
 __all__ = [
     "QueenTables",
@@ -82,10 +67,6 @@ WALK_NODES = 100
 #: can cost 300 us, as much as a hundred search nodes: without this, a search full of
 #: separated leaves read the clock only every 0.3 s).
 WALK_NODES_PER_NODE = 8
-#: Nodes at least this far from the leaves order their moves by mobility.
-ORDER_DEPTH = 2
-#: Nodes this close to the leaves skip the transposition table.
-TT_MIN_DEPTH = 2
 #: Slots of :attr:`QueenTables.tab`: the eight shift amounts, whether each shifts up
 #: (1) or down (0), the squares a step of each ray may leave from, the board mask.
 Q_SHIFT, Q_UP, Q_FROM, Q_BOARD = 0, 8, 16, 24
@@ -144,6 +125,15 @@ def _low_bit(x):  # pragma: no cover - compiled
     return popcount((x & (~x + _ONE)) - _ONE)
 
 
+@lazy.njit(cache=True, inline="always")
+def _step(x, free, tab):  # pragma: no cover - compiled
+    return queen_spread(x, free, tab)
+
+
+#: The queen's Voronoi layers (:func:`atlas.bots.isolation.bitboard.bit_voronoi`).
+_layers = bit_voronoi(f"{__name__}.queen_layers", _step)
+
+
 @numba.njit(cache=True)
 def queen_voronoi(free, a, b, tab):  # pragma: no cover - compiled
     """Squares of ``free`` each piece reaches in fewer queen moves, and the reaches.
@@ -152,30 +142,7 @@ def queen_voronoi(free, a, b, tab):  # pragma: no cover - compiled
     1)``; a square both reach after as many moves is neither's; the reaches (bit sets)
     are disjoint exactly when the pieces are separated.
     """
-    seen0 = _ONE << np.uint64(a)
-    seen1 = _ONE << np.uint64(b)
-    f0 = seen0
-    f1 = seen1
-    own0 = _ZERO
-    own1 = _ZERO
-    claimed = _ZERO
-    while (f0 | f1) != _ZERO:
-        n0 = _ZERO
-        n1 = _ZERO
-        if f0 != _ZERO:
-            n0 = queen_spread(f0, free, tab) & ~seen0
-            seen0 |= n0
-        if f1 != _ZERO:
-            n1 = queen_spread(f1, free, tab) & ~seen1
-            seen1 |= n1
-        c0 = n0 & ~claimed
-        c1 = n1 & ~claimed
-        own0 |= c0 & ~c1
-        own1 |= c1 & ~c0
-        claimed |= c0 | c1
-        f0 = n0
-        f1 = n1
-    return popcount(own0), popcount(own1), seen0, seen1
+    return _layers(free, a, b, -1, tab)
 
 
 @numba.njit(cache=True)
@@ -253,7 +220,7 @@ def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):  # pragma: no cover
             popcount(free) if b < 0 else popcount(queen_spread(_ONE << np.uint64(b), free, tab))
         )
         return MOBILITY * (mine - theirs)
-    own, other, reach_a, reach_b = queen_voronoi(free, a, b, tab)
+    own, other, reach_a, reach_b = _layers(free, a, b, -1, tab)
     if (reach_a & reach_b) == _ZERO:
         x, nx = queen_walk(free & reach_a, a, tab, WALK_NODES, stack, rem)
         y, ny = queen_walk(free & reach_b, b, tab, WALK_NODES, stack, rem)
@@ -267,202 +234,32 @@ def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):  # pragma: no cover
     return TERRITORY * (own - other) + MOBILITY * (mine - theirs)
 
 
-@numba.njit(cache=True)
-def queen_search(
-    free,
-    pos0,
-    pos1,
-    p,
-    depth,
-    ply,
-    alpha,
-    beta,
-    key,
-    tab,
-    order,
-    walk,
-    rem,
-    zobrist,
-    zside,
-    tt_key,
-    tt,
-    killers,
-    history,
-    status,
-    deadline,
-):  # pragma: no cover - compiled
-    """Principal-variation alpha-beta on a queen bitboard; the value for seat ``p``.
-
-    Arguments as :func:`atlas.bots.isolation.knight.knight_search`, with ``tab`` from
-    :class:`QueenTables`, ``walk`` and ``rem`` the stacks of :func:`queen_walk`.
-    """
-    buf = order[0]
-    keys = order[1]
-    status[S_NODES] += 1
-    if status[S_NODES] >= status[S_CLOCK]:
-        status[S_CLOCK] = status[S_NODES] + CLOCK_NODES
-        if clock() > deadline:
-            status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
-    q = 1 - p
-    src = pos0 if p == 0 else pos1
-    other = pos1 if p == 0 else pos0
-    if src < 0:
-        targets = free
-    else:
-        targets = queen_spread(_ONE << np.uint64(src), free, tab)
+@lazy.njit(cache=True, inline="always")
+def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
+    """The queen moves from ``src`` over ``free`` (every free square for a placement),
+    lowest square first, into row ``ply`` of ``moves``; how many."""
+    t = free if src < 0 else queen_spread(_ONE << np.uint64(src), free, g.tab)
     n = 0
-    t = targets
     while t != _ZERO:
-        c = _low_bit(t)
+        moves[ply, n] = _low_bit(t)
         t &= t - _ONE
-        buf[ply, n] = c
         n += 1
-    if n == 0:
-        return -(WIN - ply)
-    if depth <= 0:
-        return _evaluate(free, pos0, pos1, p, tab, walk, rem, status)
-    slot = key & np.uint64(tt_key.shape[0] - 1)
-    tt_best = -1
-    use_tt = depth >= TT_MIN_DEPTH
-    if use_tt and tt_key[slot] == key:
-        tt_best = tt[slot, 0]
-        if tt[slot, 1] >= depth and ply > 0:
-            v = value_from_tt(tt[slot, 3], ply, WIN)
-            if tt_cuts(tt[slot, 2], v, alpha, beta):
-                return v
-    other_bit = _ZERO if other < 0 else _ONE << np.uint64(other)
-    for i in range(n):
-        m = buf[ply, i]
-        k = history[p, m]
-        if depth >= ORDER_DEPTH:
-            after = free & ~(_ONE << np.uint64(m))
-            onward = popcount(queen_spread(_ONE << np.uint64(m), after, tab))
-            replies = (
-                popcount(after) if other < 0 else popcount(queen_spread(other_bit, after, tab))
-            )
-            k += (64 + onward - 2 * replies) << 40
-        if m == tt_best:
-            k += 1 << 60
-        elif m == killers[ply, 0]:
-            k += 1 << 58
-        elif m == killers[ply, 1]:
-            k += 1 << 57
-        keys[ply, i] = k
-    sort_moves(buf, keys, ply, n)
-    alpha0 = alpha
-    best = -(WIN + 1)
-    best_move = buf[ply, 0]
-    for i in range(n):
-        m = buf[ply, i]
-        child = free & ~(_ONE << np.uint64(m))
-        c0 = m if p == 0 else pos0
-        c1 = pos1 if p == 0 else m
-        if depth == 1:
-            status[S_NODES] += 1
-            if other < 0:
-                replies = popcount(child)
-            else:
-                replies = popcount(queen_spread(other_bit, child, tab))
-            if replies == 0:
-                v = WIN - ply - 1
-            else:
-                v = -_evaluate(child, c0, c1, q, tab, walk, rem, status)
-        else:
-            ckey = key ^ zobrist[0, m] ^ zobrist[1 + p, m] ^ zside
-            if src >= 0:
-                ckey ^= zobrist[1 + p, src]
-            if i == 0:
-                v = -queen_search(
-                    child,
-                    c0,
-                    c1,
-                    q,
-                    depth - 1,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    ckey,
-                    tab,
-                    order,
-                    walk,
-                    rem,
-                    zobrist,
-                    zside,
-                    tt_key,
-                    tt,
-                    killers,
-                    history,
-                    status,
-                    deadline,
-                )
-            else:
-                v = -queen_search(
-                    child,
-                    c0,
-                    c1,
-                    q,
-                    depth - 1,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    ckey,
-                    tab,
-                    order,
-                    walk,
-                    rem,
-                    zobrist,
-                    zside,
-                    tt_key,
-                    tt,
-                    killers,
-                    history,
-                    status,
-                    deadline,
-                )
-                if alpha < v < beta:
-                    v = -queen_search(
-                        child,
-                        c0,
-                        c1,
-                        q,
-                        depth - 1,
-                        ply + 1,
-                        -beta,
-                        -alpha,
-                        ckey,
-                        tab,
-                        order,
-                        walk,
-                        rem,
-                        zobrist,
-                        zside,
-                        tt_key,
-                        tt,
-                        killers,
-                        history,
-                        status,
-                        deadline,
-                    )
-            if status[S_ABORT] != 0:
-                return 0
-        if v > best:
-            best = v
-            best_move = m
-            if ply == 0:
-                status[S_BEST] = m
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            note_cutoff(killers, history, ply, p, m, depth * depth)
-            break
-    if use_tt:
-        tt_key[slot] = key
-        tt[slot, 0] = best_move
-        tt[slot, 1] = depth
-        tt[slot, 2] = bound_flag(best, alpha0, beta)
-        tt[slot, 3] = value_to_tt(best, ply, WIN)
-    return best
+    return n
+
+
+@lazy.njit(cache=True, inline="always")
+def _reach(g, c, x):  # pragma: no cover - compiled
+    """The queen moves from ``c`` over ``x`` (all of ``x`` for an unplaced piece)."""
+    return popcount(x) if c < 0 else popcount(queen_spread(_ONE << np.uint64(c), x, g.tab))
+
+
+@lazy.njit(cache=True, inline="always")
+def _value(g, free, pos0, pos1, p):  # pragma: no cover - compiled
+    return _evaluate(free, pos0, pos1, p, g.tab, g.walk, g.rem, g.status)
+
+
+#: Principal-variation alpha-beta on a queen bitboard
+#: (:func:`atlas.bots.isolation.bitboard.bitboard_search`): as
+#: :data:`atlas.bots.isolation.knight.knight_search`, with ``tab`` from
+#: :class:`QueenTables` and ``walk``, ``rem`` the stacks of :func:`queen_walk`.
+queen_search = bitboard_search(f"{__name__}.queen_search", _gen, _reach, _value, 64)

@@ -25,52 +25,49 @@ Differences from :mod:`atlas.bots.isolation.phased`:
 
 References
 ----------
-Zobrist, A. L. (1970). A new hashing method with application for game playing.
-Schaeffer, J. (1989). The history heuristic and alpha-beta search enhancements in
-practice. *IEEE PAMI* 11(11).  ``isolation-alphabeta.txt`` (the seed bot).
+Those of :mod:`atlas.bots.isolation.bitboard` (the table and the history heuristic), and
+``isolation-alphabeta.txt`` (the seed bot).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
-from ..base import BotBase
+from ...jit import numba as lazy
 from ..search import (
-    S_ABORT,
-    S_BEST,
-    S_DONE,
-    S_NODES,
-    bound_flag,
+    PVS_ALPHA,
+    NodeKernels,
     clock,
     gc_paused,
+    killer_cutoff,
+    killer_key,
+    negamax,
     new_status,
-    note_cutoff,
     sort_moves,
     stop_time,
-    tt_cuts,
-    value_from_tt,
-    value_to_tt,
+    tt_probe,
+    tt_store,
 )
+from .bitboard import BitboardSearch
 from .knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .phased import (
-    ROOT_PATH_NODES,
     SEPARATED_WIN,
     WIN,
     Board,
+    BoardArrays,
+    IsolationBot,
     count_moves,
     flat_board,
-    flood,
     gen_moves,
-    longest_path,
-    separated,
-    tiny_state,
+    separated_walk,
+    walk_length,
 )
 from .queen import QueenTables, queen_search, queen_tables
 
-__all__ = ["StrongIsolationBot", "voronoi_split", "TT_BITS"]
+__all__ = ["StrongIsolationBot", "ArraySearch", "array_search", "voronoi_split", "TT_BITS"]
 
 #: log2 of the transposition-table size.
 TT_BITS = 20
@@ -81,6 +78,8 @@ TERRITORY_WEIGHT, MOBILITY_WEIGHT = 8, 3
 #: Knight variant: weights of own and opposing mobility (the jump graph rarely splits).
 KNIGHT_WEIGHTS = (1, 2)
 KNIGHT_TERRITORY = 2
+#: The jump table of a queen board (a queen search reads none).
+_NO_JUMPS = np.zeros((1, 8), dtype=np.int64)
 #: Share of a move's time kept in hand when that is less than the margin: at the
 #: site's 20 ms a move the bot thinks 15 ms (the clock is read every 8 to 1024 nodes,
 #: well under a millisecond) instead of the fifth :func:`stop_time` guarantees.
@@ -145,8 +144,10 @@ def voronoi_split(free, nbr, slide, pos, dist0, dist1, queue, tie):
     return a, b, both
 
 
-@numba.njit(cache=True)
-def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
+@lazy.njit(cache=True, _nrt=False)
+def _evaluate(b, p, dist0, dist1):
+    """The static value for seat ``p`` of the :class:`~.phased.BoardArrays` ``b``."""
+    free, nbr, slide, pos, mark, queue, stamp, lp = b
     q = 1 - p
     if not slide and (pos[0] < 0 or pos[1] < 0):
         # a piece still to be placed: mobility only
@@ -155,36 +156,8 @@ def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
         ] * count_moves(free, nbr, slide, pos[q])
     v0, v1, both = voronoi_split(free, nbr, slide, pos, dist0, dist1, queue, -1 if slide else p)
     if pos[0] >= 0 and pos[1] >= 0 and both == 0:
-        area_p = flood(free, nbr, pos[p], mark, queue, stamp)
-        a, _, _ = longest_path(
-            free,
-            nbr,
-            slide,
-            pos[p],
-            SEPARATED_PATH_NODES,
-            area_p,
-            lp[0],
-            lp[1],
-            lp[2],
-            lp[3],
-            lp[4],
-            np.inf,
-        )
-        area_q = flood(free, nbr, pos[q], mark, queue, stamp)
-        b, _, _ = longest_path(
-            free,
-            nbr,
-            slide,
-            pos[q],
-            SEPARATED_PATH_NODES,
-            area_q,
-            lp[0],
-            lp[1],
-            lp[2],
-            lp[3],
-            lp[4],
-            np.inf,
-        )
+        a = walk_length(free, nbr, slide, pos[p], SEPARATED_PATH_NODES, mark, queue, stamp, lp)
+        b = walk_length(free, nbr, slide, pos[q], SEPARATED_PATH_NODES, mark, queue, stamp, lp)
         if a > b:
             return SEPARATED_WIN + 100 * (a - b)
         return -SEPARATED_WIN + 100 * (a - b)
@@ -199,233 +172,110 @@ def _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp):
     return TERRITORY_WEIGHT * terr + MOBILITY_WEIGHT * mob
 
 
-@numba.njit(cache=True)
-def _search(
-    free,
-    nbr,
-    slide,
-    pos,
-    p,
-    depth,
-    ply,
-    alpha,
-    beta,
-    buf,
-    keys,
-    mark,
-    queue,
-    stamp,
-    dist0,
-    dist1,
-    lp,
-    zb,
-    zp,
-    zside,
-    key,
-    tt_key,
-    tt_move,
-    tt_depth,
-    tt_flag,
-    tt_value,
-    killers,
-    history,
-    status,
-    deadline,
-):
-    """Principal-variation alpha-beta with a transposition table, killers and history."""
-    status[S_NODES] += 1
-    if (status[S_NODES] & 7) == 0 and clock() > deadline:
-        status[S_ABORT] = 1
-    if status[S_ABORT] != 0:
-        return 0
-    q = 1 - p
-    n = gen_moves(free, nbr, slide, pos[p], buf[ply])
+#: The node kernels of the array search.
+_NODE = NodeKernels(cutoff=killer_cutoff)
+
+
+class ArraySearch(NamedTuple):
+    """The context of the array search (``g`` of :func:`atlas.bots.search.negamax`): the
+    :class:`~atlas.bots.isolation.phased.Board`'s arrays, each ply's moves and sort keys,
+    two distance rows, the Zobrist keys of blocked squares (``zb``), pieces (``zp``) and
+    the side to move (``zside``), the position's key (``key[0]``, kept up to date by the
+    moves), the transposition table (rows of best move, depth, bound flag, value, keyed
+    by ``tt_key``), killers and history."""
+
+    status: np.ndarray
+    deadline: float
+
+    b: BoardArrays
+    moves: np.ndarray
+    keys: np.ndarray
+    dist0: np.ndarray
+    dist1: np.ndarray
+    zb: np.ndarray
+    zp: np.ndarray
+    zside: np.uint64
+    key: np.ndarray
+    tt_key: np.ndarray
+    tt: np.ndarray
+    killers: np.ndarray
+    history: np.ndarray
+
+
+@_NODE
+def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
+    free, nbr, slide, pos = g.b.free, g.b.nbr, g.b.slide, g.b.pos
+    src = pos[p]
+    h = g.key[0]
+    slot = h & (g.tt_key.shape[0] - 1)
+    n = gen_moves(free, nbr, slide, src, g.moves[ply])
     if n == 0:
-        return -(WIN - ply)
+        return -1, -(WIN - ply), alpha, beta, (src, slot, h)
     if depth <= 0:
-        return _evaluate(free, nbr, slide, pos, p, mark, queue, stamp, dist0, dist1, lp)
-    h = key[0]
-    slot = h & (tt_key.shape[0] - 1)
-    tt_best = -1
-    if tt_key[slot] == h:
-        tt_best = tt_move[slot]
-        if tt_depth[slot] >= depth and ply > 0:
-            v = value_from_tt(tt_value[slot], ply, WIN)
-            if tt_cuts(tt_flag[slot], v, alpha, beta):
-                return v
+        return -1, _evaluate(g.b, p, g.dist0, g.dist1), alpha, beta, (src, slot, h)
+    tt_best, settled, v = tt_probe(g.tt_key, g.tt, slot, h, depth, ply, alpha, beta, WIN)
+    if settled:
+        return -1, v, alpha, beta, (src, slot, h)
     for i in range(n):
-        m = buf[ply, i]
-        k = history[p, m]
+        m = g.moves[ply, i]
+        k = g.history[p, m]
         if not slide and depth >= 2:
             # knight: few replies for the opponent and many onward jumps first
             free[m] = 0
             k += (
                 32
                 + count_moves(free, nbr, slide, m)
-                - 2 * count_moves(free, nbr, slide, pos[q])
+                - 2 * count_moves(free, nbr, slide, pos[1 - p])
             ) << 40
             free[m] = 1
-        if m == tt_best:
-            k += 1 << 60
-        elif m == killers[ply, 0]:
-            k += 1 << 58
-        elif m == killers[ply, 1]:
-            k += 1 << 57
-        keys[ply, i] = k
-    sort_moves(buf, keys, ply, n)
-    src = pos[p]
-    alpha0 = alpha
-    best = -(WIN + 1)
-    best_move = buf[ply, 0]
-    for i in range(n):
-        m = buf[ply, i]
-        free[m] = 0
-        pos[p] = m
-        delta = zb[m] ^ zp[p, m] ^ zside
-        if src >= 0:
-            delta ^= zp[p, src]
-        key[0] ^= delta
-        if i == 0:
-            v = -_search(
-                free,
-                nbr,
-                slide,
-                pos,
-                q,
-                depth - 1,
-                ply + 1,
-                -beta,
-                -alpha,
-                buf,
-                keys,
-                mark,
-                queue,
-                stamp,
-                dist0,
-                dist1,
-                lp,
-                zb,
-                zp,
-                zside,
-                key,
-                tt_key,
-                tt_move,
-                tt_depth,
-                tt_flag,
-                tt_value,
-                killers,
-                history,
-                status,
-                deadline,
-            )
-        else:
-            v = -_search(
-                free,
-                nbr,
-                slide,
-                pos,
-                q,
-                depth - 1,
-                ply + 1,
-                -alpha - 1,
-                -alpha,
-                buf,
-                keys,
-                mark,
-                queue,
-                stamp,
-                dist0,
-                dist1,
-                lp,
-                zb,
-                zp,
-                zside,
-                key,
-                tt_key,
-                tt_move,
-                tt_depth,
-                tt_flag,
-                tt_value,
-                killers,
-                history,
-                status,
-                deadline,
-            )
-            if alpha < v < beta:
-                v = -_search(
-                    free,
-                    nbr,
-                    slide,
-                    pos,
-                    q,
-                    depth - 1,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    buf,
-                    keys,
-                    mark,
-                    queue,
-                    stamp,
-                    dist0,
-                    dist1,
-                    lp,
-                    zb,
-                    zp,
-                    zside,
-                    key,
-                    tt_key,
-                    tt_move,
-                    tt_depth,
-                    tt_flag,
-                    tt_value,
-                    killers,
-                    history,
-                    status,
-                    deadline,
-                )
-        key[0] ^= delta
-        pos[p] = src
-        free[m] = 1
-        if status[S_ABORT] != 0:
-            return 0
-        if v > best:
-            best = v
-            best_move = m
-            if ply == 0:
-                status[S_BEST] = m
-        if ply == 0:
-            status[S_DONE] += 1
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            note_cutoff(killers, history, ply, p, m, depth * depth)
-            break
-    flag = bound_flag(best, alpha0, beta)
-    stored = value_to_tt(best, ply, WIN)
-    tt_key[slot] = h
-    tt_move[slot] = best_move
-    tt_depth[slot] = depth
-    tt_flag[slot] = flag
-    tt_value[slot] = stored
-    return best
+        g.keys[ply, i] = killer_key(k, m, tt_best, g.killers, ply, 60)
+    sort_moves(g.moves, g.keys, ply, n)
+    return n, 0, alpha, beta, (src, slot, h)
 
 
-class StrongIsolationBot(BotBase):
+@lazy.njit(cache=True, inline="always")
+def _delta(g, p, src, m):  # pragma: no cover - compiled
+    """The change of the Zobrist key when seat ``p`` moves from ``src`` to ``m``."""
+    delta = g.zb[m] ^ g.zp[p, m] ^ g.zside
+    if src >= 0:
+        delta ^= g.zp[p, src]
+    return delta
+
+
+@_NODE
+def _play(g, p, node, m, ply):  # pragma: no cover - compiled
+    g.b.free[m] = 0
+    g.b.pos[p] = m
+    g.key[0] ^= _delta(g, p, node[0], m)
+    return 1 - p
+
+
+@_NODE
+def _undo(g, p, node, m, q):  # pragma: no cover - compiled
+    g.key[0] ^= _delta(g, p, node[0], m)
+    g.b.pos[p] = node[0]
+    g.b.free[m] = 1
+
+
+@_NODE
+def _store(g, p, node, depth, ply, best, move, alpha0, beta):  # pragma: no cover - compiled
+    tt_store(g.tt_key, g.tt, node[1], node[2], move, depth, ply, best, alpha0, beta, WIN)
+
+
+#: Principal-variation alpha-beta on the arrays of a :class:`ArraySearch` with a
+#: transposition table, killers and history (:func:`atlas.bots.search.negamax`):
+#: ``array_search(g, p, depth, ply, alpha, beta)``, ``p`` the seat to move.  The clock
+#: is read every 8 nodes (a queen-board node costs 30-50 us).
+array_search = negamax(f"{__name__}.array_search", _NODE, win=WIN, pvs=PVS_ALPHA, clock_mask=7)
+
+
+class StrongIsolationBot(IsolationBot):
     """Iterative-deepening PVS with a Zobrist transposition table and a Voronoi evaluation.
 
-    Parameters
-    ----------
-    game : str
-        ``"isolation"``.
-    seed : int
-        Seeds the Zobrist keys' companion generator for ties (the keys are fixed).
-    margin : float
-        Seconds kept in hand before the deadline.  In the ladders at 0.1 s a move with
-        15 ms kept, the slowest move took 92 ms on a quiet machine and 98 ms on a
-        loaded one (three busy processes on two cores); 20 ms leaves room for that.
-    max_depth : int or None
-        Stop deepening at this depth.
+    Parameters as :class:`~atlas.bots.search.DeepeningBot`'s (the generator chooses a
+    legal fallback; the Zobrist keys are fixed).  :attr:`margin`: 20 ms; in the ladders
+    at 0.1 s a move with 15 ms kept, the slowest move took 92 ms on a quiet machine and
+    98 ms on a loaded one (three busy processes on two cores).
 
     Notes
     -----
@@ -437,16 +287,8 @@ class StrongIsolationBot(BotBase):
 
     name = "strong"
 
-    def __init__(
-        self,
-        game: str = "isolation",
-        seed: int = 0,
-        margin: float = 0.02,
-        max_depth: int | None = None,
-    ) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.margin = margin
-        self.max_depth = max_depth
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         #: search queen boards of at most 64 squares on arrays rather than bitboards
         #: (the previous bot, kept for comparison)
         self.arrays = False
@@ -454,19 +296,9 @@ class StrongIsolationBot(BotBase):
         self.tt_key = np.zeros(size, dtype=np.uint64)
         # per slot: best move, depth, bound flag, value (one cache line per entry)
         self.tt = np.zeros((size, 4), dtype=np.int64)
-        self.tt_move, self.tt_depth, self.tt_flag, self.tt_value = (
-            self.tt[:, 0],
-            self.tt[:, 1],
-            self.tt[:, 2],
-            self.tt[:, 3],
-        )
         self._cells = -1
-        self._warm = False
         self._tables: KnightTables | None = None
         self._queen: QueenTables | None = None
-        self.last_depth = 0
-        self.last_nodes = 0
-        self.last_score = 0
         self.last_seconds = 0.0
 
     def _zobrist(self, n: int) -> None:
@@ -508,10 +340,7 @@ class StrongIsolationBot(BotBase):
         loaded machine, in a 20 ms move).
         """
         if not self._warm:
-            self._warm = True
-            for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
-                for variant in ("queen", "knight"):
-                    self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+            super().start()
             self.tt.fill(0)
         shape = getattr(game_map, "shape", None)
         if shape is not None:  # the keys of the game's board now rather than in a move
@@ -527,163 +356,51 @@ class StrongIsolationBot(BotBase):
         # short moves keep a quarter of their time rather than the whole margin
         stop = stop_time(deadline, min(self.margin, SHORT_MARGIN_SHARE * (deadline - start)))
         self.last_depth = 0  # this move's deepest finished depth, not the last move's
-        out = np.empty(board.free.size, dtype=np.int64)
-        n = gen_moves(board.free, board.nbr, board.slide, board.pos[player], out)
-        if n == 0:
+        fallback = self.fallback(board, player)
+        if fallback < 0:
             return (0, 0)
-        fallback = int(self.rng.choice(out[:n]))
-        if (
-            board.pos[0] >= 0
-            and board.pos[1] >= 0
-            and separated(
-                board.free, board.nbr, board.pos, board.mark, board.queue, board.stamp
-            )
-        ):
-            area = flood(
-                board.free, board.nbr, board.pos[player], board.mark, board.queue, board.stamp
-            )
-            _, first, _ = longest_path(
-                board.free,
-                board.nbr,
-                board.slide,
-                board.pos[player],
-                ROOT_PATH_NODES,
-                area,
-                *board.lp,
-                stop,
-            )
-            self.last_depth = 0
-            return board.cell(first if first >= 0 else fallback)
+        walk = separated_walk(board, player, stop)
+        if walk is not None:
+            return board.cell(walk if walk >= 0 else fallback)
         self._zobrist(board.free.size)
         key = self._key(board, player)
         empties = int(board.free.sum())
         cells = board.free.size
-        buf = np.zeros((empties + 2, cells), dtype=np.int64)
-        keys = np.zeros((empties + 2, cells), dtype=np.int64)
-        dist0 = np.zeros(cells, dtype=np.int64)
-        dist1 = np.zeros(cells, dtype=np.int64)
+        order = np.zeros((2, empties + 2, cells), dtype=np.int64)
         killers = np.full((empties + 2, 2), -1, dtype=np.int64)
         history = np.zeros((2, cells), dtype=np.int64)
         status = new_status()
-        limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        if not board.slide and cells <= MAX_CELLS and board.cols >= 3:
-            tables = self._knight_tables(board.rows, board.cols)
+        table = (self.tt_key, self.tt, killers, history)
+        g: BitboardSearch | ArraySearch
+        if cells <= MAX_CELLS and (not self.arrays if board.slide else board.cols >= 3):
+            # a bitboard: one uint64 of free squares
             bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
-            order = np.zeros((2, empties + 2, cells), dtype=np.int64)
-            walk = np.zeros((2, cells + 2), dtype=np.int64)
             rem = np.zeros(cells + 2, dtype=np.uint64)
+            if board.slide:
+                tab, jumps = self._queen_tables(board.rows, board.cols).tab, _NO_JUMPS
+                stack = np.zeros((cells + 2, 2 * cells + 2), dtype=np.int64)
+                search = queen_search
+            else:
+                tables = self._knight_tables(board.rows, board.cols)
+                tab, jumps = tables.tab, tables.jumps
+                stack = np.zeros((2, cells + 2), dtype=np.int64)
+                search = knight_search
             zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
-            pos0, pos1 = int(board.pos[0]), int(board.pos[1])
+            bitboard = (tab, jumps, *order, stack, rem, zobrist, self.zside, *table)
+            g = BitboardSearch._make((status, stop, *bitboard))
+            position = (bits, int(board.pos[0]), int(board.pos[1]), player, key[0])
 
             def run(depth: int) -> int:
-                return knight_search(
-                    bits,
-                    pos0,
-                    pos1,
-                    player,
-                    depth,
-                    0,
-                    -(WIN + 1),
-                    WIN + 1,
-                    key[0],
-                    tables.tab,
-                    tables.jumps,
-                    order,
-                    walk,
-                    rem,
-                    zobrist,
-                    self.zside,
-                    self.tt_key,
-                    self.tt,
-                    killers,
-                    history,
-                    status,
-                    stop,
-                )
-        elif board.slide and cells <= MAX_CELLS and not self.arrays:
-            qtab = self._queen_tables(board.rows, board.cols).tab
-            bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(board.free)))
-            order = np.zeros((2, empties + 2, cells), dtype=np.int64)
-            walk = np.zeros((cells + 2, 2 * cells + 2), dtype=np.int64)
-            rem = np.zeros(cells + 2, dtype=np.uint64)
-            zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
-            pos0, pos1 = int(board.pos[0]), int(board.pos[1])
-
-            def run(depth: int) -> int:
-                return queen_search(
-                    bits,
-                    pos0,
-                    pos1,
-                    player,
-                    depth,
-                    0,
-                    -(WIN + 1),
-                    WIN + 1,
-                    key[0],
-                    qtab,
-                    order,
-                    walk,
-                    rem,
-                    zobrist,
-                    self.zside,
-                    self.tt_key,
-                    self.tt,
-                    killers,
-                    history,
-                    status,
-                    stop,
-                )
+                return int(search(g, position, depth, 0, -(WIN + 1), WIN + 1))
         else:
+            dist = np.zeros((2, cells), dtype=np.int64)
+            context = (*dist, self.zb, self.zp, self.zside, key, *table)
+            g = ArraySearch._make((status, stop, board.arrays(), *order, *context))
 
             def run(depth: int) -> int:
-                return _search(
-                    board.free,
-                    board.nbr,
-                    board.slide,
-                    board.pos,
-                    player,
-                    depth,
-                    0,
-                    -(WIN + 1),
-                    WIN + 1,
-                    buf,
-                    keys,
-                    board.mark,
-                    board.queue,
-                    board.stamp,
-                    dist0,
-                    dist1,
-                    board.lp,
-                    self.zb,
-                    self.zp,
-                    self.zside,
-                    key,
-                    self.tt_key,
-                    self.tt_move,
-                    self.tt_depth,
-                    self.tt_flag,
-                    self.tt_value,
-                    killers,
-                    history,
-                    status,
-                    stop,
-                )
+                return int(array_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
 
-        best = fallback
-        for depth in range(1, limit + 1):
-            status[S_ABORT] = 0
-            status[S_DONE] = 0
-            status[S_BEST] = -1
-            score = run(depth)
-            if status[S_ABORT] != 0:
-                if status[S_DONE] > 0 and status[S_BEST] >= 0:
-                    best = int(status[S_BEST])
-                break
-            if status[S_BEST] >= 0:
-                best = int(status[S_BEST])
-            self.last_depth, self.last_score = depth, int(score)
-            if abs(score) >= WIN - 1000:
-                break
-        self.last_nodes = int(status[S_NODES])
+        limit = empties if self.max_depth is None else min(empties, self.max_depth)
+        best = self.deepen(run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000)
         self.last_seconds = float(clock() - start)
         return board.cell(best)

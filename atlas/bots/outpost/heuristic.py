@@ -29,12 +29,13 @@ the engine applies it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
-from ...analyze.outpost import ownership_kernel, supply_core
+from ...jit import numba as lazy
+from ...sim.outpost.kernels import Position, own, supplied
 from ..base import BotBase
 from ..search import clock, stop_time
 
@@ -43,6 +44,7 @@ __all__ = [
     "BalancedOutpostBot",
     "DefenderOutpostBot",
     "OutpostPlanner",
+    "moved_steps",
     "GREEDY",
     "BALANCED",
     "DEFENDER",
@@ -58,63 +60,46 @@ LOST_PENALTY = 1_000_000.0
 _INVALID = -1e18
 
 
-@numba.njit(cache=True)
-def _score(
-    land_flat,
-    board_flat,
-    stride,
-    r,
-    cells,
-    emps,
-    starts,
-    homes,
-    me,
-    mode,
-    L,
-    W,
-    bufs,
-    owner,
-    counts,
-    alive,
-    strict,
-    field,
-    field_w,
-):
-    """Score of the position for empire ``me`` (``_INVALID`` if strict and an own outpost
-    is cut off); see the module docstring."""
-    ownership_kernel(
-        land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1], bufs[2], counts
-    )
-    mark = bufs[3]
-    heads = bufs[6]
+class Scoring(NamedTuple):
+    """What a heuristic bot's score reads besides the board (:class:`Position`): its
+    empire and strategy, ``L`` and ``W``, ownership rows, the outposts' supply flags,
+    the distance field to the scarce resource and its weight."""
+
+    me: int
+    mode: int
+    L: float
+    W: float
+    owner: np.ndarray
+    counts: np.ndarray
+    alive: np.ndarray
+    field: np.ndarray
+    field_w: float
+
+
+@lazy.njit(cache=True, _nrt=False)
+def _score(pos, h, cells, emps, starts, strict):
+    """Score of the position for empire ``h.me`` (``_INVALID`` if strict and an own
+    outpost is cut off); see the module docstring."""
+    me, owner, counts = h.me, h.owner, h.counts
+    stride, r, homes = pos.stride, pos.r, pos.homes
+    own(pos, cells, emps, owner, pos.bufs[0], counts)
+    mark = pos.bufs[3]
+    heads = pos.bufs[6]
     for i in range(mark.shape[0]):
         mark[i] = 0
     for i in range(min(mark.shape[0], mark.shape[0] // stride + stride)):
         heads[i] = -1
     a = starts[me]
     b = starts[me + 1]
-    ok = supply_core(
-        land_flat,
-        stride,
-        owner,
-        me,
-        homes[me],
-        cells[a:b],
-        alive[a:b],
-        mark,
-        bufs[4],
-        bufs[5],
-        heads,
-    )
-    lost = (b - a) - ok
+    lost = (b - a) - supplied(pos, owner, me, cells, starts, h.alive)
     if lost > 0 and strict:
         return _INVALID
     land = counts[me, 0]
     water = counts[me, 1]
-    if mode == BALANCED:
+    if h.mode == BALANCED:
         big = 1e9
-        fl = land / L if L > 0 else big
-        fw = water / W if W > 0 else big
+        fl = land / h.L if h.L > 0 else big
+        fw = water / h.W if h.W > 0 else big
         lo = min(fl, fw)
         if lo >= big:
             value = CELL * (land + water)
@@ -122,31 +107,14 @@ def _score(
             value = CELL * 20.0 * (3.0 * lo + min(fl, 4.0 * lo + 4.0) + min(fw, 4.0 * lo + 4.0))
     else:
         value = CELL * (land + water)
-    if mode == DEFENDER:
+    if h.mode == DEFENDER:
         for e in range(homes.shape[0]):
-            if e == me:
-                continue
-            ea = starts[e]
-            eb = starts[e + 1]
-            if eb > ea:
-                kept = supply_core(
-                    land_flat,
-                    stride,
-                    owner,
-                    e,
-                    homes[e],
-                    cells[ea:eb],
-                    alive[ea:eb],
-                    mark,
-                    bufs[4],
-                    bufs[5],
-                    heads,
-                )
-                value += CUT_BONUS * ((eb - ea) - kept)
+            if e != me and starts[e + 1] > starts[e]:
+                kept = supplied(pos, owner, e, cells, starts, h.alive)
+                value += CUT_BONUS * ((starts[e + 1] - starts[e]) - kept)
         # enemy or disputed cells near home
-        h = homes[me]
-        hr = h // stride
-        hc = h % stride
+        hr = homes[me] // stride
+        hc = homes[me] % stride
         rad = r + r // 2
         for dr in range(-rad, rad + 1):
             span = rad - abs(dr)
@@ -162,11 +130,11 @@ def _score(
     # pull towards the scarce resource not yet held
     nearest = 1 << 30
     for j in range(a, b):
-        f = field[cells[j]]
+        f = h.field[cells[j]]
         if 0 <= f < nearest:
             nearest = f
     if nearest < (1 << 30) and nearest > r - 2:
-        value -= field_w * (nearest - (r - 2))
+        value -= h.field_w * (nearest - (r - 2))
     # tie-breaks: spread the outposts apart and away from home
     cap = 2 * r + 1
     hr = homes[me] // stride
@@ -184,56 +152,15 @@ def _score(
     return value
 
 
-@numba.njit(cache=True)
-def _plan(
-    land_flat,
-    board_flat,
-    stride,
-    r,
-    cells,
-    emps,
-    starts,
-    homes,
-    me,
-    mode,
-    L,
-    W,
-    bufs,
-    owner,
-    counts,
-    alive,
-    order,
-    guard_radius,
-    field,
-    field_w,
-    deadline,
-):
+@lazy.njit(cache=True, _nrt=False)
+def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline):
     """Visit my outposts in ``order``; move each to its best safe step.  In place."""
+    stride = pos.stride
     steps = (-stride, 1, stride, -1)
-    base = _score(
-        land_flat,
-        board_flat,
-        stride,
-        r,
-        cells,
-        emps,
-        starts,
-        homes,
-        me,
-        mode,
-        L,
-        W,
-        bufs,
-        owner,
-        counts,
-        alive,
-        False,
-        field,
-        field_w,
-    )
-    a = starts[me]
-    hr = homes[me] // stride
-    hc = homes[me] % stride
+    base = _score(pos, h, cells, emps, starts, False)
+    a = starts[h.me]
+    hr = pos.homes[h.me] // stride
+    hc = pos.homes[h.me] % stride
     for t in range(order.shape[0]):
         if clock() > deadline:
             break
@@ -243,7 +170,7 @@ def _plan(
         best_cell = src
         for s in steps:
             dst = src + s
-            if land_flat[dst] == 0:
+            if pos.land_flat[dst] == 0:
                 continue
             if (
                 guard_radius >= 0
@@ -252,27 +179,7 @@ def _plan(
             ):
                 continue
             cells[j] = dst
-            v = _score(
-                land_flat,
-                board_flat,
-                stride,
-                r,
-                cells,
-                emps,
-                starts,
-                homes,
-                me,
-                mode,
-                L,
-                W,
-                bufs,
-                owner,
-                counts,
-                alive,
-                True,
-                field,
-                field_w,
-            )
+            v = _score(pos, h, cells, emps, starts, True)
             if v > best:
                 best = v
                 best_cell = dst
@@ -281,26 +188,9 @@ def _plan(
 
 
 @numba.njit(cache=True)
-def _disband_scores(
-    land_flat,
-    board_flat,
-    stride,
-    r,
-    cells,
-    emps,
-    starts,
-    homes,
-    me,
-    mode,
-    L,
-    W,
-    bufs,
-    owner,
-    counts,
-    alive,
-    field,
-):
+def _disband_scores(pos, h, cells, emps, starts):
     """Score of the position after removing each of my outposts."""
+    me = h.me
     a = starts[me]
     b = starts[me + 1]
     n = cells.shape[0]
@@ -317,27 +207,7 @@ def _disband_scores(
                 sub_cells[w] = cells[j]
                 sub_emps[w] = emps[j]
                 w += 1
-        out[i - a] = _score(
-            land_flat,
-            board_flat,
-            stride,
-            r,
-            sub_cells,
-            sub_emps,
-            sub_starts,
-            homes,
-            me,
-            mode,
-            L,
-            W,
-            bufs,
-            owner,
-            counts,
-            alive,
-            False,
-            field,
-            0.0,
-        )
+        out[i - a] = _score(pos, h, sub_cells, sub_emps, sub_starts, False)
     return out
 
 
@@ -366,6 +236,19 @@ def resource_field(board_flat, stride, sources, field, queue):
                 field[nb] = field[c] + 1
                 queue[tail] = nb
                 tail += 1
+
+
+def moved_steps(
+    before: np.ndarray, after: np.ndarray, a: int, n: int, stride: int
+) -> tuple[tuple[int, tuple[int, int]], ...]:
+    """The steps ``((index, (row, col)), ...)`` of the ``n`` outposts from flat index
+    ``a`` whose cell changed from ``before`` to ``after`` (padded flat cells)."""
+    steps = []
+    for i in range(n):
+        c = int(after[a + i])
+        if c != before[a + i]:
+            steps.append((i, (c // stride - 1, c % stride - 1)))
+    return tuple(steps)
 
 
 class OutpostPlanner(BotBase):
@@ -400,7 +283,11 @@ class OutpostPlanner(BotBase):
         self.margin = margin
         self._warm = False
 
-    def _arrays(self, state: Any) -> tuple[Any, ...]:
+    def _arrays(
+        self, state: Any, player: int, field: np.ndarray | None = None
+    ) -> tuple[Position, Scoring, np.ndarray, np.ndarray, np.ndarray]:
+        """The board, ``player``'s scoring (with ``field``, or none: a disband) and the
+        outposts' cells, empires and first index of each empire."""
         b = state.board
         stride = int(b.stride)
         rc = np.asarray(state.rc, dtype=np.int64)
@@ -409,27 +296,22 @@ class OutpostPlanner(BotBase):
         emps = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
         size = b.land_flat.shape[0]
         bufs = np.zeros((7, size), dtype=np.int32)
-        owner = np.zeros(size, dtype=np.int32)
-        counts = np.zeros((len(starts) - 1, 3), dtype=np.int64)
-        alive = np.zeros(len(cells), dtype=np.uint8)
         homes = np.asarray(b.homes_flat, dtype=np.int64)
         p = state.params
-        return (
-            b.land_flat,
-            b.board_flat,
-            stride,
-            int(p.r),
-            cells,
-            emps,
-            starts,
-            homes,
+        pos = Position(b.land_flat, b.board_flat, stride, int(p.r), homes, bufs)
+        weight = 0.0 if field is None else self.field_weight
+        h = Scoring(
+            player,
+            self.mode,
             float(p.L),
             float(p.W),
-            bufs,
-            owner,
-            counts,
-            alive,
+            np.zeros(size, dtype=np.int32),
+            np.zeros((len(starts) - 1, 3), dtype=np.int64),
+            np.zeros(len(cells), dtype=np.uint8),
+            np.full(size, -1, dtype=np.int32) if field is None else field,
+            weight,
         )
+        return pos, h, cells, emps, starts
 
     def _guard_radius(self, state: Any, player: int) -> int:
         return -1
@@ -451,120 +333,27 @@ class OutpostPlanner(BotBase):
 
     def move(self, state: Any, player: int, deadline: float) -> Any:
         """A disband index at a disband phase, else the steps ``((index, (row, col)), ...)``."""
-        (
-            land,
-            board,
-            stride,
-            r,
-            cells,
-            emps,
-            starts,
-            homes,
-            L,
-            W,
-            bufs,
-            owner,
-            counts,
-            alive,
-        ) = self._arrays(state)
         if any(state.pending):
             return self.disband(state, player)
-        n = int(starts[player + 1] - starts[player])
+        n = int(state.starts[player + 1] - state.starts[player])
         if n == 0:
             return ()
         if not self._warm:  # load the disband kernel now, not at a season's deadline
             self._warm = True
-            _disband_scores(
-                land,
-                board,
-                stride,
-                r,
-                cells,
-                emps,
-                starts,
-                homes,
-                player,
-                self.mode,
-                L,
-                W,
-                bufs,
-                owner,
-                counts,
-                alive,
-                np.full(len(land), -1, dtype=np.int32),
-            )
+            self.disband(state, player)
+        queue = np.zeros(state.board.land_flat.shape[0], dtype=np.int32)
+        pos, h, cells, emps, starts = self._arrays(
+            state, player, self._field(state, player, queue)
+        )
         before = cells.copy()
         order = self.rng.permutation(n).astype(np.int64)
-        field = self._field(state, player, bufs[2])
-        _plan(
-            land,
-            board,
-            stride,
-            r,
-            cells,
-            emps,
-            starts,
-            homes,
-            player,
-            self.mode,
-            L,
-            W,
-            bufs,
-            owner,
-            counts,
-            alive,
-            order,
-            self._guard_radius(state, player),
-            field,
-            self.field_weight,
-            stop_time(deadline, self.margin),
-        )
-        a = int(starts[player])
-        steps = []
-        for i in range(n):
-            c = int(cells[a + i])
-            if c != before[a + i]:
-                steps.append((i, (c // stride - 1, c % stride - 1)))
-        return tuple(steps)
+        guard = self._guard_radius(state, player)
+        _plan(pos, h, cells, emps, starts, order, guard, stop_time(deadline, self.margin))
+        return moved_steps(before, cells, int(starts[player]), n, pos.stride)
 
     def disband(self, state: Any, player: int) -> int:
         """Index of the outpost whose removal costs the least score."""
-        (
-            land,
-            board,
-            stride,
-            r,
-            cells,
-            emps,
-            starts,
-            homes,
-            L,
-            W,
-            bufs,
-            owner,
-            counts,
-            alive,
-        ) = self._arrays(state)
-        scores = _disband_scores(
-            land,
-            board,
-            stride,
-            r,
-            cells,
-            emps,
-            starts,
-            homes,
-            player,
-            self.mode,
-            L,
-            W,
-            bufs,
-            owner,
-            counts,
-            alive,
-            np.full(len(land), -1, dtype=np.int32),
-        )
-        return int(np.argmax(scores))
+        return int(np.argmax(_disband_scores(*self._arrays(state, player))))
 
 
 class GreedyOutpostBot(OutpostPlanner):

@@ -26,10 +26,13 @@ Hungarian method for the assignment problem.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
-from ...analyze.outpost import ownership_kernel, supply_core
+from ...analyze.distances import bfs_blocked_kernel, bfs_kernel
+from ...sim.outpost.kernels import Position, own, supplied, supply_lines
 
 __all__ = [
     "l1_field",
@@ -39,6 +42,8 @@ __all__ = [
     "simulate_plan",
     "robust_supply",
     "evaluate",
+    "Lookahead",
+    "Weighing",
     "step_toward",
     "FAR",
 ]
@@ -47,58 +52,35 @@ __all__ = [
 FAR = 1 << 20
 
 
+@numba.njit(cache=True, inline="always")
+def _far(dist):  # pragma: no cover - compiled
+    """Unreached cells (-1) at :data:`FAR`."""
+    for i in range(dist.shape[0]):
+        if dist[i] < 0:
+            dist[i] = FAR
+
+
 @numba.njit(cache=True)
 def l1_field(board_flat, stride, sources, dist, queue):  # pragma: no cover - compiled
     """``dist[i]``: Manhattan distance from board cell ``i`` to the nearest of
-    ``sources`` (:data:`FAR` with none; border cells get :data:`FAR`)."""
-    n = board_flat.shape[0]
-    for i in range(n):
-        dist[i] = FAR
-    tail = 0
-    for k in range(sources.shape[0]):
-        s = sources[k]
-        if dist[s] != 0:
-            dist[s] = 0
-            queue[tail] = s
-            tail += 1
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        d = dist[c] + 1
-        for nb in (c - stride, c + 1, c + stride, c - 1):
-            if board_flat[nb] != 0 and dist[nb] == FAR:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
+    ``sources`` (:data:`FAR` with none; border cells get :data:`FAR`): a breadth-first
+    search over the board (:func:`atlas.analyze.distances.bfs_kernel`)."""
+    bfs_kernel(board_flat, stride, sources, dist, queue)
+    _far(dist)
 
 
 @numba.njit(cache=True)
 def land_field(land_flat, stride, source, dist, queue):  # pragma: no cover - compiled
     """``dist[i]``: steps over land from ``source`` to land cell ``i`` (:data:`FAR`
     where unreachable, and on water and the border)."""
-    n = land_flat.shape[0]
-    for i in range(n):
-        dist[i] = FAR
-    dist[source] = 0
-    queue[0] = source
-    tail = 1
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        d = dist[c] + 1
-        for nb in (c - stride, c + 1, c + stride, c - 1):
-            if land_flat[nb] != 0 and dist[nb] == FAR:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
+    bfs_blocked_kernel(land_flat, stride, source, -1, dist, queue)
+    _far(dist)
 
 
 @numba.njit(cache=True, inline="always")
-def diamond_gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cover
-    """Value of the cells an outpost on ``c`` would win: within ``r``, not yet won
-    (``won`` 0), and nearer than the enemy (distance ``< elim``)."""
+def _diamond(board_flat, stride, r, value, elim, won, c, claim):  # pragma: no cover
+    """The cells within ``r`` of ``c`` nearer than the enemy (distance ``< elim``): marked
+    won when ``claim``, else the value of those not yet won (``won`` 0)."""
     rows = board_flat.shape[0] // stride - 2
     cols = stride - 2
     r0 = c // stride
@@ -110,25 +92,19 @@ def diamond_gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cove
         base = rr * stride
         for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
             x = base + cc
-            if won[x] == 0 and dr + abs(cc - c0) < elim[x]:
-                g += value[x]
+            if dr + abs(cc - c0) < elim[x]:
+                if claim:
+                    won[x] = 1
+                elif won[x] == 0:
+                    g += value[x]
     return g
 
 
 @numba.njit(cache=True, inline="always")
-def _claim(board_flat, stride, r, elim, won, c):  # pragma: no cover - compiled
-    rows = board_flat.shape[0] // stride - 2
-    cols = stride - 2
-    r0 = c // stride
-    c0 = c - r0 * stride
-    for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
-        dr = abs(rr - r0)
-        span = r - dr
-        base = rr * stride
-        for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
-            x = base + cc
-            if dr + abs(cc - c0) < elim[x]:
-                won[x] = 1
+def diamond_gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cover
+    """Value of the cells an outpost on ``c`` would win: within ``r``, not yet won
+    (``won`` 0), and nearer than the enemy (distance ``< elim``)."""
+    return _diamond(board_flat, stride, r, value, elim, won, c, False)
 
 
 @numba.njit(cache=True, inline="always")
@@ -186,7 +162,7 @@ def greedy_targets(
         if stamp[i] == taken:  # up to date: the best gain
             out[taken] = i
             taken += 1
-            _claim(board_flat, stride, r, elim, won, cand[i])
+            _diamond(board_flat, stride, r, value, elim, won, cand[i], True)
             size -= 1
             keys[0] = keys[size]
             idx[0] = idx[size]
@@ -269,41 +245,40 @@ def _afford(land, water, L, W):  # pragma: no cover - compiled
     return min(a, b) + 1
 
 
-@numba.njit(cache=True)
-def simulate_plan(
-    land_flat,
-    board_flat,
-    stride,
-    r,
-    L,
-    W,
-    cells,
-    emps,
-    me,
-    home,
-    slot,
-    fields,
-    future,
-    turn,
-    horizon,
-    last_turn,
-    season,
-    value,
-    bufs,
-    owner,
-    counts,
-):  # pragma: no cover - compiled
-    """Play our plan forward ``horizon`` turns, the enemies held still.
+class Lookahead(NamedTuple):
+    """What :func:`simulate_plan` reads besides the board and the plan: ``L``, ``W``,
+    our empire, the turn, how many turns to play and the last, the turns between
+    seasons, each cell's value, and ownership rows."""
 
-    ``cells``/``emps`` are every outpost (ours: empire ``me``); ``slot[i]`` the target
-    (row of ``fields``, a land-distance field to it, -1 for none) of the ``i``-th of
-    our outposts in ``cells`` order; ``future`` the targets of the outposts still to be
-    built, in order.  Each turn every outpost steps toward its target; at a season the
-    counts of the turn before decide a build at home (taking the next ``future``
-    target) or a disband (the newest outpost).  Returns ``(outposts built, outposts
-    disbanded, value of the territory at the end)``; ``value`` weighs each cell."""
+    L: int
+    W: int
+    me: int
+    turn: int
+    horizon: int
+    last_turn: int
+    season: int
+    value: np.ndarray
+    owner: np.ndarray
+    counts: np.ndarray
+
+
+@numba.njit(cache=True)
+def simulate_plan(pos, la, cells, emps, slot, fields, future):  # pragma: no cover - compiled
+    """Play our plan forward ``la.horizon`` turns, the enemies held still.
+
+    ``cells``/``emps`` are every outpost (ours: empire ``la.me``); ``slot[i]`` the
+    target (row of ``fields``, a land-distance field to it, -1 for none) of the
+    ``i``-th of our outposts in ``cells`` order; ``future`` the targets of the outposts
+    still to be built, in order.  Each turn every outpost steps toward its target; at
+    a season the counts of the turn before decide a build at home (taking the next
+    ``future`` target) or a disband (the newest outpost).  Returns ``(outposts built,
+    outposts disbanded, value of the territory at the end)``; ``la.value`` weighs each
+    cell."""
+    me, owner, counts, season = la.me, la.owner, la.counts, la.season
+    land_flat, stride = pos.land_flat, pos.stride
+    home = pos.homes[me]
     n = cells.shape[0]
-    cap = n + horizon // season + 2
+    cap = n + la.horizon // season + 2
     sim_cells = np.empty(cap, np.int64)
     sim_emps = np.empty(cap, np.int64)
     sim_slot = np.full(cap, -1, np.int64)
@@ -321,25 +296,13 @@ def simulate_plan(
     nf = 0
     built = 0
     lost = 0
-    t = turn
-    end = min(turn + horizon, last_turn)
+    t = la.turn
+    end = min(la.turn + la.horizon, la.last_turn)
     while t < end:
         t += 1
         if t % season == 0:
-            ownership_kernel(
-                land_flat,
-                board_flat,
-                stride,
-                r,
-                sim_cells[:m],
-                sim_emps[:m],
-                owner,
-                bufs[0],
-                bufs[1],
-                bufs[2],
-                counts,
-            )
-            a = _afford(counts[me, 0], counts[me, 1], L, W)
+            own(pos, sim_cells[:m], sim_emps[:m], owner, pos.bufs[0], counts)
+            a = _afford(counts[me, 0], counts[me, 1], la.L, la.W)
             if a > mine:
                 sim_cells[m] = home
                 sim_emps[m] = me
@@ -363,47 +326,23 @@ def simulate_plan(
             s = sim_slot[q]
             if s >= 0:
                 sim_cells[q] = step_toward(land_flat, stride, fields[s], sim_cells[q])
-    ownership_kernel(
-        land_flat,
-        board_flat,
-        stride,
-        r,
-        sim_cells[:m],
-        sim_emps[:m],
-        owner,
-        bufs[0],
-        bufs[1],
-        bufs[2],
-        counts,
-    )
+    own(pos, sim_cells[:m], sim_emps[:m], owner, pos.bufs[0], counts)
     total = 0.0
     for x in range(owner.shape[0]):
         if owner[x] == me:
-            total += value[x]
+            total += la.value[x]
     return built, lost, total
 
 
 @numba.njit(cache=True)
 def robust_supply(
-    land_flat,
-    stride,
-    r,
-    my_dist,
-    en_dist,
-    me,
-    home,
-    cells,
-    alive,
-    owner,
-    mark,
-    link,
-    seen,
-    heads,
+    pos, my_dist, en_dist, me, cells, alive, owner
 ):  # pragma: no cover - compiled
     """How many of our outposts ``cells`` keep a supply line whatever one step each
     enemy outpost takes: a cell counts as good only if it stays ours or neutral with
-    every enemy distance one shorter.  ``owner`` is scratch; ``mark`` and ``heads``
+    every enemy distance one shorter.  ``owner`` is scratch; ``pos.bufs`` rows 3 and 6
     must be clean (all 0, all -1) and are left so."""
+    r = pos.r
     for x in range(owner.shape[0]):
         e = en_dist[x] - 1
         d = my_dist[x]
@@ -411,102 +350,61 @@ def robust_supply(
             owner[x] = me if d < e else -2
         else:
             owner[x] = -1 if e > r else -2
-    return supply_core(
-        land_flat, stride, owner, me, home, cells, alive, mark, link, seen, heads
-    )
+    return supply_lines(pos, owner, me, cells, alive)
+
+
+class Weighing(NamedTuple):
+    """What :func:`evaluate` reads besides the board and the outposts: our empire, each
+    cell's value, the distance fields of the enemy outposts and (scratch) of ours, a
+    queue, ownership rows and supply flags, and the weights of an outpost that one enemy
+    step could cut off, of an enemy outpost cut off and of one of ours cut off."""
+
+    me: int
+    value: np.ndarray
+    en_dist: np.ndarray
+    my_dist: np.ndarray
+    queue: np.ndarray
+    owner: np.ndarray
+    counts: np.ndarray
+    alive: np.ndarray
+    robust_w: float
+    cut_w: float
+    lost_w: float
 
 
 @numba.njit(cache=True)
-def evaluate(
-    land_flat,
-    board_flat,
-    stride,
-    r,
-    cells,
-    emps,
-    starts,
-    homes,
-    me,
-    value,
-    en_dist,
-    bufs,
-    owner,
-    counts,
-    alive,
-    my_dist,
-    queue,
-    robust_w,
-    cut_w,
-    lost_w,
-):  # pragma: no cover - compiled
-    """Score of a position for empire ``me`` after our moves, the enemies held still:
-    the value of the cells we control, minus ``lost_w`` per outpost of ours cut off,
-    minus ``robust_w`` per outpost that one enemy step could cut off
-    (:func:`robust_supply`), plus ``cut_w`` per enemy outpost cut off.  Returns the
-    score and leaves ``counts`` (land, water per empire) of the position."""
-    ownership_kernel(
-        land_flat, board_flat, stride, r, cells, emps, owner, bufs[0], bufs[1], bufs[2], counts
-    )
+def evaluate(board, weighing, cells, emps, starts):  # pragma: no cover - compiled
+    """Score of a position for empire ``w.me`` after our moves, the enemies held still:
+    the value of the cells we control, minus ``w.lost_w`` per outpost of ours cut off,
+    minus ``w.robust_w`` per outpost that one enemy step could cut off
+    (:func:`robust_supply`), plus ``w.cut_w`` per enemy outpost cut off.  Returns the
+    score and leaves ``w.counts`` (land, water per empire) of the position.
+
+    ``board`` and ``weighing`` are the fields of a :class:`~atlas.sim.outpost.kernels.Position`
+    (``pos``) and of a :class:`Weighing` (``w``) as plain tuples: numba's dispatcher
+    types a plain tuple three times faster than a named one, and a move scores hundreds
+    of positions.
+    """
+    pos = Position(*board)
+    w = Weighing(*weighing)
+    me, owner = w.me, w.owner
+    own(pos, cells, emps, owner, pos.bufs[0], w.counts)
     total = 0.0
     for x in range(owner.shape[0]):
         if owner[x] == me:
-            total += value[x]
-    mark = bufs[3]
-    heads = bufs[6]
+            total += w.value[x]
     a = starts[me]
     b = starts[me + 1]
-    ok = supply_core(
-        land_flat,
-        stride,
-        owner,
-        me,
-        homes[me],
-        cells[a:b],
-        alive[a:b],
-        mark,
-        bufs[4],
-        bufs[5],
-        heads,
-    )
-    total -= lost_w * ((b - a) - ok)
-    if cut_w != 0.0:
-        for e in range(homes.shape[0]):
-            if e == me:
-                continue
-            ea = starts[e]
-            eb = starts[e + 1]
-            if eb > ea:
-                kept = supply_core(
-                    land_flat,
-                    stride,
-                    owner,
-                    e,
-                    homes[e],
-                    cells[ea:eb],
-                    alive[ea:eb],
-                    mark,
-                    bufs[4],
-                    bufs[5],
-                    heads,
-                )
-                total += cut_w * ((eb - ea) - kept)
-    if robust_w != 0.0 and b > a:
-        l1_field(board_flat, stride, cells[a:b], my_dist, queue)
+    total -= w.lost_w * ((b - a) - supplied(pos, owner, me, cells, starts, w.alive))
+    if w.cut_w != 0.0:
+        for e in range(pos.homes.shape[0]):
+            if e != me and starts[e + 1] > starts[e]:
+                kept = supplied(pos, owner, e, cells, starts, w.alive)
+                total += w.cut_w * ((starts[e + 1] - starts[e]) - kept)
+    if w.robust_w != 0.0 and b > a:
+        l1_field(pos.board_flat, pos.stride, cells[a:b], w.my_dist, w.queue)
         kept = robust_supply(
-            land_flat,
-            stride,
-            r,
-            my_dist,
-            en_dist,
-            me,
-            homes[me],
-            cells[a:b],
-            alive[a:b],
-            bufs[2],
-            mark,
-            bufs[4],
-            bufs[5],
-            heads,
+            pos, w.my_dist, w.en_dist, me, cells[a:b], w.alive[a:b], pos.bufs[2]
         )
-        total -= robust_w * ((b - a) - kept)
+        total -= w.robust_w * ((b - a) - kept)
     return total

@@ -45,15 +45,19 @@ the kernels' references in :mod:`atlas.bots.outpost.plan_kernels`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ...analyze.distances import bfs_kernel
+from ...sim.outpost.kernels import Position
 from ..base import BotBase
 from ..search import clock, gc_paused, stop_time
+from .heuristic import moved_steps
 from .plan_kernels import (
     FAR,
+    Lookahead,
+    Weighing,
     assign,
     evaluate,
     greedy_targets,
@@ -125,6 +129,14 @@ class PlannerConfig:
 _LOST = 1e7
 
 
+class Outposts(NamedTuple):
+    """Every outpost of a state: flat cells, empires, and each empire's first index."""
+
+    cells: np.ndarray
+    emps: np.ndarray
+    starts: np.ndarray
+
+
 class PlannerOutpostBot(BotBase):
     """Coverage targets, assignment, season lookahead, supply-line defence.
 
@@ -167,12 +179,15 @@ class PlannerOutpostBot(BotBase):
         stride = int(b.stride)
         self._stride = stride
         self._bufs = np.zeros((7, size), np.int32)
-        self._bufs[6] = -1
+        self._bufs[6] = -1  # supply_core's clean state (marks 0, bucket heads -1), kept so
         self._owner = np.zeros(size, np.int32)
         self._queue = np.zeros(size, np.int32)
         self._my_dist = np.zeros(size, np.int32)
         homes = np.asarray(b.homes_flat, np.int64)
         self._homes = homes
+        r = int(state.params.r)
+        self._pos = Position(b.land_flat, b.board_flat, stride, r, homes, self._bufs)
+        self._board = tuple(self._pos)  # what evaluate takes (a plain tuple)
         # land distance from every home; the home prior
         hd = np.zeros((len(homes), size), np.int32)
         for e, h in enumerate(homes):
@@ -185,13 +200,13 @@ class PlannerOutpostBot(BotBase):
         self._land_cells = np.flatnonzero(b.land_flat).astype(np.int64)
         self._prev_targets = np.zeros(0, np.int64)
 
-    def _arrays(self, state: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _arrays(self, state: Any) -> Outposts:
         stride = self._stride
         rc = np.asarray(state.rc, dtype=np.int64)
         cells = (rc[:, 0] + 1) * stride + rc[:, 1] + 1
         starts = np.asarray(state.starts, dtype=np.int64)
         emps = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
-        return cells, emps, starts
+        return Outposts(cells, emps, starts)
 
     # ----------------------------------------------------------------- the move
 
@@ -202,20 +217,15 @@ class PlannerOutpostBot(BotBase):
         if any(state.pending):
             return self.disband(state, player)
         stop = stop_time(deadline, self.margin)
-        cells, emps, starts = self._arrays(state)
+        o = self._arrays(state)
+        cells, starts = o.cells, o.starts
         a, b = int(starts[player]), int(starts[player + 1])
         n = b - a
         if n == 0:
             return ()
-        plan = self._plan(state, player, cells, emps, starts, stop)
-        new = self._choose_moves(state, player, cells, emps, starts, plan, stop)
-        stride = self._stride
-        steps = []
-        for i in range(n):
-            c = int(new[a + i])
-            if c != cells[a + i]:
-                steps.append((i, (c // stride - 1, c % stride - 1)))
-        return tuple(steps)
+        plan = self._plan(state, player, o, stop)
+        new = self._choose_moves(state, player, o, plan, stop)
+        return moved_steps(cells, new, a, n, self._stride)
 
     # ----------------------------------------------------------------- planning
 
@@ -230,17 +240,10 @@ class PlannerOutpostBot(BotBase):
             value[self._enemy_side] *= 0.5
         return value
 
-    def _plan(
-        self,
-        state: Any,
-        player: int,
-        cells: np.ndarray,
-        emps: np.ndarray,
-        starts: np.ndarray,
-        stop: float,
-    ) -> dict[str, Any]:
+    def _plan(self, state: Any, player: int, o: Outposts, stop: float) -> dict[str, Any]:
         """Targets and the target of each of our outposts (``slot``), with the value
         field they were chosen for."""
+        cells, emps, starts = o
         cfg = self.config
         b = state.board
         p = state.params
@@ -285,32 +288,22 @@ class PlannerOutpostBot(BotBase):
             if best is not None and start + took > stop:  # another plan would be late
                 break
             value = self._values(state, player, prem, short_water)
-            plan = self._targets(
-                state, player, cells, emps, starts, value, elim, cand, bonus, k, n, future, r
-            )
+            plan = self._targets(state, player, o, value, elim, cand, bonus, k, n, future, r)
             if len(premiums) > 1:
-                built, lost, terr = simulate_plan(
-                    b.land_flat,
-                    b.board_flat,
-                    stride,
-                    r,
+                la = Lookahead(
                     int(p.L),
                     int(p.W),
-                    cells,
-                    emps,
                     player,
-                    int(self._homes[player]),
-                    plan["slot"],
-                    plan["fields"],
-                    plan["future"],
                     int(state.turn),
                     int(cfg.horizon),
                     int(p.last_turn),
                     SEASON,
                     self._values(state, player, 0.0, short_water),
-                    self._bufs,
                     self._owner,
                     np.zeros((4, 3), np.int64),
+                )
+                built, lost, terr = simulate_plan(
+                    self._pos, la, cells, emps, plan["slot"], plan["fields"], plan["future"]
                 )
                 score = 1000.0 * (built - 2 * lost) + terr
             else:
@@ -329,9 +322,7 @@ class PlannerOutpostBot(BotBase):
         self,
         state: Any,
         player: int,
-        cells: np.ndarray,
-        emps: np.ndarray,
-        starts: np.ndarray,
+        o: Outposts,
         value: np.ndarray,
         elim: np.ndarray,
         cand: np.ndarray,
@@ -341,6 +332,7 @@ class PlannerOutpostBot(BotBase):
         future: int,
         r: int,
     ) -> dict[str, Any]:
+        cells, starts = o.cells, o.starts
         b = state.board
         stride = self._stride
         a = int(starts[player])
@@ -418,48 +410,24 @@ class PlannerOutpostBot(BotBase):
         )
         en = self._en_dist - (self.config.guard_steps - 1)
         alive = np.zeros(len(targets), np.uint8)
-        robust_supply(
-            b.land_flat,
-            self._stride,
-            r,
-            self._my_dist,
-            en,
-            player,
-            int(home[0]),
-            targets,
-            alive,
-            bufs[2],
-            bufs[3],
-            bufs[4],
-            bufs[5],
-            bufs[6],
-        )
+        robust_supply(self._pos, self._my_dist, en, player, targets, alive, bufs[2])
         return alive.astype(bool)
 
     # ----------------------------------------------------------------- moves
 
     def _choose_moves(
-        self,
-        state: Any,
-        player: int,
-        cells: np.ndarray,
-        emps: np.ndarray,
-        starts: np.ndarray,
-        plan: dict[str, Any],
-        stop: float,
+        self, state: Any, player: int, o: Outposts, plan: dict[str, Any], stop: float
     ) -> np.ndarray:
+        cells, emps, starts = o
         cfg = self.config
         b = state.board
         p = state.params
         stride = self._stride
-        r = int(p.r)
         a, e = int(starts[player]), int(starts[player + 1])
         n = e - a
         value = plan["value"]
         slot = plan["slot"]
         fields = plan["fields"]
-        counts = np.zeros((4, 3), np.int64)
-        alive = np.zeros(len(cells), np.uint8)
         season_turn = (
             cfg.season and (state.turn + 2) % SEASON == 0 and state.turn + 2 <= p.last_turn
         )
@@ -467,29 +435,14 @@ class PlannerOutpostBot(BotBase):
         cut_w = cfg.cut_w if cfg.attack else 0.0
         land_flat = b.land_flat
 
+        weighing = self._weighing(
+            player, value, self._en_dist, len(cells), robust_w, cut_w, _LOST
+        )
+        counts = weighing.counts
+        plain = tuple(weighing)  # what evaluate takes
+
         def score(pos: np.ndarray) -> float:
-            s = evaluate(
-                land_flat,
-                b.board_flat,
-                stride,
-                r,
-                pos,
-                emps,
-                starts,
-                self._homes,
-                player,
-                value,
-                self._en_dist,
-                self._bufs,
-                self._owner,
-                counts,
-                alive,
-                self._my_dist,
-                self._queue,
-                robust_w,
-                cut_w,
-                _LOST,
-            )
+            s = evaluate(self._board, plain, pos, emps, starts)
             if fields is not None:
                 for i in range(n):
                     s -= cfg.progress * fields[slot[i], pos[a + i]]
@@ -536,14 +489,34 @@ class PlannerOutpostBot(BotBase):
                 break
         return pos
 
+    def _weighing(
+        self, player: int, value: np.ndarray, en_dist: np.ndarray, n: int, *w: float
+    ) -> Weighing:
+        """What :func:`evaluate` reads besides the board and ``n`` outposts; ``w``: the
+        robust, cut and lost weights."""
+        counts = np.zeros((4, 3), np.int64)
+        alive = np.zeros(n, np.uint8)
+        robust_w, cut_w, lost_w = w
+        return Weighing(
+            player,
+            value,
+            en_dist,
+            self._my_dist,
+            self._queue,
+            self._owner,
+            counts,
+            alive,
+            robust_w,
+            cut_w,
+            lost_w,
+        )
+
     # ----------------------------------------------------------------- disband
 
     def disband(self, state: Any, player: int) -> int:
         """Index of the outpost whose removal costs the least score."""
         b = state.board
-        p = state.params
         stride = self._stride
-        r = int(p.r)
         cells, emps, starts = self._arrays(state)
         a, e = int(starts[player]), int(starts[player + 1])
         enemy = np.concatenate([cells[:a], cells[e:]])
@@ -556,29 +529,10 @@ class PlannerOutpostBot(BotBase):
             keep[a + i] = False
             sub_starts = starts.copy()
             sub_starts[player + 1 :] -= 1
-            sub_cells = cells[keep]
-            v = evaluate(
-                b.land_flat,
-                b.board_flat,
-                stride,
-                r,
-                sub_cells,
-                emps[keep],
-                sub_starts,
-                self._homes,
-                player,
-                value,
-                en_dist,
-                self._bufs,
-                self._owner,
-                np.zeros((4, 3), np.int64),
-                np.zeros(len(sub_cells), np.uint8),
-                self._my_dist,
-                self._queue,
-                self.config.robust_w,
-                0.0,
-                300.0,
+            weighing = self._weighing(
+                player, value, en_dist, len(cells) - 1, self.config.robust_w, 0.0, 300.0
             )
+            v = evaluate(self._board, tuple(weighing), cells[keep], emps[keep], sub_starts)
             if v > best_v:
                 best_i, best_v = i, v
         return best_i

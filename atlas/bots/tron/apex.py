@@ -39,25 +39,15 @@ from typing import Any
 import numba
 import numpy as np
 
-from ..search import clock, stop_time
+from ...jit import numba as lazy
 from .common import (
-    INF,
-    R_CNT0,
-    R_CNT1,
-    R_COLOUR,
-    R_DA,
-    R_DB,
-    R_DISC,
-    R_ITER,
-    R_LOW,
-    R_PARENT,
-    R_STACK,
-    TronBot,
     Workspace,
-    head_distance,
+    safety_deadline,
     voronoi_touching,
 )
-from .frontline import endgame_move
+from .frontline import FrontlineBot
+from .tree import chamber_walk
+from .voronoi import TurnSearch, turn_context, turn_search
 
 __all__ = [
     "TT_BITS",
@@ -90,9 +80,7 @@ DRAW = -0.5 * (K1 + 3 * K2)
 #: Evaluation parameters: node weight, edge weight, battlefront rule (0/1), checkerboard
 #: bound (0/1), value of a cell once separated.
 EVAL = np.array([K1, K2, 1, 1, CELL], dtype=np.int64)
-#: Rows of the integer chamber scratch array: edges, best quiet child value, best
-#: front child value, flags (1: touches the front, 2: leads to the front).
-_B_EDGES, _B_QUIET, _B_FRONT, _B_FLAGS = range(4)
+#: Below any chamber's value (integer).
 _NEG = -(1 << 50)
 #: Share of a move's budget kept back, its minimum and maximum (seconds): at 0.1 s a
 #: move ``apex`` thinks 80 ms, at 1 s 0.93 s, served to the contest engine (0.9 s of
@@ -116,8 +104,8 @@ class SearchTables:
         Key of the position each table entry describes.
     tt_move : ndarray of int64
         Best direction (0..3) found there.
-    bbuf : ndarray of int64, shape (4, n)
-        Scratch rows of :func:`chamber_score`.
+    bbuf : ndarray of int64, shape (3, n)
+        Scratch rows of :func:`chamber_score` (edges, best quiet and front child values).
     """
 
     def __init__(self, n: int, bits: int = TT_BITS) -> None:
@@ -127,7 +115,7 @@ class SearchTables:
         )
         self.tt_key = np.zeros(1 << bits, dtype=np.uint64)
         self.tt_move = np.zeros(1 << bits, dtype=np.int64)
-        self.bbuf = np.zeros((4, n), dtype=np.int64)
+        self.bbuf = np.zeros((3, n), dtype=np.int64)
 
     def clear(self) -> None:
         """Forget every entry (the keys count moves from the root of one search)."""
@@ -138,171 +126,16 @@ class SearchTables:
 def chamber_score(
     grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front, swap
 ):  # pragma: no cover - numba
-    """:func:`atlas.bots.tron.tree.chamber_value` in integer arithmetic, twice as fast.
-
-    The same tree of chambers of the player at ``root``'s territory (owner codes left by
-    :func:`atlas.bots.tron.common.voronoi_touching`: ``swap`` 0 for its ``a``, 1 for
-    its ``b``), the same checkerboard bound and battlefront rule, with integer weights
-    ``k1`` (a cell) and ``k2`` (an open neighbour): with ``k1 = 55, k2 = 194`` it is
-    exactly 1000 times ``chamber_value`` with 0.055 and 0.194.  Integer rows and one
-    flag word per cell instead of five float rows make the depth-first search about
-    twice as fast, and this evaluation is most of the search's time.
-
-    Notes
-    -----
-    One explicit-stack DFS with Hopcroft-Tarjan low-links, O(territory).
-    """
-    da = ibuf[R_DA]
-    owner = ibuf[R_DB]
-    mine = 2 if swap else 1
-    disc = ibuf[R_DISC]
-    low = ibuf[R_LOW]
-    parent = ibuf[R_PARENT]
-    itr = ibuf[R_ITER]
-    stack = ibuf[R_STACK]
-    c0 = ibuf[R_CNT0]
-    c1 = ibuf[R_CNT1]
-    colour = ibuf[R_COLOUR]
-    acc_e = bbuf[_B_EDGES]
-    best_a = bbuf[_B_QUIET]
-    best_b = bbuf[_B_FRONT]
-    flags = bbuf[_B_FLAGS]
-    step_value = k1 + 2 * k2
-    disc[:] = -1
-    ur = np.uint64(root)
-    uo = np.uint64(opp)
-    t = 0
-    disc[ur] = 0
-    low[ur] = 0
-    parent[ur] = -1
-    itr[ur] = 0
-    acc_e[ur] = 0
-    c0[ur] = 0
-    c1[ur] = 0
-    best_a[ur] = 0
-    best_b[ur] = _NEG
-    flags[ur] = 0
-    sp = 0
-    stack[0] = root
-    while sp >= 0:
-        v = np.uint64(stack[sp])
-        k = itr[v]
-        # Scan v's remaining neighbours up to the first undiscovered one (a tree edge).
-        u = v
-        found = False
-        while k < 4:
-            u = np.uint64(np.int64(v) + off[k])
-            k += 1
-            if grid[u] == 0 or owner[u] != mine:
-                continue
-            if disc[u] < 0:
-                found = True
-                break
-            if disc[u] < low[v] and np.int64(u) != parent[v]:
-                low[v] = disc[u]
-        itr[v] = k
-        if found:
-            t += 1
-            disc[u] = t
-            low[u] = t
-            parent[u] = v
-            itr[u] = 0
-            e = 0
-            front = 0
-            for j in range(4):
-                w = np.uint64(np.int64(u) + off[j])
-                g = grid[w]
-                if g != 0:
-                    e += 1
-                    ow = owner[w]
-                    if ow != mine and ow != 0:
-                        front = 1
-                elif w == uo:
-                    front = 1
-            acc_e[u] = e
-            cu = colour[u]
-            c1[u] = cu
-            c0[u] = 1 - cu
-            best_a[u] = 0
-            best_b[u] = _NEG
-            flags[u] = front if use_front else 0
-            sp += 1
-            stack[sp] = u
-        else:
-            sp -= 1
-            if sp < 0:
-                break
-            p = np.uint64(stack[sp])
-            if low[v] < low[p]:
-                low[p] = low[v]
-            if low[v] >= disc[p]:
-                # v's subtree is a chamber entered from p.
-                val, fill = _close(
-                    np.int64(v),
-                    da,
-                    c0,
-                    c1,
-                    acc_e,
-                    best_a,
-                    best_b,
-                    w2,
-                    k1,
-                    k2,
-                    use_parity,
-                    step_value,
-                    0,
-                )
-                if use_front:
-                    fv = flags[v]
-                    quiet = 0 if (fv & 1) else fill
-                    if quiet > best_a[p]:
-                        best_a[p] = quiet
-                    if fv != 0:
-                        cand = step_value * da[v] + val
-                        if cand > best_b[p]:
-                            best_b[p] = cand
-                        flags[p] |= 2
-                elif val > best_a[p]:
-                    best_a[p] = val
-            else:
-                acc_e[p] += acc_e[v]
-                c0[p] += c0[v]
-                c1[p] += c1[v]
-                if best_a[v] > best_a[p]:
-                    best_a[p] = best_a[v]
-                if best_b[v] > best_b[p]:
-                    best_b[p] = best_b[v]
-                flags[p] |= flags[v]
-    val, _ = _close(
-        np.int64(root), da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, 1
+    """:func:`atlas.bots.tron.tree.chamber_walk` in integer arithmetic (``bbuf``, weights
+    ``k1``, ``k2`` as integers): with ``k1 = 55, k2 = 194`` exactly 1000 times
+    ``chamber_value`` with 0.055 and 0.194, and about twice as fast (integer rows), and
+    this evaluation is most of the search's time."""
+    return chamber_walk(
+        grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front, swap, _NEG
     )
-    return val
 
 
-@numba.njit(cache=True)
-def _close(
-    v, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, is_root
-):  # pragma: no cover - numba
-    """Value of the chamber whose first cell is ``v``, and its value when filled first."""
-    a = c0[v]
-    b = c1[v]
-    nodes = a + b
-    if use_parity and nodes > 0:
-        # The walk starts from the entrance outside the chamber, of the other colour.
-        if (((v // w2) + (v % w2)) & 1) == 0:
-            same, other = b, a
-        else:
-            same, other = a, b
-        bound = 2 * same + 1 if other > same else 2 * other
-        if bound < nodes:
-            nodes = bound
-    fill = k1 * nodes + k2 * acc_e[v] + best_a[v]
-    first = 1 if is_root else da[v]
-    front = best_b[v] - step_value * first
-    return (fill if fill > front else front), fill
-
-
-@numba.njit(cache=True)
+@lazy.njit(cache=True)
 def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):  # pragma: no cover - numba
     """Value of a position for the player at ``me`` (both moves of the turn applied).
 
@@ -322,13 +155,14 @@ def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):  # pragma: no cover -
     return float(va - vb)
 
 
-@numba.njit(cache=True)
-def _order(f_ord, base, key, tt_key, tt_move, kill):  # pragma: no cover - numba
+@lazy.njit(cache=True, inline="always")
+def _order(s, base, key, kill):  # pragma: no cover - numba
     """Directions of a frame in search order: the table's move, the killer, the rest."""
-    idx = key & np.uint64(tt_key.shape[0] - 1)
+    idx = key & np.uint64(s.tt_key.shape[0] - 1)
     first = kill
-    if tt_key[idx] == key:
-        first = tt_move[idx]
+    if s.tt_key[idx] == key:
+        first = s.tt_move[idx]
+    f_ord = s.ford
     f_ord[base] = first
     n = 1
     if kill != first:
@@ -340,252 +174,28 @@ def _order(f_ord, base, key, tt_key, tt_move, kill):  # pragma: no cover - numba
             n += 1
 
 
-@numba.njit(cache=True)
-def _store(key, move, tt_key, tt_move):  # pragma: no cover - numba
-    if move >= 0:
-        idx = key & np.uint64(tt_key.shape[0] - 1)
-        tt_key[idx] = key
-        tt_move[idx] = move
+#: One alpha-beta search of ``depth`` turns (:func:`atlas.bots.tron.voronoi.turn_search`:
+#: ``apex_search_root(s, me, opp, depth)``): the game tree and values of
+#: :func:`atlas.bots.tron.voronoi.search_root`, on :func:`apex_evaluate` (``s.ev`` its
+#: weights, ``s.acc`` the integer rows of :class:`SearchTables`), with the table's
+#: best move of each position tried first (its keys and table in ``s``).  With
+#: ``s.avoid`` the opponent never steps onto my target square unless it has no other
+#: move (then it is a draw): the game as it goes against an opponent that does not seek
+#: collisions, used to choose among moves the usual search finds equal.
+apex_search_root = turn_search(f"{__name__}.apex_search_root", apex_evaluate, _order, True, WIN)
 
 
-@numba.njit(cache=True)
-def apex_search_root(
-    grid,
-    me,
-    opp,
-    depth,
-    off,
-    w2,
-    ibuf,
-    bbuf,
-    ev,
-    order,
-    scores,
-    counter,
-    limit,
-    stop,
-    killer,
-    zob,
-    tt_key,
-    tt_move,
-    draw,
-    n_root,
-    avoid,
-):  # pragma: no cover - numba
-    """One alpha-beta search of ``depth`` turns; returns the best direction (0..3).
-
-    Same game tree and values as :func:`atlas.bots.tron.voronoi.search_root` (max frames
-    choose my target, min frames the opponent's reply knowing it; a shared target is a
-    draw), with the table's best move of each position tried first.  ``scores`` gets
-    each root move's value (a bound for refuted moves, ``-inf`` if illegal);
-    ``counter[0]`` counts max frames, ``counter[1]`` is set when ``limit`` frames or the
-    clock's ``stop`` is passed (the result must then be thrown away, except root moves
-    searched completely).  Returns -1 when no move is legal.  Only the first ``n_root``
-    moves of ``order`` are searched.
-
-    With ``avoid`` the opponent never steps onto my target square unless it has no
-    other move (then it is a draw): the game as it goes against an opponent that does
-    not seek collisions, used to choose among moves the usual search finds equal.
-    """
-    best = -1
-    best_v = -3.0 * WIN
-    for i in range(4):
-        scores[i] = -np.inf
-    nf = 2 * depth + 2
-    f_me = np.empty(nf, np.int64)
-    f_opp = np.empty(nf, np.int64)
-    f_t = np.empty(nf, np.int64)
-    f_s = np.empty(nf, np.int64)
-    f_depth = np.empty(nf, np.int64)
-    f_next = np.empty(nf, np.int64)
-    f_any = np.empty(nf, np.int64)
-    f_coll = np.zeros(nf, np.int64)
-    f_best = np.empty(nf, np.int64)
-    f_key = np.empty(nf, np.uint64)
-    f_ord = np.empty(4 * nf, np.int64)
-    f_alpha = np.empty(nf, np.float64)
-    f_beta = np.empty(nf, np.float64)
-    f_val = np.empty(nf, np.float64)
-    root_key = zob[0, me] ^ zob[1, opp]
-    for i in range(n_root):
-        k = order[i]
-        t = me + off[k]
-        if grid[t] == 0:
-            continue
-        # Frame 0: the min frame of my root move k (frames alternate min, max, ...).
-        sp = 0
-        f_me[0] = me
-        f_opp[0] = opp
-        f_t[0] = t
-        f_s[0] = -1
-        f_depth[0] = depth
-        f_alpha[0] = best_v
-        f_beta[0] = 3.0 * WIN
-        f_val[0] = 2.0 * WIN
-        f_next[0] = 0
-        f_any[0] = 0
-        f_coll[0] = 0
-        f_best[0] = -1
-        f_key[0] = root_key ^ zob[2, t]
-        _order(f_ord, 0, f_key[0], tt_key, tt_move, killer[0])
-        have_ret = False
-        ret = 0.0
-        result = 0.0
-        while True:
-            if counter[1]:
-                # Aborted: take every move back off the board.
-                while sp >= 0:
-                    if (sp & 1) == 0 and f_next[sp] > 0 and f_s[sp] >= 0:
-                        grid[f_t[sp]] = 1
-                        grid[f_s[sp]] = 1
-                        f_s[sp] = -1
-                    sp -= 1
-                return best
-            done = False
-            value = 0.0
-            base = 4 * sp
-            if (sp & 1) == 0:
-                # Min frame: the opponent answers my move to f_t[sp].
-                tt = f_t[sp]
-                oo = f_opp[sp]
-                if have_ret:
-                    have_ret = False
-                    grid[tt] = 1
-                    grid[f_s[sp]] = 1
-                    f_s[sp] = -1
-                    if ret < f_val[sp]:
-                        f_val[sp] = ret
-                        f_best[sp] = f_ord[base + f_next[sp] - 1]
-                        if ret <= f_alpha[sp]:
-                            done = True
-                            value = ret
-                            killer[sp] = f_best[sp]
-                pushed = False
-                while not done and f_next[sp] < 4:
-                    d = f_ord[base + f_next[sp]]
-                    ss = oo + off[d]
-                    f_next[sp] += 1
-                    if grid[ss] == 0:
-                        continue
-                    if ss == tt and avoid:
-                        f_coll[sp] = 1  # taken only if nothing else is left
-                        continue
-                    f_any[sp] = 1
-                    if ss == tt:
-                        if draw < f_val[sp]:  # same square: draw
-                            f_val[sp] = draw
-                            f_best[sp] = d
-                            if draw <= f_alpha[sp]:
-                                done = True
-                                value = draw
-                                killer[sp] = d
-                        continue
-                    grid[tt] = 0
-                    grid[ss] = 0
-                    f_s[sp] = ss
-                    c = sp + 1
-                    f_me[c] = tt
-                    f_opp[c] = ss
-                    f_depth[c] = f_depth[sp] - 1
-                    f_alpha[c] = f_alpha[sp]
-                    f_beta[c] = min(f_beta[sp], f_val[sp])
-                    f_val[c] = -2.0 * WIN
-                    f_next[c] = -1  # not entered yet
-                    f_any[c] = 0
-                    f_best[c] = -1
-                    f_key[c] = f_key[sp] ^ zob[2, tt] ^ zob[0, tt] ^ zob[1, ss]
-                    sp = c
-                    pushed = True
-                    break
-                if pushed:
-                    continue
-                if not done:
-                    ply = sp // 2
-                    if f_any[sp]:
-                        value = f_val[sp]
-                    elif f_coll[sp]:
-                        value = draw
-                    else:
-                        value = WIN - ply
-                    done = True
-                _store(f_key[sp], f_best[sp], tt_key, tt_move)
-            else:
-                # Max frame: I choose my next target.
-                if f_next[sp] < 0:
-                    f_next[sp] = 0
-                    counter[0] += 1
-                    if counter[0] > limit or ((counter[0] & 15) == 0 and clock() > stop):
-                        counter[1] = 1
-                        continue
-                    if f_depth[sp] == 0:
-                        value = apex_evaluate(
-                            grid, f_me[sp], f_opp[sp], off, w2, ibuf, bbuf, ev
-                        )
-                        done = True
-                    else:
-                        _order(f_ord, base, f_key[sp], tt_key, tt_move, killer[sp])
-                if not done and have_ret:
-                    have_ret = False
-                    if ret > f_val[sp]:
-                        f_val[sp] = ret
-                        f_best[sp] = f_ord[base + f_next[sp] - 1]
-                        if ret >= f_beta[sp]:
-                            done = True
-                            value = ret
-                            killer[sp] = f_best[sp]
-                pushed = False
-                while not done and f_next[sp] < 4:
-                    d = f_ord[base + f_next[sp]]
-                    tk = f_me[sp] + off[d]
-                    f_next[sp] += 1
-                    if grid[tk] == 0:
-                        continue
-                    f_any[sp] = 1
-                    c = sp + 1
-                    f_me[c] = f_me[sp]
-                    f_opp[c] = f_opp[sp]
-                    f_t[c] = tk
-                    f_s[c] = -1
-                    f_depth[c] = f_depth[sp]
-                    f_alpha[c] = max(f_alpha[sp], f_val[sp])
-                    f_beta[c] = f_beta[sp]
-                    f_val[c] = 2.0 * WIN
-                    f_next[c] = 0
-                    f_any[c] = 0
-                    f_coll[c] = 0
-                    f_best[c] = -1
-                    f_key[c] = f_key[sp] ^ zob[2, tk]
-                    _order(f_ord, base + 4, f_key[c], tt_key, tt_move, killer[c])
-                    sp = c
-                    pushed = True
-                    break
-                if pushed:
-                    continue
-                if not done:
-                    done = True
-                    if f_any[sp]:
-                        value = f_val[sp]
-                    else:
-                        value = draw  # both stuck: draw
-                        o = f_opp[sp]
-                        for j in range(4):
-                            if grid[o + off[j]] != 0:
-                                value = -WIN + sp // 2  # I crash, the opponent lives
-                                break
-                if f_depth[sp] > 0:
-                    _store(f_key[sp], f_best[sp], tt_key, tt_move)
-            # Return ``value`` to the parent frame.
-            sp -= 1
-            if sp < 0:
-                result = value
-                break
-            ret = value
-            have_ret = True
-        scores[k] = result
-        if result > best_v:
-            best_v = result
-            best = k
-    return best
+def _context(
+    grid: np.ndarray,
+    ws: Workspace,
+    tables: SearchTables,
+    ev: np.ndarray,
+    draw: float,
+    depth: int,
+) -> TurnSearch:
+    """The context of :data:`apex_search_root` up to ``depth`` turns, with the table."""
+    s = turn_context(grid, ws, tables.bbuf, ev, draw, depth)
+    return s._replace(zob=tables.zob, tt_key=tables.tt_key, tt_move=tables.tt_move)
 
 
 def apex_deepening(
@@ -626,14 +236,13 @@ def apex_deepening(
     if fixed_depth > 0:
         stop, max_depth = np.inf, fixed_depth
     tables.clear()
-    order = np.array([0, 1, 2, 3], dtype=np.int64)
-    killer = np.zeros(2 * max_depth + 2, dtype=np.int64)
-    scores = np.zeros(4, dtype=np.float64)
-    counter = np.zeros(2, dtype=np.int64)
+    search = _context(grid, ws, tables, ev, draw, max_depth)._replace(stop=stop)
+    tie_top = max_depth  # the tie-break search's deepest, without a fixed depth
+    max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
+    scores, counter = search.scores, search.counter
     best, depth_done, total_nodes, value, used_partial = -1, 0, 0, 0.0, 0
     last_scores = [-np.inf] * 4
     t_start = time.perf_counter()
-    max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
     draw_streak = 0
     ties: list[int] = []
     for depth in range(1, max_depth + 1):
@@ -642,29 +251,7 @@ def apex_deepening(
             break
         counter[:] = 0
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
-        k = apex_search_root(
-            grid,
-            me,
-            opp,
-            depth,
-            ws.off,
-            ws.w2,
-            ws.ibuf,
-            tables.bbuf,
-            ev,
-            order,
-            scores,
-            counter,
-            limit,
-            stop,
-            killer,
-            tables.zob,
-            tables.tt_key,
-            tables.tt_move,
-            float(draw),
-            4,
-            False,
-        )
+        k = apex_search_root(search._replace(limit=limit), me, opp, depth)
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
         if counter[1]:
@@ -677,33 +264,20 @@ def apex_deepening(
             break
         best, depth_done, value = int(k), depth, float(scores[k])
         last_scores = [float(x) for x in scores]
-        order = np.argsort(-scores, kind="stable").astype(np.int64)
+        search.order[:] = np.argsort(-scores, kind="stable")
         if abs(value) >= WIN / 2:
             break  # the outcome is decided
         draw_streak = draw_streak + 1 if value == draw else 0
-        ties = [int(d) for d in order if scores[d] == draw]
+        ties = [int(d) for d in search.order if scores[d] == draw]
         if tie_break and draw_streak >= 2 and len(ties) >= 2 and fixed_depth == 0:
             break  # the rest of the time goes to the tie-break
         if spent > stop - time.perf_counter():
             break  # not even the previous best would finish
     tie_depth = 0
     if tie_break and draw_streak >= 2 and len(ties) >= 2 and best >= 0:
+        top = depth_done if fixed_depth > 0 else tie_top
         best, tie_depth, total_nodes = _break_tie(
-            grid,
-            me,
-            opp,
-            ws,
-            tables,
-            stop,
-            ev,
-            depth_done,
-            fixed_depth,
-            draw,
-            ties,
-            best,
-            killer,
-            total_nodes,
-            node_limit,
+            search, me, opp, top, ties, best, total_nodes, node_limit
         )
     return best, {
         "depth": depth_done,
@@ -744,76 +318,48 @@ def _partial_choice(
 
 
 def _break_tie(
-    grid: np.ndarray,
+    search: TurnSearch,
     me: int,
     opp: int,
-    ws: Workspace,
-    tables: SearchTables,
-    stop: float,
-    ev: np.ndarray,
-    depth_done: int,
-    fixed_depth: int,
-    draw: float,
+    top: int,
     ties: list[int],
     best: int,
-    killer: np.ndarray,
     total_nodes: int,
     node_limit: int,
 ) -> tuple[int, int, int]:
     """The tie-break search of :func:`apex_deepening`: ``(move, depth, total nodes)``.
 
     Deepens the ``avoid`` search over the tied moves (the main search's best first)
-    until ``stop`` (or to ``depth_done`` under a fixed depth).  A move keeps the draw
-    against every opponent only if its value there is at least the draw; the best of
-    those is played, else the main search's choice.
+    until the clock's stop (or to depth ``top``).  A move keeps the draw against every
+    opponent only if its value there is at least the draw; the best of those is
+    played, else the main search's choice.
     """
     ties = [best] + [d for d in ties if d != best]
     order = np.array(ties + [d for d in range(4) if d not in ties], dtype=np.int64)
     scores = np.zeros(4, dtype=np.float64)
     counter = np.zeros(2, dtype=np.int64)
+    search = search._replace(order=order, n_root=len(ties), avoid=True)
+    search = search._replace(scores=scores, counter=counter)
     chosen, tie_depth = best, 0
-    top = depth_done if fixed_depth > 0 else len(killer) // 2 - 1
     for depth in range(1, top + 1):
-        if time.perf_counter() >= stop:
+        if time.perf_counter() >= search.stop:
             break
         counter[:] = 0
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
-        apex_search_root(
-            grid,
-            me,
-            opp,
-            depth,
-            ws.off,
-            ws.w2,
-            ws.ibuf,
-            tables.bbuf,
-            ev,
-            order,
-            scores,
-            counter,
-            limit,
-            stop,
-            killer,
-            tables.zob,
-            tables.tt_key,
-            tables.tt_move,
-            float(draw),
-            len(ties),
-            True,
-        )
+        apex_search_root(search._replace(limit=limit), me, opp, depth)
         total_nodes += int(counter[0])
         if counter[1]:
             break
         tie_depth = depth
         k = max(ties, key=lambda d: scores[d])  # the first of equals: the main best
-        chosen = k if scores[k] >= draw else best
+        chosen = k if scores[k] >= search.draw else best
         if abs(scores[k]) >= WIN / 2:
             break
         order[: len(ties)] = sorted(ties, key=lambda d: -scores[d])
     return chosen, tie_depth, total_nodes
 
 
-class ApexBot(TronBot):
+class ApexBot(FrontlineBot):
     """``frontline``'s evaluation and endgame in a search ordered by a move table."""
 
     name = "apex"
@@ -834,9 +380,7 @@ class ApexBot(TronBot):
 
     def stop_time(self, deadline: float, now: float) -> float:
         """Think until :data:`SAFETY_SHARE` of the budget is left (20 ms to 70 ms)."""
-        budget = max(deadline - now, 0.0)
-        margin = max(SAFETY_MIN, min(SAFETY_SHARE * budget, SAFETY_MAX))
-        return stop_time(deadline, margin, now)
+        return safety_deadline(deadline, now, SAFETY_SHARE, SAFETY_MIN, SAFETY_MAX)
 
     def start(self, game_map: Any, params: Any, player: int) -> None:
         """Allocate the move table for the map's size before the first move's clock."""
@@ -850,22 +394,20 @@ class ApexBot(TronBot):
             t = self._tables = SearchTables(n)
         return t
 
-    def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
-        if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
-            k, info = endgame_move(grid, me, ws, stop)
-        else:
-            k, info = apex_deepening(
-                grid,
-                me,
-                opp,
-                ws,
-                self.tables(ws.n),
-                stop,
-                ev=self.ev,
-                fixed_depth=self.fixed_depth,
-                draw=self.draw,
-                node_limit=self.node_limit,
-                tie_break=self.tie_break,
-            )
-        self.last_info = info
-        return k + 1 if k >= 0 else 1
+    def search(
+        self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float
+    ) -> tuple[int, dict[str, Any]]:
+        """:func:`apex_deepening` with this bot's table and settings."""
+        return apex_deepening(
+            grid,
+            me,
+            opp,
+            ws,
+            self.tables(ws.n),
+            stop,
+            ev=self.ev,
+            fixed_depth=self.fixed_depth,
+            draw=self.draw,
+            node_limit=self.node_limit,
+            tie_break=self.tie_break,
+        )

@@ -43,6 +43,7 @@ from .voronoi import (
     ENDGAME,
     MODE_CHAMBERS,
     WIN,
+    TurnSearch,
     draw_value,
     iterative_deepening,
     search_root,
@@ -83,34 +84,46 @@ def chambers_score(grid, me, opp, off, w2, ibuf, fbuf):  # pragma: no cover - nu
 
 
 @numba.njit(cache=True)
-def _one_step(
-    grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter, killer
-):  # pragma: no cover - numba
+def _one_turn(grid, off, w2, ibuf, fbuf):  # pragma: no cover - numba
+    """The context of :func:`_one_step` (:class:`~atlas.bots.tron.voronoi.TurnSearch`)."""
+    none = np.zeros((3, 1), dtype=np.uint64)
+    return TurnSearch(
+        grid,
+        off,
+        w2,
+        ibuf,
+        fbuf,
+        MODE_CHAMBERS,
+        draw_value(MODE_CHAMBERS),
+        np.arange(4).astype(np.int64),
+        4,
+        False,
+        np.zeros(4, np.float64),
+        np.zeros(2, np.int64),
+        1 << 40,
+        np.inf,
+        np.zeros(4, np.int64),
+        none,
+        none[0],
+        np.zeros(1, np.int64),
+        np.zeros((9, 4), np.int64),
+        np.zeros(4, np.uint64),
+        np.zeros(16, np.int64),
+        np.zeros((3, 4), np.float64),
+    )
+
+
+@numba.njit(cache=True)
+def _one_step(s, me, opp):  # pragma: no cover - numba
     """The move (0..3) of the player at ``me`` that is best one turn deep; -1 if none.
 
     One turn of :func:`atlas.bots.tron.voronoi.search_root` on the chamber score: my
     move, the opponent's best reply, then the chamber evaluation, so a square the
     opponent can also enter counts as the draw it may be.
     """
-    counter[0] = 0
-    counter[1] = 0
-    return search_root(
-        grid,
-        me,
-        opp,
-        1,
-        off,
-        w2,
-        ibuf,
-        fbuf,
-        MODE_CHAMBERS,
-        order,
-        scores,
-        counter,
-        1 << 40,
-        np.inf,
-        killer,
-    )
+    s.counter[0] = 0
+    s.counter[1] = 0
+    return search_root(s, me, opp, 1)
 
 
 @numba.njit(cache=True)
@@ -124,16 +137,13 @@ def rollout_value(
     ``stop`` (a ``perf_counter`` time).  The board is restored.  O(turns x 18 evaluations).
     """
     trail = ibuf[R_TRAIL]
-    order = np.arange(4).astype(np.int64)
-    scores = np.zeros(4, np.float64)
-    counter = np.zeros(2, np.int64)
-    killer = np.zeros(4, np.int64)
+    turn_search = _one_turn(grid, off, w2, ibuf, fbuf)
     n_trail = 0
     value = 0.0
     turn = 0
     mk = first
     while True:
-        ok = _one_step(grid, opp, me, off, w2, ibuf, fbuf, order, scores, counter, killer)
+        ok = _one_step(turn_search, opp, me)
         if mk < 0 or grid[me + off[mk]] == 0:
             value = draw_value(MODE_CHAMBERS) if ok < 0 else -WIN + turn
             break
@@ -157,7 +167,7 @@ def rollout_value(
         value = v
         if touching == 0 or turn >= max_turns or clock() > stop:
             break
-        mk = _one_step(grid, me, opp, off, w2, ibuf, fbuf, order, scores, counter, killer)
+        mk = _one_step(turn_search, me, opp)
     for i in range(n_trail):
         grid[trail[i]] = 1
     return value

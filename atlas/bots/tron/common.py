@@ -76,18 +76,17 @@ MOVES = (1, 2, 3, 4)
     R_MARK,
     R_DISC,
     R_LOW,
-    R_PARENT,
-    R_ITER,
+    R_FLAGS,
     R_STACK,
     R_CNT0,
     R_CNT1,
     R_TRAIL,
     R_COLOUR,
-) = range(13)
+) = range(12)
 # Rows of the float64 workspace.
-F_E, F_BESTA, F_BESTB, F_BF, F_LEAD = range(5)
-_INT_ROWS = 13
-_FLOAT_ROWS = 5
+F_E, F_BESTA, F_BESTB = range(3)
+_INT_ROWS = 12
+_FLOAT_ROWS = 3
 
 
 class Workspace:
@@ -95,13 +94,14 @@ class Workspace:
 
     Attributes
     ----------
-    ibuf : ndarray of int32, shape (13, n)
-        Distances and owners, BFS queue, flood marks, DFS state, colour counts, a
-        trail of cells a rollout has blocked, and (constant) each cell's checkerboard
-        colour, ``(row + column) % 2``, so that hot loops need no division.
-    fbuf : ndarray of float64, shape (5, n)
-        Chamber accumulators (edges, best child values, battlefront and lead flags;
-        the nodes are the two colour counts of ``ibuf``).
+    ibuf : ndarray of int32, shape (12, n)
+        Distances and owners, BFS queue, flood marks, DFS state, a chamber's front
+        flags, colour counts, a trail of cells a rollout has blocked, and (constant)
+        each cell's checkerboard colour, ``(row + column) % 2``, so that hot loops need
+        no division.
+    fbuf : ndarray of float64, shape (3, n)
+        Chamber accumulators (edges, best quiet and front child values; the nodes are
+        the two colour counts of ``ibuf``).
     off : ndarray of int64, shape (4,)
         Index offsets of moves 1..4.
     """
@@ -161,7 +161,13 @@ SAFETY_MAX = 0.12
 FIXED_DEPTH_CLOCK = 0.1
 
 
-def safety_deadline(deadline: float, now: float) -> float:
+def safety_deadline(
+    deadline: float,
+    now: float,
+    share: float = SAFETY_SHARE,
+    least: float = SAFETY_MIN,
+    most: float = SAFETY_MAX,
+) -> float:
     """The time by which a bot stops thinking: 30 % of the budget early, within limits.
 
     The margin absorbs the scheduling delays of a busy machine (a process descheduled
@@ -169,10 +175,11 @@ def safety_deadline(deadline: float, now: float) -> float:
     clock check (under 15 ms in the ladders).  It is at least 35 ms and at most 0.12 s,
     and never more than four fifths of the budget: at 0.1 s per move a bot thinks for
     65 ms, at the contest's 1 s for 0.88 s (0.78 s of the 0.9 s ``atlas bot`` allows
-    itself), at 3 s for 2.88 s.
+    itself), at 3 s for 2.88 s.  ``share``, ``least`` and ``most`` are a bot's own
+    (``apex`` keeps less).
     """
     budget = max(deadline - now, 0.0)
-    margin = max(SAFETY_MIN, min(SAFETY_SHARE * budget, SAFETY_MAX))
+    margin = max(least, min(share * budget, most))
     return stop_time(deadline, margin, now)
 
 

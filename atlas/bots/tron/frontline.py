@@ -30,6 +30,7 @@ References
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numba
 import numpy as np
@@ -143,15 +144,14 @@ class FrontlineBot(TronBot):
         if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
             k, info = endgame_move(grid, me, ws, stop)
         else:
-            k, info = iterative_deepening(
-                grid,
-                me,
-                opp,
-                ws,
-                MODE_FRONTLINE,
-                stop,
-                partial=True,
-                fixed_depth=self.fixed_depth,
-            )
+            k, info = self.search(grid, me, opp, ws, stop)
         self.last_info = info
         return k + 1 if k >= 0 else 1
+
+    def search(
+        self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float
+    ) -> tuple[int, dict[str, Any]]:
+        """The alpha-beta search while the players touch: direction (0..3) and figures."""
+        return iterative_deepening(
+            grid, me, opp, ws, MODE_FRONTLINE, stop, partial=True, fixed_depth=self.fixed_depth
+        )

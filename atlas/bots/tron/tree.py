@@ -1,9 +1,12 @@
 """The tree-of-chambers evaluation of the tron bots (``chambers`` and ``frontline``).
 
-:func:`chamber_value` splits a player's Voronoi territory into chambers that can be
-entered but not left (the subtrees hanging from cut vertices, found with Hopcroft-Tarjan
-low-links in one explicit-stack DFS) and values the best path through them, with the
-optional checkerboard bound and "battlefront" rule of the ``frontline`` bot.
+:func:`chamber_walk` splits a player's Voronoi territory into chambers that can be
+entered but not left (the subtrees hanging from cut vertices, found by the one
+Hopcroft-Tarjan walk of :mod:`atlas.analyze.biconnected`) and values the best path
+through them, with the optional checkerboard bound and "battlefront" rule of the
+``frontline`` bot.  It is generic in its number type: :func:`chamber_value` runs it in
+floating point (``voronoi``, ``chambers``, ``frontline``), and ``apex`` in integers
+(:func:`atlas.bots.tron.apex.chamber_score`).
 
 References
 ----------
@@ -13,213 +16,222 @@ References
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numba
 import numpy as np
 
+from ...analyze.biconnected import hopcroft_tarjan
 from ...analyze.parity import parity_from_counts
+from ...jit import numba as lazy
 from .common import (
-    F_BESTA,
-    F_BESTB,
-    F_BF,
-    F_E,
-    F_LEAD,
     R_CNT0,
     R_CNT1,
     R_COLOUR,
     R_DA,
     R_DB,
     R_DISC,
-    R_ITER,
+    R_FLAGS,
     R_LOW,
-    R_PARENT,
     R_STACK,
 )
 
-__all__ = ["chamber_value"]
+__all__ = ["chamber_walk", "chamber_value"]
+
+#: Below any chamber's value (floating point).
+_FLOAT_NEG = -1e18
+
+
+class _Weights(NamedTuple):
+    """The scalars of one chamber walk (its number type is that of ``k1``)."""
+
+    mine: int
+    opp: np.uint64
+    offs: tuple[int, int, int, int]
+    w2: int
+    k1: Any
+    k2: Any
+    step: Any
+    neg: Any
+    use_parity: bool
+    use_front: bool
+
+
+#: Rows of the chamber walk's ``acc`` (the number type's) array.
+_EDGES, _QUIET, _FRONT = 0, 1, 2
+
+
+@lazy.njit(cache=True, inline="always")
+def _enter(grid, ibuf, acc, p, u, v):  # pragma: no cover - numba
+    """A new cell ``u`` of the territory: its open neighbours, colour and front flag.
+
+    One scan of the four neighbours: open ones (edges) and, for the battlefront rule,
+    whether one is the opponent's territory or head (heads are blocked cells).
+    """
+    e = 0
+    front = 0
+    for j in range(4):
+        w = np.uint64(np.int64(u) + p.offs[j])
+        g = grid[w]
+        if g != 0:
+            e += 1
+            ow = ibuf[R_DB, w]
+            if ow != p.mine and ow != 0:
+                front = 1
+        elif w == p.opp:
+            front = 1
+    acc[_EDGES, u] = e
+    cu = ibuf[R_COLOUR, u]
+    ibuf[R_CNT1, u] = cu
+    ibuf[R_CNT0, u] = 1 - cu
+    acc[_QUIET, u] = 0
+    acc[_FRONT, u] = p.neg
+    ibuf[R_FLAGS, u] = front if p.use_front else 0
+
+
+@lazy.njit(cache=True, inline="always")
+def _chamber(grid, ibuf, acc, p, v, u, root_child):  # pragma: no cover - numba
+    """``v``'s subtree is a chamber entered from ``u``: its value goes to ``u``'s best
+    child."""
+    val, fill = _close(
+        p,
+        ibuf[R_COLOUR, v],
+        ibuf[R_CNT0, v],
+        ibuf[R_CNT1, v],
+        acc[_EDGES, v],
+        acc[_QUIET, v],
+        acc[_FRONT, v],
+        ibuf[R_DA, v],
+    )
+    if p.use_front:
+        # Quiet value: what is left of the branch for a player who fills the current
+        # chamber first; a chamber on the front is lost by then.
+        fv = ibuf[R_FLAGS, v]
+        q = 0 if (fv & 1) else fill
+        if q > acc[_QUIET, u]:
+            acc[_QUIET, u] = q
+        if fv != 0:
+            cand = p.step * ibuf[R_DA, v] + val
+            if cand > acc[_FRONT, u]:
+                acc[_FRONT, u] = cand
+            ibuf[R_FLAGS, u] |= 2  # this branch leads to the front
+    elif val > acc[_QUIET, u]:
+        acc[_QUIET, u] = val
+
+
+@lazy.njit(cache=True, inline="always")
+def _join(grid, ibuf, acc, p, v, u):  # pragma: no cover - numba
+    """``v``'s subtree is part of ``u``'s chamber: its counts join ``u``'s."""
+    acc[_EDGES, u] += acc[_EDGES, v]
+    ibuf[R_CNT0, u] += ibuf[R_CNT0, v]
+    ibuf[R_CNT1, u] += ibuf[R_CNT1, v]
+    if acc[_QUIET, v] > acc[_QUIET, u]:
+        acc[_QUIET, u] = acc[_QUIET, v]
+    if acc[_FRONT, v] > acc[_FRONT, u]:
+        acc[_FRONT, u] = acc[_FRONT, v]
+    ibuf[R_FLAGS, u] |= ibuf[R_FLAGS, v]
+
+
+#: The Hopcroft-Tarjan walk (:mod:`atlas.analyze.biconnected`) over a territory; the
+#: player's head is where it starts, not a cell it can enter again.
+_walk = hopcroft_tarjan(_enter, _chamber, _join, root_vertex=False)
+
+
+@numba.njit(cache=True, inline="always")
+def _close(p, colour, a, b, edges, quiet, front, first):  # pragma: no cover - numba
+    """Value of a chamber whose first cell has ``colour`` (``a`` and ``b`` cells of each
+    colour, ``edges``, best quiet and front child values, ``first`` steps to enter it),
+    and its value when filled first.  Scalars only: arrays handed to an inlined kernel
+    are reference-counted, at a cost the walk notices."""
+    nodes = a + b  # cells of the chamber (both colours)
+    if p.use_parity and nodes > 0:
+        # The walk starts from the entrance outside the chamber, of the other colour.
+        if colour == 0:
+            bound = parity_from_counts(b, a)
+        else:
+            bound = parity_from_counts(a, b)
+        if bound < nodes:
+            nodes = bound
+    fill = p.k1 * nodes + p.k2 * edges + quiet
+    front = front - p.step * first
+    return (fill if fill > front else front), fill
+
+
+@numba.njit(cache=True)
+def chamber_walk(
+    grid, root, opp, off, w2, ibuf, acc, k1, k2, use_parity, use_front, swap, neg
+):  # pragma: no cover - numba
+    """Value of the space the player at ``root`` can fill in its own territory.
+
+    The territory is the free cells the player reaches strictly first (owner codes left
+    in ``ibuf`` by :func:`atlas.bots.tron.common.voronoi_counts` or
+    :func:`~atlas.bots.tron.common.voronoi_touching`; ``swap`` 0 for the player that was
+    their ``a``, 1 for ``b``; after a separation, the whole room).  A depth-first search
+    with low-links splits it into the tree of chambers of [2]_: a subtree hanging from
+    a cut vertex is a chamber that can be entered but not left.  A chamber is worth
+    ``k1 * nodes + k2 * edges`` of its cells plus its best child.  With ``use_parity``
+    the nodes of a chamber are capped by the checkerboard bound from its entrance.
+    With ``use_front`` a child chamber that touches the opponent's territory (a
+    battlefront), or leads to one, is worth only the steps needed to reach it plus its
+    own value: the player cannot fill the current chamber first and still fight there
+    [1]_.  A chamber is then worth the better of filling it first (plus what is left of
+    its best child branch, front chambers lost) and going straight to the front.
+
+    Generic in its number type: ``acc`` (rows: edges, best quiet child, best front
+    child), ``k1``, ``k2`` and ``neg`` (a value below any chamber's) are all ``float64``
+    (:func:`chamber_value`) or all ``int64`` (:func:`atlas.bots.tron.apex.chamber_score`,
+    integer weights in thousandths: the same walk, about twice as fast).  The flags of
+    a cell (1: touches the front, 2: leads to it) use the row ``R_FLAGS`` of ``ibuf``.
+
+    Notes
+    -----
+    One explicit-stack DFS (:func:`atlas.analyze.biconnected.hopcroft_tarjan`),
+    O(board) to mark the territory and O(territory) to walk it.  Returns the value.
+    """
+    owner = ibuf[R_DB]
+    mine = 2 if swap else 1
+    disc = ibuf[R_DISC]
+    for i in range(grid.shape[0]):
+        disc[i] = 0 if grid[i] != 0 and owner[i] == mine else -1
+    p = _Weights(
+        mine,
+        np.uint64(opp),
+        (off[0], off[1], off[2], off[3]),
+        w2,
+        k1,
+        k2,
+        k1 + 2 * k2,
+        neg,
+        use_parity,
+        use_front,
+    )
+    acc[_EDGES, root] = 0
+    ibuf[R_CNT0, root] = 0
+    ibuf[R_CNT1, root] = 0
+    acc[_QUIET, root] = 0
+    acc[_FRONT, root] = neg
+    ibuf[R_FLAGS, root] = 0
+    _walk(grid, ibuf, acc, p, off[2], root, 1, disc, ibuf[R_LOW], ibuf[R_STACK])
+    val, _ = _close(
+        p,
+        ibuf[R_COLOUR, root],
+        ibuf[R_CNT0, root],
+        ibuf[R_CNT1, root],
+        acc[_EDGES, root],
+        acc[_QUIET, root],
+        acc[_FRONT, root],
+        1,
+    )
+    return val
 
 
 @numba.njit(cache=True)
 def chamber_value(
     grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity, use_front, swap
 ):  # pragma: no cover - numba
-    """Value of the space the player at ``root`` can fill in its own territory.
-
-    The territory is the free cells the player reaches strictly first (owner codes left
-    in the workspace by :func:`voronoi_counts` or :func:`voronoi_touching`; after a
-    separation, the whole room).  A depth-first search with low-links splits it into
-    the tree of chambers of [2]_: a subtree hanging
-    from a cut vertex is a chamber that can be entered but not left.  A chamber is worth
-    ``k1 * nodes + k2 * edges`` of its cells plus its best child.  With ``use_parity`` the
-    nodes of a chamber are capped by the checkerboard bound from its entrance.  With
-    ``use_front`` a child chamber that touches the opponent's territory (a battlefront),
-    or leads to one, is worth only the steps needed to reach it plus its own value: the
-    player cannot fill the current chamber first and still fight there [1]_.  A chamber
-    is then worth the better of filling it first (plus what is left of its best child
-    branch, front chambers lost) and going straight to the front.
-
-    Notes
-    -----
-    One explicit-stack DFS (Hopcroft-Tarjan low-links), O(territory).  Returns the value.
-    The DFS scans a cell's remaining neighbours in one inner loop up to the next tree
-    edge, reads each new cell's four neighbours once (edges and battlefront together),
-    and indexes with unsigned integers; it is 1.3 to 1.8 times faster than one pass of
-    the outer loop per neighbour, and this evaluation dominates the search's cost.
-    ``swap`` = 0 for the player who was ``a`` in :func:`voronoi_counts`, 1 for ``b``.
-
-    References
-    ----------
-    .. [1] A. Sloane (a1k0n), "Google AI Challenge post-mortem", 2010.
-    .. [2] "Tree of chambers", 2010 contest submission notes, section 3.
-    """
-    da = ibuf[R_DA]
-    owner = ibuf[R_DB]
-    mine = 2 if swap else 1
-    disc = ibuf[R_DISC]
-    low = ibuf[R_LOW]
-    parent = ibuf[R_PARENT]
-    itr = ibuf[R_ITER]
-    stack = ibuf[R_STACK]
-    c0 = ibuf[R_CNT0]
-    c1 = ibuf[R_CNT1]
-    colour = ibuf[R_COLOUR]
-    acc_e = fbuf[F_E]
-    best_a = fbuf[F_BESTA]
-    best_b = fbuf[F_BESTB]
-    bf = fbuf[F_BF]
-    lead = fbuf[F_LEAD]
-    step_value = k1 + 2.0 * k2
-    neg = -1e18
-    disc[:] = -1
-    # Unsigned indices: numba then skips the negative-index wrap-around test on every
-    # array access of this hot loop.
-    ur = np.uint64(root)
-    uo = np.uint64(opp)
-    t = 0
-    disc[ur] = 0
-    low[ur] = 0
-    parent[ur] = -1
-    itr[ur] = 0
-    acc_e[ur] = 0.0
-    c0[ur] = 0
-    c1[ur] = 0
-    best_a[ur] = 0.0
-    best_b[ur] = neg
-    bf[ur] = 0.0
-    lead[ur] = 0.0
-    sp = 0
-    stack[0] = root
-    while sp >= 0:
-        v = np.uint64(stack[sp])
-        k = itr[v]
-        # Scan v's remaining neighbours up to the first undiscovered one (a tree edge).
-        u = v
-        found = False
-        while k < 4:
-            u = np.uint64(np.int64(v) + off[k])
-            k += 1
-            if grid[u] == 0 or owner[u] != mine:
-                continue
-            if disc[u] < 0:
-                found = True
-                break
-            if disc[u] < low[v] and np.int64(u) != parent[v]:
-                low[v] = disc[u]
-        itr[v] = k
-        if found:
-            t += 1
-            disc[u] = t
-            low[u] = t
-            parent[u] = v
-            itr[u] = 0
-            # One scan of the four neighbours: open ones (edges) and, for the
-            # battlefront rule, whether one is the opponent's head or territory.
-            e = 0
-            front = 0.0
-            for j in range(4):
-                w = np.uint64(np.int64(u) + off[j])
-                g = grid[w]
-                if g != 0:
-                    e += 1
-                if use_front and (w == uo or (g != 0 and owner[w] != mine and owner[w] != 0)):
-                    front = 1.0
-            acc_e[u] = e
-            c1[u] = colour[u]
-            c0[u] = 1 - colour[u]
-            best_a[u] = 0.0
-            best_b[u] = neg
-            bf[u] = front
-            lead[u] = 0.0
-            sp += 1
-            stack[sp] = u
-        else:
-            sp -= 1
-            if sp < 0:
-                break
-            p = np.uint64(stack[sp])
-            if low[v] < low[p]:
-                low[p] = low[v]
-            if low[v] >= disc[p]:
-                val, fill = _close_chamber(
-                    np.int64(v),
-                    da,
-                    c0,
-                    c1,
-                    acc_e,
-                    best_a,
-                    best_b,
-                    w2,
-                    k1,
-                    k2,
-                    use_parity,
-                    step_value,
-                    0,
-                )
-                if use_front:
-                    # Quiet value: what is left of the branch for a player who fills
-                    # the current chamber first; a chamber on the front is lost by then.
-                    quiet = 0.0 if bf[v] > 0.0 else fill
-                    if quiet > best_a[p]:
-                        best_a[p] = quiet
-                    if bf[v] > 0.0 or lead[v] > 0.0:
-                        cand = step_value * da[v] + val
-                        if cand > best_b[p]:
-                            best_b[p] = cand
-                        lead[p] = 1.0  # this branch leads to the front
-                elif val > best_a[p]:
-                    best_a[p] = val
-            else:
-                acc_e[p] += acc_e[v]
-                c0[p] += c0[v]
-                c1[p] += c1[v]
-                if best_a[v] > best_a[p]:
-                    best_a[p] = best_a[v]
-                if best_b[v] > best_b[p]:
-                    best_b[p] = best_b[v]
-                if bf[v] > bf[p]:
-                    bf[p] = bf[v]
-                if lead[v] > lead[p]:
-                    lead[p] = lead[v]
-    val, _ = _close_chamber(
-        root, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, 1
+    """:func:`chamber_walk` in floating point (``fbuf``'s first three rows, weights
+    ``k1`` and ``k2`` as floats): the evaluation of ``voronoi``, ``chambers`` and
+    ``frontline``."""
+    return chamber_walk(
+        grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity, use_front, swap, _FLOAT_NEG
     )
-    return val
-
-
-@numba.njit(cache=True)
-def _close_chamber(
-    v, da, c0, c1, acc_e, best_a, best_b, w2, k1, k2, use_parity, step_value, is_root
-):  # pragma: no cover - numba
-    """Value of the chamber whose first cell is ``v`` and its value when filled first."""
-    nodes = float(c0[v] + c1[v])  # cells of the chamber (both colours)
-    if use_parity and nodes > 0.0:
-        # The walk starts from the entrance outside the chamber, of the other colour.
-        if (((v // w2) + (v % w2)) & 1) == 0:
-            bound = parity_from_counts(c1[v], c0[v])
-        else:
-            bound = parity_from_counts(c0[v], c1[v])
-        if bound < nodes:
-            nodes = float(bound)
-    fill = k1 * nodes + k2 * acc_e[v] + best_a[v]
-    first = 1 if is_root else da[v]
-    front = best_b[v] - step_value * first
-    return (fill if fill > front else front), fill

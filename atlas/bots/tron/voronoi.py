@@ -33,10 +33,13 @@ References
 from __future__ import annotations
 
 import time
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
+from ...jit import LazyKernel, built
+from ...jit import numba as lazy
 from ..search import clock
 from .common import (
     INF,
@@ -97,7 +100,7 @@ def draw_value(mode):  # pragma: no cover - numba
     return -DRAW_CELLS * (K1 + 3.0 * K2)
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True)
 def evaluate(grid, me, opp, off, w2, ibuf, fbuf, mode):  # pragma: no cover - numba
     """Value of the position for the player at ``me`` (both moves of the turn applied)."""
     if mode == MODE_VORONOI:
@@ -126,194 +129,334 @@ def evaluate(grid, me, opp, off, w2, ibuf, fbuf, mode):  # pragma: no cover - nu
 
 #: Deepest search (turns); each turn is a max and a min frame on the explicit stack.
 MAX_DEPTH = 96
+#: Rows of a :class:`TurnSearch`'s integer frame array.
+_ME, _OPP, _T, _S, _DEPTH, _NEXT, _ANY, _COLL, _BEST = range(9)
+#: Rows of its float frame array.
+_ALPHA, _BETA, _VAL = range(3)
 
 
-@numba.njit(cache=True)
-def search_root(
-    grid, me, opp, depth, off, w2, ibuf, fbuf, mode, order, scores, counter, limit, stop, killer
-):  # pragma: no cover - numba
-    """One alpha-beta search of ``depth`` turns; returns the best direction (0..3).
+class TurnSearch(NamedTuple):
+    """The context of a turn search (:func:`turn_search`).
 
-    My moves are tried in ``order`` (best of the previous depth first); ``scores`` gets
-    each move's value (a bound for moves refuted by alpha-beta, ``-inf`` if illegal).
-    ``counter[0]`` counts max nodes; when it passes ``limit`` or the clock passes ``stop``
-    (a ``perf_counter`` time, checked every 16 nodes), ``counter[1]`` is set and the
-    result must be thrown away.  Returns -1 when no move is legal.  ``killer[i]`` is the
-    direction tried first in frames at stack depth ``i`` (the last one that caused a
-    cutoff there; updated, so keep it across the depths of one deepening).
+    The padded board (moves are made on it and taken back), the move offsets, the
+    padded width, the workspace rows and the evaluation's scratch rows (``acc``: floats
+    for :func:`evaluate`, integers for ``apex``) and parameters (``ev``: a mode, or
+    ``apex``'s weights), the value of a draw; my root moves in ``order`` (the first
+    ``n_root`` searched), ``avoid`` (an opponent that does not seek collisions), each
+    root move's value (``scores``); ``counter``: max frames so far, and 1 once aborted
+    (past ``limit`` frames or the clock's ``stop``); the killer direction of each stack
+    depth; Zobrist keys and the move table (``apex``; unread by an unkeyed search);
+    the frames: ``fi`` (rows ``_ME`` .. ``_BEST``), ``fk`` (keys), ``ford`` (each
+    frame's four directions in search order) and ``ff`` (alpha, beta, value), room for
+    ``2 * depth + 2`` frames.
+    """
+
+    grid: np.ndarray
+    off: np.ndarray
+    w2: int
+    ibuf: np.ndarray
+    acc: np.ndarray
+    ev: Any
+    draw: float
+    order: np.ndarray
+    n_root: int
+    avoid: bool
+    scores: np.ndarray
+    counter: np.ndarray
+    limit: int
+    stop: float
+    killer: np.ndarray
+    zob: np.ndarray
+    tt_key: np.ndarray
+    tt_move: np.ndarray
+    fi: np.ndarray
+    fk: np.ndarray
+    ford: np.ndarray
+    ff: np.ndarray
+
+
+def turn_context(
+    grid: np.ndarray, ws: Workspace, acc: np.ndarray, ev: Any, draw: float, max_depth: int
+) -> TurnSearch:
+    """A :class:`TurnSearch` for searches up to ``max_depth`` turns, unkeyed (the
+    table's arrays empty: ``apex`` puts its own in), root moves in direction order."""
+    nf = 2 * max_depth + 2
+    none = np.zeros((3, 1), dtype=np.uint64)
+    return TurnSearch(
+        grid,
+        ws.off,
+        ws.w2,
+        ws.ibuf,
+        acc,
+        ev,
+        float(draw),
+        np.arange(4, dtype=np.int64),
+        4,
+        False,
+        np.zeros(4, dtype=np.float64),
+        np.zeros(2, dtype=np.int64),
+        1 << 60,
+        np.inf,
+        np.zeros(nf, dtype=np.int64),
+        none,
+        none[0],
+        np.zeros(1, dtype=np.int64),
+        np.zeros((9, nf), dtype=np.int64),
+        np.zeros(nf, dtype=np.uint64),
+        np.zeros(4 * nf, dtype=np.int64),
+        np.zeros((3, nf), dtype=np.float64),
+    )
+
+
+def turn_search(
+    name: str, evaluate: LazyKernel, order: LazyKernel, keyed: bool, win: float
+) -> LazyKernel:
+    """The alpha-beta search of the tron bots over a turn at a time, named ``name``:
+    ``search(s, me, opp, depth) -> direction`` (0..3, -1 when no move is legal), ``s`` a
+    :class:`TurnSearch`.
+
+    Max frames choose my target; min frames, knowing it (not yet on the board), choose
+    the opponent's reply, then both cells are blocked and the next max frame searched; a
+    shared target is a draw (with ``s.avoid`` the opponent takes it only when it has no
+    other move).  ``evaluate(grid, me, opp, off, w2, ibuf, acc, ev)`` values the leaves
+    (both moves of the turn applied) for the player at ``me``; ``order(s, base, key,
+    kill)`` writes a frame's four directions in search order to ``s.ford[base:base +
+    4]`` (``kill``: the stack depth's killer; ``key``: the frame's Zobrist key, 0 when
+    not ``keyed``).  With ``keyed`` each frame keeps the key of the moves since the root
+    (:class:`atlas.bots.tron.apex.SearchTables`) and stores its best direction in the
+    move table.  A won position is worth ``win`` less the turns it takes.
+    ``s.scores`` gets each root move's value (a bound for refuted moves, ``-inf`` if
+    illegal); ``s.counter[0]`` counts max frames, ``s.counter[1]`` is set
+    when ``s.limit`` frames or the clock's ``s.stop`` is passed (the result must then
+    be thrown away, except root moves searched completely).
 
     Notes
     -----
-    Max frames choose my target; min frames, knowing it (not yet on the board), choose
-    the opponent's reply, then both cells are blocked and the next max frame searched.
-    The recursion is an explicit stack of frames (numba's cache does not reliably keep
-    recursive kernels that call other kernels).  Cost O(b^(2*depth)) evaluations in the
-    worst case, about the square root of that with good move ordering.
+    The recursion is an explicit stack of frames, preallocated in ``s``: the kernel
+    allocates nothing and runs without numba's reference counting.  Cost O(b^(2 depth))
+    evaluations in the worst case, about the square root of that with good ordering.
     """
-    best = -1
-    best_v = -3.0 * WIN
-    draw = draw_value(mode)
-    for i in range(4):
-        scores[i] = -np.inf
-    nf = 2 * depth + 2
-    f_me = np.empty(nf, np.int64)
-    f_opp = np.empty(nf, np.int64)
-    f_t = np.empty(nf, np.int64)
-    f_s = np.empty(nf, np.int64)
-    f_depth = np.empty(nf, np.int64)
-    f_next = np.empty(nf, np.int64)
-    f_any = np.empty(nf, np.int64)
-    f_alpha = np.empty(nf, np.float64)
-    f_beta = np.empty(nf, np.float64)
-    f_val = np.empty(nf, np.float64)
-    for i in range(4):
-        k = order[i]
-        t = me + off[k]
-        if grid[t] == 0:
-            continue
-        # Frame 0: the min frame of my root move k (frames alternate min, max, min, ...).
-        sp = 0
-        f_me[0] = me
-        f_opp[0] = opp
-        f_t[0] = t
-        f_s[0] = -1
-        f_depth[0] = depth
-        f_alpha[0] = best_v
-        f_beta[0] = 3.0 * WIN
-        f_val[0] = 2.0 * WIN
-        f_next[0] = 0
-        f_any[0] = 0
-        have_ret = False
-        ret = 0.0
-        result = 0.0
-        while True:
-            if counter[1]:
-                # Aborted: take every move back off the board.
-                while sp >= 0:
-                    if (sp & 1) == 0 and f_next[sp] > 0 and f_s[sp] >= 0:
-                        grid[f_t[sp]] = 1
+
+    def search(s, me, opp, depth):  # pragma: no cover - numba
+        grid, off, killer, counter, scores = s.grid, s.off, s.killer, s.counter, s.scores
+        zob, draw, avoid = s.zob, s.draw, s.avoid
+        f_me, f_opp, f_t, f_s = s.fi[_ME], s.fi[_OPP], s.fi[_T], s.fi[_S]
+        f_depth, f_next, f_any = s.fi[_DEPTH], s.fi[_NEXT], s.fi[_ANY]
+        f_coll, f_best, f_key, f_ord = s.fi[_COLL], s.fi[_BEST], s.fk, s.ford
+        f_alpha, f_beta, f_val = s.ff[_ALPHA], s.ff[_BETA], s.ff[_VAL]
+        best = -1
+        best_v = -3.0 * win
+        for i in range(4):
+            scores[i] = -np.inf
+        root_key = zob[0, me] ^ zob[1, opp] if keyed else np.uint64(0)
+        for i in range(s.n_root):
+            k = s.order[i]
+            t = me + off[k]
+            if grid[t] == 0:
+                continue
+            # Frame 0: the min frame of my root move k (frames alternate min, max, ...).
+            sp = 0
+            f_me[0] = me
+            f_opp[0] = opp
+            f_t[0] = t
+            f_s[0] = -1
+            f_depth[0] = depth
+            f_alpha[0] = best_v
+            f_beta[0] = 3.0 * win
+            f_val[0] = 2.0 * win
+            f_next[0] = 0
+            f_any[0] = 0
+            f_coll[0] = 0
+            f_best[0] = -1
+            f_key[0] = root_key ^ zob[2, t] if keyed else np.uint64(0)
+            order(s, 0, f_key[0], killer[0])
+            have_ret = False
+            ret = 0.0
+            result = 0.0
+            while True:
+                if counter[1]:
+                    # Aborted: take every move back off the board.
+                    while sp >= 0:
+                        if (sp & 1) == 0 and f_next[sp] > 0 and f_s[sp] >= 0:
+                            grid[f_t[sp]] = 1
+                            grid[f_s[sp]] = 1
+                            f_s[sp] = -1
+                        sp -= 1
+                    return best
+                done = False
+                value = 0.0
+                base = 4 * sp
+                if (sp & 1) == 0:
+                    # Min frame: the opponent answers my move to f_t[sp].
+                    tt = f_t[sp]
+                    oo = f_opp[sp]
+                    if have_ret:
+                        have_ret = False
+                        grid[tt] = 1
                         grid[f_s[sp]] = 1
                         f_s[sp] = -1
-                    sp -= 1
-                return best
-            done = False
-            value = 0.0
-            if (sp & 1) == 0:
-                # Min frame: the opponent answers my move to f_t[sp].
-                tt = f_t[sp]
-                oo = f_opp[sp]
-                if have_ret:
-                    have_ret = False
-                    grid[tt] = 1
-                    grid[f_s[sp]] = 1
-                    f_s[sp] = -1
-                    if ret < f_val[sp]:
-                        f_val[sp] = ret
-                        if ret <= f_alpha[sp]:
-                            done = True
-                            value = ret
-                            killer[sp] = (killer[sp] + f_next[sp] - 1) & 3
-                pushed = False
-                while not done and f_next[sp] < 4:
-                    ss = oo + off[(killer[sp] + f_next[sp]) & 3]
-                    f_next[sp] += 1
-                    if grid[ss] == 0:
-                        continue
-                    f_any[sp] = 1
-                    if ss == tt:
-                        if draw < f_val[sp]:  # same square: draw
-                            f_val[sp] = draw
-                            if draw <= f_alpha[sp]:
+                        if ret < f_val[sp]:
+                            f_val[sp] = ret
+                            f_best[sp] = f_ord[base + f_next[sp] - 1]
+                            if ret <= f_alpha[sp]:
                                 done = True
-                                value = draw
-                                killer[sp] = (killer[sp] + f_next[sp] - 1) & 3
+                                value = ret
+                                killer[sp] = f_best[sp]
+                    pushed = False
+                    while not done and f_next[sp] < 4:
+                        d = f_ord[base + f_next[sp]]
+                        ss = oo + off[d]
+                        f_next[sp] += 1
+                        if grid[ss] == 0:
+                            continue
+                        if ss == tt and avoid:
+                            f_coll[sp] = 1  # taken only if nothing else is left
+                            continue
+                        f_any[sp] = 1
+                        if ss == tt:
+                            if draw < f_val[sp]:  # same square: draw
+                                f_val[sp] = draw
+                                f_best[sp] = d
+                                if draw <= f_alpha[sp]:
+                                    done = True
+                                    value = draw
+                                    killer[sp] = d
+                            continue
+                        grid[tt] = 0
+                        grid[ss] = 0
+                        f_s[sp] = ss
+                        c = sp + 1
+                        f_me[c] = tt
+                        f_opp[c] = ss
+                        f_depth[c] = f_depth[sp] - 1
+                        f_alpha[c] = f_alpha[sp]
+                        f_beta[c] = min(f_beta[sp], f_val[sp])
+                        f_val[c] = -2.0 * win
+                        f_next[c] = -1  # not entered yet
+                        f_any[c] = 0
+                        f_best[c] = -1
+                        if keyed:
+                            f_key[c] = f_key[sp] ^ zob[2, tt] ^ zob[0, tt] ^ zob[1, ss]
+                        sp = c
+                        pushed = True
+                        break
+                    if pushed:
                         continue
-                    grid[tt] = 0
-                    grid[ss] = 0
-                    f_s[sp] = ss
-                    c = sp + 1
-                    f_me[c] = tt
-                    f_opp[c] = ss
-                    f_depth[c] = f_depth[sp] - 1
-                    f_alpha[c] = f_alpha[sp]
-                    f_beta[c] = min(f_beta[sp], f_val[sp])
-                    f_val[c] = -2.0 * WIN
-                    f_next[c] = -1  # not entered yet
-                    f_any[c] = 0
-                    sp = c
-                    pushed = True
-                    break
-                if pushed:
-                    continue
-                if not done:
-                    ply = sp // 2
-                    value = f_val[sp] if f_any[sp] else WIN - ply
-                    done = True
-            else:
-                # Max frame: I choose my next target.
-                if f_next[sp] < 0:
-                    f_next[sp] = 0
-                    counter[0] += 1
-                    if counter[0] > limit or ((counter[0] & 15) == 0 and clock() > stop):
-                        counter[1] = 1
-                        continue
-                    if f_depth[sp] == 0:
-                        value = evaluate(grid, f_me[sp], f_opp[sp], off, w2, ibuf, fbuf, mode)
+                    if not done:
+                        ply = sp // 2
+                        if f_any[sp]:
+                            value = f_val[sp]
+                        elif f_coll[sp]:
+                            value = draw
+                        else:
+                            value = win - ply
                         done = True
-                if not done and have_ret:
-                    have_ret = False
-                    if ret > f_val[sp]:
-                        f_val[sp] = ret
-                        if ret >= f_beta[sp]:
+                    if keyed:
+                        _store(f_key[sp], f_best[sp], s.tt_key, s.tt_move)
+                else:
+                    # Max frame: I choose my next target.
+                    if f_next[sp] < 0:
+                        f_next[sp] = 0
+                        counter[0] += 1
+                        if counter[0] > s.limit or (
+                            (counter[0] & 15) == 0 and clock() > s.stop
+                        ):
+                            counter[1] = 1
+                            continue
+                        if f_depth[sp] == 0:
+                            value = evaluate(
+                                grid, f_me[sp], f_opp[sp], off, s.w2, s.ibuf, s.acc, s.ev
+                            )
                             done = True
-                            value = ret
-                            killer[sp] = (killer[sp] + f_next[sp] - 1) & 3
-                pushed = False
-                while not done and f_next[sp] < 4:
-                    tk = f_me[sp] + off[(killer[sp] + f_next[sp]) & 3]
-                    f_next[sp] += 1
-                    if grid[tk] == 0:
+                        else:
+                            order(s, base, f_key[sp], killer[sp])
+                    if not done and have_ret:
+                        have_ret = False
+                        if ret > f_val[sp]:
+                            f_val[sp] = ret
+                            f_best[sp] = f_ord[base + f_next[sp] - 1]
+                            if ret >= f_beta[sp]:
+                                done = True
+                                value = ret
+                                killer[sp] = f_best[sp]
+                    pushed = False
+                    while not done and f_next[sp] < 4:
+                        d = f_ord[base + f_next[sp]]
+                        tk = f_me[sp] + off[d]
+                        f_next[sp] += 1
+                        if grid[tk] == 0:
+                            continue
+                        f_any[sp] = 1
+                        c = sp + 1
+                        f_me[c] = f_me[sp]
+                        f_opp[c] = f_opp[sp]
+                        f_t[c] = tk
+                        f_s[c] = -1
+                        f_depth[c] = f_depth[sp]
+                        f_alpha[c] = max(f_alpha[sp], f_val[sp])
+                        f_beta[c] = f_beta[sp]
+                        f_val[c] = 2.0 * win
+                        f_next[c] = 0
+                        f_any[c] = 0
+                        f_coll[c] = 0
+                        f_best[c] = -1
+                        if keyed:
+                            f_key[c] = f_key[sp] ^ zob[2, tk]
+                        order(s, base + 4, f_key[c], killer[c])
+                        sp = c
+                        pushed = True
+                        break
+                    if pushed:
                         continue
-                    f_any[sp] = 1
-                    c = sp + 1
-                    f_me[c] = f_me[sp]
-                    f_opp[c] = f_opp[sp]
-                    f_t[c] = tk
-                    f_s[c] = -1
-                    f_depth[c] = f_depth[sp]
-                    f_alpha[c] = max(f_alpha[sp], f_val[sp])
-                    f_beta[c] = f_beta[sp]
-                    f_val[c] = 2.0 * WIN
-                    f_next[c] = 0
-                    f_any[c] = 0
-                    sp = c
-                    pushed = True
+                    if not done:
+                        done = True
+                        if f_any[sp]:
+                            value = f_val[sp]
+                        else:
+                            value = draw  # both stuck: draw
+                            o = f_opp[sp]
+                            for j in range(4):
+                                if grid[o + off[j]] != 0:
+                                    value = -win + sp // 2  # I crash, the other lives
+                                    break
+                    if keyed and f_depth[sp] > 0:
+                        _store(f_key[sp], f_best[sp], s.tt_key, s.tt_move)
+                # Return ``value`` to the parent frame.
+                sp -= 1
+                if sp < 0:
+                    result = value
                     break
-                if pushed:
-                    continue
-                if not done:
-                    done = True
-                    if f_any[sp]:
-                        value = f_val[sp]
-                    else:
-                        value = draw  # both stuck: draw
-                        o = f_opp[sp]
-                        for j in range(4):
-                            if grid[o + off[j]] != 0:
-                                value = -WIN + sp // 2  # I crash, the opponent lives
-                                break
-            # Return ``value`` to the parent frame.
-            sp -= 1
-            if sp < 0:
-                result = value
-                break
-            ret = value
-            have_ret = True
-        scores[k] = result
-        if result > best_v:
-            best_v = result
-            best = k
-    return best
+                ret = value
+                have_ret = True
+            scores[k] = result
+            if result > best_v:
+                best_v = result
+                best = k
+        return best
+
+    return built(search, name, cache=True, _nrt=False)
+
+
+@numba.njit(cache=True)
+def _store(key, move, tt_key, tt_move):  # pragma: no cover - numba
+    """The best direction ``move`` of the position ``key`` into the move table."""
+    if move >= 0:
+        idx = key & np.uint64(tt_key.shape[0] - 1)
+        tt_key[idx] = key
+        tt_move[idx] = move
+
+
+@lazy.njit(cache=True, inline="always")
+def _rotation(s, base, key, kill):  # pragma: no cover - numba
+    """The killer direction first, then the others clockwise from it."""
+    for j in range(4):
+        s.ford[base + j] = (kill + j) & 3
+
+
+#: One alpha-beta search of ``depth`` turns on :func:`evaluate` (:func:`turn_search`:
+#: ``search_root(s, me, opp, depth)``, ``s.ev`` the mode), directions tried killer
+#: first.
+search_root = turn_search(f"{__name__}.search_root", evaluate, _rotation, False, WIN)
 
 
 def iterative_deepening(
@@ -344,10 +487,11 @@ def iterative_deepening(
     if fixed_depth > 0:
         # No deadline: nothing below stops early (time left is always infinite).
         stop, max_depth, node_limit, partial = np.inf, fixed_depth, 0, False
-    order = np.array([0, 1, 2, 3], dtype=np.int64)
-    killer = np.zeros(2 * max_depth + 2, dtype=np.int64)
-    scores = np.zeros(4, dtype=np.float64)
-    counter = np.zeros(2, dtype=np.int64)
+    # No game lasts longer than there are free cells: deeper searches add nothing.
+    max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
+    search = turn_context(grid, ws, ws.fbuf, mode, draw_value(mode), max_depth)
+    search = search._replace(limit=node_limit if node_limit > 0 else 1 << 60, stop=stop)
+    scores, counter = search.scores, search.counter
     best = -1
     depth_done = 0
     total_nodes = 0
@@ -355,8 +499,6 @@ def iterative_deepening(
     value = 0.0
     used_partial = 0
     last_scores = [-np.inf] * 4
-    # No game lasts longer than there are free cells: deeper searches add nothing.
-    max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
     for depth in range(1, max_depth + 1):
         now = time.perf_counter()
         left = stop - now
@@ -364,24 +506,7 @@ def iterative_deepening(
             break
         counter[0] = 0
         counter[1] = 0
-        limit = node_limit if node_limit > 0 else 1 << 60
-        k = search_root(
-            grid,
-            me,
-            opp,
-            depth,
-            ws.off,
-            ws.w2,
-            ws.ibuf,
-            ws.fbuf,
-            mode,
-            order,
-            scores,
-            counter,
-            limit,
-            stop,
-            killer,
-        )
+        k = search_root(search, me, opp, depth)
         spent = time.perf_counter() - now
         total_nodes += int(counter[0])
         if counter[1]:
@@ -396,7 +521,7 @@ def iterative_deepening(
         depth_done = depth
         value = float(scores[best])
         last_scores = [float(x) for x in scores]
-        order = np.argsort(-scores, kind="stable").astype(np.int64)
+        search.order[:] = np.argsort(-scores, kind="stable")
         if abs(value) >= WIN - 1000:
             break  # the outcome is decided
         # A depth costs about three times the previous one: stop if it cannot finish

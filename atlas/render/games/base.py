@@ -170,6 +170,13 @@ class GameRender(abc.ABC):
         before any turn), or ``None`` for the plain number of turns.  Default: None."""
         return None
 
+    def failures(self, record: Any, states: Sequence[Any]) -> list[dict[str, Any]]:
+        """The players' failures a game page lists, turn by turn: each
+        ``{"index", "turn", "seat", "how", "what", "effect"}`` (``index``: the record's
+        turn, 0-based; ``turn``: the game's turn), from the record and its replayed
+        ``states``.  Default: none (the statuses say it)."""
+        return []
+
     def game_pictures(
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
     ) -> list[tuple[str, Any]]:
@@ -195,6 +202,11 @@ class ValidatingRender(GameRender):
     def validate_file(self, path: str) -> dict[str, Any]:
         """The validation report of a submitted map file, as JSON data with at least
         ``valid``, ``errors`` and ``warnings``."""
+
+    @abc.abstractmethod
+    def validate_text(self, text: str, name: str) -> dict[str, Any]:
+        """The validation report of a map's text (called ``name`` in the report), as
+        :meth:`validate_file` gives it for a file holding that text."""
 
     @abc.abstractmethod
     def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes:

@@ -17,6 +17,7 @@ from ...maps import GameMap
 from ...maps.outpost import HOMES as OUTPOST_HOMES
 from ...maps.outpost import QUARTER as OUTPOST_QUARTER
 from ...maps.outpost import line_xy as outpost_line_xy
+from ...sim.outpost.moves import RETURNED_NULL
 from .. import images as I
 from .. import palette as P
 from ..frames import Frame, Mark
@@ -361,10 +362,13 @@ class OutpostRender(ValidatingRender):
         return text
 
     def move_text(self, move: Any) -> str | None:
-        """Steps as ``#index → (row, col)``, a disband as ``disband #index``, no step as
-        ``stay``."""
+        """Steps as ``#index → (row, col)``, a step without a target as ``#index → no
+        target``, a disband as ``disband #index``, no step as ``stay``, a list the
+        player did not give as ``returned null``."""
         if isinstance(move, int) and not isinstance(move, bool):
             return f"disband #{move}"
+        if move == RETURNED_NULL:
+            return "returned null"
         if not isinstance(move, list):
             return None
         if not move:
@@ -377,9 +381,17 @@ class OutpostRender(ValidatingRender):
             parts.append(
                 f"#{step[0]} → ({target[0]}, {target[1]})"
                 if isinstance(target, list) and len(target) == 2
-                else f"#{step[0]} stays"
+                else f"#{step[0]} → no target"
             )
         return ", ".join(parts)
+
+    def failures(self, record: Any, states: Sequence[Any]) -> list[dict[str, Any]]:
+        """Every failure of a player (:func:`atlas.sim.outpost.faults.find_failures`):
+        threw, returned null, stopped the turn, a bad disband answer, and what the
+        simulator (official mode) or the spec rules did about it."""
+        from ...sim.outpost.faults import find_failures
+
+        return [f.to_json() for f in find_failures([t.moves for t in record.turns], states)]
 
     def game_pictures(
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
@@ -409,6 +421,11 @@ class OutpostRender(ValidatingRender):
         from ...analyze.outpost.validate import validate_map_file
 
         return validate_map_file(path).to_json()
+
+    def validate_text(self, text: str, name: str) -> dict[str, Any]:
+        from ...analyze.outpost.validate import validate_text
+
+        return validate_text(text, name).to_json()
 
     def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes:
         return validation_picture(text, report)

@@ -14,14 +14,17 @@ data to data, each result cached by content:
    kernels in worker processes; analyse each map and draw its pictures while they do
    (:func:`~atlas.render.site.analysis.analyse_maps`);
 2. ``warm-up``: wait for those workers;
-3. ``games``: play the tournament's games the cache lacks
-   (:func:`~atlas.render.site.tournament.play_tournament`) and load the saved records
-   given with ``--records`` and the organisers' folders given with ``--tournament``
-   (:mod:`atlas.render.site.sources`);
+3. ``games``: play the tournament's games the cache lacks, and the maps' fairness
+   games with ``--fairness N`` (:func:`~atlas.render.site.tournament.play_tournament`),
+   and load the saved records given with ``--records`` and the organisers' folders
+   given with ``--tournament`` (:mod:`atlas.render.site.sources`);
 4. ``replays``: render each game (GIF, viewer data with every turn, the charted
    measures) and its public record (:func:`~atlas.render.site.replays.render_games`),
    pick each map's featured game (:func:`~atlas.render.site.replays.feature_games`);
-5. ``pages``: compute standings and write the pages (:mod:`atlas.render.site.pages`),
+5. ``fairness``: each map's fairness report, from its structure and the build's games
+   on it played in every seat (:func:`~atlas.render.site.fairness.fairness_sections`);
+   the default build plays no game for it;
+6. ``pages``: compute standings and write the pages (:mod:`atlas.render.site.pages`),
    then move the site into place (:mod:`atlas.render.site.swap`).
 
 The site is written to a marked temporary folder beside the target and moved into
@@ -47,7 +50,9 @@ from ...fsutil import Temporary, default_mode, remove_stale_temporaries
 from .analysis import analyse_maps, figures_of, load_maps, validate_maps
 from .cache import Cache, code_version
 from .entries import BuildContext, GameEntry, MapEntry
+from .fairness import fairness_sections
 from .output import SiteWriter
+from .pages import FAIRNESS_ORIGIN
 from .replays import feature_games, featured_game, render_games, render_replay
 from .sources import game_entries, load_event, load_records, shown_paths
 from .swap import SITE_MARKER, check_site_folder, mark_site, move_into_place, recover_site
@@ -117,6 +122,12 @@ class BuildOptions:
     params : mapping, optional
         Game parameters per game name for the tournament, over the build's own
         (``atlas build --compat``).
+    fairness : int
+        Fairness games per seating on each map (``atlas build --fairness N``): the
+        game's strongest bot (the last of ``bots``) in every seat, at the tournament's
+        time and parameters (:func:`atlas.arena.fairness.fairness_specs`).  With 0 (the
+        default, which plays nothing more) each map's fairness section counts the
+        tournament's own seat-swapped games alone.
     """
 
     maps_dir: str | os.PathLike[str] = "maps"
@@ -133,6 +144,7 @@ class BuildOptions:
     game_filter: Sequence[str] | None = None
     log: Callable[[str], None] | None = None
     params: Mapping[str, Mapping[str, Any]] | None = None
+    fairness: int = 0
 
     @property
     def games_per(self) -> int:
@@ -183,6 +195,8 @@ class Build:
     plan: SiteTournament = field(default_factory=SiteTournament)
     warm: Any = None
     games: list[GameEntry] = field(default_factory=list)
+    #: The published game of each of the plan's specs that was played, by index.
+    plan_entries: dict[int, GameEntry] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- stages
@@ -194,7 +208,7 @@ def read_maps(b: Build) -> None:
     o = b.options
     b.maps = load_maps(Path(o.maps_dir), b.problems)
     b.problems += validate_maps(b.maps, b.ctx)
-    if o.tournament and o.games_per > 0:
+    if o.tournament and (o.games_per > 0 or o.fairness > 0):
         b.plan = plan_tournament(
             b.maps,
             games_per=o.games_per,
@@ -204,6 +218,7 @@ def read_maps(b: Build) -> None:
             time_limit=o.time_limit,
             game_filter=o.game_filter,
             params=o.params,
+            fairness=o.fairness,
         )
     b.warm = start_warm_up(b.plan, o.jobs) if b.plan.todo and o.jobs != 1 else None
     b.problems += analyse_maps(b.maps, b.ctx)
@@ -221,10 +236,15 @@ def collect_games(b: Build) -> None:
     o = b.options
     taken: set[str] = set()
     if b.plan.specs:
-        recs = play_tournament(
+        play_tournament(
             b.plan, jobs=o.jobs, cache=b.ctx.cache, progress=o.progress, problems=b.problems
         )
-        b.games += game_entries(recs, "tournament", b.maps, taken)
+        played = sorted(b.plan.records.items())
+        for origin, fair in (("tournament", False), (FAIRNESS_ORIGIN, True)):
+            chosen = [(i, rec) for i, rec in played if (i in b.plan.fairness) == fair]
+            entries = game_entries([rec for _, rec in chosen], origin, b.maps, taken)
+            b.games += entries
+            b.plan_entries.update((i, e) for (i, _), e in zip(chosen, entries))
     version = b.ctx.version["replay"]
     if o.records_dir is not None:
         recs = load_records(Path(o.records_dir), b.problems, b.ctx.cache, version)
@@ -251,6 +271,12 @@ def draw_replays(b: Build) -> None:
     b.problems += feature_games(b.maps, b.ctx)
 
 
+def judge_fairness(b: Build) -> None:
+    """Each map's fairness report: its structure (cached by the map's text) and its
+    seat-swapped groups among the build's games (:mod:`atlas.render.site.fairness`)."""
+    b.problems += fairness_sections(b.maps, b.plan, b.plan_entries, b.ctx)
+
+
 def write_site(b: Build) -> None:
     """Write the pages, then swap the site into place."""
     from .pages import write_pages
@@ -275,6 +301,7 @@ STAGES: tuple[tuple[str, Callable[[Build], None]], ...] = (
     ("warm-up", warm_up),
     ("games", collect_games),
     ("replays", draw_replays),
+    ("fairness", judge_fairness),
     ("pages", write_site),
 )
 
@@ -288,6 +315,7 @@ SITE_FOLDERS = (
     "static",
     "validation",
     "tournaments",
+    "fairness",
 )
 
 
@@ -392,6 +420,7 @@ def build_site(
     game_filter: Sequence[str] | None = None,
     log: Callable[[str], None] | None = None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
+    fairness: int = 0,
 ) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``:
     :func:`build` of the :class:`BuildOptions` these arguments name (each is described

@@ -37,6 +37,9 @@ CODE_PARTS = {
 #: Editing them re-renders pages only (pages have their own version,
 #: :func:`atlas.render.site.pages.pages_version`).
 CODE_EXCLUDED = (
+    "arena/fairness.py",
+    "arena/paired.py",
+    "render/site/fairness.py",
     "render/site/pages.py",
     "render/site/output.py",
     "render/site/schedule.py",

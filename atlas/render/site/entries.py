@@ -52,6 +52,8 @@ class MapEntry:
     games: list[GameEntry] = field(default_factory=list)
     featured: GameEntry | None = None
     overlays: list[tuple[str, str]] = field(default_factory=list)
+    #: The map's fairness section (:func:`atlas.render.site.fairness.section_data`).
+    fairness: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:

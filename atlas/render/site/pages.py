@@ -47,6 +47,7 @@ __all__ = [
     "pages_version",
     "script_json",
     "INDEX_FILE",
+    "FAIRNESS_ORIGIN",
 ]
 
 #: The site's index of maps, bots and games, a script every page with a search box or
@@ -259,6 +260,8 @@ def standings(game_entries: Sequence[Any], slugger: Any) -> dict[str, dict[str, 
 
     by_game: dict[str, list[Any]] = defaultdict(list)
     for g in game_entries:
+        if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
+            continue  # a bot against itself: evidence on the map, not on the bots
         if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
             by_game[g.head.game].append(g.head)
     out: dict[str, dict[str, Any]] = {}
@@ -314,13 +317,26 @@ def event_standings(
     return out
 
 
+#: The origin of the site's fairness games (``atlas build --fairness``): kept out of the
+#: standings, badged in the games tables.
+FAIRNESS_ORIGIN = "fairness"
+
+
+def _badge_of(origin: str) -> int | str:
+    """A games table row's badge: none for the built-in tournament's games."""
+    if origin == "tournament":
+        return 0
+    return FAIRNESS_ORIGIN if origin == FAIRNESS_ORIGIN else "imported"
+
+
 def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict[str, Any]:
     """The data of the site index (:func:`index_files`): ``{"titles": {game: title},
     "maps": [[slug, name, game, games]], "bots": [[slug, name, game]], "reasons":
     [...], "games": [[ident, map index or -1, map name, [bot index per seat], winner
-    seat or -1, reason index, turns, imported 0/1], ...]}`` (indices into the lists
-    before).  In the compact form the files hold, a game on a known map gives its
-    ident without the map's slug and ``-`` (``"4795c8790f"`` for
+    seat or -1, reason index, turns, badge], ...]}`` (indices into the lists before;
+    ``badge`` 0 for a game of the built-in tournament, else the word its row shows:
+    ``"fairness"`` or ``"imported"``).  In the compact form the files hold, a game on
+    a known map gives its ident without the map's slug and ``-`` (``"4795c8790f"`` for
     ``"tron-duel-4795c8790f"``; a whole ident starts with ``=``) and its map name as
     ``""``."""
     map_index = {m.slug: i for i, m in enumerate(maps)}
@@ -353,7 +369,7 @@ def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict
                 -1 if winner is None else int(winner),
                 reason_index[reason],
                 len(rec.turns),
-                int(e.origin != "tournament"),
+                _badge_of(e.origin),
             ]
         )
     return {
@@ -452,11 +468,13 @@ def write_pages(
     def write(rel: str, template: str, **ctx: Any) -> None:
         out.put(rel, render(rel, template, **ctx))
 
+    fairness_pages = [g for g in known if any(m.fairness for m in by_game[g])]
     common = {
         "result_text": _result_text,
         "bot_slug": bot_slug,
         "map_by_slug": map_by_slug,
         "index_file": INDEX_FILE,
+        "fairness_pages": fairness_pages,
     }
     for rel, text in index_files(site_index(maps, games, bot_slug)).items():
         out.put(rel, text)
@@ -534,7 +552,7 @@ def write_pages(
     )
     plans = {}
     for game in table:
-        n = len(games_by_game[game])
+        n = sum(1 for e in games_by_game[game] if e.origin != FAIRNESS_ORIGIN)
         plans[game] = f"{n} game{'s' if n != 1 else ''}"
     write(
         "standings.html",
@@ -584,6 +602,23 @@ def write_pages(
             where = f"{ev['name']}, {titles[t['game']]}"
             back = (ev["page"], f"{ev['name']} standings")
             bot_pages(t["game"], t, t["games"], ev["name"], where, back)
+    for game in fairness_pages:
+        judged = [m for m in by_game[game] if m.fairness]
+        labels: list[str] = []
+        for m in judged:
+            for f in m.fairness["facts"]:
+                if f["label"] not in labels:
+                    labels.append(f["label"])
+        write(
+            f"fairness/{game}.html",
+            "fairness.html",
+            title=f"Fairness: {titles[game]} maps",
+            nav="fairness",
+            game=game,
+            maps=judged,
+            fact_labels=labels,
+            **common,
+        )
     validating = [titles[g] for g in game_names() if render_of(g).validates]
     write(
         "validation.html",

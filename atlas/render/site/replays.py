@@ -55,6 +55,9 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
             for s in series
         ],
     }
+    failures = render.failures(record, states)
+    if failures:
+        meta["failures"] = failures
     return gif, viewer, meta
 
 

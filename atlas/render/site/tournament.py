@@ -22,7 +22,7 @@ from ...errors import RecordError
 from ...maps import GameMap, format_map
 from ...sim.registry import game_names
 from ..games import render_of
-from .cache import Cache, content_key
+from .cache import Cache, code_version, content_key
 from .schedule import run_order, site_schedule
 
 __all__ = [
@@ -33,6 +33,8 @@ __all__ = [
     "finish_warm_up",
     "play_tournament",
     "spec_json",
+    "game_key",
+    "play_cached",
     "WARM_UP_MOVE",
 ]
 
@@ -46,7 +48,10 @@ class SiteTournament:
     those still to play (with their cache keys and estimated costs).
 
     Not an organiser's plan (:class:`atlas.arena.competition.TournamentPlan`, read from
-    a plan file): this is what :func:`plan_tournament` found for one build.
+    a plan file): this is what :func:`plan_tournament` found for one build.  Its
+    ``fairness`` games (indices into ``specs``) are the maps' fairness games
+    (``atlas build --fairness N``), played with the rest but kept out of the
+    standings; ``records`` holds every record by index once played.
     """
 
     specs: list[Any] = field(default_factory=list)
@@ -54,6 +59,8 @@ class SiteTournament:
     todo: list[tuple[int, str, Any]] = field(default_factory=list)
     cost: dict[str, float] = field(default_factory=dict)
     warm: dict[str, tuple[str, str, list[str], dict[str, Any]]] = field(default_factory=dict)
+    fairness: set[int] = field(default_factory=set)
+    records: dict[int, Any] = field(default_factory=dict)
 
 
 def plan_tournament(
@@ -66,10 +73,15 @@ def plan_tournament(
     time_limit: float | None,
     game_filter: Sequence[str] | None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
+    fairness: int = 0,
 ) -> SiteTournament:
     """Schedule the tournament (:func:`~atlas.render.site.schedule.site_schedule` with
     each game's :class:`~atlas.render.games.base.SitePlan`, its parameters overridden by
-    ``params[game]``) and look each game up in the cache."""
+    ``params[game]``; none with ``games_per`` 0) and ``fairness`` groups of fairness
+    games on each map (:func:`atlas.arena.fairness.fairness_specs`: the strongest bot
+    in every seat, at the tournament's time and parameters), and look each game up in
+    the cache."""
+    from ...arena.fairness import DEFAULT_OPENING, fairness_specs
     from ...bots import bot_names
     from ...sim.records import record_from_json
 
@@ -79,30 +91,45 @@ def plan_tournament(
             continue
         maps = [e.game_map for e in entries if e.game == game and e.valid]
         names = list(bots.get(game, ()) if bots is not None else bot_names(game))
-        if not maps or len(names) < 2:
+        if not maps or not names:
             continue
         site = render_of(game).site_plan
         game_params = {**site.params, **(params or {}).get(game, {})}
         limit = site.time if time_limit is None else time_limit
         free = {m.name: int(m.free.sum()) for m in maps}
         first = len(plan.specs)
-        for spec in site_schedule(
-            game,
-            maps,
-            names,
-            top=site.top,
-            top_per_map=site.top_per_map,
-            time_limit=limit,
-            params=game_params,
-            seeds=games_per,
-            gauntlet=site.gauntlet,
-        ):
-            plan.cost[spec.key] = (
-                limit
-                * max(free.get(spec.map_name, 1), 1)
-                * (1 + len(set(_names(spec)) & set(names[-site.top :])))
-            )
-            plan.specs.append(spec)
+        if games_per > 0 and len(names) >= 2:
+            for spec in site_schedule(
+                game,
+                maps,
+                names,
+                top=site.top,
+                top_per_map=site.top_per_map,
+                time_limit=limit,
+                params=game_params,
+                seeds=games_per,
+                gauntlet=site.gauntlet,
+            ):
+                plan.cost[spec.key] = (
+                    limit
+                    * max(free.get(spec.map_name, 1), 1)
+                    * (1 + len(set(_names(spec)) & set(names[-site.top :])))
+                )
+                plan.specs.append(spec)
+        for game_map in maps if fairness > 0 else ():
+            for spec in fairness_specs(
+                game_map,
+                names[-1:],
+                fairness,
+                params=game_params,
+                time_limit=limit,
+                opening=DEFAULT_OPENING,
+            ):
+                plan.cost[spec.key] = limit * max(free.get(spec.map_name, 1), 1) * 3
+                plan.fairness.add(len(plan.specs))
+                plan.specs.append(spec)
+        if len(plan.specs) == first:
+            continue
         smallest = min(maps, key=lambda m: (m.shape[0] * m.shape[1], m.name))
         plan.warm[game] = (
             format_map(smallest),
@@ -118,7 +145,7 @@ def plan_tournament(
             game_params,
         )
     for i, spec in enumerate(plan.specs):
-        key = content_key("game", spec_json(spec), version["game"])
+        key = game_key(spec, version)
         data = cache.get_json("record", key)
         if data is not None:
             try:
@@ -221,7 +248,65 @@ def play_tournament(
                 continue
             cache.put_json("record", key, rec.to_json())
             done[i] = rec
+    plan.records = done
     return [done[i] for i in sorted(done)]
+
+
+def game_key(spec: Any, version: Mapping[str, str] | None = None) -> str:
+    """The cache key of a game spec's record: its spec and the games' code version (the
+    key :func:`plan_tournament` looks a game up by, so every command that plays through
+    the build's cache shares its games)."""
+    game_version = (version or {}).get("game") or code_version("game")
+    return content_key("game", spec_json(spec), game_version)
+
+
+def play_cached(
+    specs: Sequence[Any],
+    cache: Cache,
+    *,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = False,
+    log: Any = None,
+) -> list[Any]:
+    """The records of ``specs``, in order: those in ``cache`` read from it, the others
+    played (:func:`atlas.arena.tournament.run_games`) and stored as each ends, unless
+    it failed to run (an error record is returned but not kept, so the next run tries
+    again).
+    ``log(message)`` hears how many games are played and how many were cached."""
+    from ...arena import tournament as tour
+    from ...sim.records import record_from_json
+
+    out: list[Any] = [None] * len(specs)
+    todo: list[tuple[int, str, Any]] = []
+    for i, spec in enumerate(specs):
+        key = game_key(spec)
+        data = cache.get_json("record", key)
+        if data is not None:
+            try:
+                out[i] = record_from_json(data)
+                continue
+            except RecordError:
+                pass
+        todo.append((i, key, spec))
+    if log is not None:
+        log(f"{len(todo)} games to play, {len(specs) - len(todo)} from the cache")
+    if todo:
+
+        def keep(j: int, rec: Any) -> None:  # as each game ends: an interrupt loses none
+            i, key, _ = todo[j]
+            out[i] = rec
+            if not tour.is_error(rec):
+                cache.put_json("record", key, rec.to_json())
+
+        tour.run_games(
+            [spec for _, _, spec in todo],
+            jobs=jobs,
+            scheduler=scheduler,
+            progress=progress,
+            on_record=keep,
+        )
+    return out
 
 
 def spec_json(spec: Any) -> Any:

@@ -1,5 +1,6 @@
-"""Outpost: the rules (:mod:`.rules`), their kernels and move decoding, and the
-official simulator's recorded traces (:mod:`.traces`)."""
+"""Outpost: the rules (:mod:`.rules`), their kernels and move decoding, the official
+simulator's recorded traces (:mod:`.traces`) and what failing players did
+(:mod:`.faults`)."""
 
 from __future__ import annotations
 

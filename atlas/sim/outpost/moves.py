@@ -25,10 +25,24 @@ from ...errors import IllegalMoveError, InvalidMoveError
 from ...types import PlayerId
 from .kernels import _MISSING
 
-__all__ = ["NUM_EMPIRES", "_NO_STEPS", "_NO_ENDS", "_steps", "_parse_steps", "_is_int"]
+__all__ = [
+    "NUM_EMPIRES",
+    "RETURNED_NULL",
+    "_NO_STEPS",
+    "_NO_ENDS",
+    "_steps",
+    "_parse_steps",
+    "_is_int",
+]
 
 #: Seats of a game (re-exported by :mod:`atlas.sim.outpost.rules`).
 NUM_EMPIRES: Final = 4
+#: The move of a player whose ``move()`` returned ``null`` instead of a list (the same
+#: text in JSON).  Official mode: the simulator's ``updatemap`` throws on it, which stops
+#: the turn at that seat; spec mode: no move, like ``None``.
+RETURNED_NULL: Final = "returned-null"
+#: The stop entry a :data:`RETURNED_NULL` move is played as (official mode).
+_NULL_LIST_STEP: Final = (-1, _MISSING, _MISSING)
 
 _NO_STEPS = np.zeros(0, np.int64)
 _NO_ENDS = np.zeros(NUM_EMPIRES, np.int64)
@@ -39,16 +53,23 @@ _NO_ENDS.setflags(write=False)
 def _steps(
     moves: Mapping[PlayerId, Any],
     skip: tuple[bool, ...],
+    official: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """All seats' moves as flat ``index, row, col`` triples, seat by seat, and each
-    seat's end (in triples): one Python loop over the steps and one conversion."""
+    seat's end (in triples): one Python loop over the steps and one conversion.
+
+    A :data:`RETURNED_NULL` move is one stop entry in official mode and no step in
+    spec mode."""
     flat: list[Any] = []
     ap = flat.append
     ends = [0] * NUM_EMPIRES
     for s in range(NUM_EMPIRES):
         move = moves.get(s)
         if move is not None and not skip[s]:
-            if isinstance(move, np.ndarray) and move.ndim == 2 and move.shape[1] == 3:
+            if isinstance(move, str) and move == RETURNED_NULL:
+                if official:
+                    flat.extend(_NULL_LIST_STEP)
+            elif isinstance(move, np.ndarray) and move.ndim == 2 and move.shape[1] == 3:
                 flat.extend(move.astype(np.int64).ravel().tolist())
             else:
                 mark = len(flat)
@@ -97,11 +118,13 @@ def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int]]:
     return rows
 
 
-def _parse_steps(data: Any) -> tuple[tuple[int, tuple[int, int] | None], ...]:
+def _parse_steps(data: Any) -> tuple[tuple[int, tuple[int, int] | None], ...] | str:
+    if isinstance(data, str) and data == RETURNED_NULL:
+        return RETURNED_NULL
     if not isinstance(data, (list, tuple)):
         raise InvalidMoveError(
-            "an outpost move is a list of [index, [row, col]] steps or "
-            f"a disband index, got {data!r:.60}"
+            "an outpost move is a list of [index, [row, col]] steps, "
+            f"{RETURNED_NULL!r} or a disband index, got {data!r:.60}"
         )
     out = []
     for entry in data:

@@ -21,7 +21,9 @@ Turns and moves (the :class:`atlas.sim.base.Game` interface)
   disband, :meth:`~OutpostGame.legal_moves` lists the indices, and the turn counter does
   not advance.  A ``None`` answer disbands the last outpost of the list.  Then all four
   seats move as usual.
-* A ``None`` move means the empire does not move this turn.
+* A ``None`` move means the empire does not move this turn (it failed: in official mode,
+  its ``move()`` threw).  :data:`RETURNED_NULL` is a player whose ``move()`` returned
+  null: no move in spec mode; official mode, see below.
 * Season bookkeeping happens at the end of the turn before the season: the state handed
   to the bots for turn 10 already holds the new home outposts (last in their lists) and
   the pending disbands, while ``owner``/``land``/``water`` are still those left by turn 9
@@ -30,12 +32,17 @@ Turns and moves (the :class:`atlas.sim.base.Game` interface)
 ``compat="official"`` reproduces the 2014 simulator where it departs from the spec
 (``outpost-official.md``): a move may name an outpost several times, each entry one step
 from where the previous entries left it; illegal entries are ignored (stay, diagonal,
-longer, off board, into water, index too large); a negative index or a missing target
-(``[index, null]``) stops the turn for everyone at that entry -- the entries before it
-stand, nothing else of the turn happens (no supply check, ownership not recomputed);
-the game lasts ``T + 1`` turns; a disband answer that is not a valid index (``None``
-included) disbands nothing and the empire does not move that turn; affordability uses
-the simulator's arithmetic (:func:`atlas.analyze.outpost.affordable`).
+longer, off board, into water, index too large); a negative index, a missing target
+(``[index, null]``) or a :data:`RETURNED_NULL` move stops the turn for everyone at that
+entry, as the simulator's ``updatemap`` throwing out of ``playStep`` does -- the seats
+before it moved and the ownership was recomputed after each of their lists, the failing
+seat's entries before it stand (not counted in the ownership), the later seats do not
+move, no supply line is checked (stopped by seat 0: the ownership the last turn left,
+none on turn 1); :attr:`OutpostState.stopped` says where; a ``None`` move (its
+``move()`` threw) is no move and the turn goes on; the game lasts ``T + 1`` turns; a
+disband answer that is not a valid index (``None`` included) disbands nothing and the
+empire does not move that turn; affordability uses the simulator's arithmetic
+(:func:`atlas.analyze.outpost.affordable`).
 
 The end: after the last turn each empire's land and water (cells it controls alone) are
 its result.  Score for standings: ``land + water``, ties broken by ``land``; the unique
@@ -61,17 +68,26 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ...analyze.outpost import affordable, default_homes
+from ...analyze.outpost import NEUTRAL, affordable, default_homes
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...maps import GameMap
 from ...types import Cell, Grid, IntGrid, PlayerId
 from ..base import SPEC, GameBase, GameInfo, Outcome, Param, Reason, _from_json, _to_json
-from .kernels import _ERR_TEXT, _MISSING, _OK, _turn_kernel
-from .moves import _NO_ENDS, _NO_STEPS, NUM_EMPIRES, _is_int, _parse_steps, _steps
+from .kernels import _ABORT, _ERR_TEXT, _MISSING, _turn_kernel
+from .moves import (
+    _NO_ENDS,
+    _NO_STEPS,
+    NUM_EMPIRES,
+    RETURNED_NULL,
+    _is_int,
+    _parse_steps,
+    _steps,
+)
 
 __all__ = [
     "COMPATS",
     "NUM_EMPIRES",
+    "RETURNED_NULL",
     "SEASON",
     "OutpostParams",
     "Board",
@@ -201,11 +217,17 @@ class OutpostState:
         :func:`~atlas.analyze.outpost.ownership_kernel` behind ``owner_flat``, and the
         outposts it was computed for (flat cells and empires, shape ``(2, m)``), so the
         next turn recomputes only around the outposts that moved.
+    stopped : (int, int) or None
+        Official mode: the seat and the entry of its move list (0-based) at which the
+        last turn played stopped (a negative index, a missing target, or the seat's
+        :data:`RETURNED_NULL`); ``None`` when it ran to its end.
 
     Notes
     -----
     ``owner`` and the counts are those left by the last turn played: a season's new
-    home outposts and disbands change them only when the next turn is played.
+    home outposts and disbands change them only when the next turn is played.  After an
+    official turn that stopped, they are the ownership the simulator last computed,
+    not that of the outposts as they stand (``docs/outpost.md``).
     """
 
     water: Grid
@@ -222,6 +244,7 @@ class OutpostState:
     skip: tuple[bool, ...] = (False, False, False, False)
     key_flat: npt.NDArray[np.int32] | None = None
     key_src: npt.NDArray[np.int64] = field(default_factory=lambda: _NO_SRC)
+    stopped: tuple[int, int] | None = None
 
     def copy(self) -> OutpostState:
         """An independent copy (the water grid, the board and the read-only ownership
@@ -241,6 +264,7 @@ class OutpostState:
             self.skip,
             self.key_flat,
             self.key_src,
+            self.stopped,
         )
 
     @property
@@ -314,30 +338,22 @@ def _run(
     key = np.empty(b.land_flat.shape[0], np.int32)
     owner = np.empty_like(state.owner_flat)
     counts = state.counts.copy()
-    code, k, new_rc, new_starts, new_src = _turn_kernel(
-        b.land_flat,
-        b.board_flat,
-        b.stride,
-        state.params.r,
-        state.params.official,
-        rc,
-        starts,
-        steps,
-        ends,
-        b.homes_flat,
-        state.owner_flat,
-        key_old,
-        owner,
-        key,
-        bufs,
-        counts,
-        src,
+    # a Position and an Ownership, as plain tuples (see _turn_kernel)
+    board = (b.land_flat, b.board_flat, b.stride, state.params.r, b.homes_flat, bufs)
+    ownership = (state.owner_flat, key_old, src, owner, key, counts)
+    code, k, seat, fresh, new_rc, new_starts, new_src = _turn_kernel(
+        board, ownership, state.params.official, rc, starts, steps, ends
     )
-    # cut short (official) or refused (spec): ownership not recomputed
-    if code != _OK:
+    if not fresh:  # refused (spec) or cut short by seat 0 (official): not recomputed
         new_src = src
         owner = state.owner_flat.copy()
         key = key_old
+        if code == _ABORT and state.turn == 0:
+            # the simulator has computed no ownership before its first turn's updatemap
+            owner[:] = NEUTRAL
+            counts[:] = 0
+            key = _NO_KEY
+            new_src = _NO_SRC
     key.setflags(write=False)
     new_src.setflags(write=False)
     new = OutpostState(
@@ -356,6 +372,9 @@ def _run(
         key if key.shape[0] else None,
         new_src,
     )
+    if code == _ABORT:
+        first = 0 if seat == 0 else int(ends[seat - 1])
+        new.stopped = (int(seat), int(k) - first)
     return int(code), int(k), new
 
 
@@ -381,7 +400,7 @@ def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostStat
     for s in moves:
         if s not in (0, 1, 2, 3):
             raise IllegalMoveError(f"outpost has seats 0..3, got a move for {s!r}")
-    steps, ends = _steps(moves, state.skip)
+    steps, ends = _steps(moves, state.skip, state.params.official)
     code, k, new = _run(state, steps, ends, state.rc, state.starts)
     if code > 0:
         s = int(np.searchsorted(ends, k, side="right"))
@@ -639,6 +658,8 @@ class OutpostGame(GameBase[OutpostState]):
         if isinstance(move, np.ndarray):
             return [[int(i), [int(r), int(c)]] for i, r, c in move.tolist()]
         steps = _parse_steps(move)
+        if isinstance(steps, str):
+            return steps
         return [[i, None if t is None else [t[0], t[1]]] for i, t in steps]
 
     def move_from_json(self, data: Any) -> Any:
@@ -737,6 +758,36 @@ class OutpostGame(GameBase[OutpostState]):
         from ...analyze.outpost import map_summary
 
         return map_summary(game_map)
+
+    def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
+        """``influence``: who controls what at the start (one outpost on each home, the
+        default radius ``r``), an :class:`atlas.analyze.outpost.Influence`."""
+        from ...analyze.outpost import influence
+
+        radius = self.info.param("r")
+        r = 10 if radius is None else int(radius.default)
+        return {"influence": influence(game_map.blocked, [[h] for h in game_map.starts], r)}
+
+    def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
+        """Whether the four quarters are the quarter turns of one another, as the map
+        format promises (water at (x, y) also at (99-y, x), (99-x, 99-y), (y, 99-x)), with
+        each home carried onto the next: then every empire starts in the same place."""
+        from ...analyze.symmetry import seat_permutation
+
+        perm = seat_permutation("rot90", game_map.blocked, game_map.starts)
+        rotate = perm is not None and len(perm) > 1 and all(p != i for i, p in enumerate(perm))
+        return [
+            {
+                "key": "quarters",
+                "label": "quarters rotate",
+                "value": rotate,
+                "note": "the four quarters are quarter turns of one another, homes "
+                "included, as the format promises"
+                if rotate
+                else "the four quarters are not quarter turns of one another: the "
+                "empires do not start alike",
+            }
+        ]
 
 
 GAME = OutpostGame()

@@ -36,7 +36,8 @@ from ...limits import MAX_TRACE_BYTES, LimitError, load_json
 from ...maps import GameMap, read_map
 from ..base import Status
 from ..records import PlayerEntry, Record, RecordBuilder
-from .rules import GAME, NUM_EMPIRES, OutpostState, play_turn, prepare_turn
+from .faults import failure_summary, find_failures
+from .rules import GAME, NUM_EMPIRES, RETURNED_NULL, OutpostState, play_turn, prepare_turn
 
 __all__ = [
     "Trace",
@@ -229,6 +230,13 @@ def _check_turn(t: Any, k: int, path: Path, line: int) -> None:
             raise TraceError(
                 f"turn {k}: field {key!r} should list the four seats", path=path, line=line
             )
+    if "uncaught" in t and not isinstance(t["uncaught"], str):
+        raise TraceError(
+            f"turn {k}: field 'uncaught' should be the exception's text, "
+            f"got {_short(t['uncaught'])}",
+            path=path,
+            line=line,
+        )
     for s in range(NUM_EMPIRES):
         if t["moves"][s] is not None and not isinstance(t["moves"][s], list):
             raise TraceError(
@@ -291,9 +299,12 @@ def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
 # --------------------------------------------------------------------------- replay
 
 
-def _xy_to_move(entries: Any, tick: int, seat: int, path: str | None) -> Any:
+def _xy_to_move(entries: Any, error: Any, tick: int, seat: int, path: str | None) -> Any:
+    """The atlas move of a trace's ``moves`` entry: ``null`` is a player that threw
+    (``None``) when the turn's ``errors`` give a text, else one that returned null
+    (:data:`~atlas.sim.outpost.rules.RETURNED_NULL`)."""
     if entries is None:
-        return None
+        return None if error is not None else RETURNED_NULL
     try:
         return tuple(
             (int(i), None if xy is None else (_coord(xy[1]), _coord(xy[0])))
@@ -324,6 +335,12 @@ def _pair(e: Any) -> tuple[Any, Any]:
 
 def _compare_turn(state: OutpostState, t: dict[str, Any]) -> TraceMismatch | None:
     tick = t["tick"]
+    stop = state.stopped
+    if (stop is not None) != ("uncaught" in t):
+        replayed = None if stop is None else f"stopped at seat {stop[0]}, entry {stop[1]}"
+        return TraceMismatch(
+            tick, 0 if stop is None else stop[0], "uncaught", replayed, t.get("uncaught")
+        )
     for s in range(NUM_EMPIRES):
         got = {
             "outposts": [[c, r] for r, c in state.outposts[s].tolist()],
@@ -366,13 +383,16 @@ def replay_trace(
     game_map: GameMap,
     builder: RecordBuilder | None = None,
     turn_index: list[int] | None = None,
+    states: list[OutpostState] | None = None,
 ) -> tuple[OutpostState, TraceMismatch | None]:
     """Replay ``trace`` on ``game_map`` in official mode, checking every turn.
 
     Returns the last state reached and the first :class:`TraceMismatch` (``None`` when
     the trace replays exactly, final line included).  When ``builder`` is given, every
     ``apply`` step (a disband phase, then the turn) is added to it, and ``turn_index``
-    (if given) receives, per trace turn, the index of its move turn in the builder.
+    (if given) receives, per trace turn, the index of its move turn in the builder, and
+    ``states`` (if given) the initial state and the state after each ``apply`` step (as
+    :func:`atlas.sim.records.replay_states` gives them for the record).
 
     Notes
     -----
@@ -392,6 +412,8 @@ def replay_trace(
         raise TraceError(
             f"cannot start a game with the header's parameters: {exc}", path=trace.path
         ) from None
+    if states is not None:
+        states.append(state)
     for t in trace.turns:
         tick = t["tick"]
         deletes = t["deletes"]
@@ -411,10 +433,15 @@ def replay_trace(
                 builder.add_turn(dmoves)
             # the lambdas run at once, inside _played, with this turn's values
             state = _played(lambda: GAME.apply(state, dmoves), tick, trace.path)  # noqa: B023
+            if states is not None:
+                states.append(state)
         for s in range(NUM_EMPIRES):
             if deletes[s] is not None and s not in asked:
                 return state, TraceMismatch(tick, s, "deletes", None, deletes[s])
-        moves = {s: _xy_to_move(t["moves"][s], tick, s, trace.path) for s in range(NUM_EMPIRES)}
+        moves = {
+            s: _xy_to_move(t["moves"][s], t["errors"][s], tick, s, trace.path)
+            for s in range(NUM_EMPIRES)
+        }
         if builder is not None:
             if turn_index is not None:
                 turn_index.append(len(builder.turns))
@@ -424,6 +451,8 @@ def replay_trace(
         if bad is not None:
             return state, bad
         prepare_turn(state)
+        if states is not None:
+            states.append(state)
     if not state.over:
         return state, TraceMismatch(
             "final", 0, "ticks_played", state.turn, state.params.last_turn
@@ -444,6 +473,13 @@ def replay_trace(
 def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
     """An atlas replay record of ``trace`` (which must replay exactly).
 
+    Every failure of a player (:func:`~atlas.sim.outpost.faults.find_failures`: it
+    threw, returned null, stopped the turn, gave a bad disband answer) is told in its
+    seat's status detail with the turns and what the simulator did, and the first
+    exception text the trace gives for it.  A seat's status follows its null moves (how
+    :func:`~atlas.sim.records.verify_record` checks it): ``crashed`` at the first one,
+    else ``ok``.
+
     Raises
     ------
     TraceMismatchError
@@ -452,31 +488,24 @@ def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
     players = [PlayerEntry(name, "external") for name in trace.players]
     builder = RecordBuilder(GAME, game_map, trace.params, players, seed=0)
     index: list[int] = []
-    state, bad = replay_trace(trace, game_map, builder, index)
+    states: list[OutpostState] = []
+    state, bad = replay_trace(trace, game_map, builder, index, states)
     if bad is not None:
         raise TraceMismatchError(bad, trace.path)
-    first: dict[int, tuple[int, str]] = {}
-    counts = [0] * NUM_EMPIRES
-    for k, t in enumerate(trace.turns):
-        for s, err in enumerate(t["errors"]):
-            if err is not None:
-                counts[s] += 1
-                first.setdefault(s, (k, str(err)))
-    # A seat's status follows its null moves (how the simulator records a player that
-    # threw): the first one is where it failed, as verify_record checks.
+    failures = find_failures([t.moves for t in builder.turns], states)
     for s in range(NUM_EMPIRES):
+        said = failure_summary(failures, s)
+        texts: dict[str, int] = {}
+        for t in trace.turns:
+            if t["errors"][s]:
+                texts.setdefault(t["errors"][s], t["tick"])
+        for n, (text, tick) in enumerate(list(texts.items())[:3]):
+            said += f"; {'first' if n == 0 else 'then'} at turn {tick}: {text[:200]}"
         nulls = [i for i, t in enumerate(builder.turns) if s in t.moves and t.moves[s] is None]
-        thrown = (
-            f"threw on {counts[s]} turns, first at turn {first[s][0] + 1}: {first[s][1][:200]}"
-            if s in first
-            else ""
-        )
         if nulls:
-            builder.set_status(
-                s, Status.CRASHED, nulls[0], thrown or f"gave no move on {len(nulls)} turns"
-            )
-        elif thrown:
-            builder.set_status(s, Status.OK, None, thrown)
+            builder.set_status(s, Status.CRASHED, nulls[0], said)
+        elif said:
+            builder.set_status(s, Status.OK, None, said)
     outcome = GAME.outcome(state)
     assert outcome is not None
     return builder.finish(state, outcome)

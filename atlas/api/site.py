@@ -1,0 +1,133 @@
+"""The static site: :func:`build_site`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ArgumentError
+from ._check import mapping, path_of, short, whole
+
+if TYPE_CHECKING:
+    from ..render.site.build import BuildResult
+
+__all__ = ["build_site"]
+
+
+def build_site(
+    maps: str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] = "site",
+    *,
+    records: str | os.PathLike[str] | None = None,
+    tournaments: Sequence[str | os.PathLike[str]] = (),
+    games: int | None = None,
+    jobs: int | None = None,
+    compat: str | None = None,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
+    cache: str | os.PathLike[str] | None = ".atlas-cache",
+    progress: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> BuildResult:
+    """Build the static site, as ``atlas build`` does.
+
+    Every map analysed and drawn, the built-in tournament played, every game a
+    replay, the standings.
+
+    Parameters
+    ----------
+    maps : str or path-like, optional
+        The maps, one folder per game (``maps/tron/*.txt``, ...); by default atlas's
+        own maps.
+    out : str or path-like
+        Where the site goes: a new or empty folder, or a site atlas built.  The site is
+        built aside and moved into place, so a failed build leaves the old one.
+    records : str or path-like, optional
+        Saved replay records to publish too.
+    tournaments : sequence of str or path-like
+        Folders written by :func:`tournament` (or ``atlas tournament --out``), each
+        published with its own standings page.
+    games : int, optional
+        Games per pairing, seating and map in the built-in tournament (0: none).
+    jobs : int, optional
+        Worker processes for the tournament (default: one per core).
+    compat : {"spec", "official"}, optional
+        The rules the built-in tournament plays, as ``atlas build --compat``.
+    params : mapping, optional
+        Game parameters per game, ``{"outpost": {"T": 100}}``, over the build's own.
+    cache : str, path-like or None
+        The build's cache of analyses, games and replays (``None``: no cache).
+    progress : bool
+        Draw progress bars on standard error.
+    log : callable, optional
+        Called with the build's summary line and each problem (default: silent; the
+        result holds them).
+
+    Returns
+    -------
+    BuildResult
+        ``out`` (the site's folder; open ``out / "index.html"``), the maps and games,
+        ``problems`` (broken maps and records are listed there, never raised) and
+        timings (:class:`atlas.render.site.build.BuildResult`).
+
+    Raises
+    ------
+    OutputFolderError
+        ``out`` holds files atlas did not write (nothing is touched then).
+    ArgumentError
+        An argument of the wrong kind.
+
+    Examples
+    --------
+    >>> import atlas, os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> os.makedirs(os.path.join(folder, "maps", "tron"))
+    >>> _ = atlas.write_map(atlas.read_map("5 3\\n#####\\n#1 2#\\n#####\\n", game="tron"),
+    ...                     os.path.join(folder, "maps", "tron", "tiny.txt"))
+    >>> site = atlas.build_site(os.path.join(folder, "maps"), os.path.join(folder, "site"),
+    ...                         games=0, cache=None)
+    >>> os.path.isfile(site.out / "index.html"), site.problems
+    (True, [])
+    """
+    from ..render.site.build import build_site as build
+    from ..resources import maps_dir
+    from ..sim.registry import game_names, get_info
+    from .games import _compat_params
+
+    maps_path = maps_dir() if maps is None else path_of(maps, "maps")
+    out_path = path_of(out, "out")
+    records_path = None if records is None else path_of(records, "records")
+    if isinstance(tournaments, (str, os.PathLike)) or not isinstance(tournaments, Sequence):
+        raise ArgumentError(
+            f"tournaments: expected a list of folders, got {short(tournaments)}"
+        )
+    folders = [path_of(t, f"tournaments[{i}]") for i, t in enumerate(tournaments)]
+    if games is not None:
+        games = whole(games, "games", 0)
+    if jobs is not None:
+        jobs = whole(jobs, "jobs", 1)
+    per_game: dict[str, dict[str, Any]] = {}
+    for game, given in mapping(params, "params").items():
+        if game not in game_names():
+            from ..errors import UnknownNameError
+
+            raise UnknownNameError("game", game, game_names())
+        per_game[game] = mapping(given, f"params[{game!r}]")
+        get_info(game).check_params(per_game[game])
+    if compat is not None:
+        for game in game_names():
+            if get_info(game).param("compat") is not None:
+                per_game[game] = _compat_params(game, compat, per_game.get(game, {}))
+    cache_path = None if cache is None else path_of(cache, "cache")
+    return build(
+        maps_path,
+        out_path,
+        records_dir=records_path,
+        tournaments=folders,
+        jobs=jobs,
+        games=games,
+        cache_dir=cache_path,
+        progress=progress,
+        params=per_game or None,
+        log=log if log is not None else (lambda message: None),
+    )
