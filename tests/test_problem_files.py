@@ -4,7 +4,8 @@ folder (relative when typed relative), with the line where there is one.
 One walk over every kind of problem: a build with bad maps (unreadable, a link out of
 the folder, a FIFO, an invalid submission), damaged, lying, oversized and linked
 records in ``--records`` and in a ``--tournament`` folder (and a damaged plan there),
-bad plans, bad traces, bad submissions to ``atlas validate``, and the tournament
+bad plans, bad traces, bad submissions to ``atlas validate``, bad maps given to
+``atlas fairness``, and the tournament
 command (a bad map, a damaged record met on ``--resume``).  The inputs sit in a folder
 typed relative (``in/...``) from the working folder; each message must start with the
 file as typed.
@@ -153,6 +154,19 @@ def test_commands_name_the_file_and_line_of_bad_input(inputs, capsys):
     err = capsys.readouterr().err
     assert err.startswith("atlas: error: in/plan.toml:2: map 'maps/tron/*.txt': ")
     assert "in/maps/tron/bad.txt:1: " in err
+
+
+def test_fairness_names_each_bad_map_by_its_file_as_typed(inputs, capsys):
+    """``atlas fairness`` over a folder: the maps it cannot read are named by their
+    files under the folder as typed, with the line; the good map is still reported."""
+    assert main(["fairness", "in/maps/tron", "--games", "0", "--quiet"]) == 2
+    captured = capsys.readouterr()
+    problems = [line for line in captured.err.splitlines() if line]
+    assert "expected the size" in _one(problems, "atlas fairness: in/maps/tron/bad.txt:1: ")
+    assert "leads out of" in _one(problems, "atlas fairness: in/maps/tron/leak.txt: ")
+    assert "FIFO" in _one(problems, "atlas fairness: in/maps/tron/pipe.txt: ")
+    assert len(problems) == 3
+    assert "duel" in captured.out
 
 
 def test_validate_names_each_submission_and_line(inputs, capsys):

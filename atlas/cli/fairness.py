@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
     """Exit 0 when every map was reported, 2 when one could not be read or played."""
     from pathlib import Path
 
-    from ..maps import find_maps
+    from ..maps import scan_maps
     from ..render.site.cache import Cache
 
     for spec in args.bots or ():
@@ -88,7 +88,12 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
     problems: list[str] = []
     maps: list[Path] = []
     for given in args.maps:
-        found = find_maps(given) if Path(given).is_dir() else [Path(given)]
+        if Path(given).is_dir():  # what the folder's walk leaves out is named too
+            scan = scan_maps(given)
+            found = list(scan.files)
+            problems += [str(exc) for exc in scan.problems]
+        else:
+            found = [Path(given)]
         if not found:
             problems.append(f"{given}: a folder with no map files (*.txt) in it")
         maps += found
