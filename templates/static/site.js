@@ -192,9 +192,15 @@
       var s = this.state, ws = words(s.q), m = s.map ? mapBySlug[s.map] : -2;
       var b = s.bot ? botBySlug[s.bot] : -2;
       var lo = s.min === "" ? -1 : Number(s.min), hi = s.max === "" ? Infinity : Number(s.max);
-      var out = [];
-      for (var i = 0; i < games.length; i++) {
-        var g = games[i];
+      // typing on in the filter narrows the last matches (the other filters unchanged):
+      // a game that did not match a query cannot match a longer one
+      var others = [s.game, s.map, s.bot, s.result, s.min, s.max].join("\u0001");
+      var query = ws.join(" ") + (/\s$/.test(s.q) ? " " : "");
+      var pool = this.lastOthers === others && this.lastFound &&
+        query.lastIndexOf(this.lastQuery, 0) === 0 ? this.lastFound : null;
+      var out = [], n = pool ? pool.length : games.length;
+      for (var k = 0; k < n; k++) {
+        var i = pool ? pool[k] : k, g = games[i];
         if (s.game && gameOf(g) !== s.game) { continue; }
         if (m !== -2 && g[1] !== m) { continue; }
         var seat = b === -2 ? -1 : g[3].indexOf(b);
@@ -207,6 +213,9 @@
         if (ws.length && !matches(hay(i), ws)) { continue; }
         out.push(i);
       }
+      this.lastOthers = others;
+      this.lastQuery = query;
+      this.lastFound = out.slice();
       if (s.sort) {
         var key = {
           ident: function (g) { return g[0]; }, map: function (g) { return g[2].toLowerCase(); },

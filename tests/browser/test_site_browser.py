@@ -579,3 +579,32 @@ def test_typing_narrows_the_search_as_a_fresh_search_would(parted_site, page):
     page.locator("#site-search").press("Backspace")
     assert int(box.get_attribute("data-count")) >= 1
     assert page.errors == []
+
+
+def test_typing_in_the_games_list_narrows_as_a_fresh_filter_would(parted_site, page):
+    """The games list's filter narrows its last matches while the query grows (and
+    the other filters stay): each count is the one a fresh page with that query
+    shows; a shorter query, or another game chosen, filters every game again."""
+    page.goto((parted_site / "games.html").as_uri())
+    page.wait_for_function("() => document.querySelector('.games-widget').dataset.ready")
+    widget, q = page.locator(".games-widget"), page.locator("input[name=q]")
+    counts = {}
+    for query in ("g", "ga", "gam", "gamm", "gamma", "gamma ", "gamma l", "gamma li"):
+        q.press_sequentially(query[-1] if len(query) > 1 else query)
+        counts[query] = int(widget.get_attribute("data-rows"))
+    for query, typed in counts.items():
+        page.goto("about:blank")
+        page.goto((parted_site / "games.html").as_uri() + "#q=" + query.replace(" ", "%20"))
+        page.wait_for_function("() => document.querySelector('.games-widget').dataset.ready")
+        assert int(widget.get_attribute("data-rows")) == typed, query
+    assert counts["gamma li"] == EXTRA and counts["g"] >= EXTRA
+    q.fill("deep")
+    assert int(widget.get_attribute("data-rows")) == 1
+    q.press("Backspace")  # "dee": every game searched again
+    assert int(widget.get_attribute("data-rows")) >= 1
+    q.fill("gamma")
+    page.select_option("select[name=game]", "isolation")  # another filter: from scratch
+    assert int(widget.get_attribute("data-rows")) == 0
+    page.select_option("select[name=game]", "")
+    assert int(widget.get_attribute("data-rows")) == counts["gamma"]
+    assert page.errors == []
