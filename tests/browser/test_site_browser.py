@@ -537,7 +537,7 @@ def test_the_index_in_parts_reads_back_whole(parted_site, page):
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
-    from test_site import read_site_index
+    from render_helpers import read_site_index
 
     data = read_site_index(parted_site)
     assert len(data["parts"]) == -(-(EXTRA + 3) // 7) and data["count"] == EXTRA + 3

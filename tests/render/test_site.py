@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from markupsafe import escape
-from render_helpers import TRON25, play_record
+from render_helpers import TRON25, play_record, read_site_index
 
 from atlas.cli import main
 from atlas.fsutil import default_mode
@@ -242,31 +242,6 @@ def test_game_page_shows_bot_info_and_the_record(built):
     # a map-less random game reports nothing: no depth column
     plain = next(g for g in result.games if g.origin == "imported" and g.record.game == "tron")
     assert '<th class="num">depth</th>' not in (out / plain.page).read_text()
-
-
-def read_site_index(out):
-    """The site index of the site ``out``: ``site-index.js`` and its parts read back as
-    a browser's script would, the games' compact rows made whole again."""
-    import json
-    import re
-
-    def data(text, call, end):
-        m = re.fullmatch(
-            re.escape(call) + r"JSON\.parse\((\".*\")\)" + re.escape(end), text, re.S
-        )
-        assert m, text[:80]
-        return json.loads(json.loads(m.group(1)))
-
-    head = data((out / "site-index.js").read_text(), "window.ATLAS_INDEX = ", ";\n")
-    games = []
-    for k, part in enumerate(head["parts"]):
-        for row in data((out / part).read_text(), f"ATLAS_PART({k}, ", ");\n"):
-            ident, m = row[0], row[1]
-            row[0] = ident[1:] if ident.startswith("=") else f"{head['maps'][m][0]}-{ident}"
-            row[2] = row[2] or head["maps"][m][1]
-            games.append(row)
-    assert len(games) == head["count"]
-    return {**head, "games": games}
 
 
 def test_site_index_lists_every_map_bot_and_game(built):
