@@ -279,6 +279,11 @@
       return self;
     };
     document.querySelectorAll(".games-widget").forEach(function (box) { box.atlasTable = new Table(box); });
+    // what a search matches against, made while the page is idle rather than on the
+    // first key typed (a site of many games takes a moment to make it)
+    if (document.getElementById("site-search") || document.querySelector(".games-widget")) {
+      (window.requestIdleCallback || function (f) { return setTimeout(f, 50); })(function () { hay(0); });
+    }
 
     // ---------------------------------------------------------------- search box
     var input = document.getElementById("site-search"), results = document.getElementById("search-results");
