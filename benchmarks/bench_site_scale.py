@@ -20,6 +20,8 @@ beside its target:
 Run from the repository root::
 
     python benchmarks/bench_site_scale.py [--games 2000] [--jobs N] [--keep DIR]
+    python benchmarks/bench_site_scale.py --browser SITE   # the Chromium figures alone,
+                                                         # of a site built before
 """
 
 from __future__ import annotations
@@ -186,6 +188,37 @@ def browser(site: Path, query: str) -> dict[str, object]:
     }
 
 
+def print_browser(site: Path, figures: list[str]) -> None:
+    """Print the Chromium figures of ``site`` (and add them to ``figures``, or print
+    them beside their targets when ``figures`` is empty)."""
+    alone = not figures
+    b = browser(site, "random3 room4")
+    ready = b["ready"]
+    print(
+        f"Chromium: games list interactive {min(ready):.2f}-{max(ready):.2f} s after "
+        f"navigation ({b['rows']} games, first page of 50); last page in "
+        f"{b['last'] * 1000:.0f} ms; keystrokes (ms): search box "
+        + " ".join(f"{k * 1000:.0f}" for k in b["search_keys"])
+        + "; games list filter "
+        + " ".join(f"{k * 1000:.0f}" for k in b["table_keys"]),
+        flush=True,
+    )
+    figures.append(
+        _figure("games list interactive in Chromium (worst of 3)", max(ready), LIST_TARGET)
+    )
+    figures.append(
+        _figure("search box, slowest keystroke", max(b["search_keys"]), KEY_TARGET, "ms")
+    )
+    figures.append(
+        _figure("games list filter, slowest keystroke", max(b["table_keys"]), KEY_TARGET, "ms")
+    )
+    if alone:
+        print(
+            f"figures ({len(list((site / 'games').glob('*.html')))} games; load average {_load()}):"
+        )
+        print("\n".join(figures))
+
+
 def _load() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -201,7 +234,15 @@ def main() -> None:
         "--keep",
         help="build here and keep the site (default: a temporary folder, removed afterwards)",
     )
+    ap.add_argument(
+        "--browser",
+        metavar="SITE",
+        help="only measure the Chromium figures of SITE, a site built before (by --keep)",
+    )
     args = ap.parse_args()
+    if args.browser:
+        print_browser(Path(args.browser), [])
+        return
     from atlas.render.site.build import build_site
 
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="atlas-scale-"))
@@ -248,28 +289,7 @@ def main() -> None:
             flush=True,
         )
         figures.append(f"  {'bytes of the site per game':<52} {size / len(r.games):>10,.0f}")
-        b = browser(site, "random3 room4")
-        ready = b["ready"]
-        print(
-            f"Chromium: games list interactive {min(ready):.2f}-{max(ready):.2f} s after "
-            f"navigation ({b['rows']} games, first page of 50); last page in "
-            f"{b['last'] * 1000:.0f} ms; keystrokes (ms): search box "
-            + " ".join(f"{k * 1000:.0f}" for k in b["search_keys"])
-            + "; games list filter "
-            + " ".join(f"{k * 1000:.0f}" for k in b["table_keys"]),
-            flush=True,
-        )
-        figures.append(
-            _figure("games list interactive in Chromium (worst of 3)", max(ready), LIST_TARGET)
-        )
-        figures.append(
-            _figure("search box, slowest keystroke", max(b["search_keys"]), KEY_TARGET, "ms")
-        )
-        figures.append(
-            _figure(
-                "games list filter, slowest keystroke", max(b["table_keys"]), KEY_TARGET, "ms"
-            )
-        )
+        print_browser(site, figures)
         before = _snapshot(site)
         from atlas.maps import read_map
         from atlas.sim import get_game
