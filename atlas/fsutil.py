@@ -4,17 +4,30 @@ Readers go through :func:`read_regular_file`: it refuses what is not a regular f
 (a FIFO, a device, a folder: nothing to hang on) and never reads more than a limit.
 Writers check their output paths with :func:`check_output_path` before doing the work
 whose result they will write.
+
+Every temporary atlas makes on the way to an output is a folder marked as atlas's
+(:class:`Temporary`): its name starts with :data:`TEMPORARY_PREFIX` and it holds the
+marker file :data:`TEMPORARY_MARKER`, which its process keeps locked while it lives.  A
+run killed at any moment (``SIGKILL`` included) leaves at most such folders, and the
+next run on the same output removes them (:func:`remove_stale_temporaries`): a folder
+is removed only when both marks are there and no living process holds its lock, so
+atlas never takes a user's file, or another run's live temporary, for its own leftover.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+import json
 import os
+import re
+import shutil
 import stat
+import tempfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .errors import OutputFolderError, located
 
@@ -27,6 +40,11 @@ __all__ = [
     "write_atomically",
     "file_kind",
     "GZIP_MAGIC",
+    "Temporary",
+    "TEMPORARY_PREFIX",
+    "TEMPORARY_MARKER",
+    "temporary_mark",
+    "remove_stale_temporaries",
 ]
 
 #: The first two bytes of gzip data.
@@ -151,7 +169,8 @@ def check_output_path(
     folder or anything but a regular file (writing into a FIFO or a device is never
     meant).  An existing file is replaced only when ``ours(path)`` says atlas wrote it
     (a record, a GIF or a PNG carries atlas's mark) or with ``force``; without ``ours``
-    the caller decides.
+    the caller decides.  The temporaries a killed write of ``path`` left beside it are
+    removed (:func:`remove_stale_temporaries`).
 
     Raises
     ------
@@ -179,6 +198,7 @@ def check_output_path(
         raise refused(f"{os.fspath(folder)!r} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise refused(f"no permission to write in {os.fspath(folder)!r}")
+    remove_stale_temporaries(folder, p.name)  # what a killed write of this file left
     try:
         st = os.stat(p)
     except FileNotFoundError:
@@ -193,20 +213,18 @@ def check_output_path(
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then move it into place: a
-    reader never sees half a file, and a failed write leaves no temporary file."""
-    import tempfile
-
+    """Write ``data`` to a marked temporary folder beside ``path`` (:class:`Temporary`),
+    then move it into place: a reader never sees half a file, a failed write leaves no
+    temporary, and a killed one leaves only a temporary the next run on the folder
+    removes (:func:`remove_stale_temporaries`)."""
     p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".part", dir=p.parent or ".")
-    try:
+    with Temporary(p.parent, "write", p.name) as tmp:
+        part = tmp.path / (p.name + ".part")
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, default_mode())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        os.chmod(part, default_mode())
+        os.replace(part, p)
 
 
 def starts_with(path: Path, marks: tuple[bytes, ...], limit: int = 4096) -> bool:
@@ -221,3 +239,222 @@ def starts_with(path: Path, marks: tuple[bytes, ...], limit: int = 4096) -> bool
     except (OSError, EOFError, zlib.error):
         return False
     return any(m in head for m in marks)
+
+
+# --------------------------------------------------------------------------- temporaries
+
+#: How the name of every temporary folder atlas makes begins
+#: (``.atlas-tmp-PURPOSE-XXXXXXXX``).
+TEMPORARY_PREFIX = ".atlas-tmp-"
+#: The marker file inside each: JSON ``{"format": "atlas-temporary", "purpose": ...,
+#: "target": ..., "pid": ...}``, locked (``flock``) by the process that made it.
+TEMPORARY_MARKER = ".atlas-temporary.json"
+_TEMPORARY_NAME = re.compile(r"^\.atlas-tmp-[a-z]+-[A-Za-z0-9_]{8}$")
+_MARKER_MAX = 4096
+
+
+def _lock(fd: int, *, wait: bool) -> bool:
+    """Take the exclusive ``flock`` of ``fd``; without ``wait``, False when another
+    open file holds it (a living process's temporary)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock, no liveness test
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except OSError:
+        return False
+    return True
+
+
+class Temporary:
+    """A temporary folder in ``parent`` marked as atlas's, for one output (``target``,
+    a name in ``parent``), removed with everything in it by :meth:`remove` (or at the
+    end of a ``with`` block).
+
+    The folder is named ``.atlas-tmp-PURPOSE-XXXXXXXX`` and holds
+    :data:`TEMPORARY_MARKER`, written and locked before anything else goes in.  The lock
+    lasts while this object is open; the kernel drops it when the process ends however
+    it ends, which is how :func:`remove_stale_temporaries` tells a dead run's leftover
+    from a live run's work.
+
+    Attributes
+    ----------
+    path : Path
+        The folder.
+    """
+
+    def __init__(self, parent: str | os.PathLike[str], purpose: str, target: str = "") -> None:
+        if not re.fullmatch(r"[a-z]+", purpose):
+            raise ValueError(f"a temporary's purpose is a lower-case word, got {purpose!r}")
+        mark = {
+            "format": "atlas-temporary",
+            "version": 1,
+            "purpose": purpose,
+            "target": target,
+            "pid": os.getpid(),
+        }
+        self._fd: int | None = None
+        for _ in range(8):  # a cleaner of another run may take a folder not yet marked
+            self.path = Path(
+                tempfile.mkdtemp(prefix=f"{TEMPORARY_PREFIX}{purpose}-", dir=parent)
+            )
+            if self._mark(mark):
+                return
+        raise OSError(f"cannot make a temporary folder in {os.fspath(parent)!r}")
+
+    def _mark(self, mark: dict[str, Any]) -> bool:
+        """Write and lock the marker; False when the folder or the marker was removed
+        meanwhile (by another run's clean-up, which saw it unmarked or unlocked)."""
+        marker = self.path / TEMPORARY_MARKER
+        try:
+            fd = os.open(marker, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileNotFoundError:
+            return False
+        self._fd = fd
+        try:
+            _lock(fd, wait=True)
+            os.write(fd, json.dumps(mark, separators=(",", ":")).encode("utf-8"))
+            if os.stat(marker).st_ino == os.fstat(fd).st_ino:
+                return True
+        except FileNotFoundError:
+            pass
+        except BaseException:
+            self.remove()
+            raise
+        self.remove()
+        return False
+
+    def __enter__(self) -> Temporary:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+    def remove(self) -> None:
+        """Remove the folder and what it holds (the marker last), then drop the lock.
+        Only the object that made the folder does so (a pickled copy does nothing)."""
+        if self._fd is None:
+            return
+        if self.path.is_dir() and not self.path.is_symlink():
+            for entry in os.scandir(self.path):
+                if entry.name == TEMPORARY_MARKER:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    _unlink(entry.path)
+            _unlink(self.path / TEMPORARY_MARKER)
+            try:
+                os.rmdir(self.path)
+            except OSError:
+                pass
+        os.close(self._fd)
+        self._fd = None
+
+    def __del__(self) -> None:
+        try:
+            self.remove()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+    def __getstate__(self) -> dict[str, Any]:  # a copy in another process owns nothing
+        return {"path": self.path, "_fd": None}
+
+
+def _unlink(path: str | os.PathLike[str]) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def temporary_mark(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The marker of ``folder`` when it is a temporary atlas made, else None.
+
+    Both marks must be there: the name (``.atlas-tmp-PURPOSE-XXXXXXXX``, a real folder,
+    not a link) and the marker file inside (a small regular file holding atlas's JSON;
+    an empty one counts only while it is all the folder holds: a run killed between
+    making the folder and writing its marker).  A folder named so that holds nothing
+    at all is one killed before its marker was made, and is reported as such
+    (``{"purpose": "", "target": ""}``).
+    """
+    p = Path(folder)
+    if not _TEMPORARY_NAME.match(p.name) or p.is_symlink() or not p.is_dir():
+        return None
+    try:
+        names = os.listdir(p)
+    except OSError:
+        return None
+    if not names:
+        return {"format": "atlas-temporary", "purpose": "", "target": ""}
+    if TEMPORARY_MARKER not in names:
+        return None
+    marker = p / TEMPORARY_MARKER
+    try:
+        st = os.lstat(marker)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _MARKER_MAX:
+            return None
+        raw = marker.read_bytes()
+    except OSError:
+        return None
+    if not raw:
+        return (
+            {"format": "atlas-temporary", "purpose": "", "target": ""}
+            if names == [TEMPORARY_MARKER]
+            else None
+        )
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != "atlas-temporary":
+        return None
+    return data
+
+
+def _held(folder: Path) -> bool:
+    """Whether a living process holds the lock of ``folder``'s marker."""
+    try:
+        fd = os.open(folder / TEMPORARY_MARKER, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        return not _lock(fd, wait=False)
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temporaries(
+    parent: str | os.PathLike[str],
+    target: str | None = None,
+    *,
+    recover: Callable[[Path, dict[str, Any]], None] | None = None,
+) -> list[Path]:
+    """Remove the temporaries that dead runs of atlas left in ``parent``.
+
+    Only folders :func:`temporary_mark` recognises, whose marker no living process
+    holds, and (with ``target``) made for that output, are removed; nothing else in
+    ``parent`` is touched.  ``recover(folder, mark)`` is called first on each, to move
+    back what a killed run had taken aside (an old site, say).  Returns the folders
+    removed.
+    """
+    p = Path(parent)
+    removed: list[Path] = []
+    try:
+        entries = [e for e in os.scandir(p) if e.name.startswith(TEMPORARY_PREFIX)]
+    except OSError:
+        return removed
+    for entry in entries:
+        folder = Path(entry.path)
+        mark = temporary_mark(folder)
+        if mark is None or _held(folder):
+            continue
+        if target is not None and mark.get("target") not in ("", target):
+            continue
+        if recover is not None and mark.get("target"):
+            recover(folder, mark)
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            removed.append(folder)
+    return removed

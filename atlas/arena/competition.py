@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AtlasError, OutputFolderError, PlanError, RecordError
-from ..fsutil import write_atomically
+from ..fsutil import remove_stale_temporaries, write_atomically
 from ..maps import GameMap, find_maps, read_map
 from ..sim.records import Record, load_record, save_record
 from ..sim.registry import game_modules, get_info
@@ -547,6 +547,10 @@ def _prepare_folder(out: Path, plan: TournamentPlan, resume: bool, force: bool) 
     marker = out / MARKER
     if out.exists() and not out.is_dir():
         raise OutputFolderError(f"{out} is a file, not a folder")
+    if out.is_dir():  # what a killed run of atlas left here, and nothing else
+        remove_stale_temporaries(out)
+        if (out / "records").is_dir() and not (out / "records").is_symlink():
+            remove_stale_temporaries(out / "records")
     if out.is_dir() and any(out.iterdir()):
         if not marker.is_file():
             raise OutputFolderError(
@@ -567,32 +571,37 @@ def _prepare_folder(out: Path, plan: TournamentPlan, resume: bool, force: bool) 
                 "missing, --force plays them all again"
             )
     out.mkdir(parents=True, exist_ok=True)
-    (out / "records").mkdir(exist_ok=True)
-    if force and not resume:
-        for old in (out / "records").iterdir():  # only what atlas wrote there
-            if _RECORD_FILE.match(old.name) and old.is_file():
-                old.unlink()
+    # the marker first: a run killed after it leaves a folder the next run knows
     _atomic_text(
         marker,
         json.dumps({"format": "atlas-tournament-folder", "version": 1, "plan": plan.digest})
         + "\n",
     )
+    (out / "records").mkdir(exist_ok=True)
+    if force and not resume:
+        for old in (out / "records").iterdir():  # only what atlas wrote there
+            if _RECORD_FILE.match(old.name) and old.is_file():
+                old.unlink()
 
 
 def _atomic_text(path: Path, text: str) -> None:
     write_atomically(path, text.encode("utf-8"))
 
 
-def _existing(out: Path, specs: list[GameSpec]) -> dict[int, Record]:
-    """The records already in ``out/records`` for ``specs`` (damaged ones are replayed)."""
+def _existing(
+    out: Path, specs: list[GameSpec], log: Callable[[str], None] | None = None
+) -> dict[int, Record]:
+    """The records already in ``out/records`` for ``specs``; a damaged one is played
+    again, and ``log`` is told which file it was and why (``out`` as given)."""
     found: dict[int, Record] = {}
     for i, spec in enumerate(specs):
         path = out / "records" / record_name(spec, i)
         if path.is_file():
             try:
                 found[i] = load_record(path)
-            except RecordError:
-                continue
+            except RecordError as exc:
+                if log is not None:
+                    log(f"record {exc}; the game is played again")
     return found
 
 
@@ -621,7 +630,7 @@ def run_plan(
     if folder is not None:
         _prepare_folder(folder, plan, resume, force)
         if resume:
-            done = _existing(folder, specs)
+            done = _existing(folder, specs, log)
     todo = [i for i in range(len(specs)) if i not in done]
     if log is not None and done:
         log(f"resuming: {len(done)} of {len(specs)} games already played")

@@ -789,14 +789,20 @@ def fairness_report(
 
 def map_files(given: Sequence[str | os.PathLike[str]], problems: list[str]) -> list[Path]:
     """The map files named in ``given``: a file as it is, a folder by the map files
-    found under it (:func:`atlas.maps.find_maps`); a folder with none is a line in
-    ``problems`` (``atlas fairness`` and :func:`atlas.fairness` read their maps so)."""
-    from ..maps import find_maps
+    found under it (:func:`atlas.maps.scan_maps`: what its walk leaves out, a link out
+    of the folder or a FIFO, is a line in ``problems``, as in a build); a folder with
+    none is a line too (``atlas fairness`` and :func:`atlas.fairness` read their maps so)."""
+    from ..maps import scan_maps
 
     out: list[Path] = []
     for item in given:
         path = Path(item)
-        found = find_maps(path) if path.is_dir() else [path]
+        if path.is_dir():
+            scan = scan_maps(item)
+            found = list(scan.files)
+            problems += [str(exc) for exc in scan.problems]
+        else:
+            found = [path]
         if not found:
             problems.append(f"{item}: a folder with no map files (*.txt) in it")
         out += found

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-__all__ = ["run_pool", "WorkerDied", "STOP_GRACE"]
+__all__ = ["run_pool", "WorkerDied", "STOP_GRACE", "pool_context", "die_with_parent"]
 
 #: Seconds a worker gets to end after ``SIGTERM`` before it is killed.
 STOP_GRACE = 0.5
@@ -28,7 +28,7 @@ class WorkerDied(Exception):
     """The worker playing a job died; the message says how."""
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """Ask the kernel for ``SIGKILL`` when this process's parent ends (Linux), so a
     worker never outlives atlas, however atlas ends."""
     try:
@@ -40,8 +40,20 @@ def _die_with_parent() -> None:
         pass
 
 
+def pool_context() -> Any:
+    """The multiprocessing context of atlas's worker processes: a fork server where
+    the system has one (else spawn), which dies with the process that started it
+    (:mod:`atlas.arena._orphans`, its preload), as its workers die with it
+    (:func:`die_with_parent`): a run killed with ``SIGKILL`` leaves none of them."""
+    if "forkserver" not in mp.get_all_start_methods():  # pragma: no cover - not POSIX
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["__main__", "atlas.arena._orphans"])
+    return ctx
+
+
 def _worker(conn: Connection, work: Callable[[Any], Any]) -> None:
-    _die_with_parent()
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the pool decides when workers stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
@@ -109,8 +121,7 @@ def run_pool(
     order they finish); ``on_failure(index, reason)`` when ``work`` raised or its worker
     died.  ``work`` must be a picklable module-level function.
     """
-    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    ctx = mp.get_context(method)
+    ctx = pool_context()
     todo = list(range(len(jobs)))[::-1]
     slots: list[_Slot] = []
     try:

@@ -14,7 +14,7 @@ from ..errors import UnknownNameError
 from ..sim.registry import game_modules
 from .base import BotBase, as_bot
 
-__all__ = ["bot_table", "bot_names", "make_bot"]
+__all__ = ["bot_table", "bot_names", "bot_about", "make_bot"]
 
 
 def bot_table(game: str) -> dict[str, str]:
@@ -25,6 +25,18 @@ def bot_table(game: str) -> dict[str, str]:
 def bot_names(game: str) -> list[str]:
     """Names of the built-in bots of ``game``, from the simplest."""
     return list(bot_table(game))
+
+
+def bot_about(game: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Name -> (what the bot does, the files under ``atlas/bots/`` holding its code)
+    for every built-in bot of ``game`` (its package's ``ABOUT``; a bot it does not
+    describe gets an empty text and no files)."""
+    about = getattr(importlib.import_module(game_modules(game).bots), "ABOUT", {})
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for name in bot_table(game):
+        text, files = about.get(name, ("", ()))
+        out[name] = (str(text), tuple(files))
+    return out
 
 
 def make_bot(game: str, name: str, seed: int = 0) -> BotBase:

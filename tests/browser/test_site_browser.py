@@ -502,3 +502,109 @@ def test_map_and_bot_pages_tables_and_tree(site, page):
     assert int(page.locator(".games-widget").get_attribute("data-rows")) == EXTRA
     assert page.locator("select[name=bot]").is_hidden()
     assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def parted_site(site, tmp_path_factory):
+    """The same games built with the index cut into parts of 7 games, and without the
+    map "line" (its games keep their whole idents and map names in the index)."""
+    from atlas.render.site import pages
+    from atlas.render.site.build import build_site
+
+    root = tmp_path_factory.mktemp("parted")
+    shutil.copytree(site.parent / "maps", root / "maps")
+    (root / "maps" / "tron" / "line.txt").unlink()
+    real = pages.INDEX_PART
+    pages.INDEX_PART = 7
+    try:
+        build_site(
+            root / "maps",
+            root / "site",
+            records_dir=site.parent / "records",
+            cache_dir=site.parent / "cache",
+            progress=False,
+            tournament=False,
+            log=lambda m: None,
+        )
+    finally:
+        pages.INDEX_PART = real
+    return root / "site"
+
+
+def test_the_index_in_parts_reads_back_whole(parted_site, page):
+    """Every part loaded and read back by the page's script: the same games, in the
+    order the build lists them, with their idents, maps and lengths."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
+    from render_helpers import read_site_index
+
+    data = read_site_index(parted_site)
+    assert len(data["parts"]) == -(-(EXTRA + 3) // 7) and data["count"] == EXTRA + 3
+    page.goto((parted_site / "games.html").as_uri())
+    page.wait_for_function("() => document.querySelector('.games-widget').dataset.ready")
+    assert int(page.locator(".games-widget").get_attribute("data-rows")) == EXTRA + 3
+    shown = []
+    for _ in range(2):
+        rows = page.locator(".games-table tbody tr")
+        shown += rows.evaluate_all(
+            "rs => rs.map(r => [r.querySelector('a').textContent,"
+            " r.children[1].textContent, Number(r.children[4].textContent)])"
+        )
+        page.click("button[data-page=next]")
+    assert shown == [[g[0], g[2], g[6]] for g in data["games"]]
+    assert any(g[1] == -1 and g[2] == "line" for g in data["games"])  # a map-less game
+    # sorting runs over every part
+    page.click("button[data-sort=turns]")
+    first = int(page.locator(".games-table tbody tr td.num").first.inner_text())
+    assert first == max(g[6] for g in data["games"])
+    assert page.errors == []
+
+
+def test_typing_narrows_the_search_as_a_fresh_search_would(parted_site, page):
+    page.goto((parted_site / "index.html").as_uri())
+    box = page.locator("#search-results")
+    counts = {}
+    for query in ("g", "ga", "gam", "gamm", "gamma", "gamma ", "gamma l", "gamma li"):
+        page.locator("#site-search").press_sequentially(query[-1] if len(query) > 1 else query)
+        counts[query] = int(box.get_attribute("data-count"))
+    for query, typed in counts.items():
+        page.fill("#site-search", "")
+        page.fill("#site-search", query)  # at once: a search from scratch
+        assert int(box.get_attribute("data-count")) == typed, query
+    assert counts["gamma li"] == EXTRA and counts["g"] >= EXTRA
+    # a shorter query after a longer one searches every game again
+    page.fill("#site-search", "deep")
+    assert int(box.get_attribute("data-count")) == 1
+    page.locator("#site-search").press("Backspace")
+    assert int(box.get_attribute("data-count")) >= 1
+    assert page.errors == []
+
+
+def test_typing_in_the_games_list_narrows_as_a_fresh_filter_would(parted_site, page):
+    """The games list's filter narrows its last matches while the query grows (and
+    the other filters stay): each count is the one a fresh page with that query
+    shows; a shorter query, or another game chosen, filters every game again."""
+    page.goto((parted_site / "games.html").as_uri())
+    page.wait_for_function("() => document.querySelector('.games-widget').dataset.ready")
+    widget, q = page.locator(".games-widget"), page.locator("input[name=q]")
+    counts = {}
+    for query in ("g", "ga", "gam", "gamm", "gamma", "gamma ", "gamma l", "gamma li"):
+        q.press_sequentially(query[-1] if len(query) > 1 else query)
+        counts[query] = int(widget.get_attribute("data-rows"))
+    for query, typed in counts.items():
+        page.goto("about:blank")
+        page.goto((parted_site / "games.html").as_uri() + "#q=" + query.replace(" ", "%20"))
+        page.wait_for_function("() => document.querySelector('.games-widget').dataset.ready")
+        assert int(widget.get_attribute("data-rows")) == typed, query
+    assert counts["gamma li"] == EXTRA and counts["g"] >= EXTRA
+    q.fill("deep")
+    assert int(widget.get_attribute("data-rows")) == 1
+    q.press("Backspace")  # "dee": every game searched again
+    assert int(widget.get_attribute("data-rows")) >= 1
+    q.fill("gamma")
+    page.select_option("select[name=game]", "isolation")  # another filter: from scratch
+    assert int(widget.get_attribute("data-rows")) == 0
+    page.select_option("select[name=game]", "")
+    assert int(widget.get_attribute("data-rows")) == counts["gamma"]
+    assert page.errors == []

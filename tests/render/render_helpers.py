@@ -145,3 +145,28 @@ def unpack_viewer(packed: dict) -> tuple[list[np.ndarray], list[list[tuple[int, 
         marks.append(frame_marks)
     assert at == len(nums)
     return grids, marks
+
+
+def read_site_index(out):
+    """The site index of the site ``out``: ``site-index.js`` and its parts read back as
+    a browser's script would, the games' compact rows made whole again."""
+    import json
+    import re
+
+    def data(text, call, end):
+        m = re.fullmatch(
+            re.escape(call) + r"JSON\.parse\((\".*\")\)" + re.escape(end), text, re.S
+        )
+        assert m, text[:80]
+        return json.loads(json.loads(m.group(1)))
+
+    head = data((out / "site-index.js").read_text(), "window.ATLAS_INDEX = ", ";\n")
+    games = []
+    for k, part in enumerate(head["parts"]):
+        for row in data((out / part).read_text(), f"ATLAS_PART({k}, ", ");\n"):
+            ident, m = row[0], row[1]
+            row[0] = ident[1:] if ident.startswith("=") else f"{head['maps'][m][0]}-{ident}"
+            row[2] = row[2] or head["maps"][m][1]
+            games.append(row)
+    assert len(games) == head["count"]
+    return {**head, "games": games}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from atlas.fsutil import TEMPORARY_MARKER, TEMPORARY_PREFIX
 from atlas.render.site import cache as cache_module
 from atlas.render.site.cache import Cache, content_key
 
@@ -24,7 +25,9 @@ def test_a_failed_write_leaves_no_temporary_and_no_entry(tmp_path, monkeypatch, 
     real_replace = os.replace
 
     def replace(src, dst):
-        assert os.path.basename(src).startswith(".tmp-")  # the data went to a temporary
+        # the data went to the cache's temporary, a folder marked as atlas's
+        assert Path(src).parent.name.startswith(TEMPORARY_PREFIX)
+        assert (Path(src).parent / TEMPORARY_MARKER).is_file()
         assert Path(src).read_bytes() == b"GIF89a..."
         if failure is None:
             raise KeyboardInterrupt
@@ -37,6 +40,7 @@ def test_a_failed_write_leaves_no_temporary_and_no_entry(tmp_path, monkeypatch, 
     else:  # a full disk is not the build's failure: the entry is just not stored
         cache.put_bytes("gif", key, b"GIF89a...")
     monkeypatch.setattr(cache_module.os, "replace", real_replace)
+    cache.close()  # the end of a build: its temporary goes
     assert _files(tmp_path / "c") == [content_key("kept")]
     assert cache.get_bytes("gif", key) is None
     assert cache.get_bytes("gif", content_key("kept")) == b"an earlier entry"

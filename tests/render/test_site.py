@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from markupsafe import escape
-from render_helpers import TRON25, play_record
+from render_helpers import TRON25, play_record, read_site_index
 
 from atlas.cli import main
 from atlas.fsutil import default_mode
@@ -245,16 +245,15 @@ def test_game_page_shows_bot_info_and_the_record(built):
 
 
 def test_site_index_lists_every_map_bot_and_game(built):
-    import json
-
     root, maps, recs, out, result = built
     text = (out / "site-index.js").read_text()
     assert text.startswith("window.ATLAS_INDEX = ") and "<" not in text
-    data = json.loads(text[len("window.ATLAS_INDEX = ") :].rstrip().rstrip(";"))
+    data = read_site_index(out)
     assert [m[0] for m in data["maps"]] == [m.slug for m in result.maps]
     assert [g[0] for g in data["games"]] == [g.ident for g in result.games]
     for row, g in zip(data["games"], result.games):
         assert [data["bots"][b][1] for b in row[3]] == [p.name for p in g.record.players]
+        assert row[2] == g.record.map.name
         assert row[6] == len(g.record.turns)
         assert data["reasons"][row[5]] == g.record.result.reason
         assert row[7] == (0 if g.origin == "tournament" else g.origin)
@@ -263,6 +262,32 @@ def test_site_index_lists_every_map_bot_and_game(built):
             assert data["maps"][row[1]][0] == g.map_slug
     for page in ("index.html", "games.html"):
         assert 'src="site-index.js"' in (out / page).read_text()
+
+
+def test_the_site_index_comes_in_parts_and_compact(monkeypatch):
+    """Games in parts of INDEX_PART, idents without their map's slug, map names only
+    where they differ from the map's: what a page loads for 20,000 games stays small."""
+    from atlas.render.site import pages
+
+    monkeypatch.setattr(pages, "INDEX_PART", 2)
+    maps = [["tron-duel", "duel", "tron", 3]]
+    rows = [
+        ["tron-duel-aaaa", 0, "duel", [0, 1], 0, 0, 12, 0],
+        ["tron-duel-bbbb-2", 0, "duel", [1, 0], -1, 1, 7, 1],
+        ["tron-lost-cccc", -1, "lost", [0, 1], 1, 0, 3, 1],
+    ]
+    files = pages.index_files(
+        {"titles": {}, "maps": maps, "bots": [], "reasons": ["crash", "draw"], "games": rows}
+    )
+    assert sorted(files) == ["index/games-0.js", "index/games-1.js", "site-index.js"]
+    assert (
+        '\\"parts\\":[\\"index/games-0.js\\",\\"index/games-1.js\\"]' in files["site-index.js"]
+    )
+    assert files["index/games-0.js"] == (
+        'ATLAS_PART(0, JSON.parse("[[\\"aaaa\\",0,\\"\\",[0,1],0,0,12,0],'
+        '[\\"bbbb-2\\",0,\\"\\",[1,0],-1,1,7,1]]"));\n'
+    )
+    assert '[\\"=tron-lost-cccc\\",-1,\\"lost\\"' in files["index/games-1.js"]
 
 
 def test_map_pages_teach(built):
@@ -442,6 +467,7 @@ def test_adding_games_rewrites_only_what_changed(tmp_path):
         "games.html",
         "standings.html",
         "site-index.js",
+        "index/games-0.js",  # the part of the index the new games went into
         pillars.page,
         ".atlas-manifest.json",
         ".atlas-site.json",

@@ -3,12 +3,12 @@ validation page's column, the fairness games kept out of the standings, and the 
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from pathlib import Path
 
 import pytest
+from render_helpers import read_site_index
 
 from atlas.render.site.build import STAGES, build_site
 from atlas.render.site.fairness import interval_svg, symmetry_svg
@@ -155,8 +155,7 @@ def test_fairness_games_are_kept_out_of_the_standings_and_badged(built):
     # the tournament's games alone: tron's two (one per map), not twelve
     tron_part = standings[standings.index('id="tron"') :]
     assert "2 games" in tron_part[:2000] and "12 games" not in standings
-    index = (root / "out" / "site-index.js").read_text()
-    data = json.loads(index[index.index("=") + 1 : index.rindex(";")])
+    data = read_site_index(root / "out")
     assert sum(1 for g in data["games"] if g[7] == "fairness") == 15
     assert sum(1 for g in data["games"] if g[7] == 0) == 4
 

@@ -12,6 +12,7 @@ import pytest
 
 from atlas.arena.runner import play_game
 from atlas.errors import RecordError
+from atlas.fsutil import TEMPORARY_PREFIX
 from atlas.limits import MAX_RECORD_BYTES
 from atlas.maps import parse_map
 from atlas.sim.records import io as records_module  # where load_record reads its limit
@@ -85,8 +86,11 @@ def test_a_failed_save_leaves_the_old_record_and_no_temporary(
     with pytest.raises(OSError, match="No space left on device"):
         save_record(record, path)
     monkeypatch.undo()
-    # the failing step worked on a temporary beside the record, which is gone now
-    assert len(seen) == 1 and seen[0].parent == tmp_path and seen[0].name.endswith(".part")
+    # the failing step worked on a temporary beside the record, in a folder marked as
+    # atlas's, which is gone now
+    assert len(seen) == 1 and seen[0].parent.parent == tmp_path
+    assert seen[0].name == name + ".part"
+    assert seen[0].parent.name.startswith(TEMPORARY_PREFIX)
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
     assert path.read_bytes() == b"the previous record"
     save_record(record, path)  # and a save that works replaces it
@@ -129,7 +133,7 @@ def test_a_save_that_fails_mid_write_leaves_the_old_record_and_no_temporary(
         def write(self, data):
             self.fh.write(data[: len(data) // 2])
             self.fh.flush()
-            written.extend((p.name, p.stat().st_size) for p in tmp_path.glob("*.part"))
+            written.extend((p.name, p.stat().st_size) for p in tmp_path.glob("*/*.part"))
             raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(records_module.os, "fdopen", DiskFull)

@@ -1,10 +1,37 @@
 """The built-in connect5 bots: the seed's window minimax and a bitboard negamax."""
 
-__all__ = ["BOTS"]
+__all__ = ["BOTS", "ABOUT"]
 
 #: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
 BOTS = {
     "random": "atlas.bots.random:RandomBot",
     "window4": "atlas.bots.connect5.window:Window4Bot",
     "strong": "atlas.bots.connect5.strong:StrongConnect5Bot",
+}
+
+#: What each bot does and the files under ``atlas/bots/`` that hold its code: the rows
+#: of the bots' tables in ``README.md`` and ``docs/bots.md``, which
+#: ``python tools/make_doc_tables.py`` writes (``tests/test_doc_tables.py`` fails when
+#: they differ).
+ABOUT = {
+    "random": (
+        "a uniformly random legal move, seeded: the floor every bot must beat",
+        ("random.py",),
+    ),
+    "window4": (
+        (
+            "the seed: depth-4 minimax without pruning over the `{0, 10, 100, 1000, 10000}`"
+            " window scores of the moves on the path"
+        ),
+        ("connect5/window.py",),
+    ),
+    "strong": (
+        (
+            "negamax alpha-beta on bitboards (boards up to 64 bits; an array kernel "
+            "beyond), transposition table, threats first, window counts plus Allis-style "
+            "parity terms (threat squares and lines whose empty cells lie on the owner's "
+            "rows), an exact solve near the end; also plays Connect Four"
+        ),
+        ("connect5/strong.py", "connect5/bitboard.py", "connect5/search.py"),
+    ),
 }

@@ -1,10 +1,40 @@
 """The built-in isolation bots: the seed's phased alpha-beta and a stronger search."""
 
-__all__ = ["BOTS"]
+__all__ = ["BOTS", "ABOUT"]
 
 #: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
 BOTS = {
     "random": "atlas.bots.random:RandomBot",
     "phased": "atlas.bots.isolation.phased:PhasedIsolationBot",
     "strong": "atlas.bots.isolation.strong:StrongIsolationBot",
+}
+
+#: What each bot does and the files under ``atlas/bots/`` that hold its code: the rows
+#: of the bots' tables in ``README.md`` and ``docs/bots.md``, which
+#: ``python tools/make_doc_tables.py`` writes (``tests/test_doc_tables.py`` fails when
+#: they differ).
+ABOUT = {
+    "random": (
+        "a uniformly random legal move, seeded: the floor every bot must beat",
+        ("random.py",),
+    ),
+    "phased": (
+        (
+            "the seed: alpha-beta with the seed's ordering, iterative deepening, quiescence"
+            " on evaluation swings, three phase heuristics (moves, open area, longest "
+            "path), exact walk once separated"
+        ),
+        ("isolation/phased.py",),
+    ),
+    "strong": (
+        (
+            "transposition table, killer and history ordering, principal-variation search, "
+            "Voronoi-by-move-distance evaluation with mobility; boards of at most 64 "
+            "squares on bitboards: knight boards, where ties in distance go to the side to "
+            "move (this is what shows which side can chase the other), and queen boards, "
+            "where the Voronoi layers are ray fills by shifts (about ten times the array "
+            "search's nodes a second)"
+        ),
+        ("isolation/strong.py", "isolation/knight.py", "isolation/queen.py"),
+    ),
 }

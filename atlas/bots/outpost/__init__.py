@@ -2,7 +2,7 @@
 rungs, and a planner (coverage targets, coordinated outposts, a lookahead over the
 seasons, defence of the supply lines)."""
 
-__all__ = ["BOTS"]
+__all__ = ["BOTS", "ABOUT"]
 
 #: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
 BOTS = {
@@ -11,4 +11,40 @@ BOTS = {
     "balanced": "atlas.bots.outpost.heuristic:BalancedOutpostBot",
     "defender": "atlas.bots.outpost.heuristic:DefenderOutpostBot",
     "planner": "atlas.bots.outpost.planner:PlannerOutpostBot",
+}
+
+#: What each bot does and the files under ``atlas/bots/`` that hold its code: the rows
+#: of the bots' tables in ``README.md`` and ``docs/bots.md``, which
+#: ``python tools/make_doc_tables.py`` writes (``tests/test_doc_tables.py`` fails when
+#: they differ).
+ABOUT = {
+    "random": (
+        "a uniformly random legal move, seeded: the floor every bot must beat",
+        ("random.py",),
+    ),
+    "greedy": (
+        (
+            "each outpost in turn takes the step that most improves territory (land + "
+            "water), never one that breaks a supply line of its own"
+        ),
+        ("outpost/heuristic.py",),
+    ),
+    "balanced": (
+        (
+            "the same climb on what the empire can afford against L and W, the scarce "
+            "resource first"
+        ),
+        ("outpost/heuristic.py",),
+    ),
+    "defender": (
+        "territory, plus cutting enemy supply lines, a guard near home",
+        ("outpost/heuristic.py",),
+    ),
+    "planner": (
+        (
+            "coverage targets, outposts assigned to distinct targets, a lookahead over the "
+            "coming seasons, moves checked against supply-line cuts"
+        ),
+        ("outpost/planner.py", "outpost/plan_kernels.py"),
+    ),
 }

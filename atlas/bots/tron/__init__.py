@@ -1,6 +1,6 @@
 """The built-in tron bots: a greedy filler and four searches on Voronoi territory."""
 
-__all__ = ["BOTS"]
+__all__ = ["BOTS", "ABOUT"]
 
 #: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
 BOTS = {
@@ -10,4 +10,56 @@ BOTS = {
     "chambers": "atlas.bots.tron.chambers:ChambersBot",
     "frontline": "atlas.bots.tron.frontline:FrontlineBot",
     "apex": "atlas.bots.tron.apex:ApexBot",
+}
+
+#: What each bot does and the files under ``atlas/bots/`` that hold its code: the rows
+#: of the bots' tables in ``README.md`` and ``docs/bots.md``, which
+#: ``python tools/make_doc_tables.py`` writes (``tests/test_doc_tables.py`` fails when
+#: they differ).
+ABOUT = {
+    "random": (
+        "a uniformly random legal move, seeded: the floor every bot must beat",
+        ("random.py",),
+    ),
+    "wallhugger": (
+        (
+            "the 2010 winner's greedy filler: fewest edges removed (hug walls), avoid "
+            "possible cut vertices, else the largest space left"
+        ),
+        ("tron/wallhugger.py", "tron/fill.py"),
+    ),
+    "voronoi": (
+        (
+            "iterative-deepening alpha-beta on Voronoi territory plus its open neighbours; "
+            "once separated, 1000 × (own room − opponent's room); fills greedily when alone"
+        ),
+        ("tron/voronoi.py",),
+    ),
+    "chambers": (
+        (
+            "the tree of chambers of its Voronoi territory in the same search when the "
+            "heads are at most 6 steps apart; farther apart, a short search then rollouts "
+            "of each promising move to the separation"
+        ),
+        ("tron/chambers.py", "tron/tree.py"),
+    ),
+    "frontline": (
+        (
+            "`0.055·(N1−N2) + 0.194·(E1−E2)` along each side's chamber path, with the "
+            "checkerboard bound and the battlefront rule; once separated, a search of its "
+            "own move sequences finished by an exact-cut-vertex filler, up to the parity "
+            "bound"
+        ),
+        ("tron/frontline.py", "tron/fill.py"),
+    ),
+    "apex": (
+        (
+            "`frontline`'s evaluation in integer arithmetic (twice as fast) and its "
+            "endgame, in an alpha-beta ordered by a table of each position's best move; an "
+            "unfinished depth does not keep a move it found failing; among moves the "
+            "opponent can hold to a draw by colliding, the one best if it does not; thinks "
+            "80 % of a 0.1 s move"
+        ),
+        ("tron/apex.py",),
+    ),
 }

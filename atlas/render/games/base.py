@@ -164,6 +164,12 @@ class GameRender(abc.ABC):
         """A recorded (JSON) move as people read it, or ``None`` for its JSON text."""
         return None
 
+    def turns_text(self, record: Any, states: Sequence[Any]) -> str | None:
+        """The length of a recorded game as its page states it, saying why it is not
+        the number a reader expects (``states``: the record's states, the first
+        before any turn), or ``None`` for the plain number of turns.  Default: None."""
+        return None
+
     def failures(self, record: Any, states: Sequence[Any]) -> list[dict[str, Any]]:
         """The players' failures a game page lists, turn by turn: each
         ``{"index", "turn", "seat", "how", "what", "effect"}`` (``index``: the record's

@@ -336,6 +336,31 @@ class OutpostRender(ValidatingRender):
     ) -> list[Series]:
         return outpost_series(states)
 
+    def turns_text(self, record: Any, states: Sequence[Any]) -> str | None:
+        """``"507 turns: 500 turns of play and 7 turns where an empire chose an outpost
+        to disband"``: a record holds each disband phase as a turn of its own (the
+        rules' turn counter does not advance in it), and the official mode plays
+        ``T + 1`` turns; ``None`` when the record holds only turns of play and no
+        more than ``T`` of them (a game that ended early says so in its result)."""
+        n = len(record.turns)
+        disbands = sum(1 for s in states[:n] if any(s.pending))
+        played = n - disbands
+        limit = int(record.params.get("T", 0))
+        official = record.params.get("compat") == "official" and played == limit + 1
+        if disbands == 0 and not official:
+            return None
+        if disbands == 0 and official:
+            return f"{n} turns: the official simulator plays T + 1 = {played} (T = {limit})"
+        text = f"{n} turns: {played} turn{'s' if played != 1 else ''} of play"
+        if official:
+            text += " (the official simulator plays T + 1)"
+        if disbands:
+            text += (
+                f" and {disbands} turn{'s' if disbands != 1 else ''} where an empire "
+                "chose an outpost to disband"
+            )
+        return text
+
     def move_text(self, move: Any) -> str | None:
         """Steps as ``#index → (row, col)``, a step without a target as ``#index → no
         target``, a disband as ``disband #index``, no step as ``stay``, a list the

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ...errors import AtlasError, MapFormatError
+from ...errors import AtlasError, MapFormatError, located
 from ...maps import format_map, read_map
 from ...sim.registry import game_names, get_info
 from ..games import render_of, validator_of
@@ -60,9 +60,10 @@ def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntr
                 gm = read_map(p, game=game)
                 entry.game_map, entry.game = gm, gm.game
             except MapFormatError as exc:
-                entry.error = str(exc.reason if getattr(exc, "reason", None) else exc)
-                if exc.line is not None:
-                    entry.error = f"line {exc.line}: {entry.error}"
+                entry.error = exc.reason
+                entry.error_line = exc.line
+                if exc.line is not None:  # the pages show the line before the reason
+                    entry.error = f"line {exc.line}: {exc.reason}"
         else:
             entry.error = err
         entry.slug = slugify(f"{entry.game}-{entry.name}", taken)
@@ -91,7 +92,7 @@ def analyse_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     problems: list[str] = []
     for e in progress_bar(maps, "maps", ctx.progress):
         if not e.ok:
-            problems.append(f"map {e.path}: {e.error}")
+            problems.append("map " + located(e.path, e.error_line, e.reason))
             continue
         try:
             _analysis(e, ctx)

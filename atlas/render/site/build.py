@@ -27,9 +27,11 @@ data to data, each result cached by content:
 6. ``pages``: compute standings and write the pages (:mod:`atlas.render.site.pages`),
    then move the site into place (:mod:`atlas.render.site.swap`).
 
-The site is written to a temporary folder beside the target and moved into place at
-the end, so a failed build leaves the previous site whole; files that did not change
-are carried over as they were, times included (:mod:`atlas.render.site.output`).
+The site is written to a marked temporary folder beside the target and moved into
+place at the end (:mod:`atlas.render.site.swap`), so a failed build leaves the previous
+site whole, and a killed one leaves only the temporary, which the next build removes;
+files that did not change are carried over as they were, times included
+(:mod:`atlas.render.site.output`).
 Cached results live in ``.atlas-cache/`` keyed by the content hash of their inputs and
 of the code (:func:`atlas.render.site.cache.code_version`).
 """
@@ -37,16 +39,14 @@ of the code (:func:`atlas.render.site.cache.code_version`).
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...fsutil import default_mode
+from ...fsutil import Temporary, default_mode, remove_stale_temporaries
 from .analysis import analyse_maps, figures_of, load_maps, validate_maps
 from .cache import Cache, code_version
 from .entries import BuildContext, GameEntry, MapEntry
@@ -55,7 +55,7 @@ from .output import SiteWriter
 from .pages import FAIRNESS_ORIGIN
 from .replays import feature_games, featured_game, render_games, render_replay
 from .sources import event_void_rule, game_entries, load_event, load_records, shown_paths
-from .swap import SITE_MARKER, check_site_folder, mark_site, move_into_place
+from .swap import SITE_MARKER, check_site_folder, mark_site, move_into_place, recover_site
 from .tournament import (
     SiteTournament,
     finish_warm_up,
@@ -245,12 +245,13 @@ def collect_games(b: Build) -> None:
             entries = game_entries([rec for _, rec in chosen], origin, b.maps, taken)
             b.games += entries
             b.plan_entries.update((i, e) for (i, _), e in zip(chosen, entries))
+    version = b.ctx.version["replay"]
     if o.records_dir is not None:
-        recs = load_records(Path(o.records_dir), b.problems)
+        recs = load_records(Path(o.records_dir), b.problems, b.ctx.cache, version)
         b.games += game_entries(recs, "imported", b.maps, taken)
     events: list[str] = []
     for folder in o.tournaments:
-        event = load_event(Path(folder), b.problems, events)
+        event = load_event(Path(folder), b.problems, events, b.ctx.cache, version)
         if event is None:
             continue
         name, recs = event
@@ -268,7 +269,7 @@ def collect_games(b: Build) -> None:
 def draw_replays(b: Build) -> None:
     """Render every game (those whose records do not replay are refused and left out)
     and pick each map's featured game."""
-    b.problems += render_games(b.games, b.ctx)
+    b.problems += render_games(b.games, b.ctx, b.options.jobs)
     b.games = [g for g in b.games if not g.refused]
     for e in b.maps:
         e.games = [g for g in e.games if not g.refused]
@@ -295,8 +296,8 @@ def write_site(b: Build) -> None:
         b.ctx.out, b.maps, b.games, [shown(p) for p in b.problems], code=b.ctx.version["pages"]
     )
     b.ctx.out.finish()
-    mark_site(b.tmp)
-    move_into_place(b.tmp, Path(b.options.out_dir))
+    mark_site(b.tmp, b.ctx.out.files)
+    move_into_place(b.tmp, Path(b.options.out_dir), b.tmp.parent / "old")
 
 
 #: The stages of a build in order, each timed under its name (:attr:`BuildResult.stages`).
@@ -344,14 +345,20 @@ def build(options: BuildOptions) -> BuildResult:
 
     t0 = time.perf_counter()
     out = Path(options.out_dir)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # what killed builds of this site left: their temporaries (an old site taken aside
+    # goes back first), before anything is checked or written
+    remove_stale_temporaries(out.parent, out.name, recover=recover_site)
     check_site_folder(out)  # before any work: atlas writes only where it may
     cache = Cache(options.cache_dir)
+    cache.remove_stale()
     version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
     version["pages"] = pages_version()
     stages: dict[str, float] = {}
     mark = time.perf_counter()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-", dir=out.parent))
+    work = Temporary(out.parent, "site", out.name)
+    tmp = work.path / "site"
+    tmp.mkdir(mode=default_mode(directory=True))
     os.chmod(tmp, default_mode(directory=True))
     writer = SiteWriter(tmp, out if out.is_dir() else None)
     b = Build(options, tmp, BuildContext(writer, cache, version, options.progress))
@@ -365,8 +372,10 @@ def build(options: BuildOptions) -> BuildResult:
     except BaseException:
         if b.warm is not None:
             b.warm[0].shutdown(cancel_futures=True)
-        shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        work.remove()  # the old site, swapped into it, goes with it
+        cache.close()
     result = BuildResult(
         out,
         b.maps,

@@ -5,18 +5,23 @@ parameters, the bots, the seed, and the *code version* (a digest of the atlas so
 files that decide that kind of result, :data:`CODE_PARTS`), so editing a map or the
 code invalidates what it should and little else.  Values are
 bytes or JSON, stored under ``.atlas-cache/<kind>/<key[:2]>/<key>`` and written
-atomically (temporary name, then rename), so an interrupted build leaves no torn entry.
+atomically (into the cache's marked temporary folder, :class:`atlas.fsutil.Temporary`,
+then renamed into place), so an interrupted build leaves no torn entry, and a killed
+one leaves only that folder, which the next build removes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...fsutil import Temporary
 
 __all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS", "CODE_EXCLUDED"]
 
@@ -104,6 +109,37 @@ class Cache:
         self.root = None if root is None else Path(root)
         self.hits = 0
         self.misses = 0
+        self._tmp: Temporary | None = None
+        self._names = itertools.count()
+
+    def __getstate__(self) -> dict[str, Any]:  # a copy in another process makes its own
+        return {**self.__dict__, "_tmp": None, "_names": None}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _names=itertools.count())
+
+    def remove_stale(self) -> None:
+        """Remove the temporaries killed builds left in the cache (never a live one)."""
+        from ...fsutil import remove_stale_temporaries  # here: this module is loaded alone too
+
+        if self.root is not None:
+            remove_stale_temporaries(self.root)
+
+    def close(self) -> None:
+        """Remove this cache's temporary folder (entries stay)."""
+        if self._tmp is not None:
+            self._tmp.remove()
+            self._tmp = None
+
+    def _scratch(self) -> Path:
+        """A new name in this cache's marked temporary folder (made on first use)."""
+        from ...fsutil import Temporary
+
+        assert self.root is not None
+        if self._tmp is None or not self._tmp.path.is_dir():
+            self.root.mkdir(parents=True, exist_ok=True)
+            self._tmp = Temporary(self.root, "cache")
+        return self._tmp.path / f"{next(self._names)}.part"
 
     def _path(self, kind: str, key: str) -> Path:
         assert self.root is not None
@@ -130,7 +166,8 @@ class Cache:
         p = self._path(kind, key)
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=p.parent)
+            tmp = self._scratch()
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except OSError:
             return
         try:

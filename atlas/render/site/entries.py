@@ -1,19 +1,28 @@
 """What a build knows of each map and each game (:class:`MapEntry`,
 :class:`GameEntry`): the stages of :mod:`atlas.render.site.build` fill them in, the
-pages (:mod:`atlas.render.site.pages`) read them."""
+pages (:mod:`atlas.render.site.pages`) read them.
+
+A game keeps its record's head (:class:`RecordHead`: who played, the result, the number
+of turns: what lists, standings and the site index need) and loads the whole record
+only when something needs its turns (its replay, its page), so a rebuild of a site of
+many games holds and reads little more than their heads.
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...errors import located
 from ...maps import GameMap
+from ...sim.base import Outcome, Reason, Status
+from ...sim.records import MapRef, PlayerEntry, SeatStatus
 from .cache import Cache
 from .output import SiteWriter
 
-__all__ = ["MapEntry", "GameEntry", "BuildContext", "progress_bar"]
+__all__ = ["MapEntry", "GameEntry", "RecordHead", "TurnCount", "BuildContext", "progress_bar"]
 
 
 @dataclass
@@ -26,7 +35,10 @@ class MapEntry:
     path: str
     text: str = ""
     game_map: GameMap | None = None
+    #: Why the map cannot be read, as its pages show it (``line 3: ...``).
     error: str | None = None
+    #: The line of the file the error points at, when it points at one.
+    error_line: int | None = None
     summary: dict[str, Any] = field(default_factory=dict)
     figures: dict[str, Any] = field(default_factory=dict)
     chambers: list[dict[str, Any]] = field(default_factory=list)
@@ -48,6 +60,15 @@ class MapEntry:
         return self.error is None and self.game_map is not None
 
     @property
+    def reason(self) -> str:
+        """The error without its line (:attr:`error_line` holds it)."""
+        text = self.error or ""
+        prefix = located(None, self.error_line, "")
+        if self.error_line is not None and text.startswith(prefix):
+            return text[len(prefix) :]
+        return text
+
+    @property
     def valid(self) -> bool:
         return self.ok and (self.validation is None or bool(self.validation.get("valid")))
 
@@ -56,18 +77,111 @@ class MapEntry:
         return f"maps/{self.slug}.html"
 
 
+class TurnCount:
+    """The turns of a :class:`RecordHead`: their number only (``len``, truth), never
+    the turns themselves, which only the whole record holds."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+    def __iter__(self) -> Iterator[Any]:
+        raise TypeError("a record's head counts its turns only: load the whole record")
+
+    def __getitem__(self, i: Any) -> Any:
+        raise TypeError("a record's head counts its turns only: load the whole record")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TurnCount) and other.n == self.n
+
+    def __hash__(self) -> int:
+        return hash(self.n)
+
+
+@dataclass(frozen=True)
+class RecordHead:
+    """What lists, standings and the site index need of a record, without its turns:
+    the fields of :class:`atlas.sim.records.Record` of the same names (``map.text`` is
+    empty, ``turns`` a :class:`TurnCount`)."""
+
+    game: str
+    map: MapRef
+    params: Mapping[str, Any]
+    players: tuple[PlayerEntry, ...]
+    seed: int
+    turns: TurnCount
+    result: Outcome
+    statuses: tuple[SeatStatus, ...]
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @classmethod
+    def of(cls, record: Any) -> RecordHead:
+        """The head of a whole record."""
+        return cls(
+            record.game,
+            MapRef(record.map.name, record.map.hash, ""),
+            dict(record.params),
+            tuple(record.players),
+            record.seed,
+            TurnCount(len(record.turns)),
+            record.result,
+            tuple(record.statuses),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.result
+        return {
+            "game": self.game,
+            "map": [self.map.name, self.map.hash],
+            "params": dict(self.params),
+            "players": [[p.name, p.kind, p.command, p.bot, p.digest] for p in self.players],
+            "seed": self.seed,
+            "turns": len(self.turns),
+            "result": [r.winner, str(r.reason), list(r.scores), r.detail],
+            "statuses": [[str(s.status), s.turn, s.detail] for s in self.statuses],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RecordHead:
+        """The head :meth:`to_json` wrote (from the build's own cache)."""
+        winner, reason, scores, detail = data["result"]
+        return cls(
+            data["game"],
+            MapRef(data["map"][0], data["map"][1], ""),
+            data["params"],
+            tuple(PlayerEntry(*p) for p in data["players"]),
+            data["seed"],
+            TurnCount(data["turns"]),
+            Outcome(winner, Reason(reason), tuple(scores), detail),
+            tuple(SeatStatus(Status(st), turn, d) for st, turn, d in data["statuses"]),
+        )
+
+
 @dataclass
 class GameEntry:
     """A played game as the site shows it.
 
+    ``head`` is what lists and standings read (:class:`RecordHead`); :attr:`record`,
+    the whole record, is loaded when first asked for (``loader``) unless it was given.
     ``meta`` holds what the index and the map pages need without the viewer data:
     ``interest`` (:func:`atlas.render.viewer.interest`), ``has_info``, ``has_cpu``, ``series``
-    (the charted measures' names and units).  ``viewer`` (the packed viewer data) is
-    read from the cache when the game's page is written (:meth:`viewer_data`).
+    (the charted measures' names and units), ``turns_text``.  ``viewer`` (the packed
+    viewer data) is read from the cache when the game's page is written
+    (:meth:`viewer_data`).
     """
 
     ident: str
-    record: Any
+    head: RecordHead
     origin: str = "tournament"
     map_slug: str | None = None
     gif: str | None = None
@@ -83,7 +197,26 @@ class GameEntry:
     #: Why the tournament voided the game (lost on time while the machine was loaded:
     #: :func:`atlas.arena.timing.void_reason`), or ``None`` when it counts.
     voided: str | None = None
+    #: The record's file as the user named it (``--records DIR`` or a tournament's
+    #: folder as given, then the file's path in it); None for a game the build played.
+    source: str | None = None
+    loader: Callable[[], Any] | None = field(default=None, repr=False, compare=False)
+    _record: Any = field(default=None, repr=False, compare=False)
     _cache: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def record(self) -> Any:
+        """The whole record (:class:`atlas.sim.records.Record`), loaded on first use."""
+        if self._record is None:
+            if self.loader is None:
+                raise ValueError(f"game {self.ident}: no record to load")
+            self._record = self.loader()
+        return self._record
+
+    def forget_record(self) -> None:
+        """Let the whole record go (it is loaded again if asked for), when it can be."""
+        if self.loader is not None:
+            self._record = None
 
     @property
     def page(self) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,6 +36,8 @@ class SiteWriter:
     ----------
     written, kept : int
         Files written anew, files kept from the previous site.
+    files : list of str
+        Every file put, as its path in the site (the site's marker lists them).
     """
 
     def __init__(self, tmp: Path, previous: Path | None) -> None:
@@ -49,15 +52,25 @@ class SiteWriter:
             except (OSError, ValueError):
                 self.old_keys = {}
         self.keys: dict[str, str] = {}
+        self.files: list[str] = []
         self.written = 0
         self.kept = 0
+        # plain strings and a set of folders made: a site of many thousand files is
+        # mostly files kept, and each costs a link, not the path objects around it
+        self._tmp = os.fspath(tmp)
+        self._prev = None if self.previous is None else os.fspath(self.previous)
+        self._dirs: set[str] = set()
 
     def _keep(self, rel: str) -> bool:
-        """Link (or copy) the previous site's ``rel`` into the new site."""
-        assert self.previous is not None
-        src, dst = self.previous / rel, self.tmp / rel
+        """Link (or copy) the previous site's regular file ``rel`` into the new site."""
+        assert self._prev is not None
+        src, dst = os.path.join(self._prev, rel), os.path.join(self._tmp, rel)
         try:
+            if not stat.S_ISREG(os.lstat(src).st_mode):
+                return False
             os.link(src, dst)
+        except FileNotFoundError:
+            return False
         except OSError:
             try:
                 shutil.copy2(src, dst)
@@ -66,11 +79,15 @@ class SiteWriter:
         self.kept += 1
         return True
 
-    def _old_file(self, rel: str) -> Path | None:
-        if self.previous is None:
+    def _old_size(self, rel: str) -> int | None:
+        """The size of the previous site's regular file ``rel``, or None."""
+        if self._prev is None:
             return None
-        p = self.previous / rel
-        return p if p.is_file() and not p.is_symlink() else None
+        try:
+            st = os.lstat(os.path.join(self._prev, rel))
+        except OSError:
+            return None
+        return st.st_size if stat.S_ISREG(st.st_mode) else None
 
     def put(
         self, rel: str, data: bytes | str | Callable[[], bytes | str], key: str | None = None
@@ -80,24 +97,29 @@ class SiteWriter:
         With a ``key``, a previous file recorded under the same key is kept without
         calling ``data``; otherwise a previous file with the same bytes is kept.
         """
-        dst = self.tmp / rel
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        old = self._old_file(rel)
+        dst = os.path.join(self._tmp, rel)
+        folder = os.path.dirname(dst)
+        if folder not in self._dirs:
+            os.makedirs(folder, exist_ok=True)
+            self._dirs.add(folder)
+        self.files.append(rel)
         if key is not None:
             self.keys[rel] = key
-            if old is not None and self.old_keys.get(rel) == key and self._keep(rel):
+            if self._prev is not None and self.old_keys.get(rel) == key and self._keep(rel):
                 return
         if callable(data):
             data = data()
         raw = data.encode("utf-8") if isinstance(data, str) else data
-        if old is not None:
+        if self._old_size(rel) == len(raw):
             try:
-                same = old.stat().st_size == len(raw) and old.read_bytes() == raw
+                with open(os.path.join(self._prev or "", rel), "rb") as fh:
+                    same = fh.read() == raw
             except OSError:
                 same = False
             if same and self._keep(rel):
                 return
-        dst.write_bytes(raw)
+        with open(dst, "wb") as fh:
+            fh.write(raw)
         self.written += 1
 
     def copy(self, rel: str, src: Path) -> None:

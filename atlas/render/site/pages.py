@@ -36,11 +36,14 @@ __all__ = [
     "event_standings",
     "templates_dir",
     "environment",
+    "game_links",
     "flatten",
     "slugify",
     "game_titles",
     "picture_titles",
     "site_index",
+    "index_files",
+    "INDEX_PART",
     "pages_version",
     "script_json",
     "INDEX_FILE",
@@ -133,7 +136,27 @@ def environment() -> Any:
         picture_titles=picture_titles(),
     )
     env.filters["move"] = _move_text
+    env.globals["game_links"] = game_links
     return env
+
+
+def game_links(root: str, games: Sequence[Any], result_text: Any = None) -> Any:
+    """The list items of the games ``games`` for readers without scripts (a link, the
+    players, the result), escaped: written here rather than by a template loop, which
+    costs far more for the thousands of games a map or a bot page may list."""
+    from markupsafe import Markup, escape
+
+    parts = []
+    for e in games:
+        head = e.head
+        item = (
+            f'<li><a href="{escape(root)}{escape(e.page)}">{escape(e.ident)}</a> — '
+            f"{escape(' vs '.join(p.name for p in head.players))}"
+        )
+        if result_text is not None:
+            item += f" — {escape(result_text(head))}"
+        parts.append(item + "</li>")
+    return Markup("".join(parts))
 
 
 def _move_text(move: Any, game: str | None = None, limit: int = 60) -> str:
@@ -257,7 +280,7 @@ def standings(
         if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
             continue  # a bot against itself: evidence on the map, not on the bots
         if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
-            by_game[g.record.game].append(g.record)
+            by_game[g.head.game].append(g.head)
     out: dict[str, dict[str, Any]] = {}
     for game in game_names():
         records = by_game.get(game, [])
@@ -283,15 +306,15 @@ def event_standings(
     taken: set[str] = set()
     out = []
     for name, entries in by_event.items():
-        games = sorted({g.record.game for g in entries})
+        games = sorted({g.head.game for g in entries})
         tables = []
         for game in games:
-            mine = [g for g in entries if g.record.game == game]
+            mine = [g for g in entries if g.head.game == game]
             # games voided by the tournament's rule (lost on time under load) count for
             # no one; their players keep their rows
             table = table_of(
-                [g.record for g in mine if not getattr(g, "voided", None)],
-                [p for g in mine if getattr(g, "voided", None) for p in g.record.players],
+                [g.head for g in mine if not g.voided],
+                [p for g in mine if g.voided for p in g.head.players],
                 samples=samples,
             )
             page = _page_table(table, game, slugger, name)
@@ -300,7 +323,7 @@ def event_standings(
                 model=table.model,
                 errors=table.errors,
                 games=mine,
-                voided=[g for g in mine if getattr(g, "voided", None)],
+                voided=[g for g in mine if g.voided],
             )
             tables.append(page)
         slug = slugify(name, taken)
@@ -329,12 +352,15 @@ def _badge_of(origin: str) -> int | str:
 
 
 def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict[str, Any]:
-    """The data of ``site-index.js``: ``{"titles": {game: title}, "maps": [[slug,
-    name, game, games]], "bots": [[slug, name, game]], "reasons": [...], "games":
-    [[ident, map index or -1, map name, [bot index per seat], winner seat or -1,
-    reason index, turns, badge], ...]}`` (indices into the lists before; ``badge``
-    0 for a game of the built-in tournament, else the word its row shows:
-    ``"fairness"`` or ``"imported"``)."""
+    """The data of the site index (:func:`index_files`): ``{"titles": {game: title},
+    "maps": [[slug, name, game, games]], "bots": [[slug, name, game]], "reasons":
+    [...], "games": [[ident, map index or -1, map name, [bot index per seat], winner
+    seat or -1, reason index, turns, badge], ...]}`` (indices into the lists before;
+    ``badge`` 0 for a game of the built-in tournament, else the word its row shows:
+    ``"fairness"`` or ``"imported"``).  In the compact form the files hold, a game on
+    a known map gives its ident without the map's slug and ``-`` (``"4795c8790f"`` for
+    ``"tron-duel-4795c8790f"``; a whole ident starts with ``=``) and its map name as
+    ``""``."""
     map_index = {m.slug: i for i, m in enumerate(maps)}
     bots: list[list[str]] = []
     bot_index: dict[tuple[str, str, str | None], int] = {}
@@ -342,7 +368,7 @@ def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict
     reason_index: dict[str, int] = {}
     rows = []
     for e in games:
-        rec = e.record
+        rec = e.head
         seats = []
         event = getattr(e, "event", None)
         for p in rec.players:
@@ -375,6 +401,49 @@ def site_index(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict
         "reasons": reasons,
         "games": rows,
     }
+
+
+#: Games per part of the site index: a page loads the parts it needs as scripts, and
+#: adding games to a site rewrites only the parts that change (the last, usually).
+INDEX_PART = 4000
+#: The folder of the index's parts.
+INDEX_PARTS = "index"
+
+
+def _compact(row: list[Any], maps: list[list[Any]]) -> list[Any]:
+    """A games row of :func:`site_index` in the compact form the index files hold."""
+    ident, m, name = row[0], row[1], row[2]
+    if m >= 0:
+        slug, map_name = maps[m][0], maps[m][1]
+        ident = ident[len(slug) + 1 :] if ident.startswith(slug + "-") else "=" + ident
+        name = "" if name == map_name else name
+    else:
+        ident = "=" + ident
+    return [ident, m, name, *row[3:]]
+
+
+def _script_data(data: Any) -> str:
+    """``JSON.parse("...")`` of ``data``: a browser reads JSON text much faster than the
+    same data written as a script's literal, and the text stays safe in a page."""
+    return "JSON.parse(" + json.dumps(script_json(data), ensure_ascii=True) + ")"
+
+
+def index_files(data: dict[str, Any]) -> dict[str, str]:
+    """The site index's files (path in the site -> text) for :func:`site_index`'s
+    ``data``: ``site-index.js`` sets ``window.ATLAS_INDEX`` to everything but the games
+    and the list of the parts that hold them (``"parts"``, ``"count"``), and each part
+    ``index/games-K.js`` calls ``ATLAS_PART(K, rows)`` with up to :data:`INDEX_PART`
+    games in the compact form (:func:`site_index`).  ``static/site.js`` loads the
+    parts as scripts (no ``fetch()``: the site works from ``file://``)."""
+    rows = [_compact(r, data["maps"]) for r in data["games"]]
+    parts = [rows[i : i + INDEX_PART] for i in range(0, len(rows), INDEX_PART)]
+    names = [f"{INDEX_PARTS}/games-{k}.js" for k in range(len(parts))]
+    head = {k: v for k, v in data.items() if k != "games"}
+    head.update(parts=names, count=len(rows))
+    out = {INDEX_FILE: f"window.ATLAS_INDEX = {_script_data(head)};\n"}
+    for k, (name, part) in enumerate(zip(names, parts)):
+        out[name] = f"ATLAS_PART({k}, {_script_data(part)});\n"
+    return out
 
 
 def write_pages(
@@ -412,7 +481,7 @@ def write_pages(
     titles = game_titles()
     by_game = {g: [m for m in maps if m.game == g] for g in known}
     other = [m for m in maps if m.game not in known]
-    games_by_game = {g: [e for e in games if e.record.game == g] for g in known}
+    games_by_game = {g: [e for e in games if e.head.game == g] for g in known}
 
     def render(rel: str, template: str, **ctx: Any) -> str:
         depth = rel.count("/")
@@ -429,10 +498,8 @@ def write_pages(
         "index_file": INDEX_FILE,
         "fairness_pages": fairness_pages,
     }
-    out.put(
-        INDEX_FILE,
-        "window.ATLAS_INDEX = " + script_json(site_index(maps, games, bot_slug)) + ";\n",
-    )
+    for rel, text in index_files(site_index(maps, games, bot_slug)).items():
+        out.put(rel, text)
     write(
         "index.html",
         "index.html",
@@ -461,8 +528,8 @@ def write_pages(
             **common,
         )
     for e in games:
-        rec = e.record
-        slugs = [bot_slug(rec.game, p.name, e.event) for p in rec.players]
+        head = e.head
+        slugs = [bot_slug(head.game, p.name, e.event) for p in head.players]
         key = content_key(
             "game-page",
             code,
@@ -479,9 +546,10 @@ def write_pages(
             e.voided,
         )
 
-        def page(e: Any = e, rec: Any = rec) -> str:
+        def page(e: Any = e) -> str:
             from ...arena.timing import late_moves
 
+            rec = e.record  # the whole record: loaded for a page written anew only
             viewer = e.viewer_data() if e.drawn else None
             html = render(
                 e.page,
@@ -496,6 +564,7 @@ def write_pages(
                 **common,
             )
             e.viewer = None  # a big site holds many; it stays in the cache
+            e.forget_record()  # and its file
             return html
 
         out.put(e.page, page, key=key)
@@ -530,7 +599,7 @@ def write_pages(
     ) -> None:
         """A page for each bot of the standings table ``t``, with its games of ``games``."""
         for row in t["rows"]:
-            mine = [e for e in games if row["name"] in [p.name for p in e.record.players]]
+            mine = [e for e in games if row["name"] in [p.name for p in e.head.players]]
             write(
                 f"bots/{row['slug']}.html",
                 "bot.html",

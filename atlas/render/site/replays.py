@@ -6,6 +6,7 @@ positions (:func:`feature_games`)."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,6 +47,7 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     gif = record_gif_bytes(record, frames=[frames[i] for i in picks])
     viewer = pack_viewer(viewer_data(record, states, frames=frames, series=series))
     meta = {
+        "turns_text": render.turns_text(record, states),
         "interest": viewer["interest"],
         "has_info": any(t.info for t in record.turns),
         "has_cpu": any(t.cpu for t in record.turns),
@@ -60,53 +62,167 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     return gif, viewer, meta
 
 
-def _render_json(data: dict[str, Any]) -> tuple[bytes, dict[str, Any], dict[str, Any]] | str:
-    from ...sim.records import record_from_json
+def _render_json(data: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]] | str:
+    """Draw a record (or its JSON data, read first), or say why it is refused."""
+    from ...sim.records import Record, record_from_json
 
     try:
-        return render_replay(record_from_json(data))
+        return render_replay(data if isinstance(data, Record) else record_from_json(data))
     except (AtlasError, ValueError, KeyError, IndexError, TypeError) as exc:
         return str(exc)
+
+
+#: Games to draw below which a build draws them in its own process (starting workers
+#: costs more than it saves).
+PARALLEL_REPLAYS = 48
 
 
 def render_games(
     entries: list[GameEntry],
     ctx: BuildContext,
+    jobs: int | None = None,
 ) -> list[str]:
     """Write every game's GIF and public record and attach its meta data; cached
     renders are reused (their viewer data stays in the cache until a page needs it).
-    Returns the problems.  (Rendering runs in this process: a replay takes a few
-    milliseconds per turn, less than starting worker processes costs.)"""
+    Returns the problems.  Games to draw are drawn by ``jobs`` worker processes
+    (default: one per core) when there are at least :data:`PARALLEL_REPLAYS` of them
+    and a cache to hand their drawings back through; fewer are drawn in this process
+    (a replay takes a few milliseconds per turn)."""
     problems: list[str] = []
     todo: list[GameEntry] = []
+    # the meta data of every game of the last build, in one cache entry: a site of many
+    # games reads one file here, not one per game (each game's own entry stays the
+    # reference when the index lacks it)
+    index_key = content_key("replay-metas", ctx.version["replay"])
+    found = ctx.cache.get_json("replay-metas", index_key)
+    index: dict[str, Any] = found if isinstance(found, dict) else {}
+    metas: dict[str, Any] = {}
     for e in entries:
         e.replay_key = content_key("replay", e.digest, ctx.version["replay"])
         e._cache = ctx.cache
-        meta = ctx.cache.get_json("meta", e.replay_key)
+        meta = index.get(e.replay_key)
+        if not isinstance(meta, dict):
+            meta = ctx.cache.get_json("meta", e.replay_key)
         if meta is None:
             todo.append(e)
         else:
             e.meta = meta
-            _attach(e, ctx)
-    for e in progress_bar(todo, "replays", ctx.progress):
-        res = _render_json(e.record.public_json())
-        if isinstance(res, str):
-            problems.append(f"game {e.ident} ({e.origin}): refused, not published: {res}")
-            e.refused = True
-            continue
-        gif, viewer, meta = res
-        meta["record_bytes"] = len(_record_bytes(e.record))
-        ctx.cache.put_bytes("gif", e.replay_key, gif)
-        ctx.cache.put_json("viewer", e.replay_key, viewer)
-        ctx.cache.put_json("meta", e.replay_key, meta)
-        e.meta, e.viewer = meta, viewer
-        _attach(e, ctx, gif)
+            if _attach(e, ctx):
+                metas[e.replay_key] = meta
+
+    def refused(e: GameEntry, why: str) -> None:
+        what = f"record {e.source}" if e.source else f"game {e.ident} ({e.origin})"
+        problems.append(f"{what}: refused, not published: {why}")
+        e.refused = True
+
+    workers = min(jobs or os.cpu_count() or 1, len(todo))
+    if len(todo) >= PARALLEL_REPLAYS and workers > 1 and ctx.cache.root is not None:
+        _render_in_workers(todo, ctx, workers, refused, metas)
+    else:
+        for e in progress_bar(todo, "replays", ctx.progress):
+            # a record read by the build was checked field by field as it was read
+            res = _render_json(e.record)
+            if isinstance(res, str):
+                refused(e, res)
+                continue
+            gif, viewer, meta = res
+            meta["record_bytes"] = len(_record_bytes(e.record))
+            ctx.cache.put_bytes("gif", e.replay_key or "", gif)
+            ctx.cache.put_json("viewer", e.replay_key or "", viewer)
+            ctx.cache.put_json("meta", e.replay_key or "", meta)
+            e.meta, e.viewer = meta, viewer
+            _attach(e, ctx, gif)
+            metas[e.replay_key or ""] = meta
+    if metas != index:
+        ctx.cache.put_json("replay-metas", index_key, metas)
     return problems
 
 
-def _attach(entry: GameEntry, ctx: BuildContext, gif: bytes | None = None) -> None:
+def _render_in_workers(
+    todo: list[GameEntry],
+    ctx: BuildContext,
+    workers: int,
+    refused: Any,
+    metas: dict[str, Any],
+) -> None:
+    """Draw ``todo`` in worker processes (:func:`atlas.arena.pool.run_pool`): each
+    reads its game's record (from its file, or the JSON of a game the build played),
+    draws it and stores the drawing in the cache; this process writes the site."""
+    from ...arena.pool import run_pool
+
+    root = os.fspath(ctx.cache.root or "")
+    jobs = [
+        (
+            root,
+            e.replay_key,
+            e.source,
+            e.digest,
+            None if e.source is not None and e.loader is not None else e.record.public_json(),
+        )
+        for e in todo
+    ]
+    bar = progress_bar((), "replays", ctx.progress, total=len(todo)) if ctx.progress else None
+
+    def done(i: int, value: Any) -> None:
+        e = todo[i]
+        if bar is not None:
+            bar.update(1)
+        if isinstance(value, str):
+            refused(e, value)
+            return
+        meta, gif = value
+        e.meta = meta
+        _attach(e, ctx, gif)
+        metas[e.replay_key or ""] = meta
+
+    def failed(i: int, why: str) -> None:
+        if bar is not None:
+            bar.update(1)
+        refused(todo[i], why)
+
+    try:
+        run_pool(jobs, _render_job, workers, done, failed)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _render_job(job: tuple[str, str, str | None, str, dict[str, Any] | None]) -> Any:
+    """A worker's job: draw one game, store the drawing in the cache at ``root``, and
+    return its meta data and GIF (or why the record is refused)."""
+    from ...sim.records import load_record, record_from_json
+    from .cache import Cache
+
+    root, key, source, digest, data = job
+    try:
+        if data is None:
+            assert source is not None
+            record = load_record(source)
+            if content_key("record", public_json(record)) != digest:
+                return "the file changed while the site was built"
+        else:
+            record = record_from_json(data)
+    except AtlasError as exc:
+        return str(exc)
+    res = _render_json(record)
+    if isinstance(res, str):
+        return res
+    gif, viewer, meta = res
+    meta["record_bytes"] = len(_record_bytes(record))
+    cache = Cache(root)
+    try:
+        cache.put_bytes("gif", key, gif)
+        cache.put_json("viewer", key, viewer)
+        cache.put_json("meta", key, meta)
+    finally:
+        cache.close()
+    return meta, gif
+
+
+def _attach(entry: GameEntry, ctx: BuildContext, gif: bytes | None = None) -> bool:
     """Write the game's GIF and its public record (kept from the previous site when
-    their keys did not change)."""
+    their keys did not change); False when the cache lost the GIF (the game is drawn
+    again next time)."""
     key = entry.replay_key or ""
     rel = f"img/games/{entry.ident}.gif"
 
@@ -120,7 +236,7 @@ def _attach(entry: GameEntry, ctx: BuildContext, gif: bytes | None = None) -> No
         ctx.out.put(rel, gif_bytes, key=key)
     except AtlasError:
         ctx.cache.put_json("meta", key, None)  # a torn cache: render again next time
-        return
+        return False
     entry.gif = rel
 
     rec_rel = f"games/{entry.ident}.json"
@@ -129,6 +245,7 @@ def _attach(entry: GameEntry, ctx: BuildContext, gif: bytes | None = None) -> No
     ctx.out.put(rec_rel, lambda: _record_bytes(entry.record), key=entry.digest)
     entry.record_file = rec_rel
     entry.record_kb = max(1, round(entry.meta["record_bytes"] / 1024))
+    return True
 
 
 def _record_bytes(record: Any) -> bytes:

@@ -4,18 +4,22 @@ made a :class:`~atlas.render.site.entries.GameEntry` on its map (:func:`game_ent
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...errors import AtlasError, PlanError, RecordError
-from ...fsutil import read_regular_file
-from .cache import content_key
-from .entries import GameEntry, MapEntry
+from ...errors import AtlasError, PlanError, RecordError, located
+from ...fsutil import read_regular_file, temporary_mark
+from .cache import Cache, content_key
+from .entries import GameEntry, MapEntry, RecordHead
 from .pages import slugify
 
 __all__ = [
+    "LoadedRecord",
     "load_records",
     "load_event",
     "event_void_rule",
@@ -25,21 +29,57 @@ __all__ = [
 ]
 
 
-def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
-    """Every replay record (``*.json``, ``*.json.gz``) under ``records_dir``.
+@dataclass
+class LoadedRecord:
+    """A saved record found by a build: its file as the user named it, its head, the
+    content key of its public JSON, and the whole record when it was read whole (a
+    file the build had not seen), else a way to read it (:attr:`load`)."""
 
-    The walk enters no symlinked folder and reads a symlinked file only when it leads
-    to a regular file inside ``records_dir``; what it leaves out is listed in
-    ``problems``.  Each record is loaded within the readers' limits
-    (:func:`atlas.sim.records.load_record`) and checked when it is drawn.
+    source: str
+    head: RecordHead
+    digest: str
+    record: Any = None
+
+    def load(self) -> Any:
+        """The whole record, read from its file again, checked to be the one seen."""
+        from ...sim.records import load_record
+
+        if self.record is not None:
+            return self.record
+        record = load_record(self.source)
+        if content_key("record", public_json(record)) != self.digest:
+            raise RecordError("the file changed while the site was built", path=self.source)
+        return record
+
+
+def load_records(
+    records_dir: Path,
+    problems: list[str],
+    cache: Cache | None = None,
+    version: str = "",
+) -> list[LoadedRecord]:
+    """Every replay record (``*.json``, ``*.json.gz``) under ``records_dir``, each with
+    its file as the user names it (``records_dir`` as given, then the file's path in it).
+
+    The walk enters no symlinked folder (nor a temporary of a running tournament) and
+    reads a symlinked file only when it leads to a regular file inside
+    ``records_dir``; what it leaves out is listed in ``problems``, each naming its file
+    (and line, where there is one) the same way.  Each record is loaded within the
+    readers' limits (:func:`atlas.sim.records.load_record`) and checked when it is
+    drawn.
+
+    With a ``cache``, a file whose bytes the last build of this folder read (with the
+    same code ``version``) is not parsed again: its head and content key come from one
+    index in the cache, and the whole record is read only if something needs it.
     """
-    from ...sim.records import load_record
+    from ...limits import MAX_RECORD_BYTES
+    from ...sim.records import record_from_bytes
 
-    out = []
     top = records_dir.resolve()
     files: list[Path] = []
     for here, dirs, names in os.walk(records_dir, followlinks=False):
-        dirs.sort()
+        # a temporary of a tournament still running (or killed) holds no record yet
+        dirs[:] = sorted(d for d in dirs if temporary_mark(Path(here) / d) is None)
         for name in sorted(names):
             if not (name.endswith(".json") or name.endswith(".json.gz")):
                 continue
@@ -55,35 +95,80 @@ def load_records(records_dir: Path, problems: list[str]) -> list[Any]:
                 problems.append(f"record {p}: left out, not a regular file")
                 continue
             files.append(p)
+    index_key = content_key("record-heads", version, str(top))
+    seen: dict[str, Any] = {}
+    known: dict[str, Any] = {}
+    if cache is not None:
+        found = cache.get_json("record-heads", index_key)
+        if isinstance(found, dict) and isinstance(found.get("heads"), dict):
+            seen, known = found["heads"], found.get("files") or {}
+    heads: dict[str, Any] = {}
+    stats: dict[str, Any] = {}
+    out = []
     for p in files:
+        rel = os.path.relpath(p, records_dir)
         try:
-            out.append(load_record(p))
-        except RecordError as exc:
-            problems.append(f"record {p.name}: {exc.reason}")
+            st = os.stat(p)
+            mark = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            # a file as it was (same size, times and inode) is not even read again
+            sha = known[rel][4] if known.get(rel, [None])[:4] == mark else None
+            if sha is None or sha not in seen:
+                raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
+                sha = hashlib.sha256(raw).hexdigest()
+            if sha in seen:
+                head_json, digest = seen[sha]
+                out.append(LoadedRecord(str(p), RecordHead.from_json(head_json), digest))
+            else:
+                record = record_from_bytes(raw, p)
+                head = RecordHead.of(record)
+                digest = content_key("record", public_json(record))
+                head_json = head.to_json()
+                out.append(LoadedRecord(str(p), head, digest, record))
+        except (RecordError, OSError) as exc:
+            if isinstance(exc, RecordError):
+                problems.append("record " + located(p, exc.line, exc.reason))
+            else:
+                problems.append(f"record {p}: cannot read file: {exc.strerror or exc}")
+            continue
+        heads[sha] = [head_json, digest]
+        stats[rel] = [*mark, sha]
+    if cache is not None and (heads != seen or stats != known):
+        cache.put_json("record-heads", index_key, {"heads": heads, "files": stats})
     return out
 
 
 def shown_paths(roots: Sequence[Path]) -> Callable[[str], str]:
-    """A function that rewrites ``ROOT/...`` (as given, absolute or resolved) to
-    ``NAME/...`` in a text, for each of ``roots``: a published page names a bad file
-    from its folder, never by a path of the machine that built the site."""
+    """A function that rewrites ``ROOT/...`` (as given, absolute or resolved), and
+    ``ROOT`` itself, to ``NAME/...`` and ``NAME`` in a text, for each of ``roots``: a
+    published page names a bad file from its folder, never by a path of the machine
+    that built the site."""
     forms: dict[str, str] = {}
     for root in roots:
         for form in {str(root), os.path.abspath(root), str(root.resolve())}:
-            if form not in ("", ".", "/"):
-                forms[form.rstrip("/") + "/"] = (root.resolve().name or "maps") + "/"
+            form = form.rstrip("/")
+            if form not in ("", "."):
+                forms[form] = root.resolve().name or "maps"
+    if not forms:
+        return lambda text: text
+    pattern = re.compile(  # a whole path: nothing of a longer one before or after
+        r"(?<![\w./-])(?:"
+        + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+        + r")(?=/|$|[\s,;:)'\"])"
+    )
 
     def shown(text: str) -> str:
-        for form in sorted(forms, key=len, reverse=True):
-            text = text.replace(form, forms[form])
-        return text
+        return pattern.sub(lambda m: forms[m.group(0)], text)
 
     return shown
 
 
 def load_event(
-    folder: Path, problems: list[str], taken: Sequence[str] = ()
-) -> tuple[str, list[Any]] | None:
+    folder: Path,
+    problems: list[str],
+    taken: Sequence[str] = (),
+    cache: Cache | None = None,
+    version: str = "",
+) -> tuple[str, list[LoadedRecord]] | None:
     """The name and records of an organiser's tournament folder (``atlas tournament
     --out DIR``: ``records/``, ``results.json``, ``tournament.toml``), or None with the
     reason in ``problems``.  The name is the plan's ``name`` when it has one, else the
@@ -107,11 +192,19 @@ def load_event(
             data = tomllib.loads(read_regular_file(plan, 1 << 20, PlanError).decode("utf-8"))
             if isinstance(data.get("name"), str) and data["name"].strip():
                 name = data["name"].strip()
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AtlasError) as exc:
-            problems.append(f"tournament {plan}: cannot read the plan: {exc}")
+        except AtlasError as exc:
+            problems.append(f"tournament plan {exc}")
+        except UnicodeDecodeError:
+            problems.append(f"tournament plan {located(plan, None, 'not UTF-8 text')}")
+        except tomllib.TOMLDecodeError as exc:
+            line = re.search(r"line (\d+)", str(exc))
+            problems.append(
+                "tournament plan "
+                + located(plan, int(line.group(1)) if line else None, f"not TOML: {exc}")
+            )
     if name in taken:
         name = f"{folder.resolve().parent.name}/{name}"
-    recs = load_records(records, problems)
+    recs = load_records(records, problems, cache, version)
     if not recs:
         problems.append(f"tournament {folder}: no records to publish")
         return None
@@ -139,18 +232,28 @@ def event_void_rule(folder: Path, problems: list[str]) -> float | None:
 
 
 def game_entries(
-    records: list[Any], origin: str, maps: list[MapEntry], taken: set[str]
+    records: Sequence[Any], origin: str, maps: list[MapEntry], taken: set[str]
 ) -> list[GameEntry]:
+    """Each record as a game of the site, on its map when the build has it: whole
+    records (the build's own games) or saved ones (:class:`LoadedRecord`, which keep
+    their files: :attr:`GameEntry.source`)."""
     by_hash = {(e.game, e.game_map.content_hash): e for e in maps if e.game_map is not None}
     out = []
-    for rec in records:
-        digest = content_key("record", public_json(rec))
-        map_entry = by_hash.get((rec.game, rec.map.hash))
-        mslug = map_entry.slug if map_entry else slugify(f"{rec.game}-{rec.map.name}")
+    for item in records:
+        if isinstance(item, LoadedRecord):
+            head, digest, source = item.head, item.digest, item.source
+        else:
+            head, source = RecordHead.of(item), None
+            digest = content_key("record", public_json(item))
+        map_entry = by_hash.get((head.game, head.map.hash))
+        mslug = map_entry.slug if map_entry else slugify(f"{head.game}-{head.map.name}")
         ident = slugify(f"{mslug}-{digest[:10]}", taken)
-        entry = GameEntry(
-            ident, rec, origin, map_entry.slug if map_entry else None, digest=digest
-        )
+        entry = GameEntry(ident, head, origin, map_entry.slug if map_entry else None)
+        entry.digest, entry.source = digest, source
+        if isinstance(item, LoadedRecord):
+            entry.loader, entry._record = item.load, item.record
+        else:
+            entry._record = item
         if map_entry is not None:
             map_entry.games.append(entry)
         out.append(entry)

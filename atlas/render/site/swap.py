@@ -1,20 +1,39 @@
 """Where a build may write, and how its site takes the old one's place: the marker
 of a site atlas built (:data:`SITE_MARKER`, :func:`check_site_folder`) and the swap
 (:func:`move_into_place`), which carries over the files a user added and leaves the
-old site whole when it fails."""
+old site whole when it fails.
+
+A build writes its site inside a marked temporary folder beside the target
+(:class:`atlas.fsutil.Temporary`, ``.atlas-tmp-site-XXXXXXXX/site``).  Where the
+system can (Linux's ``renameat2`` with ``RENAME_EXCHANGE``), the swap exchanges the
+two folders in one step, so at every moment the target is either the old site or the
+new one, whole; the old one, now inside the temporary, is removed with it.  Elsewhere
+the old site is first moved into the temporary (``old``), then the new one into place:
+a run killed between the two leaves the target missing, and the next build moves the
+old site back (:func:`recover_site`) before it removes the temporary.
+"""
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
 import os
-import shutil
-import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ...errors import OutputFolderError
 from .output import MANIFEST
 
-__all__ = ["SITE_MARKER", "check_site_folder", "mark_site", "move_into_place"]
+__all__ = [
+    "SITE_MARKER",
+    "check_site_folder",
+    "mark_site",
+    "move_into_place",
+    "exchange",
+    "recover_site",
+]
 
 
 #: The file atlas leaves in every site it builds: the list of the files it wrote.
@@ -46,14 +65,21 @@ def check_site_folder(out: Path) -> None:
 
 
 def _written_files(folder: Path) -> list[str]:
-    return sorted(
-        str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() or p.is_symlink()
-    )
+    """Every file (and link) under ``folder``, as paths in it, sorted."""
+    top = os.fspath(folder)
+    out = []
+    for here, dirs, names in os.walk(top):
+        rel = os.path.relpath(here, top)
+        for name in names + [d for d in dirs if os.path.islink(os.path.join(here, d))]:
+            out.append(name if rel == "." else os.path.join(rel, name))
+    return sorted(out)
 
 
-def mark_site(tmp: Path) -> None:
-    files = _written_files(tmp)
-    data = {"format": "atlas-site", "version": 1, "files": files}
+def mark_site(tmp: Path, files: Sequence[str] | None = None) -> None:
+    """Write the site's marker: the list of the files atlas wrote (``files``, or every
+    file under ``tmp``)."""
+    listed = sorted(set(files)) if files is not None else _written_files(tmp)
+    data = {"format": "atlas-site", "version": 1, "files": listed}
     (tmp / SITE_MARKER).write_text(
         json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8"
     )
@@ -69,9 +95,38 @@ def _foreign_files(old: Path) -> list[str]:
     return [f for f in _written_files(old) if f not in mine]
 
 
-def move_into_place(tmp: Path, out: Path) -> None:
-    """Swap the new site in; the files a user added to the old site are carried over
-    (never deleted), and a failure leaves the old site whole."""
+def exchange(a: Path, b: Path) -> bool:
+    """Swap the folders ``a`` and ``b`` in one step (``renameat2(RENAME_EXCHANGE)``).
+
+    Returns False when the system or the file system cannot (nothing moved then).
+
+    Raises
+    ------
+    OSError
+        The exchange was possible but failed (nothing moved then either).
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):  # pragma: no cover - not Linux, or an old libc
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), os.fspath(a), None, os.fspath(b))
+
+
+def move_into_place(tmp: Path, out: Path, aside: Path | None = None) -> None:
+    """Swap the new site ``tmp`` in at ``out``; the files a user added to the old site
+    are carried over (never deleted), and a failure leaves the old site whole.
+
+    The old site ends up at ``tmp`` (exchanged) or at ``aside`` (moved there first,
+    where the system cannot exchange folders; default: beside ``tmp``, ``tmp.old``):
+    either way inside the build's temporary, which the caller removes.
+    """
     foreign = _foreign_files(out) if out.is_dir() else []
     clash = [f for f in foreign if (tmp / f).exists()]
     if clash:
@@ -85,16 +140,34 @@ def move_into_place(tmp: Path, out: Path) -> None:
             os.symlink(os.readlink(out / f), tmp / f)
         else:
             os.link(out / f, tmp / f)  # the same file, kept when the old site goes
-    old = None
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
-        old.rmdir()
+    if out.exists() or out.is_symlink():
+        if exchange(tmp, out):
+            return
+        old = aside if aside is not None else tmp.with_name(tmp.name + ".old")
         os.replace(out, old)
-    try:
-        os.replace(tmp, out)
-    except OSError:
-        if old is not None:
+        try:
+            os.replace(tmp, out)
+        except OSError:
             os.replace(old, out)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+            raise
+        return
+    os.replace(tmp, out)
+
+
+def recover_site(folder: Path, mark: dict[str, Any]) -> None:
+    """Move back the old site a killed build had moved into its temporary ``folder``
+    (``old``), when the site it was for is missing (the build died between the two
+    steps of a swap that could not exchange).  Called by
+    :func:`atlas.fsutil.remove_stale_temporaries` before it removes ``folder``."""
+    target = folder.parent / str(mark.get("target", ""))
+    old = folder / "old"
+    if (
+        mark.get("purpose") == "site"
+        and mark.get("target")
+        and not target.exists()
+        and not target.is_symlink()
+        and old.is_dir()
+        and not old.is_symlink()
+        and (old / SITE_MARKER).is_file()
+    ):
+        os.replace(old, target)

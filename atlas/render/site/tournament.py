@@ -199,14 +199,16 @@ def start_warm_up(plan: SiteTournament, jobs: int | None) -> Any:
     """Warm the bots of every game still to play, in worker processes, while the main
     process draws the maps; returns the executor and its futures (or ``None``)."""
     import concurrent.futures as cf
-    import multiprocessing as mp
 
     games = sorted({spec.game for _, _, spec in plan.todo})
     workers = min(jobs or os.cpu_count() or 1, len(games))
     if workers < 1:
         return None
-    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method))
+    from ...arena.pool import die_with_parent, pool_context
+
+    pool = cf.ProcessPoolExecutor(
+        max_workers=workers, mp_context=pool_context(), initializer=die_with_parent
+    )
     order = sorted(games, key=lambda g: -len(plan.warm[g][2]))
     return pool, [pool.submit(warm_bots, g, *plan.warm[g]) for g in order]
 

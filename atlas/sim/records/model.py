@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, cast
 
 from ...errors import MapFormatError, RecordError
@@ -430,15 +431,24 @@ class RecordBuilder:
         )
 
 
+@lru_cache(maxsize=64)
+def _parsed_map(game: str, name: str, text: str) -> tuple[GameMap, str]:
+    """A record's embedded map and its hash: parsed once for the many records (and the
+    many calls of one record's :meth:`Record.game_map`) that embed the same map; a
+    :class:`GameMap` is immutable, so one copy serves them all."""
+    game_map = parse_map(text, game=game, name=name)
+    return game_map, game_map.content_hash
+
+
 def _rebuild_map(record: Record, path: str | os.PathLike[str] | None) -> GameMap:
     try:
-        game_map = parse_map(record.map.text, game=record.game, name=record.map.name)
+        game_map, digest = _parsed_map(record.game, record.map.name, record.map.text)
     except MapFormatError as exc:
         raise RecordError(f"the embedded map does not parse: {exc}", path=path) from None
-    if game_map.content_hash != record.map.hash:
+    if digest != record.map.hash:
         raise RecordError(
             f"map hash mismatch: the embedded map {record.map.name!r} hashes to "
-            f"{game_map.content_hash[:12]}..., the record says "
+            f"{digest[:12]}..., the record says "
             f"{record.map.hash[:12]}...",
             path=path,
         )
