@@ -143,9 +143,7 @@ class LazyKernel:
         if self._dispatcher is None:
             with _LOCK:
                 if self._dispatcher is None:
-                    import numba as real
-
-                    self._dispatcher = real.njit(**self._options)(self.py_func)
+                    self._dispatcher = _make_dispatcher(self.py_func, self._options)
         return self._dispatcher
 
     @property
@@ -176,6 +174,45 @@ class LazyKernel:
 
     def __repr__(self) -> str:
         return f"<lazy kernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
+
+
+_DISPATCHER: Any = None
+
+
+def _dispatcher_class() -> Any:
+    """numba's CPU dispatcher, compiling one version per type for calls from compiled
+    code: a constant argument (``f(grid, 0, True)``) would otherwise be typed as its
+    literal value (``Literal[int](0)``), and each call site with other constants would
+    compile the kernel again (the tron bots' chamber walk was compiled ten times)."""
+    global _DISPATCHER
+    if _DISPATCHER is None:
+        from numba.core import types
+        from numba.core.registry import CPUDispatcher
+
+        class Dispatcher(CPUDispatcher):  # type: ignore[misc]
+            def get_call_template(self, args: Any, kws: Any) -> Any:
+                args = tuple(types.unliteral(a) for a in args)
+                kws = {k: types.unliteral(v) for k, v in kws.items()}
+                return super().get_call_template(args, kws)
+
+        _DISPATCHER = Dispatcher
+    return _DISPATCHER
+
+
+def _make_dispatcher(func: Callable[..., Any], options: dict[str, Any]) -> Any:
+    """``numba.njit(**options)(func)`` as :func:`_dispatcher_class` (numba is imported
+    here)."""
+    targetoptions = dict(options)
+    cache = targetoptions.pop("cache", False)
+    local_types = targetoptions.pop("locals", {})
+    targetoptions.setdefault("boundscheck", None)
+    targetoptions["nopython"] = True
+    dispatcher = _dispatcher_class()(
+        py_func=func, locals=dict(local_types), targetoptions=targetoptions
+    )
+    if cache:
+        dispatcher.enable_caching()
+    return dispatcher
 
 
 def njit(*args: Any, **options: Any) -> Any:

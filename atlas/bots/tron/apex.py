@@ -122,7 +122,7 @@ class SearchTables:
         self.tt_key[:] = 0
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True)
 def chamber_score(
     grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front, swap
 ):  # pragma: no cover - numba

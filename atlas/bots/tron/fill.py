@@ -18,7 +18,7 @@ References
 
 from __future__ import annotations
 
-import numba
+from ...jit import numba  # kernels compiled on first use, one version per type
 import numpy as np
 
 from ..search import clock
