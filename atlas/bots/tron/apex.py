@@ -36,7 +36,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numba
 import numpy as np
 
 from ...jit import numba as lazy
