@@ -166,6 +166,9 @@ def test_commands_say_what_they_compile():
     assert what == "the tron bots' kernels"
     assert seconds == compile_seconds("tron", ["apex", "voronoi"]) > 0
     assert compiling(parser.parse_args(["validate", "m.txt"])) == COMPILING
+    what, seconds = compiling(parser.parse_args(["build", "--jobs", "1"]))
+    assert what == "the analyses' and the bots' kernels"
+    assert seconds > compile_seconds("tron", ["apex", "voronoi"])  # every bot, one core
 
 
 @pytest.mark.parametrize("game", ["tron", "isolation", "connect5", "outpost"])
