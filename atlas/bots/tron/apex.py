@@ -362,6 +362,8 @@ class ApexBot(FrontlineBot):
     """``frontline``'s evaluation and endgame in a search ordered by a move table."""
 
     name = "apex"
+    #: Seconds of one core to compile its kernels from an empty cache (measured).
+    compile_seconds = 20.0
     #: Value of a draw (collision, or both crashing) in the evaluation's units.
     draw = DRAW
     #: Evaluation parameters (:data:`EVAL`).
