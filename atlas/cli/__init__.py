@@ -179,7 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         quiet = getattr(args, "quiet", False)
-        what, seconds = compiling(args) if sys.stderr.isatty() and not quiet else COMPILING
+        terminal = not quiet and bool(getattr(sys.stderr, "isatty", lambda: False)())
+        what, seconds = compiling(args) if terminal else COMPILING
         with compile_notice(what, seconds, terminal=False if quiet else None):
             return int(args.func(args, fail) or 0)
     except AtlasError as exc:

@@ -153,6 +153,9 @@ class PlannerOutpostBot(BotBase):
     """
 
     name = "planner"
+    #: Seconds of one core to compile its kernels from an empty cache (estimated, not
+    #: measured alone).
+    compile_seconds = 15.0
 
     def __init__(
         self,
