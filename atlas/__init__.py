@@ -11,6 +11,7 @@ The Python API, one line each (``help(atlas.NAME)`` for the whole of one)::
     load_record     Read a replay record (.json or .json.gz).
     tournament      Play a tournament and rate its players.
     build_site      Build the static site, as ``atlas build`` does.
+    fairness        Report whether maps favour a seat: symmetries and played evidence.
     set_cache_dir   Keep atlas's compiled kernels under a folder of your choice.
 
     GameMap         A map of one game.
@@ -20,6 +21,8 @@ The Python API, one line each (``help(atlas.NAME)`` for the whole of one)::
     Record          A finished game: a replay record, with what Python does with one.
     Results         What a tournament played: every game's record, and the standings.
     Standings       The standings of a set of games, with 95 % intervals (a table in Jupyter).
+    FairnessReport  A map's fairness report: symmetries, each seat's score, the verdict.
+    FairnessReports  The fairness reports of maps, and a line for each map not reported.
 
 In Jupyter a map shows its picture, an analysis its overlays, a record the replay
 viewer, standings and results a table.  Errors: :class:`AtlasError` and its subclasses
@@ -57,6 +60,7 @@ __all__ = [
     "load_record",
     "tournament",
     "build_site",
+    "fairness",
     "set_cache_dir",
     # what they return
     "GameMap",
@@ -66,6 +70,8 @@ __all__ = [
     "Record",
     "Results",
     "Standings",
+    "FairnessReport",
+    "FairnessReports",
     # errors and warnings
     "AtlasError",
     "ArgumentError",
@@ -84,47 +90,24 @@ __all__ = [
 
 #: Public name -> the module that defines it (imported by :func:`__getattr__` on first
 #: use, so ``import atlas`` loads neither numpy nor numba).
-#: ``fairness``: issue 22 adds ``"fairness": "api.fairness"`` here (and the name to
-#: ``__all__`` and the list in the docstring) when ``atlas.arena.fairness`` lands.
-_LAZY = {
-    **dict.fromkeys(
+_LAZY: dict[str, str] = {
+    name: module
+    for module, names in (
         (
-            "read_map",
-            "write_map",
-            "analyze",
-            "validate",
-            "play",
-            "load_record",
-            "tournament",
-            "build_site",
-            "GameMap",
-            "Analysis",
-            "ValidationReport",
-            "Problem",
-            "Record",
-            "Results",
-            "Standings",
+            "api",
+            "read_map write_map analyze validate play load_record tournament build_site "
+            "fairness GameMap Analysis ValidationReport Problem Record Results Standings "
+            "FairnessReport FairnessReports",
         ),
-        "api",
-    ),
-    "set_cache_dir": "jit",
-    **dict.fromkeys(
+        ("jit", "set_cache_dir"),
         (
-            "AtlasError",
-            "ArgumentError",
-            "MapFormatError",
-            "RecordError",
-            "PlanError",
-            "BotError",
-            "ParamError",
-            "UnknownNameError",
-            "OutputFolderError",
-            "InvalidMoveError",
-            "IllegalMoveError",
+            "errors",
+            "AtlasError ArgumentError MapFormatError RecordError PlanError BotError "
+            "ParamError UnknownNameError OutputFolderError InvalidMoveError IllegalMoveError",
         ),
-        "errors",
-    ),
-    "AtlasDeprecationWarning": "deprecation",
+        ("deprecation", "AtlasDeprecationWarning"),
+    )
+    for name in names.split()
 }
 
 #: Top-level names that moved: old name -> (module, new name, since which version).
@@ -143,6 +126,8 @@ _jit.install_numba_cache_hook()
 if TYPE_CHECKING:  # pragma: no cover
     from .api import (
         Analysis,
+        FairnessReport,
+        FairnessReports,
         GameMap,
         Problem,
         Record,
@@ -151,6 +136,7 @@ if TYPE_CHECKING:  # pragma: no cover
         ValidationReport,
         analyze,
         build_site,
+        fairness,
         load_record,
         play,
         read_map,

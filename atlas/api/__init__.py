@@ -9,6 +9,7 @@ prints; each value shows itself in Jupyter.
 from __future__ import annotations
 
 from .analysis import Analysis, analyze
+from .fairness import FairnessReport, FairnessReports, fairness
 from .games import Record, load_record, play
 from .maps import GameMap, read_map, write_map
 from .site import build_site
@@ -24,6 +25,7 @@ __all__ = [
     "load_record",
     "tournament",
     "build_site",
+    "fairness",
     "GameMap",
     "Analysis",
     "ValidationReport",
@@ -31,4 +33,6 @@ __all__ = [
     "Record",
     "Results",
     "Standings",
+    "FairnessReport",
+    "FairnessReports",
 ]

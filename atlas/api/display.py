@@ -26,6 +26,7 @@ __all__ = [
     "replay_frame",
     "standings_html",
     "results_html",
+    "fairness_html",
     "REPLAY_HEIGHT",
 ]
 
@@ -199,3 +200,50 @@ def results_html(results: Any) -> str:
         + _table(("#", "map", "players", "winner", "reason", "turns"), games, "games")
         + "</details>"
     )
+
+
+def _seat_cell(seat: Any) -> str:
+    """``0.750 [0.600, 0.900]``, or a dash with no games."""
+    if seat is None:
+        return ""
+    if seat.score is None:
+        return "-"
+    return f"{seat.score:.3f} [{seat.low:.3f}, {seat.high:.3f}]"
+
+
+def fairness_html(reports: Sequence[Any], problems: Sequence[str] = ()) -> str:
+    """Fairness reports as one table (a row per map: its symmetries, each seat's score
+    with its 95 % interval, the draws, the verdict and the games behind it), the
+    problems, and the method and the rule in small print."""
+    seats = max((len(r.evidence.seats) for r in reports), default=0)
+    head = ("map", "game", "symmetries", *(f"seat {k + 1}" for k in range(seats)))
+    head += ("draws", "verdict", "games")
+    rows = []
+    for r in reports:
+        e = r.evidence
+        cells = [_seat_cell(e.seats[k] if k < len(e.seats) else None) for k in range(seats)]
+        rows.append(
+            (
+                r.map,
+                r.game,
+                ", ".join(r.structure.symmetries) or "none",
+                *cells,
+                e.draws if e.games else "",
+                r.verdict,
+                e.games,
+            )
+        )
+    parts = [_table(head, rows, "fairness")] if reports else []
+    if problems:
+        parts.append(
+            "<p>Not reported:</p><ul>"
+            + "".join(f"<li>{html.escape(p)}</li>" for p in problems)
+            + "</ul>"
+        )
+    if reports:
+        parts.append(
+            "<p><small>Seat scores in [0, 1] with their 95 % intervals. Method: "
+            f"{html.escape(reports[0].method)}. Verdict: {html.escape(reports[0].rule)}."
+            "</small></p>"
+        )
+    return "".join(parts)

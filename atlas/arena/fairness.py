@@ -67,6 +67,7 @@ __all__ = [
     "evidence",
     "verdict_of",
     "map_fairness",
+    "map_files",
     "fairness_report",
 ]
 
@@ -762,7 +763,9 @@ def fairness_report(
         except (AtlasError, ValueError) as exc:
             if problems is None:
                 raise
-            where = item.source if isinstance(item, GameMap) else item
+            where = item if not isinstance(item, GameMap) else item.source
+            if where is None:  # a map read from text: named by its name
+                where = f"map {item.name!r}" if isinstance(item, GameMap) else "map"
             text = str(exc)
             problems.append(text if str(where) in text else f"{where}: {text}")
             continue
@@ -781,6 +784,22 @@ def fairness_report(
         out.append(
             map_fairness(game_map, played, time_limit=time_limit, opening=opening, params=shown)
         )
+    return out
+
+
+def map_files(given: Sequence[str | os.PathLike[str]], problems: list[str]) -> list[Path]:
+    """The map files named in ``given``: a file as it is, a folder by the map files
+    found under it (:func:`atlas.maps.find_maps`); a folder with none is a line in
+    ``problems`` (``atlas fairness`` and :func:`atlas.fairness` read their maps so)."""
+    from ..maps import find_maps
+
+    out: list[Path] = []
+    for item in given:
+        path = Path(item)
+        found = find_maps(path) if path.is_dir() else [path]
+        if not found:
+            problems.append(f"{item}: a folder with no map files (*.txt) in it")
+        out += found
     return out
 
 
@@ -805,15 +824,13 @@ def _with_compat(
 
 
 def _check_players(game: str, names: Sequence[str | Player], seats: int) -> None:
-    from ..bots.registry import bot_names
+    """At most ``seats`` players, each a program or a built-in bot of ``game``
+    (:func:`~atlas.arena.players.check_specs`: the message ``atlas play`` prints)."""
     from ..errors import BotError
+    from .players import check_specs
 
     if len(names) > seats:
         raise BotError(
             f"{len(names)} players for the {seats} seats of {game}: name at most {seats}"
         )
-    known = bot_names(game)
-    for name in names:
-        p = parse_player(name)
-        if p.builtin is not None and p.builtin not in known:
-            raise BotError(f"unknown {game} bot {p.builtin!r}; built-in: {', '.join(known)}")
+    check_specs(game, names)

@@ -75,9 +75,7 @@ def add(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
     """Exit 0 when every map was reported, 2 when one could not be read or played."""
-    from pathlib import Path
-
-    from ..maps import find_maps
+    from ..arena.fairness import map_files
     from ..render.site.cache import Cache
 
     for spec in args.bots or ():
@@ -86,12 +84,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
     say = (lambda msg: None) if args.quiet or args.json else _say
     cache = Cache(None if args.no_cache else args.cache)
     problems: list[str] = []
-    maps: list[Path] = []
-    for given in args.maps:
-        found = find_maps(given) if Path(given).is_dir() else [Path(given)]
-        if not found:
-            problems.append(f"{given}: a folder with no map files (*.txt) in it")
-        maps += found
+    maps = map_files(args.maps, problems)
     try:
         reports = _reports(args, maps, cache, problems, say)
     except (OSError, RuntimeError, TimeoutError) as exc:  # a scheduler out of reach

@@ -47,6 +47,7 @@ __all__ = [
     "Outcome",
     "Game",
     "GameBase",
+    "ArrayState",
     "State",
     "AlternatingState",
     "begin_alternating_turn",
@@ -292,24 +293,44 @@ class Outcome:
         object.__setattr__(self, "reason", reason_of(self.reason))
 
 
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def _word_of(kind: type[_E], what: str, word: _E | str) -> _E:
+    """The member of ``kind`` for ``word``; ``ValueError`` naming the known words."""
+    try:
+        return kind(word)
+    except ValueError:
+        known = ", ".join(str(member.value) for member in kind)
+        raise ValueError(f"unknown {what} {word!r}; expected one of {known}") from None
+
+
 def reason_of(word: Reason | str) -> Reason:
     """The :class:`Reason` of ``word``; ``ValueError`` naming the known words if none."""
-    try:
-        return Reason(word)
-    except ValueError:
-        raise ValueError(
-            f"unknown reason {word!r}; expected one of {', '.join(REASONS)}"
-        ) from None
+    return _word_of(Reason, "reason", word)
 
 
 def status_of(word: Status | str) -> Status:
     """The :class:`Status` of ``word``; ``ValueError`` naming the known words if none."""
-    try:
-        return Status(word)
-    except ValueError:
-        raise ValueError(
-            f"unknown status {word!r}; expected one of {', '.join(STATUSES)}"
-        ) from None
+    return _word_of(Status, "status", word)
+
+
+class ArrayState:
+    """A game state's :meth:`copy`: the arrays named in :attr:`COPIED` copied, every
+    other attribute shared (numbers, strings, tuples and read-only arrays), attributes
+    set after ``__init__`` included."""
+
+    #: The attributes holding arrays a move may change (each state names its own).
+    COPIED: ClassVar[tuple[str, ...]] = ()
+
+    def copy(self) -> Self:
+        """An independent copy (the :attr:`COPIED` arrays copied, the rest shared)."""
+        new = object.__new__(type(self))
+        attrs = dict(self.__dict__)
+        for name in self.COPIED:
+            attrs[name] = attrs[name].copy()
+        new.__dict__ = attrs
+        return new
 
 
 @runtime_checkable

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -31,6 +31,7 @@ from ..errors import IllegalMoveError, InvalidMoveError, ParamError
 from ..maps import GameMap
 from ..types import PlayerId
 from .base import (
+    ArrayState,
     GameBase,
     GameInfo,
     Outcome,
@@ -63,7 +64,7 @@ _LINES = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 
 @dataclass(eq=False)
-class Connect5State:
+class Connect5State(ArrayState):
     """A connect5 position.
 
     Attributes
@@ -84,6 +85,8 @@ class Connect5State:
         The seat that gave no valid answer (and lost), or -1.
     """
 
+    COPIED: ClassVar[tuple[str, ...]] = ("board", "heights")
+
     board: np.ndarray
     heights: np.ndarray
     to_play: int = 0
@@ -91,18 +94,6 @@ class Connect5State:
     inarow: int = DEFAULT_INAROW
     winner: int = -1
     forfeit: int = -1
-
-    def copy(self) -> Connect5State:
-        """An independent copy (arrays copied)."""
-        return Connect5State(
-            self.board.copy(),
-            self.heights.copy(),
-            self.to_play,
-            self.turn,
-            self.inarow,
-            self.winner,
-            self.forfeit,
-        )
 
     @property
     def full(self) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Cell, Grid, PlayerId
 from .base import (
+    ArrayState,
     GameBase,
     GameInfo,
     Outcome,
@@ -63,7 +64,7 @@ UNPLACED = -1
 
 
 @dataclass(eq=False)
-class IsolationState:
+class IsolationState(ArrayState):
     """An isolation position.
 
     Attributes
@@ -82,23 +83,14 @@ class IsolationState:
         The seat that gave no valid answer (and lost), or -1.
     """
 
+    COPIED: ClassVar[tuple[str, ...]] = ("blocked", "pos")
+
     blocked: Grid
     pos: np.ndarray
     to_play: int = 0
     turn: int = 0
     variant: str = "queen"
     forfeit: int = -1
-
-    def copy(self) -> IsolationState:
-        """An independent copy (arrays copied)."""
-        return IsolationState(
-            self.blocked.copy(),
-            self.pos.copy(),
-            self.to_play,
-            self.turn,
-            self.variant,
-            self.forfeit,
-        )
 
     def __repr__(self) -> str:
         return (

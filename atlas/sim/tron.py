@@ -39,14 +39,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..maps import GameMap
 from ..types import Grid, PlayerId
-from .base import SPEC, GameBase, GameInfo, Outcome, Param, Reason
+from .base import SPEC, ArrayState, GameBase, GameInfo, Outcome, Param, Reason
 
 __all__ = [
     "NORTH",
@@ -86,7 +86,7 @@ _CAUSE_TEXT = {
 
 
 @dataclass(eq=False)
-class TronState:
+class TronState(ArrayState):
     """A tron position.
 
     Attributes
@@ -111,6 +111,8 @@ class TronState:
         ``"collision"``.
     """
 
+    COPIED: ClassVar[tuple[str, ...]] = ("blocked", "heads")
+
     blocked: Grid
     heads: np.ndarray
     turn: int = 0
@@ -119,19 +121,6 @@ class TronState:
     max_turns: int = DEFAULT_MAX_TURNS
     collided: bool = False
     causes: tuple[str, str] = ("", "")
-
-    def copy(self) -> TronState:
-        """An independent copy (arrays copied)."""
-        return TronState(
-            self.blocked.copy(),
-            self.heads.copy(),
-            self.turn,
-            self.crashed,
-            self.compat,
-            self.max_turns,
-            self.collided,
-            self.causes,
-        )
 
     @property
     def over(self) -> bool:

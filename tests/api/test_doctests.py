@@ -15,6 +15,7 @@ MODULES = [
     "atlas.api.games",
     "atlas.api.tournaments",
     "atlas.api.site",
+    "atlas.api.fairness",
     "atlas.deprecation",
 ]
 

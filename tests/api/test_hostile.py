@@ -232,6 +232,26 @@ HOSTILE = [
         atlas.ArgumentError,
         lambda m: atlas.build_site(tournaments="x"),
     ),
+    ("fairness of a number", atlas.ArgumentError, lambda m: atlas.fairness(42)),
+    ("fairness, a map a number", atlas.ArgumentError, lambda m: atlas.fairness([m, 3])),
+    ("fairness of nothing", atlas.ArgumentError, lambda m: atlas.fairness("")),
+    (
+        "fairness, bots a string",
+        atlas.ArgumentError,
+        lambda m: atlas.fairness(m, bots="random"),
+    ),
+    ("fairness, no bots", atlas.ArgumentError, lambda m: atlas.fairness(m, bots=[])),
+    ("fairness, bot a number", atlas.ArgumentError, lambda m: atlas.fairness(m, bots=[1])),
+    ("fairness, empty command", atlas.BotError, lambda m: atlas.fairness(m, bots=["cmd:"])),
+    ("fairness, empty bot", atlas.BotError, lambda m: atlas.fairness(m, bots=[" "])),
+    ("fairness, games -1", atlas.ArgumentError, lambda m: atlas.fairness(m, games=-1)),
+    ("fairness, games text", atlas.ArgumentError, lambda m: atlas.fairness(m, games="3")),
+    ("fairness, opening 1.5", atlas.ArgumentError, lambda m: atlas.fairness(m, opening=1.5)),
+    ("fairness, time 0", atlas.ArgumentError, lambda m: atlas.fairness(m, time=0)),
+    ("fairness, compat word", atlas.ArgumentError, lambda m: atlas.fairness(m, compat="x")),
+    ("fairness, params a list", atlas.ArgumentError, lambda m: atlas.fairness(m, params=[1])),
+    ("fairness, jobs 0", atlas.ArgumentError, lambda m: atlas.fairness(m, jobs=0)),
+    ("fairness, cache a number", atlas.ArgumentError, lambda m: atlas.fairness(m, cache=3)),
 ]
 
 
@@ -257,3 +277,68 @@ def test_build_site_refuses_a_folder_atlas_did_not_write(tmp_path):
     (out / "thesis.tex").write_text("mine")
     _raises(atlas.OutputFolderError, atlas.build_site, out=out, games=0, cache=None)
     assert [p.name for p in Path(out).iterdir()] == ["thesis.tex"]
+
+
+# --------------------------------------------------------------------------- fairness
+
+
+def _no_games(*args, **kwargs):
+    raise AssertionError("no game should be played")
+
+
+def test_fairness_reports_the_other_maps_when_one_cannot_be_read(tmp_path, capsys):
+    good = tmp_path / "good.txt"
+    good.write_text(TRON_TEXT)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("7 3\n#######\n#1 x 2#\n#######\n")  # a stray character, line 3
+    missing = tmp_path / "missing.txt"
+    reports = atlas.fairness([bad, good, missing], games=0)
+    assert [r.map for r in reports] == ["good"]
+    first, second = reports.problems
+    assert first.startswith(f"{bad}:3:") and second.startswith(f"{missing}:")
+    assert (
+        main(["fairness", str(bad), str(good), str(missing), "--games", "0", "--no-cache"]) == 2
+    )
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"atlas fairness: {first}", f"atlas fairness: {second}"]
+    assert "Traceback" not in err
+    text = atlas.fairness("7 3\n#######\n#1 x 2#\n#######\n", games=0)
+    assert len(text) == 0 and text.problems[0].startswith("maps: ")
+
+
+def test_fairness_names_a_bot_that_does_not_exist(tmp_path, tron_map, monkeypatch):
+    monkeypatch.setattr("atlas.arena.tournament.run_games", _no_games)
+    isolation = atlas.read_map("isolation 3 3 queen\n1..\n...\n..2\n", name="iso")
+    reports = atlas.fairness([tron_map, isolation], bots=["nosuch"], games=2)
+    assert len(reports) == 0
+    tron_problem, iso_problem = reports.problems
+    played = _raises(atlas.BotError, atlas.play, tron_map, ["nosuch", "random"])
+    assert tron_problem == f"map 'tiny': {played}"
+    assert iso_problem.startswith(
+        "map 'iso': unknown isolation bot 'nosuch'; built-in: random, phased, strong (or cmd:"
+    )
+    # a tron bot is unknown to isolation only: the tron map is reported all the same
+    reports = atlas.fairness([tron_map, isolation], bots=["wallhugger"], games=0)
+    assert [r.map for r in reports] == ["tiny"]
+    (problem,) = reports.problems
+    assert problem.startswith("map 'iso': unknown isolation bot 'wallhugger'; built-in: random")
+    assert "problem: map 'iso': unknown isolation bot" in repr(reports)
+    too_many = atlas.fairness(tron_map, bots=["random"] * 3, games=0).problems
+    assert too_many == ("map 'tiny': 3 players for the 2 seats of tron: name at most 2",)
+    bad = atlas.fairness(tron_map, games=0, params={"x": 1}).problems
+    assert bad == ("map 'tiny': unknown tron parameter 'x'; expected compat, max_turns",)
+
+
+def test_fairness_with_games_0_gives_the_structure_alone(tron_map, monkeypatch):
+    monkeypatch.setattr("atlas.arena.tournament.run_games", _no_games)
+    reports = atlas.fairness(tron_map, games=0)
+    assert reports.problems == ()
+    (report,) = reports
+    assert report.games == 0 and report.verdict == "undecided"
+    assert [(s.seat, s.score, s.low, s.high) for s in report.seats] == [
+        (1, None, 0.0, 1.0),
+        (2, None, 0.0, 1.0),
+    ]
+    assert [f["key"] for f in report.structure.facts] == ["voronoi", "chambers", "parity"]
+    assert report.symmetries == ("rot180",)
+    assert report.to_json()["length"] is None and report.evidence.pairings == ()

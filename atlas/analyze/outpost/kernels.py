@@ -144,6 +144,18 @@ def ownership_kernel(  # type: ignore[no-untyped-def]
     return covered
 
 
+@numba.njit(cache=True, inline="always")
+def _diamond_template(r):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    """The ``(2r+1) x (2r+1)`` square, flat, of ``distance << 8`` from its centre (the
+    packed grid's distance bits of a diamond of radius ``r``)."""
+    w = 2 * r + 1
+    tmpl = np.empty(w * w, np.int32)
+    for a in range(w):
+        for b in range(w):
+            tmpl[a * w + b] = (abs(a - r) + abs(b - r)) << 8
+    return tmpl
+
+
 @numba.njit(cache=True)
 def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
@@ -151,10 +163,7 @@ def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  #
     values (min(old, key), or old | key on a tie: same distance bits), int32 slices
     with no index arithmetic in the loop, so it vectorises.  Marks the rows touched."""
     w = 2 * r + 1
-    tmpl = np.empty(w * w, np.int32)
-    for a in range(w):
-        for b in range(w):
-            tmpl[a * w + b] = (abs(a - r) + abs(b - r)) << 8
+    tmpl = _diamond_template(r)
     for k in range(cells.shape[0]):
         c = cells[k]
         r0 = c // stride
@@ -272,10 +281,7 @@ def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, c
         prow[k] = cells[k] // stride
         pcol[k] = cells[k] - prow[k] * stride
     w = 2 * r + 1
-    tmpl = np.empty(w * w, np.int32)
-    for a in range(w):
-        for b in range(w):
-            tmpl[a * w + b] = (abs(a - r) + abs(b - r)) << 8
+    tmpl = _diamond_template(r)
     for q in range(boxes.shape[0]):
         r0 = boxes[q, 0]
         r1 = boxes[q, 1]

@@ -63,7 +63,7 @@ import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -72,7 +72,17 @@ from ...analyze.outpost import NEUTRAL, affordable, default_homes
 from ...errors import IllegalMoveError, InvalidMoveError
 from ...maps import GameMap
 from ...types import Cell, Grid, IntGrid, PlayerId
-from ..base import SPEC, GameBase, GameInfo, Outcome, Param, Reason, _from_json, _to_json
+from ..base import (
+    SPEC,
+    ArrayState,
+    GameBase,
+    GameInfo,
+    Outcome,
+    Param,
+    Reason,
+    _from_json,
+    _to_json,
+)
 from .kernels import _ABORT, _ERR_TEXT, _MISSING, _turn_kernel
 from .moves import (
     _NO_ENDS,
@@ -181,7 +191,7 @@ class Board:
 
 
 @dataclass(eq=False)
-class OutpostState:
+class OutpostState(ArrayState):
     """An Outpost position.
 
     Attributes
@@ -230,6 +240,8 @@ class OutpostState:
     not that of the outposts as they stand (``docs/outpost.md``).
     """
 
+    COPIED: ClassVar[tuple[str, ...]] = ("rc", "starts", "owner_flat", "counts")
+
     water: Grid
     rc: npt.NDArray[np.int32]
     starts: npt.NDArray[np.int64]
@@ -245,27 +257,6 @@ class OutpostState:
     key_flat: npt.NDArray[np.int32] | None = None
     key_src: npt.NDArray[np.int64] = field(default_factory=lambda: _NO_SRC)
     stopped: tuple[int, int] | None = None
-
-    def copy(self) -> OutpostState:
-        """An independent copy (the water grid, the board and the read-only ownership
-        bookkeeping ``key_flat``/``key_src`` are shared)."""
-        return OutpostState(
-            self.water,
-            self.rc.copy(),
-            self.starts.copy(),
-            self.owner_flat.copy(),
-            self.counts.copy(),
-            self.turn,
-            self.params,
-            self.board,
-            self.afford,
-            self.pending,
-            self.built,
-            self.skip,
-            self.key_flat,
-            self.key_src,
-            self.stopped,
-        )
 
     @property
     def outposts(self) -> list[npt.NDArray[np.int32]]:
