@@ -80,6 +80,8 @@ __all__ = [
     "install_numba_cache_hook",
     "prune_caches",
     "INTERPRET_MAX_CELLS",
+    "CompileNotice",
+    "compile_notice",
 ]
 
 _LOCK = threading.RLock()
@@ -143,9 +145,7 @@ class LazyKernel:
         if self._dispatcher is None:
             with _LOCK:
                 if self._dispatcher is None:
-                    import numba as real
-
-                    self._dispatcher = real.njit(**self._options)(self.py_func)
+                    self._dispatcher = _make_dispatcher(self.py_func, self._options)
         return self._dispatcher
 
     @property
@@ -176,6 +176,48 @@ class LazyKernel:
 
     def __repr__(self) -> str:
         return f"<lazy kernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
+
+
+_DISPATCHER: Any = None
+
+
+def _dispatcher_class() -> Any:
+    """numba's CPU dispatcher, compiling one version per type for calls from compiled
+    code: a constant argument (``f(grid, 0, True)``) would otherwise be typed as its
+    literal value (``Literal[int](0)``), and each call site with other constants would
+    compile the kernel again (the tron bots' chamber walk was compiled ten times)."""
+    global _DISPATCHER
+    if _DISPATCHER is None:
+        import importlib
+
+        from numba.core.registry import CPUDispatcher
+
+        unliteral: Any = importlib.import_module("numba.core.types").unliteral
+
+        class Dispatcher(CPUDispatcher):
+            def get_call_template(self, args: Any, kws: Any) -> Any:
+                args = tuple(unliteral(a) for a in args)
+                kws = {k: unliteral(v) for k, v in kws.items()}
+                return super().get_call_template(args, kws)
+
+        _DISPATCHER = Dispatcher
+    return _DISPATCHER
+
+
+def _make_dispatcher(func: Callable[..., Any], options: dict[str, Any]) -> Any:
+    """``numba.njit(**options)(func)`` as :func:`_dispatcher_class` (numba is imported
+    here)."""
+    targetoptions = dict(options)
+    cache = targetoptions.pop("cache", False)
+    local_types = targetoptions.pop("locals", {})
+    targetoptions.setdefault("boundscheck", None)
+    targetoptions["nopython"] = True
+    dispatcher = _dispatcher_class()(
+        py_func=func, locals=dict(local_types), targetoptions=targetoptions
+    )
+    if cache:
+        dispatcher.enable_caching()
+    return dispatcher
 
 
 def njit(*args: Any, **options: Any) -> Any:
@@ -566,7 +608,143 @@ def install_numba_cache_hook() -> None:
         sys.meta_path.insert(0, _BeforeNumba())
 
 
-#: ``atlas analyze`` and ``atlas validate`` (and :func:`atlas.analyze` and
+# --- saying that kernels are being compiled ----------------------------------------
+
+
+class CompileNotice:
+    """One line on ``stream`` the first time numba compiles a kernel in this process
+    (loading one from the cache says nothing): ``compiling WHAT (first use, about N s)
+    ...``.  Made by :func:`compile_notice`; ``shown`` says whether the line was written.
+    """
+
+    def __init__(self, what: str, seconds: float, stream: Any) -> None:
+        self.what = what
+        self.seconds = seconds
+        self.stream = stream
+        self.shown = False
+
+    @property
+    def line(self) -> str:
+        """The line it writes."""
+        about = f"about {max(1, round(self.seconds)):d} s"
+        return f"atlas: compiling {self.what} (first use, {about}) ..."
+
+    def show(self) -> None:
+        """Write the line, unless it was written already."""
+        with _LOCK:
+            if self.shown:
+                return
+            self.shown = True
+        try:
+            print(self.line, file=self.stream, flush=True)
+        except (OSError, ValueError):  # a closed terminal: nothing to tell
+            pass
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+@contextlib.contextmanager
+def compile_notice(
+    what: str, seconds: float, stream: Any = None, *, terminal: bool | None = None
+) -> Iterator[CompileNotice | None]:
+    """Within this block, the first kernel numba compiles (not one it loads from its
+    cache) writes one line to ``stream`` (default standard error) saying that ``what``
+    is being compiled and about how many ``seconds`` it takes; only when ``stream`` is
+    a terminal (``terminal`` overrides the check), and at most once.
+
+    numba is not imported for it: the notice starts listening to numba's compile events
+    when something imports numba (at once if it is loaded), so a command that turns
+    out to compile nothing pays nothing.  Yields the :class:`CompileNotice`, or
+    ``None`` when nothing is to be said (not a terminal).
+
+    Examples
+    --------
+    >>> import io
+    >>> with compile_notice("the tron bots' kernels", 20, io.StringIO()) as notice:
+    ...     pass  # not a terminal: nothing is said
+    >>> notice is None
+    True
+    """
+    stream = sys.stderr if stream is None else stream
+    if not (_is_terminal(stream) if terminal is None else terminal):
+        yield None
+        return
+    notice = CompileNotice(what, seconds, stream)
+    listening: list[Any] = []
+
+    def listen() -> None:
+        import importlib
+
+        event: Any = importlib.import_module("numba.core.event")
+
+        class _Listener(event.Listener):  # type: ignore[misc]
+            def on_start(self, ev: Any) -> None:
+                notice.show()
+
+            def on_end(self, ev: Any) -> None:
+                pass
+
+        listener = _Listener()
+        event.register("numba:compile", listener)
+        listening.append(listener)
+
+    hook = _AfterNumba(listen)
+    if "numba" in sys.modules:
+        listen()
+    else:
+        sys.meta_path.insert(0, hook)
+    try:
+        yield notice
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(hook)
+        if listening:
+            import importlib
+
+            event: Any = importlib.import_module("numba.core.event")
+            event.unregister("numba:compile", listening[0])
+
+
+class _AfterNumba:
+    """A finder on ``sys.meta_path`` that runs ``then()`` once numba has been imported
+    (by any module), then steps aside: it finds numba's own module spec and has its
+    loader call ``then`` after numba's package has run."""
+
+    def __init__(self, then: Callable[[], None]) -> None:
+        self.then = then
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "numba":
+            return None
+        import importlib.util
+
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        spec: Any = importlib.util.find_spec(name)
+        loader: Any = getattr(spec, "loader", None)
+        if spec is None or loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run, then = loader.exec_module, self.then
+
+        class _Loader:
+            def create_module(self, spec: Any) -> Any:
+                return loader.create_module(spec)
+
+            def exec_module(self, module: Any) -> None:
+                module.__spec__.loader = module.__loader__ = loader  # numba's own again
+                run(module)
+                then()
+
+        spec.loader = _Loader()
+        return spec
+
+
+#: ``atlas analyze`` and ``atlas validate`` (and (and :func:`atlas.analyze` and
 #: :func:`atlas.validate`) run the kernels as plain Python (without importing numba) up
 #: to this many cells in all: loading numba costs more than analysing maps of this size
 #: without it (``benchmarks/bench_startup.py --sizes``: a fresh process took 0.31 s in

@@ -13,6 +13,15 @@ Prints:
   bundled map (budget 4 MB).
 
 Run from the repository root: ``python benchmarks/bench_render.py [--skip-build]``.
+
+``python benchmarks/bench_render.py --cold`` runs the README's first command instead,
+``atlas build`` in a fresh process from empty caches (a new temporary folder holds the
+site, atlas's game and analysis cache and, through ``ATLAS_CACHE_DIR``, numba's cache:
+nothing is deleted that this run did not make), then once more warm; it prints each
+build's phases (the stages of ``atlas.render.site.build.STAGES``), its wall time, the
+CPU seconds of the build's whole process tree (sampled from ``/proc``: what the machine's
+load does not inflate) and the load average before and after.  Budgets: cold 150 s,
+warm 15 s with no file written.
 """
 
 from __future__ import annotations
@@ -160,6 +169,85 @@ def bench_build(jobs: int | None, keep: str | None = None) -> None:
             shutil.rmtree(work, ignore_errors=True)
 
 
+def _tree_cpu(root: int, seen: dict[int, float]) -> None:
+    """Record the CPU seconds (user + system) of ``root`` and its descendants in
+    ``seen`` (pid -> the most seen: a process's last sample before it ends)."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        parent[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    for pid, value in cpu.items():
+        p = pid
+        while p in parent and p != root:
+            p = parent[p]
+        if p == root:
+            seen[pid] = max(seen.get(pid, 0.0), value)
+
+
+def _timed_build(work: Path, env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds of the process tree, and the summary line of one
+    ``atlas build`` run in ``work``."""
+    import subprocess
+    import sys
+
+    seen: dict[int, float] = {}
+    t = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "atlas", "build", "--out", "site"],
+        cwd=work,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    # standard error is a pipe: no progress bars, the summary line with the stages
+    while proc.poll() is None:
+        _tree_cpu(proc.pid, seen)
+        time.sleep(0.25)
+    wall = time.perf_counter() - t
+    err = proc.stderr.read() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"atlas build failed ({proc.returncode}): {err[-800:]}")
+    return wall, sum(seen.values()), err
+
+
+def bench_cold() -> None:
+    """The README's ``atlas build`` from empty caches, then warm (see the module notes)."""
+    import os
+
+    work = Path(tempfile.mkdtemp(prefix="atlas-bench-cold-"))
+    env = {
+        **os.environ,
+        "ATLAS_CACHE_DIR": str(work / "atlas-cache"),
+        "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    }
+    env.pop("NUMBA_CACHE_DIR", None)
+    try:
+        for label, budget in (("cold", 150.0), ("warm", 15.0)):
+            before = _load()
+            wall, cpu, log = _timed_build(work, env)
+            summary = next((ln for ln in log.splitlines() if "atlas build" in ln), log)
+            print(
+                f"{label} atlas build: {wall:6.1f} s wall, {cpu:6.1f} s CPU (all "
+                f"processes)  budget {budget:.0f} s; load average {before} before, "
+                f"{_load()} after",
+                flush=True,
+            )
+            print(f"  {summary.strip()}", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def bench_gif() -> None:
     from atlas.maps import parse_map, read_map
     from atlas.render.frames import compose, legend_band
@@ -212,7 +300,15 @@ def main() -> None:
     parser.add_argument("--skip-gif", action="store_true")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--keep", metavar="DIR", help="build in DIR and keep the site")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="only time `atlas build` in a fresh process from empty caches, then warm",
+    )
     args = parser.parse_args()
+    if args.cold:
+        bench_cold()
+        return
     if not args.skip_gif:
         bench_gif()
     if not args.skip_build:

@@ -1,13 +1,17 @@
-"""Start-up of the atlas command: each command's time in fresh processes, warm numba cache.
+"""Start-up of the atlas command: each command's first use (cold) and later uses (warm).
 
     python benchmarks/bench_startup.py [--runs 7]
 
-Every command is run once untimed (numba's cache is then warm for it), then ``--runs``
-times, each in a fresh interpreter (``python -m atlas ...``, this checkout first on the
-path).  Prints per command the median wall time and the median CPU time of the process
-(user + system: what the machine's load does not inflate), and for ``atlas bot tron
-frontline`` the time from ``Popen`` to its first answer.  The target of issue 14:
-``validate`` and ``analyze --json`` under 0.5 s.
+Every command is first run once with an empty numba cache (a new temporary folder as
+``ATLAS_CACHE_DIR``: numba compiles what the command uses, as on a fresh install; the
+command's time and CPU time are printed as "cold"), then ``--runs`` times more with that
+cache, each in a fresh interpreter (``python -m atlas ...``, this checkout first on the
+path): the median wall time and the median CPU time of the process (user + system: what
+the machine's load does not inflate) are printed as "warm".  Also, for ``atlas bot tron
+frontline``, the time from ``Popen`` to its first answer.  Targets: ``validate`` and
+``analyze --json`` under 0.5 s warm (issue 14); the first ``atlas play tron ... apex
+voronoi --time 0.1`` at most 15 s cold (issue 25).  ``--only WORD`` runs the commands
+whose label contains WORD.
 
 ``--sizes 50 100 200 300`` also times the analysis of square tron maps of those sides
 (random walls, two starts) in fresh processes, once as plain Python and once compiled
@@ -28,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+ENV.pop("NUMBA_CACHE_DIR", None)  # atlas chooses it under ATLAS_CACHE_DIR
 
 COMMANDS = [
     ("python -c pass (the interpreter alone)", ["-c", "pass"]),
@@ -57,6 +62,41 @@ COMMANDS = [
         "atlas analyze maps/connect5/standard.txt --json",
         ["-m", "atlas", "analyze", "maps/connect5/standard.txt", "--json"],
     ),
+    (
+        "atlas play tron maps/tron/duel.txt apex voronoi --time 0.1",
+        [
+            "-m",
+            "atlas",
+            "play",
+            "tron",
+            "maps/tron/duel.txt",
+            "apex",
+            "voronoi",
+            "--time",
+            "0.1",
+        ],
+    ),
+    (
+        "atlas play isolation maps/isolation/queen8.txt strong phased --time 0.1",
+        [
+            *("-m", "atlas", "play", "isolation", "maps/isolation/queen8.txt"),
+            *("strong", "phased", "--time", "0.1"),
+        ],
+    ),
+    (
+        "atlas play connect5 maps/connect5/standard.txt strong window4 --time 0.1",
+        [
+            *("-m", "atlas", "play", "connect5", "maps/connect5/standard.txt"),
+            *("strong", "window4", "--time", "0.1"),
+        ],
+    ),
+    (
+        "atlas play outpost maps/outpost/delta.txt planner balanced --time 0.1",
+        [
+            *("-m", "atlas", "play", "outpost", "maps/outpost/delta.txt"),
+            *("planner", "balanced", "--time", "0.1"),
+        ],
+    ),
 ]
 
 BOARD = b"7 4\n#######\n#1    #\n#    2#\n#######\n"
@@ -84,11 +124,13 @@ def square_map(side: int, folder: Path) -> Path:
     return path
 
 
-def run_once(args: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one fresh ``python ARGS`` process."""
+def run_once(args: list[str], cache: str | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one fresh ``python ARGS`` process (``cache``: its
+    ``ATLAS_CACHE_DIR``)."""
+    env = ENV if cache is None else {**ENV, "ATLAS_CACHE_DIR": cache}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, *args], cwd=ROOT, env=ENV, capture_output=True)
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -97,13 +139,13 @@ def run_once(args: list[str]) -> tuple[float, float]:
     return wall, cpu
 
 
-def bot_first_answer() -> float:
+def bot_first_answer(cache: str) -> float:
     """Seconds from Popen to the first answer of ``atlas bot tron frontline``."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "atlas", "bot", "tron", "frontline"],
         cwd=ROOT,
-        env=ENV,
+        env={**ENV, "ATLAS_CACHE_DIR": cache},
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
     )
@@ -128,24 +170,37 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SIDE",
         help="also time the analysis of SIDE x SIDE maps, Python vs compiled",
     )
+    ap.add_argument("--only", default="", metavar="WORD", help="commands whose label has WORD")
     args = ap.parse_args(argv)
+    import tempfile
+
     print(
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-        f"median of {args.runs} fresh processes, warm numba cache"
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; cold: the first "
+        f"run, empty numba cache; warm: median of {args.runs} fresh processes"
     )
-    print(f"{'command':52} {'wall s':>7} {'cpu s':>7}")
-    for label, cmd in COMMANDS:
-        run_once(cmd)  # warm the cache
-        times = [run_once(cmd) for _ in range(args.runs)]
-        wall = statistics.median(t[0] for t in times)
-        cpu = statistics.median(t[1] for t in times)
-        print(f"{label:52} {wall:7.3f} {cpu:7.3f}", flush=True)
-    bot_first_answer()
-    answers = [bot_first_answer() for _ in range(max(3, args.runs // 2))]
-    print(
-        f"{'atlas bot tron frontline: Popen to first answer':52} "
-        f"{statistics.median(answers):7.3f}"
-    )
+    print(f"{'command':72} {'cold s':>7} {'cpu s':>7} {'warm s':>7} {'cpu s':>7} {'load':>5}")
+    with tempfile.TemporaryDirectory(prefix="atlas-startup-") as caches:
+        for n, (label, cmd) in enumerate(COMMANDS):
+            if args.only not in label:
+                continue
+            cache = str(Path(caches) / str(n))  # empty: this command's first use
+            load = os.getloadavg()[0]
+            cold = run_once(cmd, cache)
+            times = [run_once(cmd, cache) for _ in range(args.runs)]
+            wall = statistics.median(t[0] for t in times)
+            cpu = statistics.median(t[1] for t in times)
+            print(
+                f"{label:72} {cold[0]:7.2f} {cold[1]:7.2f} {wall:7.3f} {cpu:7.3f} {load:5.1f}",
+                flush=True,
+            )
+        if args.only in "atlas bot tron frontline: Popen to first answer":
+            cache = str(Path(caches) / "bot")
+            first = bot_first_answer(cache)
+            answers = [bot_first_answer(cache) for _ in range(max(3, args.runs // 2))]
+            print(
+                f"{'atlas bot tron frontline: Popen to first answer':72} {first:7.2f} "
+                f"{'':7} {statistics.median(answers):7.3f}"
+            )
     if args.sizes:
         import tempfile
 

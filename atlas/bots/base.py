@@ -59,6 +59,10 @@ class BotBase(abc.ABC):
         The same as separate attributes (read when ``last_info`` says nothing).
     fixed_depth : int
         Search exactly this deep when positive (searching bots only).
+    compile_seconds : float
+        About how many seconds of one core numba takes to compile the bot's kernels
+        from an empty cache (what a command's first use says it waits for:
+        :func:`atlas.bots.registry.compile_seconds`); 0 for a bot without kernels.
     """
 
     name: str
@@ -68,6 +72,7 @@ class BotBase(abc.ABC):
     last_score: float | None = None
     last_nodes: float | None = None
     fixed_depth: int = 0
+    compile_seconds: float = 0.0
 
     def start(  # noqa: B027 - a hook: doing nothing is the documented default
         self, game_map: GameMap, params: Mapping[str, Any] | None, player: int

@@ -9,12 +9,13 @@ listing imports nothing heavy; :func:`make_bot` imports the one module it needs.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 
 from ..errors import UnknownNameError
 from ..sim.registry import game_modules
 from .base import BotBase, as_bot
 
-__all__ = ["bot_table", "bot_names", "bot_about", "make_bot"]
+__all__ = ["bot_table", "bot_names", "bot_about", "make_bot", "compile_seconds"]
 
 
 def bot_table(game: str) -> dict[str, str]:
@@ -56,3 +57,23 @@ def make_bot(game: str, name: str, seed: int = 0) -> BotBase:
     module, _, attr = target.partition(":")
     factory = getattr(importlib.import_module(module), attr)
     return as_bot(factory(game=game, seed=seed))
+
+
+def compile_seconds(game: str, names: Iterable[str]) -> float:
+    """About how many seconds of one core numba takes to compile the kernels of the
+    built-in bots ``names`` of ``game`` from an empty cache: the sum of their factories'
+    ``compile_seconds`` (:attr:`atlas.bots.base.BotBase.compile_seconds`; kernels two
+    bots share are counted twice).  Names that are not built-in bots count 0."""
+    table = bot_table(game)
+    total = 0.0
+    for name in sorted(set(names)):
+        target = table.get(name)
+        if target is None:
+            continue
+        module, _, attr = target.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError):  # make_bot reports it
+            continue
+        total += float(getattr(factory, "compile_seconds", 0.0))
+    return total

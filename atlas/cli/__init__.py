@@ -9,13 +9,15 @@ terminal, and ``--quiet`` silences them.
 
 Each sub-command is one module of this package (listed in :data:`COMMANDS`): its
 ``HELP`` line and ``DESCRIPTION``, ``add(p)``, which adds its arguments to its parser,
-and ``run(args, fail)``, which runs it (``fail`` is its parser's ``error``: a usage
-error, exit 2) and imports what it needs when it runs, so ``atlas --help`` and ``atlas
-validate`` do not pay for numba or imageio (a module may add ``FACTS`` its help texts
-name).  The options
-several commands take, and help texts that name facts about the games, are in
-:mod:`atlas.cli.common`; the CLI names no game (they come from the registry).  After
-changing the parser, ``python tools/make_cli_doc.py`` rewrites ``docs/cli.md``.
+optionally ``compiling(args)``, what its first use compiles and about how many seconds
+that takes (:func:`atlas.jit.compile_notice` says so on a terminal, once, when numba
+compiles; default :data:`COMPILING`), and ``run(args, fail)``, which runs it (``fail``
+is its parser's ``error``: a usage error, exit 2) and imports what it needs when it
+runs, so ``atlas --help`` and ``atlas validate`` do not pay for numba or imageio (a
+module may add ``FACTS`` its help texts name).  The options several commands take, and
+help texts that name facts about the games, are in :mod:`atlas.cli.common`; the CLI
+names no game (they come from the registry).  After changing the parser, ``python
+tools/make_cli_doc.py`` rewrites ``docs/cli.md``.
 
 Exit status: 0 success, 1 a failed check (invalid map, trace that does not replay, a
 build with broken maps under ``--strict``), 2 usage errors and unreadable input, 130
@@ -136,6 +138,22 @@ def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentP
     return parser  # pragma: no cover
 
 
+#: What a command compiles on first use, and about how many seconds of one core that
+#: takes, unless its module says better (``compiling(args)``).
+COMPILING = ("atlas's kernels", 10.0)
+
+
+def compiling(args: argparse.Namespace) -> tuple[str, float]:
+    """What the command ``args`` name compiles on first use, and about how long it
+    takes: its module's ``compiling(args)``, or :data:`COMPILING`."""
+    module = importlib.import_module(COMMANDS[args.command])
+    describe = getattr(module, "compiling", None)
+    if describe is None:
+        return COMPILING
+    what, seconds = describe(args)
+    return str(what), float(seconds)
+
+
 class Terminated(KeyboardInterrupt):
     """``SIGTERM`` reached atlas: it ends as on Ctrl-C (every bot and worker ended, every
     finished record kept), with exit status 143."""
@@ -157,8 +175,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     else:  # pragma: no cover - atlas called from a thread: signals stay the caller's
         previous = None
+    from ..jit import compile_notice
+
     try:
-        return int(args.func(args, fail) or 0)
+        quiet = getattr(args, "quiet", False)
+        terminal = not quiet and bool(getattr(sys.stderr, "isatty", lambda: False)())
+        what, seconds = compiling(args) if terminal else COMPILING
+        with compile_notice(what, seconds, terminal=False if quiet else None):
+            return int(args.func(args, fail) or 0)
     except AtlasError as exc:
         print(f"atlas: error: {exc}", file=sys.stderr)
         return 2

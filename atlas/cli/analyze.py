@@ -6,7 +6,7 @@ import argparse
 
 from . import common
 
-__all__ = ["HELP", "DESCRIPTION", "add", "run"]
+__all__ = ["HELP", "DESCRIPTION", "add", "compiling", "run"]
 
 #: The sub-command's line in ``atlas --help``.
 HELP = "analyse one map and print its key figures"
@@ -25,6 +25,12 @@ def add(p: argparse.ArgumentParser) -> None:
     )
     common.add_json(p, "the figures")
     common.add_output(p, "--png", "FILE", "also write the annotated picture here")
+
+
+def compiling(args: argparse.Namespace) -> tuple[str, float]:
+    """What the analysis of a large map compiles on first use (``atlas.cli``); a small
+    map's runs without numba and says nothing."""
+    return "the analyses' kernels", common.ANALYSIS_COMPILE_SECONDS
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:

@@ -6,7 +6,7 @@ import argparse
 
 from . import common
 
-__all__ = ["HELP", "DESCRIPTION", "add", "run"]
+__all__ = ["HELP", "DESCRIPTION", "add", "compiling", "run"]
 
 #: The sub-command's line in ``atlas --help``.
 HELP = "serve a built-in bot as a program on stdin/stdout"
@@ -34,6 +34,13 @@ def add(p: argparse.ArgumentParser) -> None:
         "(default 2.8: the official engine allows 3)",
     )
     common.add_compat(p)
+
+
+def compiling(args: argparse.Namespace) -> tuple[str, float]:
+    """What the first use compiles: the built-in bots' kernels (``atlas.cli``)."""
+    from ..bots.registry import compile_seconds
+
+    return f"the {args.game} bots' kernels", compile_seconds(args.game, [args.name])
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:

@@ -7,7 +7,7 @@ import sys
 
 from . import common
 
-__all__ = ["HELP", "DESCRIPTION", "add", "run"]
+__all__ = ["HELP", "DESCRIPTION", "add", "compiling", "run"]
 
 #: The sub-command's line in ``atlas --help``.
 HELP = "build the static site"
@@ -56,6 +56,22 @@ def add(p: argparse.ArgumentParser) -> None:
     common.add_flag(p, "--strict", help="exit 1 when any map or record is broken")
     common.add_json(p, "a summary of the build")
     common.add_quiet(p)
+
+
+def compiling(args: argparse.Namespace) -> tuple[str, float]:
+    """What the first build compiles: the analyses' kernels and every built-in bot's,
+    on the machine's cores at once (``atlas.cli``)."""
+    import os
+
+    from ..bots.registry import bot_names, compile_seconds
+    from ..sim.registry import game_names
+
+    bots = sum(compile_seconds(game, bot_names(game)) for game in game_names())
+    cores = max(1, min(args.jobs or os.cpu_count() or 1, os.cpu_count() or 1))
+    return (
+        "the analyses' and the bots' kernels",
+        (common.ANALYSIS_COMPILE_SECONDS + bots) / cores,
+    )
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:

@@ -40,6 +40,7 @@ __all__ = [
     "add_force",
     "add_json",
     "add_quiet",
+    "ANALYSIS_COMPILE_SECONDS",
     "add_time",
     "add_count",
     "add_seed",
@@ -335,6 +336,11 @@ def add_bot_options(p: argparse.ArgumentParser) -> None:
         metavar="[SEAT:]KEY[=VALUE]",
         help="add a variable to the bots' minimal environment (KEY alone: atlas's own value)",
     )
+
+
+#: About how many seconds of one core numba takes to compile the analyses' kernels from
+#: an empty cache (``atlas analyze`` of a large map, the maps of ``atlas build``).
+ANALYSIS_COMPILE_SECONDS = 8.0
 
 
 def progress(args: argparse.Namespace) -> bool:

@@ -7,7 +7,7 @@ import sys
 
 from . import common
 
-__all__ = ["HELP", "DESCRIPTION", "add", "run"]
+__all__ = ["HELP", "DESCRIPTION", "add", "compiling", "run"]
 
 #: The sub-command's line in ``atlas --help``.
 HELP = "play one game and print its result"
@@ -33,6 +33,13 @@ def add(p: argparse.ArgumentParser) -> None:
     common.add_output(p, "--record", "FILE", "write the replay record here (.json or .json.gz)")
     common.add_bot_options(p)
     common.add_json(p, "the result")
+
+
+def compiling(args: argparse.Namespace) -> tuple[str, float]:
+    """What the first use compiles: the built-in bots' kernels (``atlas.cli``)."""
+    from ..bots.registry import compile_seconds
+
+    return f"the {args.game} bots' kernels", compile_seconds(args.game, list(args.bots))
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:

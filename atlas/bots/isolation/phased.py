@@ -497,6 +497,9 @@ class PhasedIsolationBot(IsolationBot):
     """
 
     name = "phased"
+    #: Seconds of one core to compile its kernels from an empty cache (estimated: 5 s
+    #: measured after the strong bot had compiled the kernels they share).
+    compile_seconds = 10.0
     margin = 0.03
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

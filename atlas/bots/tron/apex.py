@@ -36,7 +36,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numba
 import numpy as np
 
 from ...jit import numba as lazy
@@ -122,7 +121,7 @@ class SearchTables:
         self.tt_key[:] = 0
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True)
 def chamber_score(
     grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front, swap
 ):  # pragma: no cover - numba
@@ -363,6 +362,8 @@ class ApexBot(FrontlineBot):
     """``frontline``'s evaluation and endgame in a search ordered by a move table."""
 
     name = "apex"
+    #: Seconds of one core to compile its kernels from an empty cache (measured).
+    compile_seconds = 20.0
     #: Value of a draw (collision, or both crashing) in the evaluation's units.
     draw = DRAW
     #: Evaluation parameters (:data:`EVAL`).

@@ -18,9 +18,9 @@ References
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from ...jit import numba  # kernels compiled on first use, one version per type
 from ..search import clock
 from .common import R_MARK, R_QUEUE, R_STACK, _open_neighbours, potential_articulation
 

@@ -157,7 +157,7 @@ def _close(p, colour, a, b, edges, quiet, front, first):  # pragma: no cover - n
     return (fill if fill > front else front), fill
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True)
 def chamber_walk(
     grid, root, opp, off, w2, ibuf, acc, k1, k2, use_parity, use_front, swap, neg
 ):  # pragma: no cover - numba
@@ -225,7 +225,7 @@ def chamber_walk(
     return val
 
 
-@numba.njit(cache=True)
+@lazy.njit(cache=True)
 def chamber_value(
     grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity, use_front, swap
 ):  # pragma: no cover - numba
