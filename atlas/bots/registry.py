@@ -18,6 +18,13 @@ from .base import BotBase, as_bot
 __all__ = ["bot_table", "bot_names", "bot_about", "make_bot", "compile_seconds"]
 
 
+#: The random bot's row in every game's table of bots (``atlas/bots/random.py``).
+RANDOM_ABOUT = (
+    "a uniformly random legal move, seeded: the floor every bot must beat",
+    ("random.py",),
+)
+
+
 def bot_table(game: str) -> dict[str, str]:
     """Name -> ``"module:attribute"`` of every built-in bot of ``game``."""
     return dict(importlib.import_module(game_modules(game).bots).BOTS)
@@ -30,9 +37,13 @@ def bot_names(game: str) -> list[str]:
 
 def bot_about(game: str) -> dict[str, tuple[str, tuple[str, ...]]]:
     """Name -> (what the bot does, the files under ``atlas/bots/`` holding its code)
-    for every built-in bot of ``game`` (its package's ``ABOUT``; a bot it does not
-    describe gets an empty text and no files)."""
-    about = getattr(importlib.import_module(game_modules(game).bots), "ABOUT", {})
+    for every built-in bot of ``game`` (its package's ``ABOUT``, the random bot's row
+    shared by every game: :data:`RANDOM_ABOUT`; a bot it does not describe gets an
+    empty text and no files)."""
+    about = {
+        "random": RANDOM_ABOUT,
+        **getattr(importlib.import_module(game_modules(game).bots), "ABOUT", {}),
+    }
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for name in bot_table(game):
         text, files = about.get(name, ("", ()))

@@ -607,3 +607,15 @@ class AlternatingGame(GameBase[A]):
     def win_scores(winner: PlayerId, num_players: int = 2) -> tuple[float, ...]:
         """:func:`win_scores`."""
         return win_scores(winner, num_players)
+
+    def forfeit_outcome(self, state: A) -> Outcome | None:
+        """The outcome when a seat gave no valid move (``state.forfeit``), else ``None``."""
+        loser = state.forfeit
+        if loser < 0:
+            return None
+        return Outcome(
+            1 - loser,
+            Reason.INVALID,
+            win_scores(1 - loser),
+            f"player {loser + 1} gave no valid move at turn {state.turn}",
+        )

@@ -247,13 +247,7 @@ class Connect5Game(AlternatingGame[Connect5State]):
 
     def outcome(self, state: Connect5State) -> Outcome | None:
         if state.forfeit >= 0:
-            loser = state.forfeit
-            return Outcome(
-                1 - loser,
-                Reason.INVALID,
-                self.win_scores(1 - loser),
-                f"player {loser + 1} gave no valid move at turn {state.turn}",
-            )
+            return self.forfeit_outcome(state)
         if state.winner >= 0:
             w = state.winner
             return Outcome(

@@ -285,13 +285,7 @@ class IsolationGame(AlternatingGame[IsolationState]):
 
     def outcome(self, state: IsolationState) -> Outcome | None:
         if state.forfeit >= 0:
-            loser = state.forfeit
-            return Outcome(
-                1 - loser,
-                Reason.INVALID,
-                self.win_scores(1 - loser),
-                f"player {loser + 1} gave no valid move at turn {state.turn}",
-            )
+            return self.forfeit_outcome(state)
         p = state.to_play
         if has_move(state, p):
             return None

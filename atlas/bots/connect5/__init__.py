@@ -14,10 +14,6 @@ BOTS = {
 #: ``python tools/make_doc_tables.py`` writes (``tests/test_doc_tables.py`` fails when
 #: they differ).
 ABOUT = {
-    "random": (
-        "a uniformly random legal move, seeded: the floor every bot must beat",
-        ("random.py",),
-    ),
     "window4": (
         (
             "the seed: depth-4 minimax without pruning over the `{0, 10, 100, 1000, 10000}`"

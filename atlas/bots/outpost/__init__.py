@@ -18,10 +18,6 @@ BOTS = {
 #: ``python tools/make_doc_tables.py`` writes (``tests/test_doc_tables.py`` fails when
 #: they differ).
 ABOUT = {
-    "random": (
-        "a uniformly random legal move, seeded: the floor every bot must beat",
-        ("random.py",),
-    ),
     "greedy": (
         (
             "each outpost in turn takes the step that most improves territory (land + "

@@ -17,10 +17,6 @@ BOTS = {
 #: ``python tools/make_doc_tables.py`` writes (``tests/test_doc_tables.py`` fails when
 #: they differ).
 ABOUT = {
-    "random": (
-        "a uniformly random legal move, seeded: the floor every bot must beat",
-        ("random.py",),
-    ),
     "wallhugger": (
         (
             "the 2010 winner's greedy filler: fewest edges removed (hug walls), avoid "
