@@ -32,6 +32,7 @@ from typing import Any
 from .errors import OutputFolderError, located
 
 __all__ = [
+    "gunzip_limited",
     "default_mode",
     "read_regular_file",
     "read_maybe_gzip",
@@ -145,6 +146,19 @@ def read_maybe_gzip(
     without being unpacked.  Failures raise ``error(message, path=path)``.
     """
     raw = read_regular_file(path, limit, error, what=what)
+    return gunzip_limited(raw, path, limit, error, what)
+
+
+def gunzip_limited(
+    raw: bytes,
+    path: str | os.PathLike[str],
+    limit: int,
+    error: Callable[..., Exception],
+    what: str = "file",
+) -> tuple[bytes, bool]:
+    """``raw`` (the bytes of ``path``) gunzipped when they start with gzip's magic
+    number, at most ``limit`` bytes decompressed; and whether they were gzip data.
+    Failures raise ``error(message, path=path)``."""
     gzipped = raw[:2] == GZIP_MAGIC
     if gzipped:
         try:

@@ -10,17 +10,15 @@ only (:mod:`atlas.sim.records.verify` checks the content).
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import math
 import os
-import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from ...errors import RecordError
-from ...fsutil import GZIP_MAGIC, read_regular_file, write_atomically
+from ...fsutil import gunzip_limited, read_regular_file, write_atomically
 from ...limits import MAX_RECORD_BYTES, LimitError, load_json
 from ..base import REASONS, STATUSES, Outcome, Reason, Status
 from ..registry import game_names, get_game
@@ -333,18 +331,8 @@ def record_from_bytes(raw: bytes, path: str | os.PathLike[str]) -> Record:
         As :func:`load_record`.
     """
     p = Path(path)
-    gzipped = raw[:2] == GZIP_MAGIC
-    if gzipped:
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
-                raw = fh.read(MAX_RECORD_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise RecordError(f"damaged gzip data: {exc}", path=p) from None
-        if len(raw) > MAX_RECORD_BYTES:
-            raise RecordError(
-                f"record is more than {MAX_RECORD_BYTES:,} bytes once decompressed", path=p
-            )
-    elif p.name.endswith(".gz"):
+    raw, gzipped = gunzip_limited(raw, p, MAX_RECORD_BYTES, RecordError, "record")
+    if not gzipped and p.name.endswith(".gz"):
         raise RecordError("not gzip data, although the name ends in .gz", path=p)
     data = _load_json(raw, p)
     return record_from_json(data, p)
