@@ -14,7 +14,7 @@ from ..errors import UnknownNameError
 from ..sim.registry import game_modules
 from .base import BotBase, as_bot
 
-__all__ = ["bot_table", "bot_names", "make_bot"]
+__all__ = ["bot_table", "bot_names", "served_note", "make_bot"]
 
 
 def bot_table(game: str) -> dict[str, str]:
@@ -25,6 +25,12 @@ def bot_table(game: str) -> dict[str, str]:
 def bot_names(game: str) -> list[str]:
     """Names of the built-in bots of ``game``, from the simplest."""
     return list(bot_table(game))
+
+
+def served_note(game: str) -> str:
+    """What ``game``'s bots package says of its bots served to another engine (its
+    ``SERVED`` text: the rules they plan by, the first move's time), or ``""``."""
+    return str(getattr(importlib.import_module(game_modules(game).bots), "SERVED", ""))
 
 
 def make_bot(game: str, name: str, seed: int = 0) -> BotBase:
