@@ -668,14 +668,19 @@ def format_report(results: Sequence[dict[str, Any]]) -> str:
 def _summary_lines(results: Sequence[dict[str, Any]]) -> list[str]:
     """The summary of every (bot, outside program) pair in ``results``."""
     lines = []
+    jar = all(r.get("engine") == "jar" for r in results)
     for (bot, other), s in sorted(summarise(results).items()):
+        timing = (
+            "Tron.jar shows no move times and counts a timeout as a crash"
+            if jar
+            else f"timeouts/crashes {s['failures']} (theirs {s['outside_failures']}); "
+            f"slowest move {s['slowest']:.3f} s (theirs {s['outside_slowest']:.3f} s)"
+        )
         lines.append(
             f"{bot} vs {other}: {s['W']} wins, {s['D']} draws ({s['collided']} head-on), "
             f"{s['L']} losses in {s['games']} games = {100 * s['mean']:.1f} % "
             f"[95 % interval {100 * s['pair_low']:.1f}, {100 * s['pair_high']:.1f} over "
-            f"{s['pairs']} seat-swapped pairs]; "
-            f"timeouts/crashes {s['failures']} (theirs {s['outside_failures']}); "
-            f"slowest move {s['slowest']:.3f} s (theirs {s['outside_slowest']:.3f} s)"
+            f"{s['pairs']} seat-swapped pairs]; {timing}"
         )
         if s["clean_games"] < s["games"]:
             lines.append(
