@@ -135,6 +135,23 @@ def test_param_and_compat_help_come_from_each_game_s_info(monkeypatch):
     assert listed(first).endswith(", depth")
 
 
+def test_bot_help_says_which_rules_the_served_bots_plan_by(monkeypatch):
+    """``atlas bot --help`` says plainly, from each game's bots package, which rules its
+    served bots plan by (issue 27: tron's plan by the fair rules, not Tron.jar's order)
+    and how --first-time fits the engine's move limit."""
+    from atlas.bots import registry
+    from atlas.bots.tron import SERVED
+
+    text = _one_line(cli.help_text("bot"))
+    assert _one_line(SERVED) in text
+    assert "fair simultaneous rules" in SERVED and "one after the other" in SERVED
+    assert "--first-time 0.9" in SERVED and "2.8 s" in SERVED
+    # the note is the bots package's: another text shows without touching the CLI
+    monkeypatch.setattr(registry, "served_note", lambda game: f"NOTE-{game}")
+    text = _one_line(cli.help_text("bot"))
+    assert "NOTE-tron" in text and _one_line(SERVED) not in text
+
+
 def test_the_cli_names_no_game():
     """Every game the CLI speaks of comes from the registry: no text of atlas/cli/ (help
     texts, messages, docstrings) names a game."""

@@ -15,7 +15,7 @@ from ..errors import UnknownNameError
 from ..sim.registry import game_modules
 from .base import BotBase, as_bot
 
-__all__ = ["bot_table", "bot_names", "bot_about", "make_bot", "compile_seconds"]
+__all__ = ["bot_table", "bot_names", "bot_about", "served_note", "make_bot", "compile_seconds"]
 
 
 #: The random bot's row in every game's table of bots (``atlas/bots/random.py``).
@@ -49,6 +49,12 @@ def bot_about(game: str) -> dict[str, tuple[str, tuple[str, ...]]]:
         text, files = about.get(name, ("", ()))
         out[name] = (str(text), tuple(files))
     return out
+
+
+def served_note(game: str) -> str:
+    """What ``game``'s bots package says of its bots served to another engine (its
+    ``SERVED`` text: the rules they plan by, the first move's time), or ``""``."""
+    return str(getattr(importlib.import_module(game_modules(game).bots), "SERVED", ""))
 
 
 def make_bot(game: str, name: str, seed: int = 0) -> BotBase:

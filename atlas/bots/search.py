@@ -24,10 +24,11 @@ Intelligence* 6(4) (negamax).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import numba
@@ -54,6 +55,9 @@ __all__ = [
     "tt_probe",
     "tt_store",
     "clock",
+    "clock_now",
+    "on_clock",
+    "processor_clock",
     "stop_time",
     "MIN_THINK_SHARE",
     "EXACT",
@@ -96,15 +100,60 @@ def new_status() -> np.ndarray:
     return np.zeros(STATUS_SLOTS, dtype=np.int64)
 
 
+class _Clock:
+    """The clock the searches read (:func:`clock_now`, :func:`clock`): the wall clock, or the
+    processor time of the thread for a benchmark (:func:`processor_clock`).  Each read
+    looks ``time.perf_counter`` up anew, so a clock a test puts in its place is read."""
+
+    def __init__(self) -> None:
+        self.processor = False
+
+    def now(self) -> float:
+        return time.thread_time() if self.processor else time.perf_counter()
+
+
+_CLOCK = _Clock()
+
+
+def clock_now() -> float:
+    """The searches' clock, read from Python: ``time.perf_counter()`` unless a benchmark
+    switched to the processor's (:func:`processor_clock`)."""
+    return _CLOCK.now()
+
+
+def on_clock(deadline: float) -> float:
+    """A ``time.perf_counter`` deadline in the terms of :func:`clock_now` (the same seconds
+    from now).  The identity while the wall clock is read."""
+    if not _CLOCK.processor:
+        return deadline
+    return time.thread_time() + (deadline - time.perf_counter())
+
+
+@contextlib.contextmanager
+def processor_clock() -> Iterator[None]:
+    """While in this block the searches that read :func:`clock_now` and :func:`clock` count
+    the processor time of the calling thread (``time.thread_time``) instead of the
+    wall clock: a move's budget is then processor seconds, whatever else runs on the
+    machine.  For benchmarks that compare bots at equal processor time on a loaded
+    machine; a bot's deadline must be converted with :func:`on_clock`.
+    """
+    before = _CLOCK.processor
+    _CLOCK.processor = True
+    try:
+        yield
+    finally:
+        _CLOCK.processor = before
+
+
 @numba.njit(cache=True)
 def clock():  # pragma: no cover - numba
-    """``time.perf_counter()`` read from compiled code (about a microsecond).
+    """:func:`clock_now` read from compiled code (about a microsecond).
 
     Every search kernel reads its deadline with this one function, so they all compare
     against the same clock as the Python code that set the deadline.
     """
     with numba.objmode(t="float64"):
-        t = time.perf_counter()
+        t = _CLOCK.now()
     return t
 
 

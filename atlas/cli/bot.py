@@ -6,7 +6,7 @@ import argparse
 
 from . import common
 
-__all__ = ["HELP", "DESCRIPTION", "add", "compiling", "run"]
+__all__ = ["HELP", "DESCRIPTION", "FACTS", "add", "compiling", "run"]
 
 #: The sub-command's line in ``atlas --help``.
 HELP = "serve a built-in bot as a program on stdin/stdout"
@@ -19,8 +19,22 @@ the bot is not ready in time.
 """
 
 
+def _served_notes() -> str:
+    """Each game's note on its served bots (the rules they plan by), one after another."""
+    from ..bots.registry import served_note
+    from ..games import game_names
+
+    return " ".join(note for note in (served_note(g) for g in game_names()) if note)
+
+
+#: Facts the help text names (:data:`atlas.cli.common.FACTS`), read from the games' bots
+#: packages only when the help is shown.
+FACTS = {"served_notes": _served_notes}
+
+
 def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas bot``."""
+    p.epilog = "{served_notes}"
     common.add_game(p)
     p.add_argument("name", metavar="NAME", help="the built-in bot's name")
     common.add_seed(p, "the bot's")

@@ -128,3 +128,24 @@ def test_compiled_searches_read_the_injected_clock(tick_clock):
     first = clock()
     assert first == tick_clock.now - tick_clock.tick
     assert clock() == first + tick_clock.tick
+
+
+def test_processor_clock_switches_the_searches_clock_for_the_block_only():
+    """Inside processor_clock the searches read the thread's processor time (Python's
+    clock_now and the kernels' clock alike) and a perf_counter deadline is moved onto
+    it; outside, the wall clock and the deadline unchanged."""
+    import time
+
+    from atlas.bots.search import clock, clock_now, on_clock, processor_clock
+
+    assert abs(clock_now() - time.perf_counter()) < 0.05
+    assert on_clock(123.5) == 123.5
+    with processor_clock():
+        assert abs(clock_now() - time.thread_time()) < 0.05
+        assert abs(clock() - time.thread_time()) < 0.05
+        # the same seconds from now, on the processor's clock
+        assert abs(on_clock(time.perf_counter() + 7.0) - (time.thread_time() + 7.0)) < 0.05
+    # the wall clock again after the block (perf_counter and thread_time differ by far
+    # more than the tolerance in a process that has run for a while)
+    assert abs(clock() - time.perf_counter()) < 0.05
+    assert abs(clock_now() - time.perf_counter()) < 0.05

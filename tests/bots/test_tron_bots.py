@@ -796,3 +796,81 @@ def test_outside_benchmark_plays_both_seats_and_scores_them(tmp_path):
     assert bench.score_interval([1.0, 0.5, 0.5, 0.5]) == pytest.approx((0.38, 0.625, 0.87))
     with pytest.raises(ValueError):
         bench.parse_outside(["north=./bot"])
+
+
+def _result(map_name, seat, score, seed=0, maps="tests/data/tron-maps"):
+    return {
+        "bot": "apex",
+        "outside": "winner",
+        "map": map_name,
+        "maps": maps,
+        "seat": seat,
+        "seed": seed,
+        "score": score,
+        "outcome": "W" if score == 1.0 else "L" if score == 0.0 else "D",
+        "status": "ok",
+        "outside_status": "ok",
+        "slowest": 0.1,
+        "outside_slowest": 0.1,
+        "detail": "",
+    }
+
+
+def test_outside_report_pairs_the_seats_and_keeps_the_map_sets_apart():
+    bench = _outside_module()
+    contest = [
+        _result("box", 0, 1.0),
+        _result("box", 1, 0.0),
+        _result("ring", 0, 0.5),
+        _result("ring", 1, 0.5),
+        _result("box", 0, 1.0, seed=1),
+        _result("box", 1, 1.0, seed=1),
+    ]
+    ours = "benchmarks/data/tron-maps"
+    own = [
+        _result("maze", 0, 1.0, maps=ours),
+        _result("maze", 1, 1.0, maps=ours),
+        _result("lanes", 0, 1.0, maps=ours),
+        _result("lanes", 1, 0.0, maps=ours),
+    ]
+    # each map, seed and set's games are one group: (1 + 0) / 2, 1/2, (1 + 1) / 2
+    assert bench.pair_values(contest) == [0.5, 1.0, 0.5]
+    s = bench.summarise(contest)[("apex", "winner")]
+    assert s["pairs"] == 3 and s["mean"] == pytest.approx(4 / 6)
+    from atlas.arena.paired import paired_interval
+
+    want = paired_interval([0.5, 1.0, 0.5])
+    assert (s["pair_low"], s["pair_high"]) == (want.low, want.high)
+    report = bench.format_report(contest + own)
+    blocks = report.split("\n\n")
+    assert "on tests/data/tron-maps:\napex vs winner: 3 wins, 2 draws" in report
+    assert "in 6 games = 66.7 %" in report and "over 3 seat-swapped pairs" in report
+    assert "on benchmarks/data/tron-maps:\napex vs winner: 3 wins, 0 draws" in report
+    assert "on all the maps:\napex vs winner: 6 wins, 2 draws (0 head-on), 2 losses" in report
+    assert "\n  box              WW | LW    3.0 / 4\n" in report
+    assert "\n  lanes             W | L     1.0 / 2\n" in report
+    assert len(blocks) == 4  # the per-map tables, then each set and all of them
+
+
+def test_map_set_is_the_map_s_folder_in_the_repository():
+    bench = _outside_module()
+    root = Path(__file__).resolve().parents[2]
+    assert bench.map_set(root / "tests" / "data" / "tron-maps" / "box.txt") == (
+        "tests/data/tron-maps"
+    )
+    assert bench.map_set("/elsewhere/maps/x.txt") == "/elsewhere/maps"
+
+
+def test_tron_jar_output_gives_the_first_seat_s_score_and_the_turns():
+    bench = _outside_module()
+    board = "5 3\n#####\n#1 2#\n#####\n"
+    assert bench.parse_jar_output(board * 3 + "Player One Wins!\n") == (
+        1.0,
+        3,
+        "Player One Wins!",
+    )
+    assert bench.parse_jar_output(board + "Player Two Wins!\n")[:2] == (0.0, 1)
+    assert bench.parse_jar_output(board * 2 + "Players collided. Draw!\n")[:2] == (0.5, 2)
+    assert bench.parse_jar_output(board + "Both players crashed. Draw!")[0] == 0.5
+    with pytest.raises(ValueError, match="no result line"):
+        bench.parse_jar_output(board + "Exception in thread main\n")

@@ -33,12 +33,12 @@ References
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 
 from ...jit import numba as lazy
+from ..search import clock_now
 from .common import (
     Workspace,
     safety_deadline,
@@ -211,7 +211,7 @@ def apex_deepening(
     node_limit: int = 0,
     tie_break: bool = True,
 ) -> tuple[int, dict]:
-    """Deepen :func:`apex_search_root` until ``stop`` (a ``perf_counter`` time).
+    """Deepen :func:`apex_search_root` until ``stop`` (a :func:`~atlas.bots.search.clock_now` time).
 
     With ``fixed_depth > 0`` the search goes to exactly that depth (or the end of the
     game) whatever the clock.  With ``node_limit > 0`` it stops after that many nodes
@@ -241,17 +241,17 @@ def apex_deepening(
     scores, counter = search.scores, search.counter
     best, depth_done, total_nodes, value, used_partial = -1, 0, 0, 0.0, 0
     last_scores = [-np.inf] * 4
-    t_start = time.perf_counter()
+    t_start = clock_now()
     draw_streak = 0
     ties: list[int] = []
     for depth in range(1, max_depth + 1):
-        now = time.perf_counter()
+        now = clock_now()
         if stop - now <= 0:
             break
         counter[:] = 0
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60
         k = apex_search_root(search._replace(limit=limit), me, opp, depth)
-        spent = time.perf_counter() - now
+        spent = clock_now() - now
         total_nodes += int(counter[0])
         if counter[1]:
             if k >= 0 and scores[k] > -WIN * 2.0:
@@ -270,7 +270,7 @@ def apex_deepening(
         ties = [int(d) for d in search.order if scores[d] == draw]
         if tie_break and draw_streak >= 2 and len(ties) >= 2 and fixed_depth == 0:
             break  # the rest of the time goes to the tie-break
-        if spent > stop - time.perf_counter():
+        if spent > stop - clock_now():
             break  # not even the previous best would finish
     tie_depth = 0
     if tie_break and draw_streak >= 2 and len(ties) >= 2 and best >= 0:
@@ -281,7 +281,7 @@ def apex_deepening(
     return best, {
         "depth": depth_done,
         "nodes": total_nodes,
-        "seconds": time.perf_counter() - t_start,
+        "seconds": clock_now() - t_start,
         "value": value,
         "partial": used_partial,
         "scores": last_scores,
@@ -341,7 +341,7 @@ def _break_tie(
     search = search._replace(scores=scores, counter=counter)
     chosen, tie_depth = best, 0
     for depth in range(1, top + 1):
-        if time.perf_counter() >= search.stop:
+        if clock_now() >= search.stop:
             break
         counter[:] = 0
         limit = node_limit - total_nodes if node_limit > 0 else 1 << 60

@@ -21,12 +21,10 @@ References
 
 from __future__ import annotations
 
-import time
-
 import numba
 import numpy as np
 
-from ..search import clock
+from ..search import clock, clock_now
 from .common import (
     INF,
     R_TRAIL,
@@ -199,7 +197,7 @@ class ChambersBot(TronBot):
         )
         ws = Workspace(3, 12)
         rollout_value(
-            grid, me, opp, 1, ws.off, ws.w2, ws.ibuf, ws.fbuf, ws.n, time.perf_counter() + 60.0
+            grid, me, opp, 1, ws.off, ws.w2, ws.ibuf, ws.fbuf, ws.n, clock_now() + 60.0
         )
         _ROLLOUT_WARM.append(True)
 
@@ -207,7 +205,7 @@ class ChambersBot(TronBot):
         dist = int(head_distance(grid, me, opp, ws.off, ws.ibuf))
         if FAR_STEPS < dist < INF and self.fixed_depth <= 0:
             # A short search first: moves it finds clearly worse get no rollout.
-            now = time.perf_counter()
+            now = clock_now()
             k0, info = iterative_deepening(
                 grid,
                 me,
@@ -227,7 +225,7 @@ class ChambersBot(TronBot):
             best, best_v = -1, -np.inf
             for i, k in enumerate(moves):
                 # Share what is left of the time between the remaining rollouts.
-                now = time.perf_counter()
+                now = clock_now()
                 until = now + (stop - now) / (len(moves) - i)
                 v = float(
                     rollout_value(

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import abc
 import gc
-import time
 from typing import Any
 
 import numba
@@ -42,7 +41,7 @@ from ...analyze.grid import BLOCKED, FREE
 from ...analyze.parity import parity_kernel
 from ...analyze.voronoi import voronoi_kernel
 from ..base import BotBase
-from ..search import gc_paused, stop_time
+from ..search import clock_now, gc_paused, on_clock, stop_time
 
 __all__ = [
     "FREE",
@@ -371,7 +370,7 @@ class TronBot(BotBase):
             grid, me, opp = board_from_state(_Board(blocked, np.array(heads, np.int32)), 0)
             # A generous deadline: loading the kernels may take a while on a busy
             # machine, and the tiny boards end the searches long before it.
-            self.choose(grid, me, opp, Workspace(*blocked.shape), time.perf_counter() + 60.0)
+            self.choose(grid, me, opp, Workspace(*blocked.shape), clock_now() + 60.0)
         _WARM[cls.__name__] = True
         # The compiled code and everything loaded so far lives as long as the process:
         # keep it out of later full collections.
@@ -390,9 +389,12 @@ class TronBot(BotBase):
         """Move 1..4 (north, east, south, west) for seat ``player`` before ``deadline``.
 
         Python's cyclic garbage collector is paused while the bot thinks
-        (:func:`atlas.bots.search.gc_paused`).
+        (:func:`atlas.bots.search.gc_paused`).  ``deadline`` is a ``time.perf_counter``
+        time; the search reads :func:`~atlas.bots.search.clock_now` (the processor's
+        clock inside :func:`~atlas.bots.search.processor_clock`).
         """
-        now = time.perf_counter()
+        deadline = on_clock(deadline)
+        now = clock_now()
         stop = self.stop_time(deadline, now)
         if self.fixed_depth > 0:
             stop = min(stop, now + FIXED_DEPTH_CLOCK)
@@ -417,4 +419,4 @@ class TronBot(BotBase):
     @abc.abstractmethod
     def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
         """The move 1..4 of ``me`` on the padded flat board ``grid`` (``opp`` the
-        other head), decided by ``stop`` (a :func:`time.perf_counter` value)."""
+        other head), decided by ``stop`` (a :func:`~atlas.bots.search.clock_now` value)."""

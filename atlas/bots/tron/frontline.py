@@ -29,13 +29,12 @@ References
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numba
 import numpy as np
 
-from ..search import clock
+from ..search import clock, clock_now
 from .common import INF, TronBot, Workspace, head_distance, parity_bound
 from .fill import space_fill_length
 from .voronoi import MODE_FRONTLINE, iterative_deepening
@@ -114,7 +113,7 @@ def endgame_move(grid: np.ndarray, me: int, ws: Workspace, stop: float) -> tuple
     counter = np.zeros(2, dtype=np.int64)
     best, best_len, depth_done = -1, -1, 0
     for depth in range(1, max(bound, 1) + 1):
-        if time.perf_counter() >= stop:
+        if clock_now() >= stop:
             break
         counter[1] = 0
         k, length = endgame_search(grid, me, ws.off, ws.ibuf, depth, bound, counter, stop)

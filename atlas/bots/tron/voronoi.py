@@ -32,7 +32,6 @@ References
 
 from __future__ import annotations
 
-import time
 from typing import Any, NamedTuple
 
 import numba
@@ -40,7 +39,7 @@ import numpy as np
 
 from ...jit import LazyKernel, built
 from ...jit import numba as lazy
-from ..search import clock
+from ..search import clock, clock_now
 from .common import (
     INF,
     R_MARK,
@@ -471,7 +470,7 @@ def iterative_deepening(
     partial: bool = False,
     fixed_depth: int = 0,
 ) -> tuple[int, dict]:
-    """Deepen :func:`search_root` until ``stop`` (a ``perf_counter`` time).
+    """Deepen :func:`search_root` until ``stop`` (a :func:`~atlas.bots.search.clock_now` time).
 
     With ``fixed_depth > 0`` the search goes to exactly that depth (or the end of the
     game) and ignores ``stop``, ``node_limit`` and ``partial``.
@@ -495,19 +494,19 @@ def iterative_deepening(
     best = -1
     depth_done = 0
     total_nodes = 0
-    t_start = time.perf_counter()
+    t_start = clock_now()
     value = 0.0
     used_partial = 0
     last_scores = [-np.inf] * 4
     for depth in range(1, max_depth + 1):
-        now = time.perf_counter()
+        now = clock_now()
         left = stop - now
         if left <= 0:
             break
         counter[0] = 0
         counter[1] = 0
         k = search_root(search, me, opp, depth)
-        spent = time.perf_counter() - now
+        spent = clock_now() - now
         total_nodes += int(counter[0])
         if counter[1]:
             if partial and k >= 0 and scores[k] > -WIN * 2.0:
@@ -527,9 +526,9 @@ def iterative_deepening(
         # A depth costs about three times the previous one: stop if it cannot finish
         # (with ``partial``, if it cannot even search its first root move, the previous
         # best, which takes about as long as the whole previous depth).
-        if spent * (1.0 if partial else 3.0) > stop - time.perf_counter():
+        if spent * (1.0 if partial else 3.0) > stop - clock_now():
             break
-    elapsed = time.perf_counter() - t_start
+    elapsed = clock_now() - t_start
     return best, {
         "depth": depth_done,
         "nodes": total_nodes,
