@@ -337,10 +337,12 @@ def _without_type_checking(text: str) -> str:
     return "\n".join(out)
 
 
-def _imports(text: str, module: str, is_package: bool) -> set[str]:
+@functools.lru_cache(maxsize=1024)
+def _imports(text: str, module: str, is_package: bool) -> frozenset[str]:
     """Absolute names of the modules ``text`` imports (relative imports resolved, and
     ``from X import y`` counted as both ``X`` and ``X.y``), inside functions too, but
-    not those of ``if TYPE_CHECKING:`` blocks (they never run)."""
+    not those of ``if TYPE_CHECKING:`` blocks (they never run).  Remembered by text: a
+    process that keys its sources again reads only the files that changed anew."""
     import re
 
     text = _without_type_checking(text)
@@ -362,7 +364,7 @@ def _imports(text: str, module: str, is_package: bool) -> set[str]:
             words = item.split()
             if words:
                 out.add(f"{target}.{words[0]}")
-    return out
+    return frozenset(out)
 
 
 def compiled_sources(root: Path = _PACKAGE_DIR, package: str = "atlas") -> list[Path]:
