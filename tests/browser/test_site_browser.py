@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from browser_helpers import require_chromium
 
 from atlas.maps import parse_map
 from atlas.sim import get_game
@@ -24,16 +25,6 @@ from atlas.sim.records import RecordBuilder, save_record
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 LINE = "9 5\n#########\n#1      #\n#       #\n#      2#\n#########\n"
 #: Short games on "line", so that the games list has more than one page (50 rows).
 EXTRA = 56
@@ -83,11 +74,7 @@ def _record(
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail(
-            "Debian's chromium is not installed: run 'apt-get install chromium' "
-            "(.ci/run does) to run the browser tests"
-        )
+    require_chromium()
     from atlas.render.site.build import build_site
 
     root = tmp_path_factory.mktemp("browser")
@@ -131,20 +118,6 @@ def site(tmp_path_factory) -> Path:
         log=lambda m: None,
     )
     return out
-
-
-@pytest.fixture(scope="module")
-def page(site):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page(viewport={"width": 1200, "height": 900})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.errors = errors  # type: ignore[attr-defined]
-        yield pg
-        browser.close()
 
 
 def test_index_shows_every_map(site, page):

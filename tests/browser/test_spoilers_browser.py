@@ -6,11 +6,11 @@ a small site built from saved records (no timed play)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
+from browser_helpers import require_chromium
 
 from atlas.maps import parse_map
 from atlas.sim import get_game
@@ -18,8 +18,6 @@ from atlas.sim.records import RecordBuilder, save_record
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 ROOM = (
     "15 9\n###############\n#1            #\n#    #####    #\n#             #\n"
     "#   #     #   #\n#             #\n#    #####    #\n#            2#\n"
@@ -43,8 +41,7 @@ def _record(players, seed):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail("Debian's chromium is not installed: run 'apt-get install chromium'")
+    require_chromium()
     from atlas.render.site.build import build_site
 
     root = tmp_path_factory.mktemp("spoilers")
@@ -66,20 +63,6 @@ def site(tmp_path_factory) -> Path:
         log=lambda m: None,
     )
     return out
-
-
-@pytest.fixture(scope="module")
-def page(site):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page(viewport={"width": 1200, "height": 900})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.errors = errors  # type: ignore[attr-defined]
-        yield pg
-        browser.close()
 
 
 def _list_text(page) -> str:
