@@ -13,22 +13,18 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ..games import GameModules, game_modules, game_names, register_game, unregister_game
+# atlas.games's names, re-exported (the "as" form is mypy's explicit re-export)
+from ..games import GameModules as GameModules
+from ..games import game_modules as game_modules
+from ..games import game_names as game_names
+from ..games import register_game as register_game
+from ..games import unregister_game as unregister_game
 
 if TYPE_CHECKING:  # the registry stays cheap to import: no game module is loaded here
     from ..maps import GameMap
     from .base import Game, GameInfo
 
-__all__ = [
-    "GameModules",
-    "register_game",
-    "unregister_game",
-    "game_names",
-    "game_modules",
-    "get_game",
-    "get_info",
-    "summarize_map",
-]
+__all__ = ["get_game", "get_info", "summarize_map"]  # and atlas.games's, above
 
 
 def get_game(name: str) -> Game[Any]:
