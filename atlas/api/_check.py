@@ -4,14 +4,24 @@ same mistake) that names the argument and the value."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import ArgumentError, UnknownNameError
 
-__all__ = ["short", "source_of", "seconds", "game_name", "path_of", "whole", "mapping"]
+__all__ = [
+    "upcast",
+    "short",
+    "source_of",
+    "seconds",
+    "game_name",
+    "path_of",
+    "whole",
+    "mapping",
+]
 
 
 def short(value: Any, limit: int = 60) -> str:
@@ -86,3 +96,14 @@ def game_name(value: Any, what: str = "game") -> str:
     if value not in game_names():
         raise UnknownNameError("game", value, game_names())
     return value
+
+
+_T = TypeVar("_T")
+
+
+def upcast(cls: type[_T], value: Any) -> _T:
+    """``value``, an instance of the lower layer's dataclass that ``cls`` extends, as a
+    ``cls`` with the same fields (``value`` itself when it is one already)."""
+    if isinstance(value, cls):
+        return value
+    return cls(**{f.name: getattr(value, f.name) for f in dataclasses.fields(value)})

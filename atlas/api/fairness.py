@@ -12,7 +12,7 @@ from typing import Any, overload
 from ..arena import fairness as _fairness
 from ..errors import ArgumentError, AtlasError
 from ..maps import GameMap
-from ._check import mapping, path_of, seconds, short, source_of, whole
+from ._check import mapping, path_of, seconds, short, source_of, upcast, whole
 
 __all__ = ["FairnessReport", "FairnessReports", "fairness"]
 
@@ -36,10 +36,7 @@ class FairnessReport(_fairness.FairnessReport):
     @classmethod
     def of(cls, report: _fairness.FairnessReport) -> FairnessReport:
         """The same report as this class (``report`` itself when it is one)."""
-        if isinstance(report, cls):
-            return report
-        fields = dataclasses.fields(_fairness.FairnessReport)
-        return cls(**{f.name: getattr(report, f.name) for f in fields})
+        return upcast(cls, report)
 
     @property
     def symmetries(self) -> tuple[str, ...]:

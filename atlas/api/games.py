@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import ArgumentError
 from ..maps import GameMap
 from ..sim import records as _records
-from ._check import mapping, path_of, seconds, short
+from ._check import mapping, path_of, seconds, short, upcast
 
 __all__ = ["Record", "play", "load_record"]
 
@@ -39,12 +39,9 @@ class Record(_records.Record):
     @classmethod
     def of(cls, record: _records.Record) -> Record:
         """The same record as this class (``record`` itself when it is one)."""
-        if isinstance(record, cls):
-            return record
         if not isinstance(record, _records.Record):
             raise ArgumentError(f"record: expected an atlas record, got {short(record)}")
-        fields = dataclasses.fields(_records.Record)
-        return cls(**{f.name: getattr(record, f.name) for f in fields})
+        return upcast(cls, record)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _records.Record):

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..arena import standings as _standings
 from ..errors import ArgumentError
-from ._check import path_of, short, whole
+from ._check import path_of, short, upcast, whole
 from .games import Record
 
 __all__ = ["Standings", "Results", "tournament"]
@@ -30,10 +30,7 @@ class Standings(_standings.Standings):
     @classmethod
     def of(cls, table: _standings.Standings) -> Standings:
         """The same standings as this class."""
-        if isinstance(table, cls):
-            return table
-        fields = dataclasses.fields(_standings.Standings)
-        return cls(**{f.name: getattr(table, f.name) for f in fields})
+        return upcast(cls, table)
 
     def text(self) -> str:
         """The table as ``atlas tournament`` prints it."""
