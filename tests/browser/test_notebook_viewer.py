@@ -4,21 +4,12 @@ viewers on one page opened from file://, each drawing and stepping its own game.
 from __future__ import annotations
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM
 
 import atlas
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ROOM = "9 5\n#########\n#1      #\n#       #\n#      2#\n#########\n"
 
 
