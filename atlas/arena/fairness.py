@@ -34,6 +34,7 @@ import os
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -463,31 +464,16 @@ def fairness_specs(
     opening : int
         Random moves each seat opens with (:func:`atlas.arena.runner.play_game`).
     """
-    import json
-
     n = get_game(game_map.game).info.num_players
     parsed = [parse_player(p) for p in players]
-    ptext = json.dumps(dict(params or {}), sort_keys=True)
-    fixed = tuple(sorted((str(b), int(d)) for b, d in (depths or {}).items() if d > 0))
-    text = format_map(game_map)
-    specs = []
-    for seed in range(int(games)):
-        for seating in seat_rotations(parsed, n):
-            specs.append(
-                GameSpec(
-                    game_map.game,
-                    game_map.name,
-                    text,
-                    seating,
-                    seed,
-                    ptext,
-                    float(time_limit),
-                    fixed,
-                    sandbox,
-                    int(opening),
-                )
-            )
-    return specs
+    spec = partial(
+        GameSpec.on_map, game_map, text=format_map(game_map), params=params, depths=depths
+    )
+    return [
+        spec(seating, seed, time_limit=time_limit, sandbox=sandbox, opening=opening)
+        for seed in range(int(games))
+        for seating in seat_rotations(parsed, n)
+    ]
 
 
 def _group_key(spec: GameSpec) -> tuple[Any, ...]:

@@ -21,6 +21,7 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,44 @@ class GameSpec:
         """``map-alice-bob-s0``: the game in a few words (file names, messages)."""
         return f"{self.map_name}-{'-'.join(p.name for p in self.players)}-s{self.seed}"
 
+    @classmethod
+    def on_map(
+        cls,
+        game_map: GameMap,
+        players: Sequence[str | Player],
+        seed: int = 0,
+        *,
+        params: Mapping[str, Any] | None = None,
+        time_limit: float = 0.1,
+        depths: Mapping[str, int] | None = None,
+        sandbox: bool = False,
+        opening: int = 0,
+        text: str | None = None,
+    ) -> GameSpec:
+        """The spec of one game on ``game_map``, its values made canonical: ``params`` as
+        sorted JSON, ``depths`` as sorted ``(name, depth)`` pairs of the depths above 0.
+        ``text`` is the map's canonical text when the caller has it already (one map
+        formatted once for its many games); :func:`~atlas.maps.format_map` otherwise.
+
+        >>> from atlas.maps import parse_map
+        >>> m = parse_map("5 3\\n#####\\n#1 2#\\n#####\\n", game="tron", name="tiny")
+        >>> spec = GameSpec.on_map(m, ["random", "wall"], 3, params={"b": 1, "a": 2})
+        >>> spec.label, spec.params
+        ('tiny-random-wall-s3', '{"a": 2, "b": 1}')
+        """
+        return cls(
+            game_map.game,
+            game_map.name,
+            format_map(game_map) if text is None else text,
+            tuple(players),  # type: ignore[arg-type]  # __post_init__ parses them
+            int(seed),
+            json.dumps(dict(params or {}), sort_keys=True),
+            float(time_limit),
+            tuple(sorted((str(b), int(d)) for b, d in (depths or {}).items() if d > 0)),
+            sandbox,
+            int(opening),
+        )
+
 
 def seatings(
     bots: Sequence[Any], num_players: int, schedule: str = "round-robin"
@@ -198,26 +237,16 @@ def schedule_games(
     """
     players = check_unique(parse_player(b) for b in bots)
     n = get_game(game).info.num_players
-    ptext = json.dumps(dict(params or {}), sort_keys=True)
-    fixed = tuple(sorted((str(b), int(d)) for b, d in (depths or {}).items() if d > 0))
     specs = []
     for game_map in maps:
-        text = format_map(game_map)
-        for seating in seatings(players, n, schedule):
-            for seed in range(int(seeds)):
-                specs.append(
-                    GameSpec(
-                        game,
-                        game_map.name,
-                        text,
-                        seating,
-                        seed,
-                        ptext,
-                        float(time_limit),
-                        fixed,
-                        sandbox,
-                    )
-                )
+        if game_map.game != game:
+            raise ValueError(f"{game_map.name}: a {game_map.game} map in a {game} tournament")
+        spec = partial(GameSpec.on_map, game_map, text=format_map(game_map), params=params)
+        specs += [
+            spec(seating, seed, time_limit=time_limit, depths=depths, sandbox=sandbox)
+            for seating in seatings(players, n, schedule)
+            for seed in range(int(seeds))
+        ]
     return specs
 
 

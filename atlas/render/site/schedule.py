@@ -25,34 +25,14 @@ and ``benchmarks/ladder.py``.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...arena.tournament import GameSpec, seatings
-from ...maps import GameMap, format_map
+from ...maps import GameMap
 from ...sim.registry import get_info
 
 __all__ = ["site_schedule", "run_order"]
-
-
-def _spec(
-    game: str,
-    game_map: GameMap,
-    seating: Sequence[str],
-    seed: int,
-    ptext: str,
-    time_limit: float,
-) -> GameSpec:
-    return GameSpec(
-        game,
-        game_map.name,
-        format_map(game_map),
-        tuple(seating),  # type: ignore[arg-type]
-        seed,
-        ptext,
-        float(time_limit),
-    )
 
 
 def site_schedule(
@@ -111,7 +91,6 @@ def site_schedule(
     if not maps or len(bots) < 2:
         return []
     n = get_info(game).num_players
-    ptext = json.dumps(dict(params or {}), sort_keys=True)
     k = max(2, min(int(top), len(bots)))
     strong, simple = bots[-k:], bots[:-k]
     main = _main_seatings(strong, n)
@@ -124,15 +103,19 @@ def site_schedule(
         else:
             chosen = [main[(cursor + j) % len(main)] for j in range(per)]
             cursor += per
-        for seating in chosen:
-            for seed in range(int(seeds)):
-                specs.append(_spec(game, game_map, seating, seed, ptext, time_limit))
+        specs += [
+            GameSpec.on_map(game_map, seating, seed, params=params, time_limit=time_limit)
+            for seating in chosen
+            for seed in range(int(seeds))
+        ]
     if simple and gauntlet:
         by_size = sorted(maps, key=lambda m: (int(m.free.sum()), m.name))
         for j, seating in enumerate(_gauntlet_seatings(strong, simple, n)):
             game_map = by_size[j % len(by_size)]
-            for seed in range(int(seeds)):
-                specs.append(_spec(game, game_map, seating, seed, ptext, time_limit))
+            specs += [
+                GameSpec.on_map(game_map, seating, seed, params=params, time_limit=time_limit)
+                for seed in range(int(seeds))
+            ]
     return specs
 
 
