@@ -11,36 +11,9 @@
 
 from __future__ import annotations
 
-from .influence import (
-    DISPUTED,
-    NEUTRAL,
-    UNLIMITED,
-    Influence,
-    affordable,
-    default_homes,
-    influence,
-    outpost_cells,
-    ownership_kernel,
-    ownership_update,
-    supply_core,
-    supply_kernel,
-    supply_lines,
-)
+from . import influence as _influence
+from .influence import *  # noqa: F403  (the names in its __all__)
 from .summary import map_summary
 
-__all__ = [
-    "NEUTRAL",
-    "DISPUTED",
-    "UNLIMITED",
-    "Influence",
-    "influence",
-    "affordable",
-    "supply_lines",
-    "default_homes",
-    "outpost_cells",
-    "ownership_kernel",
-    "ownership_update",
-    "supply_kernel",
-    "supply_core",
-    "map_summary",
-]
+__all__ = ["map_summary"]
+__all__ += _influence.__all__
