@@ -156,3 +156,27 @@ def test_folders_are_searched_and_games_that_cannot_run_are_one_line(
     err = capsys.readouterr().err
     assert code == 2 and "the games could not be run: Timed out" in err
     assert "Traceback" not in err
+
+
+def test_validate_keeps_its_fairness_games_in_the_cache_unless_told_not_to(
+    tmp_path, capsys, monkeypatch
+):
+    """The cache that ``atlas validate --fairness`` hands to the games' player (the games
+    themselves are not played here: an Outpost game takes a minute)."""
+    import atlas.render.site.tournament as site_tournament
+
+    given: list[tuple[object, int]] = []
+
+    def play_cached(specs, cache, **kwargs):
+        given.append((cache.root, len(specs)))
+        return []
+
+    monkeypatch.setattr(site_tournament, "play_cached", play_cached)
+    outpost = ROOT / "tests" / "data" / "outpost-maps" / "map1.txt"
+    argv = ["validate", str(outpost), "--fairness", "2", "--jobs", "1", "--json"]
+    assert main([*argv, "--cache", str(tmp_path / "kept")]) == 0
+    assert main([*argv, "--cache", str(tmp_path / "skipped"), "--no-cache"]) == 0
+    assert main(argv) == 0
+    capsys.readouterr()
+    # the strongest bot in the four seats: one distinct seating, two seeds
+    assert given == [(tmp_path / "kept", 2), (None, 2), (Path(".atlas-cache"), 2)]

@@ -4,6 +4,11 @@ Each game's bots package (named in :mod:`atlas.sim.registry`) holds a ``BOTS`` t
 bot name -> ``"module:attribute"`` of a factory ``(game=..., seed=...) -> bot``, in the
 order from the simplest bot to the strongest.  Only the table is read to list bots, so
 listing imports nothing heavy; :func:`make_bot` imports the one module it needs.
+
+Beside it an ``ABOUT`` table, bot name -> (what the bot does, the files under
+``atlas/bots/`` that hold its code), gives the rows of the bots' tables in ``README.md``
+and ``docs/bots.md``, which ``python tools/make_doc_tables.py`` writes
+(``tests/test_doc_tables.py`` fails when they differ); :func:`bot_about` reads it.
 """
 
 from __future__ import annotations

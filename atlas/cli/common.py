@@ -308,6 +308,27 @@ def add_count(
     p.add_argument(flag, type=count(minimum), default=None, metavar="N", help=what)
 
 
+def add_workers(p: argparse.ArgumentParser) -> None:
+    """``--jobs N`` local worker processes, or ``--scheduler ADDRESS`` of a Dask cluster."""
+    add_count(p, "--jobs", 1, "local worker processes (default: one per core)")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the games on this dask.distributed scheduler instead",
+    )
+
+
+def add_cache(p: argparse.ArgumentParser, whose: str) -> None:
+    """``--cache DIR`` (default ``.atlas-cache``, the build's) and ``--no-cache``."""
+    p.add_argument(
+        "--cache",
+        metavar="DIR",
+        default=".atlas-cache",
+        help=f"{whose} cache, shared with atlas build (default: .atlas-cache)",
+    )
+    add_flag(p, "--no-cache", help="play every game, keep none")
+
+
 def add_seed(p: argparse.ArgumentParser, whose: str) -> None:
     """``--seed N``: the seed of a game or a bot (default 0)."""
     p.add_argument("--seed", type=int, default=0, help=f"{whose} seed (default 0)")

@@ -54,21 +54,10 @@ def add(p: argparse.ArgumentParser) -> None:
         f"random moves each seat opens with, drawn from the game's seed (default "
         f"{DEFAULT_OPENING}; 0: the bots play every move)",
     )
-    common.add_count(p, "--jobs", 1, "local worker processes (default: one per core)")
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run the games on this dask.distributed scheduler instead",
-    )
+    common.add_workers(p)
     common.add_params(p)
     common.add_compat(p)
-    p.add_argument(
-        "--cache",
-        metavar="DIR",
-        default=".atlas-cache",
-        help="the games' cache, shared with atlas build (default: .atlas-cache)",
-    )
-    common.add_flag(p, "--no-cache", help="play every game, keep none")
+    common.add_cache(p, "the games'")
     common.add_json(p, "a list of reports, one object per map,")
     common.add_quiet(p)
 

@@ -42,12 +42,7 @@ def add(p: argparse.ArgumentParser) -> None:
         help="play every game again in a folder that holds this or another "
         "tournament (only files atlas wrote are replaced)",
     )
-    common.add_count(p, "--jobs", 1, "local worker processes (default: one per core)")
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="run the games on this dask.distributed scheduler instead",
-    )
+    common.add_workers(p)
     p.add_argument(
         "--void-late-under-load",
         type=common.positive_float,

@@ -48,12 +48,7 @@ def add(p: argparse.ArgumentParser) -> None:
     common.add_count(
         p, "--jobs", 1, "worker processes for the fairness games (default: one per core)"
     )
-    p.add_argument(
-        "--cache",
-        metavar="DIR",
-        default=".atlas-cache",
-        help="the fairness games' cache, shared with atlas build (default: .atlas-cache)",
-    )
+    common.add_cache(p, "the fairness games'")
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
@@ -105,7 +100,7 @@ def _fairness(
     from ..render.site.cache import Cache
     from ..render.site.tournament import play_cached
 
-    cache = Cache(args.cache)
+    cache = Cache(None if args.no_cache else args.cache)
     valid = [k for k, r in enumerate(reports) if r.valid]
     maps = []
     for k in valid:

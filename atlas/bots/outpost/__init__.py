@@ -13,10 +13,7 @@ BOTS = {
     "planner": "atlas.bots.outpost.planner:PlannerOutpostBot",
 }
 
-#: What each bot does and the files under ``atlas/bots/`` that hold its code: the rows
-#: of the bots' tables in ``README.md`` and ``docs/bots.md``, which
-#: ``python tools/make_doc_tables.py`` writes (``tests/test_doc_tables.py`` fails when
-#: they differ).
+#: What each bot does, and its files (see :mod:`atlas.bots.registry`).
 ABOUT = {
     "greedy": (
         (
