@@ -294,13 +294,9 @@ def turn_search(
                         grid[tt] = 1
                         grid[f_s[sp]] = 1
                         f_s[sp] = -1
-                        if ret < f_val[sp]:
-                            f_val[sp] = ret
-                            f_best[sp] = f_ord[base + f_next[sp] - 1]
-                            if ret <= f_alpha[sp]:
-                                done = True
-                                value = ret
-                                killer[sp] = f_best[sp]
+                        if _improve(s, sp, base, ret, -1.0, f_alpha[sp]):
+                            done = True
+                            value = ret
                     pushed = False
                     while not done and f_next[sp] < 4:
                         d = f_ord[base + f_next[sp]]
@@ -371,13 +367,9 @@ def turn_search(
                             order(s, base, f_key[sp], killer[sp])
                     if not done and have_ret:
                         have_ret = False
-                        if ret > f_val[sp]:
-                            f_val[sp] = ret
-                            f_best[sp] = f_ord[base + f_next[sp] - 1]
-                            if ret >= f_beta[sp]:
-                                done = True
-                                value = ret
-                                killer[sp] = f_best[sp]
+                        if _improve(s, sp, base, ret, 1.0, f_beta[sp]):
+                            done = True
+                            value = ret
                     pushed = False
                     while not done and f_next[sp] < 4:
                         d = f_ord[base + f_next[sp]]
@@ -434,6 +426,21 @@ def turn_search(
         return best
 
     return built(search, name, cache=True, _nrt=False)
+
+
+@lazy.njit(cache=True, inline="always")
+def _improve(s, sp, base, ret, sign, bound):  # pragma: no cover - numba
+    """A child's value ``ret`` back in frame ``sp`` of :func:`turn_search`'s stack
+    (``sign`` 1.0 a max frame, -1.0 a min frame; ``base`` its directions in ``s.ford``):
+    the frame's value and best direction when ``ret`` is better, and ``True`` when it
+    reaches ``bound`` (a cut-off; the direction becomes the stack depth's killer)."""
+    if sign * ret > sign * s.ff[_VAL, sp]:
+        s.ff[_VAL, sp] = ret
+        s.fi[_BEST, sp] = s.ford[base + s.fi[_NEXT, sp] - 1]
+        if sign * ret >= sign * bound:
+            s.killer[sp] = s.fi[_BEST, sp]
+            return True
+    return False
 
 
 @numba.njit(cache=True)
