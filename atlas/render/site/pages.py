@@ -594,10 +594,9 @@ def write_pages(
         **common,
     )
 
-    def bot_pages(
-        game: str, t: Any, games: Sequence[Any], event: str | None, where: str, back: Any
-    ) -> None:
-        """A page for each bot of the standings table ``t``, with its games of ``games``."""
+    def bot_pages(t: Any, games: Sequence[Any], where: str, **context: Any) -> None:
+        """A page for each bot of the standings table ``t``, with its games of ``games``;
+        ``context``: the table's ``game``, its ``event`` and the ``back`` link."""
         for row in t["rows"]:
             mine = [e for e in games if row["name"] in [p.name for p in e.head.players]]
             write(
@@ -605,19 +604,17 @@ def write_pages(
                 "bot.html",
                 title=f"{row['name']} ({where})",
                 nav="standings",
-                game=game,
                 row=row,
                 t=t,
                 games=mine,
-                event=event,
-                back=back,
+                **context,
                 **common,
             )
 
     for game, t in table.items():
         builtin = [e for e in games_by_game[game] if e.event is None]
         back = (f"standings.html#{game}", f"{titles[game]} standings")
-        bot_pages(game, t, builtin, None, titles[game], back)
+        bot_pages(t, builtin, titles[game], game=game, event=None, back=back)
     for ev in events:
         write(
             ev["page"],
@@ -630,7 +627,7 @@ def write_pages(
         for t in ev["tables"]:
             where = f"{ev['name']}, {titles[t['game']]}"
             back = (ev["page"], f"{ev['name']} standings")
-            bot_pages(t["game"], t, t["games"], ev["name"], where, back)
+            bot_pages(t, t["games"], where, game=t["game"], event=ev["name"], back=back)
     for game in fairness_pages:
         judged = [m for m in by_game[game] if m.fairness]
         labels: list[str] = []
