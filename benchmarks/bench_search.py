@@ -57,7 +57,8 @@ def _nodes(bot: Any) -> tuple[int, int | None]:
     info = getattr(bot, "last_info", None)
     if isinstance(info, dict) and "nodes" in info:
         return int(info.get("nodes", 0)), info.get("depth")
-    return int(getattr(bot, "last_nodes", 0)), getattr(bot, "last_depth", None)
+    # None: the move was not searched (a tron bot filling its own room, say)
+    return int(getattr(bot, "last_nodes", None) or 0), getattr(bot, "last_depth", None)
 
 
 def positions(game: str, plies: int, seed: int) -> list[tuple[str, Any, Any]]:
