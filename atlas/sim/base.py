@@ -317,21 +317,53 @@ def status_of(word: Status | str) -> Status:
 
 
 class ArrayState:
-    """A game state's :meth:`copy`: the arrays named in :attr:`COPIED` copied, every
-    other attribute shared (numbers, strings, tuples and read-only arrays), attributes
-    set after ``__init__`` included."""
+    """A dataclass game state's :meth:`copy`: the arrays named in :attr:`COPIED` copied,
+    every other field shared (numbers, strings, tuples and read-only arrays).
+
+    The copy calls the dataclass's own constructor with the fields read as attributes,
+    code written once per class on its first copy (as :mod:`dataclasses` writes
+    ``__init__``): an instance whose ``__dict__`` was touched or assigned loses Python's
+    fast attribute access, and every ``apply`` copies its state.
+    """
 
     #: The attributes holding arrays a move may change (each state names its own).
     COPIED: ClassVar[tuple[str, ...]] = ()
 
     def copy(self) -> Self:
         """An independent copy (the :attr:`COPIED` arrays copied, the rest shared)."""
-        new = object.__new__(type(self))
-        attrs = dict(self.__dict__)
-        for name in self.COPIED:
-            attrs[name] = attrs[name].copy()
-        new.__dict__ = attrs
-        return new
+        cls = type(self)
+        setattr(cls, "copy", _state_copier(cls))  # noqa: B010  (a method, not a field)
+        return self.copy()
+
+
+def _state_copier(cls: type) -> Any:
+    """``copy(self)`` for the dataclass ``cls``: its constructor called with its fields,
+    the :attr:`ArrayState.COPIED` ones copied."""
+    fields = dataclasses.fields(cls)
+    if any(not f.init for f in fields):
+        raise TypeError(f"{cls.__name__}: ArrayState needs every field in __init__")
+    copied = set(cls.COPIED)  # type: ignore[attr-defined]
+    unknown = copied - {f.name for f in fields}
+    if unknown:
+        raise TypeError(f"{cls.__name__}.COPIED names no field: {sorted(unknown)}")
+
+    def value(name: str) -> str:
+        return f"self.{name}.copy()" if name in copied else f"self.{name}"
+
+    args = [value(f.name) for f in fields if not f.kw_only]
+    args += [f"{f.name}={value(f.name)}" for f in fields if f.kw_only]
+    source = (
+        "def copy(self):\n"
+        "    if type(self) is not cls:\n"  # a subclass gets its own on its first copy
+        "        return base_copy(self)\n"
+        f"    return cls({', '.join(args)})\n"
+    )
+    namespace: dict[str, Any] = {"cls": cls, "base_copy": ArrayState.copy}
+    exec(source, namespace)  # generated from the field names, as dataclasses does
+    copier = namespace["copy"]
+    copier.__qualname__ = f"{cls.__qualname__}.copy"
+    copier.__doc__ = ArrayState.copy.__doc__
+    return copier
 
 
 @runtime_checkable
