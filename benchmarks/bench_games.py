@@ -4,13 +4,21 @@ Run from the repository root::
 
     python benchmarks/bench_games.py            # all games, medians of 3 runs
     python benchmarks/bench_games.py --json     # one JSON document
+    python benchmarks/bench_games.py --calls    # microseconds per call of the interface
 
 The engine as the tournament drives it: ``GAME.apply`` with one
 :class:`atlas.bots.random.RandomBot` per seat, until ``GAME.outcome`` is set, in this
 process: no subprocesses, one core.
 
 Each figure is the median of ``--repeats`` runs of at least ``--seconds`` seconds (CPU
-time of this process); compilation is paid before timing.
+time of this process); compilation is paid before timing (one game is played first).
+
+``--calls`` times each call the runner makes instead (a state's ``copy``, ``to_move``,
+``legal_moves``, ``apply``, ``outcome``, a random bot's ``move``) over the positions of
+a seeded random game, best of 7 ``timeit`` runs: a game's length and the machine's other
+work move games per second by up to 2x between runs on a shared machine, the best of
+several timings of the same calls by a few per cent, so two checkouts compared this way
+(run in each, alternating) can show a 5 % difference.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import json
 import statistics
 import sys
 import time
+import timeit
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +72,7 @@ def python_games_per_second(
 ) -> dict[str, Any]:
     """Median games/s (and turns/s) of random games through the Python interface."""
     rates, turn_rates = [], []
+    _play_one(game_name, game_map, 10**6)  # compile and load the kernels untimed
     seed = 0
     for _ in range(repeats):
         games = turns = 0
@@ -86,6 +96,40 @@ def python_games_per_second(
     }
 
 
+def call_times(game_name: str, game_map: GameMap, positions: int = 24) -> dict[str, Any]:
+    """Microseconds per call of the game interface (best of 7 ``timeit`` runs), each call
+    made once on each of up to ``positions`` positions of a seeded random game."""
+    game = get_game(game_name)
+    bots = [RandomBot(game_name, p) for p in range(game.info.num_players)]
+    states = [game.initial_state(game_map)]
+    while game.outcome(states[-1]) is None:
+        state = states[-1]
+        states.append(
+            game.apply(
+                state, {p: bots[p].move(state, p, float("inf")) for p in game.to_move(state)}
+            )
+        )
+    step = max(1, (len(states) - 1) // positions)
+    sample = [s for s in states[:-1:step] if game.to_move(s)][:positions]
+    movers = [game.to_move(s)[0] for s in sample]
+    moves = [{p: bots[p].move(s, p, float("inf")) for p in game.to_move(s)} for s in sample]
+    calls = {
+        "copy": lambda: [s.copy() for s in sample],
+        "to_move": lambda: [game.to_move(s) for s in sample],
+        "legal_moves": lambda: [game.legal_moves(s, p) for s, p in zip(sample, movers)],
+        "apply": lambda: [game.apply(s, m) for s, m in zip(sample, moves)],
+        "outcome": lambda: [game.outcome(s) for s in sample],
+        "bot_move": lambda: [bots[p].move(s, p, float("inf")) for s, p in zip(sample, movers)],
+    }
+    row: dict[str, Any] = {"game": game_name, "map": game_map.name, "positions": len(sample)}
+    for name, call in calls.items():
+        call()
+        number = max(1, 2000 // len(sample))
+        best = min(timeit.repeat(call, number=number, repeat=7))
+        row[name] = best / (number * len(sample)) * 1e6
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="per run (CPU time)")
@@ -99,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         help="map files to use instead of the repository's (game from the file)",
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--calls", action="store_true", help="microseconds per call of the game interface"
+    )
     args = parser.parse_args(argv)
     names = args.games or list(game_names())
     chosen = [read_map(p) for p in args.maps] if args.maps else None
@@ -106,9 +153,20 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         maps = [m for m in chosen if m.game == name] if chosen else _maps(name)
         for game_map in maps:
-            rows.append(python_games_per_second(name, game_map, args.seconds, args.repeats))
+            if args.calls:
+                rows.append(call_times(name, game_map))
+            else:
+                rows.append(python_games_per_second(name, game_map, args.seconds, args.repeats))
     if args.json:
         print(json.dumps(rows, indent=1))
+        return 0
+    if args.calls:
+        names = ("copy", "to_move", "legal_moves", "apply", "outcome", "bot_move")
+        print(
+            f"{'game':10} {'map':12} " + " ".join(f"{n:>11}" for n in names) + "  (us a call)"
+        )
+        for r in rows:
+            print(f"{r['game']:10} {r['map']:12} " + " ".join(f"{r[n]:>11.2f}" for n in names))
         return 0
     print(f"{'game':10} {'map':12} {'size':7} {'games/s':>10} {'turns/s':>10}")
     for r in rows:
