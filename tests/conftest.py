@@ -9,7 +9,8 @@
 * ``grid_graph`` (session fixture): the networkx graph of the free cells of a grid.
 * hypothesis profiles: ``ci`` (the default: derandomized) and ``long``
   (``HYPOTHESIS_PROFILE=long``: 20,000 random examples per property).
-* ``tick_clock``: an injected clock for timing tests (:class:`TickClock`).
+* ``tick_clock``: an injected clock for timing tests (:class:`TickClock`);
+  ``still_clock``: one that moves only when a test advances it.
 """
 
 from __future__ import annotations
@@ -135,5 +136,14 @@ class TickClock:
 def tick_clock(monkeypatch: pytest.MonkeyPatch) -> TickClock:
     """A :class:`TickClock` standing in for ``time.perf_counter`` during one test."""
     clock = TickClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    return clock
+
+
+@pytest.fixture
+def still_clock(monkeypatch: pytest.MonkeyPatch) -> TickClock:
+    """``time.perf_counter`` standing still at 0 until the test advances it (a bot's
+    answer takes exactly the seconds the test says)."""
+    clock = TickClock(start=0.0, tick=0.0)
     monkeypatch.setattr(time, "perf_counter", clock)
     return clock

@@ -4,8 +4,6 @@ bot's first move: past 30 s, it may compile), never before."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -15,19 +13,6 @@ from atlas.sim import get_game
 
 C5 = parse_map("connect5 6 5 4\n", game="connect5", name="small")
 EPS = 1e-6
-
-
-class StillClock:
-    """``time.perf_counter`` that stands still until :meth:`advance` is called."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class ThinkingBot:
@@ -46,13 +31,6 @@ class ThinkingBot:
         if len(self.given) - 1 == self.at:
             self.clock.advance(self.seconds)
         return self.game.random_move(state, player, self.rng)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    still = StillClock()
-    monkeypatch.setattr(time, "perf_counter", still)
-    return still
 
 
 def _status(clock, seconds, at, time_limit=0.2, first_move_time=None, own=None):
@@ -76,37 +54,37 @@ def test_the_formula():
 
 
 @pytest.mark.parametrize("limit", [0.05, 0.2, 1.0])
-def test_a_later_move_is_late_just_past_the_formula(clock, limit):
+def test_a_later_move_is_late_just_past_the_formula(still_clock, limit):
     edge = late_after(limit)
-    status, bot = _status(clock, edge - EPS, at=1, time_limit=limit)
+    status, bot = _status(still_clock, edge - EPS, at=1, time_limit=limit)
     assert status.status == "ok"
     assert bot.given[:2] == pytest.approx([limit, limit])  # the real deadline, not the judge's
-    status, _ = _status(clock, edge + EPS, at=1, time_limit=limit)
+    status, _ = _status(still_clock, edge + EPS, at=1, time_limit=limit)
     assert (status.status, status.turn) == ("timeout", 3)  # seat 1's second move: turn 3
     assert status.detail == f"answered after {edge + EPS:.3f} s, the limit is {limit:g} s"
     # past the limit but within the grace: still in time
-    status, _ = _status(clock, limit + (edge - limit) / 2, at=1, time_limit=limit)
+    status, _ = _status(still_clock, limit + (edge - limit) / 2, at=1, time_limit=limit)
     assert status.status == "ok"
 
 
-def test_a_built_in_first_move_may_take_the_compile_allowance(clock):
-    status, bot = _status(clock, COMPILE_ALLOWANCE - EPS, at=0)
+def test_a_built_in_first_move_may_take_the_compile_allowance(still_clock):
+    status, bot = _status(still_clock, COMPILE_ALLOWANCE - EPS, at=0)
     assert status.status == "ok" and bot.given[0] == pytest.approx(0.2)
-    status, _ = _status(clock, COMPILE_ALLOWANCE + EPS, at=0)
+    status, _ = _status(still_clock, COMPILE_ALLOWANCE + EPS, at=0)
     assert (status.status, status.turn) == ("timeout", 1)
 
 
-def test_a_program_s_first_move_is_judged_by_its_own_first_move_time(clock):
+def test_a_program_s_first_move_is_judged_by_its_own_first_move_time(still_clock):
     # a bot with first_move_time (an external program) gets the larger of it and the
     # limit, judged by the same formula, and no compile allowance
     edge = late_after(1.0)
-    status, bot = _status(clock, edge - EPS, at=0, own=1.0)
+    status, bot = _status(still_clock, edge - EPS, at=0, own=1.0)
     assert status.status == "ok" and bot.given[0] == pytest.approx(1.0)
-    status, _ = _status(clock, edge + EPS, at=0, own=1.0)
+    status, _ = _status(still_clock, edge + EPS, at=0, own=1.0)
     assert status.status == "timeout"
     # play_game's first_move_time overrides the bot's own
     edge = late_after(0.5)
-    status, bot = _status(clock, edge - EPS, at=0, first_move_time=0.5, own=1.0)
+    status, bot = _status(still_clock, edge - EPS, at=0, first_move_time=0.5, own=1.0)
     assert status.status == "ok" and bot.given[0] == pytest.approx(0.5)
-    status, _ = _status(clock, edge + EPS, at=0, first_move_time=0.5, own=1.0)
+    status, _ = _status(still_clock, edge + EPS, at=0, first_move_time=0.5, own=1.0)
     assert status.status == "timeout"

@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,19 +35,10 @@ from atlas.maps import parse_map
 from atlas.sim import get_game
 from atlas.sim.base import Outcome, Reason
 from atlas.sim.records import Late, RecordBuilder, load_record, record_from_json
+from tests.conftest import TickClock
 
 C5 = parse_map("connect5 6 5 4\n", game="connect5", name="small")
 LIMIT = 0.2
-
-
-class StillClock:
-    """``time.perf_counter`` that moves only when a bot says so."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Scripted:
@@ -77,19 +69,12 @@ class Scripted:
         return self.game.random_move(state, player, self.rng)
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    still = StillClock()
-    monkeypatch.setattr(time, "perf_counter", still)
-    return still
-
-
 #: A board random play takes long to fill (for the rescans, every 64 answers).
 BIG = parse_map("connect5 20 20 7\n", game="connect5", name="big")
 
 
 def _play(clock, walls, cpus, load=(6.0, 2), own_cpu=False, board=C5):
-    cpu = StillClock()
+    cpu = TickClock(start=0.0, tick=0.0)
     bot = Scripted(clock, cpu, walls, cpus, own_cpu)
     quick = Scripted(clock, cpu, [0.001], [0.001], seed=1)
     meters = Meters(cpu=cpu, load=lambda: load)
@@ -97,11 +82,11 @@ def _play(clock, walls, cpus, load=(6.0, 2), own_cpu=False, board=C5):
     return record, bot
 
 
-def test_each_answer_keeps_its_cpu_time_and_a_late_one_the_load(clock):
+def test_each_answer_keeps_its_cpu_time_and_a_late_one_the_load(still_clock):
     # seat 2's answers: in time, late within the grace, in time, ...
     walls = [0.05, LIMIT + 0.02, 0.1]
     cpus = [0.04, 0.005, 0.09]
-    record, _ = _play(clock, walls, cpus)
+    record, _ = _play(still_clock, walls, cpus)
     mine = [(t.times[1], t.cpu[1], t.late.get(1)) for t in record.turns if 1 in t.moves]
     assert len(mine) >= 3
     for k, (wall, cpu, late) in enumerate(mine):
@@ -123,24 +108,26 @@ def test_each_answer_keeps_its_cpu_time_and_a_late_one_the_load(clock):
     assert not late[0].timeout
 
 
-def test_a_timeout_under_load_is_told_from_a_slow_bot(clock):
+def test_a_timeout_under_load_is_told_from_a_slow_bot(still_clock):
     over = late_after(LIMIT) + 0.01
-    record, _ = _play(clock, [0.01, over], [0.01, 0.1])  # a third of a core at load 3/core
+    record, _ = _play(
+        still_clock, [0.01, over], [0.01, 0.1]
+    )  # a third of a core at load 3/core
     (late,) = late_moves(record)
     assert late.timeout and record.statuses[1].status == "timeout"
     assert late.verdict == "loaded machine"
     assert "load 6.00 on 2 cores: loaded machine" in late.text
-    record, _ = _play(clock, [0.01, over], [0.01, 0.95 * over], load=(0.2, 2))
+    record, _ = _play(still_clock, [0.01, over], [0.01, 0.95 * over], load=(0.2, 2))
     assert late_moves(record)[0].verdict == "slow bot"
-    record, _ = _play(clock, [0.01, over], [0.01, 0.0], load=(0.2, 2))
+    record, _ = _play(still_clock, [0.01, over], [0.01, 0.0], load=(0.2, 2))
     assert late_moves(record)[0].verdict == "waiting"
-    record, _ = _play(clock, [0.01, over], [0.01, 0.0], load=None)
+    record, _ = _play(still_clock, [0.01, over], [0.01, 0.0], load=None)
     assert late_moves(record)[0].verdict == "unknown"
     assert record.turns[late_moves(record)[0].turn].late[1] == Late(LIMIT, None, None)
 
 
-def test_a_program_s_own_cpu_clock_is_read_and_rescanned_now_and_then(clock):
-    record, bot = _play(clock, [0.01], [0.003], own_cpu=True, board=BIG)
+def test_a_program_s_own_cpu_clock_is_read_and_rescanned_now_and_then(still_clock):
+    record, bot = _play(still_clock, [0.01], [0.003], own_cpu=True, board=BIG)
     mine = [t.cpu[1] for t in record.turns if 1 in t.moves]
     assert mine == pytest.approx([0.003] * len(mine))
     # read before and after each answer; looked for its processes before answer 17, 81, ...
@@ -214,26 +201,14 @@ def test_standings_leave_voided_games_out_and_say_why():
     assert standings([lost], samples=0).row("a").games == 1  # no rule: it counts
 
 
-SLEEPER = """import sys, time
-n = 0
-while header := sys.stdin.readline():
-    w, h = map(int, header.split())
-    rows = [sys.stdin.readline() for _ in range(h)]
-    n += 1
-    if n == 3:
-        time.sleep(30)  # hangs: the game ends at its deadline and atlas ends it
-    r, c = next((r, row.index("1")) for r, row in enumerate(rows) if "1" in row)
-    steps = {1: (-1, 0), 2: (0, 1), 3: (1, 0), 4: (0, -1)}
-    free = [d for d, (dr, dc) in steps.items() if rows[r + dr][c + dc] == " "]
-    print(free[0] if free else 1, flush=True)
-"""
+#: A tron program that hangs on its third move.
+SLEEPER = Path(__file__).resolve().parent / "broken_bots" / "hangs_on_third_move.py"
 TRON = "7 5\n#######\n#1    #\n#     #\n#    2#\n#######\n"
 
 
 def _league(tmp_path, extra=""):
     (tmp_path / "maps").mkdir()
     (tmp_path / "maps" / "box.txt").write_text(TRON)
-    (tmp_path / "sleeper.py").write_text(SLEEPER)
     plan = tmp_path / "cup.toml"
     plan.write_text(
         f"""game = "tron"
@@ -242,7 +217,7 @@ time = 0.05
 {extra}
 [[bots]]
 name = "sleeper"
-command = "{sys.executable} sleeper.py"
+command = "{sys.executable} {SLEEPER}"
 
 [[bots]]
 name = "hug"
@@ -363,7 +338,6 @@ def test_the_cpu_clock_of_a_program_s_processes(tmp_path):
 
 
 def test_records_from_before_the_timing_fields_load_and_verify_as_before():
-    from pathlib import Path
 
     from atlas.sim.records import verify_record
 

@@ -24,19 +24,10 @@ from atlas.sim import get_game
 from atlas.sim.records import RecordBuilder, load_record, save_record
 
 BOX = "7 5\n#######\n#1    #\n#     #\n#    2#\n#######\n"
-SLEEPER = """import sys, time
-n = 0
-while header := sys.stdin.readline():
-    w, h = map(int, header.split())
-    rows = [sys.stdin.readline() for _ in range(h)]
-    n += 1
-    if n == 3:
-        time.sleep(30)
-    r, c = next((r, row.index("1")) for r, row in enumerate(rows) if "1" in row)
-    steps = {1: (-1, 0), 2: (0, 1), 3: (1, 0), 4: (0, -1)}
-    free = [d for d, (dr, dc) in steps.items() if rows[r + dr][c + dc] == " "]
-    print(free[0] if free else 1, flush=True)
-"""
+#: A tron program that hangs on its third move.
+SLEEPER = (
+    Path(__file__).resolve().parents[1] / "arena" / "broken_bots" / "hangs_on_third_move.py"
+)
 
 
 def _random_game(players, seed):
@@ -70,7 +61,6 @@ def built(tmp_path_factory):
     league.mkdir()
     (league / "maps").mkdir()
     (league / "maps" / "box.txt").write_text(BOX)
-    (league / "sleeper.py").write_text(SLEEPER)
     (league / "cup.toml").write_text(
         f"""name = "Load cup"
 game = "tron"
@@ -80,7 +70,7 @@ void_timeouts_under_load = 1.5
 
 [[bots]]
 name = "sleeper"
-command = "{sys.executable} sleeper.py"
+command = "{sys.executable} {SLEEPER}"
 
 [[bots]]
 name = "hug"
