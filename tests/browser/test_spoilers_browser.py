@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 from browser_helpers import require_chromium
 
 from atlas.maps import parse_map
-from atlas.sim import get_game
-from atlas.sim.records import RecordBuilder, save_record
+from atlas.sim.records import save_record
+from tests.render.render_helpers import play_record, random_mover
 
 pytestmark = pytest.mark.browser
 
@@ -27,16 +26,10 @@ RESULT_WORDS = ("wins", "draw")
 
 
 def _record(players, seed):
-    g = get_game("tron")
     gm = parse_map(ROOM, game="tron", name="room")
-    state = g.initial_state(gm)
-    rng = np.random.default_rng(seed)
-    b = RecordBuilder(g, gm, None, list(players), seed)
-    while g.outcome(state) is None:
-        moves = {p: g.random_move(state, p, rng) for p in g.to_move(state)}
-        b.add_turn(moves, {p: 0.01 for p in moves})
-        state = g.apply(state, moves)
-    return b.finish(state, g.outcome(state))
+    return play_record(
+        "tron", gm, seed, players=players, chooser=random_mover("tron"), seconds=0.01
+    )
 
 
 @pytest.fixture(scope="module")

@@ -72,8 +72,12 @@ def play_record(
     params: dict | None = None,
     chooser: Callable[[Any, int, np.random.Generator], Any] | None = None,
     stderr: tuple[str, ...] = (),
+    seconds: float = 0.001,
+    cpu: float | None = None,
 ) -> Record:
-    """A finished seeded game between simple movers, as a record."""
+    """A finished seeded game between simple movers, as a record: each answer took
+    ``seconds`` (and ``cpu`` processor seconds, when given).  ``chooser(state, seat,
+    rng)`` picks the moves (tron's default follows walls, the others' is random)."""
     g = get_game(game)
     n = g.info.num_players
     names = players or tuple(f"bot{i}" for i in range(n))
@@ -89,9 +93,16 @@ def play_record(
             p: (chooser(state, p, rng) if chooser else g.random_move(state, p, rng))
             for p in g.to_move(state)
         }
-        builder.add_turn(moves, {p: 0.001 for p in moves})
+        cpus = None if cpu is None else {p: cpu for p in moves}
+        builder.add_turn(moves, {p: seconds for p in moves}, None, cpus)
         state = g.apply(state, moves)
     return builder.finish(state, g.outcome(state))
+
+
+def random_mover(game: str) -> Callable[[Any, int, np.random.Generator], Any]:
+    """A :func:`play_record` chooser: a uniformly random legal move of ``game``."""
+    g = get_game(game)
+    return lambda state, seat, rng: g.random_move(state, seat, rng)
 
 
 def read_varints(data: bytes) -> list[int]:

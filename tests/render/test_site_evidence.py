@@ -12,16 +12,14 @@ import re
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
-from render_helpers import read_site_index
+from render_helpers import play_record, random_mover, read_site_index
 
 from atlas.arena import timing
 from atlas.arena.competition import load_plan, run_plan
 from atlas.arena.standings import standings
 from atlas.maps import parse_map
-from atlas.sim import get_game
-from atlas.sim.records import RecordBuilder, load_record, save_record
+from atlas.sim.records import load_record, save_record
 
 BOX = "7 5\n#######\n#1    #\n#     #\n#    2#\n#######\n"
 #: A tron program that hangs on its third move.
@@ -31,16 +29,11 @@ SLEEPER = (
 
 
 def _random_game(players, seed):
-    g = get_game("tron")
     gm = parse_map(BOX, game="tron", name="box")
-    state = g.initial_state(gm)
-    rng = np.random.default_rng(seed)
-    b = RecordBuilder(g, gm, None, list(players), seed)
-    while g.outcome(state) is None:
-        moves = {p: g.random_move(state, p, rng) for p in g.to_move(state)}
-        b.add_turn(moves, {p: 0.01 for p in moves}, None, {p: 0.004 for p in moves})
-        state = g.apply(state, moves)
-    return b.finish(state, g.outcome(state))
+    chooser = random_mover("tron")
+    return play_record(
+        "tron", gm, seed, players=players, chooser=chooser, seconds=0.01, cpu=0.004
+    )
 
 
 @pytest.fixture(scope="module")
