@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -36,16 +37,11 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+
+# Chromium as the browser tests start it (needs the test extra: pip install -e '.[test]')
+from browser_helpers import ARGS, CHROMIUM  # noqa: E402
+
 #: Player names of the random movers (each game draws two, or four for Outpost).
 PLAYERS = [f"random{k}" for k in range(1, 9)]
 
