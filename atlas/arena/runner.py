@@ -386,10 +386,11 @@ def _ask(
 
 
 def _spent(before: float | None, after: float | None) -> float | None:
-    """CPU seconds between two readings (``None`` when either is missing)."""
+    """CPU seconds between two readings (``None`` when either is missing; the record's
+    builder rounds them and drops a clock that went backwards to 0)."""
     if before is None or after is None:
         return None
-    return round(max(0.0, after - before), 6)
+    return after - before
 
 
 def _apply_checked(
