@@ -229,7 +229,7 @@ def _runner(
 ) -> Callable[[Sequence[Any]], Sequence[Any]]:
     """``play(specs) -> records``: the games of Python objects in this process, the
     others on the pool (through ``cache`` when one is given)."""
-    from ..arena.tournament import run_games
+    from ..arena.tournament import run_game, run_games
 
     def play(specs: Sequence[Any]) -> Sequence[Any]:
         out: list[Any] = [None] * len(specs)
@@ -246,32 +246,10 @@ def _runner(
         for i, rec in zip(pool, played):
             out[i] = rec
         for i in here:
-            out[i] = _play_here(specs[i], objects)
+            out[i] = run_game(specs[i], objects)
         return out
 
     return play
-
-
-def _play_here(spec: Any, objects: Mapping[str, Any]) -> Any:
-    """The game of ``spec`` played in this process, each placeholder player replaced by
-    its object (a game that raises is an error record, as on the pool)."""
-    from ..arena.runner import play_game
-    from ..arena.tournament import error_record
-    from ..maps import parse_map
-
-    try:
-        game_map = parse_map(spec.map_text, game=spec.game, name=spec.map_name)
-        return play_game(
-            spec.game,
-            game_map,
-            [objects.get(p.command or "", p) for p in spec.players],
-            params=spec.params_dict,
-            seed=spec.seed,
-            time_limit=list(spec.seat_times),
-            opening=spec.opening,
-        )
-    except Exception as exc:  # a bot's failure is in the record; this is anything else
-        return error_record(spec, exc)
 
 
 def fairness(

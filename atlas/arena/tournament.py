@@ -253,14 +253,22 @@ def schedule_games(
 # --------------------------------------------------------------------------- running
 
 
-def run_game(spec: GameSpec) -> Record:
-    """Play the game of ``spec``; an exception becomes an error record (:func:`is_error`)."""
+def run_game(spec: GameSpec, objects: Mapping[str, Any] | None = None) -> Record:
+    """Play the game of ``spec``; an exception becomes an error record (:func:`is_error`).
+
+    ``objects``: bots given as Python objects (the Python API's), by the command of the
+    placeholder player standing for each in the spec; they play in this process, under
+    the names their games give them."""
+    objects = objects or {}
     try:
         game_map = parse_map(spec.map_text, game=spec.game, name=spec.map_name)
         players: list[Any] = list(spec.players)
         depths = dict(spec.depths)
         for seat, player in enumerate(spec.players):
-            if depths.get(player.name, 0) > 0:
+            given = objects.get(player.command or "")
+            if given is not None:
+                players[seat] = given
+            elif depths.get(player.name, 0) > 0:
                 bot = make_player(spec.game, player, bot_seed(spec.seed, seat))
                 bot.fixed_depth = depths[player.name]
                 players[seat] = bot
@@ -274,7 +282,10 @@ def run_game(spec: GameSpec) -> Record:
             containment=[p.containment(spec.sandbox) for p in spec.players],
             opening=spec.opening,
         )
-        entries = tuple(p.entry() for p in spec.players)
+        entries = tuple(
+            made if p.command in objects else p.entry()
+            for p, made in zip(spec.players, record.players)
+        )
         if record.players != entries:  # bots made here name themselves
             record = _with_players(record, entries)
         return record
