@@ -32,7 +32,7 @@ These names are the stable surface: one changes only after a release in which th
 form still works and warns (:class:`AtlasDeprecationWarning`,
 :mod:`atlas.deprecation`).  Everything below them (``atlas.maps``, ``atlas.sim``,
 ``atlas.render``, ...) may move.  ``atlas.analyze`` is the function; the package of
-analysis kernels is imported by its full name (``from atlas.analyze.voronoi import
+analysis kernels is imported by its full name (``from atlas.analysis.voronoi import
 voronoi_counts``).
 
 Importing atlas is fast and changes nothing but one thing: it has numba's cache folder
@@ -185,7 +185,7 @@ def __dir__() -> list[str]:
 
 class _Package(types.ModuleType):
     """The ``atlas`` module: an API function keeps its name when a subpackage of the same
-    name is imported (``atlas.analyze`` stays the function when ``atlas.analyze.voronoi``
+    name is imported (``atlas.analyze`` stays the function when ``atlas.analysis.voronoi``
     is imported; Python would otherwise set the package's attribute to the subpackage)."""
 
     def __setattr__(self, name: str, value: Any) -> None:

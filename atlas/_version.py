@@ -1,3 +1,3 @@
 """atlas's version, in a module of its own (numba's cache folder is keyed by it)."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -9,7 +9,10 @@ here say it the same way everywhere:
 * :func:`warn_deprecated` -- the warning itself, from inside the old code path;
 * :func:`deprecated` -- a decorator for a function that is going away;
 * :data:`atlas.__init__`'s ``_MOVED`` table -- a top-level name that moved: reading
-  ``atlas.OLD`` warns, then returns the new object.
+  ``atlas.OLD`` warns, then returns the new object;
+* :func:`moved_module` -- a module that moved: importing the old path warns, then gives
+  the new module itself; :func:`moved_package` -- the same for a package whose modules
+  keep old paths of their own.
 
 Everything below the top-level names (``atlas.maps``, ``atlas.sim.records``, ...) may
 move between releases without a warning.
@@ -18,11 +21,20 @@ move between releases without a warning.
 from __future__ import annotations
 
 import functools
+import importlib
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["AtlasDeprecationWarning", "warn_deprecated", "deprecated", "deprecation_text"]
+__all__ = [
+    "AtlasDeprecationWarning",
+    "warn_deprecated",
+    "deprecated",
+    "deprecation_text",
+    "moved_module",
+    "moved_package",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -112,3 +124,53 @@ def deprecated(*, since: str, instead: str | None = None) -> Callable[[F], F]:
         return run  # type: ignore[return-value]
 
     return wrap
+
+
+def moved_module(old: str, new: str, *, since: str) -> None:
+    """Make the module being imported as ``old`` the module ``new``, with a warning.
+
+    Call it from the module left at the old path.  Python's import then hands the caller
+    the new module itself, so the old path and the new one share every object.
+
+    Examples
+    --------
+    A file ``atlas/analyze/voronoi.py`` holds only::
+
+        moved_module(__name__, "atlas.analysis.voronoi", since="0.2")
+    """
+    module = importlib.import_module(new)
+    # 3: past this function, the shim module's body and importlib's frames that
+    # Python hides from warnings, to the caller's import statement
+    warn_deprecated(f"the module {old}", since=since, instead=new, stacklevel=3)
+    sys.modules[old] = module
+
+
+def moved_package(old: str, new: str, *, since: str) -> Callable[[str], Any]:
+    """Warn that the package ``old`` moved to ``new``; its ``__getattr__``.
+
+    The package at the old path stays a package of its own, so that its modules (each
+    calling :func:`moved_module`) are found under it.  A name read from it is read from
+    the new package, or is the new package's module of that name.
+
+    Examples
+    --------
+    A file ``atlas/analyze/__init__.py`` holds only::
+
+        __getattr__ = moved_package(__name__, "atlas.analysis", since="0.2")
+    """
+    target = importlib.import_module(new)
+    warn_deprecated(f"the module {old}", since=since, instead=new, stacklevel=3)
+
+    def getattr_(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return getattr(target, name)
+        except AttributeError:
+            pass
+        try:
+            return importlib.import_module(f"{old}.{name}")
+        except ModuleNotFoundError:
+            raise AttributeError(f"module {old!r} has no attribute {name!r}") from None
+
+    return getattr_

@@ -37,11 +37,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from atlas.analyze.articulation import articulation_kernel, articulation_points  # noqa: E402
-from atlas.analyze.components import components_kernel, label_components  # noqa: E402
-from atlas.analyze.distances import bfs_distances, bfs_kernel  # noqa: E402
-from atlas.analyze.grid import flat_index, new_buffers, pad_free  # noqa: E402
-from atlas.analyze.voronoi import voronoi_counts, voronoi_kernel  # noqa: E402
+from atlas.analysis.articulation import articulation_kernel, articulation_points  # noqa: E402
+from atlas.analysis.components import components_kernel, label_components  # noqa: E402
+from atlas.analysis.distances import bfs_distances, bfs_kernel  # noqa: E402
+from atlas.analysis.grid import flat_index, new_buffers, pad_free  # noqa: E402
+from atlas.analysis.voronoi import voronoi_counts, voronoi_kernel  # noqa: E402
 from atlas.maps import read_map  # noqa: E402
 
 CONTEST_DATA = REPO / "tests" / "data"

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from atlas.games.outpost.rules.game import GAME, with_outposts  # noqa: E402
 from atlas.maps import read_map  # noqa: E402
-from atlas.sim.outpost.rules import GAME, with_outposts  # noqa: E402
 
 __all__ = ["OFFICIAL_TURNS_PER_S", "position", "bench", "main"]
 

@@ -83,7 +83,7 @@ def _spiral():
     heading = {0: 1, 1: 3}
 
     def choose(state, seat, rng):
-        from atlas.sim.tron import safe_moves
+        from atlas.games.tron.rules import safe_moves
 
         safe = set(safe_moves(state, seat))
         if safe and rng.random() < 0.08:
@@ -251,8 +251,8 @@ def bench_cold() -> None:
 def bench_gif() -> None:
     from atlas.maps import parse_map, read_map
     from atlas.render.frames import compose, legend_band
-    from atlas.render.games import render_of
     from atlas.render.gif import encode_gif, record_gif_bytes
+    from atlas.render.registry import render_of
     from atlas.render.replay import record_frames
     from atlas.sim.records import replay_states
 

@@ -64,7 +64,7 @@ COLS, ROWS = 7, 6
 
 def _wins_at_once(moves: str) -> bool:
     """Whether the side to move in ``moves`` has a winning drop."""
-    from atlas.sim.connect5 import is_winning_drop
+    from atlas.games.connect5.rules import is_winning_drop
 
     st = state_of(moves)
     for c in range(COLS):

@@ -140,7 +140,7 @@ def test_bot_help_says_which_rules_the_served_bots_plan_by(monkeypatch):
     served bots plan by (issue 27: tron's plan by the fair rules, not Tron.jar's order)
     and how --first-time fits the engine's move limit."""
     from atlas.bots import registry
-    from atlas.bots.tron import SERVED
+    from atlas.games.tron.bots import SERVED
 
     text = _one_line(cli.help_text("bot"))
     assert _one_line(SERVED) in text

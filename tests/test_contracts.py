@@ -17,10 +17,10 @@ import pytest
 from atlas.arena.runner import bot_info, make_player, play_game
 from atlas.bots.base import BotBase, as_bot
 from atlas.bots.registry import make_bot
-from atlas.bots.tron.common import TronBot
+from atlas.games.tron.bots.common import TronBot
 from atlas.maps import GameMap, parse_map
-from atlas.render.games import render_of, validator_of
-from atlas.render.games.base import GameRender, Painter, ValidatingRender
+from atlas.render.painter import GameRender, Painter, ValidatingRender
+from atlas.render.registry import render_of, validator_of
 from atlas.sim import get_game
 from atlas.sim.base import GameBase, GameInfo, Outcome, Reason, Status
 from atlas.sim.records import SeatStatus, load_record, record_from_json, save_record

@@ -44,13 +44,12 @@ def test_the_readme_names_every_bot_of_every_game():
 
 
 def test_every_bot_says_what_it_does_and_where_its_code_is():
-    package = ROOT / "atlas" / "bots"
     for game in game_names():
         about = bot_about(game)
         assert list(about) == bot_names(game)
         for name, (text, files) in about.items():
             assert len(text) > 20, (game, name)
-            assert files and all((package / f).is_file() for f in files), (game, name, files)
+            assert files and all((ROOT / f).is_file() for f in files), (game, name, files)
 
 
 def test_a_new_bot_or_parameter_makes_the_documents_stale(tool, monkeypatch):
@@ -60,12 +59,15 @@ def test_a_new_bot_or_parameter_makes_the_documents_stale(tool, monkeypatch):
     def one_more(game):
         about = real(game)
         if game == game_names()[0]:
-            about["newcomer"] = ("a bot added to the registry", ("random.py",))
+            about["newcomer"] = ("a bot added to the registry", ("atlas/bots/random.py",))
         return about
 
     monkeypatch.setattr(tool, "bot_about", one_more)
     new = tool.rewrite(text)
-    assert new != text and "| `newcomer` | a bot added to the registry | `random.py` |" in new
+    assert (
+        new != text
+        and "| `newcomer` | a bot added to the registry | `atlas/bots/random.py` |" in new
+    )
     info = get_info("outpost")
     cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert all(f"| outpost | `{p.name}` |" in cli for p in info.params)

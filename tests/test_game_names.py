@@ -8,13 +8,13 @@ What counts, precisely (read with :mod:`ast`, so comments never count):
   function), which may name games as examples;
 * a constant names a game when a registered game's name (``tron``, ``isolation``,
   ``connect5``, ``outpost``) starts a word in it, in any case: ``"Outpost map"``,
-  ``"outposts"``, ``"OUTPOST_HOMES"``, ``"TronBot"`` and ``"atlas.sim.tron"`` all count,
+  ``"outposts"``, ``"OUTPOST_HOMES"``, ``"TronBot"`` and ``"atlas.games.tron.rules"`` all count,
   ``"electronic"`` does not;
 * a module's own games are those named by a part of its path under ``atlas/``, a folder
-  or the file itself (``atlas/sim/outpost/rules.py``, ``atlas/maps/tron.py``,
-  ``atlas/render/games/connect5.py``): they may name their game as much as they like;
+  or the file itself (``atlas/games/outpost/rules/game.py``, ``atlas/games/tron/format.py``,
+  ``atlas/games/connect5/painter.py``): they may name their game as much as they like;
 * the registry lines, the ``register_game(...)`` calls at the top of
-  ``atlas/games.py``, are the one other place allowed to name each game.
+  ``atlas/games/__init__.py``, are the one other place allowed to name each game.
 
 The count of everything else must be 0.
 """
@@ -28,7 +28,7 @@ from pathlib import Path
 from atlas.games import game_names
 
 PACKAGE = Path(__file__).resolve().parents[1] / "atlas"
-REGISTRY = PACKAGE / "games.py"
+REGISTRY = PACKAGE / "games" / "__init__.py"
 
 
 def _pattern(games: tuple[str, ...]) -> re.Pattern[str]:
@@ -92,7 +92,7 @@ def own_games(path: Path, games: tuple[str, ...]) -> set[str]:
 
 
 def registered_in_registry() -> tuple[str, ...]:
-    """The games of the ``register_game`` lines of ``atlas/games.py``."""
+    """The games of the ``register_game`` lines of ``atlas/games/__init__.py``."""
     tree = ast.parse(REGISTRY.read_text(encoding="utf-8"))
     return tuple(
         stmt.value.args[0].value
@@ -140,7 +140,7 @@ SAMPLE = '''"""A docstring may name tron."""
 GAMES = ("connect5", "other")
 def f(x):
     """Outposts here are fine too."""
-    return f"{x} Outposts", "electronic", "TronBot", "atlas.sim.tron", {"isolation": 1}
+    return f"{x} Outposts", "electronic", "TronBot", "atlas.games.tron.rules", {"isolation": 1}
 '''
 
 
@@ -151,7 +151,7 @@ def test_the_counter_counts_what_it_says():
         "connect5",
         " Outposts",
         "TronBot",
-        "atlas.sim.tron",
+        "atlas.games.tron.rules",
         "isolation",
     ]
     # a module's own game is not counted
@@ -159,6 +159,6 @@ def test_the_counter_counts_what_it_says():
         "connect5",
         " Outposts",
     ]
-    assert own_games(PACKAGE / "sim" / "outpost" / "rules.py", games) == {"outpost"}
-    assert own_games(PACKAGE / "maps" / "tron.py", games) == {"tron"}
+    assert own_games(PACKAGE / "games" / "outpost" / "rules" / "game.py", games) == {"outpost"}
+    assert own_games(PACKAGE / "games" / "tron" / "format.py", games) == {"tron"}
     assert own_games(PACKAGE / "arena" / "runner.py", games) == set()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from atlas import jit
-from atlas.analyze.outpost.validate import validate_map_file
+from atlas.games.outpost.validation import validate_map_file
 from atlas.maps import read_map
 from atlas.sim.registry import summarize_map
 

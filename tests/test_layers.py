@@ -1,10 +1,15 @@
 """The layers of atlas depend one way, and no modules import each other in a circle.
 
-``maps`` <- ``analyze`` <- ``sim`` <- ``bots`` <- ``arena`` <- ``render`` <- ``api`` <-
+``maps`` <- ``analysis`` <- ``sim`` <- ``bots`` <- ``arena`` <- ``render`` <- ``api`` <-
 ``cli``, with the package's ``__init__`` (the façade naming the API) on top:
 every ``import`` of every module of the package, read with :mod:`ast` (imports inside
 functions too), must name a module of its own layer or of a lower one, and the graph of
 imports between atlas's modules must have no cycle.
+
+A game's folder (``atlas/games/<game>/``) sits across the layers: each of its modules
+has the layer of its role (:data:`atlas.games.ROLE_LAYERS`: format, analysis and
+validation, rules, bots, protocol, painter), so a game's modules are ordered by role.
+The generic layers never import a game's folder, and no game imports another's.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import ast
 from pathlib import Path
 
 import pytest
+
+from atlas.games import ROLE_LAYERS
 
 PACKAGE = Path(__file__).resolve().parents[1] / "atlas"
 
@@ -29,6 +36,8 @@ LAYERS = {
     "deprecation": 0,
     "display": 0,
     "maps": 1,
+    "analysis": 2,
+    # the old path of analysis, kept for one release (its modules alias the new ones)
     "analyze": 2,
     "sim": 3,
     "bots": 4,
@@ -49,10 +58,18 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def game_of(module: str) -> str | None:
+    """The game whose folder holds ``module``, or ``None`` for a generic module."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "games" else None
+
+
 def layer_of(module: str) -> int:
     parts = module.split(".")
     if len(parts) == 1:
         return LAYERS["__init__"]
+    if game_of(module) is not None and len(parts) > 3:
+        return LAYERS[ROLE_LAYERS[parts[3]]]
     return LAYERS[parts[1]]
 
 
@@ -92,6 +109,31 @@ GRAPH = {module_name(p): imports_of(p) for p in FILES}
 def test_every_part_of_the_package_has_a_layer():
     parts = {m.split(".")[1] if "." in m else "__init__" for m in ALL_MODULES}
     assert parts <= set(LAYERS), sorted(parts - set(LAYERS))
+
+
+def test_every_module_of_a_game_has_a_role():
+    roles = {m.split(".")[3] for m in ALL_MODULES if game_of(m) and len(m.split(".")) > 3}
+    assert roles <= set(ROLE_LAYERS), sorted(roles - set(ROLE_LAYERS))
+
+
+def test_the_layer_of_a_game_module_is_its_role_s():
+    assert layer_of("atlas.games.tron.format") == LAYERS["maps"]
+    assert layer_of("atlas.games.outpost.analysis.influence") == LAYERS["analysis"]
+    assert layer_of("atlas.games.tron.bots.apex") == LAYERS["bots"]
+    assert layer_of("atlas.games.tron.painter") == LAYERS["render"]
+    assert layer_of("atlas.games.tron") == layer_of("atlas.games") == 0
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if game_of(m) is None))
+def test_generic_modules_never_import_a_game_folder(module):
+    into = sorted(t for t in GRAPH[module] if game_of(t) is not None)
+    assert not into, f"{module} imports a game's folder: {into}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if game_of(m) is not None))
+def test_no_game_imports_another(module):
+    others = sorted(t for t in GRAPH[module] if game_of(t) not in (None, game_of(module)))
+    assert not others, f"{module} imports another game's folder: {others}"
 
 
 @pytest.mark.parametrize("module", sorted(GRAPH))

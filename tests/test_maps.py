@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from atlas.errors import MapFormatError
+from atlas.games.outpost.format import HOMES as OUTPOST_HOMES
+from atlas.games.outpost.format import full_water as outpost_full_water
 from atlas.maps import (
     find_maps,
     format_map,
@@ -17,8 +19,6 @@ from atlas.maps import (
     scan_maps,
     write_map,
 )
-from atlas.maps.outpost import HOMES as OUTPOST_HOMES
-from atlas.maps.outpost import full_water as outpost_full_water
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT / "tests" / "data"

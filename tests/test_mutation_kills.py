@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from atlas.errors import InvalidMoveError, RecordError
+from atlas.games.tron import rules as tron
 from atlas.maps import parse_map
-from atlas.sim import records, tron
+from atlas.sim import records
 
-# --- atlas/sim/tron.py ---------------------------------------------------------------
+# --- atlas/games/tron/rules.py ---------------------------------------------------------------
 
 # seat 0 at (0, 0) in a corner, seat 1 at (2, 3); no border walls, a wall at (1, 0)
 CORNER = "4 3\n1   \n#   \n   2\n"
@@ -156,7 +157,7 @@ def test_why_a_move_cannot_be_played_names_an_unexpected_error():
     assert records.verify._why(InvalidMoveError("bad move")) == "bad move"
 
 
-# --- atlas/arena/protocols/tron.py: the served side's watchdog and board reader ------
+# --- atlas/games/tron/protocol.py: the served side's watchdog and board reader ------
 
 
 def _board(*rows: str) -> np.ndarray:
@@ -177,13 +178,13 @@ def _board(*rows: str) -> np.ndarray:
     ],
 )
 def test_safe_digit_takes_the_most_room_at_the_edges_too(rows, digit):
-    from atlas.arena.protocols.tron import safe_digit
+    from atlas.games.tron.protocol import safe_digit
 
     assert safe_digit(_board(*rows)) == digit
 
 
 def test_read_board_pads_short_rows_and_refuses_bad_sizes():
-    from atlas.arena.protocols.tron import _read_board
+    from atlas.games.tron.protocol import _read_board
 
     board = _read_board(io.BytesIO(b"#1\n  2\n"), b"3 2\n")
     assert board is not None and ["".join(r) for r in board] == ["#1 ", "  2"]

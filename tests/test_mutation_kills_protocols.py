@@ -18,10 +18,11 @@ import numpy as np
 import pytest
 
 from atlas.arena.process import BotFailure
-from atlas.arena.protocols import gtp, jsonl, protocol_module
-from atlas.arena.protocols import tron as tron_protocol
+from atlas.arena.protocols import jsonl, protocol_module
 from atlas.arena.protocols.common import RequestError, process_age, send_line
 from atlas.errors import BotError
+from atlas.games.connect5 import protocol as gtp
+from atlas.games.tron import protocol as tron_protocol
 from atlas.maps import parse_map
 from atlas.sim import get_game
 from atlas.sim.base import Status
@@ -176,10 +177,10 @@ def test_an_unknown_protocol_is_a_bot_error_naming_it(monkeypatch):
 
     from atlas.arena import protocols
 
-    info = replace(get_game("tron").info, protocol="smoke-signals")
+    info = replace(get_game("isolation").info, protocol="smoke-signals")
     monkeypatch.setattr(protocols, "get_info", lambda game: info)
     with pytest.raises(BotError, match="'smoke-signals', which atlas does not speak"):
-        protocol_module("tron")
+        protocol_module("isolation")
 
 
 def test_process_age_is_the_boot_time_less_the_start_tick():
@@ -252,7 +253,7 @@ def test_served_tron_answers_the_safe_digit_for_a_late_bot():
 
 
 def test_tron_board_text_leaves_out_a_head_off_the_board():
-    from atlas.sim.tron import TronState
+    from atlas.games.tron.rules import TronState
 
     blocked = np.array([[False, True, False]])
     for heads, want in (

@@ -11,7 +11,7 @@ Each table sits between two marker lines in its document::
     <!-- /atlas -->
 
 and is written from the games' registry (:mod:`atlas.games`), each game's ``BOTS`` and
-``ABOUT`` (``atlas/bots/GAME/__init__.py``) and its ``GameInfo.params``.  Run after
+``ABOUT`` (``atlas/games/GAME/bots/__init__.py``) and its ``GameInfo.params``.  Run after
 adding a bot or a parameter: ``python tools/make_doc_tables.py``;
 ``tests/test_doc_tables.py`` fails while a document differs from what this writes.
 The text outside the markers is kept as it is.

@@ -37,12 +37,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
-from atlas.analyze.components import label_components  # noqa: E402
-from atlas.analyze.outpost.validate import OUTPOST_WATER_CELLS, validate_text  # noqa: E402
+from atlas.analysis.components import label_components  # noqa: E402
+from atlas.games.outpost.format import HOMES as OUTPOST_HOMES  # noqa: E402
+from atlas.games.outpost.format import QUARTER as OUTPOST_QUARTER  # noqa: E402
+from atlas.games.outpost.format import full_water as outpost_full_water  # noqa: E402
+from atlas.games.outpost.validation import OUTPOST_WATER_CELLS, validate_text  # noqa: E402
 from atlas.maps import GameMap, format_map  # noqa: E402
-from atlas.maps.outpost import HOMES as OUTPOST_HOMES  # noqa: E402
-from atlas.maps.outpost import QUARTER as OUTPOST_QUARTER  # noqa: E402
-from atlas.maps.outpost import full_water as outpost_full_water  # noqa: E402
 
 N = OUTPOST_QUARTER
 SEED = 2014

@@ -28,7 +28,7 @@ Each target is a set of modules and the tests that should catch a change in them
 It prints killed / survived / timeout (a timeout counts as killed: the change made the
 tests hang) per module, the score (killed over all mutants), and each survivor as
 ``file:line  mutation``.  ``--list`` only counts the mutants.  The kernels of
-``atlas/analyze/`` run as plain Python (``NUMBA_DISABLE_JIT=1``): a mutated kernel is
+``atlas/analysis/`` run as plain Python (``NUMBA_DISABLE_JIT=1``): a mutated kernel is
 then not recompiled by numba, and coverage sees its lines.
 """
 
@@ -72,9 +72,9 @@ TARGETS: dict[str, Target] = {
         modules=(
             "atlas/arena/protocols/__init__.py",
             "atlas/arena/protocols/common.py",
-            "atlas/arena/protocols/gtp.py",
+            "atlas/games/connect5/protocol.py",
             "atlas/arena/protocols/jsonl.py",
-            "atlas/arena/protocols/tron.py",
+            "atlas/games/tron/protocol.py",
         ),
         tests=(
             "tests/arena/test_protocols.py",
@@ -105,7 +105,7 @@ TARGETS: dict[str, Target] = {
         ),
     ),
     "tron": Target(
-        modules=("atlas/sim/tron.py",),
+        modules=("atlas/games/tron/rules.py",),
         tests=("tests/sim/test_tron.py", "tests/test_mutation_kills.py"),
     ),
     "analyze": Target(

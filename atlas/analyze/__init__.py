@@ -1,6 +1,8 @@
-"""Pure functions over numpy grids: components, articulation points, distances, Voronoi,
-chambers, the parity bound, Outpost influence and supply lines, and map validation.
+"""The old path of :mod:`atlas.analysis`, kept for one release: importing it warns.
 
-Each public function validates its input and hands flat arrays to a numba kernel;
-kernels are importable from their modules for use inside other compiled code.
+``atlas.analyze`` is the API function; the analysis package is :mod:`atlas.analysis`.
 """
+
+from ..deprecation import moved_package
+
+__getattr__ = moved_package(__name__, "atlas.analysis", since="0.2")

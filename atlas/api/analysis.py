@@ -113,7 +113,7 @@ class Analysis:
     @property
     def influence(self) -> Any:
         """Who controls each cell at the start, and how much land and water each empire
-        holds (an :class:`atlas.analyze.outpost.Influence`), for a game of influence;
+        holds (an :class:`atlas.games.outpost.analysis.Influence`), for a game of influence;
         ``None`` otherwise."""
         return self.extras.get("influence")
 
@@ -133,14 +133,14 @@ class Analysis:
 
     def text(self) -> str:
         """The figures as ``atlas analyze`` prints them for people."""
-        from ..analyze.summary import format_summary
+        from ..analysis.summary import format_summary
 
         return format_summary(self.summary)
 
     def pictures(self) -> dict[str, Any]:
         """The map's pictures (Pillow images) by kind, as its map page shows them:
         the bare map and the game's overlays."""
-        from ..render.games import render_of
+        from ..render.registry import render_of
 
         render = render_of(self.game)
         return {
@@ -150,8 +150,8 @@ class Analysis:
         }
 
     def _repr_png_(self) -> bytes:
-        from ..render.games import render_of
         from ..render.images import png_bytes
+        from ..render.registry import render_of
 
         render = render_of(self.game)
         return png_bytes(render.picture(self.game_map, render.png_kind))

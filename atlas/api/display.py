@@ -36,8 +36,8 @@ REPLAY_HEIGHT = 940
 
 def map_png(game_map: GameMap) -> bytes:
     """The picture of a map as PNG bytes, as its map page shows it bare."""
-    from ..render.games import render_of
     from ..render.images import png_bytes
+    from ..render.registry import render_of
 
     return png_bytes(render_of(game_map.game).picture(game_map, "plain"))
 
@@ -61,8 +61,8 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[Any]], cls: str = "") ->
 def analysis_html(analysis: Any) -> str:
     """The figures of an analysis as ``atlas analyze`` prints them, and its pictures
     with their captions."""
-    from ..render.games import render_of
     from ..render.images import png_bytes
+    from ..render.registry import render_of
 
     captions = render_of(analysis.game).pictures
     parts = [

@@ -96,7 +96,7 @@ class ValidationReport:
 
     def picture(self) -> bytes | None:
         """The map with its problems marked, as PNG bytes (``None`` without the text)."""
-        from ..render.games import validator_of
+        from ..render.registry import validator_of
 
         if self.text is None:
             return None
@@ -118,7 +118,7 @@ class ValidationReport:
 def _validating_game(game: str | None, path: Any) -> str:
     from ..errors import UnknownNameError
     from ..games import game_names
-    from ..render.games import render_of, validator_of
+    from ..render.registry import render_of, validator_of
 
     validating = [g for g in game_names() if render_of(g).validates]
     if game is not None:
@@ -173,7 +173,7 @@ def validate(path_or_text: Any, game: str | None = None) -> ValidationReport:
     """
     from ..fsutil import read_regular_file
     from ..jit import interpreted
-    from ..render.games import validator_of
+    from ..render.registry import validator_of
 
     path, text = source_of(path_or_text, "path_or_text")
     name = "map" if path is None else str(path)

@@ -4,7 +4,7 @@ A fairness report (:class:`FairnessReport`) has two parts:
 
 **Structure**, exact and instant (:func:`structure`): the symmetries of the board that
 carry the walls onto themselves and each start onto another seat's start
-(:func:`atlas.analyze.symmetry.board_symmetries`), the classes of seats they relate,
+(:func:`atlas.analysis.symmetry.board_symmetries`), the classes of seats they relate,
 and the facts the game itself gives (``GAME.fairness_facts``: tron's Voronoi balance
 and chamber and parity bounds, whether Outpost's quarters rotate).
 
@@ -38,7 +38,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..analyze.symmetry import board_symmetries, seat_classes
+from ..analysis.symmetry import board_symmetries, seat_classes
 from ..errors import AtlasError
 from ..maps import GameMap, format_map, read_map
 from ..sim import get_game
@@ -130,7 +130,7 @@ class Structure:
     Attributes
     ----------
     symmetries : tuple of str
-        Those of :data:`atlas.analyze.symmetry.SYMMETRIES` that carry the walls onto
+        Those of :data:`atlas.analysis.symmetry.SYMMETRIES` that carry the walls onto
         themselves and each start onto another seat's start.
     seat_classes : tuple of tuple of int
         Seats (1-based) that the board's symmetries carry onto each other.

@@ -5,8 +5,8 @@ bot name -> ``"module:attribute"`` of a factory ``(game=..., seed=...) -> bot``,
 order from the simplest bot to the strongest.  Only the table is read to list bots, so
 listing imports nothing heavy; :func:`make_bot` imports the one module it needs.
 
-Beside it an ``ABOUT`` table, bot name -> (what the bot does, the files under
-``atlas/bots/`` that hold its code), gives the rows of the bots' tables in ``README.md``
+Beside it an ``ABOUT`` table, bot name -> (what the bot does, the files of the bots
+package that hold its code), gives the rows of the bots' tables in ``README.md``
 and ``docs/bots.md``, which ``python tools/make_doc_tables.py`` writes
 (``tests/test_doc_tables.py`` fails when they differ); :func:`bot_about` reads it.
 """
@@ -14,7 +14,10 @@ and ``docs/bots.md``, which ``python tools/make_doc_tables.py`` writes
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
 
 from ..errors import UnknownNameError
 from ..sim.registry import game_modules
@@ -23,7 +26,7 @@ from .base import BotBase, as_bot
 __all__ = ["bot_table", "bot_names", "bot_about", "served_note", "make_bot", "compile_seconds"]
 
 
-#: The random bot's row in every game's table of bots (``atlas/bots/random.py``).
+#: The random bot's row in every game's table of bots (its file is in this package).
 RANDOM_ABOUT = (
     "a uniformly random legal move, seeded: the floor every bot must beat",
     ("random.py",),
@@ -40,14 +43,39 @@ def bot_names(game: str) -> list[str]:
     return list(bot_table(game))
 
 
+def _shown(package: ModuleType, files: Iterable[str]) -> tuple[str, ...]:
+    """``files`` of the folder of ``package``, named from the folder above its top-level
+    package (``atlas/games/tron/bots/apex.py``)."""
+    folder = Path(str(package.__file__)).parent
+    top = sys.modules[package.__name__.partition(".")[0]]
+    root = Path(str(top.__file__)).parent.parent
+    out = []
+    for f in files:
+        path = folder / f
+        try:
+            out.append(path.relative_to(root).as_posix())
+        except ValueError:
+            out.append(path.as_posix())
+    return tuple(out)
+
+
 def bot_about(game: str) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Name -> (what the bot does, the files under ``atlas/bots/`` holding its code)
-    for every built-in bot of ``game`` (its package's ``ABOUT``, the random bot's row
-    shared by every game: :data:`RANDOM_ABOUT`; a bot it does not describe gets an
-    empty text and no files)."""
+    """Name -> (what the bot does, the files holding its code) for every built-in bot
+    of ``game``.
+
+    The rows are its bots package's ``ABOUT``, whose files are named within that
+    package, and the random bot's row shared by every game (:data:`RANDOM_ABOUT`).
+    The files come back named from the folder above the top-level package
+    (``atlas/games/tron/bots/apex.py``).  A bot the table does not describe gets an
+    empty text and no files.
+    """
+    package = importlib.import_module(game_modules(game).bots)
     about = {
-        "random": RANDOM_ABOUT,
-        **getattr(importlib.import_module(game_modules(game).bots), "ABOUT", {}),
+        "random": (RANDOM_ABOUT[0], _shown(sys.modules[__package__], RANDOM_ABOUT[1])),
+        **{
+            name: (text, _shown(package, files))
+            for name, (text, files) in getattr(package, "ABOUT", {}).items()
+        },
     }
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for name in bot_table(game):

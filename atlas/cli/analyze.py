@@ -35,7 +35,7 @@ def compiling(args: argparse.Namespace) -> tuple[str, float]:
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
     """Print the figures of one map (and write its picture with ``--png``)."""
-    from ..analyze.summary import format_summary
+    from ..analysis.summary import format_summary
     from ..jit import interpreted
     from ..maps import read_map
     from ..sim.registry import summarize_map
@@ -50,8 +50,8 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         summary = summarize_map(game_map)
     if args.png:
         from ..fsutil import write_atomically
-        from ..render.games import render_of
         from ..render.images import png_bytes
+        from ..render.registry import render_of
 
         render = render_of(game_map.game)
         write_atomically(args.png, png_bytes(render.picture(game_map, render.png_kind)))

@@ -102,7 +102,7 @@ def _official_games() -> str:
 
 def _validating_games() -> str:
     """The titles of the games whose submitted maps atlas validates."""
-    from ..render.games import render_of
+    from ..render.registry import render_of
     from ..sim.registry import get_info
 
     return " and ".join(get_info(g).title for g in games() if render_of(g).validates)

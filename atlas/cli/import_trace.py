@@ -31,7 +31,7 @@ def add(p: argparse.ArgumentParser) -> None:
 
 def _traced_game() -> str:
     """The title of the game whose official simulator's traces atlas reads."""
-    from ..sim.outpost.rules import GAME
+    from ..games.outpost.rules.game import GAME
 
     return GAME.info.title
 
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
     map cannot be read."""
     from ..errors import MapFormatError
     from ..fsutil import check_output_path
-    from ..sim.outpost.traces import (
+    from ..games.outpost.rules.traces import (
         TraceError,
         TraceMismatchError,
         find_trace_map,

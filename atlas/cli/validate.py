@@ -53,7 +53,7 @@ def add(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
     """Exit 0 when every map is valid, 1 when one is not, 2 when one cannot be read."""
-    from ..analyze.outpost.validate import (
+    from ..games.outpost.validation import (
         MAP_CELLS,
         format_reports,
         reports_csv,
@@ -95,8 +95,8 @@ def _fairness(
 ) -> list[Any]:
     """The fairness report of each valid map of ``reports`` (``None`` for the others)."""
     from ..arena.fairness import DEFAULT_TIME, fairness_report
+    from ..games.outpost.format import GAME
     from ..maps import read_map
-    from ..maps.outpost import GAME
     from ..render.site.cache import Cache
     from ..render.site.tournament import play_cached
 

@@ -207,7 +207,7 @@ def map_format(game: str) -> MapFormat | None:
     has none of its own (or is not registered): its maps use the atlas grid format."""
     if game not in game_names():
         return None
-    module = game_modules(game).maps
+    module = game_modules(game).format
     if module is None:
         return None
     fmt: MapFormat = importlib.import_module(module).FORMAT

@@ -1,6 +1,6 @@
 """The text of map files: the pieces every map format is written with.
 
-A game's format module (:mod:`atlas.maps.tron` ...) and the atlas grid format of
+A game's format module (:mod:`atlas.games.tron.format` ...) and the atlas grid format of
 :mod:`atlas.maps` read and write maps with these: lines with or without CRLF ends,
 comment lines, whole numbers of a header, a ``W H`` size checked against the limits of
 :mod:`atlas.limits` before anything is allocated, a grid of characters with numbered

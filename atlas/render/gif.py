@@ -29,7 +29,7 @@ import numpy.typing as npt
 from ..sim.registry import get_info
 from . import palette as P
 from .frames import compose, legend_band
-from .games import render_of
+from .registry import render_of
 from .replay import record_frames
 
 __all__ = ["encode_gif", "record_gif_bytes", "write_gif", "is_atlas_gif", "HOLD_LAST_MS"]

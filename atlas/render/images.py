@@ -9,7 +9,7 @@ and, last, Pillow for the text (chamber sizes).  No Python loop runs per cell.
 Notes
 -----
 Cost: O(H·W·k²) for a k-pixel cell, plus the analyses asked for (each a linear-time
-kernel of :mod:`atlas.analyze`), plus O(m·k²) for m marks.
+kernel of :mod:`atlas.analysis`), plus O(m·k²) for m marks.
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ def index_image(image: IndexImage) -> Any:
 
 def _voronoi_layer(game_map: GameMap, grid: IndexImage) -> None:
     """Tint each free cell of ``grid`` by the start that reaches it first (ties grey)."""
-    from ..analyze.voronoi import voronoi_partition
+    from ..analysis.voronoi import voronoi_partition
 
     if len(game_map.starts) < 2:
         return
@@ -199,7 +199,7 @@ def _voronoi_layer(game_map: GameMap, grid: IndexImage) -> None:
 def _chamber_layer(game_map: GameMap, grid: IndexImage) -> list[tuple[tuple[int, int], str]]:
     """Tint the chambers of the first start's view; return (cell, size text) labels for
     the :data:`MAX_CHAMBER_LABELS` largest chambers of at least 4 cells."""
-    from ..analyze.chambers import chamber_tree
+    from ..analysis.chambers import chamber_tree
 
     if len(game_map.starts) < 2:
         return []
@@ -296,7 +296,7 @@ def map_picture(
     elif lines:
         grid_lines(image, k)
     if articulation:
-        from ..analyze.articulation import articulation_points
+        from ..analysis.articulation import articulation_points
 
         cells = articulation_points(game_map.free)
         mark_cells(image, cells, k, "ring" if k >= 6 else "square", P.MARK)

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .frames import Frame, sample_turns
-from .games import render_of
+from .registry import render_of
 
 __all__ = ["record_frames"]
 
@@ -16,7 +16,7 @@ def record_frames(
 ) -> Iterator[Frame]:
     """Frames of a replay record, one per (sampled) state, captioned with the turn.
 
-    The game's painter (its render module, :mod:`atlas.render.games`) draws them;
+    The game's painter (its render module, :mod:`atlas.render.registry`) draws them;
     stateful painters see every state even when only some are drawn.
     """
     if states is None:

@@ -1,7 +1,7 @@
 """Small inline SVG drawings for the site's pages (text, no image files).
 
 :func:`chamber_tree_svg` draws a tron map's chamber tree (as
-:func:`atlas.analyze.summary.chamber_tree_json` gives it) as a tree: a node per
+:func:`atlas.analysis.summary.chamber_tree_json` gives it) as a tree: a node per
 chamber, sized by its cells and tinted as on the chambers picture, an edge from each
 chamber to its parent through its entrance cell.
 """

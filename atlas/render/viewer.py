@@ -44,7 +44,7 @@ import numpy.typing as npt
 from ..sim.records import INFO_KEYS
 from ..sim.registry import get_info
 from . import palette as P
-from .games import render_of
+from .registry import render_of
 from .replay import record_frames
 
 __all__ = ["viewer_data", "pack_viewer", "interest", "varints", "SHAPES", "VIEWER_VERSION"]
@@ -105,7 +105,7 @@ def interest(record: Any, series: Sequence[dict[str, Any]]) -> dict[str, Any]:
     whether every seat played the game out (no timeout, crash of the bot, invalid or
     illegal answer: a game a failure decided shows little); ``comeback`` the largest
     lead any other seat held over the eventual winner in the game's first charted
-    measure (:meth:`~atlas.render.games.base.GameRender.series`), as a share of the
+    measure (:meth:`~atlas.render.painter.GameRender.series`), as a share of the
     largest total of that measure in any turn (0 when the winner never trailed, or
     without a winner or a chart); ``decisive`` whether the game has a winner (the top
     score, alone, in games of more than two seats); ``turns`` its length.  ``key``

@@ -3,8 +3,8 @@
 * :mod:`~atlas.sim.base` -- the :class:`Game` interface, :class:`GameInfo`, outcomes;
 * :mod:`~atlas.sim.registry` -- the games atlas knows, by name;
 * :mod:`~atlas.sim.records` -- replay records;
-* one module per game: :mod:`~atlas.sim.tron`, :mod:`~atlas.sim.isolation`,
-  :mod:`~atlas.sim.connect5`, :mod:`~atlas.sim.outpost`.
+* one module per game: :mod:`~atlas.games.tron.rules`, :mod:`~atlas.games.isolation.rules`,
+  :mod:`~atlas.games.connect5.rules`, :mod:`~atlas.games.outpost.rules`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The small interface every game module implements, and the values it speaks in.
 
-A game module (``atlas/sim/tron.py`` ...) exposes one object, ``GAME``, that satisfies
+A game module (``atlas/games/tron/rules.py`` ...) exposes one object, ``GAME``, that satisfies
 :class:`Game`; its :class:`GameInfo` states the game's facts as data (title, seats,
 parameters with their types and defaults, score bounds, replay timing, the protocol an
 external bot speaks).  :class:`GameBase` gives a game the parts that are the same for
@@ -280,7 +280,7 @@ class Outcome:
         :class:`Reason` here, and an unknown word is a ``ValueError``.
     scores : tuple of float
         Points per seat for standings: 1 / 0.5 / 0 in two-player games; for outpost, the
-        documented score of :mod:`atlas.sim.outpost`.
+        documented score of :mod:`atlas.games.outpost.rules`.
     detail : str
         A sentence for people ("player 2 crashed into a wall at turn 31").
     """
@@ -544,7 +544,7 @@ class GameBase(abc.ABC, Generic[S]):
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
         """Size, free cells, components, articulation points and starts."""
-        from ..analyze.summary import grid_summary
+        from ..analysis.summary import grid_summary
 
         return grid_summary(game_map)
 

@@ -121,8 +121,8 @@ def test_help_lists_the_api_with_one_line_each():
 def test_analyze_stays_the_function_when_its_package_is_imported():
     import importlib
 
-    kernels = importlib.import_module("atlas.analyze.voronoi")
-    from atlas.analyze.summary import grid_summary
+    kernels = importlib.import_module("atlas.analysis.voronoi")
+    from atlas.analysis.summary import grid_summary
 
     assert callable(atlas.analyze) and atlas.analyze.__module__ == "atlas.api.analysis"
     assert sys.modules["atlas.analyze"].__name__ == "atlas.analyze"

@@ -34,8 +34,8 @@ from atlas.arena.fairness import (
 )
 from atlas.arena.tournament import error_record
 from atlas.errors import MapFormatError
+from atlas.games.outpost.format import HOMES
 from atlas.maps import GameMap, parse_map, read_map
-from atlas.maps.outpost import HOMES
 from atlas.sim.base import Outcome, Reason
 from tests.conftest import OUTSIDE_DATA
 

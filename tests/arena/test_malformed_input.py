@@ -16,10 +16,10 @@ import pytest
 
 from atlas.arena.process import MAX_TURN_BYTES, BotFailure, BotProcess
 from atlas.arena.protocols import external_bot, serve_builtin_bot
-from atlas.arena.protocols.gtp import parse_gtp_response
 from atlas.arena.protocols.jsonl import parse_jsonl_line
-from atlas.arena.protocols.tron import parse_tron_answer
 from atlas.arena.runner import play_game
+from atlas.games.connect5.protocol import parse_gtp_response
+from atlas.games.tron.protocol import parse_tron_answer
 from atlas.maps import parse_map
 from atlas.sim import get_game
 from atlas.sim.base import Status

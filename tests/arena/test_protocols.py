@@ -13,10 +13,10 @@ import pytest
 
 from atlas.arena.process import BotFailure
 from atlas.arena.protocols import external_bot
-from atlas.arena.protocols.gtp import GtpBot
 from atlas.arena.protocols.jsonl import JsonLinesBot
-from atlas.arena.protocols.tron import TronProtocolBot, tron_board_text
 from atlas.arena.runner import play_game
+from atlas.games.connect5.protocol import GtpBot
+from atlas.games.tron.protocol import TronProtocolBot, tron_board_text
 from atlas.maps import parse_map
 from atlas.sim import get_game
 

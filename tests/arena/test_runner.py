@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from atlas.arena.process import ExternalBot
-from atlas.arena.protocols.tron import TronProtocolBot
 from atlas.arena.runner import bot_seed, make_player, play_game, player_entry
 from atlas.cli import main
 from atlas.errors import BotError, UnknownNameError
+from atlas.games.tron.protocol import TronProtocolBot
 from atlas.maps import parse_map
 from atlas.sim import get_game
 from atlas.sim.records import load_record, verify_record

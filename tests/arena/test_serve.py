@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from atlas.arena.protocols import SERVE_FIRST_MOVE_TIME, serve_builtin_bot
-from atlas.arena.protocols import tron as tron_protocol
 from atlas.arena.protocols.common import ServedBot, process_age, process_start
-from atlas.arena.protocols.tron import safe_digit
+from atlas.games.tron import protocol as tron_protocol
+from atlas.games.tron.protocol import safe_digit
 from atlas.maps import parse_map
 from atlas.sim import get_game
 

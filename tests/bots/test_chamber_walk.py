@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from atlas.bots.tron.apex import SearchTables, chamber_score
-from atlas.bots.tron.common import Workspace, voronoi_counts, voronoi_touching
-from atlas.bots.tron.tree import chamber_value
+from atlas.games.tron.bots.apex import SearchTables, chamber_score
+from atlas.games.tron.bots.common import Workspace, voronoi_counts, voronoi_touching
+from atlas.games.tron.bots.tree import chamber_value
 
 PINS = json.loads((Path(__file__).resolve().parent / "chamber_walk_pins.json").read_text())
 #: (k1, k2, checkerboard bound, battlefront rule) of each pinned value.

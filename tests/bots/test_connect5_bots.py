@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.connect5.bitboard import (
+from atlas.bots.search import S_ABORT, S_EMPTY, S_SCORE, new_status
+from atlas.games.connect5.bots.bitboard import (
     _bb_eval,
     _bb_parity,
     _bb_wins,
@@ -17,7 +18,7 @@ from atlas.bots.connect5.bitboard import (
     bit_search_context,
     bitboards,
 )
-from atlas.bots.connect5.search import (
+from atlas.games.connect5.bots.search import (
     PARITY,
     WIN,
     _parity_weights,
@@ -25,10 +26,9 @@ from atlas.bots.connect5.search import (
     _weights,
     _zugzwang,
 )
-from atlas.bots.connect5.strong import StrongConnect5Bot
-from atlas.bots.connect5.window import Window4Bot, move_score, seed_scores, window_table
-from atlas.bots.search import S_ABORT, S_EMPTY, S_SCORE, new_status
-from atlas.sim.connect5 import GAME, Connect5State, is_winning_drop
+from atlas.games.connect5.bots.strong import StrongConnect5Bot
+from atlas.games.connect5.bots.window import Window4Bot, move_score, seed_scores, window_table
+from atlas.games.connect5.rules import GAME, Connect5State, is_winning_drop
 
 
 def _state(

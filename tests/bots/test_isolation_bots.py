@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.isolation.knight import (
+from atlas.games.isolation.bots.knight import (
     knight_spread,
     knight_tables,
     knight_voronoi,
     knight_walk,
     popcount,
 )
-from atlas.bots.isolation.phased import (
+from atlas.games.isolation.bots.phased import (
     BEGIN,
     END,
     MIDDLE,
@@ -26,10 +26,15 @@ from atlas.bots.isolation.phased import (
     phase_of,
     separated,
 )
-from atlas.bots.isolation.queen import queen_spread, queen_tables, queen_voronoi, queen_walk
-from atlas.bots.isolation.strong import StrongIsolationBot, voronoi_split
+from atlas.games.isolation.bots.queen import (
+    queen_spread,
+    queen_tables,
+    queen_voronoi,
+    queen_walk,
+)
+from atlas.games.isolation.bots.strong import StrongIsolationBot, voronoi_split
+from atlas.games.isolation.rules import GAME, KNIGHT_JUMPS, QUEEN_DIRECTIONS, IsolationState
 from atlas.maps import GameMap
-from atlas.sim.isolation import GAME, KNIGHT_JUMPS, QUEEN_DIRECTIONS, IsolationState
 
 
 def _state(rows: list[str], variant: str = "queen", to_play: int = 0) -> IsolationState:

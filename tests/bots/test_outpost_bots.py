@@ -10,8 +10,8 @@ import pytest
 
 from atlas.arena.runner import late_after
 from atlas.bots import make_bot
+from atlas.games.outpost.rules.game import GAME, check_move, play_turn, with_outposts
 from atlas.maps import GameMap
-from atlas.sim.outpost.rules import GAME, check_move, play_turn, with_outposts
 
 BOTS = ("greedy", "balanced", "defender", "planner")
 PARAMS = {"r": 3, "L": 6, "W": 2, "T": 40}

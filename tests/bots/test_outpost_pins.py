@@ -4,7 +4,7 @@
 random turns on small boards and on ``maps/outpost/delta.txt``, the moves each Outpost
 bot answered with no clock to stop it, for every empire, and its disband choice when a
 season asks for one.  The figures were computed by atlas at commit 6156980, before the
-bots' kernels were fed NamedTuples of arrays (:class:`atlas.sim.outpost.kernels.Position`);
+bots' kernels were fed NamedTuples of arrays (:class:`atlas.games.outpost.rules.kernels.Position`);
 any change to what a bot scores changes a move here.
 
 ``python tests/bots/test_outpost_pins.py`` writes the file again (only to pin a

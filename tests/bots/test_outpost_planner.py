@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from atlas.bots import make_bot
-from atlas.bots.outpost.plan_kernels import (
+from atlas.games.outpost.bots.plan_kernels import (
     FAR,
     Lookahead,
     assign,
@@ -18,10 +18,10 @@ from atlas.bots.outpost.plan_kernels import (
     robust_supply,
     simulate_plan,
 )
-from atlas.bots.outpost.planner import PlannerConfig, PlannerOutpostBot
+from atlas.games.outpost.bots.planner import PlannerConfig, PlannerOutpostBot
+from atlas.games.outpost.rules import GAME, check_move, play_turn, with_outposts
+from atlas.games.outpost.rules.kernels import Position
 from atlas.maps import GameMap
-from atlas.sim.outpost import GAME, check_move, play_turn, with_outposts
-from atlas.sim.outpost.kernels import Position
 
 FAR_AWAY = 1e9  # a deadline no test reaches: the planner stops by its own budget
 
@@ -218,7 +218,7 @@ def test_simulate_plan_builds_when_the_walk_reaches_water():
     emps = np.arange(4, dtype=np.int64)
     target = _flat(state, [(9, 9)])[0]
     fields = np.zeros((1, size), np.int32)
-    from atlas.bots.outpost.plan_kernels import land_field
+    from atlas.games.outpost.bots.plan_kernels import land_field
 
     land_field(b.land_flat, b.stride, int(target), fields[0], np.zeros(size, np.int32))
     value = (b.board_flat != 0).astype(np.float64)
@@ -320,7 +320,7 @@ def test_disband_keeps_the_outpost_that_holds_the_most():
 
 def _moves_toward(bot, st, targets_rc):
     """The planner's moves with the targets forced to ``targets_rc`` (one per outpost)."""
-    from atlas.bots.outpost.plan_kernels import land_field
+    from atlas.games.outpost.bots.plan_kernels import land_field
 
     bot._setup(st, 0)
     outposts = bot._arrays(st)

@@ -5,7 +5,7 @@ tron as text, and what each searching bot answered on them at a fixed depth with
 clock to stop it: the move, the nodes it counted, its score and the depth it finished.
 The figures were computed by atlas at commit 6156980, before the searches shared one
 alpha-beta kernel (:mod:`atlas.bots.search`), one Hopcroft-Tarjan walk and one chamber
-walk (:mod:`atlas.analyze.biconnected`); any change to what a search visits or values
+walk (:mod:`atlas.analysis.biconnected`); any change to what a search visits or values
 changes a node count or a score here.
 
 ``python tests/bots/test_search_pins.py`` writes the file again from seeded random

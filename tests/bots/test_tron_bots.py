@@ -14,12 +14,12 @@ import pytest
 
 from atlas.arena.runner import late_after
 from atlas.bots import make_bot
-from atlas.bots.tron import apex, fill, tree
-from atlas.bots.tron import common as tc
-from atlas.bots.tron.chambers import rollout_value
-from atlas.bots.tron.fill import space_fill_length, space_filler_move
-from atlas.bots.tron.frontline import endgame_move
-from atlas.bots.tron.voronoi import (
+from atlas.games.tron.bots import apex, fill, tree
+from atlas.games.tron.bots import common as tc
+from atlas.games.tron.bots.chambers import rollout_value
+from atlas.games.tron.bots.fill import space_fill_length, space_filler_move
+from atlas.games.tron.bots.frontline import endgame_move
+from atlas.games.tron.bots.voronoi import (
     MODE_CHAMBERS,
     MODE_FRONTLINE,
     MODE_VORONOI,
@@ -67,7 +67,7 @@ def bots():
 def own_choices(monkeypatch):
     """``spy(bot)``: a list that receives every move ``bot.choose`` returns from now on.
 
-    :meth:`TronBot.move <atlas.bots.tron.common.TronBot.move>` replaces an illegal
+    :meth:`TronBot.move <atlas.games.tron.bots.common.TronBot.move>` replaces an illegal
     choice with the first legal move, so a legality test of ``move`` alone only fails
     when ``legal_moves`` is broken; the bot's own choice is what it has to check.
     """

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atlas.arena.process import BotFailure
-from atlas.arena.protocols.gtp import gtp_column, parse_gtp_response
 from atlas.arena.protocols.jsonl import jsonl_move, parse_jsonl_line
-from atlas.arena.protocols.tron import parse_tron_answer
 from atlas.errors import IllegalMoveError
+from atlas.games.connect5.protocol import gtp_column, parse_gtp_response
+from atlas.games.tron.protocol import parse_tron_answer
 from atlas.maps import parse_map
 from atlas.sim import get_game
 from atlas.sim.base import Status

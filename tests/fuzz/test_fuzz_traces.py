@@ -11,8 +11,13 @@ from fuzz_helpers import bounded_memory, examples, mutated_json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from atlas.games.outpost.rules.traces import (
+    TraceError,
+    read_trace,
+    replay_trace,
+    trace_to_record,
+)
 from atlas.maps import read_map
-from atlas.sim.outpost.traces import TraceError, read_trace, replay_trace, trace_to_record
 from atlas.sim.records import verify_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -9,7 +9,7 @@ from fuzz_helpers import bounded_memory, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atlas.analyze.outpost.validate import RULES, validate_map_file
+from atlas.games.outpost.validation import RULES, validate_map_file
 
 MAP1 = (Path(__file__).resolve().parents[1] / "data" / "outpost-maps" / "map1.txt").read_bytes()
 

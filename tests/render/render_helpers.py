@@ -47,7 +47,7 @@ class _WallFollower:
         self.heading = {0: 1, 1: 3}
 
     def __call__(self, state: Any, seat: int, rng: np.random.Generator) -> int:
-        from atlas.sim.tron import safe_moves
+        from atlas.games.tron.rules import safe_moves
 
         safe = set(safe_moves(state, seat))
         if safe and rng.random() < 0.08:

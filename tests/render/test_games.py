@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from atlas.analyze.chambers import chamber_tree
-from atlas.analyze.summary import chamber_tree_json
+from atlas.analysis.chambers import chamber_tree
+from atlas.analysis.summary import chamber_tree_json
 from atlas.maps import parse_map
 from atlas.render import palette as P
-from atlas.render.games import render_of
 from atlas.render.images import png_bytes
+from atlas.render.registry import render_of
 from atlas.render.site.build import figures_of
 from atlas.sim.registry import game_names, summarize_map
 

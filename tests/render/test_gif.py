@@ -13,8 +13,8 @@ from render_helpers import play_record
 from atlas.maps import parse_map
 from atlas.render import palette as P
 from atlas.render.frames import sample_turns
-from atlas.render.games import render_of
 from atlas.render.gif import HOLD_LAST_MS, encode_gif, record_gif_bytes, write_gif
+from atlas.render.registry import render_of
 from atlas.render.replay import record_frames
 from atlas.render.viewer import viewer_data
 from atlas.sim.records import replay_states

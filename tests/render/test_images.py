@@ -10,12 +10,12 @@ import pytest
 from PIL import Image
 
 from atlas.cli import main
+from atlas.games.outpost.format import HOMES as OUTPOST_HOMES
+from atlas.games.outpost.painter import outpost_picture, supply_paths, validation_picture
 from atlas.maps import parse_map
-from atlas.maps.outpost import HOMES as OUTPOST_HOMES
 from atlas.render import palette as P
-from atlas.render.games import render_of
-from atlas.render.games.outpost import outpost_picture, supply_paths, validation_picture
 from atlas.render.images import map_picture, shape_mask, upscale
+from atlas.render.registry import render_of
 from atlas.render.site.build import figures_of
 from atlas.sim.registry import summarize_map
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from atlas.games.outpost.painter import RENDER
+from atlas.games.outpost.rules.traces import read_trace, trace_to_record
 from atlas.maps import read_map
-from atlas.render.games.outpost import RENDER
 from atlas.render.site.build import build_site
-from atlas.sim.outpost.traces import read_trace, trace_to_record
 from atlas.sim.records import save_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"

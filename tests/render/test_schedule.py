@@ -8,7 +8,7 @@ from itertools import combinations
 
 from atlas.bots import bot_names
 from atlas.maps import parse_map
-from atlas.render.games import render_of
+from atlas.render.registry import render_of
 from atlas.render.site.schedule import run_order, site_schedule
 
 

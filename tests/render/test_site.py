@@ -320,7 +320,7 @@ def test_map_pages_teach(built):
 
 
 def test_validation_page_lists_each_problem(built):
-    from atlas.analyze.outpost.validate import validate_map_file
+    from atlas.games.outpost.validation import validate_map_file
 
     root, maps, recs, out, result = built
     text = (out / "validation.html").read_text()

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from atlas.cli import main
-from atlas.render.games import render_of
+from atlas.render.registry import render_of
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "sim" / "golden"

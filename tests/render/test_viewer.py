@@ -9,7 +9,7 @@ import pytest
 from render_helpers import play_record, read_varints, unpack_viewer
 
 from atlas.maps import parse_map
-from atlas.render.games import render_of
+from atlas.render.registry import render_of
 from atlas.render.replay import record_frames
 from atlas.render.site.build import featured_game, render_replay
 from atlas.render.viewer import SHAPES, interest, pack_viewer, varints, viewer_data
@@ -80,7 +80,7 @@ def test_series_follow_the_game(tron25):
     first = territory["values"]
     assert len(first) == 2 and all(len(v) == len(states) for v in first)
     # at the start: the map's own Voronoi split of the starts
-    from atlas.analyze.voronoi import voronoi_counts
+    from atlas.analysis.voronoi import voronoi_counts
 
     start = voronoi_counts(tron25.free, *tron25.starts)
     assert (first[0][0], first[1][0]) == (start["p1"], start["p2"]) and start["p1"] > 0
@@ -90,7 +90,7 @@ def test_series_follow_the_game(tron25):
 
 
 def test_connect5_threats_and_isolation_mobility():
-    from atlas.render.games.connect5 import open_threats
+    from atlas.games.connect5.painter import open_threats
 
     board = np.zeros((5, 6), dtype=np.int8)
     board[4, 1:4] = 1  # three in the bottom row, both ends open

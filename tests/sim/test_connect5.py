@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from atlas.errors import IllegalMoveError, InvalidMoveError
+from atlas.games.connect5 import rules as connect5
+from atlas.games.connect5.rules import GAME
 from atlas.maps import parse_map, read_map
-from atlas.sim import connect5
-from atlas.sim.connect5 import GAME
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from atlas.errors import IllegalMoveError, InvalidMoveError
+from atlas.games.isolation import rules as isolation
+from atlas.games.isolation.rules import GAME
 from atlas.maps import GameMap, parse_map, read_map
-from atlas.sim import isolation
-from atlas.sim.isolation import GAME
 
 REPO = Path(__file__).resolve().parents[2]
 

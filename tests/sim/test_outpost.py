@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from atlas.analyze.outpost import DISPUTED, influence, supply_lines
 from atlas.errors import IllegalMoveError, InvalidMoveError
+from atlas.games.outpost.analysis import DISPUTED, influence, supply_lines
+from atlas.games.outpost.rules.game import GAME, OutpostParams, with_outposts
 from atlas.maps import GameMap, read_map
-from atlas.sim.outpost.rules import GAME, OutpostParams, with_outposts
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -157,7 +157,7 @@ def test_season_builds_at_home_and_disbands_by_choice():
         s = GAME.initial_state(m, {"r": 3, "L": 100, "W": 0, "T": 30})
     s = with_outposts(s, [[(0, 0)], [(0, 11)], [(11, 11), (11, 10), (10, 11)], [(11, 0)]])
     s.turn = 9
-    from atlas.sim.outpost.rules import prepare_turn
+    from atlas.games.outpost.rules.game import prepare_turn
 
     prepare_turn(s)
     assert s.pending == (False, False, True, False)
@@ -259,7 +259,7 @@ def test_official_length_and_invalid_disband_answer():
 
 
 def test_official_zero_costs_disband_every_season():
-    from atlas.sim.outpost.rules import prepare_turn
+    from atlas.games.outpost.rules.game import prepare_turn
 
     m = small_map(n=12)
     s = GAME.initial_state(m, {"compat": "official", "r": 3, "L": 0, "W": 0})

@@ -1,6 +1,6 @@
 """Players that fail, in both modes: what the 2014 simulator does (``compat="official"``,
 ``Outpost.java``'s ``playStep`` and ``updatemap``), what the spec rules do, and how
-:mod:`atlas.sim.outpost.faults` tells it."""
+:mod:`atlas.games.outpost.rules.faults` tells it."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from atlas.analyze.outpost import influence
 from atlas.errors import IllegalMoveError
+from atlas.games.outpost.analysis import influence
+from atlas.games.outpost.rules.faults import HOWS, Failure, failure_summary, find_failures
+from atlas.games.outpost.rules.game import GAME, RETURNED_NULL, with_outposts
 from atlas.maps import GameMap, read_map
-from atlas.sim.outpost.faults import HOWS, Failure, failure_summary, find_failures
-from atlas.sim.outpost.rules import GAME, RETURNED_NULL, with_outposts
 from atlas.sim.records import RecordBuilder, record_from_json, replay_states, verify_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -221,7 +221,7 @@ def test_find_failures_tells_how_and_what_was_done():
 
 
 def test_find_failures_of_disband_answers_in_both_modes():
-    from atlas.sim.outpost.rules import prepare_turn
+    from atlas.games.outpost.rules.game import prepare_turn
 
     for compat in ("official", "spec"):
         s = GAME.initial_state(small_map(), {"compat": compat, "r": 3, "L": 20, "W": 0})

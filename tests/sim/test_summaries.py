@@ -11,7 +11,7 @@ from analyze.test_chambers import reference_tree
 from analyze.test_parity import colour_reference
 from analyze.test_voronoi import reference_counts
 
-from atlas.analyze.summary import format_summary
+from atlas.analysis.summary import format_summary
 from atlas.cli import main
 from atlas.maps import parse_map, read_map
 from atlas.sim.registry import summarize_map

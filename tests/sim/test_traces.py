@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from atlas.cli import main
-from atlas.maps import read_map
-from atlas.sim.outpost.traces import (
+from atlas.games.outpost.rules.traces import (
     TraceError,
     find_trace_map,
     read_trace,
     replay_trace,
 )
+from atlas.maps import read_map
 from atlas.sim.records import load_record, verify_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -151,7 +151,7 @@ def test_header_without_turns_is_refused(tmp_path, capsys):
 
 def test_an_imported_trace_with_errors_verifies_with_its_statuses():
     path = DATA / "outpost-traces" / "g5-8_mapblob_r10L20W5_rep0.jsonl.gz"
-    from atlas.sim.outpost.traces import trace_to_record
+    from atlas.games.outpost.rules.traces import trace_to_record
 
     trace = read_trace(path)
     record = trace_to_record(trace, read_map(MAPS / "mapblob.txt", game="outpost"))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from atlas.cli import main
+from atlas.games.outpost.rules.faults import find_failures
+from atlas.games.outpost.rules.traces import read_trace, replay_trace, trace_to_record
 from atlas.maps import read_map
-from atlas.sim.outpost.faults import find_failures
-from atlas.sim.outpost.traces import read_trace, replay_trace, trace_to_record
 from atlas.sim.records import load_record, replay_states, verify_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from atlas.errors import IllegalMoveError, InvalidMoveError, ParamError
+from atlas.games.tron import rules as tron
+from atlas.games.tron.rules import EAST, GAME, NORTH, SOUTH, WEST
 from atlas.maps import parse_map, read_map
-from atlas.sim import get_info, tron
+from atlas.sim import get_info
 from atlas.sim.base import SPEC
-from atlas.sim.tron import EAST, GAME, NORTH, SOUTH, WEST
 
 REPO = Path(__file__).resolve().parents[2]
 

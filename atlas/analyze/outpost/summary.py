@@ -1,36 +1,6 @@
-"""An Outpost map's key figures (``atlas analyze``, the map pages of the site)."""
+"""The old path of :mod:`atlas.games.outpost.analysis.summary`, kept for one release:
+importing it warns."""
 
-from __future__ import annotations
+from ...deprecation import moved_module
 
-from typing import Any
-
-from ...maps import GameMap
-from ..articulation import articulation_points
-from ..components import label_components
-from ..summary import cell_lists, head_fields
-
-__all__ = ["map_summary"]
-
-
-def map_summary(game_map: GameMap) -> dict[str, Any]:
-    """Land and water, the land's components and articulation points, the homes.
-
-    Keys: those of :func:`atlas.analyze.summary.head_fields`, then ``land``, ``water``,
-    ``free_cells`` (= land), ``components`` and ``articulation_points`` of the land,
-    ``water_components``, ``homes``.
-    """
-    g = game_map
-    free = g.free
-    _, n_components = label_components(free)
-    _, n_water = label_components(g.blocked)
-    land = int(free.sum())
-    return {
-        **head_fields(g),
-        "land": land,
-        "water": int(g.blocked.sum()),
-        "free_cells": land,
-        "components": n_components,
-        "articulation_points": cell_lists(articulation_points(free)),
-        "water_components": n_water,
-        "homes": cell_lists(g.starts),
-    }
+moved_module(__name__, "atlas.games.outpost.analysis.summary", since="0.2")

@@ -1,14 +1,12 @@
 """The protocols external bots speak, each with its host side and its served side.
 
-A game names its protocol in :attr:`GameInfo.protocol <atlas.sim.base.GameInfo>`; a
-protocol is the module of this package of that name, holding its host side (the bot
-class ``HOST_BOT``, an :class:`~atlas.arena.process.ExternalBot`) and its served side
-(``serve``):
+A protocol module holds its host side (the bot class ``HOST_BOT``, an
+:class:`~atlas.arena.process.ExternalBot`) and its served side (``serve``).  A game with a
+wire protocol of its own keeps it in its folder, as its ``protocol`` module (tron: the
+2010 contest's; connect5: atlas's GTP dialect).  A game without one speaks a shared
+protocol of this package, the one its :attr:`GameInfo.protocol <atlas.sim.base.GameInfo>`
+names:
 
-``tron``
-    the 2010 contest's, byte for byte (:mod:`.tron`);
-``gtp``
-    atlas's GTP dialect (:mod:`.gtp`);
 ``jsonl``
     atlas's JSON lines (:mod:`.jsonl`).
 
@@ -28,7 +26,7 @@ from typing import Any, BinaryIO
 
 from ...bots.registry import make_bot
 from ...errors import BotError
-from ...sim.registry import get_info
+from ...sim.registry import game_modules, get_info
 from ..process import ExternalBot
 from .common import ServedBot, process_start
 
@@ -41,7 +39,7 @@ __all__ = [
     "SERVE_FIRST_MOVE_TIME",
 ]
 
-#: The protocols atlas speaks: the modules of this package but the shared one.
+#: The shared protocols: the modules of this package but the common one.
 PROTOCOLS = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name != "common"))
 #: Seconds per move of a served bot, from reading the request (the official engine
 #: gives 1 s): the watchdog answers for the bot at this limit.
@@ -52,7 +50,11 @@ SERVE_FIRST_MOVE_TIME = 2.8
 
 
 def protocol_module(game: str) -> Any:
-    """The module of the protocol ``game``'s external bots speak."""
+    """The module of the protocol ``game``'s external bots speak: the game's own
+    ``protocol`` module, or the shared protocol its ``GameInfo`` names."""
+    own = game_modules(game).protocol
+    if own is not None:
+        return importlib.import_module(own)
     name = get_info(game).protocol
     if name not in PROTOCOLS:
         raise BotError(

@@ -12,8 +12,8 @@ from typing import Any
 from ...errors import AtlasError, MapFormatError, located
 from ...maps import format_map, read_map
 from ...sim.registry import game_names, get_info
-from ..games import render_of, validator_of
 from ..images import png_bytes
+from ..registry import render_of, validator_of
 from .cache import content_key
 from .entries import BuildContext, MapEntry, progress_bar
 from .pages import slugify
@@ -73,7 +73,7 @@ def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntr
 
 def validate_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     """Validate each map whose game checks submitted maps
-    (:attr:`~atlas.render.games.base.GameRender.validates`): its report, its picture
+    (:attr:`~atlas.render.painter.GameRender.validates`): its report, its picture
     and the report's own file in the site.  Returns the problems."""
     problems: list[str] = []
     for e in maps:

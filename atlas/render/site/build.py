@@ -9,7 +9,7 @@ data to data, each result cached by content:
    games that check submissions (:func:`~atlas.render.site.analysis.validate_maps`);
    schedule the built-in tournament, a main round between each game's strongest bots
    and a gauntlet for the simpler ones, at the times the ladder measures them at, as
-   each game's render module plans it (:class:`atlas.render.games.base.SitePlan`,
+   each game's render module plans it (:class:`atlas.render.painter.SitePlan`,
    :func:`atlas.render.site.tournament.plan_tournament`), and start compiling the bots'
    kernels in worker processes; analyse each map and draw its pictures while they do
    (:func:`~atlas.render.site.analysis.analyse_maps`);
@@ -114,7 +114,7 @@ class BuildOptions:
         every built-in bot, as its ``BOTS`` table lists them).
     time_limit : float, optional
         Seconds per move in the tournament (default: each game's
-        :attr:`SitePlan.time <atlas.render.games.base.SitePlan>`).
+        :attr:`SitePlan.time <atlas.render.painter.SitePlan>`).
     game_filter : sequence of str, optional
         Only these games take part in the tournament.
     log : callable, optional

@@ -26,7 +26,7 @@ from typing import Any
 
 from ...sim.registry import game_names, get_info
 from .. import palette as P
-from ..games import ValidatingRender, render_of
+from ..registry import ValidatingRender, render_of
 from ..svg import chamber_tree_svg
 from .cache import content_key
 

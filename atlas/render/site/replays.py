@@ -12,8 +12,8 @@ from typing import Any
 
 from ...errors import AtlasError
 from ...sim.registry import get_info
-from ..games import render_of
 from ..images import png_bytes
+from ..registry import render_of
 from .cache import content_key
 from .entries import BuildContext, GameEntry, MapEntry, progress_bar
 from .sources import public_json
@@ -277,7 +277,7 @@ def featured_game(games: Sequence[GameEntry]) -> GameEntry | None:
 
 def feature_games(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     """Pick each map's featured game (:func:`featured_game`) and draw pictures of a few
-    of its positions (:meth:`~atlas.render.games.base.GameRender.game_pictures`).
+    of its positions (:meth:`~atlas.render.painter.GameRender.game_pictures`).
     Returns the problems."""
     problems: list[str] = []
     for e in maps:

@@ -2,7 +2,7 @@
 
 :func:`plan_tournament` schedules each game's games
 (:func:`atlas.render.site.schedule.site_schedule` with the game's
-:class:`~atlas.render.games.base.SitePlan`) and looks each one up in the build's cache;
+:class:`~atlas.render.painter.SitePlan`) and looks each one up in the build's cache;
 :func:`start_warm_up` makes every bot of the games still to play once, in worker
 processes, while the main process draws the maps (:func:`warm_bots`), so numba compiles
 each kernel into its cache once and no game pays for it; :func:`play_tournament` plays
@@ -21,7 +21,7 @@ from typing import Any
 from ...errors import RecordError
 from ...maps import GameMap, format_map
 from ...sim.registry import game_names
-from ..games import render_of
+from ..registry import render_of
 from .cache import Cache, code_version, content_key
 from .schedule import run_order, site_schedule
 
@@ -76,7 +76,7 @@ def plan_tournament(
     fairness: int = 0,
 ) -> SiteTournament:
     """Schedule the tournament (:func:`~atlas.render.site.schedule.site_schedule` with
-    each game's :class:`~atlas.render.games.base.SitePlan`, its parameters overridden by
+    each game's :class:`~atlas.render.painter.SitePlan`, its parameters overridden by
     ``params[game]``; none with ``games_per`` 0) and ``fairness`` groups of fairness
     games on each map (:func:`atlas.arena.fairness.fairness_specs`: the strongest bot
     in every seat, at the tournament's time and parameters), and look each game up in

@@ -1,4 +1,4 @@
-"""Tic-tac-toe on the maps of its own format (``toygame.maps``: ``tictactoe N`` + rows).
+"""Tic-tac-toe on the maps of its own format (``toygame.format``: ``tictactoe N`` + rows).
 
 Players alternate, seat 0 first, each marking a free cell; N in a row (across, down or
 diagonal; three on the usual board) wins; a full board is a draw; a seat with no valid
@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from atlas.errors import IllegalMoveError, InvalidMoveError
+from atlas.games.connect5.rules import is_winning_drop
 from atlas.maps import GameMap
 from atlas.sim.base import (
     GameBase,
@@ -24,7 +25,6 @@ from atlas.sim.base import (
     begin_alternating_turn,
     win_scores,
 )
-from atlas.sim.connect5 import is_winning_drop
 
 
 @dataclass(eq=False)

@@ -1,0 +1,63 @@
+"""Isolation's map format (an atlas format).
+
+``isolation W H [queen|knight]`` then H rows of W characters: ``.`` free, ``#`` blocked,
+``1`` and ``2`` the starts.  A board with neither ``1`` nor ``2`` is a free-placement
+board (each player places its piece as its first move).  Lines that start with ``;``
+are comments.  ``docs/formats.md`` describes it for map authors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...errors import MapFormatError
+from ...maps import GameMap, MapFormat
+from ...maps.text import format_grid, parse_header_grid
+
+__all__ = ["FORMAT", "VARIANTS", "parse", "format_text", "recognise"]
+
+GAME = "isolation"
+#: How a piece moves: the header's last word.
+VARIANTS = ("queen", "knight")
+_USAGE = "isolation W H [queen|knight]"
+
+
+def parse(text: str, name: str, path: str | None) -> GameMap:
+    """The map in ``text`` (``path`` names it in messages and as its source)."""
+    words, blocked, starts, lineno = parse_header_grid(text, path, GAME, _USAGE, "12")
+    if len(words) > 1:
+        raise MapFormatError(
+            f"expected '{_USAGE}', got extra words {' '.join(words)[:40]!r}",
+            path=path,
+            line=lineno,
+        )
+    variant = words[0] if words else "queen"
+    if variant not in VARIANTS:
+        raise MapFormatError(
+            f"unknown variant {variant!r}; expected queen or knight", path=path, line=lineno
+        )
+    if len(starts) == 1:
+        missing = "2" if "1" in starts else "1"
+        raise MapFormatError(
+            f"start {missing!r} is missing: give both starts, or neither "
+            "for a free-placement board",
+            path=path,
+        )
+    start_cells = (starts["1"], starts["2"]) if starts else ()
+    return GameMap(GAME, name, blocked, start_cells, {"variant": variant}, path)
+
+
+def format_text(game_map: GameMap) -> str:
+    """The text of ``game_map`` in this format."""
+    g = game_map
+    header = f"{GAME} {g.width} {g.height} {g.meta.get('variant', 'queen')}"
+    return format_grid(g.blocked, g.starts, header, free=".", wall="#")
+
+
+def recognise(lines: Sequence[str]) -> bool:
+    """A first line that starts with the word ``isolation``."""
+    head = lines[0].split()
+    return bool(head) and head[0] == GAME
+
+
+FORMAT = MapFormat(parse, format_text, recognise, f"'{GAME} W H'")

@@ -1,0 +1,81 @@
+"""How isolation is drawn: each piece's burned squares in its tint, pieces marked;
+map pictures with the Voronoi split of the starts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ...maps import GameMap
+from ...render import images as I
+from ...render import palette as P
+from ...render.frames import Frame, Mark
+from ...render.painter import DuelRender, Painter, Series, SitePlan, cells_of
+from ...sim.registry import get_game
+
+__all__ = ["IsolationRender", "RENDER"]
+
+
+class IsolationPainter(Painter):
+    """A burned square keeps the tint of the piece that left it."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.map = game_map
+        self.owner = np.full(game_map.shape, -1, dtype=np.int8)
+
+    def __call__(self, state: Any) -> Frame:
+        pos = cells_of(state.pos)
+        inside = [
+            (r, c) for r, c in pos if 0 <= r < self.map.height and 0 <= c < self.map.width
+        ]
+        for seat, cell in enumerate(pos):
+            if cell in inside:
+                self.owner[cell] = seat
+        grid = I.base_grid(self.map)
+        burned = np.asarray(state.blocked, dtype=bool) & ~self.map.blocked
+        for seat in range(2):
+            grid[burned & (self.owner == seat)] = P.PLAYER_TINT[seat]
+        grid[burned & (self.owner < 0)] = P.WALL
+        marks = [
+            Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat])
+            for seat, cell in enumerate(pos)
+            if cell in inside
+        ]
+        return Frame(grid, marks, int(state.turn))
+
+
+def mobility_series(states: Sequence[Any]) -> Series:
+    """Each piece's mobility after every move: the squares it could move to if it were
+    its turn (an unplaced piece: every free square)."""
+    game = get_game("isolation")
+    values: list[list[int]] = [[], []]
+    for state in states:
+        for seat in (0, 1):
+            probe = state.copy()
+            probe.to_play, probe.forfeit = seat, -1
+            values[seat].append(len(game.legal_moves(probe, seat)))
+    return {"name": "Mobility", "phrase": "mobility", "unit": "moves", "values": values}
+
+
+class IsolationRender(DuelRender):
+    #: Both searches in both seats on every map at 0.05 s a move; random, a gauntlet.
+    site_plan = SitePlan(time=0.05, top=2)
+
+    def series(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[Series]:
+        return [mobility_series(states)]
+
+    def move_text(self, move: Any) -> str | None:
+        """``[row, col]`` as ``row r, col c``."""
+        if isinstance(move, list) and len(move) == 2:
+            return f"row {move[0]}, col {move[1]}"
+        return None
+
+    def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
+        return IsolationPainter(game_map)
+
+
+RENDER = IsolationRender()

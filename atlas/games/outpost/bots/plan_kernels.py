@@ -1,0 +1,411 @@
+"""Numba kernels of the ``planner`` Outpost bot (:mod:`atlas.games.outpost.bots.planner`).
+
+Conventions of :mod:`atlas.games.outpost.analysis`: padded flat grids of stride ``cols + 2``
+(``land_flat`` 1 on land, ``board_flat`` 1 on every board cell), cells as ``int64`` flat
+indices, ``int32`` buffers as long as the grids.
+
+* :func:`l1_field` -- Manhattan distance from every board cell to the nearest source
+  (a breadth-first search over the whole board, which water does not block).
+* :func:`greedy_targets` -- the facility-location step: ``k`` target cells that win the
+  most value against fixed enemy distances, chosen greedily (lazily re-evaluated gains).
+* :func:`assign` -- minimum-cost assignment of rows to distinct columns (Hungarian).
+* :func:`simulate_plan` -- our outposts walk to their targets for a few turns, the
+  enemies held still; seasons build at home when affordable: how many outposts and
+  what territory a plan leads to.
+* :func:`robust_supply` -- which of our outposts keep their supply line whatever
+  single step every enemy outpost takes (each enemy distance one shorter).
+* :func:`evaluate` -- the score of our candidate positions for the coming turn.
+
+References
+----------
+``outpost-2014-spec.txt`` (the rules); Nemhauser, Wolsey & Fisher (1978), An analysis
+of approximations for maximizing submodular set functions (greedy coverage);
+Minoux (1978), Accelerated greedy algorithms (lazy re-evaluation); Kuhn (1955), The
+Hungarian method for the assignment problem.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from ....analysis.distances import bfs_blocked_kernel, bfs_kernel
+from ..rules.kernels import Position, own, supplied, supply_lines
+
+__all__ = [
+    "l1_field",
+    "greedy_targets",
+    "diamond_gain",
+    "assign",
+    "simulate_plan",
+    "robust_supply",
+    "evaluate",
+    "Lookahead",
+    "Weighing",
+    "step_toward",
+    "FAR",
+]
+
+#: Distance standing for "no source" in :func:`l1_field`.
+FAR = 1 << 20
+
+
+@numba.njit(cache=True, inline="always")
+def _far(dist):  # pragma: no cover - compiled
+    """Unreached cells (-1) at :data:`FAR`."""
+    for i in range(dist.shape[0]):
+        if dist[i] < 0:
+            dist[i] = FAR
+
+
+@numba.njit(cache=True)
+def l1_field(board_flat, stride, sources, dist, queue):  # pragma: no cover - compiled
+    """``dist[i]``: Manhattan distance from board cell ``i`` to the nearest of
+    ``sources`` (:data:`FAR` with none; border cells get :data:`FAR`): a breadth-first
+    search over the board (:func:`atlas.analysis.distances.bfs_kernel`)."""
+    bfs_kernel(board_flat, stride, sources, dist, queue)
+    _far(dist)
+
+
+@numba.njit(cache=True)
+def land_field(land_flat, stride, source, dist, queue):  # pragma: no cover - compiled
+    """``dist[i]``: steps over land from ``source`` to land cell ``i`` (:data:`FAR`
+    where unreachable, and on water and the border)."""
+    bfs_blocked_kernel(land_flat, stride, source, -1, dist, queue)
+    _far(dist)
+
+
+@numba.njit(cache=True, inline="always")
+def _diamond(board_flat, stride, r, value, elim, won, c, claim):  # pragma: no cover
+    """The cells within ``r`` of ``c`` nearer than the enemy (distance ``< elim``): marked
+    won when ``claim``, else the value of those not yet won (``won`` 0)."""
+    rows = board_flat.shape[0] // stride - 2
+    cols = stride - 2
+    r0 = c // stride
+    c0 = c - r0 * stride
+    g = 0.0
+    for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
+        dr = abs(rr - r0)
+        span = r - dr
+        base = rr * stride
+        for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
+            x = base + cc
+            if dr + abs(cc - c0) < elim[x]:
+                if claim:
+                    won[x] = 1
+                elif won[x] == 0:
+                    g += value[x]
+    return g
+
+
+@numba.njit(cache=True, inline="always")
+def diamond_gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cover
+    """Value of the cells an outpost on ``c`` would win: within ``r``, not yet won
+    (``won`` 0), and nearer than the enemy (distance ``< elim``)."""
+    return _diamond(board_flat, stride, r, value, elim, won, c, False)
+
+
+@numba.njit(cache=True, inline="always")
+def _above(keys, idx, a, b):  # pragma: no cover - compiled
+    """Heap order: larger key first, then smaller candidate index (determinism)."""
+    return keys[a] > keys[b] or (keys[a] == keys[b] and idx[a] < idx[b])
+
+
+@numba.njit(cache=True)
+def _sift_down(keys, idx, size, i):  # pragma: no cover - compiled
+    while True:
+        top = i
+        left = 2 * i + 1
+        right = left + 1
+        if left < size and _above(keys, idx, left, top):
+            top = left
+        if right < size and _above(keys, idx, right, top):
+            top = right
+        if top == i:
+            return
+        keys[i], keys[top] = keys[top], keys[i]
+        idx[i], idx[top] = idx[top], idx[i]
+        i = top
+
+
+@numba.njit(cache=True)
+def greedy_targets(
+    board_flat, stride, r, value, elim, won, cand, bonus, k, min_gain, out
+):  # pragma: no cover - compiled
+    """Choose up to ``k`` of the candidate cells ``cand`` greedily by gain
+    (:func:`diamond_gain`) plus ``bonus`` per candidate; ``won`` (``uint8``, cells
+    already won, updated) is the coverage so far.  Writes the chosen candidates'
+    indices into ``out`` and returns how many (it stops when no gain reaches
+    ``min_gain``).
+
+    Gains only shrink as cells are won (coverage is submodular), so a gain computed
+    before the last pick is an upper bound: candidates wait in a max-heap by their last
+    gain, the top one is re-counted if stale and goes back, and is taken when its gain
+    is up to date (Minoux's lazy greedy).  Ties go to the earlier candidate."""
+    m = cand.shape[0]
+    keys = np.empty(m, np.float64)
+    idx = np.empty(m, np.int64)
+    for i in range(m):
+        keys[i] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
+        idx[i] = i
+    for i in range(m // 2 - 1, -1, -1):
+        _sift_down(keys, idx, m, i)
+    stamp = np.zeros(m, np.int64)  # the pick count at which the gain was counted
+    size = m
+    taken = 0
+    while taken < k and size > 0:
+        i = idx[0]
+        if keys[0] < min_gain:
+            break
+        if stamp[i] == taken:  # up to date: the best gain
+            out[taken] = i
+            taken += 1
+            _diamond(board_flat, stride, r, value, elim, won, cand[i], True)
+            size -= 1
+            keys[0] = keys[size]
+            idx[0] = idx[size]
+        else:
+            keys[0] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
+            stamp[i] = taken
+        _sift_down(keys, idx, size, 0)
+    return taken
+
+
+@numba.njit(cache=True)
+def assign(cost):  # pragma: no cover - compiled
+    """Rows to distinct columns at least total ``cost`` (``n <= m`` rows by columns).
+
+    The Hungarian method with potentials, a shortest augmenting path per row,
+    ``O(n^2 m)``.  Returns the column of each row."""
+    n, m = cost.shape
+    inf = 1e300
+    u = np.zeros(n + 1)
+    v = np.zeros(m + 1)
+    p = np.zeros(m + 1, np.int64)  # p[j]: row (1-based) matched to column j
+    way = np.zeros(m + 1, np.int64)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = np.full(m + 1, inf)
+        used = np.zeros(m + 1, np.uint8)
+        while True:
+            used[j0] = 1
+            i0 = p[j0]
+            delta = inf
+            j1 = 0
+            for j in range(1, m + 1):
+                if used[j] == 0:
+                    cur = cost[i0 - 1, j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(m + 1):
+                if used[j] != 0:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    out = np.full(n, -1, np.int64)
+    for j in range(1, m + 1):
+        if p[j] > 0:
+            out[p[j] - 1] = j - 1
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def step_toward(land_flat, stride, field, c):  # pragma: no cover - compiled
+    """The first neighbour of ``c`` (north, east, south, west) one step nearer in
+    ``field``, or ``c`` itself."""
+    d = field[c]
+    for nb in (c - stride, c + 1, c + stride, c - 1):
+        if land_flat[nb] != 0 and field[nb] < d:
+            return nb
+    return c
+
+
+@numba.njit(cache=True)
+def _afford(land, water, L, W):  # pragma: no cover - compiled
+    big = 1 << 30
+    a = land // L if L > 0 else big
+    b = water // W if W > 0 else big
+    return min(a, b) + 1
+
+
+class Lookahead(NamedTuple):
+    """What :func:`simulate_plan` reads besides the board and the plan: ``L``, ``W``,
+    our empire, the turn, how many turns to play and the last, the turns between
+    seasons, each cell's value, and ownership rows."""
+
+    L: int
+    W: int
+    me: int
+    turn: int
+    horizon: int
+    last_turn: int
+    season: int
+    value: np.ndarray
+    owner: np.ndarray
+    counts: np.ndarray
+
+
+@numba.njit(cache=True)
+def simulate_plan(pos, la, cells, emps, slot, fields, future):  # pragma: no cover - compiled
+    """Play our plan forward ``la.horizon`` turns, the enemies held still.
+
+    ``cells``/``emps`` are every outpost (ours: empire ``la.me``); ``slot[i]`` the
+    target (row of ``fields``, a land-distance field to it, -1 for none) of the
+    ``i``-th of our outposts in ``cells`` order; ``future`` the targets of the outposts
+    still to be built, in order.  Each turn every outpost steps toward its target; at
+    a season the counts of the turn before decide a build at home (taking the next
+    ``future`` target) or a disband (the newest outpost).  Returns ``(outposts built,
+    outposts disbanded, value of the territory at the end)``; ``la.value`` weighs each
+    cell."""
+    me, owner, counts, season = la.me, la.owner, la.counts, la.season
+    land_flat, stride = pos.land_flat, pos.stride
+    home = pos.homes[me]
+    n = cells.shape[0]
+    cap = n + la.horizon // season + 2
+    sim_cells = np.empty(cap, np.int64)
+    sim_emps = np.empty(cap, np.int64)
+    sim_slot = np.full(cap, -1, np.int64)
+    m = 0
+    for i in range(n):
+        sim_cells[m] = cells[i]
+        sim_emps[m] = emps[i]
+        m += 1
+    j = 0
+    for i in range(n):
+        if emps[i] == me:
+            sim_slot[i] = slot[j]
+            j += 1
+    mine = j
+    nf = 0
+    built = 0
+    lost = 0
+    t = la.turn
+    end = min(la.turn + la.horizon, la.last_turn)
+    while t < end:
+        t += 1
+        if t % season == 0:
+            own(pos, sim_cells[:m], sim_emps[:m], owner, pos.bufs[0], counts)
+            a = _afford(counts[me, 0], counts[me, 1], la.L, la.W)
+            if a > mine:
+                sim_cells[m] = home
+                sim_emps[m] = me
+                sim_slot[m] = future[nf] if nf < future.shape[0] else -1
+                nf += 1
+                m += 1
+                mine += 1
+                built += 1
+            elif a < mine:
+                for q in range(m - 1, -1, -1):  # drop the newest of ours
+                    if sim_emps[q] == me:
+                        for z in range(q, m - 1):
+                            sim_cells[z] = sim_cells[z + 1]
+                            sim_emps[z] = sim_emps[z + 1]
+                            sim_slot[z] = sim_slot[z + 1]
+                        m -= 1
+                        break
+                mine -= 1
+                lost += 1
+        for q in range(m):
+            s = sim_slot[q]
+            if s >= 0:
+                sim_cells[q] = step_toward(land_flat, stride, fields[s], sim_cells[q])
+    own(pos, sim_cells[:m], sim_emps[:m], owner, pos.bufs[0], counts)
+    total = 0.0
+    for x in range(owner.shape[0]):
+        if owner[x] == me:
+            total += la.value[x]
+    return built, lost, total
+
+
+@numba.njit(cache=True)
+def robust_supply(
+    pos, my_dist, en_dist, me, cells, alive, owner
+):  # pragma: no cover - compiled
+    """How many of our outposts ``cells`` keep a supply line whatever one step each
+    enemy outpost takes: a cell counts as good only if it stays ours or neutral with
+    every enemy distance one shorter.  ``owner`` is scratch; ``pos.bufs`` rows 3 and 6
+    must be clean (all 0, all -1) and are left so."""
+    r = pos.r
+    for x in range(owner.shape[0]):
+        e = en_dist[x] - 1
+        d = my_dist[x]
+        if d <= r:
+            owner[x] = me if d < e else -2
+        else:
+            owner[x] = -1 if e > r else -2
+    return supply_lines(pos, owner, me, cells, alive)
+
+
+class Weighing(NamedTuple):
+    """What :func:`evaluate` reads besides the board and the outposts: our empire, each
+    cell's value, the distance fields of the enemy outposts and (scratch) of ours, a
+    queue, ownership rows and supply flags, and the weights of an outpost that one enemy
+    step could cut off, of an enemy outpost cut off and of one of ours cut off."""
+
+    me: int
+    value: np.ndarray
+    en_dist: np.ndarray
+    my_dist: np.ndarray
+    queue: np.ndarray
+    owner: np.ndarray
+    counts: np.ndarray
+    alive: np.ndarray
+    robust_w: float
+    cut_w: float
+    lost_w: float
+
+
+@numba.njit(cache=True)
+def evaluate(board, weighing, cells, emps, starts):  # pragma: no cover - compiled
+    """Score of a position for empire ``w.me`` after our moves, the enemies held still:
+    the value of the cells we control, minus ``w.lost_w`` per outpost of ours cut off,
+    minus ``w.robust_w`` per outpost that one enemy step could cut off
+    (:func:`robust_supply`), plus ``w.cut_w`` per enemy outpost cut off.  Returns the
+    score and leaves ``w.counts`` (land, water per empire) of the position.
+
+    ``board`` and ``weighing`` are the fields of a
+    :class:`~atlas.games.outpost.rules.kernels.Position`
+    (``pos``) and of a :class:`Weighing` (``w``) as plain tuples: numba's dispatcher
+    types a plain tuple three times faster than a named one, and a move scores hundreds
+    of positions.
+    """
+    pos = Position(*board)
+    w = Weighing(*weighing)
+    me, owner = w.me, w.owner
+    own(pos, cells, emps, owner, pos.bufs[0], w.counts)
+    total = 0.0
+    for x in range(owner.shape[0]):
+        if owner[x] == me:
+            total += w.value[x]
+    a = starts[me]
+    b = starts[me + 1]
+    total -= w.lost_w * ((b - a) - supplied(pos, owner, me, cells, starts, w.alive))
+    if w.cut_w != 0.0:
+        for e in range(pos.homes.shape[0]):
+            if e != me and starts[e + 1] > starts[e]:
+                kept = supplied(pos, owner, e, cells, starts, w.alive)
+                total += w.cut_w * ((starts[e + 1] - starts[e]) - kept)
+    if w.robust_w != 0.0 and b > a:
+        l1_field(pos.board_flat, pos.stride, cells[a:b], w.my_dist, w.queue)
+        kept = robust_supply(
+            pos, w.my_dist, w.en_dist, me, cells[a:b], w.alive[a:b], pos.bufs[2]
+        )
+        total -= w.robust_w * ((b - a) - kept)
+    return total

@@ -1,0 +1,114 @@
+"""How tron is drawn: trails in each cycle's colour, heads marked, crashes crossed;
+map pictures with the Voronoi split, the chambers and the articulation points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ...analysis.voronoi import voronoi_counts
+from ...maps import GameMap
+from ...render import images as I
+from ...render import palette as P
+from ...render.frames import Frame, Mark
+from ...render.painter import DuelRender, Painter, Series, SitePlan, cells_of
+
+__all__ = ["TronRender", "RENDER"]
+
+
+class TronPainter(Painter):
+    """Every square a cycle has left keeps that cycle's trail colour."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.grid = I.base_grid(game_map)
+
+    def __call__(self, state: Any) -> Frame:
+        heads = cells_of(state.heads)
+        for seat, cell in enumerate(heads):
+            self.grid[cell] = P.PLAYER_TRAIL[seat]
+        grid = self.grid.copy()
+        crashed = np.asarray(state.crashed).reshape(-1)
+        marks = []
+        for seat, cell in enumerate(heads):
+            grid[cell] = P.PLAYER[seat]
+            marks.append(Mark(cell, P.PLAYER_SHAPES[seat], P.PLAYER[seat]))
+            if crashed[seat]:
+                marks.append(Mark(cell, "cross", P.MARK, None))
+        return Frame(grid, marks, int(state.turn))
+
+
+def territory_series(states: Sequence[Any]) -> Series:
+    """Each cycle's Voronoi territory after every turn: the free cells its head reaches
+    strictly first (:func:`atlas.analysis.voronoi.voronoi_counts`; trails and heads are
+    walls).  What the search bots' evaluations start from."""
+    values: list[list[int]] = [[], []]
+    for state in states:
+        h0, h1 = cells_of(state.heads)
+        if h0 == h1:  # a head-on collision: nobody holds anything
+            counts = {"p1": 0, "p2": 0}
+        else:
+            counts = voronoi_counts(~np.asarray(state.blocked, dtype=bool), h0, h1)
+        values[0].append(int(counts["p1"]))
+        values[1].append(int(counts["p2"]))
+    return {
+        "name": "Voronoi territory",
+        "phrase": "Voronoi territory",
+        "unit": "cells",
+        "values": values,
+    }
+
+
+def parity_picture(game_map: GameMap) -> Any:
+    """Seat 1's region coloured like a chessboard: the cells of its start's colour in
+    its light tint, the others in its trail colour (seat 2's start is a wall)."""
+    from ...analysis.components import label_components
+
+    grid = I.base_grid(game_map)
+    if len(game_map.starts) >= 2:
+        (r0, c0), other = game_map.starts[0], game_map.starts[1]
+        free = np.array(game_map.free, dtype=bool, copy=True)
+        free[other] = False
+        free[r0, c0] = True
+        labels, _ = label_components(free)
+        region = (labels == labels[r0, c0]) & free
+        rows, cols = np.indices(game_map.shape)
+        same = (rows + cols) % 2 == (r0 + c0) % 2
+        grid[region & same] = P.PLAYER_TINT[0]
+        grid[region & ~same] = P.PLAYER_TRAIL[0]
+    return I.map_picture(game_map, base=grid)
+
+
+class TronRender(DuelRender):
+    pictures = {
+        **DuelRender.pictures,
+        "chambers": "Chambers of seat 1's chamber tree, with their sizes",
+        "parity": "Seat 1's region coloured like a chessboard (light: its start's "
+        "colour, darker: the other)",
+    }
+    #: The three searches play one game per map (their pairings dealt out over the
+    #: maps in turn), at the ladder's 0.1 s a move; the two simple bots, a gauntlet.
+    site_plan = SitePlan(time=0.1, top=4, top_per_map=1)
+
+    def series(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[Series]:
+        return [territory_series(states)]
+
+    def move_text(self, move: Any) -> str | None:
+        """1-4 as the compass point: N, E, S, W."""
+        return {1: "N", 2: "E", 3: "S", 4: "W"}.get(move) if isinstance(move, int) else None
+
+    def picture(self, game_map: GameMap, kind: str) -> Any:
+        if kind == "chambers":
+            return I.map_picture(game_map, chambers=True, articulation=True)
+        if kind == "parity":
+            return parity_picture(game_map)
+        return super().picture(game_map, kind)
+
+    def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
+        return TronPainter(game_map)
+
+
+RENDER = TronRender()

@@ -1,0 +1,237 @@
+"""What every game's render module provides, and the defaults most games share.
+
+A game's render module (named in :mod:`atlas.games`) holds ``RENDER``, an instance
+of a :class:`GameRender` subclass: how its maps are pictured on a map page and by
+``atlas analyze --png``, how a position becomes a replay frame (its *painter*), how many
+pixels a cell takes, the measures charted under a replay (:meth:`GameRender.series`)
+and how ``atlas build`` plays the game's built-in tournament (:class:`SitePlan`).  The
+defaults draw a grid map (walls and free cells, the starts marked); the painter is
+abstract, so a render module without one fails when it is loaded.  A game whose
+submitted maps the site validates subclasses :class:`ValidatingRender`, whose two
+methods (the report and its picture) are abstract too.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..maps import GameMap
+from . import images as I
+from .frames import Frame
+
+__all__ = [
+    "GameRender",
+    "ValidatingRender",
+    "DuelRender",
+    "Painter",
+    "SitePlan",
+    "Series",
+    "cells_of",
+]
+
+#: One measure of a game, turn by turn: ``{"name": str, "unit": str, "values": [[value
+#: per state] per seat]}`` (see :meth:`GameRender.series`).
+Series = dict
+
+
+@dataclass(frozen=True)
+class SitePlan:
+    """How ``atlas build`` plays a game's built-in tournament
+    (:func:`atlas.render.site.build.site_schedule`).
+
+    Attributes
+    ----------
+    time : float
+        Seconds per move.
+    params : mapping
+        Game parameters over the game's defaults.
+    top : int
+        How many of the strongest bots (the last ones of the game's ``BOTS`` table,
+        which lists them from the simplest) play the main round; the others play the
+        gauntlet.
+    top_per_map : int or None
+        Main-round seatings per map, dealt out over the maps in turn; ``None``: every
+        seating on every map.
+    gauntlet : bool
+        Whether the simpler bots play the gauntlet (Outpost's long four-player games
+        play the main round alone: its four strongest bots on each map).
+    """
+
+    time: float = 0.05
+    params: Mapping[str, Any] = field(default_factory=dict)
+    top: int = 2
+    top_per_map: int | None = None
+    gauntlet: bool = True
+
+
+class Painter(abc.ABC):
+    """Turns the states of one game, in order, into :class:`~atlas.render.frames.Frame`
+    values.  ``stateful`` painters remember history a state does not keep (which cycle
+    laid which trail), so they must see every state even when only some are drawn."""
+
+    stateful = True
+
+    @abc.abstractmethod
+    def __call__(self, state: Any) -> Frame:
+        """The frame of ``state`` (the next state of the game, in order)."""
+
+
+class GameRender(abc.ABC):
+    """How one game is drawn (subclass it; the defaults draw a grid map, and
+    :meth:`painter` is abstract).
+
+    Attributes
+    ----------
+    pictures : dict
+        Picture kind -> caption, in the order a map page shows them; ``thumb`` is the
+        small picture of the index and has no caption.
+    png_kind : str
+        The kind ``atlas analyze --png`` writes.
+    validates : bool
+        Whether the site validates submitted maps of this game: whether this is a
+        :class:`ValidatingRender`.
+    site_plan : SitePlan
+        How ``atlas build`` plays the game's built-in tournament.
+    game_pictures_title, game_pictures_note : str
+        The heading and the explanation of :meth:`game_pictures` on a map page.
+    """
+
+    site_plan = SitePlan()
+    game_pictures_title = ""
+    game_pictures_note = ""
+    pictures: Mapping[str, str] = {
+        "thumb": "",
+        "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
+    }
+    png_kind = "plain"
+
+    @property
+    def validates(self) -> bool:
+        """Whether this game's submitted maps are validated (:class:`ValidatingRender`)."""
+        return isinstance(self, ValidatingRender)
+
+    def picture_kinds(self, game_map: GameMap) -> list[str]:
+        """The kinds of pictures a map page shows for ``game_map``."""
+        return list(self.pictures)
+
+    def picture(self, game_map: GameMap, kind: str) -> Any:
+        """The picture ``kind`` of ``game_map`` as a Pillow image."""
+        if kind == "thumb":
+            return self.thumbnail(game_map)
+        if kind == "plain":
+            return I.map_picture(game_map, base=self.base_grid(game_map))
+        raise ValueError(f"unknown picture kind {kind!r}")
+
+    def base_grid(self, game_map: GameMap) -> I.IndexImage:
+        """Palette indices of the bare map: walls and free cells."""
+        return I.base_grid(game_map)
+
+    def thumbnail(self, game_map: GameMap, size: int = 160) -> Any:
+        """A small picture of the bare map (starts marked), about ``size`` pixels wide."""
+        k = I.cell_size(game_map.shape, target=size, lo=1, hi=12)
+        return I.map_picture(game_map, base=self.base_grid(game_map), cell_px=k)
+
+    @abc.abstractmethod
+    def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
+        """A fresh painter for one game on ``game_map`` with ``params``."""
+
+    def cell_px(self, shape: tuple[int, int]) -> int:
+        """Pixels per cell of a replay frame."""
+        return I.cell_size(shape, target=320, lo=3, hi=20)
+
+    def viewer_cell_px(self, shape: tuple[int, int]) -> int:
+        """Pixels per cell in the page's replay viewer (the GIF's by default)."""
+        return self.cell_px(shape)
+
+    def series(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[Series]:
+        """The measures charted under a replay, one value per seat and state.
+
+        Each is ``{"name", "phrase", "unit", "values"}`` with ``values[seat][i]`` the
+        measure of ``seat`` in ``states[i]`` (``phrase``: the name inside a sentence);
+        the first one also decides which game a map page features
+        (:func:`atlas.render.viewer.interest`).  Default: none.
+        """
+        return []
+
+    def move_text(self, move: Any) -> str | None:
+        """A recorded (JSON) move as people read it, or ``None`` for its JSON text."""
+        return None
+
+    def turns_text(self, record: Any, states: Sequence[Any]) -> str | None:
+        """The length of a recorded game as its page states it, saying why it is not
+        the number a reader expects (``states``: the record's states, the first
+        before any turn), or ``None`` for the plain number of turns.  Default: None."""
+        return None
+
+    def failures(self, record: Any, states: Sequence[Any]) -> list[dict[str, Any]]:
+        """The players' failures a game page lists, turn by turn: each
+        ``{"index", "turn", "seat", "how", "what", "effect"}`` (``index``: the record's
+        turn, 0-based; ``turn``: the game's turn), from the record and its replayed
+        ``states``.  Default: none (the statuses say it)."""
+        return []
+
+    def game_pictures(
+        self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
+    ) -> list[tuple[str, Any]]:
+        """Pictures of a few positions of a game that teach something about the map
+        (a map page shows them for its featured game), as ``(caption, image)``.
+        Default: none."""
+        return []
+
+
+class ValidatingRender(GameRender):
+    """How a game whose submitted maps the site validates is drawn: a :class:`GameRender`
+    with the validation report of a map file and its picture.
+
+    Attributes
+    ----------
+    validation_caption : str
+        The caption of :meth:`validation_picture` on a map page.
+    """
+
+    validation_caption = ""
+
+    @abc.abstractmethod
+    def validate_file(self, path: str) -> dict[str, Any]:
+        """The validation report of a submitted map file, as JSON data with at least
+        ``valid``, ``errors`` and ``warnings``."""
+
+    @abc.abstractmethod
+    def validate_text(self, text: str, name: str) -> dict[str, Any]:
+        """The validation report of a map's text (called ``name`` in the report), as
+        :meth:`validate_file` gives it for a file holding that text."""
+
+    @abc.abstractmethod
+    def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes:
+        """A picture of the problems :meth:`validate_file` found, as PNG bytes."""
+
+
+class DuelRender(GameRender):
+    """A grid map with two starts: its pictures add the Voronoi split of the starts
+    with the articulation points, and ``atlas analyze --png`` draws that one."""
+
+    pictures = {
+        "thumb": "",
+        "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
+        "voronoi": "Voronoi shading at the start (light red: seat 1 is nearer, light blue: "
+        "seat 2, white: equal) and articulation points (rings)",
+    }
+    png_kind = "voronoi"
+
+    def picture(self, game_map: GameMap, kind: str) -> Any:
+        if kind == "voronoi":
+            return I.map_picture(game_map, voronoi=True, articulation=True)
+        return super().picture(game_map, kind)
+
+
+def cells_of(array: Any) -> list[tuple[int, int]]:
+    """``[[row, col], ...]`` (any array-like) as a list of ``(row, col)`` tuples."""
+    arr = np.asarray(array).reshape(-1, 2)
+    return [(int(r), int(c)) for r, c in arr]
