@@ -116,7 +116,7 @@ TARGETS: dict[str, Target] = {
                 if p.name != "__init__.py"  # Outpost's home, analyze/outpost/, included
             )
         ),
-        tests=("tests/analyze", "tests/test_mutation_kills.py"),
+        tests=("tests/analysis", "tests/test_mutation_kills.py"),
         env={"NUMBA_DISABLE_JIT": "1"},
     ),
 }

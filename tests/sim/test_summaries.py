@@ -1,5 +1,5 @@
 """Map summaries (each game's ``summarize_map``): the keys each game promises, checked against
-networkx (the references of tests/analyze) and maps worked by hand."""
+networkx (the references of tests/analysis) and maps worked by hand."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_every_map_file(any_map_file, grid_graph):
         return
     assert s["starts"] == [list(c) for c in gm.starts]
     if gm.game == "tron":
-        # The networkx references of tests/analyze, not the functions the summary calls.
+        # The networkx references of tests/analysis, not the functions the summary calls.
         a, b = gm.starts
         assert s["voronoi"] == reference_counts(gm.free, a, b, grid_graph)
         for key, me, opp in (("p1", a, b), ("p2", b, a)):
