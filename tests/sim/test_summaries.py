@@ -7,9 +7,9 @@ import json
 
 import networkx as nx
 import numpy as np
-from analyze.test_chambers import reference_tree
-from analyze.test_parity import colour_reference
-from analyze.test_voronoi import reference_counts
+from analysis.test_chambers import reference_tree
+from analysis.test_parity import colour_reference
+from analysis.test_voronoi import reference_counts
 
 from atlas.analysis.summary import format_summary
 from atlas.cli import main
