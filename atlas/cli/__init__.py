@@ -168,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     import signal
     import threading
 
+    from ..games import skipped_games
+
+    for game, why in skipped_games().items():
+        print(f"atlas: warning: the installed game {game} is left out: {why}", file=sys.stderr)
     parser = build_parser()
     args = parser.parse_args(argv)
     fail = _subparser(parser, args.command).error

@@ -57,6 +57,7 @@ __all__ = [
     "unregister_game",
     "game_names",
     "game_modules",
+    "skipped_games",
 ]
 
 #: The entry point group an installed distribution registers its games in.
@@ -117,6 +118,7 @@ class _Entry:
 
 _GAMES: dict[str, _Entry] = {}
 _FOUND: dict[str, GameModules] = {}
+_SKIPPED: dict[str, str] = {}
 _ENTRY_POINTS_READ = False
 
 
@@ -150,7 +152,9 @@ def _read_entry_points() -> None:
     """Register the games of the installed distributions, once a process.
 
     A game atlas already knows keeps its entry: a distribution cannot replace a built-in
-    game by reusing its name.
+    game by reusing its name.  An installed game whose package cannot be loaded, or
+    lacks a module every game needs, is left out of :func:`game_names`;
+    :func:`skipped_games` says why, and :func:`game_modules` raises with that reason.
     """
     global _ENTRY_POINTS_READ
     if _ENTRY_POINTS_READ:
@@ -159,8 +163,26 @@ def _read_entry_points() -> None:
     from importlib.metadata import entry_points
 
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name not in _GAMES:
-            _GAMES[ep.name] = _Entry(ep.value.partition(":")[0].strip(), None)
+        if ep.name in _GAMES or ep.name in _SKIPPED:
+            continue
+        _GAMES[ep.name] = _Entry(ep.value.partition(":")[0].strip(), None)
+        try:
+            game_modules(ep.name)
+        except AtlasError as exc:
+            del _GAMES[ep.name]
+            _SKIPPED[ep.name] = f"{exc} (installed by {_distribution(ep)})"
+
+
+def _distribution(ep: object) -> str:
+    dist = getattr(ep, "dist", None)
+    name = getattr(dist, "name", None)
+    return f"the distribution {name}" if name else "an installed distribution"
+
+
+def skipped_games() -> dict[str, str]:
+    """The installed games left out, each with the reason."""
+    _read_entry_points()
+    return dict(_SKIPPED)
 
 
 def game_names() -> tuple[str, ...]:
@@ -170,10 +192,24 @@ def game_names() -> tuple[str, ...]:
 
 
 def _has_module(dotted: str) -> bool:
+    """Whether the module ``dotted`` exists (its parent packages are imported to know)."""
     try:
         return importlib.util.find_spec(dotted) is not None
     except (ImportError, ValueError):
         return False
+
+
+def _check_package(name: str, pkg: str) -> None:
+    try:
+        found = importlib.util.find_spec(pkg) is not None
+    except (ImportError, ValueError):
+        found = False
+    except Exception as exc:  # the game's own code failed while being imported
+        raise AtlasError(
+            f"game {name}: its package {pkg} failed to import: {type(exc).__name__}: {exc}"
+        ) from None
+    if not found:
+        raise AtlasError(f"game {name}: its package {pkg} cannot be found")
 
 
 def game_modules(name: str) -> GameModules:
@@ -184,20 +220,21 @@ def game_modules(name: str) -> GameModules:
     UnknownNameError
         No game of that name is registered.
     AtlasError
-        The game's package lacks a module every game needs, or claims to validate its
-        maps without a ``validation`` module.
+        The game's package cannot be imported, lacks a module every game needs, or
+        claims to validate its maps without a ``validation`` module.
     """
     found = _FOUND.get(name) if isinstance(name, str) else None
     if found is not None:
         return found
     _read_entry_points()
+    if isinstance(name, str) and name in _SKIPPED:
+        raise AtlasError(_SKIPPED[name])
     try:
         entry = _GAMES[name]
     except (KeyError, TypeError):
         raise UnknownNameError("game", str(name), _GAMES) from None
     pkg = entry.package
-    if not _has_module(pkg):
-        raise AtlasError(f"game {name}: its package {pkg} cannot be found")
+    _check_package(name, pkg)
     missing = [r for r in REQUIRED_ROLES if not _has_module(f"{pkg}.{r}")]
     if missing:
         raise AtlasError(f"game {name}: its package {pkg} has no {', '.join(missing)} module")
