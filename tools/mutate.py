@@ -4,7 +4,7 @@ Run from the repository root (not part of CI: minutes to an hour per target)::
 
     python tools/mutate.py                      # every target, one after the other
     python tools/mutate.py parsers records      # some targets
-    python tools/mutate.py analyze --sample 150 --seed 1   # a random sample of mutants
+    python tools/mutate.py analysis --sample 150 --seed 1   # a random sample of mutants
 
 Each target is a set of modules and the tests that should catch a change in them
 (:data:`TARGETS`).  For a target the tool
@@ -108,14 +108,16 @@ TARGETS: dict[str, Target] = {
         modules=("atlas/games/tron/rules.py",),
         tests=("tests/sim/test_tron.py", "tests/test_mutation_kills.py"),
     ),
-    "analyze": Target(
+    "analysis": Target(
         modules=tuple(
             sorted(
                 p.relative_to(ROOT).as_posix()
-                for p in (ROOT / "atlas" / "analyze").rglob("*.py")
-                if p.name != "__init__.py"  # Outpost's home, analyze/outpost/, included
+                for folder in ("analysis", "games/outpost/analysis")
+                for p in (ROOT / "atlas" / folder).rglob("*.py")
+                if p.name != "__init__.py"
             )
-        ),
+        )
+        + ("atlas/games/outpost/validation.py",),
         tests=("tests/analysis", "tests/test_mutation_kills.py"),
         env={"NUMBA_DISABLE_JIT": "1"},
     ),

@@ -125,8 +125,48 @@ def test_analyze_stays_the_function_when_its_package_is_imported():
     from atlas.analysis.summary import grid_summary
 
     assert callable(atlas.analyze) and atlas.analyze.__module__ == "atlas.api.analysis"
-    assert sys.modules["atlas.analyze"].__name__ == "atlas.analyze"
     assert kernels.voronoi_counts and grid_summary
+
+
+def test_the_analysis_package_is_importable_by_its_name_in_a_fresh_process():
+    out = _fresh(
+        """
+        import warnings
+        warnings.simplefilter("error")
+        import atlas.analysis.voronoi as v
+        import atlas
+        print(v.__name__, callable(atlas.analyze), atlas.analyze.__module__)
+        """
+    )
+    assert out.split() == ["atlas.analysis.voronoi", "True", "atlas.api.analysis"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("atlas.analyze.voronoi", "atlas.analysis.voronoi"),
+        ("atlas.analyze.chambers", "atlas.analysis.chambers"),
+        ("atlas.analyze.outpost.influence", "atlas.games.outpost.analysis.influence"),
+        ("atlas.analyze.outpost.validate", "atlas.games.outpost.validation"),
+    ],
+)
+def test_the_old_analysis_paths_warn_and_give_the_new_modules(old, new):
+    out = _fresh(
+        f"""
+        import importlib, sys, warnings
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            old = importlib.import_module("{old}")
+        new = importlib.import_module("{new}")
+        parent, _, leaf = "{old}".rpartition(".")
+        print(old is new, sys.modules["{old}"] is new, getattr(sys.modules[parent], leaf) is new)
+        print([str(w.message) for w in caught if w.category.__name__ == "AtlasDeprecationWarning"])
+        """
+    )
+    same, messages = out.splitlines()
+    assert same == "True True True"
+    assert f"the module {old} is deprecated since atlas 0.2" in messages
+    assert f"use {new}" in messages
 
 
 def test_a_moved_name_warns_and_still_works(monkeypatch):

@@ -68,10 +68,13 @@ def test_editing_a_file_changes_only_the_kinds_it_decides(tmp_path, monkeypatch)
     try:
         before = versions()
         edits = {
-            "bots/tron/wallhugger.py": {"game", None},  # a bot: games, not pictures
+            "games/tron/bots/wallhugger.py": {"game", None},  # a bot: games, not pictures
+            "games/tron/painter.py": {"analysis", "replay", None},  # a painter: pictures
             "render/images.py": {"analysis", "replay", None},  # pictures, not games
             "arena/runner.py": {"game", None},
-            "sim/tron.py": {"analysis", "game", "replay", None},  # the rules: all
+            "games/tron/rules.py": {"analysis", "game", "replay", None},  # the rules: all
+            "games/outpost/rules/kernels.py": {"analysis", "game", "replay", None},
+            "games/tron/format.py": {"analysis", "game", "replay", None},  # the format: all
             "render/site/pages.py": {None},  # how pages are written: no result
         }
         for rel, changed in edits.items():

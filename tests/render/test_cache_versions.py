@@ -41,10 +41,15 @@ def _versions(module) -> dict[str | None, str]:
         ("arena/runner.py", {"game"}),
         ("render/images.py", {"analysis", "replay"}),  # pictures: no game is replayed
         ("render/viewer.py", {"analysis", "replay"}),
-        ("sim/tron.py", {"analysis", "game", "replay"}),  # the rules decide everything
+        ("games/tron/rules.py", {"analysis", "game", "replay"}),  # the rules: everything
+        ("games/outpost/rules/game.py", {"analysis", "game", "replay"}),
+        ("games/tron/bots/apex.py", {"game"}),  # a game's bot: its games only
+        ("games/connect5/protocol.py", {"game"}),
+        ("games/connect5/painter.py", {"analysis", "replay"}),  # a game's pictures
         ("maps/__init__.py", {"analysis", "game", "replay"}),
-        ("maps/tron.py", {"analysis", "game", "replay"}),  # a game's format
-        ("games.py", {"analysis", "game", "replay"}),  # the registry
+        ("games/tron/format.py", {"analysis", "game", "replay"}),  # a game's format
+        ("games/outpost/analysis/influence.py", {"analysis", "game", "replay"}),
+        ("games/__init__.py", {"analysis", "game", "replay"}),  # the registry
         ("render/site/pages.py", set()),  # pages only: nothing cached is redone
         ("render/svg.py", set()),
         ("cli/play.py", set()),  # the command line decides no result
@@ -54,6 +59,7 @@ def test_an_edit_changes_the_versions_of_the_kinds_it_decides(copied_cache, edit
     copy, module = copied_cache
     before = _versions(module)
     assert before[None] != before["game"]
+    assert (copy / edited).is_file(), edited  # an edit, not a new file
     with open(copy / edited, "a", encoding="utf-8") as fh:
         fh.write("\n# an edit\n")
     after = _versions(module)

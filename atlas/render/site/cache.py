@@ -26,11 +26,23 @@ if TYPE_CHECKING:
 __all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS", "CODE_EXCLUDED"]
 
 
-#: The parts of atlas whose code decides each kind of cached result.
+#: The parts of atlas whose code decides each kind of cached result.  A part is a file or
+#: a folder of the package; ``games/*/ROLE`` is that role's module (or package) in
+#: every game's folder (:data:`atlas.games.ROLES`).
+_PICTURES = ("games/*/format", "games/*/analysis", "games/*/validation", "games/*/rules")
 CODE_PARTS = {
-    "analysis": ("maps", "games.py", "types.py", "errors.py", "analyze", "sim", "render"),
-    "game": ("maps", "games.py", "types.py", "errors.py", "analyze", "sim", "bots", "arena"),
-    "replay": ("maps", "games.py", "types.py", "errors.py", "analyze", "sim", "render"),
+    "analysis": (
+        *("maps", "games/__init__.py", "types.py", "errors.py", "analysis", "sim", "render"),
+        *(_PICTURES + ("games/*/painter",)),
+    ),
+    "game": (
+        *("maps", "games/__init__.py", "types.py", "errors.py", "analysis", "sim", "bots"),
+        *("arena", *_PICTURES, "games/*/bots", "games/*/protocol"),
+    ),
+    "replay": (
+        *("maps", "games/__init__.py", "types.py", "errors.py", "analysis", "sim", "render"),
+        *(_PICTURES + ("games/*/painter",)),
+    ),
 }
 #: Modules under those parts that decide no cached result: how the pages are written,
 #: where files go, which games are scheduled (a game's key holds its whole spec).
@@ -55,11 +67,15 @@ def code_files(kind: str | None = None) -> list[Path]:
     parts = CODE_PARTS[kind] if kind is not None else ("",)
     files: set[Path] = set()
     for part in parts:
-        target = pkg / part if part else pkg
-        if target.is_file():
-            files.add(target)
-        elif target.is_dir():
-            files.update(target.rglob("*.py"))
+        if "*" in part:
+            targets = [*pkg.glob(part + ".py"), *(d for d in pkg.glob(part) if d.is_dir())]
+        else:
+            targets = [pkg / part if part else pkg]
+        for target in targets:
+            if target.is_file():
+                files.add(target)
+            elif target.is_dir():
+                files.update(target.rglob("*.py"))
     if kind is not None:
         files -= {pkg / rel for rel in CODE_EXCLUDED}
     return sorted(files)
