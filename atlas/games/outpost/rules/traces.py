@@ -8,10 +8,10 @@ as ``[index, [x, y]]`` entries, ``deletes``, ``errors``, ``land``, ``water``,
 "outposts", ...}``.  Coordinates are the simulator's ``(x, y)``; atlas speaks
 ``[row, col] = [y, x]``.
 
-:func:`replay_trace` plays the moves and disband answers through :mod:`.game` in ``compat="official"`` mode (``T = ticks - 1``: the simulator
-plays ``nrounds + 1`` turns) and checks every turn; :func:`trace_to_record` also builds
-an atlas replay record; ``atlas import-trace`` does both
-from the command line.
+:func:`replay_trace` plays the moves and disband answers through :mod:`.game` in
+``compat="official"`` mode (``T = ticks - 1``: the simulator plays ``nrounds + 1``
+turns) and checks every turn; :func:`trace_to_record` also builds an atlas replay
+record; ``atlas import-trace`` does both from the command line.
 
 :func:`read_trace` turns any bytes into a :class:`Trace` or a :class:`TraceError` naming
 the file, the line and the problem, within the limits of :mod:`atlas.limits`
