@@ -32,11 +32,11 @@ installed as its own distribution registers through the entry point group
 package::
 
     [project.entry-points."atlas.games"]
-    tictactoe = "mypkg.tictactoe"
+    mygame = "mypkg.mygame"
 
 A program may also register a package itself::
 
-    register_game("tictactoe", "mypkg.tictactoe")
+    register_game("mygame", "mypkg.mygame")
 
 This module sits at the bottom of the layers: it imports only :mod:`atlas.errors`.
 """

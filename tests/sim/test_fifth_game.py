@@ -1,8 +1,8 @@
 """A fifth game joins atlas by the documented path, and every layer takes it in.
 
-Tic-tac-toe (``tests/sim/toygame/``) is a map format module of its own, a rules
-module, a bots package, a render module and one ``register_game`` call
-(``toygame.register``); nothing of atlas is edited.  Its maps are read, recognised and
+Tic-tac-toe (``tests/sim/toygame/``) is one package whose modules are named by role (a
+map ``format`` of its own, ``rules``, ``bots``, ``painter``) and one ``register_game``
+call (``toygame.register``); nothing of atlas is edited.  Its maps are read, recognised and
 written by atlas's map functions through its format; it is then played by the built-in
 random bot, replayed and verified, drawn as a GIF and in the viewer's data, served over
 the JSON-lines protocol, and published by ``atlas build``.
@@ -53,6 +53,32 @@ def test_the_toy_game_s_maps_are_read_through_its_own_format(tictactoe, tmp_path
         parse_map("what is this\n")
     # four in a row is what the rules play to, from the map
     assert tictactoe.initial_state(gm).inarow == 4
+
+
+def test_the_toy_game_is_one_folder_of_role_modules_and_one_registry_line():
+    from pathlib import Path
+
+    from atlas.games import ROLES, game_modules
+
+    folder = Path(toygame.__file__).parent
+    files = sorted(p.name for p in folder.glob("*.py"))
+    assert files == ["__init__.py", "bots.py", "format.py", "painter.py", "rules.py"]
+    assert {f.removesuffix(".py") for f in files} - {"__init__"} <= set(ROLES)
+    toygame.register()
+    try:
+        found = game_modules("tictactoe")
+    finally:
+        toygame.unregister()
+    assert (found.format, found.rules, found.bots, found.painter) == (
+        "toygame.format",
+        "toygame.rules",
+        "toygame.bots",
+        "toygame.painter",
+    )
+    assert (found.analysis, found.protocol) == (None, None)
+    # nothing of atlas names it
+    atlas_dir = Path(__file__).resolve().parents[2] / "atlas"
+    assert not [p for p in atlas_dir.rglob("*.py") if "tictactoe" in p.read_text()]
 
 
 def test_without_its_registry_line_the_toy_game_is_unknown():
