@@ -43,7 +43,7 @@ from ..errors import AtlasError
 from ..maps import GameMap, format_map, read_map
 from ..sim import get_game
 from ..sim.records import Record
-from ..types import JSONObject
+from ..types import JSONObject, JSONValue
 from .paired import METHOD, paired_interval
 from .players import Player, parse_player
 from .standings import is_error
@@ -273,7 +273,7 @@ class FairnessReport:
     evidence: Evidence
     time_limit: float | None = None
     opening: int = 0
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, JSONValue] = field(default_factory=dict)
     method: str = METHOD
     rule: str = RULE
 

@@ -21,7 +21,7 @@ from typing import Any, cast
 from ...display import call, show
 from ...errors import MapFormatError, RecordError
 from ...maps import GameMap, format_map, parse_map
-from ...types import JSONObject, PlayerId
+from ...types import JSONObject, JSONValue, PlayerId
 from ..base import STATUSES, Game, Outcome, State, Status, status_of
 from ..registry import get_game
 
@@ -174,13 +174,13 @@ class Record:
 
     game: str
     map: MapRef
-    params: Mapping[str, Any]
+    params: Mapping[str, JSONValue]
     players: tuple[PlayerEntry, ...]
     seed: int
     turns: tuple[TurnRecord, ...]
     result: Outcome
     statuses: tuple[SeatStatus, ...]
-    final: Mapping[str, Any]
+    final: Mapping[str, JSONValue]
     stderr: tuple[str, ...] = ()
     created: str | None = field(default=None, compare=False)
     format: str = FORMAT
