@@ -38,7 +38,7 @@ class Bot(Protocol):
 
     def move(self, state: State, player: PlayerId, deadline: float) -> object:
         """The move of seat ``player`` (0-based) in ``state``, before ``deadline`` (a
-        :func:`time.monotonic` time)."""
+        :func:`time.perf_counter` value)."""
 
 
 def save_record(
