@@ -19,10 +19,21 @@ The Python API, one line each (``help(atlas.NAME)`` for the whole of one)::
     ValidationReport  Everything the validator of a map's game found in one file.
     Problem         One problem of a map file.
     Record          A finished game: a replay record, with what Python does with one.
+    State           A game position.  Each game defines its own dataclass; all have these.
+    Bot             A bot of your own: any object with a method ``move``.
     Results         What a tournament played: every game's record, and the standings.
     Standings       The standings of a set of games, with 95 % intervals (a table in Jupyter).
+    StandingRow     One player's line of the standings.
     FairnessReport  A map's fairness report: symmetries, each seat's score, the verdict.
     FairnessReports  The fairness reports of maps, and a line for each map not reported.
+    SeatScore       One seat's share of the points, with its 95 % interval.
+    BuildResult     What a build did: counts, problems, and where the site is.
+
+Every function takes a map the same way (``game_map``): a :class:`GameMap`, a map file
+(a ``str`` or a path-like), or a map's text (a ``str`` with a line break in it).
+``params`` is a game's parameters over its defaults, ``compat`` the rules played
+(``"spec"`` or ``"official"``), ``cache`` the folder of played games shared with
+``atlas build`` (``None``: none), wherever they appear.
 
 In Jupyter a map shows its picture, an analysis its overlays, a record the replay
 viewer, standings and results a table.  Errors: :class:`AtlasError` and its subclasses
@@ -68,10 +79,15 @@ __all__ = [
     "ValidationReport",
     "Problem",
     "Record",
+    "State",
+    "Bot",
     "Results",
     "Standings",
+    "StandingRow",
     "FairnessReport",
     "FairnessReports",
+    "SeatScore",
+    "BuildResult",
     # errors and warnings
     "AtlasError",
     "ArgumentError",
@@ -96,9 +112,10 @@ _LAZY: dict[str, str] = {
         (
             "api",
             "read_map write_map analyze validate play load_record tournament build_site "
-            "fairness GameMap Analysis ValidationReport Problem Record Results Standings "
-            "FairnessReport FairnessReports",
+            "fairness GameMap Analysis ValidationReport Problem Record State Bot Results "
+            "Standings StandingRow FairnessReport FairnessReports SeatScore",
         ),
+        ("render.site.build", "BuildResult"),
         ("jit", "set_cache_dir"),
         (
             "errors",
@@ -115,8 +132,20 @@ _LAZY: dict[str, str] = {
 #: the new object, for one release at least before the old name goes.
 _MOVED: dict[str, tuple[str, str, str]] = {}
 
-# Values of the lower layers show themselves in Jupyter through these (atlas.display).
-_display.provide("map-png", "atlas.api.display:map_png")
+# Values of the lower layers show themselves in Jupyter, and do what needs a layer above
+# their own, through these (atlas.display).
+for _kind, _target in (
+    ("map-png", "atlas.api.display:map_png"),
+    ("record-states", "atlas.sim.records.verify:replay_states"),
+    ("record-save", "atlas.api.games:save_record"),
+    ("record-gif", "atlas.api.games:save_gif"),
+    ("record-page", "atlas.api.display:replay_page"),
+    ("record-html", "atlas.api.display:replay_frame"),
+    ("standings-html", "atlas.api.display:standings_html"),
+    ("fairness-html", "atlas.api.display:fairness_html"),
+):
+    _display.provide(_kind, _target)
+del _kind, _target
 
 # numba's compiled cache lives in a folder keyed by the sources it was compiled from,
 # chosen when numba is first imported (atlas.jit explains why; docs/python.md how to
@@ -126,13 +155,17 @@ _jit.install_numba_cache_hook()
 if TYPE_CHECKING:  # pragma: no cover
     from .api import (
         Analysis,
+        Bot,
         FairnessReport,
         FairnessReports,
         GameMap,
         Problem,
         Record,
         Results,
+        SeatScore,
+        StandingRow,
         Standings,
+        State,
         ValidationReport,
         analyze,
         build_site,
@@ -159,6 +192,7 @@ if TYPE_CHECKING:  # pragma: no cover
         UnknownNameError,
     )
     from .jit import set_cache_dir
+    from .render.site.build import BuildResult
 
 
 def __getattr__(name: str) -> Any:

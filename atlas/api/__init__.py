@@ -13,8 +13,11 @@ from .analysis import Analysis as Analysis
 from .analysis import analyze as analyze
 from .fairness import FairnessReport as FairnessReport
 from .fairness import FairnessReports as FairnessReports
+from .fairness import SeatScore as SeatScore
 from .fairness import fairness as fairness
+from .games import Bot as Bot
 from .games import Record as Record
+from .games import State as State
 from .games import load_record as load_record
 from .games import play as play
 from .maps import GameMap as GameMap
@@ -22,6 +25,7 @@ from .maps import read_map as read_map
 from .maps import write_map as write_map
 from .site import build_site as build_site
 from .tournaments import Results as Results
+from .tournaments import StandingRow as StandingRow
 from .tournaments import Standings as Standings
 from .tournaments import tournament as tournament
 from .validation import Problem as Problem

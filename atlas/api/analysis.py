@@ -6,12 +6,15 @@ import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..errors import ArgumentError
 from ..maps import GameMap
-from ..types import Cell
-from ._check import short
+from ..types import Cell, JSONObject, JSONValue
+from ._check import game_map_of, game_name
+from .maps import MapSource
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 __all__ = ["Analysis", "analyze"]
 
@@ -43,7 +46,11 @@ class Analysis:
     """
 
     game_map: GameMap
-    summary: Mapping[str, Any] = field(repr=False)
+    summary: Mapping[str, JSONValue] = field(repr=False)
+
+    def _figure(self, key: str) -> Any:
+        """The figure ``key`` of :attr:`summary` (``None`` when the game has none)."""
+        return self.summary.get(key)
 
     # ------------------------------------------------------------------ figures
 
@@ -55,17 +62,17 @@ class Analysis:
     @property
     def free_cells(self) -> int | None:
         """Cells a player may stand on (land, for Outpost)."""
-        return self.summary.get("free_cells")
+        return self._figure("free_cells")
 
     @property
     def components(self) -> int | None:
         """4-connected components of the free cells."""
-        return self.summary.get("components")
+        return self._figure("components")
 
     @property
     def articulation_points(self) -> list[Cell] | None:
         """Free cells whose loss splits their component, as ``(row, col)``."""
-        points = self.summary.get("articulation_points")
+        points = self._figure("articulation_points")
         return None if points is None else [(int(r), int(c)) for r, c in points]
 
     @property
@@ -77,33 +84,33 @@ class Analysis:
     def voronoi(self) -> dict[str, int] | None:
         """Cells nearer to player 1 (``p1``), to player 2 (``p2``), or as near to both
         (``tie``), counted from the starts."""
-        found = self.summary.get("voronoi")
+        found = self._figure("voronoi")
         return None if found is None else dict(found)
 
     @property
     def chambers(self) -> dict[str, dict[str, int]] | None:
         """Per player (``p1``, ``p2``): the cells it can fill at most (``fillable``) in
         how many chambers (``count``), the other player's start a wall."""
-        found = self.summary.get("chambers")
+        found = self._figure("chambers")
         return None if found is None else copy.deepcopy(dict(found))
 
     @property
-    def chamber_tree(self) -> list[dict[str, Any]] | None:
+    def chamber_tree(self) -> list[JSONObject] | None:
         """Player 1's chambers as nested ``{id, size, entrance, children}``."""
-        found = self.summary.get("chamber_tree")
+        found = self._figure("chamber_tree")
         return None if found is None else copy.deepcopy(list(found))
 
     @property
     def parity_bound(self) -> dict[str, int] | None:
         """Per player (``p1``, ``p2``): the most cells it can visit by the checkerboard
         argument, the other start a wall."""
-        found = self.summary.get("parity_bound")
+        found = self._figure("parity_bound")
         return None if found is None else dict(found)
 
     # ------------------------------------------------------------------ richer values
 
     @cached_property
-    def extras(self) -> Mapping[str, Any]:
+    def extras(self) -> Mapping[str, object]:
         """What the game's analysis computes beyond the figures, by name (computed when
         first asked for): Outpost's ``influence``, say."""
         from ..sim.registry import get_game
@@ -111,15 +118,16 @@ class Analysis:
         return dict(get_game(self.game).map_analyses(self.game_map))
 
     @property
-    def influence(self) -> Any:
+    def influence(self) -> object | None:
         """Who controls each cell at the start, and how much land and water each empire
-        holds (an :class:`atlas.games.outpost.analysis.Influence`), for a game of influence;
-        ``None`` otherwise."""
+        holds (an :class:`atlas.games.outpost.analysis.influence.Influence`: ``owner``
+        per cell, ``land``, ``water`` and ``disputed`` per empire), for a game of
+        influence; ``None`` otherwise."""
         return self.extras.get("influence")
 
     # ------------------------------------------------------------------ output
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The figures as JSON data: what ``atlas analyze MAP --json`` prints.
 
         Examples
@@ -137,7 +145,7 @@ class Analysis:
 
         return format_summary(self.summary)
 
-    def pictures(self) -> dict[str, Any]:
+    def pictures(self) -> dict[str, Image]:
         """The map's pictures (Pillow images) by kind, as its map page shows them:
         the bare map and the game's overlays."""
         from ..render.registry import render_of
@@ -165,13 +173,14 @@ class Analysis:
         return f"<atlas.Analysis of {self.game} map {self.game_map.name!r}>"
 
 
-def analyze(game_map: GameMap) -> Analysis:
+def analyze(game_map: MapSource) -> Analysis:
     """Analyse a map: components, articulation points and what its game adds.
 
     Parameters
     ----------
-    game_map : GameMap
-        The map (:func:`atlas.read_map`).
+    game_map : GameMap, str or path-like
+        The map: a :class:`GameMap` (:func:`atlas.read_map`), a map file or a map's
+        text.
 
     Returns
     -------
@@ -185,6 +194,8 @@ def analyze(game_map: GameMap) -> Analysis:
     ------
     ArgumentError
         ``game_map`` is not a map.
+    MapFormatError
+        ``game_map`` names a file, or is text, that is not a map.
     UnknownNameError
         The map's game is not one atlas knows.
 
@@ -206,12 +217,8 @@ def analyze(game_map: GameMap) -> Analysis:
     """
     from ..jit import INTERPRET_MAX_CELLS, interpreted
     from ..sim.registry import summarize_map
-    from ._check import game_name
 
-    if not isinstance(game_map, GameMap):
-        raise ArgumentError(
-            f"game_map: expected a GameMap (atlas.read_map), got {short(game_map)}"
-        )
+    game_map = game_map_of(game_map)
     game_name(game_map.game, "game_map.game")
     with interpreted(game_map.width * game_map.height <= INTERPRET_MAX_CELLS):
         summary = summarize_map(game_map)

@@ -10,75 +10,29 @@ from pathlib import Path
 from typing import Any, overload
 
 from ..arena import fairness as _fairness
+from ..arena.fairness import FairnessReport, SeatScore
 from ..errors import ArgumentError, AtlasError
 from ..maps import GameMap
-from ._check import mapping, path_of, seconds, short, source_of, upcast, whole
+from ..types import Compat, JSONObject, Params, StrPath
+from ._check import (
+    cache_of,
+    compat_of,
+    jobs_of,
+    map_source,
+    params_of,
+    read_source,
+    seconds,
+    short,
+    whole,
+)
+from .games import Bot
+from .maps import MapSource
 
-__all__ = ["FairnessReport", "FairnessReports", "fairness"]
+__all__ = ["FairnessReport", "FairnessReports", "SeatScore", "fairness"]
 
 #: What a placeholder player's command starts with: a Python object's seat in a game
 #: spec (:func:`_seat_objects`), played in this process, never run as a program.
 _OBJECT = "python-object:"
-
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class FairnessReport(_fairness.FairnessReport):
-    """A map's fairness report: symmetries, each seat's score, the verdict.
-
-    An :class:`atlas.arena.fairness.FairnessReport`: ``game``, ``map``, ``path``,
-    ``shape``, ``structure`` (``symmetries``, ``seat_classes``, the game's exact
-    ``facts``), ``evidence`` (``seats``: each seat's score with its 95 % interval,
-    ``draws``, ``games``, ``length``, ...), ``verdict``, ``method`` and ``rule``.
-    :meth:`to_json` is one object of ``atlas fairness --json``; in Jupyter a report is
-    a table.
-    """
-
-    @classmethod
-    def of(cls, report: _fairness.FairnessReport) -> FairnessReport:
-        """The same report as this class (``report`` itself when it is one)."""
-        return upcast(cls, report)
-
-    @property
-    def symmetries(self) -> tuple[str, ...]:
-        """The board's symmetries that carry each start onto another seat's start."""
-        return self.structure.symmetries
-
-    @property
-    def seats(self) -> tuple[_fairness.SeatScore, ...]:
-        """Each seat's score with its 95 % interval (``score`` ``None`` with no games)."""
-        return self.evidence.seats
-
-    @property
-    def games(self) -> int:
-        """Games counted (0: the structure alone)."""
-        return self.evidence.games
-
-    def text(self) -> str:
-        """The report as ``atlas fairness`` prints it."""
-        return self.format_text()
-
-    def _repr_html_(self) -> str:
-        from .display import fairness_html
-
-        return fairness_html([self])
-
-    def __repr__(self) -> str:
-        return f"<atlas.FairnessReport {_summary(self)}>"
-
-
-def _summary(report: _fairness.FairnessReport) -> str:
-    """``tron map 'shaft': favours seat 1 (2 games); symmetries rot180; seat 1 1.00
-    [0.34, 1.00], seat 2 ...``"""
-    seats = ", ".join(
-        f"seat {s.seat} -"
-        if s.score is None
-        else f"seat {s.seat} {s.score:.2f} [{s.low:.2f}, {s.high:.2f}]"
-        for s in report.evidence.seats
-    )
-    return (
-        f"{report.game} map {report.map!r}: {report.verdict} ({report.evidence.games} "
-        f"games); symmetries {', '.join(report.structure.symmetries) or 'none'}; {seats}"
-    )
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -116,7 +70,7 @@ class FairnessReports(Sequence[FairnessReport]):
     def __iter__(self) -> Iterator[FairnessReport]:
         return iter(self.reports)
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[JSONObject]:
         """One object per map: what ``atlas fairness --json`` prints (``map``, ``game``,
         ``symmetries``, ``seats``, ``draws``, ``games``, ``verdict``, ``method``, ...;
         ``docs/fairness.md``)."""
@@ -138,7 +92,7 @@ class FairnessReports(Sequence[FairnessReport]):
         head = f"<atlas.FairnessReports {_count(len(self.reports), 'map')}"
         if self.problems:
             head += f", {_count(len(self.problems), 'problem')}"
-        body = [f"  {_summary(r)}" for r in self.reports]
+        body = [f"  {r._summary()}" for r in self.reports]
         body += [f"  problem: {p}" for p in self.problems]
         return head + (":\n" + "\n".join(body) if body else "") + ">"
 
@@ -147,14 +101,12 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
-def _map_items(maps: Any, problems: list[str]) -> list[GameMap | Path]:
+def _map_items(maps: object, problems: list[str]) -> list[GameMap | Path]:
     """The maps to report: maps as they are, files as paths (read, and their problems
     told, by :func:`atlas.arena.fairness.fairness_report`), folders by their files."""
-    from .maps import read_map
-
     single = isinstance(maps, (str, os.PathLike, GameMap))
     if single:
-        items: list[Any] = [maps]
+        items: list[object] = [maps]
     elif isinstance(maps, Sequence):
         items = list(maps)
     else:
@@ -164,23 +116,16 @@ def _map_items(maps: Any, problems: list[str]) -> list[GameMap | Path]:
     out: list[GameMap | Path] = []
     for i, item in enumerate(items):
         what = "maps" if single else f"maps[{i}]"
-        if isinstance(item, GameMap):
-            out.append(item)
-            continue
-        if not isinstance(item, (str, os.PathLike)):
-            raise ArgumentError(
-                f"{what}: expected a GameMap (atlas.read_map), a map file or a folder, "
-                f"got {short(item)}"
-            )
-        path, text = source_of(item, what)
-        if text is not None:
+        found = map_source(item, what, folders=True)
+        if isinstance(found, str):
             try:
-                out.append(read_map(text))
+                out.append(read_source(None, found))
             except AtlasError as exc:
                 problems.append(f"{what}: {exc}")
-            continue
-        assert path is not None
-        out += _fairness.map_files([path], problems)
+        elif isinstance(found, Path):
+            out += _fairness.map_files([found], problems)
+        else:
+            out.append(found)
     return out
 
 
@@ -253,16 +198,16 @@ def _runner(
 
 
 def fairness(
-    maps: GameMap | str | os.PathLike[str] | Sequence[GameMap | str | os.PathLike[str]],
+    maps: MapSource | Sequence[MapSource],
     *,
-    bots: Sequence[Any] | None = None,
+    bots: Sequence[str | Bot] | None = None,
     games: int = _fairness.DEFAULT_GAMES,
     time: float = _fairness.DEFAULT_TIME,
     opening: int = _fairness.DEFAULT_OPENING,
-    params: Mapping[str, Any] | None = None,
-    compat: str | None = None,
+    params: Params | None = None,
+    compat: Compat | None = None,
     jobs: int | None = None,
-    cache: str | os.PathLike[str] | None = None,
+    cache: StrPath | None = None,
     progress: bool = False,
 ) -> FairnessReports:
     """Report whether maps favour a seat: symmetries and played evidence.
@@ -366,12 +311,10 @@ def fairness(
     games = whole(games, "games", 0)
     opening = whole(opening, "opening", 0)
     limit = seconds(time)
-    chosen = mapping(params, "params")
-    if compat is not None and compat not in ("spec", "official"):
-        raise ArgumentError(f"compat: expected 'spec' or 'official', got {short(compat)}")
-    if jobs is not None:
-        jobs = whole(jobs, "jobs", 1)
-    folder = None if cache is None else path_of(cache, "cache")
+    chosen = params_of(params)
+    compat = compat_of(compat)
+    jobs = jobs_of(jobs)
+    folder = cache_of(cache)
     reports = _fairness.fairness_report(
         given,
         bots=players,
@@ -383,4 +326,4 @@ def fairness(
         play=_runner(objects, jobs=jobs, cache=folder, progress=progress),
         problems=problems,
     )
-    return FairnessReports(tuple(FairnessReport.of(r) for r in reports), tuple(problems))
+    return FairnessReports(tuple(reports), tuple(problems))

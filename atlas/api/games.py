@@ -2,130 +2,67 @@
 
 from __future__ import annotations
 
-import dataclasses
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Protocol, runtime_checkable
 
 from ..errors import ArgumentError
-from ..maps import GameMap
 from ..sim import records as _records
-from ._check import mapping, path_of, seconds, short, upcast
+from ..sim.base import State
+from ..sim.records import Record
+from ..types import Compat, Params, PlayerId, StrPath
+from ._check import (
+    compat_of,
+    game_map_of,
+    game_name,
+    params_of,
+    path_of,
+    seconds,
+    seed_of,
+    short,
+    with_compat,
+)
+from .maps import MapSource
 
-__all__ = ["Record", "play", "load_record"]
+__all__ = ["Record", "Bot", "State", "play", "load_record", "save_record", "save_gif"]
 
 
-@dataclasses.dataclass(frozen=True, eq=False, repr=False)
-class Record(_records.Record):
-    """A finished game: a replay record, with what Python does with one.
+@runtime_checkable
+class Bot(Protocol):
+    """A bot of your own: any object with a method ``move``.
 
-    A :class:`atlas.sim.records.Record` with methods.  Its fields are the record's
-    (``game``, ``players``, ``turns``, ``result``,
-    ``statuses``, ...; see :mod:`atlas.sim.records`).  In Jupyter a record shows the
-    replay viewer: the board turn by turn with play, step and speed controls and the
-    chart of the game's measures, self-contained (it still works in a notebook exported
-    to HTML).
-
-    Examples
-    --------
-    >>> import atlas
-    >>> m = atlas.read_map("5 3\\n#####\\n#1 2#\\n#####\\n", game="tron")
-    >>> record = atlas.play(m, ["random", "random"], seed=1, time=0.5)
-    >>> len(record.states()) == len(record.turns) + 1
-    True
+    ``move(state, player, deadline)`` returns the move of seat ``player`` in ``state``
+    (the game's: a direction, a cell, a column, ...).  :func:`play`,
+    :func:`fairness` and a tournament plan take one where they take a bot's name.
     """
 
-    @classmethod
-    def of(cls, record: _records.Record) -> Record:
-        """The same record as this class (``record`` itself when it is one)."""
-        if not isinstance(record, _records.Record):
-            raise ArgumentError(f"record: expected an atlas record, got {short(record)}")
-        return upcast(cls, record)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _records.Record):
-            return NotImplemented
-        return all(
-            getattr(self, f.name) == getattr(other, f.name)
-            for f in dataclasses.fields(_records.Record)
-            if f.compare
-        )
-
-    __hash__ = None  # type: ignore[assignment]  # mutable mappings inside
-
-    def states(self) -> list[Any]:
-        """Every position of the game: the start, then the one after each turn.
-
-        Raises
-        ------
-        RecordError
-            The moves do not replay on the record's map (a damaged or forged record).
-        """
-        return _records.replay_states(self)
-
-    def save(
-        self, path: str | os.PathLike[str], *, public: bool = False, force: bool = False
-    ) -> Path:
-        """Write the record (``.json``, or gzip-compressed ``.json.gz``); returns the path.
-
-        ``public=True`` leaves out what the bots wrote on standard error.  An existing
-        file is replaced when it is an atlas record, or with ``force=True``.
-
-        Raises
-        ------
-        OutputFolderError
-            The file exists and is not a record atlas wrote, or its folder is missing.
-        """
-        from ..fsutil import check_output_path
-
-        out = check_output_path(
-            path_of(path, "path"), ours=_records.is_record_file, force=force
-        )
-        _records.save_record(self, out, public=public)
-        return out
-
-    def gif(self, path: str | os.PathLike[str], *, force: bool = False) -> Path:
-        """Draw the game as an animated GIF (what ``atlas replay`` writes); returns the
-        path.  An existing file is replaced when atlas wrote it, or with ``force=True``.
-
-        Raises
-        ------
-        OutputFolderError
-            The file exists and atlas did not write it, or its folder is missing.
-        RecordError
-            The moves do not replay.
-        """
-        from ..fsutil import check_output_path
-        from ..render.gif import is_atlas_gif, write_gif
-
-        out = check_output_path(path_of(path, "path"), ours=is_atlas_gif, force=force)
-        write_gif(self, out)
-        return out
-
-    def result_text(self) -> str:
-        """One line: who won, why, after how many turns (what ``atlas play`` prints)."""
-        from ..arena.runner import format_result
-
-        return format_result(self)
-
-    def html(self) -> str:
-        """The replay viewer as a whole HTML page, its script, style and the game's data
-        inline: it needs no server and no network."""
-        from .display import replay_page
-
-        return replay_page(self)
-
-    def _repr_html_(self) -> str:
-        from .display import replay_frame
-
-        return replay_frame(self)
-
-    def __repr__(self) -> str:
-        return f"<atlas.Record {self.result_text()}>"
+    def move(self, state: State, player: PlayerId, deadline: float) -> object:
+        """The move of seat ``player`` (0-based) in ``state``, before ``deadline`` (a
+        :func:`time.perf_counter` value)."""
 
 
-def _bots(game: str, bots: Any, n: int) -> list[Any]:
+def save_record(
+    record: Record, path: StrPath, *, public: bool = False, force: bool = False
+) -> Path:
+    """:meth:`Record.save`: ``path`` checked, the record written there."""
+    from ..fsutil import check_output_path
+
+    out = check_output_path(path_of(path, "path"), ours=_records.is_record_file, force=force)
+    _records.save_record(record, out, public=public)
+    return out
+
+
+def save_gif(record: Record, path: StrPath, *, force: bool = False) -> Path:
+    """:meth:`Record.gif`: ``path`` checked, the game drawn there."""
+    from ..fsutil import check_output_path
+    from ..render.gif import is_atlas_gif, write_gif
+
+    out = check_output_path(path_of(path, "path"), ours=is_atlas_gif, force=force)
+    write_gif(record, out)
+    return out
+
+
+def _bots(game: str, bots: object, n: int) -> list[str | Bot]:
     """The players of a game, checked: built-in names and ``cmd:`` programs as the
     command line checks them, objects by their ``move`` method."""
     from ..arena.players import check_specs
@@ -150,39 +87,22 @@ def _bots(game: str, bots: Any, n: int) -> list[Any]:
     return list(bots)
 
 
-def _compat_params(game: str, compat: str, params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` with the ``compat`` word (``"spec"`` or ``"official"``) applied."""
-    from ..errors import ParamError
-    from ..sim.registry import get_info
-
-    if compat not in ("spec", "official"):
-        raise ArgumentError(f"compat: expected 'spec' or 'official', got {short(compat)}")
-    param = get_info(game).param("compat")
-    if param is None:
-        if compat == "official":
-            raise ParamError(
-                f"compat {compat}: {game} has one set of rules, no 'official' variant"
-            )
-        return params
-    return {**params, "compat": param.default if compat == "spec" else compat}
-
-
 def play(
-    game_map: GameMap | str | os.PathLike[str],
-    bots: Sequence[Any],
+    game_map: MapSource,
+    bots: Sequence[str | Bot],
     *,
     seed: int = 0,
     time: float | Sequence[float] = 1.0,
-    params: Mapping[str, Any] | None = None,
-    compat: str | None = None,
+    params: Params | None = None,
+    compat: Compat | None = None,
 ) -> Record:
     """Play one game on a map and return its record.
 
     Parameters
     ----------
     game_map : GameMap, str or path-like
-        The map (a map file is read with :func:`read_map`); its game is the game
-        played.
+        The map: a :class:`GameMap`, a map file or a map's text (read as
+        :func:`read_map` reads them); its game is the game played.
     bots : sequence
         One per seat: a built-in bot's name (``"random"``, ``"voronoi"``, ...; the
         table is in ``docs/bots.md``), ``"cmd:COMMAND"`` for a program that speaks
@@ -214,7 +134,7 @@ def play(
     ArgumentError
         ``time``, ``seed``, ``bots`` or ``compat`` of the wrong kind.
     MapFormatError
-        ``game_map`` names a file that is not a map.
+        ``game_map`` names a file, or is text, that is not a map.
 
     Examples
     --------
@@ -234,22 +154,12 @@ def play(
     """
     from ..arena.runner import play_game
     from ..sim.registry import get_info
-    from ._check import game_name
-    from .maps import read_map
 
-    if not isinstance(game_map, GameMap):
-        if isinstance(game_map, (str, os.PathLike)):
-            game_map = read_map(game_map)
-        else:
-            raise ArgumentError(
-                f"game_map: expected a GameMap (atlas.read_map) or a map file, "
-                f"got {short(game_map)}"
-            )
+    game_map = game_map_of(game_map)
     game = game_name(game_map.game, "game_map.game")
     n = get_info(game).num_players
     players = _bots(game, bots, n)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ArgumentError(f"seed: expected a whole number, got {short(seed)}")
+    seed = seed_of(seed)
     if isinstance(time, (int, float)) and not isinstance(time, bool):
         limit: float | list[float] = seconds(time)
     elif isinstance(time, Sequence) and not isinstance(time, str) and len(time) == n:
@@ -259,15 +169,13 @@ def play(
             f"time: expected seconds per move, or a list of {n} (one per seat), "
             f"got {short(time)}"
         )
-    chosen = mapping(params, "params")
-    if compat is not None:
-        chosen = _compat_params(game, compat, chosen)
+    chosen = params_of(params)
+    chosen = with_compat(game, compat_of(compat), chosen)
     get_info(game).check_params(chosen)
-    record = play_game(game, game_map, players, params=chosen, seed=seed, time_limit=limit)
-    return Record.of(record)
+    return play_game(game, game_map, players, params=chosen, seed=seed, time_limit=limit)
 
 
-def load_record(path: str | os.PathLike[str]) -> Record:
+def load_record(path: StrPath) -> Record:
     """Read a replay record (.json or .json.gz).
 
     The files :meth:`Record.save` and ``atlas play --record`` write.
@@ -297,4 +205,4 @@ def load_record(path: str | os.PathLike[str]) -> Record:
     >>> atlas.load_record(path).map.name
     'tiny'
     """
-    return Record.of(_records.load_record(path_of(path, "path")))
+    return _records.load_record(path_of(path, "path"))

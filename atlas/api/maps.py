@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TypeAlias
 
 from ..errors import ArgumentError
 from ..maps import GameMap
-from ._check import game_name, path_of, short, source_of
+from ..types import StrPath
+from ._check import game_map_of, game_name, path_of, read_source, short, source_of
 
-__all__ = ["read_map", "write_map", "GameMap"]
+__all__ = ["read_map", "write_map", "GameMap", "MapSource"]
+
+#: How every API function takes a map: a :class:`GameMap`, a map file (a ``str`` or a
+#: path-like), or a map's text (a ``str`` with a line break in it).
+MapSource: TypeAlias = GameMap | str | os.PathLike[str]
 
 
-def read_map(path_or_text: Any, game: str | None = None, *, name: str | None = None) -> GameMap:
+def read_map(
+    path_or_text: StrPath, game: str | None = None, *, name: str | None = None
+) -> GameMap:
     """Read a map from a file, or from its text.
 
     Parameters
@@ -56,34 +63,22 @@ def read_map(path_or_text: Any, game: str | None = None, *, name: str | None = N
     >>> int(m.free.sum())
     3
     """
-    from ..maps import parse_map
-    from ..maps import read_map as read_file
-
     if game is not None:
         game = game_name(game)
     if name is not None and not isinstance(name, str):
         raise ArgumentError(f"name: expected a str, got {short(name)}")
     path, text = source_of(path_or_text, "path_or_text")
-    if text is not None:
-        return parse_map(text, game=game, name=name or "map")
-    assert path is not None
-    game_map = read_file(path, game=game)
-    if name is not None and name != game_map.name:
-        from dataclasses import replace
-
-        game_map = replace(game_map, name=name)
-    return game_map
+    return read_source(path, text, game=game, name=name)
 
 
-def write_map(
-    game_map: GameMap, path: str | os.PathLike[str] | None = None, *, force: bool = False
-) -> str:
+def write_map(game_map: MapSource, path: StrPath | None = None, *, force: bool = False) -> str:
     """The text of a map in its game's format, written to a file when given.
 
     Parameters
     ----------
-    game_map : GameMap
-        The map.
+    game_map : GameMap, str or path-like
+        The map: a :class:`GameMap`, a map file or a map's text (as :func:`read_map`
+        reads them).
     path : str or path-like, optional
         The file to write.  An existing file is replaced only with ``force=True`` (the
         command line's ``--force``): atlas never writes over a file it was not asked to.
@@ -103,6 +98,8 @@ def write_map(
         writable.
     ArgumentError
         ``game_map`` is not a map.
+    MapFormatError
+        ``game_map`` names a file, or is text, that is not a map.
 
     Examples
     --------
@@ -117,11 +114,7 @@ def write_map(
     from ..fsutil import check_output_path, write_atomically
     from ..maps import format_map
 
-    if not isinstance(game_map, GameMap):
-        raise ArgumentError(
-            f"game_map: expected a GameMap (atlas.read_map), got {short(game_map)}"
-        )
-    text = format_map(game_map)
+    text = format_map(game_map_of(game_map))
     if path is not None:
         out = check_output_path(path_of(path, "path"), ours=lambda p: False, force=force)
         write_atomically(out, text.encode("utf-8"))

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import ArgumentError
-from ._check import mapping, path_of, short, whole
+from ..types import Compat, JSONValue, Params, StrPath
+from ._check import (
+    cache_of,
+    compat_of,
+    jobs_of,
+    mapping,
+    params_of,
+    path_of,
+    short,
+    whole,
+    with_compat,
+)
 
 if TYPE_CHECKING:
     from ..render.site.build import BuildResult
@@ -16,18 +27,19 @@ __all__ = ["build_site"]
 
 
 def build_site(
-    maps: str | os.PathLike[str] | None = None,
-    out: str | os.PathLike[str] = "site",
+    maps: StrPath | None = None,
+    out: StrPath = "site",
     *,
-    records: str | os.PathLike[str] | None = None,
-    tournaments: Sequence[str | os.PathLike[str]] = (),
+    records: StrPath | None = None,
+    tournaments: Sequence[StrPath] = (),
     games: int | None = None,
     jobs: int | None = None,
-    compat: str | None = None,
-    params: Mapping[str, Mapping[str, Any]] | None = None,
-    cache: str | os.PathLike[str] | None = ".atlas-cache",
+    compat: Compat | None = None,
+    game_params: Mapping[str, Params] | None = None,
+    cache: StrPath | None = ".atlas-cache",
     progress: bool = False,
     log: Callable[[str], None] | None = None,
+    **deprecated: Mapping[str, Params],
 ) -> BuildResult:
     """Build the static site, as ``atlas build`` does.
 
@@ -53,10 +65,13 @@ def build_site(
         Worker processes for the tournament (default: one per core).
     compat : {"spec", "official"}, optional
         The rules the built-in tournament plays, as ``atlas build --compat``.
-    params : mapping, optional
-        Game parameters per game, ``{"outpost": {"T": 100}}``, over the build's own.
+    game_params : mapping, optional
+        Game parameters by game, ``{"outpost": {"T": 100}}``, over the build's own
+        (each game's as ``params`` of :func:`play`).  ``params=`` of this form is
+        deprecated since 0.2: ``params`` means one game's parameters everywhere.
     cache : str, path-like or None
-        The build's cache of analyses, games and replays (``None``: no cache).
+        The build's cache of analyses, games and replays (``None``: no cache), shared
+        with ``atlas fairness --cache`` and :func:`fairness`.
     progress : bool
         Draw progress bars on standard error.
     log : callable, optional
@@ -89,10 +104,20 @@ def build_site(
     >>> os.path.isfile(site.out / "index.html"), site.problems
     (True, [])
     """
+    from ..deprecation import warn_deprecated
     from ..render.site.build import build_site as build
     from ..resources import maps_dir
     from ..sim.registry import game_names, get_info
-    from .games import _compat_params
+
+    if "params" in deprecated:
+        warn_deprecated("build_site(params=)", since="0.2", instead="build_site(game_params=)")
+        if game_params is not None:
+            raise ArgumentError("params: give game_params alone (params= is its old name)")
+        game_params = deprecated.pop("params")
+    if deprecated:
+        raise TypeError(
+            f"build_site() got an unexpected keyword argument {next(iter(deprecated))!r}"
+        )
 
     maps_path = maps_dir() if maps is None else path_of(maps, "maps")
     out_path = path_of(out, "out")
@@ -104,21 +129,21 @@ def build_site(
     folders = [path_of(t, f"tournaments[{i}]") for i, t in enumerate(tournaments)]
     if games is not None:
         games = whole(games, "games", 0)
-    if jobs is not None:
-        jobs = whole(jobs, "jobs", 1)
-    per_game: dict[str, dict[str, Any]] = {}
-    for game, given in mapping(params, "params").items():
+    jobs = jobs_of(jobs)
+    per_game: dict[str, dict[str, JSONValue]] = {}
+    for game, given in mapping(game_params, "game_params").items():
         if game not in game_names():
             from ..errors import UnknownNameError
 
             raise UnknownNameError("game", game, game_names())
-        per_game[game] = mapping(given, f"params[{game!r}]")
+        per_game[game] = params_of(given, f"game_params[{game!r}]")
         get_info(game).check_params(per_game[game])
+    compat = compat_of(compat)
     if compat is not None:
         for game in game_names():
             if get_info(game).param("compat") is not None:
-                per_game[game] = _compat_params(game, compat, per_game.get(game, {}))
-    cache_path = None if cache is None else path_of(cache, "cache")
+                per_game[game] = with_compat(game, compat, per_game.get(game, {}))
+    cache_path = cache_of(cache)
     return build(
         maps_path,
         out_path,

@@ -6,43 +6,18 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ..arena import standings as _standings
+from ..arena.standings import StandingRow, Standings
 from ..errors import ArgumentError
-from ._check import path_of, short, upcast, whole
-from .games import Record
+from ..sim.records import Record
+from ..types import JSONObject, JSONValue, StrPath
+from ._check import jobs_of, path_of, short
 
-__all__ = ["Standings", "Results", "tournament"]
+if TYPE_CHECKING:
+    from ..arena.competition import TournamentPlan
 
-
-@dataclasses.dataclass(frozen=True, repr=False)
-class Standings(_standings.Standings):
-    """The standings of a set of games, with 95 % intervals (a table in Jupyter).
-
-    An :class:`atlas.arena.standings.Standings`: ``rows`` holds one
-    :class:`~atlas.arena.standings.StandingRow` per player, best first: games, wins,
-    draws, losses, points, the rating with its 95 % interval (``low``, ``high``) and
-    the likelihood of superiority over the next row (``los_next``); ``head_to_head``
-    each pair's wins, draws and losses.
-    """
-
-    @classmethod
-    def of(cls, table: _standings.Standings) -> Standings:
-        """The same standings as this class."""
-        return upcast(cls, table)
-
-    def text(self) -> str:
-        """The table as ``atlas tournament`` prints it."""
-        return self.format_table()
-
-    def _repr_html_(self) -> str:
-        from .display import standings_html
-
-        return standings_html(self)
-
-    def __repr__(self) -> str:
-        return self.format_table()
+__all__ = ["Standings", "StandingRow", "Results", "tournament"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -64,11 +39,11 @@ class Results:
 
     standings: Standings
     records: tuple[Record, ...]
-    plan: Any = dataclasses.field(repr=False)
+    plan: TournamentPlan = dataclasses.field(repr=False)
     folder: Path | None = None
-    _json: Mapping[str, Any] = dataclasses.field(default_factory=dict, repr=False)
+    _json: Mapping[str, JSONValue] = dataclasses.field(default_factory=dict, repr=False)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The results as JSON data: what ``atlas tournament --json`` prints, and
         ``results.json`` holds."""
         import copy
@@ -87,7 +62,7 @@ class Results:
         )
 
 
-def _plan_data(plan: Mapping[str, Any]) -> dict[str, Any]:
+def _plan_data(plan: Mapping[str, object]) -> dict[str, object]:
     """A dict plan with the Python forms accepted: bots as spec strings
     (``"random"``, ``"NAME=BOT"``, ``"cmd:COMMAND"``), maps as paths or maps."""
     from ..arena.players import parse_player
@@ -121,9 +96,9 @@ def _plan_data(plan: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def tournament(
-    plan: Any,
+    plan: StrPath | Mapping[str, object],
     *,
-    out: str | os.PathLike[str] | None = None,
+    out: StrPath | None = None,
     resume: bool = False,
     force: bool = False,
     jobs: int | None = None,
@@ -186,8 +161,7 @@ def tournament(
         chosen = load_plan(path_of(plan, "plan"))
     else:
         raise ArgumentError(f"plan: expected a plan file or a dict, got {short(plan)}")
-    if jobs is not None:
-        jobs = whole(jobs, "jobs", 1)
+    jobs = jobs_of(jobs)
     if resume and out is None:
         raise ArgumentError("resume: needs out, the folder of the tournament to finish")
     result = run_plan(
@@ -202,8 +176,8 @@ def tournament(
         result.specs, result.records, result.table, result.files, name=chosen.name
     )
     return Results(
-        Standings.of(result.table),
-        tuple(Record.of(r) for r in result.records),
+        result.table,
+        tuple(result.records),
         chosen,
         None if out is None else Path(out),
         data,

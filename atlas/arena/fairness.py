@@ -43,6 +43,7 @@ from ..errors import AtlasError
 from ..maps import GameMap, format_map, read_map
 from ..sim import get_game
 from ..sim.records import Record
+from ..types import JSONObject, JSONValue
 from .paired import METHOD, paired_interval
 from .players import Player, parse_player
 from .standings import is_error
@@ -113,7 +114,7 @@ class SeatScore:
     high: float
     wins: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "seat": self.seat,
             "score": None if self.score is None else round(self.score, 4),
@@ -150,7 +151,7 @@ class Structure:
         """Whether the board's symmetries relate every seat to every other."""
         return len(self.seat_classes) == 1 and len(self.seat_classes[0]) > 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "symmetries": list(self.symmetries),
             "seat_classes": [list(c) for c in self.seat_classes],
@@ -193,7 +194,7 @@ class Pairing:
     opening: int
     size: int = 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "seats": list(self.players),
             "groups": self.groups,
@@ -252,10 +253,17 @@ class Evidence:
         return self.draws / self.games if self.games else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FairnessReport:
-    """A map's fairness report (:func:`map_fairness`); :meth:`to_json` is what
-    ``atlas fairness --json`` prints, :meth:`format_text` what it prints otherwise."""
+    """A map's fairness report: symmetries, each seat's score, the verdict.
+
+    Made by :func:`map_fairness` (:func:`atlas.fairness` gives one per map): ``game``,
+    ``map``, ``path``, ``shape``, ``structure`` (``symmetries``, ``seat_classes``, the
+    game's exact ``facts``), ``evidence`` (``seats``: each seat's score with its 95 %
+    interval, ``draws``, ``games``, ``length``, ...), ``verdict``, ``method`` and
+    ``rule``.  :meth:`to_json` is one object of ``atlas fairness --json``,
+    :meth:`text` what it prints otherwise; in Jupyter a report is a table.
+    """
 
     game: str
     map: str
@@ -265,15 +273,70 @@ class FairnessReport:
     evidence: Evidence
     time_limit: float | None = None
     opening: int = 0
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, JSONValue] = field(default_factory=dict)
     method: str = METHOD
     rule: str = RULE
 
     @property
     def verdict(self) -> str:
+        """``"favours seat K"``, ``"balanced"`` or ``"undecided"`` (``docs/fairness.md``)."""
         return self.evidence.verdict
 
-    def to_json(self) -> dict[str, Any]:
+    @classmethod
+    def of(cls, report: FairnessReport) -> FairnessReport:
+        """``report`` itself (once the API's own subclass made from the report).
+
+        .. deprecated:: 0.2
+           A report is an :class:`atlas.FairnessReport` already.
+        """
+        from ..deprecation import warn_deprecated
+
+        warn_deprecated("atlas.FairnessReport.of", since="0.2", instead="the report itself")
+        return report
+
+    @property
+    def symmetries(self) -> tuple[str, ...]:
+        """The board's symmetries that carry each start onto another seat's start."""
+        return self.structure.symmetries
+
+    @property
+    def seats(self) -> tuple[SeatScore, ...]:
+        """Each seat's score with its 95 % interval (``score`` ``None`` with no games)."""
+        return self.evidence.seats
+
+    @property
+    def games(self) -> int:
+        """Games counted (0: the structure alone)."""
+        return self.evidence.games
+
+    def text(self) -> str:
+        """The report as ``atlas fairness`` prints it."""
+        return self.format_text()
+
+    def _summary(self) -> str:
+        """One line: ``tron map 'shaft': favours seat 1 (2 games); symmetries rot180;
+        seat 1 1.00 [0.34, 1.00], seat 2 ...``."""
+        seats = ", ".join(
+            f"seat {s.seat} -"
+            if s.score is None
+            else f"seat {s.seat} {s.score:.2f} [{s.low:.2f}, {s.high:.2f}]"
+            for s in self.evidence.seats
+        )
+        return (
+            f"{self.game} map {self.map!r}: {self.verdict} ({self.evidence.games} games); "
+            f"symmetries {', '.join(self.structure.symmetries) or 'none'}; {seats}"
+        )
+
+    def _repr_html_(self) -> str | None:
+        from ..display import show
+
+        found: str | None = show("fairness-html", [self])
+        return found
+
+    def __repr__(self) -> str:
+        return f"<atlas.FairnessReport {self._summary()}>"
+
+    def to_json(self) -> JSONObject:
         """The report as JSON data: ``map``, ``game``, ``symmetries``, ``seats`` (``{seat,
         score, low, high, wins}``), ``draws``, ``games``, ``verdict``, ``method`` and
         the rest (see ``docs/fairness.md``)."""

@@ -439,16 +439,6 @@ def _explain(
 
 
 def format_result(record: Record) -> str:
-    """One readable line: who won, why, after how many turns."""
-    r = record.result
-    names = [p.name for p in record.players]
-    if r.winner is None:
-        head = f"{r.reason}"
-    else:
-        head = f"player {r.winner + 1} ({names[r.winner]}) wins by {r.reason}"
-    scores = " ".join(f"{s:g}" for s in r.scores)
-    tail = f" -- {r.detail}" if r.detail else ""
-    return (
-        f"{record.game} on {record.map.name}: {head} after {len(record.turns)} turns "
-        f"[scores {scores}]{tail}"
-    )
+    """One readable line: who won, why, after how many turns
+    (:meth:`~atlas.sim.records.Record.result_text`)."""
+    return record.result_text()

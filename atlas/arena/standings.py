@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..sim.records import PlayerEntry, Record
+from ..types import JSONObject, JSONValue
 from .paired import paired_interval
 from .rating import (
     BOOTSTRAP_SAMPLES,
@@ -160,7 +161,7 @@ class Interval:
             )
         return SCORE_METHOD
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "score_method": self.score_text,
             "method": "bootstrap" if self.samples > 0 else "none",
@@ -172,9 +173,11 @@ class Interval:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Standings:
-    """Standings of a set of games.
+    """The standings of a set of games, with 95 % intervals (a table in Jupyter).
+
+    Its ``repr`` and :meth:`text` are the table ``atlas tournament`` prints.
 
     Attributes
     ----------
@@ -205,6 +208,31 @@ class Standings:
     voided: tuple[tuple[int, str], ...] = ()
     void_under_load: float | None = None
 
+    @classmethod
+    def of(cls, table: Standings) -> Standings:
+        """``table`` itself (once the API's own subclass made from the standings).
+
+        .. deprecated:: 0.2
+           Standings are :class:`atlas.Standings` already.
+        """
+        from ..deprecation import warn_deprecated
+
+        warn_deprecated("atlas.Standings.of", since="0.2", instead="the standings themselves")
+        return table
+
+    def text(self) -> str:
+        """The table as ``atlas tournament`` prints it."""
+        return self.format_table()
+
+    def _repr_html_(self) -> str | None:
+        from ..display import show
+
+        found: str | None = show("standings-html", self)
+        return found
+
+    def __repr__(self) -> str:
+        return self.format_table()
+
     def row(self, name: str) -> StandingRow:
         """The row of the player shown as ``name``."""
         return next(r for r in self.rows if r.bot == name)
@@ -232,8 +260,10 @@ class Standings:
             )
         return out
 
-    def to_json(self) -> dict[str, Any]:
-        rows = []
+    def to_json(self) -> JSONObject:
+        """The standings as JSON data: what ``atlas tournament --json`` prints under
+        ``standings``."""
+        rows: list[JSONValue] = []
         for r in self.rows:
             d = dict(vars(r))
             for k in ("rating", "low", "high"):

@@ -109,13 +109,14 @@ def test_help_lists_the_api_with_one_line_each():
         if line.startswith("    ") and len(words) == 2 and words[0] in atlas.__all__:
             listed[words[0]] = words[1].strip()
     api = [n for n in atlas.__all__ if n[0].islower() and n != "__version__"]
-    classes = ["GameMap", "Analysis", "ValidationReport", "Problem", "Record", "Results"]
-    classes += ["Standings", "FairnessReport", "FairnessReports"]
+    classes = ["GameMap", "Analysis", "ValidationReport", "Problem", "Record", "State", "Bot"]
+    classes += ["Results", "Standings", "StandingRow", "FairnessReport", "FairnessReports"]
+    classes += ["SeatScore", "BuildResult"]
     assert sorted(listed) == sorted(api + classes)
     for name, summary in listed.items():
         assert getattr(atlas, name).__doc__.strip().splitlines()[0] == summary, name
         assert f"{name}" in text
-    assert "analyze(game_map: 'GameMap') -> 'Analysis'" in text.replace('"', "'")
+    assert "analyze(game_map: 'MapSource') -> 'Analysis'" in text.replace('"', "'")
 
 
 def test_analyze_stays_the_function_when_its_package_is_imported():

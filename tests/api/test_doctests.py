@@ -13,6 +13,7 @@ MODULES = [
     "atlas.api.analysis",
     "atlas.api.validation",
     "atlas.api.games",
+    "atlas.sim.records.model",
     "atlas.api.tournaments",
     "atlas.api.site",
     "atlas.api.fairness",

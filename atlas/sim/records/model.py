@@ -15,12 +15,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, cast
 
+from ...display import call, show
 from ...errors import MapFormatError, RecordError
 from ...maps import GameMap, format_map, parse_map
-from ...types import PlayerId
-from ..base import STATUSES, Game, Outcome, Status, status_of
+from ...types import JSONObject, JSONValue, PlayerId
+from ..base import STATUSES, Game, Outcome, State, Status, status_of
 from ..registry import get_game
 
 __all__ = [
@@ -108,7 +110,7 @@ class Late:
     load: float | None = None
     cores: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         out: dict[str, Any] = {"limit": self.limit}
         if self.load is not None:
             out["load"] = self.load
@@ -150,39 +152,149 @@ class SeatStatus:
         object.__setattr__(self, "status", status_of(self.status))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Record:
-    """A finished game, as stored in a replay record (see the module docstring)."""
+    """A finished game: a replay record, with what Python does with one.
+
+    Its fields are the record's (``game``, ``players``, ``turns``, ``result``,
+    ``statuses``, ...; the format is :mod:`atlas.sim.records`).  In Jupyter a record
+    shows the replay viewer: the board turn by turn with play, step and speed controls
+    and the chart of the game's measures, self-contained (it still works in a notebook
+    exported to HTML).  Two records are equal when they hold the same game (``created``
+    aside).
+
+    Examples
+    --------
+    >>> import atlas
+    >>> m = atlas.read_map("5 3\\n#####\\n#1 2#\\n#####\\n", game="tron")
+    >>> record = atlas.play(m, ["random", "random"], seed=1, time=0.5)
+    >>> len(record.states()) == len(record.turns) + 1
+    True
+    """
 
     game: str
     map: MapRef
-    params: Mapping[str, Any]
+    params: Mapping[str, JSONValue]
     players: tuple[PlayerEntry, ...]
     seed: int
     turns: tuple[TurnRecord, ...]
     result: Outcome
     statuses: tuple[SeatStatus, ...]
-    final: Mapping[str, Any]
+    final: Mapping[str, JSONValue]
     stderr: tuple[str, ...] = ()
     created: str | None = field(default=None, compare=False)
     format: str = FORMAT
     version: int = VERSION
 
+    __hash__ = None  # type: ignore[assignment]  # mutable mappings inside
+
     @property
     def num_players(self) -> int:
+        """The seats of the game."""
         return len(self.players)
+
+    @classmethod
+    def of(cls, record: Record) -> Record:
+        """``record`` itself (once the API's own subclass made from the record).
+
+        .. deprecated:: 0.2
+           A record is an :class:`atlas.Record` already.
+        """
+        from ...deprecation import warn_deprecated
+
+        warn_deprecated("atlas.Record.of", since="0.2", instead="the record itself")
+        if not isinstance(record, cls):
+            from ...errors import ArgumentError
+
+            raise ArgumentError(
+                f"record: expected an atlas record, got {type(record).__name__}"
+            )
+        return record
+
+    # ------------------------------------------------------------------ what Python does
+    # The work is done above this layer: each method asks atlas.display for the function
+    # by name (the façade provides them, as for GameMap's picture).
+
+    def states(self) -> list[State]:
+        """Every position of the game: the start, then the one after each turn.
+
+        Raises
+        ------
+        RecordError
+            The moves do not replay on the record's map (a damaged or forged record).
+        """
+        states: list[State] = call("record-states", self)
+        return states
+
+    def save(
+        self, path: str | os.PathLike[str], *, public: bool = False, force: bool = False
+    ) -> Path:
+        """Write the record (``.json``, or gzip-compressed ``.json.gz``); returns the path.
+
+        ``public=True`` leaves out what the bots wrote on standard error.  An existing
+        file is replaced when it is an atlas record, or with ``force=True``.
+
+        Raises
+        ------
+        OutputFolderError
+            The file exists and is not a record atlas wrote, or its folder is missing.
+        """
+        out: Path = call("record-save", self, path, public=public, force=force)
+        return out
+
+    def gif(self, path: str | os.PathLike[str], *, force: bool = False) -> Path:
+        """Draw the game as an animated GIF (what ``atlas replay`` writes); returns the
+        path.  An existing file is replaced when atlas wrote it, or with ``force=True``.
+
+        Raises
+        ------
+        OutputFolderError
+            The file exists and atlas did not write it, or its folder is missing.
+        RecordError
+            The moves do not replay.
+        """
+        out: Path = call("record-gif", self, path, force=force)
+        return out
+
+    def result_text(self) -> str:
+        """One line: who won, why, after how many turns (what ``atlas play`` prints)."""
+        r = self.result
+        names = [p.name for p in self.players]
+        if r.winner is None:
+            head = f"{r.reason}"
+        else:
+            head = f"player {r.winner + 1} ({names[r.winner]}) wins by {r.reason}"
+        scores = " ".join(f"{s:g}" for s in r.scores)
+        tail = f" -- {r.detail}" if r.detail else ""
+        return (
+            f"{self.game} on {self.map.name}: {head} after {len(self.turns)} turns "
+            f"[scores {scores}]{tail}"
+        )
+
+    def html(self) -> str:
+        """The replay viewer as a whole HTML page, its script, style and the game's data
+        inline: it needs no server and no network."""
+        page: str = call("record-page", self)
+        return page
+
+    def _repr_html_(self) -> str | None:
+        frame: str | None = show("record-html", self)
+        return frame
+
+    def __repr__(self) -> str:
+        return f"<atlas.Record {self.result_text()}>"
 
     def game_map(self) -> GameMap:
         """Rebuild the map from the embedded text (checked against the hash)."""
         return _rebuild_map(self, None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The full record as plain JSON data, private ``stderr`` included."""
         data = self.public_json()
         data["stderr"] = list(self.stderr) or [""] * self.num_players
         return data
 
-    def public_json(self) -> dict[str, Any]:
+    def public_json(self) -> JSONObject:
         """The record as plain JSON data without the private ``stderr`` (for the site)."""
         data: dict[str, Any] = {
             "format": self.format,
