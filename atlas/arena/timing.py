@@ -305,10 +305,10 @@ def late_moves(record: Any) -> list[LateMove]:
     bot that was starved of a core and one that waited for something else look the
     same (little CPU): the verdict says the machine was loaded, not that the bot was
     innocent.  The load is the 1-minute average, which lags and counts the game's own
-    processes: a figure of the moment's neighbourhood, not of the instant (on a machine
-    at 5 tasks a core, built-in bots that compute without pause were measured at 1 %
-    of a core over a late answer).  A timeout is the seat's failing answer (its status
-    says ``timeout`` at that turn).
+    processes: a figure of the moment's neighbourhood, not of the instant.  On a loaded
+    machine, built-in bots that compute without pause get a small share of a core over
+    a late answer: ``docs/tournaments.md`` gives the measured figures.  A timeout is the
+    seat's failing answer (its status says ``timeout`` at that turn).
     """
     out: list[LateMove] = []
     for turn, t in enumerate(record.turns):

@@ -252,10 +252,10 @@ class DeepeningBot(BotBase):
 def gc_paused(move: _F) -> _F:
     """Run a bot's ``move`` with Python's cyclic garbage collector paused.
 
-    A full collection in a process holding numba's compiled code takes about 50 ms on
-    an idle machine and several times that on a loaded one: more than a bot keeps in
-    hand before its deadline (10-35 ms).  The collector is switched back on after the
-    move, so garbage is still collected between moves.
+    A full collection in a process holding numba's compiled code takes longer than a bot
+    keeps in hand before its deadline (10-35 ms), and several times longer on a loaded
+    machine.  ``docs/bots.md`` gives the measured figure.  The collector is switched back
+    on after the move, so garbage is still collected between moves.
     """
 
     @functools.wraps(move)

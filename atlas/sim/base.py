@@ -1,21 +1,39 @@
 """The small interface every game module implements, and the values it speaks in.
 
-A game module (``atlas/games/tron/rules.py`` ...) exposes one object, ``GAME``, that satisfies
-:class:`Game`; its :class:`GameInfo` states the game's facts as data (title, seats,
-parameters with their types and defaults, score bounds, replay timing, the protocol an
-external bot speaks).  :class:`GameBase` gives a game the parts that are the same for
-most games (parameter checks, a random move, the JSON view of a state for the
-JSON-lines protocol, a map summary); a game overrides what differs.  States are small
-numpy-backed objects owned by the game module; they are cheap to ``copy()`` and are
-never shared with a bot (a bot gets a copy).
+A game module, such as ``atlas/games/tron/rules.py``, exposes one object, ``GAME``, that
+satisfies :class:`Game`.  Its :class:`GameInfo` states the game's facts as data:
 
-Turns are uniform across games: :meth:`Game.to_move` names the seats that must answer
-now (both at once for tron, one for the alternating games, every empire for outpost,
-or only those that must choose an outpost to disband at a season), and
-:meth:`Game.apply` takes one move per such seat.  A move of ``None`` means *the seat
-gave no valid answer* (crash, timeout, garbage); what that costs is a rule of the game:
-a tron cycle stays put and crashes, an isolation or connect5 player loses, an outpost
-empire does not move that turn.
+- the title and the seats;
+- the parameters, with their types and defaults;
+- the score bounds;
+- the replay timing;
+- the protocol an external bot speaks.
+
+:class:`GameBase` gives a game the parts that are the same for most games:
+
+- parameter checks;
+- a random move;
+- the JSON view of a state, for the JSON-lines protocol;
+- a map summary.
+
+A game overrides what differs.  States are small numpy-backed objects owned by the game
+module.  They are cheap to ``copy()``.  They are never shared with a bot: a bot gets a
+copy.
+
+Turns are uniform across games.  :meth:`Game.to_move` names the seats that must answer
+now:
+
+- both at once for tron;
+- one for the alternating games;
+- every empire for outpost, or only those that must choose an outpost to disband at a
+  season.
+
+:meth:`Game.apply` takes one move per such seat.  A move of ``None`` means *the seat gave
+no valid answer*: a crash, a timeout, garbage.  What that costs is a rule of the game:
+
+- a tron cycle stays put and crashes;
+- an isolation or connect5 player loses;
+- an outpost empire does not move that turn.
 """
 
 from __future__ import annotations
@@ -57,10 +75,10 @@ __all__ = [
 
 
 class Reason(str, enum.Enum):
-    """Why a game ended, or why a seat lost; the words used in records and on the site."""
+    """Why a game ended, or why a seat lost.  Records and the site use these words."""
 
-    WIN = "win"  # the rules gave a winner (five in a row, no move left, ...)
-    DRAW = "draw"  # the rules gave a draw (collision, both crashed, full board)
+    WIN = "win"  # the rules gave a winner: five in a row, no move left, ...
+    DRAW = "draw"  # the rules gave a draw: collision, both crashed, full board
     CRASH = "crash"  # a tron cycle hit a wall or trail, or a bot process died
     TIMEOUT = "timeout"  # no answer within the time limit
     ILLEGAL = "illegal"  # an answer that parsed but broke the rules
@@ -113,8 +131,9 @@ _STATUS_WORDS = {
 REASONS = tuple(r.value for r in Reason)
 STATUSES = tuple(s.value for s in Status)
 
-#: The one word every game uses for its documented rules, the default of a ``compat``
-#: parameter (the other words name an original engine's behaviour, ``"official"``).
+#: The one word every game uses for its documented rules.  It is the default of a
+#: ``compat`` parameter.  The other words, such as ``"official"``, name an original
+#: engine's behaviour.
 SPEC = "spec"
 
 
@@ -122,11 +141,13 @@ SPEC = "spec"
 class Param:
     """One game parameter: its name, type, default and the values it may take.
 
-    ``kind`` is ``int`` or ``str``; ``choices`` limits a ``str`` to a few words;
-    ``minimum`` bounds an ``int`` from below; ``nullable`` lets ``None`` stand for
-    "what the map says" (isolation's variant, connect5's in-a-row); ``aliases`` maps
-    older words still read to the word they mean now (tron's ``"fair"`` is
-    :data:`SPEC`).
+    - ``kind`` is ``int`` or ``str``.
+    - ``choices`` limits a ``str`` to a few words.
+    - ``minimum`` bounds an ``int`` from below.
+    - ``nullable`` lets ``None`` stand for "what the map says".  Isolation's variant and
+      connect5's in-a-row are such parameters.
+    - ``aliases`` maps older words still read to the word they mean now.  Tron's
+      ``"fair"`` is :data:`SPEC`.
     """
 
     name: str
@@ -148,8 +169,10 @@ class Param:
         return value
 
     def check(self, game: str, value: Any) -> Any:
-        """``value`` if it is valid for this parameter (an alias becomes the word it
-        stands for), else :class:`ParamError`."""
+        """``value`` if it is valid for this parameter, else :class:`ParamError`.
+
+        An alias becomes the word it stands for.
+        """
         value = self.canonical(value)
         if value is None and self.nullable:
             return None
@@ -175,8 +198,10 @@ def _shown(value: Any) -> str:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game is, stated as data (OpenSpiel style): the one registry of per-game
-    facts that the arena, the protocols and the site read.
+    """What a game is, stated as data, in the OpenSpiel style.
+
+    It is the one registry of per-game facts.  The arena, the protocols and the site read
+    it.
 
     Attributes
     ----------
@@ -187,20 +212,21 @@ class GameInfo:
     num_players : int
         Seats.
     simultaneous : bool
-        Every seat answers each turn (tron, outpost) rather than one at a time.
+        Every seat answers each turn, rather than one at a time.  Tron and outpost do.
     params : tuple of Param
         The game's parameters, their types and defaults.
     score_range : (float, float)
         Bounds of a seat's score in :attr:`Outcome.scores`.
     protocol : str
-        The protocol of an external bot: ``"tron"`` (the 2010 contest's), ``"gtp"`` or
-        ``"jsonl"`` (see ``docs/protocols.md``).
+        The protocol of an external bot: ``"tron"``, ``"gtp"`` or ``"jsonl"``.
+        ``"tron"`` is the 2010 contest's.  ``docs/protocols.md`` describes them.
     frame_ms : int
         Milliseconds a replay shows each turn.
     max_frames : int or None
-        A GIF replay draws at most this many turns, evenly spaced (``None``: every turn).
+        A GIF replay draws at most this many turns, evenly spaced.  ``None`` draws every
+        turn.
     quick_params : mapping
-        Parameters of a quick game (``atlas check``): a short Outpost game, say.
+        Parameters of a quick game, for ``atlas check``.  A short Outpost game, say.
     description : str
         One sentence for people.
     """
@@ -227,8 +253,10 @@ class GameInfo:
         return next((p for p in self.params if p.name == name), None)
 
     def canonical_params(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """``params`` with every alias replaced by the word it stands for, nothing else
-        changed or checked (a record's parameters are read through this).
+        """``params`` with every alias replaced by the word it stands for.
+
+        Nothing else is changed or checked.  A record's parameters are read through this.
+
 
         >>> info = GameInfo("demo", "Demo", 2, False,
         ...                 (Param("compat", str, "spec", aliases={"fair": "spec"}),))
@@ -242,7 +270,7 @@ class GameInfo:
         return out
 
     def check_params(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        """``params`` over the defaults, each checked; :class:`ParamError` otherwise.
+        """``params`` over the defaults, each checked.  :class:`ParamError` otherwise.
 
         >>> info = GameInfo("demo", "Demo", 2, False, (Param("depth", int, 3, minimum=1),))
         >>> info.check_params({"depth": 5})
@@ -274,15 +302,15 @@ class Outcome:
     Attributes
     ----------
     winner : int or None
-        The winning seat (0-based), or ``None`` for a draw or a game with no single winner.
+        The winning seat, 0-based.  ``None`` for a draw or a game with no single winner.
     reason : Reason
-        Why the game ended.  A game may give the word (``"win"``); it becomes the
-        :class:`Reason` here, and an unknown word is a ``ValueError``.
+        Why the game ended.  A game may give the word, such as ``"win"``.  It becomes
+        the :class:`Reason` here.  An unknown word is a ``ValueError``.
     scores : tuple of float
-        Points per seat for standings: 1 / 0.5 / 0 in two-player games; for outpost, the
-        documented score of :mod:`atlas.games.outpost.rules`.
+        Points per seat for standings.  In two-player games they are 1, 0.5 or 0.  For
+        outpost, they are the documented score of :mod:`atlas.games.outpost.rules`.
     detail : str
-        A sentence for people ("player 2 crashed into a wall at turn 31").
+        A sentence for people, such as "player 2 crashed into a wall at turn 31".
     """
 
     winner: int | None
@@ -298,7 +326,7 @@ _E = TypeVar("_E", bound=enum.Enum)
 
 
 def _word_of(kind: type[_E], what: str, word: _E | str) -> _E:
-    """The member of ``kind`` for ``word``; ``ValueError`` naming the known words."""
+    """The member of ``kind`` for ``word``.  Else a ``ValueError`` naming the known words."""
     try:
         return kind(word)
     except ValueError:
@@ -307,38 +335,42 @@ def _word_of(kind: type[_E], what: str, word: _E | str) -> _E:
 
 
 def reason_of(word: Reason | str) -> Reason:
-    """The :class:`Reason` of ``word``; ``ValueError`` naming the known words if none."""
+    """The :class:`Reason` of ``word``.  If none, a ``ValueError`` naming the known words."""
     return _word_of(Reason, "reason", word)
 
 
 def status_of(word: Status | str) -> Status:
-    """The :class:`Status` of ``word``; ``ValueError`` naming the known words if none."""
+    """The :class:`Status` of ``word``.  If none, a ``ValueError`` naming the known words."""
     return _word_of(Status, "status", word)
 
 
 class ArrayState:
-    """A dataclass game state's :meth:`copy`: the arrays named in :attr:`COPIED` copied,
-    every other field shared (numbers, strings, tuples and read-only arrays).
+    """A dataclass game state's :meth:`copy`.
 
-    The copy calls the dataclass's own constructor with the fields read as attributes,
-    code written once per class on its first copy (as :mod:`dataclasses` writes
-    ``__init__``): an instance whose ``__dict__`` was touched or assigned loses Python's
-    fast attribute access, and every ``apply`` copies its state.
+    The arrays named in :attr:`COPIED` are copied.  Every other field is shared: numbers,
+    strings, tuples and read-only arrays.
+
+    The copy calls the dataclass's own constructor with the fields read as attributes.
+    That code is written once per class, on its first copy, as :mod:`dataclasses` writes
+    ``__init__``.  The reason: an instance whose ``__dict__`` was touched or assigned
+    loses Python's fast attribute access, and every ``apply`` copies its state.
     """
 
-    #: The attributes holding arrays a move may change (each state names its own).
+    #: The attributes holding arrays a move may change.  Each state names its own.
     COPIED: ClassVar[tuple[str, ...]] = ()
 
     def copy(self) -> Self:
-        """An independent copy (the :attr:`COPIED` arrays copied, the rest shared)."""
+        """An independent copy: the :attr:`COPIED` arrays copied, the rest shared."""
         cls = type(self)
         setattr(cls, "copy", _state_copier(cls))  # noqa: B010  (a method, not a field)
         return self.copy()
 
 
 def _state_copier(cls: type) -> Any:
-    """``copy(self)`` for the dataclass ``cls``: its constructor called with its fields,
-    the :attr:`ArrayState.COPIED` ones copied."""
+    """``copy(self)`` for the dataclass ``cls``.
+
+    It calls the constructor with the fields, the :attr:`ArrayState.COPIED` ones copied.
+    """
     fields = dataclasses.fields(cls)
     if any(not f.init for f in fields):
         raise TypeError(f"{cls.__name__}: ArrayState needs every field in __init__")
@@ -377,7 +409,8 @@ class State(Protocol):
 
 
 class AlternatingState(State, Protocol):
-    """The position of a game whose seats move in turn (:func:`begin_alternating_turn`)."""
+    """The position of a game whose seats move in turn, as :func:`begin_alternating_turn`
+    plays them."""
 
     to_play: int
     forfeit: int
@@ -396,34 +429,37 @@ class Game(Protocol[S]):
     info: GameInfo
 
     def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> S:
-        """The position before the first turn; ``params`` override the defaults."""
+        """The position before the first turn.  ``params`` override the defaults."""
 
     def to_move(self, state: S) -> tuple[PlayerId, ...]:
-        """Seats that must give a move now (empty once the game is over)."""
+        """Seats that must give a move now.  Empty once the game is over."""
 
     def legal_moves(self, state: S, player: PlayerId) -> Sequence[Any]:
-        """Every legal move of ``player`` now (for outpost: per-outpost steps, see module)."""
+        """Every legal move of ``player`` now.
+
+        For outpost, these are per-outpost steps: its module says more.
+        """
 
     def is_legal(self, state: S, player: PlayerId, move: Any) -> bool:
-        """Whether ``move`` is a legal move of ``player`` now (the rules would take it)."""
+        """Whether ``move`` is a legal move of ``player`` now: the rules would take it."""
 
     def apply(self, state: S, moves: Mapping[PlayerId, Any]) -> S:
-        """Return the next state; ``state`` is not modified.  ``None`` = no valid answer."""
+        """Return the next state.  ``state`` is not modified.  ``None`` is no valid answer."""
 
     def outcome(self, state: S) -> Outcome | None:
         """The outcome, or ``None`` while the game goes on."""
 
     def move_to_json(self, move: Any) -> Any:
-        """A move as plain JSON data (for records and protocols)."""
+        """A move as plain JSON data, for records and protocols."""
 
     def move_from_json(self, data: Any) -> Any:
-        """Inverse of :meth:`move_to_json`; raises ``InvalidMoveError`` on bad data."""
+        """Inverse of :meth:`move_to_json`.  Raises ``InvalidMoveError`` on bad data."""
 
     def summary(self, state: S) -> dict[str, Any]:
         """A JSON digest of a position, used to check that a record replays exactly."""
 
     def random_move(self, state: S, player: PlayerId, rng: np.random.Generator) -> Any:
-        """A uniformly random legal move (``rng`` a ``numpy.random.Generator``)."""
+        """A uniformly random legal move.  ``rng`` is a ``numpy.random.Generator``."""
 
     def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> int:
         """An upper bound on the turns of a game on ``game_map``."""
@@ -438,24 +474,26 @@ class Game(Protocol[S]):
         """What a JSON-lines turn message says about the answer expected of ``player``."""
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
-        """The key figures of a map of this game (``atlas analyze``)."""
+        """The key figures of a map of this game, as ``atlas analyze`` shows them."""
 
     def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
-        """What this game's analysis home computes of a map beyond its key figures, as
-        Python values by name (``atlas.Analysis`` offers them as attributes)."""
+        """What this game's analysis home computes of a map beyond its key figures.
+
+        They are Python values by name.  ``atlas.Analysis`` offers them as attributes.
+        """
 
     def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
-        """Exact facts on how ``game_map`` treats each seat (``atlas fairness``)."""
+        """Exact facts on how ``game_map`` treats each seat, for ``atlas fairness``."""
 
 
 class GameBase(abc.ABC, Generic[S]):
     """The rules every game must give, as abstract methods, and defaults for the parts
     of :class:`Game` that most games share.
 
-    A subclass sets :attr:`info` (a :class:`GameInfo`) and defines the rules: the
-    abstract methods below (a class that leaves one out cannot be instantiated, so a
-    missing rule fails when the game is loaded, not when a bot first calls it).  It
-    overrides the rest where its game differs.
+    A subclass sets :attr:`info`, a :class:`GameInfo`.  It defines the rules: the
+    abstract methods below.  A class that leaves one out cannot be instantiated.  So a
+    missing rule fails when the game is loaded, not when a bot first calls it.  The
+    subclass overrides the rest where its game differs.
     """
 
     info: GameInfo
@@ -466,11 +504,11 @@ class GameBase(abc.ABC, Generic[S]):
 
     @abc.abstractmethod
     def initial_state(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> S:
-        """The position before the first turn; ``params`` override the defaults."""
+        """The position before the first turn.  ``params`` override the defaults."""
 
     @abc.abstractmethod
     def to_move(self, state: S) -> tuple[PlayerId, ...]:
-        """Seats that must give a move now (empty once the game is over)."""
+        """Seats that must give a move now.  Empty once the game is over."""
 
     @abc.abstractmethod
     def legal_moves(self, state: S, player: PlayerId) -> Sequence[Any]:
@@ -478,7 +516,7 @@ class GameBase(abc.ABC, Generic[S]):
 
     @abc.abstractmethod
     def apply(self, state: S, moves: Mapping[PlayerId, Any]) -> S:
-        """The next state; ``state`` is not modified.  ``None`` = no valid answer."""
+        """The next state.  ``state`` is not modified.  ``None`` is no valid answer."""
 
     @abc.abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -486,20 +524,23 @@ class GameBase(abc.ABC, Generic[S]):
 
     @abc.abstractmethod
     def move_to_json(self, move: Any) -> Any:
-        """A move as plain JSON data (for records and protocols)."""
+        """A move as plain JSON data, for records and protocols."""
 
     @abc.abstractmethod
     def move_from_json(self, data: Any) -> Any:
-        """Inverse of :meth:`move_to_json`; raises ``InvalidMoveError`` on bad data."""
+        """Inverse of :meth:`move_to_json`.  Raises ``InvalidMoveError`` on bad data."""
 
     @abc.abstractmethod
     def summary(self, state: S) -> dict[str, Any]:
         """A JSON digest of a position, used to check that a record replays exactly."""
 
     def is_legal(self, state: S, player: PlayerId, move: Any) -> bool:
-        """Whether ``move`` is one of :meth:`legal_moves`, compared as JSON (so a list
-        and a tuple of the same cell are the same move).  A game whose legal moves are
-        not listed whole (Outpost lists each outpost's steps) overrides this."""
+        """Whether ``move`` is one of :meth:`legal_moves`, compared as JSON.
+
+        So a list and a tuple of the same cell are the same move.  A game whose legal
+        moves are not listed whole overrides this.  Outpost, which lists each outpost's
+        steps, does.
+        """
         if move is None:
             return False
         try:
@@ -520,13 +561,18 @@ class GameBase(abc.ABC, Generic[S]):
         return int(game_map.height * game_map.width) + 1
 
     def state_to_json(self, state: S) -> dict[str, Any]:
-        """Every field of the state's dataclass; boolean grids as row strings (``#``
-        blocked, ``.`` free), arrays as nested lists."""
+        """Every field of the state's dataclass.
+
+        Boolean grids become row strings, ``#`` blocked and ``.`` free.  Other arrays
+        become nested lists.
+        """
         return {f.name: _to_json(getattr(state, f.name)) for f in dataclasses.fields(state)}
 
     def state_from_json(self, template: S, data: Mapping[str, Any]) -> S:
-        """Inverse of :meth:`state_to_json`; types, dtypes and the fields ``data`` leaves
-        out come from ``template``."""
+        """Inverse of :meth:`state_to_json`.
+
+        Types, dtypes and the fields ``data`` leaves out come from ``template``.
+        """
         state = template.copy()
         values = {
             f.name: _from_json(getattr(state, f.name), data[f.name])
@@ -549,16 +595,25 @@ class GameBase(abc.ABC, Generic[S]):
         return grid_summary(game_map)
 
     def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
-        """Analyses beyond :meth:`summarize_map`, by name (arrays, dataclasses: values
-        too rich for JSON).  Default: none."""
+        """Analyses beyond :meth:`summarize_map`, by name.
+
+        They are values too rich for JSON, such as arrays and dataclasses.  Default: none.
+        """
         return {}
 
     def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
         """Exact facts, beside the board's symmetries, on how ``game_map`` treats each
-        seat (``atlas fairness``, a map page's fairness section): a list of
-        ``{"key", "label", "seats" or "value", "note"}``, ``seats`` one number per seat
-        (seat 1 first), ``value`` one fact for the whole map, ``note`` a sentence for
-        people.  They must be instant (a few passes over the board).  Default: none."""
+        seat.
+
+        ``atlas fairness`` and a map page's fairness section show them.  They are a list
+        of ``{"key", "label", "seats" or "value", "note"}``:
+
+        - ``seats`` is one number per seat, seat 1 first;
+        - ``value`` is one fact for the whole map;
+        - ``note`` is a sentence for people.
+
+        They must be instant: a few passes over the board.  Default: none.
+        """
         return []
 
 
@@ -609,9 +664,9 @@ def begin_alternating_turn(
     """The checks every alternating game's ``apply`` starts with.
 
     Returns ``(new, seat, move)``: a copy of ``state`` to play on, the seat to move and
-    its move.  A ``None`` move (no valid answer) sets ``new.forfeit`` to that seat, and
-    the caller returns ``new`` as it is.  Raises ``IllegalMoveError`` when the game is
-    over or ``moves`` is not exactly the seat to move.
+    its move.  A ``None`` move, no valid answer, sets ``new.forfeit`` to that seat.  The
+    caller then returns ``new`` as it is.  Raises ``IllegalMoveError`` when the game is
+    over, or when ``moves`` is not exactly the seat to move.
     """
     if over:
         raise IllegalMoveError(f"the game is over (turn {state.turn})")
@@ -626,8 +681,11 @@ def begin_alternating_turn(
 
 
 class AlternatingGame(GameBase[A]):
-    """A game whose seats move in turn: what its ``apply`` starts with
-    (:meth:`begin_turn`) and its winner's scores (:meth:`win_scores`)."""
+    """A game whose seats move in turn.
+
+    It gives what its ``apply`` starts with, :meth:`begin_turn`, and its winner's scores,
+    :meth:`win_scores`.
+    """
 
     def begin_turn(
         self, state: A, moves: Mapping[PlayerId, Any], *, over: bool
@@ -641,7 +699,7 @@ class AlternatingGame(GameBase[A]):
         return win_scores(winner, num_players)
 
     def forfeit_outcome(self, state: A) -> Outcome | None:
-        """The outcome when a seat gave no valid move (``state.forfeit``), else ``None``."""
+        """The outcome when a seat gave no valid move, by ``state.forfeit``.  Else ``None``."""
         loser = state.forfeit
         if loser < 0:
             return None

@@ -1,21 +1,25 @@
-"""Connect5: drop discs into columns; ``inarow`` in a line wins; a full board is a draw.
+"""Connect5: drop discs into columns, and ``inarow`` in a line wins.
 
-Players alternate, seat 0 first.  A move is a column index (0-based); the disc falls to
+Players alternate, seat 0 first.  A move is a column index, 0-based.  The disc falls to
 the lowest free square of that column.  The first player with ``inarow`` discs in a row,
-a column or either diagonal wins (5 by default; 4 is Connect Four); a full board without
-a line is a draw.  A move of ``None`` (no valid answer) loses.
+a column or either diagonal wins.  ``inarow`` is 5 by default, and 4 is Connect Four.  A
+full board without a line is a draw.  A move of ``None`` means no valid answer, and it
+loses.
 
-State contract (:class:`Connect5State`): ``board`` is int8 ``[rows, cols]`` with
-:data:`EMPTY`, :data:`SEAT0_DISC`, :data:`SEAT1_DISC`; row 0 is the *top* row, so discs
-fall to the largest free row index; ``heights[c]`` counts the discs in column ``c``.
+The state contract of :class:`Connect5State`:
 
-The default board is 9 columns by 6 rows; the map gives the size and ``inarow``
-(parameter ``inarow`` overrides it).
+- ``board`` is int8 ``[rows, cols]``, with :data:`EMPTY`, :data:`SEAT0_DISC` and
+  :data:`SEAT1_DISC`;
+- row 0 is the *top* row, so discs fall to the largest free row index;
+- ``heights[c]`` counts the discs in column ``c``.
+
+The default board is 9 columns by 6 rows.  The map gives the size and ``inarow``.  The
+parameter ``inarow`` overrides the map's.
 
 References
 ----------
-B. Gauch, "Connect 5", CS 360 assignment write-up (2014):
-columns 0-indexed, a move is legal iff its column is not full.
+B. Gauch, "Connect 5", CS 360 assignment write-up (2014).  Its columns are 0-indexed.  A
+move is legal iff its column is not full.
 """
 
 from __future__ import annotations
@@ -61,7 +65,7 @@ class Connect5State(ArrayState):
     Attributes
     ----------
     board : ndarray of int8, shape (rows, cols)
-        0 empty, 1 a disc of seat 0, 2 a disc of seat 1; row 0 is the top row.
+        0 empty, 1 a disc of seat 0, 2 a disc of seat 1.  Row 0 is the top row.
     heights : ndarray of int32, shape (cols,)
         Discs in each column.
     to_play : int
@@ -73,7 +77,7 @@ class Connect5State(ArrayState):
     winner : int
         The seat that made a line, or -1.
     forfeit : int
-        The seat that gave no valid answer (and lost), or -1.
+        The seat that gave no valid answer and so lost, or -1.
     """
 
     COPIED: ClassVar[tuple[str, ...]] = ("board", "heights")
@@ -117,7 +121,7 @@ def is_winning_drop(board: np.ndarray, row: int, col: int, inarow: int) -> bool:
 
     Notes
     -----
-    Counts equal discs both ways along each of the four directions: O(inarow).
+    Counts equal discs both ways along each of the four directions.  Cost: O(inarow).
     """
     disc = board[row, col]
     rows, cols = board.shape
@@ -137,8 +141,8 @@ def is_winning_drop(board: np.ndarray, row: int, col: int, inarow: int) -> bool:
 def play_inplace(state: Connect5State, col: int) -> None:
     """Drop a disc of ``state.to_play`` into ``col`` on ``state`` itself.
 
-    The column must not be full (unchecked).  Undo with :func:`undo` and the same
-    column.  Cost: O(inarow) for the win check.
+    The column must not be full, and this is not checked.  Undo with :func:`undo` and the
+    same column.  Cost: O(inarow), for the win check.
     """
     rows = state.board.shape[0]
     row = rows - 1 - int(state.heights[col])
@@ -204,7 +208,7 @@ class Connect5Game(AlternatingGame[Connect5State]):
     def initial_state(
         self, game_map: GameMap, params: Mapping[str, Any] | None = None
     ) -> Connect5State:
-        """An empty board of the map's size; ``params["inarow"]`` overrides the map's."""
+        """An empty board of the map's size.  ``params["inarow"]`` overrides the map's."""
         p = self.check_params(params)
         if game_map.game != "connect5":
             raise ValueError(f"not a connect5 map: {game_map!r}")
@@ -232,7 +236,7 @@ class Connect5Game(AlternatingGame[Connect5State]):
         return [int(c) for c in np.nonzero(state.heights < rows)[0]]
 
     def apply(self, state: Connect5State, moves: Mapping[PlayerId, Any]) -> Connect5State:
-        """The state after the seat to move drops into ``moves[to_play]`` (``None`` loses)."""
+        """The state after the seat to move drops into ``moves[to_play]``.  ``None`` loses."""
         new, p, move = self.begin_turn(state, moves, over=state.over)
         if move is None:
             return new

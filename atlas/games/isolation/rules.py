@@ -1,18 +1,25 @@
 """Isolation: two pieces on a grid, each move blocks the square left behind.
 
-Players alternate, seat 0 first.  A piece moves like a chess queen (``variant="queen"``,
-any distance along a row, column or diagonal, never through or onto a blocked square or
-the other piece) or like a knight (``variant="knight"``, the eight L-shaped jumps onto a
-free square).  The square a piece leaves becomes blocked.  A player who has no legal
-move on its turn loses; a move of ``None`` (no valid answer) also loses.
+Players alternate, seat 0 first.  A piece moves in one of two ways:
 
-On a free-placement board (a map without starts) each player's first move places its
-piece on any free square; the square is then occupied like any piece square.
+``variant="queen"``
+    Like a chess queen: any distance along a row, column or diagonal.  It never moves
+    through or onto a blocked square or the other piece.
+``variant="knight"``
+    Like a knight: the eight L-shaped jumps onto a free square.
 
-State contract (:class:`IsolationState`): ``blocked`` holds blocked squares, squares left
-behind and both current piece squares; ``pos`` is ``[[row, col], [row, col]]`` with
-``[-1, -1]`` for a piece not yet placed.  A move is the destination ``(row, col)``; in JSON
-``[row, col]``.
+The square a piece leaves becomes blocked.  A player who has no legal move on its turn
+loses.  A move of ``None`` means no valid answer, and it also loses.
+
+A free-placement board is a map without starts.  There each player's first move places
+its piece on any free square.  The square is then occupied like any piece square.
+
+The state contract of :class:`IsolationState`:
+
+- ``blocked`` holds blocked squares, squares left behind and both current piece squares;
+- ``pos`` is ``[[row, col], [row, col]]``, with ``[-1, -1]`` for a piece not yet placed.
+
+A move is the destination ``(row, col)``.  In JSON it is ``[row, col]``.
 
 References
 ----------
@@ -71,7 +78,7 @@ class IsolationState(ArrayState):
     variant : str
         ``"queen"`` or ``"knight"``.
     forfeit : int
-        The seat that gave no valid answer (and lost), or -1.
+        The seat that gave no valid answer and so lost, or -1.
     """
 
     COPIED: ClassVar[tuple[str, ...]] = ("blocked", "pos")
@@ -93,8 +100,8 @@ class IsolationState(ArrayState):
 def default_map(variant: str = "queen", *, free_placement: bool = False) -> GameMap:
     """The classic boards: 8x8 for queens, 7x7 for knights, no blocked squares.
 
-    Seat 0 starts top-left and seat 1 bottom-right, unless ``free_placement`` (then each
-    player's first move places its piece).
+    Seat 0 starts top-left and seat 1 bottom-right.  With ``free_placement``, there are
+    no starts: each player's first move places its piece.
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant should be 'queen' or 'knight', got {variant!r}")
@@ -130,7 +137,10 @@ def _legal(state: IsolationState, player: PlayerId) -> list[Cell]:
 
 
 def has_move(state: IsolationState, player: PlayerId) -> bool:
-    """Whether ``player`` has a legal move (O(1): a queen needs one free neighbour)."""
+    """Whether ``player`` has a legal move.
+
+    Cost: O(1), because a queen needs only one free neighbour.
+    """
     blocked = state.blocked
     h, w = blocked.shape
     r, c = int(state.pos[player, 0]), int(state.pos[player, 1])
@@ -166,8 +176,8 @@ def _is_legal(state: IsolationState, player: PlayerId, move: Cell) -> bool:
 def play_inplace(state: IsolationState, move: Cell) -> Cell:
     """Move the piece of ``state.to_play`` to ``move`` on ``state`` itself.
 
-    Returns the square it came from (``(-1, -1)`` for a placement), the token for
-    :func:`undo`.  The move is not checked: search code passes moves from
+    Returns the square it came from, the token for :func:`undo`.  After a placement, that
+    square is ``(-1, -1)``.  The move is not checked: search code passes moves from
     ``legal_moves``.  Cost: O(1).
     """
     p = state.to_play
@@ -240,9 +250,9 @@ class IsolationGame(AlternatingGame[IsolationState]):
     def initial_state(
         self, game_map: GameMap, params: Mapping[str, Any] | None = None
     ) -> IsolationState:
-        """Pieces on the map's starts (or unplaced on a free-placement board).
+        """Pieces on the map's starts, or unplaced on a free-placement board.
 
-        ``params["variant"]`` overrides the map's variant; ``None`` keeps it.
+        ``params["variant"]`` overrides the map's variant.  ``None`` keeps it.
         """
         p = self.check_params(params)
         variant = p["variant"] or game_map.meta.get("variant", "queen")
@@ -263,13 +273,13 @@ class IsolationGame(AlternatingGame[IsolationState]):
         return (state.to_play,)
 
     def legal_moves(self, state: IsolationState, player: PlayerId) -> list[Cell]:
-        """Destinations of ``player``'s piece, sorted; empty when it is not its turn."""
+        """Destinations of ``player``'s piece, sorted.  Empty when it is not its turn."""
         if player != state.to_play or state.forfeit >= 0:
             return []
         return _legal(state, player)
 
     def apply(self, state: IsolationState, moves: Mapping[PlayerId, Any]) -> IsolationState:
-        """The state after the seat to move plays ``moves[to_play]`` (``None`` loses)."""
+        """The state after the seat to move plays ``moves[to_play]``.  ``None`` loses."""
         new, p, move = self.begin_turn(state, moves, over=not self.to_move(state))
         if move is None:
             return new
@@ -315,7 +325,10 @@ class IsolationGame(AlternatingGame[IsolationState]):
         }
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
-        """The grid's figures and the variant (pieces jump: no step-by-step measures)."""
+        """The grid's figures and the variant.
+
+        Pieces jump, so there are no step-by-step measures.
+        """
         from ...analysis.summary import grid_summary
 
         return {**grid_summary(game_map), "variant": str(game_map.meta.get("variant", "queen"))}

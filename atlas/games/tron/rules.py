@@ -1,36 +1,57 @@
 """Tron light cycles (Google AI Challenge 2010): the rules, as specified and official.
 
-Two cycles move at the same time, one step north, east, south or west each turn; the
+Two cycles move at the same time, one step north, east, south or west each turn.  The
 square a cycle leaves becomes wall.  A cycle that steps onto a wall, a trail or off the
-map crashes.  Both cycles on one square: draw.  Both crash: draw.  One crashes: the
-other wins.  A move of ``None`` (no valid answer in time) leaves the cycle where it is,
-and it crashes.
+map crashes.  The verdict:
 
-Two resolutions of a turn (parameter ``compat``):
+- both cycles on one square: a draw;
+- both crash: a draw;
+- one crashes: the other wins.
 
-``"spec"`` (default; the older word ``"fair"`` is still read)
-    Simultaneous, the documented rules: the squares both cycles leave become walls
-    before either arrives.
-    Entering the square the opponent is leaving crashes for either seat; a swap is a
-    draw (both crash); both stepping onto the same free square is a draw (collision).
+A move of ``None`` means no valid answer in time.  It leaves the cycle where it is, and
+the cycle crashes.
+
+The parameter ``compat`` chooses one of two resolutions of a turn:
+
+``"spec"``
+    The default.  The older word ``"fair"`` is still read.  Moves are simultaneous, as
+    the documented rules say.  The squares both cycles leave become walls before either
+    arrives.  So:
+
+    - entering the square the opponent is leaving crashes, for either seat;
+    - a swap is a draw, because both crash;
+    - both stepping onto the same free square is a draw (a collision).
 ``"official"``
-    The 2010 engine's sequential order, reproduced exactly: player 1 (seat 0) marks its
+    The 2010 engine's sequential order, reproduced exactly.  Player 1 (seat 0) marks its
     square as wall and moves, then player 2 does.  Both start squares are walls from the
-    start, but afterwards a head is not a wall until its owner moves off it.  So on turn
-    1 stepping onto the other's start crashes; from turn 2 on seat 0 may follow seat 1's
-    tail but not the reverse, and a swap is won by seat 0; a seat that stays put (no
-    answer) and is stepped on gives a collision.  The verdict is checked in the order
-    collided, both crashed, seat 0 crashed, seat 1 crashed.
+    start.  Afterwards a head is not a wall until its owner moves off it.  So:
 
-State contract (:class:`TronState`): ``blocked`` holds walls, trails *and* both current
-head squares; ``heads`` is ``[[row, col], [row, col]]``; ``turn`` counts turns played.
+    - on turn 1, stepping onto the other's start crashes;
+    - from turn 2 on, seat 0 may follow seat 1's tail, but not the reverse;
+    - a swap is won by seat 0;
+    - a seat that stays put with no answer, and is stepped on, gives a collision.
 
-Moves are the ints 1..4 of the official protocol: 1 north (row - 1), 2 east (col + 1),
-3 south (row + 1), 4 west (col - 1).  Every direction is legal; a bad one crashes.
+    The verdict is checked in this order: collided, both crashed, seat 0 crashed, seat 1
+    crashed.
+
+The state contract of :class:`TronState`:
+
+- ``blocked`` holds walls, trails *and* both current head squares;
+- ``heads`` is ``[[row, col], [row, col]]``;
+- ``turn`` counts turns played.
+
+Moves are the ints 1..4 of the official protocol:
+
+- 1 is north (row - 1);
+- 2 is east (col + 1);
+- 3 is south (row + 1);
+- 4 is west (col - 1).
+
+Every direction is legal.  A bad one crashes.
 
 References
 ----------
-The Google AI Challenge 2010 (Tron) engine, ``Tron.jar``; what it does is documented in
+The Google AI Challenge 2010 (Tron) engine, ``Tron.jar``.  What it does is documented in
 ``tests/data/tron-official.md``.
 """
 
@@ -94,16 +115,16 @@ class TronState(ArrayState):
     blocked : ndarray of bool, shape (H, W)
         Walls, trails and both current head squares.
     heads : ndarray of int32, shape (2, 2)
-        ``[row, col]`` of each seat's cycle (a crashed cycle keeps its last square,
-        except that colliding cycles share the square they met on).
+        ``[row, col]`` of each seat's cycle.  A crashed cycle keeps its last square.
+        Colliding cycles share the square they met on.
     turn : int
         Turns played.
     crashed : tuple of bool
-        Per seat, whether the cycle crashed (both are set on a collision).
+        Per seat, whether the cycle crashed.  A collision sets both.
     compat : str
         ``"spec"`` or ``"official"``.
     max_turns : int
-        The game is a draw ("turn-limit") once ``turn`` reaches it.
+        Once ``turn`` reaches it, the game is a draw, by "turn-limit".
     collided : bool
         Both cycles ended on one square.
     causes : tuple of str
@@ -232,7 +253,7 @@ def _resolve(
 def play_inplace(state: TronState, m0: int | None, m1: int | None) -> tuple[Any, ...]:
     """Apply one turn to ``state`` itself and return a token for :func:`undo`.
 
-    For search code working on its own copy; moves are not validated beyond their
+    For search code working on its own copy.  Moves are not validated beyond their
     range.  Cost: O(1).
     """
     new_heads, crashed, causes, collided = _resolve(state, m0, m1)
@@ -267,7 +288,7 @@ def undo(state: TronState, token: tuple[Any, ...]) -> None:
 def safe_moves(state: TronState, player: PlayerId) -> list[int]:
     """The directions of ``player`` that do not step onto a blocked square or off the map.
 
-    Ignores what the opponent does this turn (a head-on collision is still possible).
+    Ignores what the opponent does this turn, so a head-on collision is still possible.
     """
     r, c = int(state.heads[player, 0]), int(state.heads[player, 1])
     out = []
@@ -339,11 +360,11 @@ class TronGame(GameBase[TronState]):
         return () if state.over else (0, 1)
 
     def legal_moves(self, state: TronState, player: PlayerId) -> tuple[int, ...]:
-        """All four directions while the game goes on (a bad one crashes)."""
+        """All four directions while the game goes on.  A bad one crashes."""
         return () if state.over else DIRECTIONS
 
     def apply(self, state: TronState, moves: Mapping[PlayerId, Any]) -> TronState:
-        """The state after both seats' moves (a missing seat counts as ``None``)."""
+        """The state after both seats' moves.  A missing seat counts as ``None``."""
         if state.over:
             raise IllegalMoveError(f"the game is over (turn {state.turn})")
         extra = set(moves) - {0, 1}
@@ -405,8 +426,11 @@ class TronGame(GameBase[TronState]):
         }
 
     def summarize_map(self, game_map: GameMap) -> dict[str, Any]:
-        """The grid's figures and, with two starts, Voronoi counts, chamber trees and
-        parity bounds (:func:`atlas.analysis.summary.duel_summary`)."""
+        """The grid's figures.
+
+        With two starts, also the Voronoi counts, chamber trees and parity bounds of
+        :func:`atlas.analysis.summary.duel_summary`.
+        """
         from ...analysis.summary import duel_summary, grid_summary
 
         out = grid_summary(game_map)
@@ -415,10 +439,15 @@ class TronGame(GameBase[TronState]):
         return out
 
     def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
-        """At the start, with the other start as a wall: the Voronoi balance (free cells
-        each cycle reaches strictly first), each seat's chamber bound (the cells its
-        chamber tree lets it fill) and parity bound (the moves the chessboard colouring
-        allows); :func:`atlas.analysis.summary.duel_summary`.  None without two starts."""
+        """Three facts at the start, with the other start as a wall.
+
+        - The Voronoi balance: the free cells each cycle reaches strictly first.
+        - Each seat's chamber bound: the cells its chamber tree lets it fill.
+        - Each seat's parity bound: the moves the chessboard colouring allows.
+
+        :func:`atlas.analysis.summary.duel_summary` computes them.  None without two
+        starts.
+        """
         from ...analysis.summary import duel_summary
 
         if len(game_map.starts) != 2:

@@ -126,8 +126,9 @@ def _bb_wins(x, geo):
 
     For each direction, ``l_j`` holds the cells with ``j`` discs just before them on the
     line and ``r_j`` those with ``j`` just after; a cell wins when ``l_j & r_(k-1-j)``
-    holds for some ``j``.  Unrolled for ``inarow`` 3 to 5 (about 30 ns); other lengths
-    take the general loop, O(inarow^2) shifts per direction.
+    holds for some ``j``.  Unrolled for ``inarow`` 3 to 5 (``docs/bots.md`` gives its
+    measured cost); other lengths take the general loop, O(inarow^2) shifts per
+    direction.
     """
     k = geo[_G_K]
     if k < 3 or k > 5:
@@ -185,8 +186,8 @@ def _bb_windows(x0, x1, geo):
     one seat only, plus the parity windows of :func:`_bb_parity`, counted with bit-sliced
     counters over the window start cells.
 
-    Unrolled for ``inarow <= 5`` (about 100 ns on 9 x 6); longer lines take
-    :func:`_bb_windows_any` and :func:`_bb_parity`.
+    Unrolled for ``inarow <= 5`` (``docs/bots.md`` gives its measured cost); longer
+    lines take :func:`_bb_windows_any` and :func:`_bb_parity`.
     """
     k = geo[_G_K]
     if k > 5:

@@ -43,9 +43,8 @@ counters and popcounts: the evaluation equals the array one plus the parity wind
 a move
 first tries, for :data:`SOLVE_SHARE` of its time, to solve the game with a null window
 around a draw; a proven win or draw is played at once, otherwise the heuristic
-iterative deepening runs as usual.  About 4 to 5 million nodes per second on one core
-in the 9 x 6 middle game (the array kernel: about 1.1 million), measured on a shared
-two-core machine.
+iterative deepening runs as usual.  The bitboard search runs several times as many
+nodes a second as the array kernel; ``docs/bots.md`` gives the measured rates.
 
 References
 ----------
@@ -120,11 +119,11 @@ class StrongConnect5Bot(DeepeningBot):
     Notes
     -----
     Boards of at most 64 bits (``cols * (rows + 1) <= 64``: up to 9 x 6, 8 x 7, 7 x 8)
-    are searched by :data:`bit_search` on bitboards (4 to 5 million nodes per second,
-    about 4 times the array kernel's; at 0.1 s a move the 9 x 6 game is usually solved
-    exactly from about 22 to 26 empty cells); larger ones by the array kernel
-    :data:`window_search`.  Each iteration is one kernel call, which reads
-    the clock every few thousand nodes and aborts past the deadline; the move of the
+    are searched by :data:`bit_search` on bitboards, several times as fast as the array
+    kernel.  At 0.1 s a move the 9 x 6 game is usually solved exactly some way before
+    the end (``docs/bots.md`` gives the measured figures).  Larger boards are searched by
+    the array kernel :data:`window_search`.  Each iteration is one kernel call, which
+    reads the clock every few thousand nodes and aborts past the deadline; the move of the
     last finished iteration (or a better root move fully searched by the aborted one) is
     played.  The tables keep ``2 ** TT_BITS`` entries and live as long as the bot.
     """

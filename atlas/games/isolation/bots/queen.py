@@ -5,10 +5,11 @@ eight rays, each grown one masked shift at a time through the free squares until
 stops (:func:`queen_spread`).  The Voronoi split by move distance then costs a few
 hundred word operations (one spread per distance layer and side) instead of two
 breadth-first passes over arrays, and a child position is a new word (no make/undo):
-the search runs five to twenty times as many nodes a second as the array search of
-:mod:`atlas.games.isolation.bots.strong` (from the start of the 8 x 8 board at 0.15 s a move,
-depth 6 instead of 1 to 4), which is what a queen board needs: AB_Improved, searching
-5 to 6 moves deep on mobility alone, beat the array search in a quarter of the games.
+the search runs many times as many nodes a second as the array search of
+:mod:`atlas.games.isolation.bots.strong`, and so reaches depths the array search does not
+(``docs/bots.md`` gives the measured rates and depths).  That is what a queen board needs:
+AB_Improved, searching 5 to 6 moves deep on mobility alone, beat the array search in a
+quarter of the games.
 
 Evaluation, for the side to move ``p``, as the array search's: territory by move
 distance (a square both reach in as many moves belongs to neither) times
@@ -60,12 +61,12 @@ _ONE = np.uint64(1)
 TERRITORY, MOBILITY = 8, 3
 #: Walk-search nodes per side at a separated leaf.  Against a 20,000-node walk on random
 #: 8 x 8 regions of 25 to 38 squares, 100 nodes fall 1.6 to 2.3 squares short on
-#: average and 500 nodes 1.0 to 1.2, at five or more times the cost; with 500 the
-#: 20 ms game against AB_Improved dropped from 92.5 % to 70 %.
+#: average and 500 nodes 1.0 to 1.2, at several times the cost (``docs/bots.md``); with
+#: 500 the 20 ms game against AB_Improved dropped from 92.5 % to 70 %.
 WALK_NODES = 100
-#: Walk nodes counted as one search node by the clock (a separated leaf's two walks
-#: can cost 300 us, as much as a hundred search nodes: without this, a search full of
-#: separated leaves read the clock only every 0.3 s).
+#: Walk nodes counted as one search node by the clock.  A separated leaf's two walks can
+#: cost as much as a hundred search nodes.  Without this, a search full of separated
+#: leaves read the clock far too rarely (``docs/bots.md`` gives the figures).
 WALK_NODES_PER_NODE = 8
 #: Slots of :attr:`QueenTables.tab`: the eight shift amounts, whether each shifts up
 #: (1) or down (0), the squares a step of each ray may leave from, the board mask.

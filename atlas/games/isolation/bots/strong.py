@@ -14,7 +14,7 @@ Differences from :mod:`atlas.games.isolation.bots.phased`:
   rule: the side to move wins iff its walk is strictly longer.
 * As in the seed, once separated at the root the bot walks its longest path.
 * Knight boards of at most 64 squares are searched on bitboards
-  (:mod:`atlas.games.isolation.bots.knight`, 5 to 6 times the node rate), where a Voronoi
+  (:mod:`atlas.games.isolation.bots.knight`, several times the node rate), where a Voronoi
   split whose ties go to the side to move captures the knight's colour parity: the
   second player's placement decides which side can land on the squares the other
   needs next, and that side won every one of 20 self-play games from random placements.
@@ -265,7 +265,7 @@ def _store(g, p, node, depth, ply, best, move, alpha0, beta):  # pragma: no cove
 #: Principal-variation alpha-beta on the arrays of a :class:`ArraySearch` with a
 #: transposition table, killers and history (:func:`atlas.bots.search.negamax`):
 #: ``array_search(g, p, depth, ply, alpha, beta)``, ``p`` the seat to move.  The clock
-#: is read every 8 nodes (a queen-board node costs 30-50 us).
+#: is read every 8 nodes, since a queen-board node is slow (``docs/bots.md``).
 array_search = negamax(f"{__name__}.array_search", _NODE, win=WIN, pvs=PVS_ALPHA, clock_mask=7)
 
 
@@ -273,14 +273,15 @@ class StrongIsolationBot(IsolationBot):
     """Iterative-deepening PVS with a Zobrist transposition table and a Voronoi evaluation.
 
     Parameters as :class:`~atlas.bots.search.DeepeningBot`'s (the generator chooses a
-    legal fallback; the Zobrist keys are fixed).  :attr:`margin`: 20 ms; in the ladders
-    at 0.1 s a move with 15 ms kept, the slowest move took 92 ms on a quiet machine and
-    98 ms on a loaded one (three busy processes on two cores).
+    legal fallback; the Zobrist keys are fixed).  :attr:`margin`: 20 ms.  In the ladders
+    at 0.1 s a move, with 15 ms kept, the slowest move stayed within the limit, on a
+    quiet machine and on a loaded one.  ``docs/bots.md`` gives the measured figures.
 
     Notes
     -----
-    The kernel reads the clock every 8 nodes (a queen-board node costs 30-50 us: every
-    64 nodes let a move run up to 3 ms past its stop) and aborts past the deadline.  A
+    The kernel reads the clock every 8 nodes and aborts past the deadline.  A queen-board
+    node is slow enough that every 64 nodes let a move run milliseconds past its stop
+    (``docs/bots.md`` gives the measured figures).  A
     leaf costs two breadth-first passes over the move graph, O(cells * moves per cell).
     The table (``2 ** TT_BITS`` entries) lives as long as the bot.
     """
@@ -338,8 +339,8 @@ class StrongIsolationBot(IsolationBot):
         that no move pays for either later.
 
         A fresh table is memory the system has not handed over yet: the first move's
-        search used to take it page by page (40 MB, about 60 ms of processor time on a
-        loaded machine, in a 20 ms move).
+        search used to take it page by page: 40 MB, more processor time than a 20 ms move
+        has on a loaded machine (``docs/bots.md``, "Time safety", gives the figure).
         """
         if not self._warm:
             super().start()

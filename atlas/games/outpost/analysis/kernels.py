@@ -362,8 +362,8 @@ def _transpose(src, dst, rows, cols):  # type: ignore[no-untyped-def]  # pragma:
 def _transform(dist, tmp, stride, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
     """Exact L1 nearest distance and nearest set: 1-D min-plus sweeps down and up the
     columns, then along the rows as columns of the transposed grid in ``tmp``
-    (distances are separable; ties keep every source).  About 3 us per 1,000 cells
-    whatever the number of outposts."""
+    (distances are separable; ties keep every source).  Its cost grows with the cells,
+    whatever the number of outposts (``docs/outpost.md`` gives the measured figure)."""
     _sweep_columns(dist, stride, rows, cols)
     _transpose(dist, tmp, rows, cols)
     _sweep_columns(tmp, rows + 2, cols, rows)

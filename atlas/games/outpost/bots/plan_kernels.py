@@ -383,8 +383,8 @@ def evaluate(board, weighing, cells, emps, starts):  # pragma: no cover - compil
     ``board`` and ``weighing`` are the fields of a
     :class:`~atlas.games.outpost.rules.kernels.Position`
     (``pos``) and of a :class:`Weighing` (``w``) as plain tuples: numba's dispatcher
-    types a plain tuple three times faster than a named one, and a move scores hundreds
-    of positions.
+    types a plain tuple faster than a named one (``docs/outpost.md``), and a move scores
+    hundreds of positions.
     """
     pos = Position(*board)
     w = Weighing(*weighing)

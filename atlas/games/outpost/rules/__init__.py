@@ -1,6 +1,10 @@
-"""Outpost: the rules (:mod:`.game`), their kernels and move decoding, the official
-simulator's recorded traces (:mod:`.traces`) and what failing players did
-(:mod:`.faults`)."""
+"""Outpost: the rules and what surrounds them.
+
+- :mod:`.game`: the rules;
+- :mod:`.kernels` and :mod:`.moves`: their kernels and move decoding;
+- :mod:`.traces`: the official simulator's recorded traces;
+- :mod:`.faults`: what failing players did.
+"""
 
 from __future__ import annotations
 

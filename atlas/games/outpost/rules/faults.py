@@ -1,12 +1,17 @@
 """What failing players did in an Outpost game, and what the rules did about it.
 
 :func:`find_failures` reads a game's moves next to its replayed states and lists every
-failure: a player that gave no move (in official mode: its ``move()`` threw), one whose
-``move()`` returned null (:data:`~atlas.games.outpost.rules.moves.RETURNED_NULL`), a move list
-that stopped the turn (an entry with a negative index or no target), a disband answer
-that was missing or named no outpost.  Each :class:`Failure` says what the simulator
-(official mode) or the spec rules did about it, in words taken from the replay, so a
-record's claims and its game page cannot say more than its moves give.
+failure:
+
+- a player that gave no move.  In official mode, its ``move()`` threw;
+- one whose ``move()`` returned null,
+  :data:`~atlas.games.outpost.rules.moves.RETURNED_NULL`;
+- a move list that stopped the turn, with an entry with a negative index or no target;
+- a disband answer that was missing or named no outpost.
+
+Each :class:`Failure` says what was done about it: by the simulator in official mode, by
+the spec rules otherwise.  Its words are taken from the replay.  So a record's claims
+and its game page cannot say more than its moves give.
 
 The rules themselves are in :mod:`atlas.games.outpost.rules.game` and ``docs/outpost.md``.
 """
@@ -42,17 +47,18 @@ class Failure:
     Attributes
     ----------
     index : int
-        The record's turn (0-based index into ``Record.turns``; a season's disband
-        phase is a record turn of its own).
+        The record's turn, a 0-based index into ``Record.turns``.  A season's disband
+        phase is a record turn of its own.
     turn : int
-        The game turn it touched (1-based, the simulator's tick).
+        The game turn it touched: 1-based, the simulator's tick.
     seat : int
     how : str
         One of :data:`HOWS`.
     what : str
         What the player answered, in a few words.
     effect : str
-        What the simulator (official mode) or the spec rules did about it.
+        What was done about it: by the simulator in official mode, by the spec rules
+        otherwise.
     """
 
     index: int
@@ -74,7 +80,7 @@ class Failure:
 
 
 def _players(seats: Sequence[int]) -> str:
-    """``player 2``, ``players 1 and 2``, ``players 1-3`` (people count seats from 1)."""
+    """``player 2``, ``players 1 and 2``, ``players 1-3``.  People count seats from 1."""
     names = [s + 1 for s in seats]
     if len(names) == 1:
         return f"player {names[0]}"
@@ -116,8 +122,10 @@ def _entry_text(entry: Any) -> str:
 
 
 def _first_stop(move: Sequence[Any], count: int) -> int | None:
-    """The entry of an official move list that makes ``updatemap`` throw (an index
-    below the list's size that is negative or has no target), if any."""
+    """The entry of an official move list that makes ``updatemap`` throw, if any.
+
+    Such an entry has an index below the list's size that is negative or has no target.
+    """
     for k, entry in enumerate(move):
         idx = entry[0]
         target = entry[1] if len(entry) > 1 else None
@@ -134,17 +142,18 @@ def find_failures(
     Parameters
     ----------
     turns : sequence of mappings
-        Each record turn's moves as JSON (seat -> move; ``None`` for no move).
+        Each record turn's moves as JSON, seat -> move.  ``None`` is no move.
     states : sequence of OutpostState
-        The initial state and the state after each record turn
-        (:func:`atlas.sim.records.replay_states`).
+        The initial state and the state after each record turn, as
+        :func:`atlas.sim.records.replay_states` gives them.
 
     Notes
     -----
-    A disband answer that fails is reported on the disband phase; the turn after it,
-    where that seat does not move, is not reported again.  Illegal entries that the
-    official simulator ignores silently (a diagonal, a stay, an index too large) are
-    not failures.  Cost: one pass over the moves.
+    A disband answer that fails is reported on the disband phase.  The turn after it,
+    where that seat does not move, is not reported again.
+
+    Illegal entries that the official simulator ignores silently are not failures: a
+    diagonal, a stay, an index too large.  Cost: one pass over the moves.
     """
     out: list[Failure] = []
     for i, moves in enumerate(turns):
@@ -216,8 +225,10 @@ def find_failures(
 
 
 def failure_summary(failures: Sequence[Failure], seat: int) -> str:
-    """What ``seat`` did wrong, one clause per kind of failure and effect, with the
-    turns (for a record's status detail); empty when it never failed.
+    """What ``seat`` did wrong, for a record's status detail.
+
+    It gives one clause per kind of failure and effect, with the turns.  It is empty when
+    the seat never failed.
 
     Examples
     --------

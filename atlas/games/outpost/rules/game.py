@@ -1,59 +1,81 @@
 """Outpost (2014 course project): four empires grow outposts on a 100x100 map.
 
-The rules are those of ``outpost-2014-spec.txt``; ``docs/outpost.md`` states them in
-full, with the score and the compatibility options.  In short: every empire starts with
-one outpost on its home corner; each turn every outpost may step one cell (orthogonal,
-onto land); cells are controlled by the empire with the nearest outposts within ``r``
-(Manhattan); outposts that lose their supply line home are removed after the moves;
-every 10 turns (a *season*) an empire builds one outpost at home if its land and water
-afford it, or disbands one of its choice if they no longer do.
+The rules are those of ``outpost-2014-spec.txt``.  ``docs/outpost.md`` states them in
+full, with the score and the compatibility options.  In short:
 
-Turns and moves (the :class:`atlas.sim.base.Game` interface)
--------------------------------------------------------------
-* Normally :meth:`OutpostGame.to_move` is all four seats and a move is a tuple of
-  *steps* ``(index, (row, col))``: outpost ``index`` of the empire's list goes to
-  ``(row, col)``.  Outposts not named stay.  Spec rules: each index at most once, the
-  target the outpost's cell or one orthogonal step from it, on land, on the board;
-  anything else raises :class:`~atlas.errors.IllegalMoveError` (see
-  :func:`check_move`).  JSON: ``[[index, [row, col]], ...]``.
-* At a season where some empire can no longer afford its outposts, ``to_move`` first
-  returns only those seats; their move is the index (an ``int``) of the outpost to
-  disband, :meth:`~OutpostGame.legal_moves` lists the indices, and the turn counter does
+- every empire starts with one outpost on its home corner;
+- each turn every outpost may step one cell, orthogonally, onto land;
+- a cell is controlled by the empire with the nearest outposts within ``r``, in
+  Manhattan distance;
+- outposts that lose their supply line home are removed after the moves;
+- every 10 turns comes a *season*.  An empire then builds one outpost at home if its
+  land and water afford it.  If they no longer do, it disbands one of its choice.
+
+Turns and moves
+---------------
+This is the :class:`atlas.sim.base.Game` interface.
+
+* Normally :meth:`OutpostGame.to_move` is all four seats.  A move is a tuple of *steps*
+  ``(index, (row, col))``: outpost ``index`` of the empire's list goes to ``(row, col)``.
+  Outposts not named stay.  The spec rules:
+
+  - each index comes at most once;
+  - the target is the outpost's cell or one orthogonal step from it;
+  - the target is on land, on the board.
+
+  Anything else raises :class:`~atlas.errors.IllegalMoveError`.  :func:`check_move`
+  says why.  In JSON a move is ``[[index, [row, col]], ...]``.
+* At a season, some empire may no longer afford its outposts.  Then ``to_move`` first
+  returns only those seats.  Their move is the index, an ``int``, of the outpost to
+  disband.  :meth:`~OutpostGame.legal_moves` lists the indices.  The turn counter does
   not advance.  A ``None`` answer disbands the last outpost of the list.  Then all four
   seats move as usual.
-* A ``None`` move means the empire does not move this turn (it failed: in official mode,
-  its ``move()`` threw).  :data:`RETURNED_NULL` is a player whose ``move()`` returned
-  null: no move in spec mode; official mode, see below.
-* Season bookkeeping happens at the end of the turn before the season: the state handed
-  to the bots for turn 10 already holds the new home outposts (last in their lists) and
-  the pending disbands, while ``owner``/``land``/``water`` are still those left by turn 9
-  (a new outpost changes the ownership only when the turn is played).
+* A ``None`` move means the empire does not move this turn.  It failed: in official
+  mode, its ``move()`` threw.  :data:`RETURNED_NULL` is a player whose ``move()``
+  returned null.  In spec mode that is no move.  For official mode, see below.
+* Season bookkeeping happens at the end of the turn before the season.  So the state
+  handed to the bots for turn 10 already holds the new home outposts, last in their
+  lists, and the pending disbands.  But ``owner``, ``land`` and ``water`` are still those
+  left by turn 9.  A new outpost changes the ownership only when the turn is played.
 
-``compat="official"`` reproduces the 2014 simulator where it departs from the spec
-(``outpost-official.md``): a move may name an outpost several times, each entry one step
-from where the previous entries left it; illegal entries are ignored (stay, diagonal,
-longer, off board, into water, index too large); a negative index, a missing target
-(``[index, null]``) or a :data:`RETURNED_NULL` move stops the turn for everyone at that
-entry, as the simulator's ``updatemap`` throwing out of ``playStep`` does -- the seats
-before it moved and the ownership was recomputed after each of their lists, the failing
-seat's entries before it stand (not counted in the ownership), the later seats do not
-move, no supply line is checked (stopped by seat 0: the ownership the last turn left,
-none on turn 1); :attr:`OutpostState.stopped` says where; a ``None`` move (its
-``move()`` threw) is no move and the turn goes on; the game lasts ``T + 1`` turns; a
-disband answer that is not a valid index (``None`` included) disbands nothing and the
-empire does not move that turn; affordability uses the simulator's arithmetic
-(:func:`atlas.games.outpost.analysis.affordable`).
+``compat="official"`` reproduces the 2014 simulator where it departs from the spec.
+``outpost-official.md`` describes these departures:
 
-The end: after the last turn each empire's land and water (cells it controls alone) are
-its result.  Score for standings: ``land + water``, ties broken by ``land``; the unique
-best is the winner (``None`` if the best is shared); :attr:`Outcome.scores` gives each
-empire the fraction of the three others it beats (a tie counts one half), so scores are
-in [0, 1] and sum to 2.
+- A move may name an outpost several times.  Each entry is one step from where the
+  previous entries left it.
+- Illegal entries are ignored: a stay, a diagonal, a longer step, off the board, into
+  water, an index too large.
+- Some entries stop the turn for everyone at that entry: a negative index, a missing
+  target (``[index, null]``) or a :data:`RETURNED_NULL` move.  So does the simulator,
+  whose ``updatemap`` throws out of ``playStep``.  Then:
+
+  - the seats before it moved, and the ownership was recomputed after each of their
+    lists;
+  - the failing seat's entries before it stand, but are not counted in the ownership;
+  - the later seats do not move;
+  - no supply line is checked;
+  - when seat 0 stops the turn, the ownership is the one the last turn left, or none on
+    turn 1.
+
+  :attr:`OutpostState.stopped` says where the turn stopped.
+- A ``None`` move, from a ``move()`` that threw, is no move, and the turn goes on.
+- The game lasts ``T + 1`` turns.
+- A disband answer that is not a valid index, ``None`` included, disbands nothing.  The
+  empire then does not move that turn.
+- Affordability uses the simulator's arithmetic, in
+  :func:`atlas.games.outpost.analysis.affordable`.
+
+The end: after the last turn, each empire's land and water are its result.  They are the
+cells it controls alone.  The score for standings is ``land + water``, with ties broken
+by ``land``.  The unique best is the winner.  If the best is shared, the winner is
+``None``.  :attr:`Outcome.scores` gives each empire the fraction of the three others it
+beats, a tie counting one half.  So scores are in [0, 1] and sum to 2.
 
 References
 ----------
-``outpost-2014-spec.txt``; ``outpost-official.md`` (the official simulator and its
-recorded games, replayed exactly by ``tests/sim/test_traces.py``).
+- ``outpost-2014-spec.txt``.
+- ``outpost-official.md``: the official simulator and its recorded games.
+  ``tests/sim/test_traces.py`` replays them exactly.
 """
 
 from __future__ import annotations
@@ -122,9 +144,9 @@ class OutpostParams:
 
     Notes
     -----
-    ``L + W`` should stay well under ``2 r^2 + 2 r + 1`` (the cells one outpost can
-    control), or no empire ever builds a second outpost (the official L = 200, W = 50
-    games with r = 10 are such games); in spec mode this is warned about.
+    ``L + W`` should stay well under ``2 r^2 + 2 r + 1``, the cells one outpost can
+    control.  Otherwise no empire ever builds a second outpost.  The official games with
+    L = 200, W = 50 and r = 10 are such games.  In spec mode this is warned about.
     """
 
     r: int = 10
@@ -163,9 +185,9 @@ class OutpostParams:
 class Board:
     """The static arrays of a map, shared by every state of a game.
 
-    ``land_flat``/``board_flat`` are the padded flat grids of
-    :mod:`atlas.games.outpost.analysis` (stride ``cols + 2``); ``homes_flat`` the homes' flat
-    indices.
+    ``land_flat`` and ``board_flat`` are the padded flat grids of
+    :mod:`atlas.games.outpost.analysis`, with stride ``cols + 2``.  ``homes_flat`` holds
+    the homes' flat indices.
     """
 
     water: Grid
@@ -197,23 +219,25 @@ class OutpostState(ArrayState):
     Attributes
     ----------
     water : ndarray of bool, shape (rows, cols)
-        The map's water (read-only, shared by copies).
+        The map's water.  It is read-only and shared by copies.
     rc : ndarray of int32, shape (n, 2)
-        Every outpost as ``[row, col]``, empire by empire, each empire's in list order
-        (the order move and disband indices refer to); :attr:`outposts` splits it.
+        Every outpost as ``[row, col]``, empire by empire.  Each empire's are in list
+        order, the order move and disband indices refer to.  :attr:`outposts` splits it.
     starts : ndarray of int64, shape (5,)
         Empire e's outposts are ``rc[starts[e]:starts[e + 1]]``.
     owner_flat : ndarray of int32
-        Owner codes (:data:`atlas.games.outpost.analysis.NEUTRAL` -1, ``DISPUTED`` -2, or the
-        empire) on the padded flat grid; :attr:`owner` is the ``[row, col]`` view.
+        Owner codes on the padded flat grid: the empire,
+        :data:`atlas.games.outpost.analysis.NEUTRAL` (-1) or ``DISPUTED`` (-2).
+        :attr:`owner` is the ``[row, col]`` view.
     counts : ndarray of int64, shape (4, 3)
-        Per empire: land and water cells it controls alone, disputed cells it is among
-        (:attr:`land`, :attr:`water_count`, :attr:`disputed`).
+        Per empire, three counts.  :attr:`land` and :attr:`water_count` are the land and
+        water cells it controls alone.  :attr:`disputed` is the disputed cells it is
+        among.
     turn : int
-        Turns played (the next turn is ``turn + 1``; seasons are turns 10, 20, ...).
+        Turns played.  The next turn is ``turn + 1``.  Seasons are turns 10, 20, ...
     params : OutpostParams
     afford : tuple of int
-        Outposts each empire could afford at the last season (1 before the first).
+        Outposts each empire could afford at the last season.  It is 1 before the first.
     pending : tuple of bool
         Empires that must choose an outpost to disband before the next turn.
     built : tuple of bool
@@ -221,23 +245,26 @@ class OutpostState(ArrayState):
     skip : tuple of bool
         Official mode: empires that gave an invalid disband answer and do not move.
     board : Board
-        Static arrays of the map for the kernels (shared by copies).
+        Static arrays of the map for the kernels, shared by copies.
     key_flat, key_src : ndarray, read-only
-        Engine bookkeeping: the packed distance-and-empires grid of
-        :func:`~atlas.games.outpost.analysis.ownership_kernel` behind ``owner_flat``, and the
-        outposts it was computed for (flat cells and empires, shape ``(2, m)``), so the
-        next turn recomputes only around the outposts that moved.
+        Engine bookkeeping.  ``key_flat`` is the packed distance-and-empires grid of
+        :func:`~atlas.games.outpost.analysis.ownership_kernel` behind ``owner_flat``.
+        ``key_src`` is the outposts it was computed for: flat cells and empires, shape
+        ``(2, m)``.  With them the next turn recomputes only around the outposts that
+        moved.
     stopped : (int, int) or None
-        Official mode: the seat and the entry of its move list (0-based) at which the
-        last turn played stopped (a negative index, a missing target, or the seat's
-        :data:`RETURNED_NULL`); ``None`` when it ran to its end.
+        Official mode: the seat, and the 0-based entry of its move list, at which the last
+        turn played stopped.  A negative index, a missing target or the seat's
+        :data:`RETURNED_NULL` stops a turn.  ``None`` when the turn ran to its end.
 
     Notes
     -----
-    ``owner`` and the counts are those left by the last turn played: a season's new
-    home outposts and disbands change them only when the next turn is played.  After an
-    official turn that stopped, they are the ownership the simulator last computed,
-    not that of the outposts as they stand (``docs/outpost.md``).
+    ``owner`` and the counts are those left by the last turn played.  A season's new
+    home outposts and disbands change them only when the next turn is played.
+
+    After an official turn that stopped, they are the ownership the simulator last
+    computed.  They are not that of the outposts as they stand.  ``docs/outpost.md``
+    says more.
     """
 
     COPIED: ClassVar[tuple[str, ...]] = ("rc", "starts", "owner_flat", "counts")
@@ -260,7 +287,7 @@ class OutpostState(ArrayState):
 
     @property
     def outposts(self) -> list[npt.NDArray[np.int32]]:
-        """Per empire, its outposts as ``[row, col]`` rows in list order (views)."""
+        """Per empire, its outposts as ``[row, col]`` rows in list order, as views."""
         s = self.starts.tolist()
         return [self.rc[s[e] : s[e + 1]] for e in range(len(s) - 1)]
 
@@ -314,8 +341,10 @@ def _run(
     rc: npt.NDArray[np.int32],
     starts: npt.NDArray[np.int64],
 ) -> tuple[int, int, OutpostState]:
-    """One kernel call from ``rc``/``starts``; the new state shares nothing writable
-    with ``state``."""
+    """One kernel call from ``rc`` and ``starts``.
+
+    The new state shares nothing writable with ``state``.
+    """
     b = state.board
     bufs = getattr(_local, "bufs", None)
     if bufs is None or bufs.shape[1] != b.land_flat.shape[0]:
@@ -370,16 +399,16 @@ def _run(
 
 
 def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState:
-    """Play one turn's moves (no disbands pending) and return the new state.
+    """Play one turn's moves and return the new state.  No disbands may be pending.
 
-    The returned state is the position right after the turn, *before* the bookkeeping
-    of a coming season (:func:`prepare_turn`): its outposts, land and water are the
-    ones the official traces record for the turn.
+    The returned state is the position right after the turn.  It comes *before* the
+    bookkeeping of a coming season, which :func:`prepare_turn` does.  Its outposts, land
+    and water are the ones the official traces record for the turn.
 
     Raises
     ------
     IllegalMoveError
-        Spec mode: a step that breaks the rules (the message names seat and entry).
+        Spec mode: a step that breaks the rules.  The message names seat and entry.
     """
     if state.turn >= state.params.last_turn:
         raise IllegalMoveError(f"the game is over (turn {state.turn})")
@@ -406,8 +435,11 @@ def play_turn(state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostStat
 def prepare_turn(state: OutpostState) -> None:
     """In place: the season bookkeeping due before the next turn, if it is a season.
 
-    Counts each empire's land and water (from the last turn's ownership), builds one
-    outpost at home for empires that can afford more, flags those that must disband.
+    It does three things:
+
+    - counts each empire's land and water, from the last turn's ownership;
+    - builds one outpost at home for empires that can afford more;
+    - flags those that must disband.
     """
     nxt = state.turn + 1
     p = state.params
@@ -437,9 +469,11 @@ def _set_lists(state: OutpostState, lists: Sequence[npt.NDArray[np.int32]]) -> N
 
 
 def with_outposts(state: OutpostState, outposts: Sequence[npt.ArrayLike]) -> OutpostState:
-    """A copy of ``state`` with these outposts (per empire, ``[row, col]`` in list
-    order), ownership recomputed and outposts without a supply line removed, as after
-    a turn.  For setting up positions (tests, benchmarks, bot search).
+    """A copy of ``state`` with these outposts, as after a turn.
+
+    ``outposts`` holds, per empire, ``[row, col]`` cells in list order.  The ownership is
+    recomputed, and outposts without a supply line are removed.  This is for setting up
+    positions: tests, benchmarks, bot search.
 
     Raises
     ------
@@ -585,8 +619,11 @@ class OutpostGame(GameBase[OutpostState]):
         return tuple(range(NUM_EMPIRES))
 
     def legal_moves(self, state: OutpostState, player: PlayerId) -> Sequence[Any]:
-        """Disband phase: the outpost indices.  Otherwise every legal single step
-        ``(index, (row, col))``; a move combines at most one per outpost."""
+        """Disband phase: the outpost indices.
+
+        Otherwise every legal single step ``(index, (row, col))``.  A move combines at
+        most one per outpost.
+        """
         if player not in self.to_move(state):
             return ()
         if any(state.pending):
@@ -602,9 +639,11 @@ class OutpostGame(GameBase[OutpostState]):
         return out
 
     def is_legal(self, state: OutpostState, player: PlayerId, move: Any) -> bool:
-        """Whether the rules take ``move`` from ``player`` now (:func:`check_move`): a
-        move combines steps, so it is checked, not looked up in :meth:`legal_moves`.
-        With ``compat="official"`` a step the 2014 simulator ignores is taken too."""
+        """Whether the rules take ``move`` from ``player`` now, by :func:`check_move`.
+
+        A move combines steps, so it is checked, not looked up in :meth:`legal_moves`.
+        With ``compat="official"``, a step the 2014 simulator ignores is taken too.
+        """
         return (
             move is not None
             and player in self.to_move(state)
@@ -612,7 +651,7 @@ class OutpostGame(GameBase[OutpostState]):
         )
 
     def apply(self, state: OutpostState, moves: Mapping[PlayerId, Any]) -> OutpostState:
-        """The next state: disbands if any are pending, else one turn (+ season prep)."""
+        """The next state: disbands if any are pending, else one turn and season prep."""
         if state.over:
             raise IllegalMoveError(f"the game is over (turn {state.turn})")
         if any(state.pending):
@@ -659,7 +698,7 @@ class OutpostGame(GameBase[OutpostState]):
         return _parse_steps(data)
 
     def summary(self, state: OutpostState) -> dict[str, Any]:
-        """Turn, outposts per empire (list order), land, water, disputed, seasons."""
+        """Turn, outposts per empire in list order, land, water, disputed, seasons."""
         return {
             "turn": state.turn,
             "outposts": [a.tolist() for a in state.outposts],
@@ -673,8 +712,10 @@ class OutpostGame(GameBase[OutpostState]):
     def random_move(
         self, state: OutpostState, player: PlayerId, rng: np.random.Generator
     ) -> Any:
-        """Disband phase: a random index.  Otherwise each outpost stays or takes one
-        of its legal steps, uniformly."""
+        """Disband phase: a random index.
+
+        Otherwise each outpost stays or takes one of its legal steps, uniformly.
+        """
         if any(state.pending):
             k = len(state.outposts[player])
             return int(rng.integers(k)) if k else 0
@@ -691,15 +732,17 @@ class OutpostGame(GameBase[OutpostState]):
         return tuple(out)
 
     def longest_game(self, game_map: GameMap, params: Mapping[str, Any] | None = None) -> int:
-        """``T`` turns (``T + 1`` in official mode), plus one disband turn per season."""
+        """``T`` turns, plus one disband turn per season.  Official mode plays ``T + 1``."""
         prm = OutpostParams(**self.check_params(params))
         return prm.last_turn + prm.last_turn // SEASON + 1
 
     def state_to_json(self, state: OutpostState) -> dict[str, Any]:
-        """The documented view (``docs/protocols.md``): ``turn``, ``outposts`` per
-        empire, ``owner`` as a ``[row, col]`` grid, ``land``, ``water``, ``disputed``,
-        ``afford``, ``pending``, ``built``, ``skip`` (the map and the parameters are in
-        the start message)."""
+        """The view ``docs/protocols.md`` documents.
+
+        Its keys: ``turn``, ``outposts`` per empire, ``owner`` as a ``[row, col]`` grid,
+        ``land``, ``water``, ``disputed``, ``afford``, ``pending``, ``built``, ``skip``.
+        The map and the parameters are in the start message.
+        """
         return {
             "turn": int(state.turn),
             "outposts": [np.asarray(a).tolist() for a in state.outposts],
@@ -714,8 +757,11 @@ class OutpostGame(GameBase[OutpostState]):
         }
 
     def state_from_json(self, template: OutpostState, data: Mapping[str, Any]) -> OutpostState:
-        """Inverse of :meth:`state_to_json`; the ownership bookkeeping is dropped, so
-        the next turn played from the result recomputes it in full."""
+        """Inverse of :meth:`state_to_json`.
+
+        The ownership bookkeeping is dropped.  So the next turn played from the result
+        recomputes it in full.
+        """
         state = template.copy()
         posts = [np.asarray(p, dtype=np.int32).reshape(-1, 2) for p in data["outposts"]]
         counts = np.stack(
@@ -737,8 +783,11 @@ class OutpostGame(GameBase[OutpostState]):
         return dataclasses.replace(state, **values)
 
     def turn_json(self, state: OutpostState, player: PlayerId) -> dict[str, Any]:
-        """A disband turn: ``{"expect": "disband", "legal": [index, ...]}``; otherwise
-        ``{"expect": "steps", "legal": [[index, [row, col]], ...]}``."""
+        """What a seat is asked for.
+
+        A disband turn: ``{"expect": "disband", "legal": [index, ...]}``.  Otherwise:
+        ``{"expect": "steps", "legal": [[index, [row, col]], ...]}``.
+        """
         legal = self.legal_moves(state, player)
         if any(state.pending):
             return {"expect": "disband", "legal": [int(i) for i in legal]}
@@ -751,8 +800,11 @@ class OutpostGame(GameBase[OutpostState]):
         return map_summary(game_map)
 
     def map_analyses(self, game_map: GameMap) -> dict[str, Any]:
-        """``influence``: who controls what at the start (one outpost on each home, the
-        default radius ``r``), an :class:`atlas.games.outpost.analysis.Influence`."""
+        """``influence``: who controls what at the start.
+
+        It is an :class:`atlas.games.outpost.analysis.Influence`, with one outpost on
+        each home and the default radius ``r``.
+        """
         from ..analysis import influence
 
         radius = self.info.param("r")
@@ -760,9 +812,12 @@ class OutpostGame(GameBase[OutpostState]):
         return {"influence": influence(game_map.blocked, [[h] for h in game_map.starts], r)}
 
     def fairness_facts(self, game_map: GameMap) -> list[dict[str, Any]]:
-        """Whether the four quarters are the quarter turns of one another, as the map
-        format promises (water at (x, y) also at (99-y, x), (99-x, 99-y), (y, 99-x)), with
-        each home carried onto the next: then every empire starts in the same place."""
+        """Whether the four quarters are the quarter turns of one another.
+
+        The map format promises it: water at (x, y) is also at (99-y, x), (99-x, 99-y)
+        and (y, 99-x).  Each home must also be carried onto the next.  Then every empire
+        starts in the same place.
+        """
         from ....analysis.symmetry import seat_permutation
 
         perm = seat_permutation("rot90", game_map.blocked, game_map.starts)

@@ -329,8 +329,9 @@ def _turn_kernel(board, ownership, official, rc, starts, steps, ends):  # type: 
     ones where they were, no supply check (p = 0: nothing recomputed).
 
     ``board`` and ``ownership`` are the fields of a :class:`Position` and an
-    :class:`Ownership` as plain tuples: numba's dispatcher types a plain tuple three
-    times faster than a named one, and a turn of a few outposts takes 30 us.
+    :class:`Ownership` as plain tuples: numba's dispatcher types a plain tuple faster
+    than a named one, and a turn of a few outposts is short enough for that to count
+    (``docs/outpost.md`` gives the measured figures).
 
     Returns ``(code, entry, seat, fresh, rc, starts, src)``: the move kernel's code
     and entry, the seat of that entry (-1 when none), whether ``owner``/``key``/

@@ -1,15 +1,19 @@
 """Outpost moves: Python steps packed for the turn kernel, JSON steps parsed.
 
-Used by :mod:`.game`, whose docstring states what a move is.  A turn's moves
-become one flat ``int64`` array of ``index, row, col`` triples, seat by seat, and each
-seat's end (in triples), in one Python loop and one conversion (:func:`_steps`); moves
-that need checking (a missing target, odd types) take the slow path
-(:func:`_slow_steps`).  Step arrays are always read-only so that the kernel has one
+Used by :mod:`.game`, whose docstring states what a move is.  :func:`_steps` turns a
+turn's moves into two arrays, in one Python loop and one conversion:
+
+- one flat ``int64`` array of ``index, row, col`` triples, seat by seat;
+- each seat's end, counted in triples.
+
+Moves that need checking take the slow path, :func:`_slow_steps`.  A missing target or
+odd types need it.  Step arrays are always read-only, so that the kernel has one
 compiled signature.
 
 References
 ----------
-``outpost-2014-spec.txt``; ``outpost-official.md``.
+- ``outpost-2014-spec.txt``.
+- ``outpost-official.md``.
 """
 
 from __future__ import annotations
@@ -35,13 +39,13 @@ __all__ = [
     "_is_int",
 ]
 
-#: Seats of a game (re-exported by :mod:`atlas.games.outpost.rules.game`).
+#: Seats of a game.  :mod:`atlas.games.outpost.rules.game` re-exports it.
 NUM_EMPIRES: Final = 4
-#: The move of a player whose ``move()`` returned ``null`` instead of a list (the same
-#: text in JSON).  Official mode: the simulator's ``updatemap`` throws on it, which stops
-#: the turn at that seat; spec mode: no move, like ``None``.
+#: The move of a player whose ``move()`` returned ``null`` instead of a list.  JSON holds
+#: the same text.  In official mode, the simulator's ``updatemap`` throws on it, which
+#: stops the turn at that seat.  In spec mode, it is no move, like ``None``.
 RETURNED_NULL: Final = "returned-null"
-#: The stop entry a :data:`RETURNED_NULL` move is played as (official mode).
+#: The stop entry a :data:`RETURNED_NULL` move is played as, in official mode.
 _NULL_LIST_STEP: Final = (-1, _MISSING, _MISSING)
 
 _NO_STEPS = np.zeros(0, np.int64)
@@ -56,10 +60,11 @@ def _steps(
     official: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """All seats' moves as flat ``index, row, col`` triples, seat by seat, and each
-    seat's end (in triples): one Python loop over the steps and one conversion.
+    seat's end, counted in triples.
 
-    A :data:`RETURNED_NULL` move is one stop entry in official mode and no step in
-    spec mode."""
+    It takes one Python loop over the steps and one conversion.  A :data:`RETURNED_NULL`
+    move is one stop entry in official mode, and no step in spec mode.
+    """
     flat: list[Any] = []
     ap = flat.append
     ends = [0] * NUM_EMPIRES
@@ -97,7 +102,7 @@ def _steps(
 
 
 def _slow_steps(s: int, move: Any) -> list[tuple[int, int, int]]:
-    """Steps one by one, allowing a missing target (``None``); bad syntax raises."""
+    """Steps one by one, allowing a missing target, ``None``.  Bad syntax raises."""
     rows = []
     try:
         for idx, target in move:

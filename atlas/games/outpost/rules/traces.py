@@ -1,22 +1,26 @@
 """Recorded games of the official 2014 Outpost simulator, replayed and turned into records.
 
-A trace (``outpost-traces/README.md``) is gzip-compressed (or plain) JSON lines: a header
-``{"header": true, "map", "r", "L", "W", "ticks", "players"}``, one line per turn
-(``tick``, per seat ``outposts`` after the turn as ``[x, y]`` in list order, ``moves``
-as ``[index, [x, y]]`` entries, ``deletes``, ``errors``, ``land``, ``water``,
-``disputed``, ``noutpost``) and a final line ``{"final": true, "water", "land",
-"outposts", ...}``.  Coordinates are the simulator's ``(x, y)``; atlas speaks
-``[row, col] = [y, x]``.
+A trace is JSON lines, gzip-compressed or plain.  ``outpost-traces/README.md`` describes
+it.  Its lines:
+
+- a header ``{"header": true, "map", "r", "L", "W", "ticks", "players"}``;
+- one line per turn, with ``tick`` and, per seat: ``outposts`` after the turn as
+  ``[x, y]`` in list order, ``moves`` as ``[index, [x, y]]`` entries, ``deletes``,
+  ``errors``, ``land``, ``water``, ``disputed``, ``noutpost``;
+- a final line ``{"final": true, "water", "land", "outposts", ...}``.
+
+Coordinates are the simulator's ``(x, y)``.  atlas speaks ``[row, col] = [y, x]``.
 
 :func:`replay_trace` plays the moves and disband answers through :mod:`.game` in
-``compat="official"`` mode (``T = ticks - 1``: the simulator plays ``nrounds + 1``
-turns) and checks every turn; :func:`trace_to_record` also builds an atlas replay
-record; ``atlas import-trace`` does both from the command line.
+``compat="official"`` mode, and checks every turn.  There ``T = ticks - 1``, because the
+simulator plays ``nrounds + 1`` turns.  :func:`trace_to_record` also builds an atlas
+replay record.  ``atlas import-trace`` does both from the command line.
 
-:func:`read_trace` turns any bytes into a :class:`Trace` or a :class:`TraceError` naming
-the file, the line and the problem, within the limits of :mod:`atlas.limits`
-(:data:`~atlas.limits.MAX_TRACE_BYTES` after decompression, JSON depth and digits); a
-trace whose moves the rules cannot play is a :class:`TraceError` naming the turn.
+:func:`read_trace` turns any bytes into a :class:`Trace` or a :class:`TraceError`.  The
+error names the file, the line and the problem.  Reading stays within the limits of
+:mod:`atlas.limits`: :data:`~atlas.limits.MAX_TRACE_BYTES` after decompression, JSON
+depth and digits.  A trace whose moves the rules cannot play is a :class:`TraceError`
+naming the turn.
 """
 
 from __future__ import annotations
@@ -81,7 +85,7 @@ class TraceMismatch:
 
 
 class TraceMismatchError(RecordError):
-    """A trace that does not replay exactly; ``mismatch`` says where."""
+    """A trace that does not replay exactly.  ``mismatch`` says where."""
 
     def __init__(self, mismatch: TraceMismatch, path: str | Path | None = None) -> None:
         self.mismatch = mismatch
@@ -95,7 +99,7 @@ def _short(v: Any) -> str:
 
 @dataclass(frozen=True)
 class Trace:
-    """A parsed trace: header fields, turn lines (JSON objects) and the final line."""
+    """A parsed trace: header fields, turn lines as JSON objects, and the final line."""
 
     path: str | None
     map_name: str
@@ -123,13 +127,13 @@ class Trace:
 
 
 def read_trace(path: str | Path) -> Trace:
-    """Read and check the structure of a trace file (``.jsonl`` or ``.jsonl.gz``).
+    """Read and check the structure of a trace file, ``.jsonl`` or ``.jsonl.gz``.
 
     Raises
     ------
     TraceError
-        Unreadable, not gzip/JSON lines, or not an official Outpost trace; the message
-        names the file and line.
+        Unreadable, not gzip or JSON lines, or not an official Outpost trace.  The
+        message names the file and line.
     """
     p = Path(path)
     raw, _ = read_maybe_gzip(p, MAX_TRACE_BYTES, TraceError, what="trace")
@@ -267,15 +271,19 @@ def read_trace_map(path: str | os.PathLike[str]) -> GameMap:
 def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
     """The map file named by the trace header.
 
-    Looked for as ``NAME.txt`` (then ``NAME``) in ``search``, next to the trace, in an
-    ``outpost-maps`` folder beside the trace's folder (the layout the recorded traces are
-    distributed in), in the current directory, and among atlas's own Outpost maps, in
-    that order.
+    Looked for as ``NAME.txt``, then ``NAME``, in these folders in order:
+
+    - those in ``search``;
+    - the trace's folder;
+    - an ``outpost-maps`` folder beside the trace's folder, the layout the recorded
+      traces are distributed in;
+    - the current directory;
+    - atlas's own Outpost maps.
 
     Raises
     ------
     TraceError
-        No such file in any of these folders (the message lists them).
+        No such file in any of these folders.  The message lists them.
     """
     from ....resources import maps_dir
 
@@ -299,9 +307,12 @@ def find_trace_map(trace: Trace, search: Sequence[str | Path] = ()) -> Path:
 
 
 def _xy_to_move(entries: Any, error: Any, tick: int, seat: int, path: str | None) -> Any:
-    """The atlas move of a trace's ``moves`` entry: ``null`` is a player that threw
-    (``None``) when the turn's ``errors`` give a text, else one that returned null
-    (:data:`~atlas.games.outpost.rules.game.RETURNED_NULL`)."""
+    """The atlas move of a trace's ``moves`` entry.
+
+    ``null`` is a player that threw, ``None``, when the turn's ``errors`` give a text.
+    Otherwise it is one that returned null,
+    :data:`~atlas.games.outpost.rules.game.RETURNED_NULL`.
+    """
     if entries is None:
         return None if error is not None else RETURNED_NULL
     try:
@@ -358,8 +369,10 @@ def _compare_turn(state: OutpostState, t: dict[str, Any]) -> TraceMismatch | Non
 
 
 def _played(step: Callable[[], OutpostState], tick: int, path: str | None) -> OutpostState:
-    """``step()``, a turn of the rules; a trace whose moves they cannot play is a
-    :class:`TraceError` naming the turn."""
+    """``step()``, a turn of the rules.
+
+    A trace whose moves they cannot play is a :class:`TraceError` naming the turn.
+    """
     try:
         return step()
     except (
@@ -386,19 +399,26 @@ def replay_trace(
 ) -> tuple[OutpostState, TraceMismatch | None]:
     """Replay ``trace`` on ``game_map`` in official mode, checking every turn.
 
-    Returns the last state reached and the first :class:`TraceMismatch` (``None`` when
-    the trace replays exactly, final line included).  When ``builder`` is given, every
-    ``apply`` step (a disband phase, then the turn) is added to it, and ``turn_index``
-    (if given) receives, per trace turn, the index of its move turn in the builder, and
-    ``states`` (if given) the initial state and the state after each ``apply`` step (as
-    :func:`atlas.sim.records.replay_states` gives them for the record).
+    Returns the last state reached and the first :class:`TraceMismatch`.  The mismatch
+    is ``None`` when the trace replays exactly, final line included.  The optional
+    arguments collect more:
+
+    - ``builder`` gets every ``apply`` step: a disband phase, then the turn;
+    - ``turn_index`` receives, per trace turn, the index of its move turn in the
+      builder;
+    - ``states`` receives the initial state and the state after each ``apply`` step, as
+      :func:`atlas.sim.records.replay_states` gives them for the record.
 
     Notes
     -----
-    Compared per turn and seat: the outposts in list order, land, water, disputed cells
-    and the affordable count of the last season (``noutpost``); a disband answer where
-    the replay has none pending is a mismatch in ``deletes``.  Cost: one engine turn per
-    trace line.
+    Compared per turn and seat:
+
+    - the outposts in list order;
+    - land, water and disputed cells;
+    - the affordable count of the last season, ``noutpost``.
+
+    A disband answer where the replay has none pending is a mismatch in ``deletes``.
+    Cost: one engine turn per trace line.
     """
     if game_map.game != "outpost":
         raise TraceError(
@@ -470,14 +490,16 @@ def replay_trace(
 
 
 def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
-    """An atlas replay record of ``trace`` (which must replay exactly).
+    """An atlas replay record of ``trace``, which must replay exactly.
 
-    Every failure of a player (:func:`~atlas.games.outpost.rules.faults.find_failures`: it
-    threw, returned null, stopped the turn, gave a bad disband answer) is told in its
-    seat's status detail with the turns and what the simulator did, and the first
-    exception text the trace gives for it.  A seat's status follows its null moves (how
-    :func:`~atlas.sim.records.verify_record` checks it): ``crashed`` at the first one,
-    else ``ok``.
+    :func:`~atlas.games.outpost.rules.faults.find_failures` finds every failure of a
+    player: it threw, returned null, stopped the turn, or gave a bad disband answer.
+    Each is told in its seat's status detail, with the turns and what the simulator did.
+    The first exception text the trace gives for it is told too.
+
+    A seat's status follows its null moves, which is how
+    :func:`~atlas.sim.records.verify_record` checks it.  It is ``crashed`` at the first
+    one, else ``ok``.
 
     Raises
     ------

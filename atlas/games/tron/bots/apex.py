@@ -83,9 +83,9 @@ EVAL = np.array([K1, K2, 1, 1, CELL], dtype=np.int64)
 _NEG = -(1 << 50)
 #: Share of a move's budget kept back, its minimum and maximum (seconds): at 0.1 s a
 #: move ``apex`` thinks 80 ms, at 1 s 0.93 s, served to the contest engine (0.9 s of
-#: its second) 0.83 s.  (With 15 ms kept at 0.1 s, one move in about 3,000 came 89 ms
-#: late on a machine loaded 6-8 on 2 cores; at 1 s the latest of 736 searching moves came
-#: 0.145 s after the stop.)
+#: its second) 0.83 s.  With 15 ms kept at 0.1 s, a rare move came late on a loaded
+#: machine; at 1 s the latest searching move came a little after the stop
+#: (``docs/bots.md`` gives the measured figures).
 SAFETY_SHARE = 0.12
 SAFETY_MIN = 0.02
 SAFETY_MAX = 0.07

@@ -171,7 +171,8 @@ def safety_deadline(
 
     The margin absorbs the scheduling delays of a busy machine (a process descheduled
     for tens of milliseconds between two clock reads) and the overshoot of the last
-    clock check (under 15 ms in the ladders).  It is at least 35 ms and at most 0.12 s,
+    clock check (``docs/bots.md`` gives its measured size).  It is at least 35 ms and at
+    most 0.12 s,
     and never more than four fifths of the budget: at 0.1 s per move a bot thinks for
     65 ms, at the contest's 1 s for 0.88 s (0.78 s of the 0.9 s ``atlas bot`` allows
     itself), at 3 s for 2.88 s.  ``share``, ``least`` and ``most`` are a bot's own
