@@ -117,6 +117,8 @@ _MOVED: dict[str, tuple[str, str, str]] = {}
 
 # Values of the lower layers show themselves in Jupyter through these (atlas.display).
 _display.provide("map-png", "atlas.api.display:map_png")
+_display.provide("validation-png", "atlas.api.validation:report_png")
+_display.provide("validation-html", "atlas.api.display:report_html")
 
 # numba's compiled cache lives in a folder keyed by the sources it was compiled from,
 # chosen when numba is first imported (atlas.jit explains why; docs/python.md how to
