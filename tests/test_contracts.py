@@ -111,6 +111,14 @@ def test_a_validator_must_validate_and_only_validating_games_have_one():
         HalfValidator()
     assert validating_games() == ("outpost",)
     assert isinstance(validator_of("outpost"), Validator)
+    for game in validating_games():  # what messages call a game's maps is its title
+        assert validator_of(game).title == get_game(game).info.title
+    # one definition of each: the API's names are the contract's classes
+    import atlas
+    import atlas.maps.validation as contract
+
+    assert atlas.Problem is contract.Problem
+    assert atlas.ValidationReport is contract.ValidationReport
     # the render module draws a validating game's reports; a game without rules, none
     assert render_of("outpost").validation_caption
     assert render_of("tron").validation_picture("0 0\n", {"errors": []}) is None
