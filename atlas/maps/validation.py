@@ -452,6 +452,9 @@ def validation_jobs(
     for path in paths:
         p = Path(path)
         if p.is_dir():
+            own = p.resolve().name
+            if game is None and own in names and own not in validating:
+                raise NoValidationError(own, validating, os.fspath(path))  # maps/tron
             scan = scan_maps(p)
             files = [f for f in scan.files if not skipped(f.relative_to(p).parts[:-1])]
             left_out = [
@@ -471,7 +474,7 @@ def validation_jobs(
                 jobs.append(ValidationJob(p, None, unreadable_report(os.fspath(path), message)))
                 continue
             for f in files:
-                add(f, (p.resolve().name, *f.relative_to(p).parts[:-1]))
+                add(f, (own, *f.relative_to(p).parts[:-1]))
         elif p.exists() or p.is_symlink():
             add(p, (p.absolute().parent.name,))
         else:

@@ -238,6 +238,9 @@ def test_a_game_without_validation_rules_says_so(tictactoe, tmp_path, capsys):
         atlas.validate(tron.read_text(), "tron")
     with pytest.raises(atlas.UnknownNameError, match="tron maps have no validation rules"):
         atlas.validate(tron)
+    with pytest.raises(SystemExit):  # a folder named after the game: the folder is named
+        main(["validate", str(tron.parent)])
+    assert f"{tron.parent}: tron maps have no validation rules" in capsys.readouterr().err
     # the folder of maps of games without rules is left out of a folder's check
     assert main(["validate", str(ROOT / "maps")]) == 0
     assert "rings.txt" not in capsys.readouterr().out
