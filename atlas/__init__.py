@@ -143,6 +143,8 @@ for _kind, _target in (
     ("record-html", "atlas.api.display:replay_frame"),
     ("standings-html", "atlas.api.display:standings_html"),
     ("fairness-html", "atlas.api.display:fairness_html"),
+    ("validation-png", "atlas.api.validation:report_png"),
+    ("validation-html", "atlas.api.display:report_html"),
 ):
     _display.provide(_kind, _target)
 del _kind, _target

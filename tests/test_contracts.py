@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,14 @@ from atlas.bots.base import BotBase, as_bot
 from atlas.bots.registry import make_bot
 from atlas.games.tron.bots.common import TronBot
 from atlas.maps import GameMap, parse_map
-from atlas.render.painter import GameRender, Painter, ValidatingRender
-from atlas.render.registry import render_of, validator_of
+from atlas.maps.validation import (
+    NoValidationError,
+    Validator,
+    validating_games,
+    validator_of,
+)
+from atlas.render.painter import GameRender, Painter
+from atlas.render.registry import render_of
 from atlas.sim import get_game
 from atlas.sim.base import GameBase, GameInfo, Outcome, Reason, Status
 from atlas.sim.records import SeatStatus, load_record, record_from_json, save_record
@@ -97,20 +102,30 @@ def test_a_render_without_a_painter_cannot_be_made():
         NoCall()
 
 
-def test_a_validating_render_must_validate():
-    class HalfValidating(ValidatingRender):
-        def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
+def test_a_validator_must_validate_and_only_validating_games_have_one():
+    class HalfValidator(Validator):
+        def validate_file(self, path):
             raise AssertionError
 
-        def validate_file(self, path: str) -> dict[str, Any]:
-            return {"valid": True}
+    with pytest.raises(TypeError, match="validate_text"):
+        HalfValidator()
+    assert validating_games() == ("outpost",)
+    assert isinstance(validator_of("outpost"), Validator)
+    for game in validating_games():  # what messages call a game's maps is its title
+        assert validator_of(game).title == get_game(game).info.title
+    # one definition of each: the API's names are the contract's classes
+    import atlas
+    import atlas.maps.validation as contract
 
-    with pytest.raises(TypeError, match="validation_picture"):
-        HalfValidating()
-    assert render_of("outpost").validates and not render_of("tron").validates
-    assert validator_of("outpost") is render_of("outpost")
-    with pytest.raises(LookupError, match="expected outpost"):
+    assert atlas.Problem is contract.Problem
+    assert atlas.ValidationReport is contract.ValidationReport
+    # the render module draws a validating game's reports; a game without rules, none
+    assert render_of("outpost").validation_caption
+    assert render_of("tron").validation_picture("0 0\n", {"errors": []}) is None
+    with pytest.raises(NoValidationError, match="^tron maps have no validation rules"):
         validator_of("tron")
+    with pytest.raises(LookupError, match="maps/tron/duel.txt: tron maps have no valid"):
+        validator_of("tron", "maps/tron/duel.txt")
 
 
 # --------------------------------------------------------------------------- bots

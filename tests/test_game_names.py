@@ -1,6 +1,7 @@
-"""A game is one unit: outside its own modules and its registry line, no module names it.
+"""A game is one unit: outside its own modules and its registry line, no module and no
+template names it.
 
-What counts, precisely (read with :mod:`ast`, so comments never count):
+What counts, precisely (modules are read with :mod:`ast`, so comments never count):
 
 * every string constant of a module of the package: plain strings, the literal parts of
   f-strings, dict keys, ``__all__`` entries, dotted module paths, messages;
@@ -14,7 +15,13 @@ What counts, precisely (read with :mod:`ast`, so comments never count):
   or the file itself (``atlas/games/outpost/rules/game.py``, ``atlas/games/tron/format.py``,
   ``atlas/games/connect5/painter.py``): they may name their game as much as they like;
 * the registry lines, the ``register_game(...)`` calls at the top of
-  ``atlas/games/__init__.py``, are the one other place allowed to name each game.
+  ``atlas/games/__init__.py``, are the one other place allowed to name each game;
+* every import of a module of the package: an ``import`` or ``from ... import`` whose
+  module path (``atlas.games.outpost.validation``, ``..games.tron.format``) or an
+  imported name or its alias (``from .format import HOMES as OUTPOST_HOMES``) names a
+  game, by the same test as a constant, counts, except in that game's own modules;
+* the text of every page template (``templates/*.html``) outside its ``{# ... #}``
+  comments: a heading that says "Outpost" counts, as does a game's name in a tag.
 
 The count of everything else must be 0.
 """
@@ -29,6 +36,7 @@ from atlas.games import game_names
 
 PACKAGE = Path(__file__).resolve().parents[1] / "atlas"
 REGISTRY = PACKAGE / "games" / "__init__.py"
+TEMPLATES = PACKAGE.parent / "templates"
 
 
 def _pattern(games: tuple[str, ...]) -> re.Pattern[str]:
@@ -85,6 +93,43 @@ def game_names_in(
     return sorted(hits)
 
 
+def game_names_in_imports(
+    source: str, own: set[str], games: tuple[str, ...]
+) -> list[tuple[int, str]]:
+    """``(line, what)`` of every import of ``source`` whose module path, an imported name
+    or its alias names a game of ``games`` other than those in ``own``."""
+    pattern = _pattern(games)
+    hits = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            words = [w for a in node.names for w in (a.name, a.asname) if w]
+            shown = "import " + ", ".join(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            words = [module] + [w for a in node.names for w in (a.name, a.asname) if w]
+            shown = f"from {module} import " + ", ".join(
+                a.name + (f" as {a.asname}" if a.asname else "") for a in node.names
+            )
+        else:
+            continue
+        if any({m.lower() for m in pattern.findall(w)} - own for w in words):
+            hits.append((node.lineno, shown))
+    return sorted(hits)
+
+
+_TEMPLATE_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
+
+
+def game_names_in_template(text: str, games: tuple[str, ...]) -> list[tuple[int, str]]:
+    """``(line, name)`` of every game of ``games`` that the template ``text`` names
+    outside its ``{# ... #}`` comments (a comment keeps its line breaks out of the
+    count, not out of the line numbers)."""
+    bare = _TEMPLATE_COMMENT.sub(lambda m: "\n" * m.group().count("\n"), text)
+    return [
+        (bare.count("\n", 0, m.start()) + 1, m.group()) for m in _pattern(games).finditer(bare)
+    ]
+
+
 def own_games(path: Path, games: tuple[str, ...]) -> set[str]:
     """The games a module belongs to: those named by a part of its path under atlas/."""
     parts = set(path.relative_to(PACKAGE).with_suffix("").parts)
@@ -125,6 +170,29 @@ def test_no_module_names_a_game_that_is_not_its_own():
     )
 
 
+def test_no_module_imports_a_game_by_name_outside_its_home():
+    hits = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        found = game_names_in_imports(
+            path.read_text(encoding="utf-8"), own_games(path, GAMES), GAMES
+        )
+        rel = path.relative_to(PACKAGE.parent)
+        hits += [f"{rel}:{line}: {text[:90]}" for line, text in found]
+    assert len(hits) == 0, f"{len(hits)} imports name a game outside its home:\n" + (
+        "\n".join(hits)
+    )
+
+
+def test_no_template_names_a_game():
+    templates = sorted(TEMPLATES.glob("*.html"))
+    assert any(t.name == "validation.html" for t in templates)
+    hits = []
+    for path in templates:
+        found = game_names_in_template(path.read_text(encoding="utf-8"), GAMES)
+        hits += [f"templates/{path.name}:{line}: {name}" for line, name in found]
+    assert len(hits) == 0, f"{len(hits)} game names in templates:\n" + "\n".join(hits)
+
+
 def test_the_registry_names_each_game_in_its_line_only():
     text = REGISTRY.read_text(encoding="utf-8")
     pattern = _pattern(GAMES)
@@ -162,3 +230,35 @@ def test_the_counter_counts_what_it_says():
     assert own_games(PACKAGE / "games" / "outpost" / "rules" / "game.py", games) == {"outpost"}
     assert own_games(PACKAGE / "games" / "tron" / "format.py", games) == {"tron"}
     assert own_games(PACKAGE / "arena" / "runner.py", games) == set()
+
+
+IMPORTS = """import atlas.games.tron.rules
+from ..games.outpost.validation import validate_paths
+from .format import HOMES as OUTPOST_HOMES
+from ..maps import read_map
+from ..sim.registry import game_names, get_info
+from . import connect5
+"""
+
+
+def test_the_import_counter_counts_what_it_says():
+    games = ("tron", "isolation", "connect5", "outpost")
+    assert [t for _, t in game_names_in_imports(IMPORTS, set(), games)] == [
+        "import atlas.games.tron.rules",
+        "from ..games.outpost.validation import validate_paths",
+        "from .format import HOMES as OUTPOST_HOMES",
+        "from . import connect5",
+    ]
+    # a game's own modules import their game as they like
+    assert [t for _, t in game_names_in_imports(IMPORTS, {"outpost", "tron"}, games)] == [
+        "from . import connect5"
+    ]
+
+
+def test_the_template_counter_skips_comments_only():
+    games = ("tron", "isolation", "connect5", "outpost")
+    text = (
+        "{# an Outpost example,\nover two lines #}\n<h1>Outpost map validation</h1>\n"
+        "<p>{{ title }} of {{ game }}: e.g. \u201ctron plains\u201d, electronic</p>\n"
+    )
+    assert game_names_in_template(text, games) == [(3, "Outpost"), (4, "tron")]

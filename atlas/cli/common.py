@@ -102,10 +102,10 @@ def _official_games() -> str:
 
 def _validating_games() -> str:
     """The titles of the games whose submitted maps atlas validates."""
-    from ..render.registry import render_of
+    from ..maps.validation import validating_games
     from ..sim.registry import get_info
 
-    return " and ".join(get_info(g).title for g in games() if render_of(g).validates)
+    return " and ".join(get_info(g).title for g in validating_games())
 
 
 #: Facts a help text may name as ``{NAME}``, each computed when a help text is shown.

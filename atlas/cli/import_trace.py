@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from . import common
 
@@ -30,14 +31,34 @@ def add(p: argparse.ArgumentParser) -> None:
 
 
 def _traced_game() -> str:
-    """The title of the game whose official simulator's traces atlas reads."""
-    from ..games.outpost.rules.game import GAME
+    """The titles of the games whose official simulator's traces atlas reads."""
+    from ..sim.registry import get_info
+    from ..sim.traces import trace_importers
 
-    return GAME.info.title
+    return " and ".join(get_info(g).title for g in trace_importers()) or "(no game's)"
 
 
 #: Facts its help texts name (:data:`atlas.cli.common.FACTS`).
 FACTS = {"traced_game": _traced_game}
+
+
+def _read(path: str, fail: common.Fail) -> tuple[Any, Any]:
+    """The importer of the game whose trace ``path`` is, and the trace: with several
+    games that read traces, the first that reads it (the first one's error when none
+    does)."""
+    from ..sim.traces import trace_importers
+
+    importers = list(trace_importers().values())
+    if not importers:
+        fail("no game atlas knows reads official traces")
+    first: Exception | None = None
+    for importer in importers:
+        try:
+            return importer, importer.read(path)
+        except importer.error as exc:
+            first = first or exc
+    assert first is not None
+    raise first
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
@@ -46,15 +67,8 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
     map cannot be read."""
     from ..errors import MapFormatError
     from ..fsutil import check_output_path
-    from ..games.outpost.rules.traces import (
-        TraceError,
-        TraceMismatchError,
-        find_trace_map,
-        read_trace,
-        read_trace_map,
-        trace_to_record,
-    )
     from ..sim.records import is_record_file, save_record
+    from ..sim.traces import trace_importers
 
     if args.record:  # before the trace is replayed
         check_output_path(args.record, ours=is_record_file, force=args.force)
@@ -67,32 +81,37 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         print(f"atlas import-trace: {exc}", file=sys.stderr)
         return code
 
+    unreadable: tuple[type[Exception], ...] = (
+        *{i.error for i in trace_importers().values()},
+        MapFormatError,
+    )
     try:
-        trace = read_trace(args.trace)
-        map_path = Path(args.map) if args.map else find_trace_map(trace)
-        game_map = read_trace_map(map_path)
-    except (TraceError, MapFormatError) as exc:
+        importer, trace = _read(args.trace, fail)
+        map_path = Path(args.map) if args.map else importer.find_map(trace)
+        game_map = importer.read_map(map_path)
+    except unreadable as exc:
         return failed(2, exc)
     try:
-        record = trace_to_record(trace, game_map)
-    except TraceMismatchError as exc:
+        record = importer.to_record(trace, game_map)
+    except importer.mismatch as exc:
         return failed(1, exc)
-    except TraceError as exc:
+    except importer.error as exc:
         return failed(2, exc)
     if args.record:
         save_record(record, args.record)
-    fin = record.final
+    fin = importer.final(record)
+    params = importer.params(trace)
+    turns = importer.turns(trace)
     if args.json:
         common.print_json(
             {
                 "trace": args.trace,
                 "replayed": True,
-                "turns": len(trace.turns),
+                "turns": turns,
                 "map": game_map.name,
                 "map_file": str(map_path),
-                "params": {"r": trace.r, "L": trace.L, "W": trace.W},
-                "land": fin["land"],
-                "water": fin["water"],
+                "params": dict(params),
+                **fin,
                 "statuses": [
                     {"status": str(st.status), "turn": st.turn, "detail": st.detail}
                     for st in record.statuses
@@ -101,14 +120,15 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
             }
         )
         return 0
+    shown = " ".join(f"{k}={v}" for k, v in params.items())
+    figures = ", ".join(f"{k} {v}" for k, v in fin.items())
     print(
-        f"{args.trace}: {len(trace.turns)} turns replayed exactly on {game_map.name} "
-        f"(r={trace.r} L={trace.L} W={trace.W}); land {fin['land']}, "
-        f"water {fin['water']}"
+        f"{args.trace}: {turns} turns replayed exactly on {game_map.name} ({shown}); {figures}"
     )
+    players = importer.players(trace)
     for seat, st in enumerate(record.statuses):
         if st.detail:  # a player that failed: how, on which turns, what the simulator did
-            print(f"player {seat + 1} ({trace.players[seat]}): {st.detail}")
+            print(f"player {seat + 1} ({players[seat]}): {st.detail}")
     if args.record:
         print(f"record written to {args.record}")
     return 0

@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from . import common
@@ -29,6 +28,13 @@ seating between the strongest built-in bot in every seat with each seat's score 
 def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas validate``."""
     p.add_argument("paths", nargs="+", metavar="PATH", help="map files or folders of maps")
+    common.add_game(
+        p,
+        positional=False,
+        help="the game whose rules apply (default: the game whose folder holds a map "
+        "(maps/GAME/...), else the only one that validates its maps, else the one whose "
+        "format the file is in)",
+    )
     out = p.add_mutually_exclusive_group()
     common.add_flag(out, "--json", help="print a list of reports as JSON")
     common.add_flag(
@@ -52,19 +58,25 @@ def add(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
-    """Exit 0 when every map is valid, 1 when one is not, 2 when one cannot be read."""
-    from ..games.outpost.validation import (
-        MAP_CELLS,
+    """Exit 0 when every map is valid, 1 when one is not, 2 when one cannot be read (or
+    a map's game has no validation rules: a usage error)."""
+    from ..errors import AtlasError
+    from ..jit import interpreted
+    from ..maps.validation import (
         format_reports,
         reports_csv,
-        validate_paths,
+        run_jobs,
+        validation_jobs,
+        validator_of,
     )
-    from ..jit import interpreted
-    from ..maps import find_maps
 
-    files = sum(len(find_maps(p)) if Path(p).is_dir() else 1 for p in args.paths)
-    with interpreted(files * MAP_CELLS <= common.INTERPRET_MAX_CELLS):
-        reports = validate_paths(args.paths)
+    try:
+        jobs = validation_jobs(args.paths, args.game)
+    except AtlasError as exc:
+        return int(fail(str(exc)) or 2)
+    cells = sum(validator_of(j.game).map_cells for j in jobs if j.game and j.report is None)
+    with interpreted(cells <= common.INTERPRET_MAX_CELLS):
+        reports = run_jobs(jobs)
     fair: list[Any] = [None] * len(reports)
     problems: list[str] = []
     if args.fairness is not None:
@@ -95,7 +107,6 @@ def _fairness(
 ) -> list[Any]:
     """The fairness report of each valid map of ``reports`` (``None`` for the others)."""
     from ..arena.fairness import DEFAULT_TIME, fairness_report
-    from ..games.outpost.format import GAME
     from ..maps import read_map
     from ..render.site.cache import Cache
     from ..render.site.tournament import play_cached
@@ -104,7 +115,7 @@ def _fairness(
     valid = [k for k, r in enumerate(reports) if r.valid]
     maps = []
     for k in valid:
-        maps.append(read_map(reports[k].file, game=GAME))
+        maps.append(read_map(reports[k].file, game=reports[k].game))
     say = None if args.json or args.csv else _say
     found = fairness_report(
         maps,

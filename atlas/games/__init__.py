@@ -9,7 +9,7 @@ A game is a Python package.  Its modules are found by their names, one name a ro
     Analyses only this game has (Outpost's influence and supply lines).  Optional.
 ``validation``
     The rules a submitted map must follow (``VALIDATOR``, an
-    :class:`atlas.validation.Validator`).  Optional: only a game that validates its maps
+    :class:`atlas.maps.validation.Validator`).  Optional: only a game that validates its maps
     has it.
 ``rules``
     Its rules: ``GAME``, a subclass of :class:`atlas.sim.base.GameBase`.

@@ -6,9 +6,9 @@ of a :class:`GameRender` subclass: how its maps are pictured on a map page and b
 pixels a cell takes, the measures charted under a replay (:meth:`GameRender.series`)
 and how ``atlas build`` plays the game's built-in tournament (:class:`SitePlan`).  The
 defaults draw a grid map (walls and free cells, the starts marked); the painter is
-abstract, so a render module without one fails when it is loaded.  A game whose
-submitted maps the site validates subclasses :class:`ValidatingRender`, whose two
-methods (the report and its picture) are abstract too.
+abstract, so a render module without one fails when it is loaded.  A game that validates
+its submitted maps (a ``validation`` module, :mod:`atlas.maps.validation`) may draw its
+reports: :meth:`GameRender.validation_picture` and its caption.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from .frames import Frame
 
 __all__ = [
     "GameRender",
-    "ValidatingRender",
     "DuelRender",
     "Painter",
     "SitePlan",
@@ -92,9 +91,8 @@ class GameRender(abc.ABC):
         small picture of the index and has no caption.
     png_kind : str
         The kind ``atlas analyze --png`` writes.
-    validates : bool
-        Whether the site validates submitted maps of this game: whether this is a
-        :class:`ValidatingRender`.
+    validation_caption : str
+        The caption of :meth:`validation_picture` on a map page and the validation page.
     site_plan : SitePlan
         How ``atlas build`` plays the game's built-in tournament.
     game_pictures_title, game_pictures_note : str
@@ -109,11 +107,7 @@ class GameRender(abc.ABC):
         "plain": "The map (start cells marked: seat 1 circle, seat 2 square)",
     }
     png_kind = "plain"
-
-    @property
-    def validates(self) -> bool:
-        """Whether this game's submitted maps are validated (:class:`ValidatingRender`)."""
-        return isinstance(self, ValidatingRender)
+    validation_caption = ""
 
     def picture_kinds(self, game_map: GameMap) -> list[str]:
         """The kinds of pictures a map page shows for ``game_map``."""
@@ -185,32 +179,13 @@ class GameRender(abc.ABC):
         Default: none."""
         return []
 
-
-class ValidatingRender(GameRender):
-    """How a game whose submitted maps the site validates is drawn: a :class:`GameRender`
-    with the validation report of a map file and its picture.
-
-    Attributes
-    ----------
-    validation_caption : str
-        The caption of :meth:`validation_picture` on a map page.
-    """
-
-    validation_caption = ""
-
-    @abc.abstractmethod
-    def validate_file(self, path: str) -> dict[str, Any]:
-        """The validation report of a submitted map file, as JSON data with at least
-        ``valid``, ``errors`` and ``warnings``."""
-
-    @abc.abstractmethod
-    def validate_text(self, text: str, name: str) -> dict[str, Any]:
-        """The validation report of a map's text (called ``name`` in the report), as
-        :meth:`validate_file` gives it for a file holding that text."""
-
-    @abc.abstractmethod
-    def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes:
-        """A picture of the problems :meth:`validate_file` found, as PNG bytes."""
+    def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes | None:
+        """A picture of the problems of a validation report (its JSON form,
+        :meth:`atlas.maps.validation.ValidationReport.to_json`) on the map of ``text``,
+        as PNG bytes: the cells a problem points at marked in :data:`.palette.ERROR`
+        for errors, :data:`.palette.WARNING` for warnings.  Default: ``None``, no
+        picture (a game that validates its maps may draw one)."""
+        return None
 
 
 class DuelRender(GameRender):

@@ -70,7 +70,7 @@ def test_official_valid_maps_pass(name):
     assert report.valid and not report.unreadable
     assert report.errors == ()
     assert "official-reader" not in report.rules()
-    assert int(report.water.sum()) == 500
+    assert int(report.blocked.sum()) == 500
 
 
 @pytest.mark.parametrize("name", ["map0", "mapg3"])
@@ -268,7 +268,7 @@ def test_official_reader_warnings(case, tmp_path):
     assert words in warns[0].message
     # Only warnings: atlas reads these lines (the map is invalid only for its count).
     assert {p.rule for p in report.errors} == {"count"}
-    assert int(report.water.sum()) == 2
+    assert int(report.blocked.sum()) == 2
 
 
 @pytest.mark.parametrize(
@@ -277,7 +277,7 @@ def test_official_reader_warnings(case, tmp_path):
 def test_what_the_official_reader_accepts_is_not_warned(text):
     report = validate_text(text, "ok.txt")
     assert "official-reader" not in report.rules()
-    assert int(report.water.sum()) == 2
+    assert int(report.blocked.sum()) == 2
 
 
 def test_our_format_lines_never_warn():
@@ -319,7 +319,7 @@ def test_home_behind_a_gate(tmp_path):
     assert report.valid
     warned = {p.cell for p in problems(report, "home-bottleneck")}
     assert (5, 2) in warned  # the gate, [row, col] = [y, x]
-    assert warned == reference_bottlenecks(report.water)
+    assert warned == reference_bottlenecks(report.blocked)
     gate = next(p for p in problems(report, "home-bottleneck") if p.cell == (5, 2))
     assert "x=2, y=5" in gate.message and "7 steps" in gate.message
 
@@ -336,7 +336,7 @@ def test_bottleneck_rule_matches_networkx_on_random_maps():
         cells += [xy for xy in BLOCK if not water[xy[1], xy[0]]][: 500 - len(cells)]
         report = validate_text(text_of(cells), "random.txt")
         warned = {p.cell for p in problems(report, "home-bottleneck")}
-        assert warned == reference_bottlenecks(report.water)
+        assert warned == reference_bottlenecks(report.blocked)
         assert all(r + c <= HOME_RADIUS for r, c in warned)
         total += len(warned)
     assert total >= 5  # the comparison is not vacuous
@@ -350,14 +350,14 @@ def test_small_dead_end_is_not_a_bottleneck(tmp_path):
     report = validate_text(text_of(cells), "spit.txt")
     assert report.valid
     assert "home-bottleneck" not in report.rules()
-    assert reference_bottlenecks(report.water) == set()
+    assert reference_bottlenecks(report.blocked) == set()
     # A bigger pocket (x 4..9, y 0..3: 24 cells) behind the same kind of neck is warned.
     wall = [(3, y) for y in range(5)] + [(10, y) for y in range(5)]
     wall += [(x, 4) for x in range(4, 10) if x != 6]
     cells = BLOCK[: 500 - len(wall)] + wall
     report = validate_text(text_of(cells), "pocket.txt")
     warned = {p.cell for p in problems(report, "home-bottleneck")}
-    assert (4, 6) in warned and warned == reference_bottlenecks(report.water)
+    assert (4, 6) in warned and warned == reference_bottlenecks(report.blocked)
     neck = next(p for p in problems(report, "home-bottleneck") if p.cell == (4, 6))
     assert neck.message.startswith("24 land cells reach the rest")
 
@@ -452,7 +452,7 @@ def test_unreadable_and_not_a_map(tmp_path):
     assert missing.errors[0].rule == nomaps.errors[0].rule == "unreadable"
     for rep in (bin_rep, latin_rep, huge_rep):
         assert not rep.valid and not rep.unreadable and rep.errors[0].rule == "file"
-        assert rep.water is None
+        assert rep.blocked is None
     assert "NUL" in bin_rep.errors[0].message
     assert "UTF-8" in latin_rep.errors[0].message and latin_rep.errors[0].line == 3
     assert f"{MAX_VALIDATE_BYTES:,}" in huge_rep.errors[0].message
@@ -518,7 +518,7 @@ def test_our_maps_are_valid_and_in_the_official_format():
         assert report.valid and report.problems == (), (path.name, report.problems)
         raw = path.read_bytes()
         assert re.fullmatch(rb"(\d{1,2} \d{1,2}\n){500}", raw), path.name
-        water = report.water
+        water = report.blocked
         # Lakes and rivers, not noise: almost every water cell has a water neighbour.
         pad = np.pad(outpost_full_water(water), 1)
         touching = (pad[:-2, 1:-1] | pad[2:, 1:-1] | pad[1:-1, :-2] | pad[1:-1, 2:])[:50, :50]
@@ -583,7 +583,7 @@ def test_any_text_gives_a_report_that_agrees_with_the_reader(lines, eol, final):
         assert report.rules() & {"format", "range", "count"}
         return
     assert not report.rules() & {"format", "range"}
-    assert np.array_equal(game_map.blocked[:50, :50], report.water)
+    assert np.array_equal(game_map.blocked[:50, :50], report.blocked)
 
 
 def test_hostile_files_are_reported_never_raised(tmp_path):
@@ -610,7 +610,7 @@ def test_hostile_files_are_reported_never_raised(tmp_path):
     assert "FIFO" in reports["pipe.txt"].errors[0].message
     assert reports["leak.txt"].unreadable
     assert "leads out of the maps folder" in reports["leak.txt"].errors[0].message
-    assert reports["leak.txt"].water is None  # never read
+    assert reports["leak.txt"].blocked is None  # never read
     # named directly, a FIFO is reported too, without blocking
     (fifo,) = validate_paths([folder / "pipe.txt"])
     assert fifo.unreadable and "not a regular file" in fifo.errors[0].message

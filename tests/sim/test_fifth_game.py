@@ -1,11 +1,13 @@
 """A fifth game joins atlas by the documented path, and every layer takes it in.
 
 Tic-tac-toe (``tests/sim/toygame/``) is one package whose modules are named by role (a
-map ``format`` of its own, ``rules``, ``bots``, ``painter``) and one ``register_game``
-call (``toygame.register``); nothing of atlas is edited.  Its maps are read, recognised and
-written by atlas's map functions through its format; it is then played by the built-in
-random bot, replayed and verified, drawn as a GIF and in the viewer's data, served over
-the JSON-lines protocol, and published by ``atlas build``.
+map ``format`` of its own, ``rules``, ``bots``, ``painter``, ``validation``) and one
+``register_game`` call (``toygame.register``); nothing of atlas is edited.  Its maps are
+read, recognised and written by atlas's map functions through its format.  It is played
+by the built-in random bot, replayed and verified, drawn as a GIF and in the viewer's
+data, served over the JSON-lines protocol, and published by ``atlas build``.  Its
+submitted boards are checked by ``atlas validate``, :func:`atlas.validate` and the site's
+validation page, which name no game.
 """
 
 from __future__ import annotations
@@ -17,11 +19,15 @@ import pytest
 import toygame
 from PIL import Image
 
+import atlas
 from atlas.arena.protocols import serve_builtin_bot
 from atlas.arena.runner import play_game
 from atlas.bots.registry import bot_names, make_bot
+from atlas.cli import main
 from atlas.errors import MapFormatError
+from atlas.games import register_game
 from atlas.maps import format_map, map_format, parse_map, read_map
+from atlas.maps.validation import NoValidationError, validating_games
 from atlas.render.gif import record_gif_bytes
 from atlas.render.site.build import build_site
 from atlas.render.viewer import viewer_data
@@ -62,18 +68,26 @@ def test_the_toy_game_is_one_folder_of_role_modules_and_one_registry_line():
 
     folder = Path(toygame.__file__).parent
     files = sorted(p.name for p in folder.glob("*.py"))
-    assert files == ["__init__.py", "bots.py", "format.py", "painter.py", "rules.py"]
+    assert files == [
+        "__init__.py",
+        "bots.py",
+        "format.py",
+        "painter.py",
+        "rules.py",
+        "validation.py",
+    ]
     assert {f.removesuffix(".py") for f in files} - {"__init__"} <= set(ROLES)
     toygame.register()
     try:
         found = game_modules("tictactoe")
     finally:
         toygame.unregister()
-    assert (found.format, found.rules, found.bots, found.painter) == (
+    assert (found.format, found.rules, found.bots, found.painter, found.validation) == (
         "toygame.format",
         "toygame.rules",
         "toygame.bots",
         "toygame.painter",
+        "toygame.validation",
     )
     assert (found.analysis, found.protocol) == (None, None)
     # nothing of atlas names it
@@ -165,3 +179,106 @@ def test_atlas_build_publishes_the_toy_game(tictactoe, tmp_path):
         assert (tmp_path / "site" / entry.gif).stat().st_size > 100
     standings = (tmp_path / "site" / "standings.html").read_text()
     assert "first" in standings and "random" in standings
+
+
+SQUASHED = "tictactoe 3\n##.#\n#..#\n"  # 4x2, and five of its eight cells blocked
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+
+
+def test_atlas_validate_checks_the_toy_game_s_boards(tictactoe, tmp_path, capsys):
+    assert validating_games() == ("outpost", "tictactoe")
+    folder = tmp_path / "maps" / "tictactoe"
+    folder.mkdir(parents=True)
+    (folder / "board.txt").write_text(BOARD)
+    (folder / "squashed.txt").write_text(SQUASHED)
+    (folder / "garbled.txt").write_text("tictactoe 3\n..x\n")
+    # the folder names the game; a sibling folder of another validating game is
+    # checked by that game's rules
+    (tmp_path / "maps" / "outpost").mkdir()
+    outpost = (ROOT / "maps" / "outpost" / "lakes.txt").read_text()
+    (tmp_path / "maps" / "outpost" / "lakes.txt").write_text(outpost)
+    assert main(["validate", str(tmp_path / "maps")]) == 1
+    out = capsys.readouterr().out
+    assert "lakes.txt: valid" in out and "board.txt: valid" in out
+    assert "squashed.txt: invalid (2 errors)" in out
+    assert "squashed.txt: error [square] the board is 4x2" in out
+    assert "squashed.txt: error [blocked] 5 of the 8 cells are blocked" in out
+    assert "garbled.txt:2: error [format]" in out
+    assert out.rstrip().endswith("4 files: 2 valid, 2 invalid")
+    # outside a game's folder the file's format tells which rules apply
+    loose = tmp_path / "loose.txt"
+    loose.write_text(SQUASHED)
+    assert main(["validate", "--json", str(loose)]) == 1
+    (data,) = json.loads(capsys.readouterr().out)
+    assert [e["rule"] for e in data["errors"]] == ["square", "blocked"]
+    assert data["errors"][1]["cell"] == [0, 0] and len(data["errors"][1]["region"]) == 5
+    # a file no validating game's format claims: say which game
+    odd = tmp_path / "odd.txt"
+    odd.write_text("what is this\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["validate", str(odd)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "cannot tell which game's map" in err and "one of outpost, tictactoe" in err
+    assert main(["validate", "--game", "tictactoe", str(odd)]) == 1
+    assert "odd.txt:1: error [format]" in capsys.readouterr().out
+
+
+def test_atlas_validate_from_python_checks_the_toy_game(tictactoe, tmp_path):
+    report = atlas.validate(SQUASHED)
+    assert report.game == "tictactoe" and not report.valid
+    assert [p.rule for p in report.errors] == ["square", "blocked"]
+    assert report.picture()[:4] == b"\x89PNG"
+    assert "data:image/png" in report._repr_html_()
+    good = tmp_path / "board.txt"
+    good.write_text(BOARD)
+    assert atlas.validate(good).valid and atlas.validate(good).game == "tictactoe"
+    # Outpost's boards are still Outpost's, by their format
+    lakes = (ROOT / "maps" / "outpost" / "lakes.txt").read_text()
+    assert atlas.validate(lakes).game == "outpost"
+
+
+def test_the_validation_page_shows_the_toy_game(tictactoe, tmp_path):
+    folder = tmp_path / "maps" / "tictactoe"
+    folder.mkdir(parents=True)
+    (folder / "board.txt").write_text(BOARD)
+    (folder / "squashed.txt").write_text("tictactoe 3\n#.#\n...\n#.#\n")
+    result = build_site(
+        tmp_path / "maps",
+        tmp_path / "site",
+        jobs=1,
+        games=1,
+        cache_dir=None,
+        progress=False,
+        log=lambda m: None,
+    )
+    page = (tmp_path / "site" / "validation.html").read_text()
+    assert "<h1>Outpost and Tic-tac-toe map validation</h1>" in page
+    assert "<code>blocked</code>" in page and "4 of the 9 cells are blocked" in page
+    bad = next(m for m in result.maps if m.name == "squashed")
+    assert bad.validation is not None and not bad.validation["valid"]
+    assert (tmp_path / "site" / bad.images["validation"]).stat().st_size > 100
+    assert "The board, the cells of its problems ringed" in page
+    assert any("invalid Tic-tac-toe map" in p for p in result.problems)
+
+
+def test_a_game_without_validation_rules_says_so(tictactoe, tmp_path, capsys):
+    tron = sorted((ROOT / "maps" / "tron").glob("*.txt"))[0]
+    with pytest.raises(SystemExit) as exc:
+        main(["validate", str(tron)])
+    assert exc.value.code == 2
+    assert f"{tron}: tron maps have no validation rules" in capsys.readouterr().err
+    with pytest.raises(NoValidationError, match="^tron maps have no validation rules"):
+        atlas.validate(tron.read_text(), "tron")
+    with pytest.raises(atlas.UnknownNameError, match="tron maps have no validation rules"):
+        atlas.validate(tron)
+    with pytest.raises(SystemExit):  # a folder named after the game: the folder is named
+        main(["validate", str(tron.parent)])
+    assert f"{tron.parent}: tron maps have no validation rules" in capsys.readouterr().err
+    # the folder of maps of games without rules is left out of a folder's check
+    assert main(["validate", str(ROOT / "maps")]) == 0
+    assert "rings.txt" not in capsys.readouterr().out
+    # a game registered as not validating its maps has no rules, whatever its package
+    register_game("tictactoe", "toygame", validates=False)
+    with pytest.raises(NoValidationError, match="^tictactoe maps have no validation rules"):
+        atlas.validate(BOARD, "tictactoe")

@@ -16,7 +16,7 @@ from ...maps import GameMap
 from ...render import images as I
 from ...render import palette as P
 from ...render.frames import Frame, Mark
-from ...render.painter import Painter, Series, SitePlan, ValidatingRender, cells_of
+from ...render.painter import GameRender, Painter, Series, SitePlan, cells_of
 from .analysis import influence
 from .format import HOMES as OUTPOST_HOMES
 from .format import QUARTER as OUTPOST_QUARTER
@@ -291,7 +291,7 @@ def outpost_series(states: Sequence[Any]) -> list[Series]:
     ]
 
 
-class OutpostRender(ValidatingRender):
+class OutpostRender(GameRender):
     pictures = {
         "thumb": "",
         "territory": "Territory at the start (each empire's outpost on its home)",
@@ -416,16 +416,6 @@ class OutpostRender(ValidatingRender):
 
     def viewer_cell_px(self, shape: tuple[int, int]) -> int:
         return 5
-
-    def validate_file(self, path: str) -> dict[str, Any]:
-        from .validation import validate_map_file
-
-        return validate_map_file(path).to_json()
-
-    def validate_text(self, text: str, name: str) -> dict[str, Any]:
-        from .validation import validate_text
-
-        return validate_text(text, name).to_json()
 
     def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes:
         return validation_picture(text, report)

@@ -15,20 +15,26 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from ...errors import MapFormatError, located
+from ...errors import MapFormatError
 from ...fsutil import read_regular_file
 from ...limits import LimitError
-from ...maps import scan_maps
 from ...maps.text import decode_map_bytes, split_lines
+from ...maps.validation import (
+    SHOWN_PER_RULE,
+    Problem,
+    ValidationReport,
+    Validator,
+    format_reports,
+    reports_csv,
+    unreadable_report,
+)
+from ...maps.validation import validate_paths as _validate_paths
 from ...types import Cell, Grid
-from .. import game_names
 from .format import GAME
 from .format import HOMES as OUTPOST_HOMES
 from .format import QUARTER as OUTPOST_QUARTER
@@ -37,6 +43,8 @@ from .format import full_water as outpost_full_water
 from .format import parse_line as parse_outpost_line
 
 __all__ = [
+    "VALIDATOR",
+    "OutpostValidator",
     "Problem",
     "ValidationReport",
     "reports_csv",
@@ -108,102 +116,6 @@ _CORNERS = (
 _BOM = "\ufeff"
 #: What Java's ``Integer.parseInt`` accepts: one optional sign, then decimal digits.
 _JAVA_INT = re.compile(r"[+-]?\d+")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem of a map file.
-
-    Parameters
-    ----------
-    rule : str
-        The stable rule id (see :data:`RULES`).
-    message : str
-        A sentence for the map author; cells are written ``x=.., y=..`` as in the file.
-    line : int or None
-        The 1-based line of the file, where one applies.
-    cell : (row, col) or None
-        The cell of the quarter, ``[row, col]`` = ``[y, x]``, where one applies.
-    region : tuple of (row, col)
-        Every cell of the problem when there are several (a cut-off piece of land, the
-        scattered water cells); empty otherwise.
-    """
-
-    rule: str
-    message: str
-    line: int | None = None
-    cell: Cell | None = None
-    region: tuple[Cell, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"rule", "line", "message", "cell": [x, y] or null}`` plus ``"region"``
-        (a list of ``[x, y]``) when the problem covers several cells."""
-        out: dict[str, Any] = {
-            "rule": self.rule,
-            "line": self.line,
-            "message": self.message,
-            "cell": None if self.cell is None else [self.cell[1], self.cell[0]],
-        }
-        if self.region:
-            out["region"] = [[c, r] for r, c in self.region]
-        return out
-
-
-@dataclass(frozen=True, eq=False)
-class ValidationReport:
-    """Everything :func:`validate_text` found in one file.
-
-    Attributes
-    ----------
-    file : str
-        The file as named by the caller.
-    errors, warnings : tuple of Problem
-        In file order for line problems, then the whole-map ones.
-    unreadable : bool
-        The path could not be read at all (``errors`` says why).
-    water : ndarray of bool, shape (50, 50), or None
-        The quarter's water ``[row, col]`` as read (in-range cells only); None when the
-        file could not be read as text.
-    """
-
-    file: str
-    errors: tuple[Problem, ...] = ()
-    warnings: tuple[Problem, ...] = ()
-    unreadable: bool = False
-    water: Grid | None = field(default=None, repr=False)
-
-    @property
-    def valid(self) -> bool:
-        """True when the map breaks no rule (warnings allowed)."""
-        return not self.errors and not self.unreadable
-
-    @property
-    def problems(self) -> tuple[Problem, ...]:
-        """Errors then warnings."""
-        return self.errors + self.warnings
-
-    def rules(self) -> set[str]:
-        """The rule ids of every problem."""
-        return {p.rule for p in self.problems}
-
-    def marked_cells(self, *, warnings: bool = True) -> list[Cell]:
-        """The quarter cells ``(row, col)`` that the problems point at, without repeats."""
-        seen: dict[Cell, None] = {}
-        for p in self.errors + (self.warnings if warnings else ()):
-            for c in (p.cell, *p.region):
-                if c is not None:
-                    seen.setdefault(c, None)
-        return list(seen)
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"file", "valid", "unreadable", "errors": [...], "warnings": [...]}``."""
-        return {
-            "file": self.file,
-            "valid": self.valid,
-            "unreadable": self.unreadable,
-            "errors": [p.to_json() for p in self.errors],
-            "warnings": [p.to_json() for p in self.warnings],
-        }
 
 
 def _xy(cell: Cell) -> str:
@@ -582,16 +494,21 @@ def validate_text(text: str, name: str = "map") -> ValidationReport:
     more_errors, more_warnings = _check_water(water, first_line)
     water.setflags(write=False)
     return ValidationReport(
-        name, tuple(errors + more_errors), tuple(warnings + more_warnings), False, water
+        name,
+        tuple(errors + more_errors),
+        tuple(warnings + more_warnings),
+        game=GAME,
+        text=text,
+        blocked=water,
     )
 
 
 def _unreadable(name: str, message: str) -> ValidationReport:
-    return ValidationReport(name, (Problem("unreadable", message),), (), True, None)
+    return unreadable_report(name, message, GAME)
 
 
 def _not_a_map(name: str, message: str, line: int | None = None) -> ValidationReport:
-    return ValidationReport(name, (Problem("file", message, line=line),), (), False, None)
+    return ValidationReport(name, (Problem("file", message, line=line),), game=GAME)
 
 
 class _ReadProblem(Exception):
@@ -631,7 +548,8 @@ def validate_map_file(path: str | os.PathLike[str]) -> ValidationReport:
 
 
 def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationReport]:
-    """Validate files, and every ``*.txt`` file under folders, in the order given.
+    """Validate files, and every ``*.txt`` file under folders, in the order given, as
+    Outpost maps (:func:`atlas.maps.validation.validate_paths` with the game given).
 
     Inside a folder, files under a subfolder named after another game (``tron``,
     ``isolation``, ``connect5``) are skipped, so ``atlas validate maps`` checks only
@@ -640,126 +558,23 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]]) -> list[ValidationRe
     symlink that leads out of it is not followed and a FIFO or device is not opened:
     each gives an ``unreadable`` report (see :func:`atlas.maps.scan_maps`).
     """
-    reports: list[ValidationReport] = []
-    seen: set[Path] = set()
-    others = set(game_names()) - {GAME}
-    for path in paths:
-        p = Path(path)
-        if p.is_dir():
-            scan = scan_maps(p)
-            files = [f for f in scan.files if not set(f.relative_to(p).parts[:-1]) & others]
-            skipped = [
-                e
-                for e in scan.problems
-                if e.path is not None
-                and not set(Path(e.path).relative_to(p).parts[:-1]) & others
-            ]
-            reports += [_unreadable(e.path or "", e.reason) for e in skipped]
-            if not files and not skipped:
-                reports.append(
-                    _unreadable(
-                        os.fspath(path), "a folder with no Outpost map files (*.txt) in it"
-                    )
-                )
-                continue
-        elif p.exists() or p.is_symlink():
-            files = [p]
-        else:
-            reports.append(_unreadable(os.fspath(path), "no such file or folder"))
-            continue
-        for f in files:
-            key = f.resolve()
-            if key in seen:
-                continue
-            seen.add(key)
-            reports.append(validate_map_file(f))
-    return reports
+    return _validate_paths(paths, GAME)
 
 
-# --------------------------------------------------------------------------- text
+class OutpostValidator(Validator):
+    """The rules of :data:`RULES`, checked by :func:`validate_text`."""
+
+    rules = RULES
+    title = "Outpost"
+    docs = "docs/validate.md"
+    map_cells = MAP_CELLS
+
+    def validate_text(self, text: str, name: str = "map") -> ValidationReport:
+        return validate_text(text, name)
+
+    def validate_file(self, path: str | os.PathLike[str]) -> ValidationReport:
+        return validate_map_file(path)
 
 
-#: Problems of one rule shown per file by :func:`format_reports` (``--json`` has all).
-SHOWN_PER_RULE = 12
-
-
-def reports_csv(
-    reports: Sequence[ValidationReport],
-    extra: Sequence[tuple[str, Sequence[str]]] = (),
-) -> str:
-    """One CSV row per report, under a header: ``file``, ``valid`` (``yes``, ``no`` or
-    ``unreadable``), ``rules`` (the rules broken, errors first, ``;``-separated) and
-    ``first message`` (``line N: message`` of the first error, else of the first
-    warning), for a spreadsheet of submissions (``atlas validate DIR --csv``).
-
-    ``extra`` adds columns after those: ``(header, one value per report)`` each (the
-    fairness of ``atlas validate --fairness N``)."""
-    import csv
-    import io
-
-    buf = io.StringIO()
-    out = csv.writer(buf, lineterminator="\n")
-    out.writerow(["file", "valid", "rules", "first message", *(h for h, _ in extra)])
-    for k, rep in enumerate(reports):
-        valid = "unreadable" if rep.unreadable else "yes" if rep.valid else "no"
-        rules: list[str] = []
-        for p in (*rep.errors, *rep.warnings):
-            if p.rule not in rules:
-                rules.append(p.rule)
-        first = next(iter((*rep.errors, *rep.warnings)), None)
-        message = (
-            ""
-            if first is None
-            else (f"line {first.line}: " if first.line else "") + first.message
-        )
-        out.writerow([rep.file, valid, ";".join(rules), message, *(v[k] for _, v in extra)])
-    return buf.getvalue()
-
-
-def format_reports(reports: Sequence[ValidationReport]) -> str:
-    """Human-readable text of ``reports``: ``file:line: error [rule] message`` lines.
-
-    At most :data:`SHOWN_PER_RULE` problems of each rule are shown per file, then a
-    count of the rest; the last line sums up.
-    """
-    out: list[str] = []
-    for rep in reports:
-        if rep.unreadable:
-            status = "unreadable"
-        elif rep.valid:
-            status = "valid" + (
-                f" ({_plural(len(rep.warnings), 'warning')})" if rep.warnings else ""
-            )
-        else:
-            status = (
-                f"invalid ({_plural(len(rep.errors), 'error')}"
-                + (f", {_plural(len(rep.warnings), 'warning')}" if rep.warnings else "")
-                + ")"
-            )
-        out.append(f"{rep.file}: {status}")
-        for kind, problems in (("error", rep.errors), ("warning", rep.warnings)):
-            shown: dict[str, int] = {}
-            for p in problems:
-                shown[p.rule] = shown.get(p.rule, 0) + 1
-                if shown[p.rule] <= SHOWN_PER_RULE:
-                    out.append(
-                        "  " + located(rep.file, p.line, f"{kind} [{p.rule}] {p.message}")
-                    )
-            for rule, count in shown.items():
-                if count > SHOWN_PER_RULE:
-                    out.append(
-                        f"  ... and {count - SHOWN_PER_RULE} more [{rule}] "
-                        f"{kind}s (--json lists them all)"
-                    )
-    n_valid = sum(r.valid for r in reports)
-    n_unread = sum(r.unreadable for r in reports)
-    n_invalid = len(reports) - n_valid - n_unread
-    summary = f"{_plural(len(reports), 'file')}: {n_valid} valid, {n_invalid} invalid"
-    if n_unread:
-        summary += f", {n_unread} unreadable"
-    out.append(summary)
-    return "\n".join(out)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+#: The validator ``atlas validate`` and the site find through the registry.
+VALIDATOR = OutpostValidator()

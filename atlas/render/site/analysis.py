@@ -11,9 +11,10 @@ from typing import Any
 
 from ...errors import AtlasError, MapFormatError, located
 from ...maps import format_map, read_map
+from ...maps.validation import validating_games, validator_of
 from ...sim.registry import game_names, get_info
 from ..images import png_bytes
-from ..registry import render_of, validator_of
+from ..registry import render_of
 from .cache import content_key
 from .entries import BuildContext, MapEntry, progress_bar
 from .pages import slugify
@@ -72,12 +73,13 @@ def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntr
 
 
 def validate_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
-    """Validate each map whose game checks submitted maps
-    (:attr:`~atlas.render.painter.GameRender.validates`): its report, its picture
-    and the report's own file in the site.  Returns the problems."""
+    """Validate each map whose game checks submitted maps (its ``validation`` module,
+    :func:`atlas.maps.validation.validator_of`): its report, its picture (by the game's
+    render module) and the report's own file in the site.  Returns the problems."""
     problems: list[str] = []
+    validating = validating_games()
     for e in maps:
-        if e.game in game_names() and render_of(e.game).validates and e.text:
+        if e.game in validating and e.text:
             try:
                 _validate(e, ctx)
             except (AtlasError, OSError, ValueError) as exc:
@@ -160,11 +162,10 @@ def _pictures(entry: MapEntry, ctx: BuildContext) -> None:
 
 
 def _validate(entry: MapEntry, ctx: BuildContext) -> None:
-    render = validator_of(entry.game)
     key = content_key("validate", entry.game, entry.text, ctx.version["analysis"])
     report = ctx.cache.get_json("validation", key)
     if report is None:
-        report = render.validate_file(entry.path)
+        report = validator_of(entry.game).validate_file(entry.path).to_json()
         ctx.cache.put_json("validation", key, report)
     entry.validation = report
     pkey = content_key(
@@ -172,11 +173,13 @@ def _validate(entry: MapEntry, ctx: BuildContext) -> None:
     )
     png = ctx.cache.get_bytes("png", pkey)
     if png is None:
-        png = render.validation_picture(entry.text, report)
-        ctx.cache.put_bytes("png", pkey, png)
-    rel = f"img/maps/{entry.slug}-validation.png"
-    ctx.out.put(rel, png)
-    entry.images["validation"] = rel
+        png = render_of(entry.game).validation_picture(entry.text, report)
+        if png is not None:
+            ctx.cache.put_bytes("png", pkey, png)
+    if png is not None:
+        rel = f"img/maps/{entry.slug}-validation.png"
+        ctx.out.put(rel, png)
+        entry.images["validation"] = rel
     # the report itself, as `atlas validate --json` gives it: each submission's own file
     report_rel = f"validation/{entry.slug}.json"
     # named by the file alone: the builder's folders are not published

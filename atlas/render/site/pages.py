@@ -24,9 +24,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ...maps.validation import validating_games, validator_of
 from ...sim.registry import game_names, get_info
 from .. import palette as P
-from ..registry import ValidatingRender, render_of
+from ..registry import render_of
 from ..svg import chamber_tree_svg
 from .cache import content_key
 
@@ -61,12 +62,14 @@ def game_titles() -> dict[str, str]:
 
 
 def picture_titles() -> dict[str, dict[str, str]]:
-    """Game -> picture kind -> caption, from each game's render module."""
+    """Game -> picture kind -> caption, from each game's render module (``validation``:
+    the picture of a report, for the games that validate their maps)."""
     out = {}
+    validating = validating_games()
     for g in game_names():
         render = render_of(g)
         out[g] = dict(render.pictures)
-        if isinstance(render, ValidatingRender):
+        if g in validating:
             out[g]["validation"] = render.validation_caption
     return out
 
@@ -645,12 +648,16 @@ def write_pages(
             fact_labels=labels,
             **common,
         )
-    validating = [titles[g] for g in game_names() if render_of(g).validates]
+    validating = validating_games()
+    named = [titles[g] for g in validating]
     write(
         "validation.html",
         "validation.html",
-        title=f"{' and '.join(validating)} map validation" if validating else "Map validation",
+        title=f"{' and '.join(named)} map validation" if named else "Map validation",
         nav="validation",
         maps=[m for m in maps if m.validation is not None],
+        validating=named,
+        rules={g: dict(validator_of(g).rules) for g in validating},
+        rules_docs=sorted({validator_of(g).docs for g in validating} - {""}),
         **common,
     )

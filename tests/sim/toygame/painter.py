@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from atlas.errors import MapFormatError
 from atlas.maps import GameMap
 from atlas.render import images as I
 from atlas.render import palette as P
@@ -30,8 +31,28 @@ class TicTacToePainter(Painter):
 
 
 class TicTacToeRender(GameRender):
+    validation_caption = "The board, the cells of its problems ringed"
+
     def painter(self, game_map: GameMap, params: Mapping[str, Any]) -> Painter:
         return TicTacToePainter(game_map)
+
+    def validation_picture(self, text: str, report: Mapping[str, Any]) -> bytes | None:
+        """The board with the cells the report's errors point at ringed."""
+        from .format import parse
+
+        try:
+            board = parse(text, "map", None)
+        except MapFormatError:
+            return None
+        k = 20
+        image = I.upscale(I.base_grid(board), k)
+        cells = [
+            (int(y), int(x))
+            for p in report.get("errors", [])
+            for x, y in ([p["cell"]] if p.get("cell") else []) + list(p.get("region", []))
+        ]
+        I.mark_cells(image, cells, k, "ring", P.ERROR)
+        return I.png_bytes(I.index_image(image))
 
 
 RENDER = TicTacToeRender()

@@ -14,7 +14,8 @@ Coordinates are the simulator's ``(x, y)``.  atlas speaks ``[row, col] = [y, x]`
 :func:`replay_trace` plays the moves and disband answers through :mod:`.game` in
 ``compat="official"`` mode, and checks every turn.  There ``T = ticks - 1``, because the
 simulator plays ``nrounds + 1`` turns.  :func:`trace_to_record` also builds an atlas
-replay record.  ``atlas import-trace`` does both from the command line.
+replay record.  ``atlas import-trace`` does both from the command line, through
+:data:`TRACES`, the :class:`~atlas.sim.traces.TraceImporter` the rules offer.
 
 :func:`read_trace` turns any bytes into a :class:`Trace` or a :class:`TraceError`.  The
 error names the file, the line and the problem.  Reading stays within the limits of
@@ -39,6 +40,7 @@ from ....limits import MAX_TRACE_BYTES, LimitError, load_json
 from ....maps import GameMap, read_map
 from ....sim.base import Status
 from ....sim.records import PlayerEntry, Record, RecordBuilder
+from ....sim.traces import TraceImporter
 from .faults import failure_summary, find_failures
 from .game import GAME, NUM_EMPIRES, RETURNED_NULL, OutpostState, play_turn, prepare_turn
 
@@ -52,6 +54,8 @@ __all__ = [
     "read_trace_map",
     "replay_trace",
     "trace_to_record",
+    "OutpostTraces",
+    "TRACES",
 ]
 
 _MAP_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
@@ -533,3 +537,38 @@ def trace_to_record(trace: Trace, game_map: GameMap) -> Record:
 
 
 # --------------------------------------------------------------------------- CLI
+
+
+class OutpostTraces(TraceImporter):
+    """The official 2014 simulator's traces, for ``atlas import-trace``."""
+
+    error = TraceError
+    mismatch = TraceMismatchError
+
+    def read(self, path: str | os.PathLike[str]) -> Trace:
+        return read_trace(Path(path))
+
+    def find_map(self, trace: Trace) -> Path:
+        return find_trace_map(trace)
+
+    def read_map(self, path: str | os.PathLike[str]) -> GameMap:
+        return read_trace_map(path)
+
+    def to_record(self, trace: Trace, game_map: GameMap) -> Record:
+        return trace_to_record(trace, game_map)
+
+    def turns(self, trace: Trace) -> int:
+        return len(trace.turns)
+
+    def params(self, trace: Trace) -> dict[str, Any]:
+        return {"r": trace.r, "L": trace.L, "W": trace.W}
+
+    def players(self, trace: Trace) -> tuple[str, ...]:
+        return trace.players
+
+    def final(self, record: Record) -> dict[str, Any]:
+        return {"land": record.final["land"], "water": record.final["water"]}
+
+
+#: What ``atlas import-trace`` finds through the registry (:mod:`atlas.sim.traces`).
+TRACES = OutpostTraces()
