@@ -18,7 +18,7 @@ __all__ = ["Problem", "ValidationReport", "validate", "report_png"]
 
 
 def report_png(report: ValidationReport) -> bytes | None:
-    """The picture of ``report``'s problems, drawn by its game's render module
+    """The picture of ``report``'s problems, drawn by its game's painter module
     (``None`` without the text, or when the game draws none)."""
     from ..render.registry import render_of
 

@@ -5,7 +5,7 @@ A command adds its options with the ``add_*`` helpers, so one option reads the s
 every command that takes it.  Help texts name
 facts about the games as ``{NAME}`` (:data:`FACTS`: each game's parameters, the games
 with the original engine's rules, ...); :class:`HelpFormatter` fills them in when a help
-text is shown, from the games' own :class:`~atlas.sim.base.GameInfo` and render modules.
+text is shown, from the games' own :class:`~atlas.sim.base.GameInfo` and painter modules.
 So the CLI names no game, and building the parser imports none of them (``atlas
 validate`` and ``atlas --help`` do not pay for every game's rules).
 """

@@ -12,7 +12,7 @@ A game validates its maps when its package has a ``validation`` module (the regi
 :func:`validation_jobs` decides which game's rules apply to each file of the paths a
 user gives (:func:`validate_paths` runs them); :func:`format_reports` and
 :func:`reports_csv` are the text and CSV of reports, the same for every game.  The
-picture of a report is drawn by the game's render module
+picture of a report is drawn by the game's painter module
 (:meth:`atlas.render.painter.GameRender.validation_picture`), far above this layer:
 :meth:`ValidationReport.picture` reaches it through :mod:`atlas.display`.
 

@@ -1,13 +1,17 @@
-"""What every game's render module provides, and the defaults most games share.
+"""What every game's painter module provides, and the defaults most games share.
 
-A game's render module (named in :mod:`atlas.games`) holds ``RENDER``, an instance
-of a :class:`GameRender` subclass: how its maps are pictured on a map page and by
-``atlas analyze --png``, how a position becomes a replay frame (its *painter*), how many
-pixels a cell takes, the measures charted under a replay (:meth:`GameRender.series`)
-and how ``atlas build`` plays the game's built-in tournament (:class:`SitePlan`).  The
-defaults draw a grid map (walls and free cells, the starts marked); the painter is
-abstract, so a render module without one fails when it is loaded.  A game that validates
-its submitted maps (a ``validation`` module, :mod:`atlas.maps.validation`) may draw its
+A game's ``painter`` module (:mod:`atlas.games`) holds ``RENDER``, an instance of a
+:class:`GameRender` subclass.  It says:
+
+- how the game's maps are pictured on a map page and by ``atlas analyze --png``;
+- how a position becomes a replay frame (its *painter*);
+- how many pixels a cell takes;
+- the measures charted under a replay (:meth:`GameRender.series`);
+- how ``atlas build`` plays the game's built-in tournament (:class:`SitePlan`).
+
+The defaults draw a grid map: walls and free cells, the starts marked.  The painter is
+abstract, so a module without one fails when it is loaded.  A game that validates its
+submitted maps (a ``validation`` module, :mod:`atlas.maps.validation`) may draw its
 reports: :meth:`GameRender.validation_picture` and its caption.
 """
 

@@ -16,7 +16,7 @@ def record_frames(
 ) -> Iterator[Frame]:
     """Frames of a replay record, one per (sampled) state, captioned with the turn.
 
-    The game's painter (its render module, :mod:`atlas.render.registry`) draws them;
+    The game's painter (its painter module, found by :mod:`atlas.render.registry`) draws them;
     stateful painters see every state even when only some are drawn.
     """
     if states is None:

@@ -182,7 +182,7 @@ def viewer_data(
     frames : sequence of Frame, optional
         The frames, if already drawn (:func:`atlas.render.replay.record_frames`).
     series : list, optional
-        The game's charted measures (its render module's ``series``), if computed.
+        The game's charted measures (its painter module's ``series``), if computed.
     """
     if states is None:
         from ..sim.records import replay_states

@@ -75,7 +75,7 @@ def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntr
 def validate_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     """Validate each map whose game checks submitted maps (its ``validation`` module,
     :func:`atlas.maps.validation.validator_of`): its report, its picture (by the game's
-    render module) and the report's own file in the site.  Returns the problems."""
+    painter module) and the report's own file in the site.  Returns the problems."""
     problems: list[str] = []
     validating = validating_games()
     for e in maps:

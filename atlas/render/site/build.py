@@ -9,7 +9,7 @@ data to data, each result cached by content:
    games that check submissions (:func:`~atlas.render.site.analysis.validate_maps`);
    schedule the built-in tournament, a main round between each game's strongest bots
    and a gauntlet for the simpler ones, at the times the ladder measures them at, as
-   each game's render module plans it (:class:`atlas.render.painter.SitePlan`,
+   each game's painter module plans it (:class:`atlas.render.painter.SitePlan`,
    :func:`atlas.render.site.tournament.plan_tournament`), and start compiling the bots'
    kernels in worker processes; analyse each map and draw its pictures while they do
    (:func:`~atlas.render.site.analysis.analyse_maps`);

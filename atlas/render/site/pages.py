@@ -62,7 +62,7 @@ def game_titles() -> dict[str, str]:
 
 
 def picture_titles() -> dict[str, dict[str, str]]:
-    """Game -> picture kind -> caption, from each game's render module (``validation``:
+    """Game -> picture kind -> caption, from each game's painter module (``validation``:
     the picture of a report, for the games that validate their maps)."""
     out = {}
     validating = validating_games()

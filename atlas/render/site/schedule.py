@@ -2,7 +2,7 @@
 
 A full round robin at the times the ladder measures the bots at (tron 0.1 s a move)
 would take far longer than a build may, so the build plays fewer, better games.  Each
-game's render module says how (:class:`atlas.render.painter.SitePlan`):
+game's painter module says how (:class:`atlas.render.painter.SitePlan`):
 
 * **main round**: the ``top`` strongest bots (the last ones of the game's ``BOTS``
   table, which lists them from the simplest) play each other on every map.  With
