@@ -8,10 +8,9 @@ its picture).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..maps.validation import Problem as Problem
 from ..maps.validation import ValidationReport as ValidationReport
+from ..types import StrPath
 from ._check import source_of
 
 __all__ = ["Problem", "ValidationReport", "validate", "report_png"]
@@ -27,7 +26,7 @@ def report_png(report: ValidationReport) -> bytes | None:
     return render_of(report.game).validation_picture(report.text, report.to_json())
 
 
-def validate(path_or_text: Any, game: str | None = None) -> ValidationReport:
+def validate(path_or_text: StrPath, game: str | None = None) -> ValidationReport:
     """Check a submitted map against its game's rules; report every problem.
 
     Parameters

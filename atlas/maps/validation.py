@@ -29,11 +29,10 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from ..errors import ArgumentError, UnknownNameError, choices_text, located
 from ..games import game_modules, game_names
-from ..types import Cell, Grid
+from ..types import Cell, Grid, JSONObject
 
 __all__ = [
     "Problem",
@@ -87,10 +86,10 @@ class Problem:
     cell: Cell | None = None
     region: tuple[Cell, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """``{"rule", "line", "message", "cell": [x, y] or null}`` plus ``"region"``
         (a list of ``[x, y]``) when the problem covers several cells."""
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "rule": self.rule,
             "line": self.line,
             "message": self.message,
@@ -101,20 +100,29 @@ class Problem:
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Problem:
+    def from_json(cls, data: Mapping[str, object]) -> Problem:
         """A problem from its JSON form (cells there are ``[x, y]``)."""
         cell = data.get("cell")
+        line = data.get("line")
+        region = data.get("region", ())
         return cls(
             str(data.get("rule", "")),
             str(data.get("message", "")),
-            data.get("line"),
-            None if cell is None else (int(cell[1]), int(cell[0])),
-            tuple((int(y), int(x)) for x, y in data.get("region", ())),
+            None if line is None else int(line),  # type: ignore[call-overload]
+            None if cell is None else _cell(cell),
+            tuple(_cell(c) for c in region),  # type: ignore[attr-defined]
         )
 
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line is not None else ""
         return f"{where}{self.message} [{self.rule}]"
+
+
+def _cell(xy: object) -> Cell:
+    """``[x, y]`` of a problem's JSON form as a ``(row, col)`` cell."""
+    if not isinstance(xy, (list, tuple)) or len(xy) != 2:
+        raise ValueError(f"a cell should be [x, y], not {xy!r:.40}")
+    return int(xy[1]), int(xy[0])
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,7 +180,7 @@ class ValidationReport:
                     seen.setdefault(c, None)
         return list(seen)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The report as JSON data: one entry of the list ``atlas validate --json``
         prints: ``{"file", "valid", "unreadable", "errors": [...], "warnings": [...]}``."""
         return {

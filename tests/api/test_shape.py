@@ -21,9 +21,6 @@ import atlas.types
 
 TRON_TEXT = "7 4\n#######\n#1    #\n#    2#\n#######\n"
 
-#: Signatures that still say ``Any``, owned by the validation contract's work (issue 32):
-#: checked, not yet required to pass here; each goes from this list when it is typed.
-PENDING = {"validate", "ValidationReport.to_json", "Problem.from_json"}
 
 #: The parameters that mean one thing everywhere.
 SHARED = ("game_map", "params", "compat", "cache")
@@ -83,13 +80,8 @@ def _functions() -> list[tuple[str, typing.Callable[..., object]]]:
 FUNCTIONS = _functions()
 
 
-def _cases(pending: set[str] = frozenset()) -> list[object]:
-    return [
-        pytest.param(n, f, marks=pytest.mark.xfail(reason="validation contract's work"))
-        if n in pending
-        else pytest.param(n, f)
-        for n, f in FUNCTIONS
-    ]
+def _cases() -> list[object]:
+    return [pytest.param(n, f) for n, f in FUNCTIONS]
 
 
 def _walk(hint: object) -> typing.Iterator[object]:
@@ -123,7 +115,7 @@ def test_the_walk_finds_the_api():
     assert "FairnessReport.seats" in names and "FairnessReports.to_json" in names
 
 
-@pytest.mark.parametrize("name,func", _cases(PENDING))
+@pytest.mark.parametrize("name,func", _cases())
 def test_no_public_signature_says_any(name, func):
     hints = _hints(func)
     assert hints.get("return", None) is not None or name.endswith(".__init__"), name
