@@ -41,7 +41,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 import numpy as np
 
@@ -99,7 +98,7 @@ class GameMap:
     name: str
     blocked: Grid
     starts: tuple[Cell, ...] = ()
-    meta: Mapping[str, Any] = field(default_factory=dict)
+    meta: Mapping[str, object] = field(default_factory=dict)
     source: str | None = None
 
     def __post_init__(self) -> None:
@@ -323,7 +322,9 @@ def format_map(game_map: GameMap) -> str:
     fmt = map_format(g.game)
     if fmt is not None:
         return fmt.format(g)
-    words = " ".join([g.game, str(g.width), str(g.height), *g.meta.get("options", ())])
+    options = g.meta.get("options", ())
+    extra = [str(o) for o in options] if isinstance(options, (list, tuple)) else []
+    words = " ".join([g.game, str(g.width), str(g.height), *extra])
     return format_grid(g.blocked, g.starts, words, free=".", wall="#")
 
 

@@ -143,17 +143,8 @@ def _fields() -> list[object]:
             hints = typing.get_type_hints(value, globalns=names)
             for f in dataclasses.fields(value):
                 if not f.name.startswith("_"):
-                    marks = []
-                    if f"{name}.{f.name}" in FIELDS_PENDING:
-                        marks = [pytest.mark.xfail(reason=FIELDS_PENDING[f"{name}.{f.name}"])]
-                    out.append(pytest.param(f"{name}.{f.name}", hints[f.name], marks=marks))
+                    out.append(pytest.param(f"{name}.{f.name}", hints[f.name]))
     return out
-
-
-#: Public fields that still say ``Any``, and why.
-FIELDS_PENDING = {
-    "GameMap.meta": "each game's format keeps its own values there (tuples, numbers)",
-}
 
 
 @pytest.mark.parametrize("name,hint", _fields())

@@ -15,10 +15,16 @@ from ...errors import MapFormatError
 from ...maps import GameMap, MapFormat
 from ...maps.text import header_number, shown, split_lines, strip_comments
 
-__all__ = ["FORMAT", "parse", "format_text", "recognise"]
+__all__ = ["FORMAT", "parse", "format_text", "recognise", "inarow_of"]
 
 GAME = "connect5"
 _USAGE = "'connect5 COLUMNS ROWS INAROW'"
+
+
+def inarow_of(game_map: GameMap, default: int = 5) -> int:
+    """The run length ``game_map``'s header asks for (its INAROW), else ``default``."""
+    value = game_map.meta.get("inarow", default)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def parse(text: str, name: str, path: str | None) -> GameMap:
@@ -56,7 +62,7 @@ def parse(text: str, name: str, path: str | None) -> GameMap:
 def format_text(game_map: GameMap) -> str:
     """The text of ``game_map`` in this format."""
     g = game_map
-    return f"{GAME} {g.width} {g.height} {int(g.meta.get('inarow', 5))}\n"
+    return f"{GAME} {g.width} {g.height} {inarow_of(g)}\n"
 
 
 def recognise(lines: Sequence[str]) -> bool:

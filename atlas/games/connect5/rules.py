@@ -35,6 +35,7 @@ from ...errors import IllegalMoveError, InvalidMoveError, ParamError
 from ...maps import GameMap
 from ...sim.base import AlternatingGame, ArrayState, GameInfo, Outcome, Param, Reason
 from ...types import PlayerId
+from .format import inarow_of
 
 __all__ = [
     "EMPTY",
@@ -214,7 +215,7 @@ class Connect5Game(AlternatingGame[Connect5State]):
             raise ValueError(f"not a connect5 map: {game_map!r}")
         inarow = p["inarow"]
         if inarow is None:
-            inarow = game_map.meta.get("inarow", DEFAULT_INAROW)
+            inarow = inarow_of(game_map, DEFAULT_INAROW)
         rows, cols = game_map.shape
         if not 2 <= inarow <= max(rows, cols):
             raise ParamError(
@@ -295,7 +296,7 @@ class Connect5Game(AlternatingGame[Connect5State]):
             "height": g.height,
             "columns": g.width,
             "rows": g.height,
-            "inarow": int(g.meta.get("inarow", DEFAULT_INAROW)),
+            "inarow": inarow_of(g, DEFAULT_INAROW),
             "cells": g.width * g.height,
         }
 
