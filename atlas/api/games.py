@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArgumentError
+from ..limits import MAX_SEED
 from ..maps import GameMap
 from ..sim import records as _records
-from ._check import mapping, path_of, seconds, short, upcast
+from ._check import mapping, path_of, seconds, short, upcast, whole
 
 __all__ = ["Record", "play", "load_record"]
 
@@ -250,6 +251,7 @@ def play(
     players = _bots(game, bots, n)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ArgumentError(f"seed: expected a whole number, got {short(seed)}")
+    whole(seed, "seed", 0, MAX_SEED)
     if isinstance(time, (int, float)) and not isinstance(time, bool):
         limit: float | list[float] = seconds(time)
     elif isinstance(time, Sequence) and not isinstance(time, str) and len(time) == n:

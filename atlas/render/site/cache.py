@@ -115,6 +115,11 @@ def content_key(*parts: Any) -> str:
     return h.hexdigest()
 
 
+#: Nesting of a cached JSON value at most (atlas's own values nest a few levels; the
+#: check keeps a damaged entry from reaching the decoder's recursion limit).
+_MAX_ENTRY_DEPTH = 256
+
+
 class Cache:
     """Bytes and JSON values under ``root``, by kind and key.
 
@@ -123,6 +128,14 @@ class Cache:
 
     def __init__(self, root: str | os.PathLike[str] | None) -> None:
         self.root = None if root is None else Path(root)
+        exists = self.root is not None and (self.root.exists() or self.root.is_symlink())
+        if self.root is not None and exists and not self.root.is_dir():
+            from ...errors import OutputFolderError  # a file named as the cache: said
+
+            raise OutputFolderError(
+                f"the cache {os.fspath(self.root)!r} is not a folder; name a folder "
+                "(it is made when missing)"
+            )
         self.hits = 0
         self.misses = 0
         self._tmp: Temporary | None = None
@@ -203,9 +216,13 @@ class Cache:
         data = self.get_bytes(kind, key)
         if data is None:
             return None
-        try:
+        from ...limits import json_depth
+
+        try:  # a damaged entry, even one nested too deep to parse, is a miss
+            if json_depth(data) > _MAX_ENTRY_DEPTH:
+                raise ValueError("nested too deep")
             return json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, ValueError):
             self.hits -= 1
             self.misses += 1
             return None
