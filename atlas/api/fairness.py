@@ -12,6 +12,7 @@ from typing import Any, overload
 from ..arena import fairness as _fairness
 from ..errors import ArgumentError, AtlasError
 from ..maps import GameMap
+from ..render.site.cache import check_cache_root
 from ._check import mapping, path_of, seconds, short, source_of, upcast, whole
 
 __all__ = ["FairnessReport", "FairnessReports", "fairness"]
@@ -372,6 +373,7 @@ def fairness(
     if jobs is not None:
         jobs = whole(jobs, "jobs", 1)
     folder = None if cache is None else path_of(cache, "cache")
+    check_cache_root(folder)  # a file named as the cache is refused, not ignored
     reports = _fairness.fairness_report(
         given,
         bots=players,

@@ -347,11 +347,23 @@ def add_workers(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _cache_folder(text: str) -> str:
+    """``--cache DIR``: a folder, or a path where one can be made (a file is refused)."""
+    from ..render.site.cache import check_cache_root
+
+    try:
+        check_cache_root(text)
+    except AtlasError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def add_cache(p: argparse.ArgumentParser, whose: str) -> None:
     """``--cache DIR`` (default ``.atlas-cache``, the build's) and ``--no-cache``."""
     p.add_argument(
         "--cache",
         metavar="DIR",
+        type=_cache_folder,
         default=".atlas-cache",
         help=f"{whose} cache, shared with atlas build (default: .atlas-cache)",
     )

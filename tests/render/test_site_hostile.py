@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from render_helpers import play_record, random_mover
 
+import atlas
 from atlas.errors import ArgumentError, OutputFolderError, StorageError
 from atlas.maps import parse_map
 from atlas.render.site.build import build_site
@@ -149,7 +150,11 @@ def test_a_cache_that_is_a_file_is_refused_naming_it(tmp_path):
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert r.returncode == 2, r.stderr
+    assert "--cache: the cache" in r.stderr
     assert "cache-file' is not a folder" in r.stderr and "Traceback" not in r.stderr
+    gm = atlas.read_map(BOX, "tron")
+    with pytest.raises(OutputFolderError, match="cache-file' is not a folder"):
+        atlas.fairness(gm, games=0, cache=cache)
 
 
 def test_a_full_disk_names_the_site_and_leaves_the_old_site_whole(tmp_path, monkeypatch):

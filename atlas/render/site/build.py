@@ -49,7 +49,7 @@ from typing import Any
 from ...errors import ArgumentError
 from ...fsutil import Temporary, default_mode, remove_stale_temporaries, writing_in
 from .analysis import analyse_maps, figures_of, load_maps, validate_maps
-from .cache import Cache, code_version
+from .cache import Cache, check_cache_root, code_version
 from .entries import BuildContext, GameEntry, MapEntry
 from .fairness import fairness_sections
 from .output import SiteWriter
@@ -399,6 +399,7 @@ def build(options: BuildOptions) -> BuildResult:
     remove_stale_temporaries(out.parent, out.name, recover=recover_site)
     check_site_folder(out)  # before any work: atlas writes only where it may
     check_input_folders(options)
+    check_cache_root(options.cache_dir)
     distrust = _marker_problem(out)
     cache = Cache(options.cache_dir)
     cache.remove_stale()

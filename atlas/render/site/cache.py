@@ -23,7 +23,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ...fsutil import Temporary
 
-__all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS", "CODE_EXCLUDED"]
+__all__ = [
+    "Cache",
+    "check_cache_root",
+    "content_key",
+    "code_version",
+    "code_files",
+    "CODE_PARTS",
+    "CODE_EXCLUDED",
+]
 
 
 #: The parts of atlas whose code decides each kind of cached result.  A part is a file or
@@ -120,6 +128,28 @@ def content_key(*parts: Any) -> str:
 _MAX_ENTRY_DEPTH = 256
 
 
+def check_cache_root(root: str | os.PathLike[str] | None) -> None:
+    """Refuse, before any work, a cache named by a path that is there and is not a
+    folder (``--cache notes.txt``): said, not silently never used.  A folder that is
+    missing is made on first use.
+
+    Raises
+    ------
+    OutputFolderError
+        Naming the path and what it is.
+    """
+    if root is None:
+        return
+    p = Path(root)
+    if (p.exists() or p.is_symlink()) and not p.is_dir():
+        from ...errors import OutputFolderError
+
+        raise OutputFolderError(
+            f"the cache {os.fspath(p)!r} is not a folder; name a folder (it is made "
+            "when missing)"
+        )
+
+
 class Cache:
     """Bytes and JSON values under ``root``, by kind and key.
 
@@ -128,14 +158,6 @@ class Cache:
 
     def __init__(self, root: str | os.PathLike[str] | None) -> None:
         self.root = None if root is None else Path(root)
-        exists = self.root is not None and (self.root.exists() or self.root.is_symlink())
-        if self.root is not None and exists and not self.root.is_dir():
-            from ...errors import OutputFolderError  # a file named as the cache: said
-
-            raise OutputFolderError(
-                f"the cache {os.fspath(self.root)!r} is not a folder; name a folder "
-                "(it is made when missing)"
-            )
         self.hits = 0
         self.misses = 0
         self._tmp: Temporary | None = None
