@@ -273,17 +273,17 @@ def count_in_range(value: Any, what: str, minimum: int, maximum: int = MAX_COUNT
 
     Raises :class:`LimitError` naming ``what`` and at most a short prefix of the value.
 
-    >>> count_in_range("1" + "0" * 23, "--n", 0, 100)
+    >>> count_in_range("12", "n", 0, 9)
     Traceback (most recent call last):
     ...
-    atlas.limits.LimitError: --n: expected a whole number from 0 to 100, got '10000000000000000...'
+    atlas.limits.LimitError: n: expected a whole number at least 0 and at most 9, got '12'
     """
     if isinstance(value, str):
         text = value.strip()
         if not _WHOLE.fullmatch(text) or len(text.lstrip("+-")) > MAX_INT_DIGITS:
             raise LimitError(
-                f"{what}: expected a whole number from {minimum:,} to {maximum:,}, "
-                f"got {shown(value, 20)}"
+                f"{what}: expected a whole number at least {minimum:,} and at most "
+                f"{maximum:,}, got {shown(value, 20)}"
             )
         number = int(text)
     elif isinstance(value, int) and not isinstance(value, bool):
@@ -292,8 +292,8 @@ def count_in_range(value: Any, what: str, minimum: int, maximum: int = MAX_COUNT
         raise LimitError(f"{what}: expected a whole number, got {type(value).__name__}")
     if not minimum <= number <= maximum:
         raise LimitError(
-            f"{what}: expected a whole number from {minimum:,} to {maximum:,}, "
-            f"got {shown(str(number), 20)}"
+            f"{what}: expected a whole number at least {minimum:,} and at most "
+            f"{maximum:,}, got {shown(str(number), 20)}"
         )
     return number
 
@@ -306,7 +306,7 @@ def seconds_in_range(value: Any, what: str, maximum: float = MAX_SECONDS) -> flo
     >>> seconds_in_range("inf", "--t", 60)
     Traceback (most recent call last):
     ...
-    atlas.limits.LimitError: --t: expected seconds more than 0, at most 60, got 'inf'
+    atlas.limits.LimitError: --t: expected a positive number of seconds, at most 60, got 'inf'
     """
     if isinstance(value, str):
         try:
@@ -326,6 +326,7 @@ def seconds_in_range(value: Any, what: str, maximum: float = MAX_SECONDS) -> flo
         raise LimitError(f"{what}: expected a number of seconds, got {type(value).__name__}")
     if not (0 < number <= maximum):  # nan compares false
         raise LimitError(
-            f"{what}: expected seconds more than 0, at most {maximum:,.0f}, got {given}"
+            f"{what}: expected a positive number of seconds, at most {maximum:,.0f}, "
+            f"got {given}"
         )
     return number
