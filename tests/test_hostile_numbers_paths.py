@@ -180,3 +180,12 @@ def test_every_api_entry_point_that_takes_a_path_names_it(tmp_path, bad):
         assert str(info.value).startswith(f"{what.strip()}: not a usable path"), what
         assert isinstance(info.value, ValueError)  # what a bare ValueError was, still
     assert not (tmp_path / "s").exists()
+
+
+def test_a_bot_limit_beyond_what_setrlimit_takes_is_refused():
+    from atlas.arena.sandbox import BotLimits
+    from atlas.errors import BotError
+
+    assert BotLimits().with_option("memory", "2G").memory == 2 * 1024**3
+    with pytest.raises(BotError, match="up to 2\\*\\*63 - 1"):
+        BotLimits().with_option("memory", "999999999999999T")
