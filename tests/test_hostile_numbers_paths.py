@@ -50,7 +50,7 @@ def test_count_in_range_reads_ascii_digits_within_bounds():
         with pytest.raises(LimitError) as info:
             count_in_range(bad, "n", 0)
         assert len(str(info.value)) < 120
-    with pytest.raises(LimitError, match="from 0 to 100,000"):
+    with pytest.raises(LimitError, match="at least 0 and at most 100,000"):
         count_in_range(MAX_COUNT + 1, "n", 0)
     with pytest.raises(LimitError):
         count_in_range(True, "n", 0)
