@@ -244,3 +244,45 @@ def test_a_python_program_calling_atlas_play_is_interrupted_mid_search(tmp_path)
     assert proc.returncode == 130, err
     assert "interrupted" in out and "finished" not in out, out + err
     assert took < BOUND, took
+
+
+def test_an_interrupted_tournament_keeps_what_finished_and_resumes(tmp_path):
+    from atlas.sim.records import load_record
+
+    side = 11  # an open room: games of a few dozen turns, each a search of 0.1 s a bot
+    rows = ["#" * side] + ["#" + " " * (side - 2) + "#" for _ in range(side - 2)]
+    rows += ["#" * side]
+    rows[2] = "#1" + rows[2][2:]
+    rows[-3] = rows[-3][:-2] + "2#"
+    (tmp_path / "room.txt").write_text(f"{side} {side}\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "cup"
+    argv = ["tournament", "tron", "--maps", str(tmp_path / "room.txt")]
+    argv += ["--bots", "voronoi", "chambers", "--seeds", "2", "--time", "0.1"]
+    argv += ["--jobs", "1", "--out", str(out), "--quiet"]
+    proc = _start(argv, tmp_path)
+    try:
+        end = time.monotonic() + BOUND * 6
+        while time.monotonic() < end and proc.poll() is None:  # a first game finished
+            if (out / "records").is_dir() and any((out / "records").glob("*.json*")):
+                break
+            time.sleep(0.05)
+        time.sleep(0.4)  # now in the middle of a later game's search
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=BOUND * 3)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    if proc.returncode == 0:
+        pytest.skip("the machine finished the whole tournament before the interrupt")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    kept = sorted((out / "records").glob("*.json*"))
+    assert kept and not (out / "results.json").exists()
+    for path in kept:  # nothing recorded for a bot because the user interrupted
+        for status in load_record(path).statuses:
+            assert "SystemError" not in status.detail and "Interrupt" not in status.detail
+    r = _start([*argv, "--resume"], tmp_path)
+    _, err = r.communicate(timeout=BOUND * 12)
+    assert r.returncode == 0, err
+    assert len(list((out / "records").glob("*.json*"))) == 4
