@@ -383,8 +383,8 @@ def build(options: BuildOptions) -> BuildResult:
         ``out_dir`` holds what atlas did not write, or ``cache_dir`` is not a folder
         (nothing is touched then).
     StorageError
-        A folder the build writes in failed under it (a full disk, a read-only file
-        system): names the folder, the site's or the cache's.
+        The site's folder failed under a write (a full disk, a read-only file
+        system): names it.  (A cache that cannot be written is a cache that misses.)
     ArgumentError
         ``maps_dir`` or ``records_dir`` does not exist.
     """
