@@ -298,7 +298,9 @@ def count_in_range(value: Any, what: str, minimum: int, maximum: int = MAX_COUNT
     return number
 
 
-def seconds_in_range(value: Any, what: str, maximum: float = MAX_SECONDS) -> float:
+def seconds_in_range(
+    value: Any, what: str, maximum: float = MAX_SECONDS, unit: str = "number of seconds"
+) -> float:
     """``value`` as a number of seconds, more than 0 and at most ``maximum`` (``inf``
     and ``nan`` refused: a limit that cannot end); a ``str`` is read as a decimal
     number.  Raises :class:`LimitError` naming ``what``.
@@ -312,9 +314,7 @@ def seconds_in_range(value: Any, what: str, maximum: float = MAX_SECONDS) -> flo
         try:
             number = float(value) if len(value) <= 100 else float("nan")
         except ValueError:
-            raise LimitError(
-                f"{what}: expected a number of seconds, got {shown(value)}"
-            ) from None
+            raise LimitError(f"{what}: expected a {unit}, got {shown(value)}") from None
         given = shown(value)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
@@ -323,10 +323,9 @@ def seconds_in_range(value: Any, what: str, maximum: float = MAX_SECONDS) -> flo
             number = float("inf")
         given = shown(repr(value))
     else:
-        raise LimitError(f"{what}: expected a number of seconds, got {type(value).__name__}")
+        raise LimitError(f"{what}: expected a {unit}, got {type(value).__name__}")
     if not (0 < number <= maximum):  # nan compares false
         raise LimitError(
-            f"{what}: expected a positive number of seconds, at most {maximum:,.0f}, "
-            f"got {given}"
+            f"{what}: expected a positive {unit}, at most {maximum:,.0f}, got {given}"
         )
     return number

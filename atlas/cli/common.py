@@ -57,6 +57,7 @@ __all__ = [
     "add_seed",
     "add_bot_options",
     "positive_float",
+    "load_per_core",
     "count",
     "seed",
     "progress",
@@ -172,6 +173,14 @@ def positive_float(text: str) -> float:
     cannot end)."""
     try:
         return seconds_in_range(text, "expected", MAX_SECONDS)
+    except LimitError as exc:
+        raise argparse.ArgumentTypeError(_without_what(exc)) from None
+
+
+def load_per_core(text: str) -> float:
+    """An argument's machine load a core: more than 0, at most 1,000."""
+    try:
+        return seconds_in_range(text, "expected", 1000.0, unit="load average a core")
     except LimitError as exc:
         raise argparse.ArgumentTypeError(_without_what(exc)) from None
 
