@@ -179,3 +179,34 @@ def test_a_full_disk_names_the_site_and_leaves_the_old_site_whole(tmp_path, monk
     assert info.value.errno == errno.ENOSPC and info.value.folder == str(out)
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".atlas-tmp-")]
+
+
+def _spin(seconds: float, started: str) -> float:
+    import time
+
+    Path(started).touch()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return seconds
+
+
+def test_an_interrupted_warm_up_ends_its_workers_without_waiting(tmp_path):
+    import concurrent.futures as cf
+    import time
+
+    from atlas.arena.pool import pool_context
+    from atlas.render.site.tournament import stop_warm_up
+
+    pool = cf.ProcessPoolExecutor(max_workers=2, mp_context=pool_context())
+    started = tmp_path / "started"
+    futures = [pool.submit(_spin, 60.0, str(started)) for _ in range(3)]
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:  # a worker is spinning
+        time.sleep(0.05)
+    assert started.exists()
+    procs = list(pool._processes.values())
+    t0 = time.monotonic()
+    stop_warm_up((pool, futures))
+    assert time.monotonic() - t0 < 20  # not the 60 s the workers were asked to spin
+    assert not any(p.is_alive() for p in procs)

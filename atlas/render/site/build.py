@@ -70,6 +70,7 @@ from .tournament import (
     plan_tournament,
     play_tournament,
     start_warm_up,
+    stop_warm_up,
 )
 
 __all__ = [
@@ -425,8 +426,7 @@ def build(options: BuildOptions) -> BuildResult:
             now = time.perf_counter()
             stages[name], mark = now - mark, now
     except BaseException:
-        if b.warm is not None:
-            b.warm[0].shutdown(cancel_futures=True)
+        stop_warm_up(b.warm)  # workers compiling are ended, not waited for
         raise
     finally:
         work.remove()  # the old site, swapped into it, goes with it
