@@ -115,3 +115,12 @@ def test_a_disk_that_fills_mid_tournament_keeps_the_records_and_resumes(
     results = json.loads((out / "results.json").read_text())
     assert len(results["games"]) == 6
     assert len(list((out / "records").iterdir())) == 6
+
+
+def test_saving_a_record_on_a_full_disk_is_a_storage_error(tmp_path, monkeypatch):
+    record = atlas.play(atlas.read_map(BOX, "tron"), ["random", "random"], time=0.5)
+    _refuse_under(monkeypatch, tmp_path, errno.ENOSPC)
+    with pytest.raises(StorageError, match="No space left on device"):
+        record.save(tmp_path / "game.json")
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []

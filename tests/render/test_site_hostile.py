@@ -210,3 +210,15 @@ def test_an_interrupted_warm_up_ends_its_workers_without_waiting(tmp_path):
     stop_warm_up((pool, futures))
     assert time.monotonic() - t0 < 20  # not the 60 s the workers were asked to spin
     assert not any(p.is_alive() for p in procs)
+
+
+def test_with_both_lists_damaged_a_users_file_where_atlas_writes_is_not_replaced(tmp_path):
+    out = _site_with_user_files(tmp_path)
+    (out / SITE_MARKER).write_text("damaged")
+    (out / ".atlas-manifest.json").write_text("damaged too")
+    index = (out / "index.html").read_bytes()
+    with pytest.raises(OutputFolderError, match="holds files atlas did not write"):
+        _build(tmp_path, out)
+    assert (out / "index.html").read_bytes() == index  # nothing proven, nothing replaced
+    assert (out / "CNAME").is_file()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".atlas-tmp-")]
