@@ -17,6 +17,8 @@ __all__ = [
     "RecordError",
     "PlanError",
     "OutputFolderError",
+    "StorageError",
+    "PathError",
     "IllegalMoveError",
     "InvalidMoveError",
     "BotError",
@@ -76,6 +78,23 @@ class PlanError(_LocatedError):
 
 class OutputFolderError(AtlasError):
     """An output folder or file atlas may not write (it holds what atlas did not write)."""
+
+
+class StorageError(OutputFolderError):
+    """A folder atlas was writing in failed under it: a full disk, a read-only file
+    system, a quota, an I/O error.  The message names the folder (a build's site and its
+    cache may be on different disks) and the system's reason; ``folder`` is that folder
+    and ``errno`` the system's error number (``None`` when unknown)."""
+
+    def __init__(self, message: str, *, folder: str | None = None, errno: int | None = None):
+        self.folder = folder
+        self.errno = errno
+        super().__init__(message)
+
+
+class PathError(AtlasError, ValueError):
+    """A path that cannot name a file at all (a NUL byte in it, a character the file
+    system's encoding cannot write); the message names what was given."""
 
 
 class InvalidMoveError(AtlasError, ValueError):

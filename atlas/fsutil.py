@@ -16,6 +16,7 @@ atlas never takes a user's file, or another run's live temporary, for its own le
 
 from __future__ import annotations
 
+import errno as errno_mod
 import gzip
 import io
 import json
@@ -25,13 +26,19 @@ import shutil
 import stat
 import tempfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .errors import OutputFolderError, located
+from .errors import OutputFolderError, PathError, StorageError, located
 
 __all__ = [
+    "checked_path",
+    "read_json_file",
+    "read_toml_file",
+    "writing_in",
+    "storage_error",
     "gunzip_limited",
     "default_mode",
     "read_regular_file",
@@ -50,6 +57,126 @@ __all__ = [
 
 #: The first two bytes of gzip data.
 GZIP_MAGIC = b"\x1f\x8b"
+
+
+def checked_path(value: Any, what: str = "path") -> Path:
+    """``value`` (a ``str`` or path-like) as a :class:`Path`, when it can name a file.
+
+    Every path atlas is given goes through here first, so a malformed one is one
+    :class:`~atlas.errors.PathError` naming the argument and (a short prefix of) the
+    value, never a bare ``ValueError`` from deep inside the system's calls.
+
+    >>> checked_path("maps/a\\0b.txt", "path")
+    Traceback (most recent call last):
+    ...
+    atlas.errors.PathError: path: not a usable path, it holds a NUL byte: 'maps/a\\x00b.txt'
+    """
+    from .limits import shown
+
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise PathError(
+            f"{what}: expected a path (str or path-like), got {type(value).__name__}"
+        )
+    try:
+        text = os.fspath(value)
+    except TypeError:
+        raise PathError(f"{what}: expected a path (str or path-like)") from None
+    if not isinstance(text, str):
+        raise PathError(f"{what}: expected a path as text, got {type(text).__name__}")
+    if "\0" in text:
+        raise PathError(f"{what}: not a usable path, it holds a NUL byte: {shown(text)}")
+    try:
+        os.fsencode(text)
+    except UnicodeError:
+        raise PathError(
+            f"{what}: not a usable path, the file system cannot write its characters: "
+            f"{shown(text)}"
+        ) from None
+    return Path(text)
+
+
+#: The errors numbers that say the storage under a folder failed, not the path.
+_STORAGE_ERRNOS = frozenset(
+    getattr(errno_mod, name)
+    for name in ("ENOSPC", "EDQUOT", "EROFS", "EIO", "EFBIG", "EACCES", "EPERM")
+    if hasattr(errno_mod, name)
+)
+
+
+def storage_error(exc: OSError, folder: str | os.PathLike[str], what: str = "") -> StorageError:
+    """The :class:`~atlas.errors.StorageError` naming ``folder`` (``what`` says whose it
+    is: ``"the site"``, ``"the cache"``) for the system's error ``exc``."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    name = os.fspath(folder)
+    head = f"cannot write in {what + ' ' if what else ''}{name!r}"
+    return StorageError(f"{head}: {reason}", folder=name, errno=exc.errno)
+
+
+@contextmanager
+def writing_in(folder: str | os.PathLike[str], what: str = "") -> Iterator[None]:
+    """Turn a failed write under ``folder`` (a full disk, a read-only file system, a
+    quota, no permission) into a :class:`~atlas.errors.StorageError` naming the folder,
+    so the command says which of its folders failed, not ``[Errno 28] No space left on
+    device`` alone.  Other errors pass unchanged."""
+    try:
+        yield
+    except StorageError:
+        raise
+    except OSError as exc:
+        if exc.errno in _STORAGE_ERRNOS:
+            raise storage_error(exc, folder, what) from exc
+        raise
+
+
+def read_json_file(
+    path: str | os.PathLike[str],
+    limit: int,
+    error: Callable[..., Exception],
+    *,
+    what: str = "file",
+) -> Any:
+    """The JSON value in the regular file ``path`` (gzip data unpacked), within the
+    readers' limits (:func:`atlas.limits.load_json`: nesting, digits, no NaN): any
+    failure is ``error(message, path=path)``, never a ``RecursionError``."""
+    from .limits import LimitError, load_json
+
+    raw, _ = read_maybe_gzip(path, limit, error, what=what)
+    try:
+        return load_json(raw)
+    except LimitError as exc:
+        raise error(str(exc), path=path) from None
+    except UnicodeDecodeError:
+        raise error("not UTF-8 text", path=path) from None
+    except json.JSONDecodeError as exc:
+        raise error(f"not JSON: {exc.msg}", path=path, line=exc.lineno) from None
+
+
+def read_toml_file(
+    path: str | os.PathLike[str],
+    error: Callable[..., Exception],
+    *,
+    limit: int | None = None,
+) -> tuple[dict[str, Any], str]:
+    """The TOML table in the regular file ``path`` and its text, within the limits
+    (:func:`atlas.limits.load_toml`, at most :data:`~atlas.limits.MAX_TOML_BYTES`);
+    any failure is ``error(message, path=path[, line=N])``."""
+    import tomllib
+
+    from .limits import MAX_TOML_BYTES, LimitError, load_toml
+
+    raw = read_regular_file(path, MAX_TOML_BYTES if limit is None else limit, error)
+    try:
+        text = raw.decode("utf-8")
+        return load_toml(text), text
+    except UnicodeDecodeError:
+        raise error("not UTF-8 text", path=path) from None
+    except LimitError as exc:
+        raise error(str(exc), path=path) from None
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise error(
+            f"not TOML: {exc}", path=path, line=int(m.group(1)) if m else None
+        ) from None
 
 
 def default_mode(*, directory: bool = False) -> int:
@@ -104,6 +231,9 @@ def read_regular_file(
         fd = os.open(path, flags)
     except OSError as exc:
         raise error(f"cannot read file: {exc.strerror or exc}", path=path) from None
+    except (ValueError, TypeError):  # a NUL byte, a character the system cannot write
+        checked_path(path)
+        raise
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -192,7 +322,7 @@ def check_output_path(
         Naming the path and why it cannot be written (``atlas play --record
         /nonexistent/x.json`` fails before the game is played).
     """
-    p = Path(path)
+    p = checked_path(path)
 
     def refused(why: str) -> OutputFolderError:
         return OutputFolderError(located(p, None, why))
@@ -232,7 +362,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     temporary, and a killed one leaves only a temporary the next run on the folder
     removes (:func:`remove_stale_temporaries`)."""
     p = Path(path)
-    with Temporary(p.parent, "write", p.name) as tmp:
+    with writing_in(p.parent or "."), Temporary(p.parent, "write", p.name) as tmp:
         part = tmp.path / (p.name + ".part")
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as fh:
@@ -418,9 +548,11 @@ def temporary_mark(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
             if names == [TEMPORARY_MARKER]
             else None
         )
+    from .limits import LimitError, load_json
+
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        data = load_json(raw)
+    except (UnicodeDecodeError, ValueError, LimitError):
         return None
     if not isinstance(data, dict) or data.get("format") != "atlas-temporary":
         return None

@@ -26,10 +26,21 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "MAX_RECORD_BYTES",
     "MAX_TRACE_BYTES",
+    "MAX_TOML_BYTES",
+    "MAX_COUNT",
+    "MAX_JOBS",
+    "MAX_SEED",
+    "MAX_SECONDS",
     "LimitError",
     "whole_number",
+    "shown",
     "json_depth",
+    "value_depth",
+    "check_depth",
     "load_json",
+    "load_toml",
+    "count_in_range",
+    "seconds_in_range",
 ]
 
 #: Cells of a map's grid at most (a 2000 x 2000 board); the biggest contest map has 2,500.
@@ -47,6 +58,23 @@ MAX_JSON_DEPTH = 64
 MAX_RECORD_BYTES = 32 * 1024 * 1024
 #: Bytes of an official Outpost trace after decompression (a 200-turn trace: 175 KB).
 MAX_TRACE_BYTES = 64 * 1024 * 1024
+#: Bytes of a TOML file (a tournament plan: a few hundred bytes).
+MAX_TOML_BYTES = 1024 * 1024
+
+# The ranges of what a command line or an API call asks for, each checked before the
+# work it sizes starts (a count of 10**23 is refused before a schedule is allocated).
+
+#: Games per seating, seeds, fairness games, random opening moves: at most this many.
+#: A tournament's largest real schedule is a few hundred games per pairing.
+MAX_COUNT = 100_000
+#: Worker processes at most (a machine has tens of cores, not thousands).
+MAX_JOBS = 1024
+#: The largest seed: seeds are whole numbers from 0 to 2**64 - 1 (numpy's seed
+#: sequences refuse negative ones; a record's numbers have at most 20 digits).
+MAX_SEED = 2**64 - 1
+#: Seconds per move at most: one day.  A limit that cannot end (``inf``, ``nan``) is
+#: refused, so that every search ends on its own.
+MAX_SECONDS = 86_400.0
 
 _WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 
@@ -81,8 +109,16 @@ def whole_number(token: str, what: str = "number") -> int:
     return int(token)
 
 
-def _shown(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to its first ``limit`` characters.
+
+    >>> shown("1" * 100)
+    "'1111111111111111111111111111111111111...'"
+    """
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+_shown = shown
 
 
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -108,6 +144,65 @@ def json_depth(data: bytes) -> int:
     if steps.size == 0:
         return 0
     return int(max(0, np.cumsum(steps).max()))
+
+
+def value_depth(value: Any, max_depth: int = MAX_JSON_DEPTH) -> int:
+    """The deepest nesting of lists, tuples and dicts in the Python value ``value``.
+
+    Iterative (no recursion), each container visited once (a value that shares a list
+    in many places costs its size, not its paths), and it stops as soon as the nesting
+    passes ``max_depth``: a value that contains itself, or one nested a million deep,
+    raises :class:`LimitError` at ``max_depth + 1`` levels.
+
+    >>> value_depth({"a": [1, [2]]})
+    3
+    >>> loop = []
+    >>> loop.append(loop)
+    >>> value_depth(loop)
+    Traceback (most recent call last):
+    ...
+    atlas.limits.LimitError: nested more than 64 deep
+    """
+    containers = (list, tuple, dict)
+    if not isinstance(value, containers):
+        return 0
+    height: dict[int, int] = {}
+    # each frame: the container, its children still to visit, the tallest child so far
+    stack: list[tuple[Any, Any, int]] = []
+
+    def children(v: Any) -> Any:
+        return iter(v.values() if isinstance(v, dict) else v)
+
+    stack.append((value, children(value), 0))
+    while True:
+        here, rest, tallest = stack[-1]
+        for child in rest:
+            if isinstance(child, containers):
+                known = height.get(id(child))
+                if known is not None:
+                    tallest = max(tallest, known)
+                    continue
+                stack[-1] = (here, rest, tallest)
+                if len(stack) >= max_depth:
+                    raise LimitError(f"nested more than {max_depth} deep")
+                stack.append((child, children(child), 0))
+                break
+        else:
+            stack.pop()
+            height[id(here)] = tallest + 1
+            if not stack:
+                return tallest + 1
+            parent, prest, ptallest = stack[-1]
+            stack[-1] = (parent, prest, max(ptallest, tallest + 1))
+
+
+def check_depth(value: Any, what: str, max_depth: int = MAX_JSON_DEPTH) -> None:
+    """:class:`LimitError` naming ``what`` when ``value`` nests deeper than ``max_depth``
+    (:func:`value_depth`)."""
+    try:
+        value_depth(value, max_depth)
+    except LimitError as exc:
+        raise LimitError(f"{what} is {exc}") from None
 
 
 def _bounded_int(text: str) -> int:
@@ -141,3 +236,96 @@ def load_json(data: bytes | str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise LimitError(f"JSON nested {depth} deep, more than {max_depth}")
     text = data if isinstance(data, str) else raw.decode("utf-8")
     return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+
+
+def load_toml(text: str, *, max_depth: int = MAX_JSON_DEPTH) -> dict[str, Any]:
+    """``tomllib.loads`` within the limits: nesting of arrays, inline tables and tables
+    (dotted keys too) at most ``max_depth`` deep.
+
+    The standard library's parser recurses into each array and inline table, and
+    builds tables of dotted keys as deep as the keys go; a nesting it cannot parse is
+    refused as :class:`LimitError`, and so is a parsed value deeper than ``max_depth``
+    (checked without recursion, :func:`value_depth`).
+
+    Raises
+    ------
+    LimitError
+        Nested deeper than ``max_depth``.
+    tomllib.TOMLDecodeError
+        Not TOML (its message says the line).
+    """
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise LimitError(f"TOML nested more than {max_depth} deep") from None
+    try:
+        value_depth(data, max_depth)
+    except LimitError:
+        raise LimitError(f"TOML nested more than {max_depth} deep") from None
+    return data
+
+
+def count_in_range(value: Any, what: str, minimum: int, maximum: int = MAX_COUNT) -> int:
+    """``value`` as a whole number from ``minimum`` to ``maximum``; a ``str`` is read as
+    ASCII digits (at most :data:`MAX_INT_DIGITS`, before converting).
+
+    Raises :class:`LimitError` naming ``what`` and at most a short prefix of the value.
+
+    >>> count_in_range("12", "n", 0, 9)
+    Traceback (most recent call last):
+    ...
+    atlas.limits.LimitError: n: expected a whole number at least 0 and at most 9, got '12'
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        if not _WHOLE.fullmatch(text) or len(text.lstrip("+-")) > MAX_INT_DIGITS:
+            raise LimitError(
+                f"{what}: expected a whole number at least {minimum:,} and at most "
+                f"{maximum:,}, got {shown(value, 20)}"
+            )
+        number = int(text)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = int(value)
+    else:
+        raise LimitError(f"{what}: expected a whole number, got {type(value).__name__}")
+    if not minimum <= number <= maximum:
+        raise LimitError(
+            f"{what}: expected a whole number at least {minimum:,} and at most "
+            f"{maximum:,}, got {shown(str(number), 20)}"
+        )
+    return number
+
+
+def seconds_in_range(
+    value: Any, what: str, maximum: float = MAX_SECONDS, unit: str = "number of seconds"
+) -> float:
+    """``value`` as a number of seconds, more than 0 and at most ``maximum`` (``inf``
+    and ``nan`` refused: a limit that cannot end); a ``str`` is read as a decimal
+    number.  Raises :class:`LimitError` naming ``what``.
+
+    >>> seconds_in_range("inf", "--t", 60)
+    Traceback (most recent call last):
+    ...
+    atlas.limits.LimitError: --t: expected a positive number of seconds, at most 60, got 'inf'
+    """
+    if isinstance(value, str):
+        try:
+            number = float(value) if len(value) <= 100 else float("nan")
+        except ValueError:
+            raise LimitError(f"{what}: expected a {unit}, got {shown(value)}") from None
+        given = shown(value)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except OverflowError:
+            number = float("inf")
+        given = shown(repr(value))
+    else:
+        raise LimitError(f"{what}: expected a {unit}, got {type(value).__name__}")
+    if not (0 < number <= maximum):  # nan compares false
+        raise LimitError(
+            f"{what}: expected a positive {unit}, at most {maximum:,.0f}, got {given}"
+        )
+    return number

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ArgumentError, UnknownNameError
+from ..fsutil import checked_path
+from ..limits import MAX_COUNT, MAX_JOBS, MAX_SECONDS, MAX_SEED
 
 if TYPE_CHECKING:
     from ..maps import GameMap
@@ -69,13 +71,13 @@ def source_of(value: object, what: str) -> tuple[Path | None, str | None]:
     ``str`` is a file name.
     """
     if isinstance(value, os.PathLike):
-        return Path(value), None
+        return checked_path(value, what), None
     if isinstance(value, str):
         if "\n" in value or "\r" in value:
             return None, value
         if not value.strip():
             raise ArgumentError(f"{what}: expected a file or a map's text, got an empty string")
-        return Path(value), None
+        return checked_path(value, what), None
     raise ArgumentError(
         f"{what}: expected a file (str or path) or the text, got {short(value)}"
     )
@@ -136,13 +138,20 @@ def game_map_of(value: object, what: str = "game_map") -> GameMap:
 def path_of(value: object, what: str) -> Path:
     """``value`` as a path (a str or a path-like)."""
     if isinstance(value, (str, os.PathLike)) and str(value).strip():
-        return Path(value)
+        return checked_path(value, what)
     raise ArgumentError(f"{what}: expected a path (str or path-like), got {short(value)}")
 
 
 def cache_of(value: object, what: str = "cache") -> Path | None:
-    """The folder of played games shared with ``atlas build`` (``None``: no cache)."""
-    return None if value is None else path_of(value, what)
+    """The folder of played games shared with ``atlas build`` (``None``: no cache).
+    A path that is there and is not a folder is refused, not silently never used."""
+    from ..render.site.cache import check_cache_root
+
+    if value is None:
+        return None
+    folder = path_of(value, what)
+    check_cache_root(folder)
+    return folder
 
 
 def seconds(value: object, what: str = "time") -> float:
@@ -151,23 +160,29 @@ def seconds(value: object, what: str = "time") -> float:
         raise ArgumentError(f"{what}: expected a number of seconds, got {short(value)}")
     if not (value > 0 and math.isfinite(value)):
         raise ArgumentError(f"{what}: expected a positive number, got {value!r}")
+    if value > MAX_SECONDS:
+        raise ArgumentError(
+            f"{what}: expected at most {MAX_SECONDS:,.0f} seconds, got {value:g}"
+        )
     return float(value)
 
 
-def whole(value: object, what: str, minimum: int) -> int:
-    """A whole number of at least ``minimum`` (the CLI's counts)."""
+def whole(value: object, what: str, minimum: int, maximum: int | None = None) -> int:
+    """A whole number from ``minimum`` to ``maximum`` (the CLI's counts; by default at
+    most :data:`~atlas.limits.MAX_JOBS` for ``jobs``, else :data:`~atlas.limits.MAX_COUNT`)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ArgumentError(f"{what}: expected a whole number, got {short(value)}")
     if value < minimum:
-        raise ArgumentError(f"{what}: expected at least {minimum}, got {value}")
+        raise ArgumentError(f"{what}: expected at least {minimum}, got {short(value)}")
+    top = maximum if maximum is not None else MAX_JOBS if what == "jobs" else MAX_COUNT
+    if value > top:
+        raise ArgumentError(f"{what}: expected at most {top:,}, got {short(value, 30)}")
     return int(value)
 
 
 def seed_of(value: object, what: str = "seed") -> int:
-    """A game's seed: any whole number."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ArgumentError(f"{what}: expected a whole number, got {short(value)}")
-    return int(value)
+    """A game's seed: a whole number from 0 to :data:`~atlas.limits.MAX_SEED`."""
+    return whole(value, what, 0, MAX_SEED)
 
 
 def jobs_of(value: object, what: str = "jobs") -> int | None:

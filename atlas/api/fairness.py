@@ -234,7 +234,8 @@ def fairness(
     games : int
         Games per seating, each with its own seed (0: the exact facts alone).
     time : float
-        Seconds per move.
+        Seconds per move, more than 0 and at most 86,400; a Python object's first
+        answer is judged late only past 30 s, as in :func:`play`.
     opening : int
         Random moves each seat opens with, drawn from the game's seed, the same in
         every game of a seat-swapped group (0: the bots play every move).

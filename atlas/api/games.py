@@ -111,7 +111,14 @@ def play(
     seed : int
         The game's seed: the same seed, map and bots give the same record.
     time : float or sequence of float
-        Seconds per move, for every seat or one per seat.
+        Seconds per move, for every seat or one per seat: more than 0 and at most
+        86,400 (a day; a limit that cannot end is refused).  A built-in bot or a Python
+        object is handed this deadline, and its answer is a timeout only past 1.25 ×
+        ``time`` + 0.05 s; its *first* answer only past 30 s, whatever ``time`` says
+        (a built-in bot may compile its kernels then:
+        :data:`atlas.arena.runner.COMPILE_ALLOWANCE`).  An object with a
+        ``first_move_time`` attribute is judged by that (or ``time``, the larger)
+        instead.
     params : mapping, optional
         Game parameters over the game's defaults (``docs/cli.md`` lists them).
     compat : {"spec", "official"}, optional

@@ -45,7 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AtlasError, OutputFolderError, PlanError, RecordError
-from ..fsutil import remove_stale_temporaries, write_atomically
+from ..fsutil import read_toml_file, remove_stale_temporaries, write_atomically, writing_in
+from ..limits import LimitError, check_depth, count_in_range, load_json, seconds_in_range
 from ..maps import GameMap, find_maps, read_map
 from ..sim.records import Record, load_record, save_record
 from ..sim.registry import game_modules, get_info
@@ -236,23 +237,10 @@ def load_plan(path: str | os.PathLike[str]) -> TournamentPlan:
         value is out of range, a map pattern matches nothing, or a player cannot be
         run; the message names the file, the line and the key.
     """
-    import tomllib
-
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise PlanError(f"cannot read file: {exc.strerror or exc}", path=p) from None
-    try:
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise PlanError("not UTF-8 text", path=p) from None
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise PlanError(
-            f"not TOML: {exc}", path=p, line=int(m.group(1)) if m else None
-        ) from None
+    # within the readers' limits: a regular file, 1 MiB, nesting (a RecursionError of
+    # the TOML parser is a PlanError naming the file)
+    data, text = read_toml_file(p, PlanError)
     return plan_from_data(data, p.parent, source=str(p), text=text)
 
 
@@ -276,6 +264,10 @@ def plan_from_data(
     """
     p = source
     src = source
+    try:  # a dict given to the API may nest as deep as it likes; a file was checked
+        check_depth(data, "the plan")
+    except LimitError as exc:
+        raise PlanError(str(exc), path=p) from None
     _typed(src, text, data, _TOP, "")
     for key in ("game", "maps", "bots"):
         if key not in data:
@@ -316,8 +308,11 @@ def plan_from_data(
             player = parse_player(spec, cwd=cwd if "command" in b else None)
         except AtlasError as exc:
             raise _fail(src, text, f"bots[{i}]: {exc}", "name", "bots", i) from None
-        if "time" in b and b["time"] <= 0:
-            raise _fail(src, text, f"bots[{i}].time should be more than 0", "time", "bots", i)
+        if "time" in b:
+            try:
+                seconds_in_range(b["time"], f"bots[{i}].time")
+            except LimitError as exc:
+                raise _fail(src, text, str(exc), "time", "bots", i) from None
         limits = dict(common_limits)
         limits.update(_pairs(src, text, b.get("limits", {}), "limits", "bots", i, True))
         env = dict(common_env)
@@ -332,12 +327,14 @@ def plan_from_data(
             tuple(sorted(env.items())),
         )
         players.append(player)
-    seeds = data.get("seeds", 1)
-    if seeds < 1:
-        raise _fail(src, text, "seeds should be at least 1", "seeds")
-    time_limit = float(data.get("time", 0.1))
-    if time_limit <= 0:
-        raise _fail(src, text, "time should be more than 0", "time")
+    try:  # finite ranges, checked before any game is scheduled (docs/security.md)
+        seeds = count_in_range(data.get("seeds", 1), "seeds", 1)
+    except LimitError as exc:
+        raise _fail(src, text, str(exc), "seeds") from None
+    try:
+        time_limit = seconds_in_range(data.get("time", 0.1), "time")
+    except LimitError as exc:
+        raise _fail(src, text, str(exc), "time") from None
     schedule = data.get("schedule", "round-robin")
     if schedule not in SCHEDULES:
         raise _fail(
@@ -453,6 +450,14 @@ def _checked(plan: TournamentPlan, src: str | None, text: str) -> TournamentPlan
     bots, programs that exist."""
     from ..bots.registry import bot_names
 
+    for key, check in (
+        ("seeds", lambda: count_in_range(plan.seeds, "seeds", 1)),
+        ("time", lambda: seconds_in_range(plan.time, "time")),
+    ):
+        try:  # finite ranges, before any game is scheduled (the flag form too)
+            check()
+        except LimitError as exc:
+            raise _fail(src, text, str(exc), key) from None
     try:
         check_unique(plan.players)
     except AtlasError as exc:
@@ -557,8 +562,10 @@ def _prepare_folder(out: Path, plan: TournamentPlan, resume: bool, force: bool) 
                 f"{out} holds files atlas did not write; give an empty or new folder"
             )
         try:
-            mine = json.loads(marker.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            mine = load_json(marker.read_bytes())
+        except (OSError, ValueError):  # LimitError is a ValueError: nested too deep
+            mine = {}
+        if not isinstance(mine, dict):
             mine = {}
         if mine.get("plan") != plan.digest and not force:
             raise OutputFolderError(
@@ -570,14 +577,15 @@ def _prepare_folder(out: Path, plan: TournamentPlan, resume: bool, force: bool) 
                 f"{out} already holds this tournament; --resume plays the games that are "
                 "missing, --force plays them all again"
             )
-    out.mkdir(parents=True, exist_ok=True)
-    # the marker first: a run killed after it leaves a folder the next run knows
-    _atomic_text(
-        marker,
-        json.dumps({"format": "atlas-tournament-folder", "version": 1, "plan": plan.digest})
-        + "\n",
-    )
-    (out / "records").mkdir(exist_ok=True)
+    with writing_in(out, "the tournament folder"):  # read-only, full: said, named
+        out.mkdir(parents=True, exist_ok=True)
+        # the marker first: a run killed after it leaves a folder the next run knows
+        _atomic_text(
+            marker,
+            json.dumps({"format": "atlas-tournament-folder", "version": 1, "plan": plan.digest})
+            + "\n",
+        )
+        (out / "records").mkdir(exist_ok=True)
     if force and not resume:
         for old in (out / "records").iterdir():  # only what atlas wrote there
             if _RECORD_FILE.match(old.name) and old.is_file():
@@ -623,6 +631,9 @@ def run_plan(
     OutputFolderError
         ``out`` holds what atlas did not write, or another tournament (nothing is
         touched then).
+    StorageError
+        ``out`` cannot be written (read-only, a full disk): names the folder; the
+        records written before stay, and ``resume`` plays the rest.
     """
     specs = plan.specs()
     folder = None if out is None else Path(out)

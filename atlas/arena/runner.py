@@ -18,7 +18,10 @@ import numpy as np
 
 from ..bots.base import BotBase, as_bot
 from ..bots.registry import make_bot
-from ..errors import BotError, IllegalMoveError, InvalidMoveError
+from ..bots.stop import check as check_stop
+from ..bots.stop import interrupt, requested, stop_policy
+from ..errors import ArgumentError, BotError, IllegalMoveError, InvalidMoveError
+from ..limits import MAX_SECONDS
 from ..maps import GameMap
 from ..sim import get_game
 from ..sim.base import Outcome, Reason, Status
@@ -209,6 +212,42 @@ def play_game(
         seat_times = [float(x) for x in time_limit]
         if len(seat_times) != n:
             raise BotError(f"{n} time limits expected, one per seat, got {len(seat_times)}")
+    if not all(0 < t <= MAX_SECONDS for t in seat_times):  # nan fails too
+        raise ArgumentError(
+            f"time_limit: expected seconds more than 0, at most {MAX_SECONDS:,.0f} "
+            f"(a limit that cannot end is refused), got {seat_times}"[:200]
+        )
+    with stop_policy(only_default=True):  # Ctrl-C in a caller's program: the same policy
+        return _play(
+            game_name,
+            game,
+            game_map,
+            players,
+            params,
+            seed,
+            seat_times,
+            first_move_time,
+            containment,
+            meters,
+            opening,
+        )
+
+
+def _play(
+    game_name: str,
+    game: Any,
+    game_map: GameMap,
+    players: Sequence[Any],
+    params: Mapping[str, Any] | None,
+    seed: int,
+    seat_times: list[float],
+    first_move_time: float | None,
+    containment: Containment | Sequence[Containment | None] | None,
+    meters: Meters,
+    opening: int,
+) -> Record:
+    """:func:`play_game` once its arguments are checked."""
+    n = game.info.num_players
     state = game.initial_state(game_map, params)
     builder = RecordBuilder(game, game_map, params, [player_entry(p) for p in players], seed)
     bots: list[BotBase | None] = [None] * n
@@ -227,10 +266,12 @@ def play_game(
         for seat, bot in enumerate(seated):
             try:
                 bot.start(game_map, dict(builder.params), seat)
-            except Exception as exc:  # a bot that cannot start loses, the game goes on
+            except BaseException as exc:  # a bot that cannot start loses, the game goes on
+                _leave_or_stop(exc)
                 failed[seat] = (Status.CRASHED, 0, _failure_text(exc))
         ends_on_failure = n == 2 and not game.info.simultaneous
         while game.outcome(state) is None:
+            check_stop()  # SIGINT or SIGTERM: no more turns, nothing recorded
             seats = tuple(game.to_move(state))
             turn = len(builder.turns)
             moves: dict[PlayerId, Any] = {}
@@ -337,7 +378,21 @@ def _seat_containment(
 def _failure_text(exc: BaseException) -> str:
     if isinstance(exc, BotFailure):
         return exc.detail
+    if isinstance(exc, SystemExit):
+        return f"SystemExit: the bot tried to end atlas (sys.exit({exc.code!r}))"[:300]
     return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _leave_or_stop(exc: BaseException) -> None:
+    """Re-raise what is not the bot's doing: the user's interrupt (``SIGINT`` or
+    ``SIGTERM`` noted by :mod:`atlas.bots.stop`, whatever the bot raised meanwhile) as
+    its ``KeyboardInterrupt``, and ``GeneratorExit``.  Anything else a bot's code raised,
+    ``SystemExit`` and its own ``KeyboardInterrupt`` included (a Python object's
+    ``move`` that calls ``sys.exit``), is the bot's crash: it loses that game."""
+    if requested():
+        raise interrupt() from exc
+    if isinstance(exc, GeneratorExit):
+        raise exc
 
 
 def _ask(
@@ -359,11 +414,14 @@ def _ask(
     try:
         move = bot.move(state.copy(), seat, t0 + limit)
     except BotFailure as exc:
+        check_stop()  # the user's interrupt is not the bot's failure
         elapsed = time.perf_counter() - t0
         return None, elapsed, _spent(c0, clock()), (exc.status, exc.detail)
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt: a bot that leaves
+        _leave_or_stop(exc)
         elapsed = time.perf_counter() - t0
         return None, elapsed, _spent(c0, clock()), (Status.CRASHED, _failure_text(exc))
+    check_stop()  # a search the interrupt cut short answered: not recorded
     elapsed = time.perf_counter() - t0
     used = _spent(c0, clock())
     if elapsed > judge:

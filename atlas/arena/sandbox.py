@@ -130,13 +130,17 @@ class BotLimits:
             return replace(self, **{key: None})
         sized = key in ("memory", "file_size")
         number = parse_size(value) if sized else _whole(value)
-        if number is None or number < (0 if key == "file_size" else 1):
+        if number is None or not (0 if key == "file_size" else 1) <= number <= MAX_LIMIT:
             unit = " (bytes, or with K, M, G)" if sized else ""
             raise BotError(
-                f"bot limit {name} should be a whole number{unit} or 'none', got {value!r}"
+                f"bot limit {name} should be a whole number{unit} up to 2**63 - 1 or "
+                f"'none', got {value[:40]!r}"
             )
         return replace(self, **{key: number})
 
+
+#: The largest value of a limit (what ``setrlimit`` takes); ``none`` lifts a limit.
+MAX_LIMIT = 2**63 - 1
 
 #: The names of the limits, as :meth:`BotLimits.with_option` takes them.
 LIMIT_NAMES = tuple(f.name for f in fields(BotLimits))

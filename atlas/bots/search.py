@@ -36,6 +36,7 @@ import numpy as np
 
 from ..jit import LazyKernel, built
 from ..jit import numba as lazy
+from . import stop as _stop
 from .base import BotBase
 
 __all__ = [
@@ -109,21 +110,35 @@ class _Clock:
         self.processor = False
 
     def now(self) -> float:
-        return time.thread_time() if self.processor else time.perf_counter()
+        # once SIGINT or SIGTERM asked atlas to stop (atlas.bots.stop), every deadline
+        # is past: a search in progress ends at its next poll of this clock
+        t = time.thread_time() if self.processor else time.perf_counter()
+        return t + _stop.CLOCK_JUMP if _stop.STATE[0] else t
 
 
 _CLOCK = _Clock()
+_stop.quiet_in(_Clock.now)  # read from compiled code: a signal there is noted, not raised
 
 
 def clock_now() -> float:
     """The searches' clock, read from Python: ``time.perf_counter()`` unless a benchmark
-    switched to the processor's (:func:`processor_clock`)."""
+    switched to the processor's (:func:`processor_clock`).
+
+    Raises the stop's ``KeyboardInterrupt`` (or :class:`~atlas.bots.stop.Terminated`)
+    once a signal asked atlas to stop (:mod:`atlas.bots.stop`): a bot's Python code
+    reads this clock after its kernel returns, and ends there.
+    """
+    _stop.check()
     return _CLOCK.now()
+
+
+_stop._PYTHON_CALLERS.add(clock_now.__code__)
 
 
 def on_clock(deadline: float) -> float:
     """A ``time.perf_counter`` deadline in the terms of :func:`clock_now` (the same seconds
     from now).  The identity while the wall clock is read."""
+    _stop.check()
     if not _CLOCK.processor:
         return deadline
     return time.thread_time() + (deadline - time.perf_counter())

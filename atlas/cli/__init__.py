@@ -20,8 +20,9 @@ names no game (they come from the registry).  After changing the parser, ``pytho
 tools/make_cli_doc.py`` rewrites ``docs/cli.md``.
 
 Exit status: 0 success, 1 a failed check (invalid map, trace that does not replay, a
-build with broken maps under ``--strict``), 2 usage errors and unreadable input, 130
-interrupted.
+build with broken maps under ``--strict``), 2 usage errors, unreadable input and a
+folder that cannot be written (a full disk), 130 interrupted (``SIGINT``), 143
+terminated (``SIGTERM``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from .._version import __version__
+from ..bots.stop import Terminated, stop_policy
 from ..errors import AtlasError
 from .common import (
     COMPAT_WORDS,
@@ -154,20 +155,8 @@ def compiling(args: argparse.Namespace) -> tuple[str, float]:
     return str(what), float(seconds)
 
 
-class Terminated(KeyboardInterrupt):
-    """``SIGTERM`` reached atlas: it ends as on Ctrl-C (every bot and worker ended, every
-    finished record kept), with exit status 143."""
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise Terminated()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``atlas`` with ``argv`` (default: the command line); return the exit status."""
-    import signal
-    import threading
-
     from ..games import skipped_games
 
     for game, why in skipped_games().items():
@@ -175,18 +164,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     fail = _subparser(parser, args.command).error
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    else:  # pragma: no cover - atlas called from a thread: signals stay the caller's
-        previous = None
     from ..jit import compile_notice
 
     try:
-        quiet = getattr(args, "quiet", False)
-        terminal = not quiet and bool(getattr(sys.stderr, "isatty", lambda: False)())
-        what, seconds = compiling(args) if terminal else COMPILING
-        with compile_notice(what, seconds, terminal=False if quiet else None):
-            return int(args.func(args, fail) or 0)
+        # SIGINT and SIGTERM stop every command within a poll of the searches' clock,
+        # never recorded as a bot's crash (atlas.bots.stop; outside the main thread the
+        # caller's handlers stay)
+        with stop_policy():
+            quiet = getattr(args, "quiet", False)
+            terminal = not quiet and bool(getattr(sys.stderr, "isatty", lambda: False)())
+            what, seconds = compiling(args) if terminal else COMPILING
+            with compile_notice(what, seconds, terminal=False if quiet else None):
+                return int(args.func(args, fail) or 0)
     except AtlasError as exc:
         print(f"atlas: error: {exc}", file=sys.stderr)
         return 2
@@ -194,6 +183,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 143
     except KeyboardInterrupt:
         return 130
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)

@@ -20,6 +20,17 @@ from typing import Any, NoReturn
 
 from ..errors import AtlasError
 from ..jit import INTERPRET_MAX_CELLS
+from ..limits import (
+    MAX_COUNT,
+    MAX_JOBS,
+    MAX_SECONDS,
+    MAX_SEED,
+    LimitError,
+    count_in_range,
+    load_json,
+    seconds_in_range,
+    shown,
+)
 
 __all__ = [
     "Fail",
@@ -46,7 +57,9 @@ __all__ = [
     "add_seed",
     "add_bot_options",
     "positive_float",
+    "load_per_core",
     "count",
+    "seed",
     "progress",
     "print_json",
     "game_params",
@@ -155,41 +168,58 @@ def fill_facts(parser: argparse.ArgumentParser) -> None:
 
 
 def positive_float(text: str) -> float:
-    """An argument's number of seconds, more than 0."""
+    """An argument's number of seconds: more than 0 and at most
+    :data:`~atlas.limits.MAX_SECONDS` (``inf`` and ``nan`` are refused: a limit that
+    cannot end)."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds, got {text!r}"
-        ) from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return value
+        return seconds_in_range(text, "expected", MAX_SECONDS)
+    except LimitError as exc:
+        raise argparse.ArgumentTypeError(_without_what(exc)) from None
 
 
-def count(minimum: int) -> Callable[[str], int]:
-    """An argument's whole number, at least ``minimum``."""
+def load_per_core(text: str) -> float:
+    """An argument's machine load a core: more than 0, at most 1,000."""
+    try:
+        return seconds_in_range(text, "expected", 1000.0, unit="load average a core")
+    except LimitError as exc:
+        raise argparse.ArgumentTypeError(_without_what(exc)) from None
+
+
+def count(minimum: int, maximum: int = MAX_COUNT) -> Callable[[str], int]:
+    """An argument's whole number, from ``minimum`` to ``maximum`` (checked before it is
+    converted: a count of 10**23 is refused before any work)."""
 
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected at least {minimum}, got {value}")
-        return value
+            return count_in_range(text, "expected", minimum, maximum)
+        except LimitError as exc:
+            raise argparse.ArgumentTypeError(_without_what(exc)) from None
 
     parse.__name__ = f"whole number >= {minimum}"
     return parse
 
 
+def seed(text: str) -> int:
+    """An argument's seed: a whole number from 0 to :data:`~atlas.limits.MAX_SEED`."""
+    return count(0, MAX_SEED)(text)
+
+
+def _without_what(exc: LimitError) -> str:
+    """The message of a range check made with ``what="expected"``: ``expected a whole
+    number from 0 to 100,000, got '1000...'`` (argparse names the option)."""
+    text = str(exc)
+    return text[len("expected: ") :] if text.startswith("expected: ") else text
+
+
 def _param_pair(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    try:
-        return key.strip(), json.loads(value)
-    except json.JSONDecodeError:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {shown(text)}")
+    try:  # within the readers' limits: nesting, digits, no NaN
+        return key.strip(), load_json(value)
+    except LimitError as exc:
+        raise argparse.ArgumentTypeError(f"{shown(key.strip())}: {exc}") from None
+    except (json.JSONDecodeError, UnicodeError):
         return key.strip(), value
 
 
@@ -302,10 +332,18 @@ def add_time(
 
 
 def add_count(
-    p: argparse.ArgumentParser | argparse._ArgumentGroup, flag: str, minimum: int, what: str
+    p: argparse.ArgumentParser | argparse._ArgumentGroup,
+    flag: str,
+    minimum: int,
+    what: str,
+    maximum: int | None = None,
 ) -> None:
-    """``flag N``: a whole number of at least ``minimum`` (default ``None``)."""
-    p.add_argument(flag, type=count(minimum), default=None, metavar="N", help=what)
+    """``flag N``: a whole number from ``minimum`` to ``maximum`` (default ``None``;
+    the maximum is :data:`~atlas.limits.MAX_JOBS` for ``--jobs``, else
+    :data:`~atlas.limits.MAX_COUNT`: ``docs/security.md`` lists them)."""
+    if maximum is None:
+        maximum = MAX_JOBS if flag == "--jobs" else MAX_COUNT
+    p.add_argument(flag, type=count(minimum, maximum), default=None, metavar="N", help=what)
 
 
 def add_workers(p: argparse.ArgumentParser) -> None:
@@ -318,11 +356,23 @@ def add_workers(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _cache_folder(text: str) -> str:
+    """``--cache DIR``: a folder, or a path where one can be made (a file is refused)."""
+    from ..render.site.cache import check_cache_root
+
+    try:
+        check_cache_root(text)
+    except AtlasError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def add_cache(p: argparse.ArgumentParser, whose: str) -> None:
     """``--cache DIR`` (default ``.atlas-cache``, the build's) and ``--no-cache``."""
     p.add_argument(
         "--cache",
         metavar="DIR",
+        type=_cache_folder,
         default=".atlas-cache",
         help=f"{whose} cache, shared with atlas build (default: .atlas-cache)",
     )
@@ -331,7 +381,9 @@ def add_cache(p: argparse.ArgumentParser, whose: str) -> None:
 
 def add_seed(p: argparse.ArgumentParser, whose: str) -> None:
     """``--seed N``: the seed of a game or a bot (default 0)."""
-    p.add_argument("--seed", type=int, default=0, help=f"{whose} seed (default 0)")
+    p.add_argument(
+        "--seed", type=seed, default=0, metavar="N", help=f"{whose} seed (default 0)"
+    )
 
 
 def add_bot_options(p: argparse.ArgumentParser) -> None:

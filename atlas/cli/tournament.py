@@ -45,7 +45,7 @@ def add(p: argparse.ArgumentParser) -> None:
     common.add_workers(p)
     p.add_argument(
         "--void-late-under-load",
-        type=common.positive_float,
+        type=common.load_per_core,
         default=None,
         metavar="LOAD",
         help="void the games lost on time while the machine's 1-minute load average "

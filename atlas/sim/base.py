@@ -49,6 +49,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_chec
 import numpy as np
 
 from ..errors import IllegalMoveError, InvalidMoveError, ParamError, choices_text
+from ..limits import LimitError, check_depth
 from ..maps import GameMap
 from ..types import PlayerId
 
@@ -281,6 +282,11 @@ class GameInfo:
         atlas.errors.ParamError: unknown demo parameter 'width'; expected depth
         """
         given = dict(params or {})
+        for key, value in given.items():  # before a value is shown or copied
+            try:
+                check_depth(value, f"{self.name} parameter {str(key)[:40]!r}")
+            except LimitError as exc:
+                raise ParamError(str(exc)) from None
         unknown = sorted(set(given) - {p.name for p in self.params})
         if unknown:
             names = [p.name for p in self.params]

@@ -66,6 +66,11 @@ class ScriptedBot:
                 return {"tron": 2, "isolation": (1, 2), "connect5": 99}[self.game.info.name]
             if self.how == "exit":
                 raise SystemExit(3)
+            if self.how == "interrupt":  # the user's Ctrl-C, as atlas.bots.stop notes it
+                from atlas.bots import stop
+
+                stop.request(2)
+                raise KeyboardInterrupt
         return self.game.random_move(state, player, self.rng)
 
     def close(self):
@@ -169,13 +174,13 @@ def test_bot_that_cannot_start_loses_at_turn_zero():
 
 def test_external_process_is_closed_even_when_the_game_is_interrupted():
     external = TronProtocolBot("tron", [sys.executable, str(EXAMPLES / "tron_bot.py")])
-    leaving = ScriptedBot("tron", "exit", at=2)
+    leaving = ScriptedBot("tron", "interrupt", at=2)
     # A generous move time (answers come at once; it only bounds a hang): a loaded
-    # machine must not end the game by a timeout before the bot leaves at turn 2.
-    with pytest.raises(SystemExit) as info:
+    # machine must not end the game by a timeout before the user stops it at turn 2.
+    # (A bot's own SystemExit loses its game instead: tests/arena/test_interrupts.py.)
+    with pytest.raises(KeyboardInterrupt):
         play_game("tron", MAPS["tron"], [external, leaving], time_limit=60.0)
-    assert info.value.code == 3  # the bot's own exit, passed on
-    assert leaving.calls == 3  # it left at its third move (turn 2)
+    assert leaving.calls == 3  # stopped at its third move (turn 2)
     assert leaving.closed
     assert external.process is not None and external.process.proc.returncode is not None
 

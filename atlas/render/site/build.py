@@ -46,22 +46,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...fsutil import Temporary, default_mode, remove_stale_temporaries
+from ...errors import ArgumentError
+from ...fsutil import Temporary, default_mode, remove_stale_temporaries, writing_in
 from .analysis import analyse_maps, figures_of, load_maps, validate_maps
-from .cache import Cache, code_version
+from .cache import Cache, check_cache_root, code_version
 from .entries import BuildContext, GameEntry, MapEntry
 from .fairness import fairness_sections
 from .output import SiteWriter
 from .pages import FAIRNESS_ORIGIN
 from .replays import feature_games, featured_game, render_games, render_replay
 from .sources import event_void_rule, game_entries, load_event, load_records, shown_paths
-from .swap import SITE_MARKER, check_site_folder, mark_site, move_into_place, recover_site
+from .swap import (
+    SITE_MARKER,
+    check_site_folder,
+    mark_site,
+    move_into_place,
+    recover_site,
+    written_list,
+)
 from .tournament import (
     SiteTournament,
     finish_warm_up,
     plan_tournament,
     play_tournament,
     start_warm_up,
+    stop_warm_up,
 )
 
 __all__ = [
@@ -296,8 +305,10 @@ def write_site(b: Build) -> None:
         b.ctx.out, b.maps, b.games, [shown(p) for p in b.problems], code=b.ctx.version["pages"]
     )
     b.ctx.out.finish()
-    mark_site(b.tmp, b.ctx.out.files)
-    move_into_place(b.tmp, Path(b.options.out_dir), b.tmp.parent / "old")
+    out = Path(b.options.out_dir)
+    with writing_in(out, "the site"):
+        mark_site(b.tmp, b.ctx.out.files)
+        move_into_place(b.tmp, out, b.tmp.parent / "old")
 
 
 #: The stages of a build in order, each timed under its name (:attr:`BuildResult.stages`).
@@ -327,6 +338,37 @@ SITE_FOLDERS = (
 # --------------------------------------------------------------------------- build
 
 
+def check_input_folders(options: BuildOptions) -> None:
+    """The maps and the records the build is given exist: a folder that does not is a
+    mistake in the command, not a site with nothing on it.
+
+    Raises
+    ------
+    ArgumentError
+        Naming the folder that does not exist (``atlas build --maps nope``).
+    """
+    for what, folder in (("maps", options.maps_dir), ("records", options.records_dir)):
+        if folder is None:
+            continue
+        p = Path(folder)
+        if not p.exists():
+            raise ArgumentError(f"the {what} folder {os.fspath(p)!r} does not exist")
+
+
+def _marker_problem(out: Path) -> str | None:
+    """Why the marker of the site at ``out`` cannot be trusted (missing or damaged), as
+    a problem of the build, or None (a sound marker, or no site yet)."""
+    if not out.is_dir() or out.is_symlink() or not any(out.iterdir()):
+        return None
+    listed, why = written_list(out)
+    if listed is not None:
+        return None
+    return (
+        f"the site's list of its files is not usable ({why}): every file of {out} "
+        "that atlas cannot prove it wrote is kept"
+    )
+
+
 def build(options: BuildOptions) -> BuildResult:
     """Build the static site that ``options`` describe: run :data:`STAGES` in order
     in a temporary folder, which the last stage moves into place.
@@ -339,39 +381,52 @@ def build(options: BuildOptions) -> BuildResult:
     Raises
     ------
     OutputFolderError
-        ``out_dir`` holds what atlas did not write (nothing is touched then).
+        ``out_dir`` holds what atlas did not write, or ``cache_dir`` is not a folder
+        (nothing is touched then).
+    StorageError
+        The site's folder failed under a write (a full disk, a read-only file
+        system): names it.  (A cache that cannot be written is a cache that misses.)
+    ArgumentError
+        ``maps_dir`` or ``records_dir`` does not exist.
     """
     from .pages import pages_version
 
     t0 = time.perf_counter()
     out = Path(options.out_dir)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    with writing_in(out, "the site"):
+        out.parent.mkdir(parents=True, exist_ok=True)
     # what killed builds of this site left: their temporaries (an old site taken aside
     # goes back first), before anything is checked or written
     remove_stale_temporaries(out.parent, out.name, recover=recover_site)
     check_site_folder(out)  # before any work: atlas writes only where it may
+    check_input_folders(options)
+    check_cache_root(options.cache_dir)
+    distrust = _marker_problem(out)
     cache = Cache(options.cache_dir)
     cache.remove_stale()
     version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
     version["pages"] = pages_version()
     stages: dict[str, float] = {}
     mark = time.perf_counter()
-    work = Temporary(out.parent, "site", out.name)
-    tmp = work.path / "site"
-    tmp.mkdir(mode=default_mode(directory=True))
-    os.chmod(tmp, default_mode(directory=True))
-    writer = SiteWriter(tmp, out if out.is_dir() else None)
+    with writing_in(out, "the site"):
+        work = Temporary(out.parent, "site", out.name)
+        tmp = work.path / "site"
+        tmp.mkdir(mode=default_mode(directory=True))
+        os.chmod(tmp, default_mode(directory=True))
+    writer = SiteWriter(tmp, out if out.is_dir() else None, out)
     b = Build(options, tmp, BuildContext(writer, cache, version, options.progress))
+    if distrust is not None:
+        b.problems.append(distrust)
     try:
-        for sub in SITE_FOLDERS:
-            (tmp / sub).mkdir(parents=True, exist_ok=True)
+        with writing_in(out, "the site"):
+            for sub in SITE_FOLDERS:
+                (tmp / sub).mkdir(parents=True, exist_ok=True)
         for name, stage in STAGES:
             stage(b)
             now = time.perf_counter()
             stages[name], mark = now - mark, now
     except BaseException:
-        if b.warm is not None:
-            b.warm[0].shutdown(cancel_futures=True)
+        stop_warm_up(b.warm)  # workers compiling are ended, not waited for
         raise
     finally:
         work.remove()  # the old site, swapped into it, goes with it

@@ -23,7 +23,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ...fsutil import Temporary
 
-__all__ = ["Cache", "content_key", "code_version", "code_files", "CODE_PARTS", "CODE_EXCLUDED"]
+__all__ = [
+    "Cache",
+    "check_cache_root",
+    "content_key",
+    "code_version",
+    "code_files",
+    "CODE_PARTS",
+    "CODE_EXCLUDED",
+]
 
 
 #: The parts of atlas whose code decides each kind of cached result.  A part is a file or
@@ -115,6 +123,33 @@ def content_key(*parts: Any) -> str:
     return h.hexdigest()
 
 
+#: Nesting of a cached JSON value at most (atlas's own values nest a few levels; the
+#: check keeps a damaged entry from reaching the decoder's recursion limit).
+_MAX_ENTRY_DEPTH = 256
+
+
+def check_cache_root(root: str | os.PathLike[str] | None) -> None:
+    """Refuse, before any work, a cache named by a path that is there and is not a
+    folder (``--cache notes.txt``): said, not silently never used.  A folder that is
+    missing is made on first use.
+
+    Raises
+    ------
+    OutputFolderError
+        Naming the path and what it is.
+    """
+    if root is None:
+        return
+    p = Path(root)
+    if (p.exists() or p.is_symlink()) and not p.is_dir():
+        from ...errors import OutputFolderError
+
+        raise OutputFolderError(
+            f"the cache {os.fspath(p)!r} is not a folder; name a folder (it is made "
+            "when missing)"
+        )
+
+
 class Cache:
     """Bytes and JSON values under ``root``, by kind and key.
 
@@ -203,9 +238,13 @@ class Cache:
         data = self.get_bytes(kind, key)
         if data is None:
             return None
-        try:
+        from ...limits import json_depth
+
+        try:  # a damaged entry, even one nested too deep to parse, is a miss
+            if json_depth(data) > _MAX_ENTRY_DEPTH:
+                raise ValueError("nested too deep")
             return json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (UnicodeDecodeError, ValueError):
             self.hits -= 1
             self.misses += 1
             return None

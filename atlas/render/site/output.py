@@ -23,6 +23,9 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from ...fsutil import writing_in
+from ...limits import load_json
+
 __all__ = ["SiteWriter", "MANIFEST"]
 
 #: The manifest of a built site: relative path -> content key of the keyed files.
@@ -40,16 +43,19 @@ class SiteWriter:
         Every file put, as its path in the site (the site's marker lists them).
     """
 
-    def __init__(self, tmp: Path, previous: Path | None) -> None:
+    def __init__(self, tmp: Path, previous: Path | None, site: Path | None = None) -> None:
         self.tmp = tmp
+        #: The folder the site goes to, which a failed write names (``tmp`` is beside it,
+        #: on its disk): :class:`~atlas.errors.StorageError`.
+        self.site = site if site is not None else tmp
         self.previous = previous if previous is not None and previous.is_dir() else None
         self.old_keys: dict[str, str] = {}
         if self.previous is not None:
-            try:
-                data = json.loads((self.previous / MANIFEST).read_text(encoding="utf-8"))
+            try:  # within the readers' limits: a damaged manifest keeps nothing by key
+                data = load_json((self.previous / MANIFEST).read_bytes())
                 if isinstance(data, dict):
-                    self.old_keys = {str(k): str(v) for k, v in data.items()}
-            except (OSError, ValueError):
+                    self.old_keys = {str(k): v for k, v in data.items() if isinstance(v, str)}
+            except (OSError, ValueError):  # LimitError and UnicodeError are ValueErrors
                 self.old_keys = {}
         self.keys: dict[str, str] = {}
         self.files: list[str] = []
@@ -100,7 +106,8 @@ class SiteWriter:
         dst = os.path.join(self._tmp, rel)
         folder = os.path.dirname(dst)
         if folder not in self._dirs:
-            os.makedirs(folder, exist_ok=True)
+            with writing_in(self.site, "the site"):
+                os.makedirs(folder, exist_ok=True)
             self._dirs.add(folder)
         self.files.append(rel)
         if key is not None:
@@ -118,7 +125,7 @@ class SiteWriter:
                 same = False
             if same and self._keep(rel):
                 return
-        with open(dst, "wb") as fh:
+        with writing_in(self.site, "the site"), open(dst, "wb") as fh:
             fh.write(raw)
         self.written += 1
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import AtlasError, PlanError, RecordError, located
-from ...fsutil import read_regular_file, temporary_mark
+from ...fsutil import read_json_file, read_regular_file, read_toml_file, temporary_mark
 from .cache import Cache, content_key
 from .entries import GameEntry, MapEntry, RecordHead
 from .pages import slugify
@@ -186,22 +186,12 @@ def load_event(
     name = folder.resolve().name or "tournament"
     plan = folder / "tournament.toml"
     if plan.is_file() and not plan.is_symlink():
-        import tomllib
-
-        try:
-            data = tomllib.loads(read_regular_file(plan, 1 << 20, PlanError).decode("utf-8"))
+        try:  # within the readers' limits: a deep nesting is a problem, not a crash
+            data, _ = read_toml_file(plan, PlanError)
             if isinstance(data.get("name"), str) and data["name"].strip():
                 name = data["name"].strip()
         except AtlasError as exc:
             problems.append(f"tournament plan {exc}")
-        except UnicodeDecodeError:
-            problems.append(f"tournament plan {located(plan, None, 'not UTF-8 text')}")
-        except tomllib.TOMLDecodeError as exc:
-            line = re.search(r"line (\d+)", str(exc))
-            problems.append(
-                "tournament plan "
-                + located(plan, int(line.group(1)) if line else None, f"not TOML: {exc}")
-            )
     if name in taken:
         name = f"{folder.resolve().parent.name}/{name}"
     recs = load_records(records, problems, cache, version)
@@ -215,15 +205,14 @@ def event_void_rule(folder: Path, problems: list[str]) -> float | None:
     """The load a core above which a tournament folder's ``results.json`` says games
     lost on time were voided (``void_timeouts_under_load``), or ``None`` (no rule, no
     results yet, or a file that cannot be read: said in ``problems``)."""
-    import json
-
     path = folder / "results.json"
     if not path.is_file() or path.is_symlink():
         return None
-    try:
-        data = json.loads(read_regular_file(path, 64 << 20, PlanError).decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, AtlasError) as exc:
-        problems.append(f"tournament {path}: cannot read the results: {exc}")
+    try:  # within the readers' limits: a deep nesting is a problem, not a crash
+        data = read_json_file(path, 64 << 20, PlanError)
+    except AtlasError as exc:
+        why = getattr(exc, "reason", str(exc))
+        problems.append(f"tournament {path}: cannot read the results: {why}")
         return None
     rule = data.get("void_timeouts_under_load") if isinstance(data, dict) else None
     if isinstance(rule, bool) or not isinstance(rule, (int, float)) or not rule > 0:

@@ -23,11 +23,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ...errors import OutputFolderError
+from ...errors import AtlasError, OutputFolderError, located
 from .output import MANIFEST
 
 __all__ = [
     "SITE_MARKER",
+    "written_list",
     "check_site_folder",
     "mark_site",
     "move_into_place",
@@ -85,14 +86,72 @@ def mark_site(tmp: Path, files: Sequence[str] | None = None) -> None:
     )
 
 
-def _foreign_files(old: Path) -> list[str]:
-    """Files in a site atlas built that atlas did not write there (the user's)."""
+#: Bytes of a site's marker at most (a site of 100,000 files lists about 5 MB).
+MAX_MARKER_BYTES = 64 * 1024 * 1024
+
+
+def _damaged(message: str, *, path: Any = None, line: int | None = None) -> AtlasError:
+    return OutputFolderError(located(path, line, message))
+
+
+def written_list(site: Path) -> tuple[frozenset[str] | None, str | None]:
+    """The files the marker of the site ``site`` says atlas wrote, and a sentence saying
+    why it cannot be trusted when it cannot: ``(files, None)``, or ``(None, problem)``
+    when the marker is missing or damaged (not a regular file, not JSON, nested too
+    deep, not atlas's form).  Read within the readers' limits; never raises for what
+    the marker holds."""
+    from ...fsutil import read_json_file
+
+    marker = site / SITE_MARKER
+    if not marker.exists() and not marker.is_symlink():
+        return None, f"{marker}: missing"
     try:
-        listed = json.loads((old / SITE_MARKER).read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []  # a site of an older atlas: every file is atlas's
-    mine = set(listed) | {SITE_MARKER}
-    return [f for f in _written_files(old) if f not in mine]
+        data = read_json_file(marker, MAX_MARKER_BYTES, _damaged)
+    except AtlasError as exc:
+        return None, str(exc)
+    files = data.get("files") if isinstance(data, dict) else None
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != "atlas-site"
+        or not isinstance(files, list)
+        or not all(isinstance(f, str) for f in files)
+    ):
+        return None, f"{marker}: not the list of files of a site atlas built"
+    return frozenset(os.path.normpath(f) for f in files), None
+
+
+def _manifest_keys(site: Path) -> frozenset[str] | None:
+    """The files the site's manifest (:data:`MANIFEST`) lists by content key, or None
+    when it is missing or damaged."""
+    from ...fsutil import read_json_file
+
+    try:
+        data = read_json_file(site / MANIFEST, MAX_MARKER_BYTES, _damaged)
+    except AtlasError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    return frozenset(os.path.normpath(str(k)) for k in data)
+
+
+def _foreign_files(old: Path, new: Path | None = None) -> list[str]:
+    """Files in a site atlas built that atlas cannot prove it wrote there (the user's).
+
+    With a sound marker, the files it does not list.  With a missing or damaged one
+    (:func:`written_list`), atlas trusts it with nothing: a file is atlas's only when
+    the site's manifest lists it by key, or when the manifest is sound and the new site
+    ``new`` puts a file of atlas's own layout at its path; every other file stays.
+    """
+    listed, _ = written_list(old)
+    files = _written_files(old)
+    if listed is not None:
+        mine = set(listed) | {SITE_MARKER}
+        return [f for f in files if f not in mine]
+    keys = _manifest_keys(old)
+    proven = set(keys or ()) | {MANIFEST, SITE_MARKER}
+    if keys is not None and new is not None:
+        proven |= set(_written_files(new))
+    return [f for f in files if f not in proven]
 
 
 def exchange(a: Path, b: Path) -> bool:
@@ -127,7 +186,7 @@ def move_into_place(tmp: Path, out: Path, aside: Path | None = None) -> None:
     where the system cannot exchange folders; default: beside ``tmp``, ``tmp.old``):
     either way inside the build's temporary, which the caller removes.
     """
-    foreign = _foreign_files(out) if out.is_dir() else []
+    foreign = _foreign_files(out, tmp) if out.is_dir() else []
     clash = [f for f in foreign if (tmp / f).exists()]
     if clash:
         raise OutputFolderError(

@@ -213,6 +213,29 @@ def start_warm_up(plan: SiteTournament, jobs: int | None) -> Any:
     return pool, [pool.submit(warm_bots, g, *plan.warm[g]) for g in order]
 
 
+def stop_warm_up(warm: Any) -> None:
+    """End the warm-up's workers at once (an interrupt, a failed build): pending jobs are
+    cancelled and the workers compiling are ended (``SIGTERM``, then ``SIGKILL`` after
+    :data:`~atlas.arena.pool.STOP_GRACE`), not waited for: compiling a game's kernels
+    takes seconds, and an interrupted build ends within one."""
+    if warm is None:
+        return
+    from ...arena.pool import STOP_GRACE
+
+    pool = warm[0]
+    found = getattr(pool, "_processes", None)  # the executor keeps its workers here
+    processes = list(found.values()) if isinstance(found, dict) else []
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join(STOP_GRACE)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(STOP_GRACE)
+
+
 def finish_warm_up(warm: Any) -> None:
     if warm is None:
         return
