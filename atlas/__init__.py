@@ -46,9 +46,9 @@ form still works and warns (:class:`AtlasDeprecationWarning`,
 analysis kernels is imported by its full name (``from atlas.analysis.voronoi import
 voronoi_counts``).
 
-Importing atlas is fast and changes nothing but one thing: it has numba's cache folder
-chosen when numba is first imported (``docs/python.md`` says where, and how to choose
-it: ``ATLAS_CACHE_DIR``, your own ``NUMBA_CACHE_DIR``, or :func:`set_cache_dir`).
+Importing atlas is fast and changes nothing.  numba's cache folder is chosen when
+atlas first compiles a kernel (``docs/python.md`` says where, and how to choose it:
+``ATLAS_CACHE_DIR``, your own ``NUMBA_CACHE_DIR``, or :func:`set_cache_dir`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,6 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from . import display as _display
-from . import jit as _jit
 from ._version import __version__
 
 __all__ = [
@@ -148,11 +147,6 @@ for _kind, _target in (
 ):
     _display.provide(_kind, _target)
 del _kind, _target
-
-# numba's compiled cache lives in a folder keyed by the sources it was compiled from,
-# chosen when numba is first imported (atlas.jit explains why; docs/python.md how to
-# choose it).
-_jit.install_numba_cache_hook()
 
 if TYPE_CHECKING:  # pragma: no cover
     from .api import (

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +90,92 @@ def test_one_shot_commands_on_small_maps_never_import_numba(argv):
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300
     )
     assert done.stderr.strip().splitlines()[-1] == "False", done.stderr[-500:]
+
+
+def _numba_imports(path: Path) -> list[int]:
+    """The lines of ``path`` that import numba (at any depth of the file)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        if any(name.split(".")[0] == "numba" for name in names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_numba_is_imported_in_one_place():
+    found = {
+        path.relative_to(ROOT).as_posix(): lines
+        for path in sorted((ROOT / "atlas").rglob("*.py"))
+        if (lines := _numba_imports(path))
+    }
+    assert list(found) == ["atlas/jit/load.py"], found
+    source = (ROOT / "atlas" / "jit" / "load.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    (loader,) = [n for n in tree.body if getattr(n, "name", "") == "load_numba"]
+    assert all(
+        loader.lineno <= line <= loader.end_lineno for line in found["atlas/jit/load.py"]
+    )
+
+
+def test_kernel_modules_use_atlas_s_numba():
+    # every module that decorates kernels takes its numba from atlas.jit
+    for path in sorted((ROOT / "atlas").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "@numba." not in text or "jit" in path.relative_to(ROOT).parts:
+            continue
+        tree = ast.parse(text)
+        assert any(
+            isinstance(node, ast.ImportFrom)
+            and node.level
+            and node.module == "jit"
+            and "numba" in [a.name for a in node.names]
+            for node in tree.body
+        ), path
+
+
+PROBE = """
+import json, os, sys
+import atlas
+from atlas import jit
+before = {"loaded": "numba" in sys.modules, "variable": os.environ.get("NUMBA_CACHE_DIR"),
+          "dunder": hasattr(jit.numba, "__wrapped__")}
+before["still"] = "numba" in sys.modules
+from atlas.analysis.components import label_components  # modules with kernels
+from atlas.games.connect5.bots.bitboard import _popcount
+before["kernels"] = "numba" in sys.modules
+try:
+    _popcount(3)
+    python = "ran"
+except NotImplementedError:
+    python = "refused"
+count = jit.njit(cache=False)(lambda x: _popcount(x))
+import numba
+print(json.dumps({**before, "python": python, "popcount": count(255),
+                  "numba": numba.config.CACHE_DIR, "env": os.environ["NUMBA_CACHE_DIR"],
+                  "folder": str(jit.numba_cache_folder()),
+                  "finders": [type(f).__module__ for f in sys.meta_path]}))
+"""
+
+
+def test_numba_is_loaded_by_the_first_compile_which_chooses_its_folder_first(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["ATLAS_CACHE_DIR"] = str(tmp_path / "cache")
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    folder = str(tmp_path / "cache" / "numba" / jit.source_key())
+    # importing atlas, its kernel modules, or asking the proxy for a dunder loads nothing
+    assert not got["loaded"] and got["variable"] is None
+    assert not got["dunder"] and not got["still"] and not got["kernels"]
+    assert got["python"] == "refused" and got["popcount"] == 8
+    assert got["numba"] == got["env"] == got["folder"] == folder
+    assert not any(m.startswith("atlas") for m in got["finders"])  # no import hooks

@@ -1,4 +1,4 @@
-"""numba's cache folder (atlas.jit): keyed by the compiled sources, so it never goes stale.
+"""numba's cache folder (atlas.jit.cache): keyed by atlas's sources, so it never goes stale.
 
 numba stamps a cached kernel with its own file only: a kernel that calls a kernel of
 another module keeps its old copy of the callee when that module changes.  These tests
@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from atlas import jit
+from atlas.jit import cache as jit_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 ATLAS = ROOT / "atlas"
@@ -56,7 +57,7 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 if sys.argv[2] == "keyed":
     from atlas import jit
-    jit.use_numba_cache(Path(sys.argv[1]) / "kpair", "kpair", "1.0", Path(sys.argv[3]))
+    jit.use_numba_cache(Path(sys.argv[1]) / "kpair", "1.0", Path(sys.argv[3]))
 import numba
 from kpair.caller import total
 value = int(total(4))
@@ -134,21 +135,25 @@ def _copy_atlas(tmp_path: Path) -> Path:
     return copy
 
 
-def test_the_key_changes_when_any_compiled_source_changes(tmp_path):
+def test_the_key_covers_every_python_file_of_the_package(tmp_path):
     copy = _copy_atlas(tmp_path)
-    sources = jit.compiled_sources(copy)
+    (copy / "analysis" / "notes.txt").write_text("not code")
+    (copy / "analysis" / "__pycache__").mkdir()
+    (copy / "analysis" / "__pycache__" / "grid.nbi").write_bytes(b"numba's index")
+    sources = jit.source_files(copy)
+    assert sources == sorted(copy.rglob("*.py"))
     names = {p.relative_to(copy).as_posix() for p in sources}
-    # every module with kernels, what they import, and nothing above the bots
+    # kernels, what they read, and the layers above them alike: no imports are read
     assert {
-        "analyze/distances.py",
-        "sim/outpost/kernels.py",
-        "bots/tron/common.py",
-        "bots/connect5/bitboard.py",
-        "maps/__init__.py",
-        "jit.py",
+        "analysis/distances.py",
+        "games/tron/bots/common.py",
+        "games/connect5/bots/bitboard.py",
+        "jit/lazy.py",
+        "sources.py",
+        "render/site/cache.py",
+        "cli/play.py",
         "__init__.py",
     } <= names
-    assert not any(n.startswith(("render/", "arena/", "cli/")) for n in names)
     base = jit.source_key(copy, version="9.9")
     assert base.startswith("9.9-") and len(base) == len("9.9-") + 16
     assert jit.source_key(copy, version="9.9") == base  # stable
@@ -161,20 +166,32 @@ def test_the_key_changes_when_any_compiled_source_changes(tmp_path):
         path.write_bytes(text)
     assert len(keys) == len(sources) + 1  # each edit gave a key of its own
     assert jit.source_key(copy, version="9.9") == base
-    # a module compiled code never sees leaves the key alone
-    cli = copy / "cli" / "play.py"
-    cli.write_bytes(cli.read_bytes() + b"\n# edited\n")
+    # what is not a module leaves it alone
+    (copy / "analysis" / "notes.txt").write_text("edited")
+    (copy / "analysis" / "__pycache__" / "grid.nbi").write_bytes(b"another index")
     assert jit.source_key(copy, version="9.9") == base
 
 
-def test_a_new_kernel_module_joins_the_sources_with_what_it_imports(tmp_path):
+def test_a_new_or_renamed_module_changes_the_key(tmp_path):
     copy = _copy_atlas(tmp_path)
-    (copy / "render" / "newkernel.py").write_text(
-        "from ..jit import numba\nfrom . import palette\n\n\n@numba.njit(cache=True)\n"
-        "def k(x):\n    return x\n"
-    )
-    names = {p.relative_to(copy).as_posix() for p in jit.compiled_sources(copy)}
-    assert {"render/newkernel.py", "render/palette.py", "render/__init__.py"} <= names
+    base = jit.source_key(copy, version="9.9")
+    (copy / "render" / "newkernel.py").write_text("X = 1\n")
+    added = jit.source_key(copy, version="9.9")
+    (copy / "render" / "newkernel.py").rename(copy / "render" / "newkernel2.py")
+    renamed = jit.source_key(copy, version="9.9")
+    assert len({base, added, renamed}) == 3
+
+
+def test_the_package_s_own_key_is_computed_once_a_process(monkeypatch):
+    from atlas import sources
+    from atlas._version import __version__
+
+    key = jit.source_key()
+    assert key == jit.source_key(sources.PACKAGE_DIR, version=__version__)
+    calls = []
+    monkeypatch.setattr(jit_cache, "digest", lambda *a, **k: calls.append(a) or "0" * 64)
+    assert jit.source_key() == key and calls == []  # remembered
+    assert jit.source_key(version="0.0.0") == "0.0.0-" + "0" * 16 and len(calls) == 1
 
 
 def test_every_cached_kernel_of_atlas_uses_the_keyed_folder(tmp_path):
@@ -223,7 +240,7 @@ def test_every_cached_kernel_of_atlas_uses_the_keyed_folder(tmp_path):
 @pytest.fixture
 def own_folder(monkeypatch):
     """This process's choice of folder undone after the test (numba's too)."""
-    monkeypatch.setattr(jit, "_FOLDER", None)
+    monkeypatch.setattr(jit_cache, "_FOLDER", None)
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     if "numba" in sys.modules:
         config = sys.modules["numba"].config

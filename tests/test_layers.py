@@ -31,6 +31,7 @@ LAYERS = {
     "resources": 0,
     "limits": 0,
     "jit": 0,
+    "sources": 0,
     "_version": 0,
     "games": 0,
     "deprecation": 0,

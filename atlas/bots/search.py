@@ -31,11 +31,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-import numba
 import numpy as np
 
-from ..jit import LazyKernel, built
-from ..jit import numba as lazy
+from ..jit import LazyKernel, built, numba
 from . import stop as _stop
 from .base import BotBase
 
@@ -405,31 +403,31 @@ def tt_store(
 # ------------------------------------------------------------------- the alpha-beta kernel
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def no_leaf(g, s, node, m, depth, ply):  # pragma: no cover - compiled
     """A ``leaf`` kernel for searches that evaluate every child in its own node."""
     return False, 0
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def one_less(g, s, node, ply, i, depth):  # pragma: no cover - compiled
     """A ``child_depth`` kernel: every child one ply shallower."""
     return depth - 1
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def undo_nothing(g, s, node, m, c):  # pragma: no cover - compiled
     """An ``undo`` kernel for searches whose children are new values (bitboards)."""
     return None
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def no_cutoff(g, s, node, m, depth, ply):  # pragma: no cover - compiled
     """A ``cutoff`` kernel for searches that learn nothing from a cutoff."""
     return None
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def store_nothing(
     g, s, node, depth, ply, best, move, alpha0, beta
 ):  # pragma: no cover - compiled
@@ -437,7 +435,7 @@ def store_nothing(
     return None
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def killer_cutoff(g, p, node, m, depth, ply):  # pragma: no cover - compiled
     """A ``cutoff`` kernel of a search whose position is the side to move ``p``: ``m``
     becomes ``ply``'s first killer and gains ``depth ** 2`` of history (``g.killers``,
@@ -469,7 +467,7 @@ class NodeKernels(dict[str, LazyKernel]):
         role = func.__name__.lstrip("_")
         if role not in NODE_DEFAULTS:
             raise ValueError(f"{func.__name__}: not a node kernel ({', '.join(NODE_DEFAULTS)})")
-        kernel: LazyKernel = lazy.njit(cache=True, inline="always")(func)
+        kernel: LazyKernel = numba.njit(cache=True, inline="always")(func)
         self[role] = kernel
         return kernel
 

@@ -12,12 +12,13 @@ from pathlib import Path
 
 from atlas import jit
 
-#: A process that imports atlas, then numba, and says where numba's cache is.
+#: A process that imports atlas, has it load numba (as its first kernel does), and says
+#: where numba's cache is.
 SHOW = textwrap.dedent("""
     import json, os, sys
     import atlas
-    import numba
     from atlas import jit
+    numba = jit.load_numba()
     print(json.dumps({"numba": numba.config.CACHE_DIR,
                       "env": os.environ.get("NUMBA_CACHE_DIR"),
                       "atlas": str(jit.numba_cache_folder())}))

@@ -34,9 +34,9 @@ def test_set_cache_dir_example_runs(monkeypatch):
     import os
     import sys
 
-    from atlas import jit
+    from atlas.jit import cache
 
-    monkeypatch.setattr(jit, "_FOLDER", jit._FOLDER)
+    monkeypatch.setattr(cache, "_FOLDER", cache._FOLDER)
     for var in ("ATLAS_CACHE_DIR", "NUMBA_CACHE_DIR"):
         old = os.environ.get(var)
         monkeypatch.setenv(var, old or "-")  # recorded, so the test restores it
@@ -45,7 +45,7 @@ def test_set_cache_dir_example_runs(monkeypatch):
     if "numba" in sys.modules:
         config = sys.modules["numba"].config
         monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)
-    tests = [t for t in doctest.DocTestFinder().find(jit) if t.name.endswith("set_cache_dir")]
+    tests = [t for t in doctest.DocTestFinder().find(cache) if t.name.endswith("set_cache_dir")]
     assert tests and len(tests[0].examples) >= 5
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for t in tests:

@@ -21,8 +21,9 @@ def copied_cache(tmp_path):
     shutil.copytree(
         PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc")
     )
+    # named as a module of atlas.render.site, so that its relative imports resolve
     spec = importlib.util.spec_from_file_location(
-        "copied_cache", copy / "render" / "site" / "cache.py"
+        "atlas.render.site.copied_cache", copy / "render" / "site" / "cache.py"
     )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

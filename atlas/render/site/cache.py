@@ -20,6 +20,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...sources import digest, python_files
+
 if TYPE_CHECKING:
     from ...fsutil import Temporary
 
@@ -72,37 +74,20 @@ def code_files(kind: str | None = None) -> list[Path]:
     """The atlas source files whose code decides results of ``kind`` (a key of
     :data:`CODE_PARTS`, less :data:`CODE_EXCLUDED`; ``None``: every ``*.py``), sorted."""
     pkg = Path(__file__).resolve().parents[2]
-    parts = CODE_PARTS[kind] if kind is not None else ("",)
-    files: set[Path] = set()
-    for part in parts:
-        if "*" in part:
-            targets = [*pkg.glob(part + ".py"), *(d for d in pkg.glob(part) if d.is_dir())]
-        else:
-            targets = [pkg / part if part else pkg]
-        for target in targets:
-            if target.is_file():
-                files.add(target)
-            elif target.is_dir():
-                files.update(target.rglob("*.py"))
-    if kind is not None:
-        files -= {pkg / rel for rel in CODE_EXCLUDED}
-    return sorted(files)
+    if kind is None:
+        return python_files(pkg)
+    return python_files(pkg, CODE_PARTS[kind], CODE_EXCLUDED)
 
 
 @lru_cache(maxsize=16)
 def code_version(kind: str | None = None) -> str:
-    """SHA-256 over the kind and the relative paths and bytes of :func:`code_files`, so
-    a change to a bot does not redraw the maps, a change to a picture replays no game,
-    and a change to a page template redraws nothing.
+    """SHA-256 over the kind and the relative paths and bytes of :func:`code_files`
+    (:func:`atlas.sources.digest`, which keys numba's cache folder too), so a change to
+    a bot does not redraw the maps, a change to a picture replays no game, and a change
+    to a page template redraws nothing.
     """
     pkg = Path(__file__).resolve().parents[2]
-    h = hashlib.sha256(str(kind).encode())
-    for p in code_files(kind):
-        h.update(str(p.relative_to(pkg.parent)).encode())
-        h.update(b"\0")
-        h.update(p.read_bytes())
-        h.update(b"\0")
-    return h.hexdigest()
+    return digest(code_files(kind), pkg.parent, salt=str(kind))
 
 
 def content_key(*parts: Any) -> str:

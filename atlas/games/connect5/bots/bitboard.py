@@ -7,10 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
 from ....bots.search import (
     PVS_VALUE,
@@ -24,6 +21,7 @@ from ....bots.search import (
     value_from_tt,
     value_to_tt,
 )
+from ....jit import numba
 from .search import WIN
 
 __all__ = ["bit_geometry", "bitboards", "BitSearch", "bit_search", "bit_search_context"]
@@ -44,10 +42,10 @@ _TT_SOLVED = 255
 _U64 = (1 << 64) - 1
 
 
-@intrinsic
+@numba.intrinsic
 def _popcount(typingctx, x):
     """Number of set bits of an int64 (the CPU's popcount instruction)."""
-    sig = types.int64(types.int64)
+    sig = numba.types.int64(numba.types.int64)
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
@@ -223,7 +221,7 @@ def _bb_windows(x0, x1, geo):
         # windows by disc count j: c_j for seat 0, d_j for seat 1
         c1 = a0 & n1 & n2
         d1 = b0 & m1 & m2
-        total += (_popcount(open0 & c1) - _popcount(open1 & d1)) * geo[_G_WEIGHT + 1]  # type: ignore[call-arg]
+        total += (_popcount(open0 & c1) - _popcount(open1 & d1)) * geo[_G_WEIGHT + 1]
         c2 = d2 = c3 = d3 = 0
         if k > 2:
             c2 = n0 & a1 & n2
@@ -302,7 +300,7 @@ def _bb_windows_any(x0, x1, geo):
         for j in range(1, k):
             m0 = open0 & _counted(a0, a1, a2, a3, j)
             m1 = open1 & _counted(b0, b1, b2, b3, j)
-            total += (_popcount(m0) - _popcount(m1)) * geo[_G_WEIGHT + j]  # type: ignore[call-arg]
+            total += (_popcount(m0) - _popcount(m1)) * geo[_G_WEIGHT + j]
     return total
 
 
@@ -336,7 +334,7 @@ def _bb_parity(x0, x1, geo):
             v = geo[_G_PARITY + e]
             m0 = f0 & _counted(a0, a1, a2, a3, k - e)
             m1 = f1 & _counted(b0, b1, b2, b3, k - e)
-            total += (_popcount(m0) - _popcount(m1)) * v  # type: ignore[call-arg]
+            total += (_popcount(m0) - _popcount(m1)) * v
     return total
 
 
@@ -355,7 +353,7 @@ def _bb_eval(x0, x1, mask, w0, w1, geo):
     wrong = geo[_G_BONUS + 1]
     z = geo[_G_BONUS + 2]
     v = _bb_windows(x0, x1, geo)
-    v += (_popcount(w0 & odd) - _popcount(w1 & even)) * right  # type: ignore[call-arg]
+    v += (_popcount(w0 & odd) - _popcount(w1 & even)) * right
     v += (_popcount(w0 & even) - _popcount(w1 & odd)) * wrong
     # lowest threat of each column: with the sentinels set every column has a bit, so
     # subtracting the bottom row borrows up to each column's lowest bit and no further
@@ -420,7 +418,7 @@ def _expand(g, s, depth, ply, alpha, beta):  # pragma: no cover - compiled
     status = g.status
     geo = g.geo
     board = geo[_G_BOARD]
-    empties = geo[_G_CELLS] - _popcount(mask)  # type: ignore[call-arg]
+    empties = geo[_G_CELLS] - _popcount(mask)
     opp = cur ^ mask
     key = cur + mask
     slot = (key ^ (key >> 24) ^ (key >> 43)) & (g.tt.shape[0] - 1)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from ....bots.search import (
@@ -28,6 +27,7 @@ from ....bots.search import (
     value_from_tt,
     value_to_tt,
 )
+from ....jit import numba
 from .window import EMPTY
 
 __all__ = [

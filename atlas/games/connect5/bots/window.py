@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
 from ....bots.base import BotBase
 from ....bots.search import clock, stop_time
-from ....jit import numba as lazy
+from ....jit import numba
 
 __all__ = [
     "Window4Bot",
@@ -175,7 +174,7 @@ def _drop(t, c, code, me, depth, acc):
     return value
 
 
-@lazy.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False)
 def _minimax(t, code, me, depth, acc):
     """Seed minimax: value of the path sum ``acc`` searched ``depth`` more plies."""
     if depth == 0:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from ....bots.search import (
@@ -40,7 +39,7 @@ from ....bots.search import (
     tt_probe,
     tt_store,
 )
-from ....jit import LazyKernel, built
+from ....jit import LazyKernel, built, numba
 from .phased import WIN
 
 __all__ = [

@@ -28,10 +28,9 @@ References
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from ....jit import numba as lazy
+from ....jit import numba
 from ..rules import KNIGHT_JUMPS
 from .bitboard import CLOCK_NODES, bit_voronoi, bitboard_search, popcount
 from .phased import SEPARATED_WIN
@@ -126,7 +125,7 @@ def knight_spread(x, tab):  # pragma: no cover - compiled
     return y & tab[T_BOARD]
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _step(x, free, tab):  # pragma: no cover - compiled
     return knight_spread(x, tab) & free
 
@@ -198,7 +197,7 @@ def _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem):  # pragma: no cov
     return TERRITORY * (own - other) + OWN_MOBILITY * mine - THEIR_MOBILITY * theirs
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
     """The jumps from ``src`` to squares of ``free`` in jump order (all free squares in
     order for a placement), into row ``ply`` of ``moves``; how many."""
@@ -217,13 +216,13 @@ def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
     return n
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _reach(g, c, x):  # pragma: no cover - compiled
     """The jumps from ``c`` to squares of ``x`` (all of them for an unplaced piece)."""
     return popcount(x) if c < 0 else popcount(g.tab[T_ATTACK + c] & x)
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _value(g, free, pos0, pos1, p):  # pragma: no cover - compiled
     return _evaluate(free, pos0, pos1, p, g.tab, g.jumps, g.walk[0], g.walk[1], g.rem)
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
 from ....bots.search import (
@@ -38,7 +37,7 @@ from ....bots.search import (
     sort_moves,
     stop_time,
 )
-from ....jit import numba as lazy
+from ....jit import numba
 from ..rules import KNIGHT_JUMPS, QUEEN_DIRECTIONS
 
 __all__ = [
@@ -188,13 +187,13 @@ def _moves(free, nbr, slide, src, out, store):
     return n
 
 
-@lazy.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False)
 def gen_moves(free, nbr, slide, src, out):
     """Write the destinations from ``src`` into ``out``; return how many."""
     return _moves(free, nbr, slide, src, out, True)
 
 
-@lazy.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False)
 def count_moves(free, nbr, slide, src):
     """Number of legal destinations from ``src`` (all free cells if unplaced)."""
     return _moves(free, nbr, slide, src, nbr[0], False)
@@ -331,7 +330,7 @@ def walk_length(free, nbr, slide, src, cap, mark, queue, stamp, lp):
     return length
 
 
-@lazy.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False)
 def evaluate(phase, b, p):
     """The seed's heuristic of the phase, for seat ``p`` on the :class:`BoardArrays` ``b``."""
     free, nbr, slide, pos, mark, queue, stamp, lp = b

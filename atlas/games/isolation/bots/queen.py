@@ -31,11 +31,10 @@ shifts); the search's in :mod:`atlas.games.isolation.bots.bitboard`.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from ....bots.search import S_CLOCK
-from ....jit import numba as lazy
+from ....jit import numba
 from .bitboard import bit_voronoi, bitboard_search, popcount
 from .phased import SEPARATED_WIN
 
@@ -126,7 +125,7 @@ def _low_bit(x):  # pragma: no cover - compiled
     return popcount((x & (~x + _ONE)) - _ONE)
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _step(x, free, tab):  # pragma: no cover - compiled
     return queen_spread(x, free, tab)
 
@@ -235,7 +234,7 @@ def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):  # pragma: no cover
     return TERRITORY * (own - other) + MOBILITY * (mine - theirs)
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
     """The queen moves from ``src`` over ``free`` (every free square for a placement),
     lowest square first, into row ``ply`` of ``moves``; how many."""
@@ -248,13 +247,13 @@ def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
     return n
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _reach(g, c, x):  # pragma: no cover - compiled
     """The queen moves from ``c`` over ``x`` (all of ``x`` for an unplaced piece)."""
     return popcount(x) if c < 0 else popcount(queen_spread(_ONE << np.uint64(c), x, g.tab))
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _value(g, free, pos0, pos1, p):  # pragma: no cover - compiled
     return _evaluate(free, pos0, pos1, p, g.tab, g.walk, g.rem, g.status)
 

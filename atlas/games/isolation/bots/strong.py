@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
 from ....bots.search import (
@@ -50,7 +49,7 @@ from ....bots.search import (
     tt_probe,
     tt_store,
 )
-from ....jit import numba as lazy
+from ....jit import numba
 from .bitboard import BitboardSearch
 from .knight import MAX_CELLS, KnightTables, knight_search, knight_tables
 from .phased import (
@@ -144,7 +143,7 @@ def voronoi_split(free, nbr, slide, pos, dist0, dist1, queue, tie):
     return a, b, both
 
 
-@lazy.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False)
 def _evaluate(b, p, dist0, dist1):
     """The static value for seat ``p`` of the :class:`~.phased.BoardArrays` ``b``."""
     free, nbr, slide, pos, mark, queue, stamp, lp = b
@@ -233,7 +232,7 @@ def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
     return n, 0, alpha, beta, (src, slot, h)
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _delta(g, p, src, m):  # pragma: no cover - compiled
     """The change of the Zobrist key when seat ``p`` moves from ``src`` to ``m``."""
     delta = g.zb[m] ^ g.zp[p, m] ^ g.zside

@@ -32,12 +32,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
 from ....bots.base import BotBase
 from ....bots.search import clock, stop_time
-from ....jit import numba as lazy
+from ....jit import numba
 from ..rules.kernels import Position, own, supplied
 
 __all__ = [
@@ -77,7 +76,7 @@ class Scoring(NamedTuple):
     field_w: float
 
 
-@lazy.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False)
 def _score(pos, h, cells, emps, starts, strict):
     """Score of the position for empire ``h.me`` (``_INVALID`` if strict and an own
     outpost is cut off); see the module docstring."""
@@ -153,7 +152,7 @@ def _score(pos, h, cells, emps, starts, strict):
     return value
 
 
-@lazy.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False)
 def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline):
     """Visit my outposts in ``order``; move each to its best safe step.  In place."""
     stride = pos.stride

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from ....analysis.distances import bfs_blocked_kernel, bfs_kernel
+from ....jit import numba
 from ..rules.kernels import Position, own, supplied, supply_lines
 
 __all__ = [

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ....bots.search import clock_now
-from ....jit import numba as lazy
+from ....jit import numba
 from .common import (
     Workspace,
     safety_deadline,
@@ -121,7 +121,7 @@ class SearchTables:
         self.tt_key[:] = 0
 
 
-@lazy.njit(cache=True)
+@numba.njit(cache=True)
 def chamber_score(
     grid, root, opp, off, w2, ibuf, bbuf, k1, k2, use_parity, use_front, swap
 ):  # pragma: no cover - numba
@@ -134,7 +134,7 @@ def chamber_score(
     )
 
 
-@lazy.njit(cache=True)
+@numba.njit(cache=True)
 def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):  # pragma: no cover - numba
     """Value of a position for the player at ``me`` (both moves of the turn applied).
 
@@ -154,7 +154,7 @@ def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):  # pragma: no cover -
     return float(va - vb)
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _order(s, base, key, kill):  # pragma: no cover - numba
     """Directions of a frame in search order: the table's move, the killer, the rest."""
     idx = key & np.uint64(s.tt_key.shape[0] - 1)

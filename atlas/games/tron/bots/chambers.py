@@ -21,10 +21,10 @@ References
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from ....bots.search import clock, clock_now
+from ....jit import numba
 from .common import (
     INF,
     R_TRAIL,

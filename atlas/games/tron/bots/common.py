@@ -32,7 +32,6 @@ import abc
 import gc
 from typing import Any
 
-import numba
 import numpy as np
 
 from ....analysis.components import component_size_kernel
@@ -42,6 +41,7 @@ from ....analysis.parity import parity_kernel
 from ....analysis.voronoi import voronoi_kernel
 from ....bots.base import BotBase
 from ....bots.search import clock_now, gc_paused, on_clock, stop_time
+from ....jit import numba
 
 __all__ = [
     "FREE",

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
 from ....bots.search import clock, clock_now
+from ....jit import numba
 from .common import INF, TronBot, Workspace, head_distance, parity_bound
 from .fill import space_fill_length
 from .voronoi import MODE_FRONTLINE, iterative_deepening

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
 from ....analysis.biconnected import hopcroft_tarjan
 from ....analysis.parity import parity_from_counts
-from ....jit import numba as lazy
+from ....jit import numba
 from .common import (
     R_CNT0,
     R_CNT1,
@@ -61,7 +60,7 @@ class _Weights(NamedTuple):
 _EDGES, _QUIET, _FRONT = 0, 1, 2
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _enter(grid, ibuf, acc, p, u, v):  # pragma: no cover - numba
     """A new cell ``u`` of the territory: its open neighbours, colour and front flag.
 
@@ -89,7 +88,7 @@ def _enter(grid, ibuf, acc, p, u, v):  # pragma: no cover - numba
     ibuf[R_FLAGS, u] = front if p.use_front else 0
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _chamber(grid, ibuf, acc, p, v, u, root_child):  # pragma: no cover - numba
     """``v``'s subtree is a chamber entered from ``u``: its value goes to ``u``'s best
     child."""
@@ -119,7 +118,7 @@ def _chamber(grid, ibuf, acc, p, v, u, root_child):  # pragma: no cover - numba
         acc[_QUIET, u] = val
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _join(grid, ibuf, acc, p, v, u):  # pragma: no cover - numba
     """``v``'s subtree is part of ``u``'s chamber: its counts join ``u``'s."""
     acc[_EDGES, u] += acc[_EDGES, v]
@@ -157,7 +156,7 @@ def _close(p, colour, a, b, edges, quiet, front, first):  # pragma: no cover - n
     return (fill if fill > front else front), fill
 
 
-@lazy.njit(cache=True)
+@numba.njit(cache=True)
 def chamber_walk(
     grid, root, opp, off, w2, ibuf, acc, k1, k2, use_parity, use_front, swap, neg
 ):  # pragma: no cover - numba
@@ -225,7 +224,7 @@ def chamber_walk(
     return val
 
 
-@lazy.njit(cache=True)
+@numba.njit(cache=True)
 def chamber_value(
     grid, root, opp, off, w2, ibuf, fbuf, k1, k2, use_parity, use_front, swap
 ):  # pragma: no cover - numba

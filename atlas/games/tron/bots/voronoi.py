@@ -34,12 +34,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
 from ....bots.search import clock, clock_now
-from ....jit import LazyKernel, built
-from ....jit import numba as lazy
+from ....jit import LazyKernel, built, numba
 from .common import (
     INF,
     R_MARK,
@@ -99,7 +97,7 @@ def draw_value(mode):  # pragma: no cover - numba
     return -DRAW_CELLS * (K1 + 3.0 * K2)
 
 
-@lazy.njit(cache=True)
+@numba.njit(cache=True)
 def evaluate(grid, me, opp, off, w2, ibuf, fbuf, mode):  # pragma: no cover - numba
     """Value of the position for the player at ``me`` (both moves of the turn applied)."""
     if mode == MODE_VORONOI:
@@ -428,7 +426,7 @@ def turn_search(
     return built(search, name, cache=True, _nrt=False)
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _improve(s, sp, base, ret, sign, bound):  # pragma: no cover - numba
     """A child's value ``ret`` back in frame ``sp`` of :func:`turn_search`'s stack
     (``sign`` 1.0 a max frame, -1.0 a min frame; ``base`` its directions in ``s.ford``):
@@ -452,7 +450,7 @@ def _store(key, move, tt_key, tt_move):  # pragma: no cover - numba
         tt_move[idx] = move
 
 
-@lazy.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always")
 def _rotation(s, base, key, kill):  # pragma: no cover - numba
     """The killer direction first, then the others clockwise from it."""
     for j in range(4):
