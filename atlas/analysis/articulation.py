@@ -39,7 +39,7 @@ __all__ = [
 
 
 @numba.njit(cache=True, inline="always")
-def _mark_cut(is_cut, b, c, params, v, u, root_child):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _mark_cut(is_cut, b, c, params, v, u, root_child):  # type: ignore[no-untyped-def]
     """A non-root cell is a cut cell when some child's subtree has no edge above it."""
     if not root_child:
         is_cut[u] = 1
@@ -50,7 +50,7 @@ _cut_walk = hopcroft_tarjan(enter_nothing, _mark_cut, inner_nothing)
 
 
 @numba.njit(cache=True)
-def _cuts_from(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _cuts_from(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]
     """Mark the cut cells of the component of ``root``; returns the next free timer."""
     timer, children = _cut_walk(is_cut, disc, low, (), stride, root, timer, disc, low, stack)
     if children >= 2:
@@ -59,7 +59,7 @@ def _cuts_from(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[n
 
 
 @numba.njit(cache=True)
-def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover
+def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):
         disc[i] = np.int32(free_flat[i]) - 1
@@ -75,7 +75,7 @@ def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: i
 
 
 @numba.njit(cache=True)
-def articulation_from_kernel(free_flat, stride, root, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def articulation_from_kernel(free_flat, stride, root, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):
         disc[i] = np.int32(free_flat[i]) - 1
@@ -89,7 +89,7 @@ def articulation_from_kernel(free_flat, stride, root, disc, low, stack, is_cut):
 
 
 @numba.njit(cache=True)
-def _mask_entry(free2d, flat, work, is_cut):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _mask_entry(free2d, flat, work, is_cut):  # type: ignore[no-untyped-def]
     pad_kernel(free2d, flat)
     return articulation_kernel(flat, free2d.shape[1] + 2, work[0], work[1], work[2], is_cut)
 

@@ -72,13 +72,13 @@ _U7 = np.uint64(7)
 
 
 @numba.njit(cache=True, inline="always")
-def enter_nothing(a, b, c, params, w, v):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def enter_nothing(a, b, c, params, w, v):  # type: ignore[no-untyped-def]
     """An ``enter`` kernel for walks with nothing to do on discovery."""
     return None
 
 
 @numba.njit(cache=True, inline="always")
-def inner_nothing(a, b, c, params, v, u):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def inner_nothing(a, b, c, params, v, u):  # type: ignore[no-untyped-def]
     """An ``inner`` kernel for walks with nothing to do when a cell closes no block."""
     return None
 

@@ -88,14 +88,14 @@ CHAMBER_ROWS: Final = 12
 
 
 @numba.njit(cache=True, inline="always")
-def _push_cell(work, counts, c, params, w, v):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _push_cell(work, counts, c, params, w, v):  # type: ignore[no-untyped-def]
     """Keep each cell the walk enters on ``vstack`` (``counts[0]``: its height)."""
     work[ROW_VSTACK, counts[0]] = w
     counts[0] += 1
 
 
 @numba.njit(cache=True, inline="always")
-def _pop_block(work, counts, c, params, v, u, root_child):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _pop_block(work, counts, c, params, v, u, root_child):  # type: ignore[no-untyped-def]
     """``v``'s subtree closes a block entered through ``u``: the cells above ``v`` on
     ``vstack``, ``v`` included, are that block (number ``counts[1]``)."""
     nb = counts[1]
@@ -117,7 +117,7 @@ _block_walk = hopcroft_tarjan(_push_cell, _pop_block, inner_nothing)
 
 
 @numba.njit(cache=True)
-def chamber_kernel(free_flat, stride, me, opp, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def chamber_kernel(free_flat, stride, me, opp, work):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     disc = work[ROW_DISC]
     block = work[ROW_BLOCK]
@@ -163,7 +163,7 @@ def chamber_work(size: int) -> npt.NDArray[np.int32]:
 
 
 @numba.njit(cache=True)
-def _merge_chains(parent, nb, rep):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _merge_chains(parent, nb, rep):  # type: ignore[no-untyped-def]
     """``rep[k]``: the elementary chamber heading the merged chamber of ``k``."""
     nchild = np.zeros(nb + 1, dtype=np.int64)
     for k in range(nb):
@@ -175,7 +175,7 @@ def _merge_chains(parent, nb, rep):  # type: ignore[no-untyped-def]  # pragma: n
 
 
 @numba.njit(cache=True)
-def _chamber_entry(free2d, me, opp, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _chamber_entry(free2d, me, opp, flat, work):  # type: ignore[no-untyped-def]
     pad_kernel(free2d, flat)
     return chamber_kernel(flat, free2d.shape[1] + 2, me, opp, work)
 

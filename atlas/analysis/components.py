@@ -29,7 +29,7 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _fill(stride, start, value, mark, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _fill(stride, start, value, mark, queue):  # type: ignore[no-untyped-def]
     """Mark with ``value`` every cell reachable from ``start`` whose mark is 0.
 
     ``mark`` holds -1 on walls and 0 on unvisited free cells, so one array is read per
@@ -54,7 +54,7 @@ def _fill(stride, start, value, mark, queue):  # type: ignore[no-untyped-def]  #
 
 
 @numba.njit(cache=True)
-def components_kernel(free_flat, stride, labels, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def components_kernel(free_flat, stride, labels, queue):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):
         labels[i] = np.int32(free_flat[i]) - 1
@@ -70,7 +70,7 @@ def components_kernel(free_flat, stride, labels, queue):  # type: ignore[no-unty
 
 
 @numba.njit(cache=True)
-def component_size_kernel(free_flat, stride, start, seen, queue):  # type: ignore[no-untyped-def]  # pragma: no cover
+def component_size_kernel(free_flat, stride, start, seen, queue):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):
         seen[i] = np.int32(free_flat[i]) - 1
@@ -78,7 +78,7 @@ def component_size_kernel(free_flat, stride, start, seen, queue):  # type: ignor
 
 
 @numba.njit(cache=True)
-def _label_entry(free2d, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _label_entry(free2d, flat, work):  # type: ignore[no-untyped-def]
     pad_kernel(free2d, flat)
     return components_kernel(flat, free2d.shape[1] + 2, work[0], work[1])
 

@@ -41,14 +41,14 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _init_dist(free_flat, dist):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _init_dist(free_flat, dist):  # type: ignore[no-untyped-def]
     """``dist`` = -1 on free cells, -2 on walls: the search then reads one array only."""
     for i in range(free_flat.shape[0]):
         dist[i] = -1 if free_flat[i] != 0 else -2
 
 
 @numba.njit(cache=True, inline="always")
-def _finish_dist(dist):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _finish_dist(dist):  # type: ignore[no-untyped-def]
     """Turn the walls' -2 back into the documented -1 (unreached)."""
     for i in range(dist.shape[0]):
         if dist[i] == -2:
@@ -56,7 +56,7 @@ def _finish_dist(dist):  # type: ignore[no-untyped-def]  # pragma: no cover - co
 
 
 @numba.njit(cache=True, inline="always")
-def _expand(stride, dist, queue, head, tail):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _expand(stride, dist, queue, head, tail):  # type: ignore[no-untyped-def]
     """Run the BFS queue ``queue[head:tail]`` to exhaustion; return the final tail.
 
     ``dist`` must hold -1 on unvisited free cells and anything else (-2 on walls)
@@ -80,7 +80,7 @@ def _expand(stride, dist, queue, head, tail):  # type: ignore[no-untyped-def]  #
 
 
 @numba.njit(cache=True)
-def bfs_kernel(free_flat, stride, sources, dist, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def bfs_kernel(free_flat, stride, sources, dist, queue):  # type: ignore[no-untyped-def]
     _init_dist(free_flat, dist)
     tail = 0
     for k in range(sources.shape[0]):
@@ -95,7 +95,7 @@ def bfs_kernel(free_flat, stride, sources, dist, queue):  # type: ignore[no-unty
 
 
 @numba.njit(cache=True)
-def bfs_blocked_kernel(free_flat, stride, source, blocker, dist, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def bfs_blocked_kernel(free_flat, stride, source, blocker, dist, queue):  # type: ignore[no-untyped-def]
     _init_dist(free_flat, dist)
     if blocker >= 0:
         dist[blocker] = -2
@@ -107,7 +107,7 @@ def bfs_blocked_kernel(free_flat, stride, source, blocker, dist, queue):  # type
 
 
 @numba.njit(cache=True)
-def _bfs_entry(free2d, sources, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _bfs_entry(free2d, sources, flat, work):  # type: ignore[no-untyped-def]
     pad_kernel(free2d, flat)
     return bfs_kernel(flat, free2d.shape[1] + 2, sources, work[0], work[1])
 

@@ -159,7 +159,7 @@ def source_indices(grid: Grid, sources: Sequence[object], caller: str) -> npt.ND
 
 
 @numba.njit(cache=True)
-def pad_kernel(free2d, out):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def pad_kernel(free2d, out):  # type: ignore[no-untyped-def]
     h, w = free2d.shape
     stride = w + 2
     for c in range(stride):

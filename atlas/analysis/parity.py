@@ -29,14 +29,14 @@ __all__ = ["parity_bound", "parity_kernel", "parity_from_counts"]
 
 
 @numba.njit(cache=True)
-def parity_from_counts(same, other):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def parity_from_counts(same, other):  # type: ignore[no-untyped-def]
     if other > same:
         return 2 * same + 1
     return 2 * other
 
 
 @numba.njit(cache=True)
-def parity_kernel(free_flat, stride, start, dist, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def parity_kernel(free_flat, stride, start, dist, queue):  # type: ignore[no-untyped-def]
     _init_dist(free_flat, dist)
     dist[start] = 0
     queue[0] = start
@@ -50,7 +50,7 @@ def parity_kernel(free_flat, stride, start, dist, queue):  # type: ignore[no-unt
 
 
 @numba.njit(cache=True)
-def _parity_entry(free2d, start, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _parity_entry(free2d, start, flat, work):  # type: ignore[no-untyped-def]
     pad_kernel(free2d, flat)
     return parity_kernel(flat, free2d.shape[1] + 2, start, work[0], work[1])
 

@@ -55,7 +55,7 @@ _U1 = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _spread(stride, dist, owner, queue, t, union):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _spread(stride, dist, owner, queue, t, union):  # type: ignore[no-untyped-def]
     """Run the breadth-first queue ``queue[:t]`` to exhaustion; return the final tail.
 
     ``dist`` holds -1 on unvisited free cells (-2 on walls), the distances of the cells
@@ -88,7 +88,7 @@ def _spread(stride, dist, owner, queue, t, union):  # type: ignore[no-untyped-de
 
 
 @numba.njit(cache=True, inline="always")
-def _voronoi_core(stride, a, b, dist, owner, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _voronoi_core(stride, a, b, dist, owner, queue):  # type: ignore[no-untyped-def]
     """The search of :func:`voronoi_kernel` on ``dist`` = -1 free / -2 wall, owner 0.
 
     One BFS from both heads; owner bits: 1 = a, 2 = b, 3 = both (tie).  A cell's owner
@@ -123,7 +123,7 @@ def _voronoi_core(stride, a, b, dist, owner, queue):  # type: ignore[no-untyped-
 
 
 @numba.njit(cache=True)
-def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ignore[no-untyped-def]  # pragma: no cover
+def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):
         dist_a[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
@@ -136,7 +136,7 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ign
 
 
 @numba.njit(cache=True)
-def voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):
         dist[i] = -1 if free_flat[i] != 0 else -2  # walls -2: one array read per step
@@ -159,7 +159,7 @@ def voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue):  #
 
 
 @numba.njit(cache=True)
-def _counts_entry(free2d, a, b, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _counts_entry(free2d, a, b, work):  # type: ignore[no-untyped-def]
     # voronoi_kernel without the padded grid: the walls go straight into ``dist``.
     h, w = free2d.shape
     stride = w + 2
@@ -224,7 +224,7 @@ def voronoi_counts(free: npt.ArrayLike, a: Cell, b: Cell) -> dict[str, int]:
 
 
 @numba.njit(cache=True)
-def _partition_entry(free2d, sources, flat, work):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _partition_entry(free2d, sources, flat, work):  # type: ignore[no-untyped-def]
     pad_kernel(free2d, flat)
     return voronoi_partition_kernel(
         flat, free2d.shape[1] + 2, sources, work[0], work[1], work[2]

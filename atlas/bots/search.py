@@ -159,7 +159,7 @@ def processor_clock() -> Iterator[None]:
 
 
 @numba.njit(cache=True)
-def clock():  # pragma: no cover - numba
+def clock():
     """:func:`clock_now` read from compiled code (about a microsecond).
 
     Every search kernel reads its deadline with this one function, so they all compare
@@ -291,7 +291,7 @@ MATE_BAND = 1000
 
 
 @numba.njit(cache=True)
-def bound_flag(best, alpha0, beta):  # pragma: no cover - compiled
+def bound_flag(best, alpha0, beta):
     """The flag of a search result ``best`` found in the window ``(alpha0, beta)``."""
     if best <= alpha0:
         return UPPER
@@ -301,7 +301,7 @@ def bound_flag(best, alpha0, beta):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def value_to_tt(value, ply, win):  # pragma: no cover - compiled
+def value_to_tt(value, ply, win):
     """A score as the table keeps it: win/loss distances counted from this node."""
     if value > win - MATE_BAND:
         return value + ply
@@ -311,7 +311,7 @@ def value_to_tt(value, ply, win):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def value_from_tt(value, ply, win):  # pragma: no cover - compiled
+def value_from_tt(value, ply, win):
     """Inverse of :func:`value_to_tt` for a node ``ply`` plies from the root."""
     if value > win - MATE_BAND:
         return value - ply
@@ -321,7 +321,7 @@ def value_from_tt(value, ply, win):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def tt_cuts(flag, value, alpha, beta):  # pragma: no cover - compiled
+def tt_cuts(flag, value, alpha, beta):
     """Whether a table entry with ``flag`` and ``value`` settles the window."""
     return (
         flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha)
@@ -329,7 +329,7 @@ def tt_cuts(flag, value, alpha, beta):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def sort_moves(buf, keys, ply, n):  # pragma: no cover - compiled
+def sort_moves(buf, keys, ply, n):
     """Sort the first ``n`` moves of row ``ply`` of ``buf`` by ``keys``, largest first.
 
     Insertion sort, in place on both arrays (a node has at most a few dozen moves).
@@ -347,7 +347,7 @@ def sort_moves(buf, keys, ply, n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def note_cutoff(killers, history, ply, side, move, bonus):  # pragma: no cover - compiled
+def note_cutoff(killers, history, ply, side, move, bonus):
     """Remember ``move`` of ``side`` that caused a beta cutoff at ``ply``.
 
     It becomes the first of the two killer moves of that ply (the old first moves to
@@ -360,7 +360,7 @@ def note_cutoff(killers, history, ply, side, move, bonus):  # pragma: no cover -
 
 
 @numba.njit(cache=True, inline="always")
-def killer_key(k, m, tt_best, killers, ply, shift):  # pragma: no cover - compiled
+def killer_key(k, m, tt_best, killers, ply, shift):
     """Sort key ``k`` of move ``m`` raised for the table's move (``1 << shift``) and the
     two killer moves of ``ply`` (``1 << (shift - 2)``, ``1 << (shift - 3)``)."""
     if m == tt_best:
@@ -404,25 +404,25 @@ def tt_store(
 
 
 @numba.njit(cache=True, inline="always")
-def no_leaf(g, s, node, m, depth, ply):  # pragma: no cover - compiled
+def no_leaf(g, s, node, m, depth, ply):
     """A ``leaf`` kernel for searches that evaluate every child in its own node."""
     return False, 0
 
 
 @numba.njit(cache=True, inline="always")
-def one_less(g, s, node, ply, i, depth):  # pragma: no cover - compiled
+def one_less(g, s, node, ply, i, depth):
     """A ``child_depth`` kernel: every child one ply shallower."""
     return depth - 1
 
 
 @numba.njit(cache=True, inline="always")
-def undo_nothing(g, s, node, m, c):  # pragma: no cover - compiled
+def undo_nothing(g, s, node, m, c):
     """An ``undo`` kernel for searches whose children are new values (bitboards)."""
     return None
 
 
 @numba.njit(cache=True, inline="always")
-def no_cutoff(g, s, node, m, depth, ply):  # pragma: no cover - compiled
+def no_cutoff(g, s, node, m, depth, ply):
     """A ``cutoff`` kernel for searches that learn nothing from a cutoff."""
     return None
 
@@ -436,7 +436,7 @@ def store_nothing(
 
 
 @numba.njit(cache=True, inline="always")
-def killer_cutoff(g, p, node, m, depth, ply):  # pragma: no cover - compiled
+def killer_cutoff(g, p, node, m, depth, ply):
     """A ``cutoff`` kernel of a search whose position is the side to move ``p``: ``m``
     becomes ``ply``'s first killer and gains ``depth ** 2`` of history (``g.killers``,
     ``g.history``; :func:`note_cutoff`)."""

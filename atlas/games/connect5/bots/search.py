@@ -194,7 +194,7 @@ class WindowSearch(NamedTuple):
 
 
 @numba.njit(cache=True)
-def _update(g, cell, p, step):  # pragma: no cover - compiled
+def _update(g, cell, p, step):
     """Put (``step=1``) or take back (``step=-1``) a disc of seat ``p`` on ``cell``."""
     board, windows, wcount, threats = g.board, g.windows, g.wcount, g.threats
     weights, bonus, rows, cols = g.weights, g.bonus, g.rows, g.cols
@@ -357,7 +357,7 @@ window_search = negamax(f"{__name__}.window_search", _NODE, win=WIN, clock_mask=
 
 
 @numba.njit(cache=True)
-def _load(g, start):  # pragma: no cover - compiled
+def _load(g, start):
     """Fill the search arrays (counts, threats, score, key) from the position ``start``."""
     for cell in range(start.shape[0]):
         if start[cell] != EMPTY:

@@ -91,7 +91,7 @@ class BitboardSearch(NamedTuple):
 
 
 @numba.njit(cache=True)
-def popcount(x):  # pragma: no cover - compiled
+def popcount(x):
     """Number of set bits of a ``uint64`` (SWAR)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + (

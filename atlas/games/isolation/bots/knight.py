@@ -110,7 +110,7 @@ def knight_tables(rows: int, cols: int) -> KnightTables:
 
 
 @numba.njit(cache=True)
-def knight_spread(x, tab):  # pragma: no cover - compiled
+def knight_spread(x, tab):
     """The squares one knight jump from any square of the set ``x`` (eight shifts)."""
     y = (
         ((x & tab[4]) << tab[0])
@@ -126,7 +126,7 @@ def knight_spread(x, tab):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, inline="always")
-def _step(x, free, tab):  # pragma: no cover - compiled
+def _step(x, free, tab):
     return knight_spread(x, tab) & free
 
 
@@ -136,7 +136,7 @@ knight_voronoi = bit_voronoi(f"{__name__}.knight_voronoi", _step)
 
 
 @numba.njit(cache=True)
-def knight_walk(free, src, reach, tab, jumps, cap, cur, idx, rem):  # pragma: no cover
+def knight_walk(free, src, reach, tab, jumps, cap, cur, idx, rem):
     """Longest walk from ``src`` within ``reach`` (capped depth-first search, explicit stack).
 
     Stops at the colour-alternation bound or after ``cap`` nodes (then the longest walk
@@ -180,7 +180,7 @@ def knight_walk(free, src, reach, tab, jumps, cap, cur, idx, rem):  # pragma: no
 
 
 @numba.njit(cache=True)
-def _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem):  # pragma: no cover
+def _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem):
     a = pos0 if p == 0 else pos1
     b = pos1 if p == 0 else pos0
     mine = popcount(free) if a < 0 else popcount(tab[T_ATTACK + a] & free)
@@ -198,7 +198,7 @@ def _evaluate(free, pos0, pos1, p, tab, jumps, cur, idx, rem):  # pragma: no cov
 
 
 @numba.njit(cache=True, inline="always")
-def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
+def _gen(g, src, free, moves, ply):
     """The jumps from ``src`` to squares of ``free`` in jump order (all free squares in
     order for a placement), into row ``ply`` of ``moves``; how many."""
     n = 0
@@ -217,13 +217,13 @@ def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, inline="always")
-def _reach(g, c, x):  # pragma: no cover - compiled
+def _reach(g, c, x):
     """The jumps from ``c`` to squares of ``x`` (all of them for an unplaced piece)."""
     return popcount(x) if c < 0 else popcount(g.tab[T_ATTACK + c] & x)
 
 
 @numba.njit(cache=True, inline="always")
-def _value(g, free, pos0, pos1, p):  # pragma: no cover - compiled
+def _value(g, free, pos0, pos1, p):
     return _evaluate(free, pos0, pos1, p, g.tab, g.jumps, g.walk[0], g.walk[1], g.rem)
 
 

@@ -100,7 +100,7 @@ def queen_tables(rows: int, cols: int) -> QueenTables:
 
 
 @numba.njit(cache=True)
-def queen_spread(x, free, tab):  # pragma: no cover - compiled
+def queen_spread(x, free, tab):
     """The squares of ``free`` one queen move from any square of ``x`` (rays stop at the
     first square not in ``free``); O(longest ray) shifts per ray."""
     out = _ZERO
@@ -120,13 +120,13 @@ def queen_spread(x, free, tab):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _low_bit(x):  # pragma: no cover - compiled
+def _low_bit(x):
     """Index of the lowest set bit of a non-zero ``uint64``."""
     return popcount((x & (~x + _ONE)) - _ONE)
 
 
 @numba.njit(cache=True, inline="always")
-def _step(x, free, tab):  # pragma: no cover - compiled
+def _step(x, free, tab):
     return queen_spread(x, free, tab)
 
 
@@ -135,7 +135,7 @@ _layers = bit_voronoi(f"{__name__}.queen_layers", _step)
 
 
 @numba.njit(cache=True)
-def queen_voronoi(free, a, b, tab):  # pragma: no cover - compiled
+def queen_voronoi(free, a, b, tab):
     """Squares of ``free`` each piece reaches in fewer queen moves, and the reaches.
 
     Returns ``(squares of seat 0, squares of seat 1, reach of seat 0, reach of seat
@@ -146,7 +146,7 @@ def queen_voronoi(free, a, b, tab):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _walk_moves(stack, d, src, free, tab):  # pragma: no cover - compiled
+def _walk_moves(stack, d, src, free, tab):
     """Fill row ``d`` of the walk stack with the moves from ``src`` over ``free``, fewest
     onward moves first (Warnsdorff's rule), their count and the next index (0)."""
     w = (stack.shape[1] - 2) // 2
@@ -170,7 +170,7 @@ def _walk_moves(stack, d, src, free, tab):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def queen_walk(free, src, tab, cap, stack, rem):  # pragma: no cover - compiled
+def queen_walk(free, src, tab, cap, stack, rem):
     """Longest walk of queen moves from ``src`` over ``free`` (depth-first with an explicit
     stack, fewest onward moves first; at most ``cap`` nodes, then the longest found, a
     lower bound), and the nodes it visited.
@@ -209,7 +209,7 @@ def queen_walk(free, src, tab, cap, stack, rem):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):  # pragma: no cover - compiled
+def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):
     a = pos0 if p == 0 else pos1
     b = pos1 if p == 0 else pos0
     if a < 0 or b < 0:
@@ -235,7 +235,7 @@ def _evaluate(free, pos0, pos1, p, tab, stack, rem, status):  # pragma: no cover
 
 
 @numba.njit(cache=True, inline="always")
-def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
+def _gen(g, src, free, moves, ply):
     """The queen moves from ``src`` over ``free`` (every free square for a placement),
     lowest square first, into row ``ply`` of ``moves``; how many."""
     t = free if src < 0 else queen_spread(_ONE << np.uint64(src), free, g.tab)
@@ -248,13 +248,13 @@ def _gen(g, src, free, moves, ply):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, inline="always")
-def _reach(g, c, x):  # pragma: no cover - compiled
+def _reach(g, c, x):
     """The queen moves from ``c`` over ``x`` (all of ``x`` for an unplaced piece)."""
     return popcount(x) if c < 0 else popcount(queen_spread(_ONE << np.uint64(c), x, g.tab))
 
 
 @numba.njit(cache=True, inline="always")
-def _value(g, free, pos0, pos1, p):  # pragma: no cover - compiled
+def _value(g, free, pos0, pos1, p):
     return _evaluate(free, pos0, pos1, p, g.tab, g.walk, g.rem, g.status)
 
 

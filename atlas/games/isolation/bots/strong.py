@@ -233,7 +233,7 @@ def _expand(g, p, depth, ply, alpha, beta):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, inline="always")
-def _delta(g, p, src, m):  # pragma: no cover - compiled
+def _delta(g, p, src, m):
     """The change of the Zobrist key when seat ``p`` moves from ``src`` to ``m``."""
     delta = g.zb[m] ^ g.zp[p, m] ^ g.zside
     if src >= 0:

@@ -145,7 +145,7 @@ def ownership_kernel(  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, inline="always")
-def _diamond_template(r):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _diamond_template(r):  # type: ignore[no-untyped-def]
     """The ``(2r+1) x (2r+1)`` square, flat, of ``distance << 8`` from its centre (the
     packed grid's distance bits of a diamond of radius ``r``)."""
     w = 2 * r + 1
@@ -157,7 +157,7 @@ def _diamond_template(r):  # type: ignore[no-untyped-def]  # pragma: no cover - 
 
 
 @numba.njit(cache=True)
-def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  # type: ignore[no-untyped-def]
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
     row is a slice combined with the same row of a template of ``distance << 8``
     values (min(old, key), or old | key on a tie: same distance bits), int32 slices
@@ -184,7 +184,7 @@ def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  #
 
 
 @numba.njit(cache=True)
-def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-untyped-def]
     """Owners of cells ``lo`` to ``hi - 1`` off the packed grid for at most 4 empires,
     in one branch-free pass whose sums are int32 scalars (so the loop vectorises);
     adds each empire e's land, controlled and disputed cells to ``acc[3e:3e + 3]``
@@ -232,7 +232,7 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-
 
 
 @numba.njit(cache=True)
-def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign):  # type: ignore[no-untyped-def]
     """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
     ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
     write their owners."""
@@ -260,7 +260,7 @@ def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sig
 
 
 @numba.njit(cache=True)
-def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, counts):  # type: ignore[no-untyped-def]
     """Bring ``owner``, ``counts`` and the packed grid ``dist`` of
     :func:`ownership_kernel` up to date for the outposts ``cells``/``empires``, when
     only cells inside ``boxes`` can have changed (up to 8 empires).
@@ -311,14 +311,14 @@ def ownership_update(land_flat, stride, r, cells, empires, boxes, owner, dist, c
 
 
 @numba.njit(cache=True, inline="always")
-def _merge(old, key):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _merge(old, key):  # type: ignore[no-untyped-def]
     """Combine packed (distance << 8 | bits) int32 values: the nearer, or both bits on a
     tie (same distance bits); for long loops, which vectorise."""
     return (old | key) if (old ^ key) < np.int32(256) else min(old, key)
 
 
 @numba.njit(cache=True, inline="always")
-def _merge_masks(old, key):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _merge_masks(old, key):  # type: ignore[no-untyped-def]
     """:func:`_merge` with arithmetic masks rather than comparisons, so that short rows
     (the scalar remainder of a vector loop) do not branch unpredictably."""
     i32 = np.int32
@@ -329,7 +329,7 @@ def _merge_masks(old, key):  # type: ignore[no-untyped-def]  # pragma: no cover 
 
 
 @numba.njit(cache=True)
-def _sweep_columns(dist, stride, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _sweep_columns(dist, stride, rows, cols):  # type: ignore[no-untyped-def]
     """1-D min-plus sweeps down and up every column at once, a row at a time (each row
     is one vectorised loop over the row above or below it)."""
     step = np.int32(256)
@@ -346,7 +346,7 @@ def _sweep_columns(dist, stride, rows, cols):  # type: ignore[no-untyped-def]  #
 
 
 @numba.njit(cache=True)
-def _transpose(src, dst, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _transpose(src, dst, rows, cols):  # type: ignore[no-untyped-def]
     """Interior of the padded ``rows x cols`` grid ``src`` into the padded ``cols x rows``
     grid ``dst``."""
     s = cols + 2
@@ -359,7 +359,7 @@ def _transpose(src, dst, rows, cols):  # type: ignore[no-untyped-def]  # pragma:
 
 
 @numba.njit(cache=True)
-def _transform(dist, tmp, stride, rows, cols):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _transform(dist, tmp, stride, rows, cols):  # type: ignore[no-untyped-def]
     """Exact L1 nearest distance and nearest set: 1-D min-plus sweeps down and up the
     columns, then along the rows as columns of the transposed grid in ``tmp``
     (distances are separable; ties keep every source).  Its cost grows with the cells,

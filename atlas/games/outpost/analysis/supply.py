@@ -23,7 +23,7 @@ __all__ = ["supply_kernel", "supply_core"]
 
 
 @numba.njit(cache=True, inline="always")
-def _good(land_flat, owner, empire, c):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _good(land_flat, owner, empire, c):  # type: ignore[no-untyped-def]
     if land_flat[c] == 0:
         return False
     o = owner[c]
@@ -46,7 +46,7 @@ def supply_kernel(  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen, heads):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def supply_core(land_flat, stride, owner, empire, home, cells, alive, mark, link, seen, heads):  # type: ignore[no-untyped-def]
     """:func:`supply_kernel` for buffers already clean: ``mark`` all 0 and ``heads``
     all -1 on entry; both are left so on exit (so a caller checking several empires
     clears them once)."""

@@ -53,7 +53,7 @@ FAR = 1 << 20
 
 
 @numba.njit(cache=True, inline="always")
-def _far(dist):  # pragma: no cover - compiled
+def _far(dist):
     """Unreached cells (-1) at :data:`FAR`."""
     for i in range(dist.shape[0]):
         if dist[i] < 0:
@@ -61,7 +61,7 @@ def _far(dist):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def l1_field(board_flat, stride, sources, dist, queue):  # pragma: no cover - compiled
+def l1_field(board_flat, stride, sources, dist, queue):
     """``dist[i]``: Manhattan distance from board cell ``i`` to the nearest of
     ``sources`` (:data:`FAR` with none; border cells get :data:`FAR`): a breadth-first
     search over the board (:func:`atlas.analysis.distances.bfs_kernel`)."""
@@ -70,7 +70,7 @@ def l1_field(board_flat, stride, sources, dist, queue):  # pragma: no cover - co
 
 
 @numba.njit(cache=True)
-def land_field(land_flat, stride, source, dist, queue):  # pragma: no cover - compiled
+def land_field(land_flat, stride, source, dist, queue):
     """``dist[i]``: steps over land from ``source`` to land cell ``i`` (:data:`FAR`
     where unreachable, and on water and the border)."""
     bfs_blocked_kernel(land_flat, stride, source, -1, dist, queue)
@@ -78,7 +78,7 @@ def land_field(land_flat, stride, source, dist, queue):  # pragma: no cover - co
 
 
 @numba.njit(cache=True, inline="always")
-def _diamond(board_flat, stride, r, value, elim, won, c, claim):  # pragma: no cover
+def _diamond(board_flat, stride, r, value, elim, won, c, claim):
     """The cells within ``r`` of ``c`` nearer than the enemy (distance ``< elim``): marked
     won when ``claim``, else the value of those not yet won (``won`` 0)."""
     rows = board_flat.shape[0] // stride - 2
@@ -101,20 +101,20 @@ def _diamond(board_flat, stride, r, value, elim, won, c, claim):  # pragma: no c
 
 
 @numba.njit(cache=True, inline="always")
-def diamond_gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cover
+def diamond_gain(board_flat, stride, r, value, elim, won, c):
     """Value of the cells an outpost on ``c`` would win: within ``r``, not yet won
     (``won`` 0), and nearer than the enemy (distance ``< elim``)."""
     return _diamond(board_flat, stride, r, value, elim, won, c, False)
 
 
 @numba.njit(cache=True, inline="always")
-def _above(keys, idx, a, b):  # pragma: no cover - compiled
+def _above(keys, idx, a, b):
     """Heap order: larger key first, then smaller candidate index (determinism)."""
     return keys[a] > keys[b] or (keys[a] == keys[b] and idx[a] < idx[b])
 
 
 @numba.njit(cache=True)
-def _sift_down(keys, idx, size, i):  # pragma: no cover - compiled
+def _sift_down(keys, idx, size, i):
     while True:
         top = i
         left = 2 * i + 1
@@ -174,7 +174,7 @@ def greedy_targets(
 
 
 @numba.njit(cache=True)
-def assign(cost):  # pragma: no cover - compiled
+def assign(cost):
     """Rows to distinct columns at least total ``cost`` (``n <= m`` rows by columns).
 
     The Hungarian method with potentials, a shortest augmenting path per row,
@@ -227,7 +227,7 @@ def assign(cost):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, inline="always")
-def step_toward(land_flat, stride, field, c):  # pragma: no cover - compiled
+def step_toward(land_flat, stride, field, c):
     """The first neighbour of ``c`` (north, east, south, west) one step nearer in
     ``field``, or ``c`` itself."""
     d = field[c]
@@ -238,7 +238,7 @@ def step_toward(land_flat, stride, field, c):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _afford(land, water, L, W):  # pragma: no cover - compiled
+def _afford(land, water, L, W):
     big = 1 << 30
     a = land // L if L > 0 else big
     b = water // W if W > 0 else big
@@ -263,7 +263,7 @@ class Lookahead(NamedTuple):
 
 
 @numba.njit(cache=True)
-def simulate_plan(pos, la, cells, emps, slot, fields, future):  # pragma: no cover - compiled
+def simulate_plan(pos, la, cells, emps, slot, fields, future):
     """Play our plan forward ``la.horizon`` turns, the enemies held still.
 
     ``cells``/``emps`` are every outpost (ours: empire ``la.me``); ``slot[i]`` the
@@ -373,7 +373,7 @@ class Weighing(NamedTuple):
 
 
 @numba.njit(cache=True)
-def evaluate(board, weighing, cells, emps, starts):  # pragma: no cover - compiled
+def evaluate(board, weighing, cells, emps, starts):
     """Score of a position for empire ``w.me`` after our moves, the enemies held still:
     the value of the cells we control, minus ``w.lost_w`` per outpost of ours cut off,
     minus ``w.robust_w`` per outpost that one enemy step could cut off

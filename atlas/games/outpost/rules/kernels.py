@@ -106,7 +106,7 @@ class Ownership(NamedTuple):
 
 
 @numba.njit(cache=True)
-def own(pos, cells, emps, owner, key, counts):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def own(pos, cells, emps, owner, key, counts):  # type: ignore[no-untyped-def]
     """Ownership of the outposts ``cells`` (empires ``emps``) into ``owner``, ``key``
     (the packed grid, or scratch) and ``counts``
     (:func:`~atlas.games.outpost.analysis.ownership_kernel`)."""
@@ -127,7 +127,7 @@ def own(pos, cells, emps, owner, key, counts):  # type: ignore[no-untyped-def]  
 
 
 @numba.njit(cache=True)
-def supply_lines(pos, owner, e, cells, alive):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def supply_lines(pos, owner, e, cells, alive):  # type: ignore[no-untyped-def]
     """How many of ``cells``, outposts of empire ``e``, keep their supply line home under
     ``owner``; ``alive`` marks them (:func:`~atlas.games.outpost.analysis.supply.supply_core`, on
     ``pos.bufs`` rows 3-6)."""
@@ -139,7 +139,7 @@ def supply_lines(pos, owner, e, cells, alive):  # type: ignore[no-untyped-def]  
 
 
 @numba.njit(cache=True)
-def supplied(pos, owner, e, cells, starts, alive):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def supplied(pos, owner, e, cells, starts, alive):  # type: ignore[no-untyped-def]
     """:func:`supply_lines` of empire ``e``'s outposts ``cells[starts[e]:starts[e + 1]]``."""
     a = starts[e]
     z = starts[e + 1]
@@ -147,7 +147,7 @@ def supplied(pos, owner, e, cells, starts, alive):  # type: ignore[no-untyped-de
 
 
 @numba.njit(cache=True)
-def _move_steps(land_flat, stride, official, cells, starts, steps, ends):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _move_steps(land_flat, stride, official, cells, starts, steps, ends):  # type: ignore[no-untyped-def]
     """Apply steps to flat ``cells``; see :mod:`atlas.games.outpost.rules.game`.
 
     ``steps`` is flat ``index, row, col`` triples, seat by seat: seat p's are triples
@@ -200,7 +200,7 @@ def _move_steps(land_flat, stride, official, cells, starts, steps, ends):  # typ
 
 
 @numba.njit(cache=True)
-def _own(pos, cells, emps, owner_old, key_old, copy, owner, key, counts, boxes, nb, area):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _own(pos, cells, emps, owner_old, key_old, copy, owner, key, counts, boxes, nb, area):  # type: ignore[no-untyped-def]
     """Ownership of ``cells`` into ``owner``, ``key`` and ``counts``: from the previous
     ``owner_old``/``key_old`` (copied first if ``copy``, else the same arrays) with only
     the ``nb`` boxes recomputed when their area is small (a quarter of the board or
@@ -222,7 +222,7 @@ def _own(pos, cells, emps, owner_old, key_old, copy, owner, key, counts, boxes, 
 
 
 @numba.njit(cache=True, inline="always")
-def _box(stride, rows, cols, r, a, b, boxes, nb):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _box(stride, rows, cols, r, a, b, boxes, nb):  # type: ignore[no-untyped-def]
     """Store the bounding box of the diamonds around flat cells a and b; its area."""
     ar = a // stride
     ac = a - ar * stride
@@ -236,7 +236,7 @@ def _box(stride, rows, cols, r, a, b, boxes, nb):  # type: ignore[no-untyped-def
 
 
 @numba.njit(cache=True)
-def _recount(pos, o, cells, emps):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _recount(pos, o, cells, emps):  # type: ignore[no-untyped-def]
     """Ownership of the outposts ``cells``/``emps`` into ``o.owner``, ``o.key`` and
     ``o.counts``, from the ownership ``o.owner_old``/``o.key_old`` of the outposts
     ``o.src`` (see :func:`_settle`): only the boxes around the outposts that moved are
@@ -274,7 +274,7 @@ def _recount(pos, o, cells, emps):  # type: ignore[no-untyped-def]  # pragma: no
 
 
 @numba.njit(cache=True)
-def _settle(pos, o, cells, emps, starts):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _settle(pos, o, cells, emps, starts):  # type: ignore[no-untyped-def]
     """Ownership, supply lines, removal of the cut-off outposts, ownership again, into
     ``o.owner``, ``o.key`` and ``o.counts`` (an :class:`Ownership`).
 
@@ -321,7 +321,7 @@ def _settle(pos, o, cells, emps, starts):  # type: ignore[no-untyped-def]  # pra
 
 
 @numba.njit(cache=True)
-def _turn_kernel(board, ownership, official, rc, starts, steps, ends):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+def _turn_kernel(board, ownership, official, rc, starts, steps, ends):  # type: ignore[no-untyped-def]
     """Moves, then :func:`_settle` from ``o.owner_old``/``o.key_old`` into
     ``o.owner``/``o.key`` and ``o.counts``; or, for an official turn cut short at seat
     p, the ownership the simulator leaves (its ``updatemap`` recomputes it after each

@@ -135,7 +135,7 @@ def chamber_score(
 
 
 @numba.njit(cache=True)
-def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):  # pragma: no cover - numba
+def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):
     """Value of a position for the player at ``me`` (both moves of the turn applied).
 
     While the players touch, ``chamber_score`` of mine minus the opponent's with the
@@ -155,7 +155,7 @@ def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):  # pragma: no cover -
 
 
 @numba.njit(cache=True, inline="always")
-def _order(s, base, key, kill):  # pragma: no cover - numba
+def _order(s, base, key, kill):
     """Directions of a frame in search order: the table's move, the killer, the rest."""
     idx = key & np.uint64(s.tt_key.shape[0] - 1)
     first = kill

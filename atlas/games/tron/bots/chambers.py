@@ -66,7 +66,7 @@ ROLLOUT_MARGIN = 2.0 * (1.0 + 3.0 * CHAMBERS_K2)
 
 
 @numba.njit(cache=True)
-def chambers_score(grid, me, opp, off, w2, ibuf, fbuf):  # pragma: no cover - numba
+def chambers_score(grid, me, opp, off, w2, ibuf, fbuf):
     """Tree-of-chambers value for ``me``: ``(score, touching)``.
 
     While the players touch, own fillable territory minus the opponent's; once they
@@ -82,7 +82,7 @@ def chambers_score(grid, me, opp, off, w2, ibuf, fbuf):  # pragma: no cover - nu
 
 
 @numba.njit(cache=True)
-def _one_turn(grid, off, w2, ibuf, fbuf):  # pragma: no cover - numba
+def _one_turn(grid, off, w2, ibuf, fbuf):
     """The context of :func:`_one_step` (:class:`~atlas.games.tron.bots.voronoi.TurnSearch`)."""
     none = np.zeros((3, 1), dtype=np.uint64)
     return TurnSearch(
@@ -112,7 +112,7 @@ def _one_turn(grid, off, w2, ibuf, fbuf):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def _one_step(s, me, opp):  # pragma: no cover - numba
+def _one_step(s, me, opp):
     """The move (0..3) of the player at ``me`` that is best one turn deep; -1 if none.
 
     One turn of :func:`atlas.games.tron.bots.voronoi.search_root` on the chamber score: my

@@ -184,7 +184,7 @@ def safety_deadline(
 
 
 @numba.njit(cache=True)
-def _open_neighbours(grid, c, off):  # pragma: no cover - numba
+def _open_neighbours(grid, c, off):
     k = 0
     for j in range(4):
         if grid[c + off[j]] != 0:
@@ -193,7 +193,7 @@ def _open_neighbours(grid, c, off):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def voronoi_counts(grid, a, b, off, ibuf):  # pragma: no cover - numba
+def voronoi_counts(grid, a, b, off, ibuf):
     """Territory of heads ``a`` and ``b``: ``(n_a, n_b, e_a, e_b, touching)``.
 
     A free cell belongs to the player that reaches it in strictly fewer steps
@@ -231,7 +231,7 @@ def voronoi_counts(grid, a, b, off, ibuf):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def voronoi_touching(grid, a, b, off, ibuf):  # pragma: no cover - numba
+def voronoi_touching(grid, a, b, off, ibuf):
     """Territories of heads ``a`` and ``b`` (as :func:`voronoi_counts`) without the edges.
 
     Returns ``(n_a, n_b, touching)``; the scan for touching territories stops at the
@@ -254,13 +254,13 @@ def voronoi_touching(grid, a, b, off, ibuf):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def component_size(grid, src, off, ibuf):  # pragma: no cover - numba
+def component_size(grid, src, off, ibuf):
     """Number of free cells reachable from ``src`` (``src`` itself not counted)."""
     return component_size_kernel(grid, off[2], src, ibuf[R_CNT0], ibuf[R_QUEUE])
 
 
 @numba.njit(cache=True)
-def head_distance(grid, a, b, off, ibuf):  # pragma: no cover - numba
+def head_distance(grid, a, b, off, ibuf):
     """Steps from head ``a`` to a cell next to head ``b`` plus one (INF if separated)."""
     da = ibuf[R_DA]
     bfs_blocked_kernel(grid, off[2], a, -1, da, ibuf[R_QUEUE])
@@ -275,7 +275,7 @@ def head_distance(grid, a, b, off, ibuf):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def potential_articulation(grid, c, off):  # pragma: no cover - numba
+def potential_articulation(grid, c, off):
     """1 if the free neighbours of ``c`` fall into two or more groups in its 3x3 ring.
 
     Two orthogonal neighbours of ``c`` are locally joined when the corner cell between
@@ -309,7 +309,7 @@ def potential_articulation(grid, c, off):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def parity_bound(grid, head, off, ibuf):  # pragma: no cover - numba
+def parity_bound(grid, head, off, ibuf):
     """Upper bound on the steps a lone player at ``head`` can still make.
 
     The checkerboard bound of :func:`atlas.analysis.parity.parity_kernel` over the room

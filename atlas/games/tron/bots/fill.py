@@ -28,7 +28,7 @@ __all__ = ["filler_move", "fill_length", "space_filler_move", "space_fill_length
 
 
 @numba.njit(cache=True)
-def _flood(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
+def _flood(grid, src, off, mark, stamp, queue):
     """Flood the room of free cell ``src`` (marking it ``stamp``).
 
     Returns ``(cells, same)``: the cells reached, ``src`` included, and how many of
@@ -61,7 +61,7 @@ def _flood(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def _flood_count(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
+def _flood_count(grid, src, off, mark, stamp, queue):
     """Cells reachable from free cell ``src`` (itself included), marking with ``stamp``."""
     if grid[src] == 0:
         return 0
@@ -70,7 +70,7 @@ def _flood_count(grid, src, off, mark, stamp, queue):  # pragma: no cover - numb
 
 
 @numba.njit(cache=True)
-def _largest_side(grid, t, off, ibuf, stamp):  # pragma: no cover - numba
+def _largest_side(grid, t, off, ibuf, stamp):
     """With ``t`` blocked, the largest component next to it; returns (size, next stamp)."""
     mark = ibuf[R_MARK]
     queue = ibuf[R_QUEUE]
@@ -88,7 +88,7 @@ def _largest_side(grid, t, off, ibuf, stamp):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def filler_move(grid, head, off, ibuf, stamp):  # pragma: no cover - numba
+def filler_move(grid, head, off, ibuf, stamp):
     """The greedy space filler's move from ``head``: direction index 0..3, or -1.
 
     Rule of the post-mortem [1]_: among moves that keep the largest room reachable, avoid
@@ -172,7 +172,7 @@ def filler_move(grid, head, off, ibuf, stamp):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def _side_bound(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
+def _side_bound(grid, src, off, mark, stamp, queue):
     """Checkerboard bound of a walk that starts at free cell ``src`` in its room.
 
     Floods the room (marking it ``stamp``) counting the cells of each colour: a walk
@@ -185,7 +185,7 @@ def _side_bound(grid, src, off, mark, stamp, queue):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def space_filler_move(grid, head, off, ibuf, stamp, art_w):  # pragma: no cover - numba
+def space_filler_move(grid, head, off, ibuf, stamp, art_w):
     """The endgame filler's move from ``head``: ``(direction 0..3 or -1, next stamp)``.
 
     The greedy rule of the post-mortem [1]_ with true cut vertices and the checkerboard
@@ -257,7 +257,7 @@ def space_filler_move(grid, head, off, ibuf, stamp, art_w):  # pragma: no cover 
 
 
 @numba.njit(cache=True)
-def _walk(grid, head, off, ibuf, max_steps, exact, art_w, stop):  # pragma: no cover - numba
+def _walk(grid, head, off, ibuf, max_steps, exact, art_w, stop):
     """Steps a filler survives from ``head`` alone (board restored afterwards).
 
     Walks :func:`space_filler_move` (``exact``, with ``art_w``) or :func:`filler_move`
@@ -290,7 +290,7 @@ def _walk(grid, head, off, ibuf, max_steps, exact, art_w, stop):  # pragma: no c
 
 
 @numba.njit(cache=True)
-def fill_length(grid, head, off, ibuf, max_steps):  # pragma: no cover - numba
+def fill_length(grid, head, off, ibuf, max_steps):
     """Steps the post-mortem's greedy filler (:func:`filler_move`) survives from ``head``.
 
     The board is restored.  O(steps) plus the flood fills at cut vertices.

@@ -61,7 +61,7 @@ _EDGES, _QUIET, _FRONT = 0, 1, 2
 
 
 @numba.njit(cache=True, inline="always")
-def _enter(grid, ibuf, acc, p, u, v):  # pragma: no cover - numba
+def _enter(grid, ibuf, acc, p, u, v):
     """A new cell ``u`` of the territory: its open neighbours, colour and front flag.
 
     One scan of the four neighbours: open ones (edges) and, for the battlefront rule,
@@ -89,7 +89,7 @@ def _enter(grid, ibuf, acc, p, u, v):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True, inline="always")
-def _chamber(grid, ibuf, acc, p, v, u, root_child):  # pragma: no cover - numba
+def _chamber(grid, ibuf, acc, p, v, u, root_child):
     """``v``'s subtree is a chamber entered from ``u``: its value goes to ``u``'s best
     child."""
     val, fill = _close(
@@ -119,7 +119,7 @@ def _chamber(grid, ibuf, acc, p, v, u, root_child):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True, inline="always")
-def _join(grid, ibuf, acc, p, v, u):  # pragma: no cover - numba
+def _join(grid, ibuf, acc, p, v, u):
     """``v``'s subtree is part of ``u``'s chamber: its counts join ``u``'s."""
     acc[_EDGES, u] += acc[_EDGES, v]
     ibuf[R_CNT0, u] += ibuf[R_CNT0, v]
@@ -137,7 +137,7 @@ _walk = hopcroft_tarjan(_enter, _chamber, _join, root_vertex=False)
 
 
 @numba.njit(cache=True, inline="always")
-def _close(p, colour, a, b, edges, quiet, front, first):  # pragma: no cover - numba
+def _close(p, colour, a, b, edges, quiet, front, first):
     """Value of a chamber whose first cell has ``colour`` (``a`` and ``b`` cells of each
     colour, ``edges``, best quiet and front child values, ``first`` steps to enter it),
     and its value when filled first.  Scalars only: arrays handed to an inlined kernel

@@ -88,7 +88,7 @@ DRAW_CELLS = 0.5
 
 
 @numba.njit(cache=True)
-def draw_value(mode):  # pragma: no cover - numba
+def draw_value(mode):
     """Value of a draw (collision or both crashing) under evaluation ``mode``."""
     if mode == MODE_VORONOI:
         return -DRAW_CELLS * 4.0  # a cell and its edges
@@ -98,7 +98,7 @@ def draw_value(mode):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def evaluate(grid, me, opp, off, w2, ibuf, fbuf, mode):  # pragma: no cover - numba
+def evaluate(grid, me, opp, off, w2, ibuf, fbuf, mode):
     """Value of the position for the player at ``me`` (both moves of the turn applied)."""
     if mode == MODE_VORONOI:
         na, nb, ea, eb, touching = voronoi_counts(grid, me, opp, off, ibuf)
@@ -427,7 +427,7 @@ def turn_search(
 
 
 @numba.njit(cache=True, inline="always")
-def _improve(s, sp, base, ret, sign, bound):  # pragma: no cover - numba
+def _improve(s, sp, base, ret, sign, bound):
     """A child's value ``ret`` back in frame ``sp`` of :func:`turn_search`'s stack
     (``sign`` 1.0 a max frame, -1.0 a min frame; ``base`` its directions in ``s.ford``):
     the frame's value and best direction when ``ret`` is better, and ``True`` when it
@@ -442,7 +442,7 @@ def _improve(s, sp, base, ret, sign, bound):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True)
-def _store(key, move, tt_key, tt_move):  # pragma: no cover - numba
+def _store(key, move, tt_key, tt_move):
     """The best direction ``move`` of the position ``key`` into the move table."""
     if move >= 0:
         idx = key & np.uint64(tt_key.shape[0] - 1)
@@ -451,7 +451,7 @@ def _store(key, move, tt_key, tt_move):  # pragma: no cover - numba
 
 
 @numba.njit(cache=True, inline="always")
-def _rotation(s, base, key, kill):  # pragma: no cover - numba
+def _rotation(s, base, key, kill):
     """The killer direction first, then the others clockwise from it."""
     for j in range(4):
         s.ford[base + j] = (kill + j) & 3
