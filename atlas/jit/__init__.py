@@ -63,55 +63,13 @@ public function in front of a kernel checks and converts its input and is fully 
 
 from __future__ import annotations
 
-from .cache import (
-    CACHE_DIR_VARIABLE,
-    KEEP_CACHES,
-    PRUNE_AFTER,
-    cache_base,
-    numba_cache_folder,
-    prune_caches,
-    set_cache_dir,
-    source_files,
-    source_key,
-    use_numba_cache,
-)
-from .lazy import (
-    INTERPRET_MAX_CELLS,
-    LazyIntrinsic,
-    LazyKernel,
-    built,
-    interpreted,
-    intrinsic,
-    is_interpreted,
-    kernel_named,
-    njit,
-    numba,
-)
+from . import cache as _cache
+from . import lazy as _lazy
+from .cache import *  # noqa: F403  (the names in its __all__)
+from .lazy import *  # noqa: F403
 from .load import load_numba
 from .notice import CompileNotice, compile_notice
 
-__all__ = [
-    "LazyKernel",
-    "LazyIntrinsic",
-    "njit",
-    "intrinsic",
-    "built",
-    "kernel_named",
-    "numba",
-    "load_numba",
-    "interpreted",
-    "is_interpreted",
-    "source_files",
-    "source_key",
-    "cache_base",
-    "use_numba_cache",
-    "set_cache_dir",
-    "numba_cache_folder",
-    "prune_caches",
-    "KEEP_CACHES",
-    "PRUNE_AFTER",
-    "CACHE_DIR_VARIABLE",
-    "INTERPRET_MAX_CELLS",
-    "CompileNotice",
-    "compile_notice",
-]
+__all__ = ["load_numba", "CompileNotice", "compile_notice"]
+__all__ += _lazy.__all__
+__all__ += _cache.__all__
