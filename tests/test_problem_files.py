@@ -131,7 +131,10 @@ def test_commands_name_the_file_and_line_of_bad_input(inputs, capsys):
     )
     plan.write_text('game = "tron"\nmaps = ["maps/tron/duel.txt"]\nseeds = 0\n' + bots)
     cases = [
-        (["tournament", str(plan)], "in/plan.toml:3: seeds should be at least 1"),
+        (
+            ["tournament", str(plan)],
+            "in/plan.toml:3: seeds: expected a whole number at least 1 and at most 100,000",
+        ),
         (["tournament", "tron", "--maps", "in/maps/tron/bad.txt"], "in/maps/tron/bad.txt:1: "),
         (
             ["play", "tron", "in/maps/tron/bad.txt", "random", "random"],

@@ -18,6 +18,11 @@ this module, installed by :func:`stop_policy`:
   (:func:`atlas.bots.search.clock_now` calls :func:`check`), and the game runner checks
   after every answer (:func:`atlas.arena.runner.play_game`).
 
+Nor does the handler raise while numba or llvmlite code is running (numba compiling a
+kernel): an exception raised in one of llvmlite's callbacks is swallowed there and
+leaves numba's compiler broken (``RuntimeError: no compiled object yet``).  The request
+is noted, and the code that runs the kernel once it is compiled raises it.
+
 The game runner tells a user's interrupt from a bot that leaves (a Python object whose
 ``move`` raises ``SystemExit`` or ``KeyboardInterrupt``, or calls ``sys.exit``) by
 :func:`requested`: the first is raised out of the runner, nothing recorded; the second
@@ -29,6 +34,7 @@ Only the main thread receives signals; elsewhere :func:`stop_policy` does nothin
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -103,14 +109,29 @@ def quiet_in(function: Any) -> Any:
     return function
 
 
+#: Folders whose code the handler never raises in: numba's compiler and llvmlite.
+_NO_RAISE_IN = tuple(f"{os.sep}{name}{os.sep}" for name in ("numba", "llvmlite"))
+
+
+def _in_compiler(frame: FrameType | None) -> bool:
+    """Whether ``frame`` or a frame below it runs numba's or llvmlite's code."""
+    while frame is not None:
+        if any(part in frame.f_code.co_filename for part in _NO_RAISE_IN):
+            return True
+        frame = frame.f_back
+    return False
+
+
 def handler(signum: int, frame: FrameType | None) -> None:
     """The signal handler of :func:`stop_policy`: note the request; raise its exception
-    unless the clock of a compiled search is running (``frame``)."""
+    unless the clock of a compiled search or numba's compiler is running (``frame``)."""
     request(signum)
     if frame is not None and frame.f_code in _QUIET:
         caller = frame.f_back
         if caller is None or caller.f_code not in _PYTHON_CALLERS:
             return  # inside compiled code: the clock jumps, the search ends, Python raises
+    if _in_compiler(frame):
+        return  # numba is compiling: raised by the Python code that runs the kernel
     raise interrupt(signum)
 
 

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 
 from .._version import __version__
 from ..bots.stop import Terminated, stop_policy
+from ..bots.stop import check as check_stop
 from ..errors import AtlasError
 from .common import (
     COMPAT_WORDS,
@@ -175,7 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             terminal = not quiet and bool(getattr(sys.stderr, "isatty", lambda: False)())
             what, seconds = compiling(args) if terminal else COMPILING
             with compile_notice(what, seconds, terminal=False if quiet else None):
-                return int(args.func(args, fail) or 0)
+                status = int(args.func(args, fail) or 0)
+            check_stop()  # a stop noted where it could not be raised (numba compiling)
+            return status
     except AtlasError as exc:
         print(f"atlas: error: {exc}", file=sys.stderr)
         return 2

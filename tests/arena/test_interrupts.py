@@ -147,19 +147,56 @@ def test_limits_that_cannot_end_are_refused_by_the_runner():
 # --------------------------------------------------------------------------- the command line
 
 
-def _start(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
+def _start(
+    argv: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "atlas", *argv],
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
     )
 
 
+@pytest.fixture(scope="module")
+def warm_kernels(tmp_path_factory) -> None:
+    """numba's cache holds the two bots' kernels, so the 60 s move starts within the
+    tests' sleep (a cold cache compiles for longer than that on a loaded machine)."""
+    cwd = tmp_path_factory.mktemp("warm")
+    proc = _start(["play", "tron", str(ROOMS), "voronoi", "chambers", "--time", "0.02"], cwd)
+    out, err = proc.communicate(timeout=900)
+    assert proc.returncode == 0, err
+
+
+@pytest.mark.slow
+def test_a_stop_while_numba_compiles_ends_the_command_without_a_traceback(tmp_path):
+    """The signal lands while numba compiles a bot's kernels (an empty cache folder):
+    the handler raises nothing inside the compiler (an exception in llvmlite's callback
+    broke it: ``RuntimeError: no compiled object yet``); the command ends with 130 once
+    the kernel in hand is compiled."""
+    proc = _start(
+        ["play", "tron", str(ROOMS), "voronoi", "chambers", "--time", "60"],
+        tmp_path,
+        env={"ATLAS_CACHE_DIR": str(tmp_path / "cold")},
+    )
+    try:
+        time.sleep(4.0)  # imported, compiling the first bot's kernels
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=600)  # a kernel's compile is not cut short
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert "wins" not in out
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_atlas_play_stops_mid_search_with_nothing_recorded(tmp_path, sig, code):
+def test_atlas_play_stops_mid_search_with_nothing_recorded(tmp_path, sig, code, warm_kernels):
     record = tmp_path / "game.json"
     proc = _start(
         ["play", "tron", str(ROOMS), "voronoi", "chambers", "--time", "60"]

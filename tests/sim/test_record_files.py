@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from atlas.arena.runner import play_game
-from atlas.errors import RecordError
+from atlas.errors import RecordError, StorageError
 from atlas.fsutil import TEMPORARY_PREFIX
 from atlas.limits import MAX_RECORD_BYTES
 from atlas.maps import parse_map
@@ -83,8 +83,10 @@ def test_a_failed_save_leaves_the_old_record_and_no_temporary(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(records_module.os, step, fail)
-    with pytest.raises(OSError, match="No space left on device"):
+    with pytest.raises(StorageError, match="No space left on device") as info:
         save_record(record, path)
+    # the API's error names the folder that failed (a disk error is no traceback)
+    assert info.value.folder == str(tmp_path) and info.value.errno == errno.ENOSPC
     monkeypatch.undo()
     # the failing step worked on a temporary beside the record, in a folder marked as
     # atlas's, which is gone now
@@ -137,8 +139,10 @@ def test_a_save_that_fails_mid_write_leaves_the_old_record_and_no_temporary(
             raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(records_module.os, "fdopen", DiskFull)
-    with pytest.raises(OSError, match="No space left on device"):
+    with pytest.raises(StorageError, match="No space left on device") as info:
         save_record(record, path)
+    # the API's error names the folder that failed (a disk error is no traceback)
+    assert info.value.folder == str(tmp_path) and info.value.errno == errno.ENOSPC
     monkeypatch.undo()
     # half a record had reached a temporary beside the record, which is gone now
     assert len(written) == 1 and written[0][1] > 0
