@@ -158,6 +158,20 @@ class GameRender(abc.ABC):
         """
         return []
 
+    def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """What the viewer may draw over a position, computed in the reader's browser
+        from the frame it shows (``templates/static/overlays.js``), or ``None``.
+
+        ``{"names": [overlay, ...], "free": [palette index of a free cell, ...],
+        "seats": [palette index of each seat's pieces, ...], "args": {...}}``: the
+        overlays by the names ``overlays.js`` knows them (``voronoi``, ``articulation``,
+        ``chambers``, ``reachable``, ``mobility``, ``windows``, ``threats``), how to
+        read a frame (a mark in a seat's colour is one of its pieces), and what an
+        overlay needs more (``moves``: ``"queen"`` or ``"knight"``; ``inarow``).
+        Default: none.
+        """
+        return None
+
     def move_text(self, move: Any) -> str | None:
         """A recorded (JSON) move as people read it, or ``None`` for its JSON text."""
         return None

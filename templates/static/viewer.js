@@ -269,10 +269,15 @@
   scrub.max = String(count - 1);
   var current = 0, timer = null;
   function speed() { return speedBox ? parseFloat(speedBox.value) || 1 : 1; }
+  // overlays (static/overlays.js): what the shown position means, drawn over it
+  var overlay = window.atlasOverlays ?
+    window.atlasOverlays.create(data, canvas, ctx, k, function () { paint(current); drawOverlay(current); }) : null;
+  function drawOverlay(i) { if (overlay) { overlay.draw(turnOf(i), gridOf(i), marks[i]); } }
   function draw(i) {
     i = Math.max(0, Math.min(count - 1, i));
     current = i;
     paint(i);
+    drawOverlay(i);
     var t = turnOf(i);
     scrub.value = String(i);
     label.textContent = "turn " + t + " / " + data.last;

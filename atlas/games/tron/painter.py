@@ -96,6 +96,15 @@ class TronRender(DuelRender):
     ) -> list[Series]:
         return [territory_series(states)]
 
+    def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Each head's Voronoi region, the cut cells, each head's region and whether
+        the heads are separated: free cells are the unlit ones, heads the seats' marks."""
+        return {
+            "names": ["voronoi", "articulation", "chambers"],
+            "free": [P.FREE],
+            "seats": [P.PLAYER[0], P.PLAYER[1]],
+        }
+
     def move_text(self, move: Any) -> str | None:
         """1-4 as the compass point: N, E, S, W."""
         return {1: "N", 2: "E", 3: "S", 4: "W"}.get(move) if isinstance(move, int) else None

@@ -56,6 +56,8 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
             for s in series
         ],
     }
+    if viewer.get("overlays"):
+        meta["overlays"] = list(viewer["overlays"]["names"])
     failures = render.failures(record, states)
     if failures:
         meta["failures"] = failures
