@@ -134,7 +134,9 @@
 
   // ------------------------------------------------------------ the kinds
   /* Each kind: key, label, legend, and compute(pos, args) -> {values, text, tint
-     (Uint8Array: 0 none, 1 + seat, 255 tie/both) or null, dots: [[cell, seat], ...]}. */
+     (Uint8Array: 0 none, 1 + seat, 255 tie/both), borders (Uint8Array of seat bits:
+     regions outlined), rings: [cell, ...] (ringSeat: their seats), dots: [[cell, seat],
+     ...]}. */
   function heads(pos) {
     if (pos.pieces.length < 2 || !pos.pieces[0].length || !pos.pieces[1].length) { return null; }
     return [pos.pieces[0][0], pos.pieces[1][0]];
@@ -162,7 +164,7 @@
     },
     chambers: {
       key: "c", label: "Regions",
-      legend: "the cells each head can still reach, their number, and whether the heads are separated",
+      legend: "the cells each head can still reach (outlined in its colour), their number, and whether the heads are separated",
       compute: function (pos) {
         var hd = heads(pos);
         if (!hd) { return { values: null, text: "no two heads on the board" }; }
@@ -171,9 +173,7 @@
         var separated = true;
         for (var k = 0; k < 4; k++) { var w = step(hd[1], k); if (w >= 0 && (label[w] & 1)) { separated = false; } }
         if (hd[0] === hd[1]) { separated = false; }
-        var tint = new Uint8Array(pos.N);
-        for (var c = 0; c < pos.N; c++) { tint[c] = label[c] === 3 ? 255 : label[c]; }
-        return { values: { sizes: sizes, separated: separated }, tint: tint,
+        return { values: { sizes: sizes, separated: separated }, borders: label,
           text: seatText(sizes, "cells") + (separated ? " · separated" : " · sharing a region") };
       }
     },
@@ -353,6 +353,23 @@
           offCtx.putImageData(image, 0, 0);
           ctx.imageSmoothingEnabled = false;
           ctx.drawImage(off, 0, 0, W * k, H * k);
+        }
+        if (r.borders) {  // each seat's region outlined in its colour (seat 2 inset)
+          ctx.lineWidth = Math.max(1.5, k / 5);
+          [0, 1].forEach(function (g) {
+            var bit = 1 << g, inset = ctx.lineWidth * (g + 0.5);
+            ctx.strokeStyle = palette[seats[g]];
+            ctx.beginPath();
+            for (var c = 0; c < pos.N; c++) {
+              if (!(r.borders[c] & bit)) { continue; }
+              var row = (c / W) | 0, col = c - row * W, x0 = col * k, y0 = row * k;
+              if (row === 0 || !(r.borders[c - W] & bit)) { ctx.moveTo(x0, y0 + inset); ctx.lineTo(x0 + k, y0 + inset); }
+              if (row === H - 1 || !(r.borders[c + W] & bit)) { ctx.moveTo(x0, y0 + k - inset); ctx.lineTo(x0 + k, y0 + k - inset); }
+              if (col === 0 || !(r.borders[c - 1] & bit)) { ctx.moveTo(x0 + inset, y0); ctx.lineTo(x0 + inset, y0 + k); }
+              if (col === W - 1 || !(r.borders[c + 1] & bit)) { ctx.moveTo(x0 + k - inset, y0); ctx.lineTo(x0 + k - inset, y0 + k); }
+            }
+            ctx.stroke();
+          });
         }
         if (r.rings && r.rings.length) {
           ctx.lineWidth = Math.max(1, k / 6);
