@@ -129,7 +129,7 @@
       if (!(cell >= 0 && cell < N && cell === Math.floor(cell))) { dropped++; continue; }
       pieces[seat].push(cell);
     }
-    return { W: W, H: H, N: N, free: free, pieces: pieces, dropped: dropped };
+    return { W: W, H: H, N: N, grid: grid, free: free, pieces: pieces, dropped: dropped };
   }
 
   // ------------------------------------------------------------ the kinds
@@ -277,6 +277,71 @@
       }
     }
   };
+  /* Outpost-like boards: each cell's owner read from its colour (args.tints: land an
+     empire holds alone, args.waters: its water, args.disputed, args.land: neutral
+     land), each empire's outposts (its marks) and home (args.homes). */
+  function owners(pos, args) {
+    var code = {}, owner = new Int8Array(pos.N), land = new Uint8Array(pos.N);
+    (args.tints || []).forEach(function (p, e) { code[p] = [e, 1]; });
+    (args.waters || []).forEach(function (p, e) { code[p] = [e, 0]; });
+    (args.land || []).forEach(function (p) { code[p] = [-1, 1]; });
+    for (var c = 0; c < pos.N; c++) {
+      var x = code[pos.grid[c]];
+      owner[c] = x ? x[0] : pos.grid[c] === args.disputed ? -2 : -1;
+      land[c] = x ? x[1] : 0;
+    }
+    return { owner: owner, land: land };
+  }
+  KINDS.ownership = {
+    key: "i", label: "Influence",
+    legend: "each empire's territory outlined, and the land and water it holds alone",
+    compute: function (pos, args) {
+      var o = owners(pos, args), n = (args.tints || []).length, counts = [], borders = new Uint8Array(pos.N);
+      for (var e = 0; e < n; e++) { counts.push([0, 0]); }
+      for (var c = 0; c < pos.N; c++) {
+        var e2 = o.owner[c];
+        if (e2 >= 0) { counts[e2][o.land[c] ? 0 : 1]++; borders[c] = 1 << e2; }
+      }
+      return { values: { counts: counts }, borders: borders,
+        text: counts.map(function (x, i) { return (seatLabels[i] || "empire " + (i + 1)) + " " + x[0] + " land, " + x[1] + " water"; }).join(" · ") };
+    }
+  };
+  KINDS.supply = {
+    key: "s", label: "Supply",
+    legend: "each outpost's shortest supply line home over land neutral or its own (dots); a cross: cut off from home",
+    compute: function (pos, args) {
+      var o = owners(pos, args), homes = args.homes || [], W = pos.W, H = pos.H, nb = neighbours4(W, H);
+      var supplied = [], cut = [], dots = [], text = [];
+      for (var e = 0; e < homes.length; e++) {
+        var home = homes[e][0] * W + homes[e][1], posts = pos.pieces[e] || [], ok = [];
+        var good = function (c) { return o.land[c] && (o.owner[c] === -1 || o.owner[c] === e); };
+        var dist = new Int32Array(pos.N).fill(-1);
+        if (home >= 0 && home < pos.N && good(home)) {
+          var queue = new Int32Array(pos.N), h = 0, t = 0;
+          dist[home] = 0; queue[t++] = home;
+          while (h < t) {
+            var v = queue[h++];
+            for (var k = 0; k < 4; k++) { var w = nb(v, k); if (w >= 0 && dist[w] < 0 && good(w)) { dist[w] = dist[v] + 1; queue[t++] = w; } }
+          }
+        }
+        for (var j = 0; j < posts.length; j++) {
+          var p = posts[j], best = -1;
+          if (p === home) { ok.push(true); continue; }
+          for (var k2 = 0; k2 < 4; k2++) { var w2 = nb(p, k2); if (w2 >= 0 && dist[w2] >= 0 && (best < 0 || dist[w2] < dist[best])) { best = w2; } }
+          ok.push(best >= 0);
+          if (best < 0) { cut.push(p); continue; }
+          for (var at = best; dist[at] > 0;) {  // walk back home along falling distances
+            dots.push([at, e]);
+            for (var k3 = 0; k3 < 4; k3++) { var w3 = nb(at, k3); if (w3 >= 0 && dist[w3] === dist[at] - 1) { at = w3; break; } }
+          }
+        }
+        supplied.push(ok);
+        var nCut = ok.filter(function (x) { return !x; }).length;
+        text.push((seatLabels[e] || "empire " + (e + 1)) + " " + (ok.length - nCut) + " supplied" + (nCut ? ", " + nCut + " cut off" : ""));
+      }
+      return { values: { supplied: supplied }, dots: dots, crosses: cut, text: text.join(" · ") };
+    }
+  };
   function discs(pos) {
     var owner = new Uint8Array(pos.N);
     for (var s = 0; s < 2 && s < pos.pieces.length; s++) { pos.pieces[s].forEach(function (c) { owner[c] = s + 1; }); }
@@ -354,10 +419,19 @@
           ctx.imageSmoothingEnabled = false;
           ctx.drawImage(off, 0, 0, W * k, H * k);
         }
+        if (r.crosses && r.crosses.length) {
+          ctx.strokeStyle = "#000000"; ctx.lineWidth = Math.max(1.5, k / 3);
+          ctx.beginPath();
+          r.crosses.forEach(function (cell) {
+            var x0 = (cell % W - 0.6) * k, y0 = (((cell / W) | 0) - 0.6) * k, s2 = 2.2 * k;
+            ctx.moveTo(x0, y0); ctx.lineTo(x0 + s2, y0 + s2); ctx.moveTo(x0 + s2, y0); ctx.lineTo(x0, y0 + s2);
+          });
+          ctx.stroke();
+        }
         if (r.borders) {  // each seat's region outlined in its colour (seat 2 inset)
           ctx.lineWidth = Math.max(1.5, k / 5);
-          [0, 1].forEach(function (g) {
-            var bit = 1 << g, inset = ctx.lineWidth * (g + 0.5);
+          seats.forEach(function (_, g) {
+            var bit = 1 << g, inset = ctx.lineWidth * (seats.length > 2 ? 0.5 : g + 0.5);
             ctx.strokeStyle = palette[seats[g]];
             ctx.beginPath();
             for (var c = 0; c < pos.N; c++) {
@@ -386,12 +460,13 @@
           });
         }
         if (r.dots && r.dots.length) {
-          [0, 1].forEach(function (g) {
-            ctx.fillStyle = palette[seats[g]];
+          seats.forEach(function (_, g) {
+            ctx.fillStyle = palette[(args.dark || seats)[g]];
             ctx.beginPath();
             for (var j = 0; j < r.dots.length; j++) {
               if (r.dots[j][1] !== g) { continue; }
-              var cell = r.dots[j][0], dx = (cell % W + 0.3 + 0.4 * g) * k, dy = (((cell / W) | 0) + 0.5) * k;
+              var cell = r.dots[j][0], dx = (cell % W + (seats.length > 2 ? 0.5 : 0.3 + 0.4 * g)) * k, dy = (((cell / W) | 0) + 0.5) * k;
+              if (k < 6) { ctx.rect(cell % W * k + k / 4, dy - k / 4, k / 2, k / 2); continue; }
               ctx.moveTo(dx, dy); ctx.arc(dx, dy, Math.max(1, k * 0.14), 0, Math.PI * 2);
             }
             ctx.fill();

@@ -216,3 +216,75 @@ def test_hostile_records_show_what_they_can(browser, tmp_path):
     assert pg.inner_text("#v-overlay-status") == ""
     assert errors == []
     pg.close()
+
+
+def _outpost_bots(names: tuple[str, str]):
+    """A :func:`play_record` chooser: the built-in Outpost bots ``names`` in turn."""
+    import time
+
+    from atlas.bots.registry import make_bot
+
+    bots: dict[int, object] = {}
+
+    def choose(state, seat, rng):
+        if seat not in bots:
+            bots[seat] = make_bot("outpost", names[seat % 2])
+        return bots[seat].move(state, seat, time.monotonic() + 5)  # type: ignore[attr-defined]
+
+    return choose
+
+
+def test_outpost_overlays_agree_with_the_kernels(browser, tmp_path):
+    """A game of built-in bots; its last frame also redrawn with an outpost of each
+    empire walled in by its neighbour's territory, so that some are cut off."""
+    from types import SimpleNamespace
+
+    from atlas.api.display import replay_page
+    from atlas.games.outpost.analysis import supply_lines
+    from atlas.games.outpost.format import HOMES
+    from atlas.games.outpost.painter import RENDER
+    from atlas.render.site.pages import script_json
+    from atlas.render.viewer import pack_viewer, viewer_data
+
+    gm = parse_map(Path("maps/outpost/lakes.txt").read_text(), game="outpost", name="lakes")
+    record = play_record(
+        "outpost", gm, seed=1, params={"T": 60}, chooser=_outpost_bots(("greedy", "defender"))
+    )
+    states = list(replay_states(record))
+    last = states[-1]
+    owner = np.array(last.owner, copy=True)
+    for e, posts in enumerate(last.outposts):
+        far = max((tuple(int(x) for x in p) for p in posts), key=lambda c: c[0] + c[1])
+        if far == HOMES[e]:
+            continue
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            r, c = far[0] + dr, far[1] + dc
+            if 0 <= r < 100 and 0 <= c < 100:
+                owner[r, c] = (e + 1) % 4
+    walled = SimpleNamespace(
+        owner=owner, outposts=last.outposts, turn=last.turn, water=last.water
+    )
+    states[-1] = walled
+    painter = RENDER.painter(gm, dict(record.params))
+    frames = [painter(s) for s in states]
+    html = replay_page(record)
+    packed = pack_viewer(viewer_data(record, states, frames=frames, series=[]))
+    start = html.index('id="replay-data">') + len('id="replay-data">')
+    html = html[:start] + script_json(packed) + html[html.index("</script>", start) :]
+    pg, errors = _open(browser, tmp_path, record, "outpost", html)
+    pg.keyboard.press("i")
+    pg.keyboard.press("s")
+    cut = 0
+    for t in [*_samples(len(states) - 2, 6), len(states) - 1]:
+        got = _turn(pg, t)["values"]
+        st = states[t]
+        if t < len(states) - 1:
+            want = [[int(x) for x in st.counts[e, :2]] for e in range(4)]
+            assert got["ownership"]["counts"] == want, t
+        lines = supply_lines(st.water, st.owner, st.outposts, HOMES)
+        assert got["supply"]["supplied"] == [[bool(x) for x in v] for v in lines], t
+        cut += sum(int((~v).sum()) for v in lines)
+    assert cut >= 2  # the walled-in outposts
+    assert "cut off" in pg.inner_text("#v-overlay-legend")
+    assert errors == []
+    pg.close()
