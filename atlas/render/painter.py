@@ -172,6 +172,23 @@ class GameRender(abc.ABC):
         """
         return None
 
+    def turning_points(
+        self,
+        game_map: GameMap,
+        params: Mapping[str, Any],
+        states: Sequence[Any],
+        series: Sequence[Series],
+        names: Sequence[str],
+    ) -> list[dict[str, Any]]:
+        """The turns a game page lists as its turning points, in turn order: each
+        ``{"turn", "seat", "text"}`` (``turn``: the state's index, as ``#turn=N``
+        names it; ``text``: what happened, in words, with the players' ``names``).
+        Default: the largest swings of the first charted measure
+        (:func:`atlas.render.turning.turning_points`)."""
+        from .turning import turning_points
+
+        return turning_points(series, names)
+
     def move_text(self, move: Any) -> str | None:
         """A recorded (JSON) move as people read it, or ``None`` for its JSON text."""
         return None

@@ -288,3 +288,67 @@ def test_outpost_overlays_agree_with_the_kernels(browser, tmp_path):
     assert "cut off" in pg.inner_text("#v-overlay-legend")
     assert errors == []
     pg.close()
+
+
+def test_turning_points_are_listed_linked_and_hidden_past_the_turn(browser, tmp_path):
+    """A game page lists its turning points in words, each a ``#turn=N`` link; with
+    results hidden, the list and the overlays stop at the turn shown."""
+    from atlas.render.site.build import build_site
+    from atlas.sim.records import save_record
+
+    (tmp_path / "maps" / "tron").mkdir(parents=True)
+    (tmp_path / "maps" / "tron" / "room25.txt").write_text(TRON25)
+    (tmp_path / "records").mkdir()
+    gm = parse_map(TRON25, game="tron", name="room25")
+    save_record(
+        play_record("tron", gm, seed=3, players=("red", "blue")),
+        tmp_path / "records" / "a.json",
+    )
+    build_site(
+        tmp_path / "maps",
+        tmp_path / "site",
+        records_dir=tmp_path / "records",
+        cache_dir=tmp_path / "cache",
+        progress=False,
+        tournament=False,
+        log=lambda m: None,
+    )
+    page_path = next((tmp_path / "site" / "games").glob("tron-*.html"))
+    pg = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(page_path.as_uri())
+    pg.evaluate("localStorage.clear()")
+    pg.reload()
+    pg.wait_for_selector("#board[data-ready='1']")
+    items = pg.locator("#v-turning li")
+    turns = [int(x) for x in items.evaluate_all("els => els.map(e => e.dataset.turn)")]
+    assert len(turns) >= 2 and turns == sorted(turns)
+    texts = items.all_inner_texts()
+    assert any("sealed into" in t for t in texts), texts
+    assert all(t.startswith(f"turn {n}: ") for t, n in zip(texts, turns))
+    items.nth(1).locator("a").click()
+    pg.wait_for_function(f"document.getElementById('board').dataset.turn === '{turns[1]}'")
+    # results hidden, the replay one turn past the first turning point
+    pg.click("#spoiler-switch")
+    pg.keyboard.press("v")
+    shown = turns[0] + 1
+    pg.evaluate(f"location.hash = '#turn={shown}'")
+    pg.wait_for_function(f"window.atlasOverlay && window.atlasOverlay.turn === {shown}")
+    visible = items.evaluate_all("els => els.filter(e => !e.hidden).map(e => +e.dataset.turn)")
+    assert visible == [t for t in turns if t <= shown]
+    later = len(turns) - len(visible)
+    assert pg.inner_text("#v-turning-hidden").startswith(f"{later} later turning point")
+    states = replay_states(play_record("tron", gm, seed=3, players=("red", "blue")))
+    st = states[shown]
+    h0, h1 = (tuple(int(x) for x in h) for h in np.asarray(st.heads))
+    want = voronoi_counts(~np.asarray(st.blocked, dtype=bool), h0, h1)
+    assert pg.evaluate("window.atlasOverlay.values.voronoi.counts")[:2] == [
+        want["p1"],
+        want["p2"],
+    ]
+    # switching the results back on shows the whole list again
+    pg.click("#spoiler-switch")
+    assert items.evaluate_all("els => els.filter(e => e.hidden).length") == 0
+    assert errors == []
+    pg.close()

@@ -56,6 +56,12 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
             for s in series
         ],
     }
+    names = [p.name for p in record.players]
+    turning = render.turning_points(
+        record.game_map(), dict(record.params), states, series, names
+    )
+    if turning:
+        meta["turning"] = turning
     if viewer.get("overlays"):
         meta["overlays"] = list(viewer["overlays"]["names"])
     failures = render.failures(record, states)
