@@ -179,7 +179,7 @@
     },
     reachable: {
       key: "r", label: "Reachable",
-      legend: "the free squares each piece could reach in moves of its own, the other standing still",
+      legend: "the free squares each piece could reach in moves of its own, the other standing still (grey: both)",
       compute: function (pos, args) {
         var deltas = args.moves === "knight" ? KNIGHT : KING, step = stepper(pos.W, pos.H, deltas);
         var label = new Uint8Array(pos.N), sizes = [];
@@ -223,7 +223,7 @@
     },
     windows: {
       key: "w", label: "Windows",
-      legend: "open windows: lines of a full row's length holding a seat's discs and none of the other's",
+      legend: "open windows: lines of a full row's length holding a seat's discs and none of the other's; their empty cells tinted (grey: both)",
       compute: function (pos, args) {
         var W = pos.W, H = pos.H, L = args.inarow || 4, owner = discs(pos);
         var counts = [0, 0], label = new Uint8Array(pos.N), DIRS = [[0, 1], [1, 0], [1, 1], [1, -1]];
