@@ -86,6 +86,54 @@
     return cells;
   }
 
+  /* The chamber `me` is in, as atlas.analysis.chambers.chamber_tree builds it: the
+     region `me` reaches strictly first (inRegion) is cut into blocks at its
+     articulation points by one iterative Hopcroft-Tarjan walk from `me`; the blocks
+     hang in a tree rooted at `me`, and a chamber with one child is merged with it.
+     Returns {size: the cells of me's chamber (me not counted), fillable: the best sum
+     of chamber sizes from me down to a leaf, cells: Uint8Array, 1 on its chamber}. */
+  function chamberOf(W, H, me, inRegion) {
+    var N = W * H, nb4 = neighbours4(W, H);
+    var disc = new Int32Array(N), low = new Int32Array(N), it = new Uint8Array(N), parent = new Int32Array(N);
+    var stack = new Int32Array(N + 1), vstack = new Int32Array(N + 1), sp = 0, vsp = 0, timer = 1;
+    var block = new Int32Array(N).fill(-1), size = [], top = [];
+    disc[me] = low[me] = timer++; parent[me] = -1; stack[sp++] = me;
+    while (sp > 0) {
+      var v = stack[sp - 1];
+      if (it[v] < 4) {
+        var w = nb4(v, it[v]++);
+        if (w < 0) { continue; }
+        if (!disc[w]) {
+          if (!inRegion[w]) { continue; }
+          parent[w] = v; disc[w] = low[w] = timer++; stack[sp++] = w; vstack[vsp++] = w;
+        } else if (disc[w] < low[v]) { low[v] = disc[w]; }
+      } else {
+        sp--;
+        var u = parent[v];
+        if (u < 0) { continue; }
+        if (low[v] < low[u]) { low[u] = low[v]; }
+        if (low[v] >= disc[u]) {  // v's subtree closes a block entered through u
+          var nb = size.length, cnt = 0, x;
+          do { x = vstack[--vsp]; block[x] = nb; cnt++; } while (x !== v);
+          size.push(cnt); top.push(u);
+        }
+      }
+    }
+    var n = size.length, par = new Int32Array(n + 1), best = new Float64Array(n + 1), nchild = new Int32Array(n + 1);
+    block[me] = n;
+    for (var k = 0; k < n; k++) {  // children close before their parents
+      var p = block[top[k]], total = size[k] + best[k];
+      par[k] = p; best[k] = total;
+      if (total > best[p]) { best[p] = total; }
+      nchild[p]++;
+    }
+    var rep = new Int32Array(n + 1), rootSize = 0, cells = new Uint8Array(N);
+    rep[n] = n;
+    for (var k2 = n - 1; k2 >= 0; k2--) { rep[k2] = nchild[par[k2]] === 1 ? rep[par[k2]] : k2; if (rep[k2] === n) { rootSize += size[k2]; } }
+    for (var c = 0; c < N; c++) { if (block[c] >= 0 && rep[block[c]] === n) { cells[c] = 1; } }
+    return { size: rootSize, fillable: best[n], cells: cells };
+  }
+
   /* The free cells reachable from `start` (which may be blocked, like a head) by the
      steps `step(v, k)` for k < nsteps; label[v] = mark for each, returns their count
      (start not counted): atlas.analysis.components.component_size. */
@@ -163,8 +211,8 @@
       }
     },
     chambers: {
-      key: "c", label: "Regions",
-      legend: "the cells each head can still reach (outlined in its colour), their number, and whether the heads are separated",
+      key: "c", label: "Chambers",
+      legend: "the chamber each head is in, outlined in its colour (its Voronoi region cut at its bottlenecks, atlas's tree of chambers), the cells it can fill down the tree, the cells it can still reach, and whether the heads are separated",
       compute: function (pos) {
         var hd = heads(pos);
         if (!hd) { return { values: null, text: "no two heads on the board" }; }
@@ -173,8 +221,19 @@
         var separated = true;
         for (var k = 0; k < 4; k++) { var w = step(hd[1], k); if (w >= 0 && (label[w] & 1)) { separated = false; } }
         if (hd[0] === hd[1]) { separated = false; }
-        return { values: { sizes: sizes, separated: separated }, borders: label,
-          text: seatText(sizes, "cells") + (separated ? " · separated" : " · sharing a region") };
+        var vo = voronoi(pos.free, pos.W, pos.H, hd[0], hd[1]), borders = new Uint8Array(pos.N), chambers = [], fillable = [];
+        for (var s = 0; s < 2; s++) {
+          var mine = new Uint8Array(pos.N);
+          for (var q = 0; q < pos.N; q++) { mine[q] = vo.owner[q] === s + 1 ? 1 : 0; }
+          var ch = hd[0] === hd[1] ? { size: 0, fillable: 0, cells: mine } : chamberOf(pos.W, pos.H, hd[s], mine);
+          chambers.push(ch.size); fillable.push(ch.fillable);
+          for (var q2 = 0; q2 < pos.N; q2++) { if (ch.cells[q2] && pos.free[q2]) { borders[q2] |= 1 << s; } }
+        }
+        var text = seatLabels.slice(0, 2).map(function (nm, i) {
+          return nm + " in a chamber of " + chambers[i] + " (can fill " + fillable[i] + ", reaches " + sizes[i] + ")";
+        }).join(" · ");
+        return { values: { sizes: sizes, separated: separated, chambers: chambers, fillable: fillable }, borders: borders,
+          text: text + (separated ? " · separated" : " · not separated") };
       }
     },
     reachable: {

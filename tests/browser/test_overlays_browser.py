@@ -21,6 +21,7 @@ import pytest
 from browser_helpers import ARGS, CHROMIUM, require_chromium
 
 from atlas.analysis.articulation import articulation_points
+from atlas.analysis.chambers import chamber_tree
 from atlas.analysis.components import component_size, label_components
 from atlas.analysis.voronoi import voronoi_counts
 from atlas.maps import parse_map
@@ -29,6 +30,7 @@ from tests.render.render_helpers import TRON25, play_record, random_mover
 
 pytestmark = pytest.mark.browser
 
+MAPS = Path(__file__).resolve().parents[2] / "maps"
 QUEEN7 = "isolation 7 7 queen\n1......\n.......\n..#....\n...#...\n.......\n.......\n......2\n"
 KNIGHT6 = "isolation 6 6 knight\n1.....\n......\n..#...\n......\n......\n.....2\n"
 
@@ -84,11 +86,18 @@ def _touching(labels, free, head) -> set[int]:
     }
 
 
-def test_tron_overlays_agree_with_the_kernels(browser, tmp_path):
-    gm = parse_map(TRON25, game="tron", name="room25")
-    record = play_record("tron", gm, seed=3)
+@pytest.mark.parametrize("board", ["room25", "rooms", "labyrinth"])
+def test_tron_overlays_agree_with_the_kernels(browser, tmp_path, board):
+    """A long wall-following game on an open room, and random movers on two bundled
+    maps whose chamber trees branch (rooms and doors, a maze)."""
+    if board == "room25":
+        gm = parse_map(TRON25, game="tron", name=board)
+        record = play_record("tron", gm, seed=3)
+    else:
+        text = (MAPS / "tron" / f"{board}.txt").read_text()
+        gm = parse_map(text, game="tron", name=board)
+        record = play_record("tron", gm, seed=1, chooser=random_mover("tron"))
     states = replay_states(record)
-    assert len(states) > 40
     pg, errors = _open(browser, tmp_path, record, "tron")
     for key in "vac":
         pg.keyboard.press(key)
@@ -96,7 +105,7 @@ def test_tron_overlays_agree_with_the_kernels(browser, tmp_path):
     assert pressed == 3
     w = gm.width
     checked = 0
-    for t in _samples(len(states) - 1):
+    for t in _samples(len(states) - 1, 25):
         got = _turn(pg, t)["values"]
         st = states[t]
         free = ~np.asarray(st.blocked, dtype=bool)
@@ -109,9 +118,15 @@ def test_tron_overlays_agree_with_the_kernels(browser, tmp_path):
         labels, _ = label_components(free)
 
         separated = h0 != h1 and not (_touching(labels, free, h0) & _touching(labels, free, h1))
-        assert got["chambers"] == {"sizes": sizes, "separated": separated}, t
+        trees = [chamber_tree(free, h0, h1), chamber_tree(free, h1, h0)] if h0 != h1 else None
+        assert got["chambers"] == {
+            "sizes": sizes,
+            "separated": separated,
+            "chambers": [tr.chambers[0].size for tr in trees] if trees else [0, 0],
+            "fillable": [tr.fillable for tr in trees] if trees else [0, 0],
+        }, t
         checked += 1
-    assert checked >= 5
+    assert checked >= min(5, len(states))
     # the choice is remembered: a reload keeps the three overlays on
     pg.reload()
     pg.wait_for_selector("#board[data-ready='1']")
@@ -168,7 +183,7 @@ def test_connect5_overlays_agree_with_the_kernels(browser, tmp_path):
     from atlas.games.connect5.bots.window import window_table
     from atlas.games.connect5.painter import open_threats
 
-    gm = parse_map(Path("maps/connect5/connect4.txt").read_text(), game="connect5", name="c4")
+    gm = parse_map((MAPS / "connect5" / "connect4.txt").read_text(), game="connect5", name="c4")
     record = play_record("connect5", gm, seed=2, chooser=random_mover("connect5"))
     states = replay_states(record)
     pg, errors = _open(browser, tmp_path, record, "c5")
@@ -246,7 +261,7 @@ def test_outpost_overlays_agree_with_the_kernels(browser, tmp_path):
     from atlas.render.site.pages import script_json
     from atlas.render.viewer import pack_viewer, viewer_data
 
-    gm = parse_map(Path("maps/outpost/lakes.txt").read_text(), game="outpost", name="lakes")
+    gm = parse_map((MAPS / "outpost" / "lakes.txt").read_text(), game="outpost", name="lakes")
     record = play_record(
         "outpost", gm, seed=1, params={"T": 60}, chooser=_outpost_bots(("greedy", "defender"))
     )
