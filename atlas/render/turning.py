@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["turning_points"]
+__all__ = ["turning_points", "score_turning_point"]
 
 
 def turning_points(
@@ -56,3 +56,35 @@ def turning_points(
         )
         out.append({"turn": t, "seat": up, "text": text})
     return out
+
+
+def score_turning_point(record: Any, names: Sequence[str]) -> dict[str, Any] | None:
+    """The turn where a bot's own score (what its search said of its move, the
+    record's ``info``) changed most between two of its answers, as a turning point, or
+    ``None`` without two scores of one seat or a change of at least half the range of
+    that seat's scores.  ``turn`` counts from 1 (the state after the move)."""
+    best: tuple[float, int, int, float, float] | None = None
+    for seat in range(len(names)):
+        said = [
+            (i + 1, float(t.info[seat]["score"]))
+            for i, t in enumerate(record.turns)
+            if isinstance(t.info.get(seat, {}).get("score"), (int, float))
+            and np.isfinite(t.info[seat]["score"])
+        ]
+        if len(said) < 3:
+            continue
+        values = np.array([v for _, v in said])
+        spread = float(values.max() - values.min())
+        if spread <= 0:
+            continue
+        jumps = np.abs(np.diff(values))
+        k = int(np.argmax(jumps))
+        share = float(jumps[k]) / spread
+        if share >= 0.5 and (best is None or share > best[0]):
+            best = (share, said[k + 1][0], seat, said[k][1], said[k + 1][1])
+    if best is None:
+        return None
+    _, turn, seat, was, now = best
+    verb = "rose" if now > was else "fell"
+    text = f"{names[seat]}'s own score (its search's evaluation) {verb} from {was:g} to {now:g}"
+    return {"turn": turn, "seat": seat, "text": text}

@@ -71,3 +71,20 @@ def test_the_viewer_data_carries_the_overlays_and_a_tron_game_its_separation():
     points = render.turning_points(gm, {}, states, series, ["red", "blue"])
     assert any("sealed into" in p["text"] for p in points)
     assert [p["turn"] for p in points] == sorted(p["turn"] for p in points)
+
+
+def test_a_bots_own_score_that_swung_is_a_turning_point():
+    from types import SimpleNamespace
+
+    from atlas.render.turning import score_turning_point
+
+    scores = [1.0, 1.5, 2.0, 2.0, -40.0, -41.0]
+    turns = [SimpleNamespace(info={0: {"score": v}, 1: {}}) for v in scores]
+    point = score_turning_point(SimpleNamespace(turns=turns), ["red", "blue"])
+    assert point == {
+        "turn": 5,
+        "seat": 0,
+        "text": "red's own score (its search's evaluation) fell from 2 to -40",
+    }
+    steady = [SimpleNamespace(info={0: {"score": float(v)}}) for v in range(6)]
+    assert score_turning_point(SimpleNamespace(turns=steady), ["red", "blue"]) is None

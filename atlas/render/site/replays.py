@@ -36,6 +36,7 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     from ..frames import sample_turns
     from ..gif import record_gif_bytes
     from ..replay import record_frames
+    from ..turning import score_turning_point
     from ..viewer import pack_viewer, viewer_data
 
     states = replay_states(record)
@@ -60,6 +61,9 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     turning = render.turning_points(
         record.game_map(), dict(record.params), states, series, names
     )
+    said = score_turning_point(record, names)
+    if said is not None and all(p["turn"] != said["turn"] for p in turning):
+        turning = sorted([*turning, said], key=lambda p: p["turn"])
     if turning:
         meta["turning"] = turning
     if viewer.get("overlays"):
