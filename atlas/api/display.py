@@ -112,7 +112,9 @@ def replay_page(record: Any) -> str:
 
     _, viewer, meta = render_replay(record)
     static = templates_dir() / "static"
-    script = (static / "viewer.js").read_text(encoding="utf-8").replace("</", "<\\/")
+    script = "\n".join(
+        (static / name).read_text(encoding="utf-8") for name in ("overlays.js", "viewer.js")
+    ).replace("</", "<\\/")
     css = (static / "style.css").read_text(encoding="utf-8").replace("</", "<\\/")
     names = " vs ".join(p.name for p in record.players)
     template = environment().get_template("notebook_replay.html")

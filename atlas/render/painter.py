@@ -158,6 +158,37 @@ class GameRender(abc.ABC):
         """
         return []
 
+    def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """What the viewer may draw over a position, computed in the reader's browser
+        from the frame it shows (``templates/static/overlays.js``), or ``None``.
+
+        ``{"names": [overlay, ...], "free": [palette index of a free cell, ...],
+        "seats": [palette index of each seat's pieces, ...], "args": {...}}``: the
+        overlays by the names ``overlays.js`` knows them (``voronoi``, ``articulation``,
+        ``chambers``, ``reachable``, ``mobility``, ``windows``, ``threats``), how to
+        read a frame (a mark in a seat's colour is one of its pieces), and what an
+        overlay needs more (``moves``: ``"queen"`` or ``"knight"``; ``inarow``).
+        Default: none.
+        """
+        return None
+
+    def turning_points(
+        self,
+        game_map: GameMap,
+        params: Mapping[str, Any],
+        states: Sequence[Any],
+        series: Sequence[Series],
+        names: Sequence[str],
+    ) -> list[dict[str, Any]]:
+        """The turns a game page lists as its turning points, in turn order: each
+        ``{"turn", "seat", "text"}`` (``turn``: the state's index, as ``#turn=N``
+        names it; ``text``: what happened, in words, with the players' ``names``).
+        Default: the largest swings of the first charted measure
+        (:func:`atlas.render.turning.turning_points`)."""
+        from .turning import turning_points
+
+        return turning_points(series, names)
+
     def move_text(self, move: Any) -> str | None:
         """A recorded (JSON) move as people read it, or ``None`` for its JSON text."""
         return None

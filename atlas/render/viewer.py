@@ -19,7 +19,9 @@ Format (``"version": 2``)::
      "cpu": [[CPU ms per turn or null] per seat] (only when the record has them),
      "late": [[turn, seat, limit s, load or null, cores or null, verdict], ...],
      "info": [{"depth": [...], "score": [...], "nodes": [...]} per seat],
-     "interest": {...}, "count": frames}
+     "interest": {...}, "count": frames,
+     "overlays": {"names", "free", "seats", "args"} (only for a game that has them:
+     :meth:`atlas.render.painter.GameRender.overlays`)}
 
 ``frames`` holds one frame per turn ``0 .. last``, each as unsigned LEB128 varints:
 the number of *runs* of changed cells, then per run ``gap, length, colour`` (``gap``
@@ -228,6 +230,9 @@ def viewer_data(
     extra: dict[str, Any] = {}
     if any(c is not None for seat in cpu for c in seat):
         extra["cpu"] = cpu
+    overlays = render.overlays(gm, dict(record.params))
+    if overlays:
+        extra["overlays"] = overlays
     return {
         "w": gm.width,
         "h": gm.height,

@@ -145,6 +145,21 @@
   var seatNames = [];
   var heads = document.querySelectorAll("#v-seats tbody tr");
   for (var h = 0; h < heads.length; h++) { seatNames.push(heads[h].getAttribute("data-name")); }
+  var turning = [], turningItems = document.querySelectorAll("#v-turning li[data-turn]");
+  for (var ti = 0; ti < turningItems.length; ti++) {
+    turning.push([parseInt(turningItems[ti].getAttribute("data-turn"), 10) || 0, parseInt(turningItems[ti].getAttribute("data-seat"), 10) || 0]);
+  }
+  function showTurning(turn) {  // while results are hidden, the list stops at this turn
+    var hiding = document.documentElement.classList.contains("no-spoilers") &&
+      !document.body.classList.contains("spoilers-revealed"), later = 0;
+    for (var q = 0; q < turningItems.length; q++) {
+      var hide = hiding && turning[q][0] > turn;
+      turningItems[q].hidden = hide;
+      if (hide) { later++; }
+    }
+    var note = $("v-turning-hidden");
+    if (note) { note.textContent = later ? later + " later turning point" + (later === 1 ? "" : "s") + " hidden with the results" : ""; }
+  }
   var DASH = [[], [7, 4], [2, 3], [9, 3, 2, 3]];
   var PAD = { l: 42, r: 10, t: 10, b: 22 };
   function chartScale() {
@@ -196,6 +211,14 @@
       g.stroke();
     }
     g.setLineDash([]);
+    // turning points (the list under the chart): a mark on the axis, in the colour of
+    // the seat that gained; while results are hidden, only those up to this turn
+    for (var tp = 0; tp < turning.length; tp++) {
+      var tt2 = turning[tp][0];
+      if (hiding && tt2 > turn) { continue; }
+      g.fillStyle = data.palette[5 + (turning[tp][1] % 4)];
+      g.beginPath(); g.moveTo(X(tt2), y1 + 7); g.lineTo(X(tt2) - 5, y1 - 2); g.lineTo(X(tt2) + 5, y1 - 2); g.closePath(); g.fill();
+    }
     g.strokeStyle = "#1f2328";
     g.lineWidth = 1;
     var cx = Math.round(X(turn)) + 0.5;
@@ -223,7 +246,7 @@
       pick.addEventListener("change", function () { which = parseInt(pick.value, 10) || 0; drawChart(turnOf(current)); });
     }
     window.addEventListener("resize", function () { chart.width = 0; drawChart(turnOf(current)); });
-    document.addEventListener("atlas:spoilers", function () { drawChart(turnOf(current)); });
+    document.addEventListener("atlas:spoilers", function () { drawChart(turnOf(current)); showTurning(turnOf(current)); });
   }
 
   // ---------------------------------------------------------------- seats panel
@@ -269,10 +292,15 @@
   scrub.max = String(count - 1);
   var current = 0, timer = null;
   function speed() { return speedBox ? parseFloat(speedBox.value) || 1 : 1; }
+  // overlays (static/overlays.js): what the shown position means, drawn over it
+  var overlay = window.atlasOverlays ?
+    window.atlasOverlays.create(data, canvas, ctx, k, function () { paint(current); drawOverlay(current); }) : null;
+  function drawOverlay(i) { if (overlay) { overlay.draw(turnOf(i), gridOf(i), marks[i]); } }
   function draw(i) {
     i = Math.max(0, Math.min(count - 1, i));
     current = i;
     paint(i);
+    drawOverlay(i);
     var t = turnOf(i);
     scrub.value = String(i);
     label.textContent = "turn " + t + " / " + data.last;
@@ -292,6 +320,7 @@
       }
     }
     drawChart(t);
+    showTurning(t);
     showSeats(t);
     if (i === count - 1) {  // the end: a page that hides results may show them now
       document.dispatchEvent(new CustomEvent("atlas:replay-end"));

@@ -13,7 +13,8 @@ from ...render import images as I
 from ...render import palette as P
 from ...render.frames import Frame, Mark
 from ...render.painter import GameRender, Painter, Series, SitePlan
-from .rules import is_winning_drop
+from .format import inarow_of
+from .rules import DEFAULT_INAROW, is_winning_drop
 
 __all__ = ["Connect5Render", "RENDER"]
 
@@ -76,6 +77,17 @@ class Connect5Render(GameRender):
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
     ) -> list[Series]:
         return [threat_series(states)]
+
+    def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Each seat's open windows and open threats; its discs are the marks of its
+        colour."""
+        inarow = params.get("inarow") or inarow_of(game_map, DEFAULT_INAROW)
+        return {
+            "names": ["windows", "threats"],
+            "free": [],
+            "seats": [P.PLAYER[0], P.PLAYER[1]],
+            "args": {"inarow": int(inarow)},
+        }
 
     def move_text(self, move: Any) -> str | None:
         """A column (0-based in the record) as ``col c``."""

@@ -68,6 +68,17 @@ class IsolationRender(DuelRender):
     ) -> list[Series]:
         return [mobility_series(states)]
 
+    def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The squares each piece could reach and those it could move to now, moving
+        as the game's variant says."""
+        variant = params.get("variant") or game_map.meta.get("variant", "queen")
+        return {
+            "names": ["reachable", "mobility"],
+            "free": [P.FREE],
+            "seats": [P.PLAYER[0], P.PLAYER[1]],
+            "args": {"moves": str(variant)},
+        }
+
     def move_text(self, move: Any) -> str | None:
         """``[row, col]`` as ``row r, col c``."""
         if isinstance(move, list) and len(move) == 2:

@@ -316,6 +316,23 @@ class OutpostRender(GameRender):
     def base_grid(self, game_map: GameMap) -> I.IndexImage:
         return _land_grid(game_map)
 
+    def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Each empire's territory and its counts, read from the frame's colours, and
+        its outposts' supply lines home (the marks of its colour are its outposts)."""
+        return {
+            "names": ["ownership", "supply"],
+            "free": [],
+            "seats": list(P.PLAYER),
+            "args": {
+                "homes": [list(h) for h in OUTPOST_HOMES],
+                "tints": list(P.PLAYER_TINT),
+                "waters": list(P.PLAYER_WATER),
+                "land": [P.LAND],
+                "disputed": P.DISPUTED,
+                "dark": list(P.PLAYER_DARK),
+            },
+        }
+
     def picture(self, game_map: GameMap, kind: str) -> Any:
         if kind == "territory":
             return outpost_picture(game_map)

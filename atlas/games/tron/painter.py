@@ -60,6 +60,42 @@ def territory_series(states: Sequence[Any]) -> Series:
     }
 
 
+def _touching(labels: Any, free: Any, head: tuple[int, int]) -> set[int]:
+    """The components of the free cells next to ``head``."""
+    r, c = head
+    rows, cols = free.shape
+    return {
+        int(labels[r + dr, c + dc])
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+        if 0 <= r + dr < rows and 0 <= c + dc < cols and free[r + dr, c + dc]
+    }
+
+
+def separation_point(states: Sequence[Any], names: Sequence[str]) -> dict[str, Any] | None:
+    """The first turn after which the two cycles can no longer meet (no free cell next
+    to one head is connected to a free cell next to the other), both still riding, as a
+    turning point: who is sealed into how many cells against how many
+    (:func:`atlas.analysis.components.component_size`)."""
+    from ...analysis.components import component_size, label_components
+
+    for t, state in enumerate(states):
+        if np.asarray(state.crashed).any():
+            return None
+        h0, h1 = cells_of(state.heads)
+        free = ~np.asarray(state.blocked, dtype=bool)
+        labels, _ = label_components(free)
+        if _touching(labels, free, h0) & _touching(labels, free, h1):
+            continue
+        sizes = [component_size(free, h0), component_size(free, h1)]
+        small = int(sizes[1] < sizes[0])
+        text = (
+            f"the cycles are separated: {names[small]} is sealed into {sizes[small]} cells "
+            f"against {sizes[1 - small]} for {names[1 - small]}"
+        )
+        return {"turn": t, "seat": 1 - small, "text": text}
+    return None
+
+
 def parity_picture(game_map: GameMap) -> Any:
     """Seat 1's region coloured like a chessboard: the cells of its start's colour in
     its light tint, the others in its trail colour (seat 2's start is a wall)."""
@@ -95,6 +131,31 @@ class TronRender(DuelRender):
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
     ) -> list[Series]:
         return [territory_series(states)]
+
+    def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Each head's Voronoi region, the cut cells, each head's region and whether
+        the heads are separated: free cells are the unlit ones, heads the seats' marks."""
+        return {
+            "names": ["voronoi", "articulation", "chambers"],
+            "free": [P.FREE],
+            "seats": [P.PLAYER[0], P.PLAYER[1]],
+        }
+
+    def turning_points(
+        self,
+        game_map: GameMap,
+        params: Mapping[str, Any],
+        states: Sequence[Any],
+        series: Sequence[Series],
+        names: Sequence[str],
+    ) -> list[dict[str, Any]]:
+        """The largest swings of the Voronoi balance, and the turn the cycles were
+        separated (:func:`separation_point`)."""
+        points = super().turning_points(game_map, params, states, series, names)
+        sealed = separation_point(states, names)
+        if sealed is not None:
+            points = [p for p in points if p["turn"] != sealed["turn"]] + [sealed]
+        return sorted(points, key=lambda p: p["turn"])
 
     def move_text(self, move: Any) -> str | None:
         """1-4 as the compass point: N, E, S, W."""

@@ -36,6 +36,7 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     from ..frames import sample_turns
     from ..gif import record_gif_bytes
     from ..replay import record_frames
+    from ..turning import score_turning_point
     from ..viewer import pack_viewer, viewer_data
 
     states = replay_states(record)
@@ -56,6 +57,17 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
             for s in series
         ],
     }
+    names = [p.name for p in record.players]
+    turning = render.turning_points(
+        record.game_map(), dict(record.params), states, series, names
+    )
+    said = score_turning_point(record, names)
+    if said is not None and all(p["turn"] != said["turn"] for p in turning):
+        turning = sorted([*turning, said], key=lambda p: p["turn"])
+    if turning:
+        meta["turning"] = turning
+    if viewer.get("overlays"):
+        meta["overlays"] = list(viewer["overlays"]["names"])
     failures = render.failures(record, states)
     if failures:
         meta["failures"] = failures
