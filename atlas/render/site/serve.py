@@ -23,7 +23,9 @@ Safe by construction (``docs/serve.md``):
   (atlas's markers), no link that resolves outside it, only regular files;
 * a request whose ``Host`` is not the server's (``localhost``, an IP address, or the
   ``--host`` name, with the server's port) is refused, which defeats DNS rebinding; so
-  is one whose ``Origin`` is not ``http://`` and that host;
+  is one whose ``Origin`` is not ``http://`` and that host, and one a browser marks as
+  made by a page of another site (``Sec-Fetch-Site``) other than a plain navigation (a
+  link from elsewhere opens the site; a script elsewhere gets nothing);
 * the request line, the headers and the body are bounded (:data:`MAX_REQUEST_LINE`,
   :data:`MAX_HEADER_BYTES`, no body at all), and only ``GET`` and ``HEAD`` are served.
 """
@@ -287,6 +289,13 @@ class _Handler(BaseHTTPRequestHandler):
         origin = self.headers.get("Origin")
         if origin is not None and origin.lower() != f"http://{host}".lower():
             return self._refuse(HTTPStatus.FORBIDDEN, "a request from another origin")
+        # a browser names the site a request comes from (fetch metadata): a page
+        # elsewhere may link here, not load the site's files into itself
+        if self.headers.get("Sec-Fetch-Site", "").lower() in (
+            "cross-site",
+            "same-site",
+        ) and self.headers.get("Sec-Fetch-Mode", "").lower() not in ("navigate", ""):
+            return self._refuse(HTTPStatus.FORBIDDEN, "a request from another site")
         if self.command not in ("GET", "HEAD"):
             self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
             self.send_header("Allow", "GET, HEAD")
