@@ -17,7 +17,9 @@ Build the site from MAPS (one folder per game), serve it at http://127.0.0.1:POR
 watch MAPS (and --records and --tournament folders): a save rebuilds only what changed
 and reloads the open pages, a broken map shows its problem page, a deleted map
 disappears.  Ctrl-C stops (exit 130) with nothing half-written.  Only this machine can
-connect unless --host says otherwise; requests from other web pages are refused.  The
+connect unless --host says otherwise; requests from other web pages are refused.  Each
+map page links to a text editor whose Save writes the map file in MAPS (only when MAPS
+is given: atlas's own maps are never written).  The
 watching uses the watchdog package (pip install 'atlas-gridgames[serve]') when it is
 installed, else a poll of the files every 0.4 s.  Designing maps: docs/serve.md.
 """
@@ -96,7 +98,8 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         log=(lambda msg: None) if args.quiet else say,
     )
     check_input_folders(options)  # a folder that does not exist: exit 2, before binding
-    live = LiveSite(options, args.host, args.port, log=say)
+    # the editor saves into a maps folder the user named, never into atlas's own
+    live = LiveSite(options, args.host, args.port, log=say, editable=args.maps is not None)
     try:
         live.open()
     except OSError as exc:

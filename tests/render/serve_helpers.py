@@ -39,7 +39,7 @@ class Served:
     """A live site in this process: the server and watcher threads, and the rebuild
     loop in a thread of its own."""
 
-    def __init__(self, root: Path, watch: str | None = None) -> None:
+    def __init__(self, root: Path, watch: str | None = None, editable: bool = True) -> None:
         self.maps = root / "maps"
         (self.maps / "tron").mkdir(parents=True)
         (self.maps / "tron" / "good.txt").write_text(GOOD)
@@ -53,7 +53,9 @@ class Served:
             progress=False,
             log=self.lines.append,
         )
-        self.live = LiveSite(options, "127.0.0.1", 0, watch=watch, log=self.lines.append)
+        self.live = LiveSite(
+            options, "127.0.0.1", 0, watch=watch, log=self.lines.append, editable=editable
+        )
         self.live.open()
         assert self.live.build() is not None
         self.live.start()
@@ -72,17 +74,23 @@ class Served:
         return self.live.server.builds
 
     def request(
-        self, path: str, method: str = "GET", headers: dict[str, str] | None = None
+        self,
+        path: str,
+        method: str = "GET",
+        headers: dict[str, str] | None = None,
+        body: bytes | None = None,
     ) -> tuple[int, dict[str, str], bytes]:
         """One request to 127.0.0.1 (Host the server's unless ``headers`` say)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
             conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
             sent = {"Host": f"127.0.0.1:{self.port}", **(headers or {})}
+            if body is not None and "Content-Length" not in sent:
+                sent["Content-Length"] = str(len(body))
             for k, v in sent.items():
                 if v is not None:
                     conn.putheader(k, v)
-            conn.endheaders()
+            conn.endheaders(body)
             r = conn.getresponse()
             return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
         finally:

@@ -269,8 +269,9 @@ class FakeLive:
 
     made: list[FakeLive] = []
 
-    def __init__(self, options, host, port, log):
+    def __init__(self, options, host, port, log, editable):
         self.options, self.host, self.port, self.log = options, host, port, log
+        self.editable = editable
         self.calls: list[str] = []
         FakeLive.made.append(self)
 
@@ -308,6 +309,7 @@ def test_the_command_warns_off_loopback_and_when_polling(tmp_path, monkeypatch, 
     [live] = FakeLive.made
     assert live.calls == ["open", "build", "start", "run", "close"]
     assert (live.host, live.port, live.options.games_per) == ("0.0.0.0", 0, 0)
+    assert live.editable  # a maps folder named: the editor saves there
     assert opened == ["http://127.0.0.1:1/"]
 
 
@@ -392,3 +394,132 @@ def test_ctrl_c_stops_cleanly_with_nothing_half_written(tmp_path, during_a_build
     assert "index.html" in marker["files"]
     with pytest.raises(OSError):  # the port is closed
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
+# --------------------------------------------------------------------------- saves
+
+
+def _save(served, rel, text, **headers):
+    sent = {
+        "Origin": f"http://127.0.0.1:{served.port}",
+        "Content-Type": "text/plain; charset=utf-8",
+        **headers,
+    }
+    return served.request(f"/__atlas/maps/{rel}", "PUT", sent, text.encode())
+
+
+def test_a_map_saved_from_the_editor_is_written_and_rebuilt(served):
+    status, _, body = served.request("/maps/tron-good.html")
+    assert b'href="/__atlas/edit/tron/good.txt">Edit this map' in body
+    status, _, body = served.request("/__atlas/edit/tron/good.txt")
+    assert status == 200 and b"#1    #" in body
+    status, _, body = _save(served, "tron/good.txt", OTHER)
+    assert status == 200 and json.loads(body) == {"saved": "tron/good.txt"}
+    assert (served.maps / "tron" / "good.txt").read_text() == OTHER
+    wait_until(
+        lambda: b"at most 6 moves for seat 1" in served.request("/maps/tron-good.html")[2],
+        "the saved map on its page",
+    )
+    assert _save(served, "tron/new.txt", GOOD)[0] == 200  # a new map in a game's folder
+    wait_until(lambda: served.status("/maps/tron-new.html") == 200, "the new map's page")
+    assert not list(served.maps.rglob(".atlas-tmp-*"))
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "../outside.txt",
+        "tron/../../outside.txt",
+        "%2e%2e/outside.txt",
+        "tron%2f..%2f..%2foutside.txt",
+        "/tmp/outside.txt",
+        "tron//good.txt",
+        "tron/.hidden.txt",
+        "tron/good.html",  # maps only
+        "tron/.txt",
+        "nogame/new.txt",  # a folder that does not exist
+        "tron\\good.txt",
+        "tron/good.txt%00",
+        "%ff.txt",
+    ],
+)
+def test_a_save_stays_inside_the_maps_folder(served, tmp_path, rel):
+    status = _save(served, rel, "x")[0]
+    assert status in (400, 403)
+    assert not (tmp_path / "outside.txt").exists()
+    assert (served.maps / "tron" / "good.txt").read_text() == GOOD
+    assert served.request(f"/__atlas/edit/{rel}")[0] in (400, 403)
+
+
+def test_a_save_never_writes_through_a_link(served, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.txt").write_text("not atlas's")
+    (served.maps / "tron" / "link.txt").symlink_to(outside / "victim.txt")
+    (served.maps / "linked").symlink_to(outside)
+    (served.maps / "tron" / "inner.txt").symlink_to(served.maps / "tron" / "good.txt")
+    os.mkfifo(served.maps / "tron" / "fifo.txt")
+    for rel in ("tron/link.txt", "linked/victim.txt", "linked/new.txt", "tron/inner.txt"):
+        assert _save(served, rel, "x")[0] == 403, rel
+    assert _save(served, "tron/fifo.txt", "x")[0] == 403
+    assert (outside / "victim.txt").read_text() == "not atlas's"
+    assert not (outside / "new.txt").exists()
+    assert (served.maps / "tron" / "good.txt").read_text() == GOOD
+
+
+@pytest.mark.parametrize(
+    "headers, status",
+    [
+        ({"Origin": None}, 403),  # not from a page of the server's
+        ({"Origin": "http://evil.example"}, 403),
+        ({"Origin": "null"}, 403),
+        ({"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"}, 403),
+        ({"Sec-Fetch-Site": "none"}, 403),
+        ({"Content-Type": "text/html"}, 415),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415),  # a form elsewhere
+        ({"Content-Type": None}, 415),
+        ({"Host": "evil.example:80"}, 403),
+    ],
+)
+def test_a_save_from_elsewhere_is_refused(served, headers, status):
+    if "Host" in headers:
+        headers = {"Host": headers["Host"].replace("80", str(served.port))}
+    assert _save(served, "tron/good.txt", OTHER, **headers)[0] == status
+    assert (served.maps / "tron" / "good.txt").read_text() == GOOD
+
+
+def test_saves_are_bounded_in_size_and_form(served):
+    from atlas.maps import MAX_MAP_BYTES
+
+    port = served.port
+    head = (
+        f"PUT /__atlas/maps/tron/good.txt HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Origin: http://127.0.0.1:{port}\r\nContent-Type: text/plain\r\n"
+    ).encode()
+    too_big = head + b"Content-Length: %d\r\n\r\n" % (MAX_MAP_BYTES + 1)
+    assert b" 413 " in served.raw(too_big)  # refused before a byte of it is read
+    assert b" 411 " in served.raw(head + b"\r\n")  # no length
+    assert b" 411 " in served.raw(head + b"Transfer-Encoding: chunked\r\n\r\n")
+    assert b" 411 " in served.raw(head + b"Content-Length: 1" + b"0" * 30 + b"\r\n\r\n")
+    assert _save(served, "tron/good.txt", "ok")[0] == 200
+    bad = served.request(
+        "/__atlas/maps/tron/good.txt",
+        "PUT",
+        {"Origin": f"http://127.0.0.1:{port}", "Content-Type": "text/plain"},
+        b"\xff\xfe",
+    )
+    assert bad[0] == 400  # not UTF-8
+    assert (served.maps / "tron" / "good.txt").read_text() == "ok"
+    status, headers, _ = served.request("/__atlas/maps/tron/good.txt", "POST")
+    assert status == 405 and headers["allow"] == "PUT"
+
+
+def test_saving_is_off_unless_a_maps_folder_is_named(tmp_path):
+    s = Served(tmp_path, editable=False)
+    try:
+        assert _save(s, "tron/good.txt", OTHER)[0] == 403
+        assert s.request("/__atlas/edit/tron/good.txt")[0] == 403
+        assert b"Edit this map" not in s.request("/maps/tron-good.html")[2]
+        assert (s.maps / "tron" / "good.txt").read_text() == GOOD
+    finally:
+        s.close()

@@ -27,13 +27,19 @@ Safe by construction (``docs/serve.md``):
   made by a page of another site (``Sec-Fetch-Site``) other than a plain navigation (a
   link from elsewhere opens the site; a script elsewhere gets nothing);
 * the request line, the headers and the body are bounded (:data:`MAX_REQUEST_LINE`,
-  :data:`MAX_HEADER_BYTES`, no body at all), and only ``GET`` and ``HEAD`` are served.
+  :data:`MAX_HEADER_BYTES`; no body but a save's, at most
+  :data:`~atlas.maps.MAX_MAP_BYTES`), and only ``GET`` and ``HEAD`` are served;
+* with ``editable``, a map page links to a text editor of its map file, and ``PUT``
+  on :data:`~atlas.render.site.editor.SAVE_PREFIX` saves one: only from the server's
+  own pages (an ``Origin`` that is the server's, ``text/plain``), only to a map file
+  inside the maps folder, never through a link (:mod:`atlas.render.site.editor`).
 """
 
 from __future__ import annotations
 
 import html
 import ipaddress
+import json
 import mimetypes
 import os
 import socket
@@ -46,11 +52,13 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from ...errors import AtlasError
-from ...fsutil import TEMPORARY_PREFIX
+from ...fsutil import TEMPORARY_PREFIX, write_atomically
+from ...maps import MAX_MAP_BYTES
 from .build import BuildOptions, BuildResult, build
+from .editor import EDIT_PREFIX, SAVE_PREFIX, editor_page, map_target
 
 __all__ = [
     "LiveSite",
@@ -176,6 +184,10 @@ class SiteServer(ThreadingHTTPServer):
         self._builds = 0
         self._stamp = f"{time.time_ns():x}"
         self._clients = 0
+        #: The maps folder saves go to (None: saving is off).
+        self.maps_root: Path | None = None
+        #: Each map page of the site -> its map file, relative to :attr:`maps_root`.
+        self.sources: dict[str, str] = {}
 
     @property
     def build_id(self) -> str:
@@ -296,9 +308,13 @@ class _Handler(BaseHTTPRequestHandler):
             "same-site",
         ) and self.headers.get("Sec-Fetch-Mode", "").lower() not in ("navigate", ""):
             return self._refuse(HTTPStatus.FORBIDDEN, "a request from another site")
+        path = urlsplit(self.path).path
+        saving = path.startswith(SAVE_PREFIX)
+        if self.command == "PUT" and saving:
+            return self._save(path[len(SAVE_PREFIX) :])
         if self.command not in ("GET", "HEAD"):
             self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
-            self.send_header("Allow", "GET, HEAD")
+            self.send_header("Allow", "PUT" if saving else "GET, HEAD")
             self.send_header("Content-Length", "0")
             self.end_headers()
             return None
@@ -306,7 +322,8 @@ class _Handler(BaseHTTPRequestHandler):
             "Content-Length", "0"
         ).strip() not in ("", "0"):
             return self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "a GET takes no body")
-        path = urlsplit(self.path).path
+        if path.startswith(EDIT_PREFIX):
+            return self._editor(path[len(EDIT_PREFIX) :])
         if path == EVENTS_PATH:
             return self._events()
         if path == SCRIPT_PATH:
@@ -334,11 +351,18 @@ class _Handler(BaseHTTPRequestHandler):
         ).encode()
         self._send(self._live(body), "text/html; charset=utf-8", status)
 
-    def _live(self, page: bytes) -> bytes:
-        """``page`` with the live script, before its last ``</body>``."""
+    def _live(self, page: bytes, source: str | None = None) -> bytes:
+        """``page`` with the live script, before its last ``</body>`` (and a link to
+        the editor of its map file ``source``, when it has one)."""
         tag = (
             f'<script src="{SCRIPT_PATH}" data-build="{self.server.build_id}"></script>'
         ).encode()
+        if source is not None:
+            href = html.escape(EDIT_PREFIX + quote(source))
+            tag = (
+                f'<p class="atlas-edit" style="position:fixed;right:1em;bottom:1em;'
+                f'margin:0"><a href="{href}">Edit this map</a></p>'
+            ).encode() + tag
         at = page.lower().rfind(b"</body>")
         return page + tag if at < 0 else page[:at] + tag + page[at:]
 
@@ -374,10 +398,73 @@ class _Handler(BaseHTTPRequestHandler):
             return self._page(HTTPStatus.NOT_FOUND, f"No page at {text} in this build.")
         kind = mimetypes.guess_type(target)[0] or "application/octet-stream"
         if kind == "text/html":
-            return self._send(self._live(body), "text/html; charset=utf-8")
+            source = self.server.sources.get("/".join(parts))
+            return self._send(self._live(body, source), "text/html; charset=utf-8")
         if kind.startswith("text/") or kind in ("application/javascript", "application/json"):
             kind += "; charset=utf-8"
         return self._send(body, kind)
+
+    def _unquoted(self, rel: str) -> str | None:
+        try:
+            return unquote(rel, errors="strict")
+        except UnicodeDecodeError:
+            return None
+
+    def _editor(self, rel: str) -> None:
+        root = self.server.maps_root
+        text = self._unquoted(rel)
+        target = None if root is None or text is None else map_target(root, text)
+        if root is None or text is None or target is None:
+            return self._refuse(HTTPStatus.FORBIDDEN, "not a map file this server edits")
+        current = b"" if not target.exists() else (_read_regular(os.fspath(target)) or b"")
+        if len(current) > MAX_MAP_BYTES:
+            return self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "a map file too large")
+        page = {v: k for k, v in self.server.sources.items()}.get(text)
+        body = editor_page(text, current.decode("utf-8", "replace"), page)
+        return self._send(body, "text/html; charset=utf-8")
+
+    def _save(self, rel: str) -> None:
+        """Write one map file of the maps folder (:mod:`atlas.render.site.editor`)."""
+        root = self.server.maps_root
+        if root is None:
+            return self._refuse(
+                HTTPStatus.FORBIDDEN,
+                "saving is off: atlas serve MAPS names a folder to save in",
+            )
+        # only the server's own pages save: a browser sends their Origin with a PUT
+        # (checked equal to the server's above), and marks them same-origin
+        if self.headers.get("Origin") is None or self.headers.get(
+            "Sec-Fetch-Site", "same-origin"
+        ).lower() not in ("same-origin",):
+            return self._refuse(HTTPStatus.FORBIDDEN, "a save comes from the server's pages")
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind != "text/plain":
+            return self._refuse(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "a map is text/plain")
+        length = self.headers.get("Content-Length", "").strip()
+        if self.headers.get("Transfer-Encoding") or not length.isdigit() or len(length) > 12:
+            return self._refuse(HTTPStatus.LENGTH_REQUIRED, "a save says its length")
+        if int(length) > MAX_MAP_BYTES:
+            return self._refuse(
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                f"a map file is at most {MAX_MAP_BYTES:,} bytes",
+            )
+        text = self._unquoted(rel)
+        target = None if text is None else map_target(root, text)
+        if text is None or target is None:
+            return self._refuse(HTTPStatus.FORBIDDEN, "not a map file inside the maps folder")
+        body = self.rfile.read(int(length))
+        if len(body) != int(length):
+            return self._refuse(HTTPStatus.BAD_REQUEST, "the map's text ended early")
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return self._refuse(HTTPStatus.BAD_REQUEST, "a map's text is UTF-8")
+        try:
+            write_atomically(target, body)
+        except (OSError, AtlasError) as exc:
+            return self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR, f"not saved: {exc}")
+        answer = json.dumps({"saved": text}).encode()
+        return self._send(answer, "application/json")
 
     def _events(self) -> None:
         if not self.server.enter_client():
@@ -558,6 +645,18 @@ def _walk(top: Path, watcher: Watcher) -> Iterable[str]:
 # --------------------------------------------------------------------------- the site
 
 
+def _sources(result: BuildResult, root: Path) -> dict[str, str]:
+    """Each map page of a build -> its map file, relative to the maps folder ``root``
+    (the maps inside it only)."""
+    top = os.path.realpath(root)
+    found = {}
+    for e in result.maps:
+        rel = os.path.relpath(os.path.realpath(e.path), top)
+        if not rel.startswith(os.pardir) and os.sep == "/":
+            found[e.page] = rel
+    return found
+
+
 class LiveSite:
     """A site served while its inputs are watched and rebuilt (``atlas serve``).
 
@@ -575,6 +674,9 @@ class LiveSite:
         ``"watchdog"`` or ``"polling"`` (default: :func:`watcher_kind`).
     log : callable, optional
         Where the lines of the rebuilds go (default: standard error).
+    editable : bool
+        Map pages link to a text editor whose saves write the map files of
+        ``options.maps_dir`` (:mod:`atlas.render.site.editor`); off by default.
     """
 
     def __init__(
@@ -585,8 +687,10 @@ class LiveSite:
         *,
         watch: str | None = None,
         log: Callable[[str], None] | None = None,
+        editable: bool = False,
     ) -> None:
         self.options = options
+        self.editable = editable
         self.host, self.port_wanted = host, port
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self.server: SiteServer | None = None
@@ -614,6 +718,8 @@ class LiveSite:
             The address cannot be bound (in use, not this machine's).
         """
         self.server = SiteServer(Path(self.options.out_dir), self.host, self.port_wanted)
+        if self.editable and Path(self.options.maps_dir).is_dir():
+            self.server.maps_root = Path(self.options.maps_dir)
         return self.server
 
     def build(self) -> BuildResult | None:
@@ -627,6 +733,8 @@ class LiveSite:
             return None
         self.last = result
         if self.server is not None:
+            if self.server.maps_root is not None:
+                self.server.sources = _sources(result, self.server.maps_root)
             self.server.publish()
         return result
 
