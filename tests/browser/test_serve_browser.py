@@ -16,7 +16,7 @@ import pytest
 from browser_helpers import ARGS, CHROMIUM, require_chromium
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
-from serve_helpers import BROKEN, GOOD, OTHER, PATIENCE, Served
+from serve_helpers import BROKEN, GOOD, OTHER, PATIENCE, Served, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -118,3 +118,31 @@ def test_a_page_elsewhere_cannot_reach_the_site(served, browser, tmp_path):
     assert seen.get("GET " + site) == 403, seen
     assert seen.get("POST " + site) == 403, seen
     assert page.goto(site).status == 200  # following a link is not a script reading
+
+
+def test_a_map_edited_in_the_browser_is_saved_and_shown(served, browser):
+    from playwright.sync_api import Error as PlaywrightError
+
+    url = f"http://127.0.0.1:{served.port}/maps/tron-good.html"
+    page, errors = _open(browser, url)
+    page.click("text=Edit this map")
+    page.wait_for_selector("#atlas-text", timeout=WAIT_MS)
+    assert page.input_value("#atlas-text") == GOOD
+    page.fill("#atlas-text", OTHER)
+    page.click("#atlas-save")
+    page.wait_for_function(
+        "() => document.getElementById('atlas-status').textContent === 'saved'",
+        timeout=WAIT_MS,
+    )
+    assert (served.maps / "tron" / "good.txt").read_text() == OTHER
+    page.click("text=the map's page")
+
+    def shown() -> bool:  # the page reloads itself once the rebuild is in place
+        try:
+            page.wait_for_load_state()
+            return "at most 6 moves for seat 1 and 7 for seat 2" in page.content()
+        except PlaywrightError:  # caught in the middle of its reload
+            return False
+
+    wait_until(shown, "the edited map on its page")
+    assert errors == []
