@@ -114,6 +114,19 @@ def test_a_page_elsewhere_cannot_reach_the_site(served, browser, tmp_path):
         }""",
         site,
     )
+    save = f"http://127.0.0.1:{served.port}/__atlas/maps/tron/good.txt"
+    answer = page.evaluate(
+        """async (url) => {
+            try {
+                const r = await fetch(url, {method: "PUT", body: "#",
+                                            headers: {"Content-Type": "text/plain"}});
+                return "answered " + r.status;
+            } catch (e) { return "refused"; }
+        }""",
+        save,
+    )
+    assert answer == "refused"  # the browser asked first (OPTIONS), the server said no
+    assert (served.maps / "tron" / "good.txt").read_text() == GOOD
     page.wait_for_timeout(200)  # the responses' events, already in
     assert seen.get("GET " + site) == 403, seen
     assert seen.get("POST " + site) == 403, seen

@@ -523,3 +523,12 @@ def test_saving_is_off_unless_a_maps_folder_is_named(tmp_path):
         assert (s.maps / "tron" / "good.txt").read_text() == GOOD
     finally:
         s.close()
+
+
+def test_a_stopping_server_starts_no_save(served):
+    served.live.server.stopping = True
+    try:
+        assert _save(served, "tron/good.txt", OTHER)[0] == 503
+    finally:
+        served.live.server.stopping = False
+    assert (served.maps / "tron" / "good.txt").read_text() == GOOD

@@ -188,6 +188,8 @@ class SiteServer(ThreadingHTTPServer):
         self.maps_root: Path | None = None
         #: Each map page of the site -> its map file, relative to :attr:`maps_root`.
         self.sources: dict[str, str] = {}
+        #: Held while a save writes (:meth:`stop` waits for it).
+        self.saving = threading.Lock()
 
     @property
     def build_id(self) -> str:
@@ -243,6 +245,9 @@ class SiteServer(ThreadingHTTPServer):
             self.stopping = True
             self._changed.notify_all()
         self.shutdown()
+        # a save under way finishes (its file moved into place), no new one starts
+        if self.saving.acquire(timeout=10):
+            self.saving.release()
         self.server_close()
 
 
@@ -459,10 +464,13 @@ class _Handler(BaseHTTPRequestHandler):
             body.decode("utf-8")
         except UnicodeDecodeError:
             return self._refuse(HTTPStatus.BAD_REQUEST, "a map's text is UTF-8")
-        try:
-            write_atomically(target, body)
-        except (OSError, AtlasError) as exc:
-            return self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR, f"not saved: {exc}")
+        with self.server.saving:  # a stop waits for a save under way to finish
+            if self.server.stopping:
+                return self._refuse(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping")
+            try:
+                write_atomically(target, body)
+            except (OSError, AtlasError) as exc:
+                return self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR, f"not saved: {exc}")
         answer = json.dumps({"saved": text}).encode()
         return self._send(answer, "application/json")
 
@@ -652,8 +660,8 @@ def _sources(result: BuildResult, root: Path) -> dict[str, str]:
     found = {}
     for e in result.maps:
         rel = os.path.relpath(os.path.realpath(e.path), top)
-        if not rel.startswith(os.pardir) and os.sep == "/":
-            found[e.page] = rel
+        if rel != os.pardir and not rel.startswith(os.pardir + os.sep):
+            found[e.page] = rel.replace(os.sep, "/")
     return found
 
 
