@@ -365,8 +365,9 @@ class _Handler(BaseHTTPRequestHandler):
         if source is not None:
             href = html.escape(EDIT_PREFIX + quote(source))
             tag = (
-                f'<p class="atlas-edit" style="position:fixed;right:1em;bottom:1em;'
-                f'margin:0"><a href="{href}">Edit this map</a></p>'
+                '<p class="atlas-edit" style="position:fixed;right:1em;bottom:1em;'
+                "margin:0;padding:.3em .7em;background:#fff;border:1px solid #ccc;"
+                f'border-radius:4px"><a href="{href}">Edit this map</a></p>'
             ).encode() + tag
         at = page.lower().rfind(b"</body>")
         return page + tag if at < 0 else page[:at] + tag + page[at:]
