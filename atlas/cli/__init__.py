@@ -79,6 +79,7 @@ COMMANDS: dict[str, str] = {
     "bot": "atlas.cli.bot",
     "replay": "atlas.cli.replay",
     "build": "atlas.cli.build",
+    "serve": "atlas.cli.serve",
     "completion": "atlas.cli.completion",
 }
 
