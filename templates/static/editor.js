@@ -266,12 +266,14 @@
         ctx.fillText(String(k + 1), (s[1] + 0.5) * px, (s[0] + 0.55) * px);
       }
     });
+    ed.rings = 0;
     if (a && ed.analysedVersion === ed.version) {  // each problem ringed
       (a.problems || []).forEach(function (p) {
         ctx.strokeStyle = p.severity === "error" ? "#e00000" : "#d08c00";
         ctx.lineWidth = 2;
         p.cells.slice(0, 400).forEach(function (q) {
-          ctx.beginPath(); ctx.arc((q[1] + 0.5) * px, (q[0] + 0.5) * px, Math.max(5, px * 0.9), 0, 7); ctx.stroke();
+          ctx.beginPath(); ctx.arc((q[1] + 0.5) * px, (q[0] + 0.5) * px, Math.max(7, px * 1.1), 0, 7); ctx.stroke();
+          ed.rings++;
         });
       });
     }
