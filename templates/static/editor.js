@@ -131,7 +131,7 @@
         setCell(p[0], p[1], ed.tool === "block" ? 1 : 0);
       });
     } else {
-      placeStart(parseInt(ed.tool.slice(6), 10), r, c);
+      placeStart(parseInt(ed.tool.slice(6), 10) - 1, r, c);  // "start 1" is seat 0
     }
   }
   // start k at (r, c), and the seats the symmetry carries it to at the images

@@ -179,3 +179,39 @@ def test_a_map_broken_by_a_stroke_shows_its_problems_ringed(served, page):
     page.keyboard.press("Control+z")
     assert _analysed(page)["problems"] == []
     assert page.errors == []
+
+
+def test_a_new_map_with_mirrored_starts_is_saved_and_read_back(served, page):
+    game = next(g for g, f in game_facts().items() if f["starts"] == [2] and f["walls"])
+    page.goto(f"http://127.0.0.1:{served.port}/__atlas/edit/")
+    page.wait_for_function(ANALYSED, timeout=WAIT_MS)
+    page.select_option("#ed-game", game)
+    page.fill("#ed-width", "9")
+    page.fill("#ed-height", "5")
+    page.click("#ed-new button[type=submit]")
+    page.wait_for_function(
+        "() => window.atlasEditor.board.width === 9 && window.atlasEditor.analysedNow()",
+        timeout=WAIT_MS,
+    )
+    assert "start" in _analysed(page)["error"]  # no starts yet: the format says so
+    page.select_option("#ed-symmetry", "flip-lr")
+    page.keyboard.press("1")
+    _click(page, 2, 1)  # start 1, and start 2 mirrored left-right
+    assert page.evaluate("window.atlasEditor.board.starts") == [[2, 1], [2, 7]]
+    page.keyboard.press("b")
+    canvas = page.locator("#ed-canvas")
+    canvas.focus()
+    for key in ("ArrowRight", "ArrowRight", "Space"):  # from start 1, where it was put
+        page.keyboard.press(key)  # a wall drawn from the keyboard, at (2, 3) and (2, 5)
+    assert _blocked(page) == {(2, 3), (2, 5)}
+    a = _analysed(page)
+    assert a["error"] is None and "flip-lr" in a["fairness"]["symmetries"]
+    page.fill("#ed-name", "fresh")
+    page.click("#ed-save")
+    page.wait_for_function(
+        f"() => window.atlasEditor.saved === '{game}/fresh.txt'", timeout=WAIT_MS
+    )
+    saved = atlas.read_map(served.maps / game / "fresh.txt")
+    assert saved.starts == ((2, 1), (2, 7)) and saved.shape == (5, 9)
+    assert {(int(r), int(c)) for r, c in zip(*saved.blocked.nonzero())} == {(2, 3), (2, 5)}
+    assert page.errors == []

@@ -205,3 +205,22 @@ def test_round_trip_on_a_100x100_board(served):
         f"\nanalysis round trip, 100x100 board: median {1000 * times[5]:.1f} ms, "
         f"max {1000 * times[-1]:.1f} ms (server {1000 * server:.1f} ms)"
     )
+
+
+def test_the_first_map_of_a_game_makes_its_folder_and_nothing_else(served):
+    game = the_game_with(walls=False)
+    headers = {"Origin": f"http://127.0.0.1:{served.port}", "Content-Type": "text/plain"}
+    text = format_map(read_map(next((ROOT / "maps" / game).glob("*.txt"))))
+    status, _, _ = served.request(
+        f"/__atlas/maps/{game}/first.txt", "PUT", headers, text.encode()
+    )
+    assert status == 200 and (served.maps / game / "first.txt").read_text() == text
+    for rel in ("nogame/x.txt", f"{game}/deeper/x.txt", "tron2/x.txt"):
+        status, _, _ = served.request(f"/__atlas/maps/{rel}", "PUT", headers, b"x")
+        assert status == 403
+    assert sorted(p.name for p in served.maps.iterdir()) == sorted(["tron", game])
+
+
+def test_every_served_page_links_to_a_new_map(served):
+    body = served.request("/")[2]
+    assert f'href="{EDIT_PREFIX}">New map'.encode() in body

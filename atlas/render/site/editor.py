@@ -45,6 +45,8 @@ __all__ = [
     "MAX_EDIT_CELLS",
     "BoardError",
     "map_target",
+    "make_game_folder",
+    "warm",
     "game_facts",
     "board_json",
     "board_from_json",
@@ -96,6 +98,53 @@ def map_target(root: str | os.PathLike[str], rel: str) -> Path | None:
     except OSError:
         return None
     return Path(target) if stat.S_ISREG(st.st_mode) else None
+
+
+def make_game_folder(root: str | os.PathLike[str], rel: str) -> bool:
+    """Make the folder of a registered game in the maps folder ``root`` when ``rel``
+    (already unquoted) is ``GAME/NAME.txt`` and nothing of that name is there yet, so
+    the first map of a game can be saved; True when it made it.  Nothing else is ever
+    created: any other folder must exist (:func:`map_target`)."""
+    parts = rel.split("/")
+    if len(parts) != 2 or parts[0] not in game_names() or not GAME_NAME.match(parts[0]):
+        return False
+    folder = os.path.join(os.path.realpath(root), parts[0])
+    if os.path.lexists(folder):
+        return False
+    try:
+        os.mkdir(folder)
+    except OSError:
+        return False
+    return True
+
+
+_WARMED: set[str] = set()
+
+
+def warm(game: str) -> None:
+    """Analyse a small blank board of ``game`` once a process, so the kernels are
+    loaded (or compiled) before the editor's first stroke asks for them."""
+    if game in _WARMED or game not in game_names():
+        return
+    _WARMED.add(game)
+    facts = game_facts().get(game)
+    if facts is None:
+        return
+    rows, cols = facts["size"] or (8, 8)
+    starts = [[0, 0], [rows - 1, cols - 1], [0, cols - 1], [rows - 1, 0]]
+    board = {
+        "game": game,
+        "name": "warm",
+        "width": cols,
+        "height": rows,
+        "rows": ["." * cols] * rows,
+        "starts": facts["fixed_starts"] or starts[: max(facts["starts"])],
+        "meta": {},
+    }
+    try:
+        analyze_board(board)
+    except (AtlasError, ValueError):
+        pass  # a game whose blank board does not read: its first stroke compiles
 
 
 # --------------------------------------------------------------------------- the boards

@@ -56,6 +56,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from ...errors import AtlasError
 from ...fsutil import TEMPORARY_PREFIX, write_atomically
+from ...games import game_names
 from ...maps import MAX_MAP_BYTES
 from .build import BuildOptions, BuildResult, build
 from .editor import (
@@ -66,7 +67,9 @@ from .editor import (
     BoardError,
     analyze_board,
     editor_page,
+    make_game_folder,
     map_target,
+    warm,
 )
 
 __all__ = [
@@ -374,12 +377,15 @@ class _Handler(BaseHTTPRequestHandler):
         tag = (
             f'<script src="{SCRIPT_PATH}" data-build="{self.server.build_id}"></script>'
         ).encode()
-        if source is not None:
-            href = html.escape(EDIT_PREFIX + quote(source))
+        if self.server.maps_root is not None:
+            links = f'<a href="{EDIT_PREFIX}">New map</a>'
+            if source is not None:
+                href = html.escape(EDIT_PREFIX + quote(source))
+                links = f'<a href="{href}">Edit this map</a> · ' + links
             tag = (
                 '<p class="atlas-edit" style="position:fixed;right:1em;bottom:1em;'
                 "margin:0;padding:.3em .7em;background:#fff;border:1px solid #ccc;"
-                f'border-radius:4px"><a href="{href}">Edit this map</a></p>'
+                f'border-radius:4px">{links}</p>'
             ).encode() + tag
         at = page.lower().rfind(b"</body>")
         return page + tag if at < 0 else page[:at] + tag + page[at:]
@@ -431,6 +437,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _editor(self, rel: str) -> None:
         root = self.server.maps_root
         if root is not None and rel == "":  # a new map
+            self._warm(rel)
             return self._send(editor_page(None, None, None), "text/html; charset=utf-8")
         text = self._unquoted(rel)
         target = None if root is None or text is None else map_target(root, text)
@@ -440,8 +447,17 @@ class _Handler(BaseHTTPRequestHandler):
         if len(current) > MAX_MAP_BYTES:
             return self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "a map file too large")
         page = {v: k for k, v in self.server.sources.items()}.get(text)
+        self._warm(text)
         body = editor_page(text, current.decode("utf-8", "replace"), page)
         return self._send(body, "text/html; charset=utf-8")
+
+    def _warm(self, rel: str) -> None:
+        """Load the analyses' kernels in the background while the editor's page opens
+        (:func:`~atlas.render.site.editor.warm`), so its first stroke is answered
+        quickly."""
+        # a new map's page opens with the first registered game
+        game = rel.split("/")[0] if "/" in rel else next(iter(game_names()), "")
+        threading.Thread(target=warm, args=(game,), name="atlas-warm", daemon=True).start()
 
     def _save(self, rel: str) -> None:
         """Write one map file of the maps folder (:mod:`atlas.render.site.editor`)."""
@@ -456,6 +472,8 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         text = self._unquoted(rel)
         target = None if text is None else map_target(root, text)
+        if text is not None and target is None and make_game_folder(root, text):
+            target = map_target(root, text)  # the first map of a game: its folder made
         if text is None or target is None:
             return self._refuse(HTTPStatus.FORBIDDEN, "not a map file inside the maps folder")
         body = self.rfile.read(length)
