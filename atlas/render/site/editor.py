@@ -132,7 +132,7 @@ def warm(game: str) -> None:
         return
     rows, cols = facts["size"] or (8, 8)
     starts = [[0, 0], [rows - 1, cols - 1], [0, cols - 1], [rows - 1, 0]]
-    board = {
+    board: dict[str, Any] = {
         "game": game,
         "name": "warm",
         "width": cols,
