@@ -28,11 +28,16 @@ Safe by construction (``docs/serve.md``):
   link from elsewhere opens the site; a script elsewhere gets nothing);
 * the request line, the headers and the body are bounded (:data:`MAX_REQUEST_LINE`,
   :data:`MAX_HEADER_BYTES`; no body but a save's, at most
-  :data:`~atlas.maps.MAX_MAP_BYTES`), and only ``GET`` and ``HEAD`` are served;
-* with ``editable``, a map page links to a text editor of its map file, and ``PUT``
-  on :data:`~atlas.render.site.editor.SAVE_PREFIX` saves one: only from the server's
-  own pages (an ``Origin`` that is the server's, ``text/plain``), only to a map file
-  inside the maps folder, never through a link (:mod:`atlas.render.site.editor`).
+  :data:`~atlas.maps.MAX_MAP_BYTES`, and an analysis's, at most
+  :data:`~atlas.render.site.editor.MAX_ANALYZE_BYTES`), and only ``GET`` and ``HEAD``
+  are served, with the editor's ``PUT`` and ``POST``;
+* with ``editable``, every page links to the map editor (a map page to its map's), and
+  ``PUT`` on :data:`~atlas.render.site.editor.SAVE_PREFIX` saves a map: only from the
+  server's own pages (an ``Origin`` that is the server's, ``text/plain``), only to a
+  map file inside the maps folder, never through a link, never over a file there when
+  it says ``If-None-Match: *``; ``POST`` on
+  :data:`~atlas.render.site.editor.ANALYZE_PATH` (``application/json``, the same
+  checks) analyses the board being drawn (:mod:`atlas.render.site.editor`).
 """
 
 from __future__ import annotations
