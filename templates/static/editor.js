@@ -468,7 +468,10 @@
           }
           if (!r.ok) return say("not saved: " + r.status + " " + r.statusText, true);
           ed.file = rel; ed.board.name = name;
-          say("saved " + rel + "; the site is rebuilt with it");
+          say("saved " + rel + "; the site is rebuilt with it: ");
+          var link = document.createElement("a");
+          link.href = "/index.html"; link.textContent = "the maps";
+          status.appendChild(link);
           ed.saved = rel;
         });
     }).catch(function (err) { say("not saved: " + err, true); });

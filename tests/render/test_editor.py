@@ -17,6 +17,7 @@ from serve_helpers import GOOD, ROOT, Served
 from atlas.analysis.articulation import articulation_points
 from atlas.analysis.chambers import chamber_tree
 from atlas.analysis.voronoi import TIE, voronoi_partition
+from atlas.arena.fairness import structure
 from atlas.maps import board_facts, format_map, read_map
 from atlas.maps.validation import validator_of
 from atlas.render.site.editor import (
@@ -74,7 +75,8 @@ def test_the_analysis_is_atlas_kernels_on_the_same_map(served):
         assert ch["fillable"] == tree.fillable
         assert ch["sizes"] == [c.size for c in tree.chambers]
     assert a["problems"] == []  # this game does not validate its maps
-    assert {f["key"] for f in a["fairness"]["facts"]} >= {"voronoi"}
+    assert a["fairness"] == json.loads(json.dumps(structure(m).to_json()))
+    assert a["free"] == int(m.free.sum())
 
 
 def test_an_outpost_board_broken_by_a_stroke_has_its_problems_with_cells():
