@@ -505,11 +505,16 @@
     gameSel.value = data.board.game;
     load(data.board);
   } else {
+    // a file not there yet (or that does not read): a blank board of its folder's game
+    var parts = data.file ? data.file.split("/") : [];
+    if (parts.length === 2 && games[parts[0]]) gameSel.value = parts[0];
     sizeFor();
     var g = gameSel.value;
     var f0 = games[g];
-    load(blank(g, f0.size ? f0.size[1] : 20, f0.size ? f0.size[0] : 20));
-    if (data.problem) say("the map file does not read (" + data.problem + "); a new map instead", true);
+    var fresh = blank(g, f0.size ? f0.size[1] : 20, f0.size ? f0.size[0] : 20);
+    if (parts.length === 2) fresh.name = parts[1].replace(/\.txt$/, "");
+    load(fresh);
+    if (data.problem && data.file) say("the map file does not read (" + data.problem + "); a new map instead", true);
   }
   sizeFor();
 })();

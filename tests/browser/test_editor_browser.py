@@ -215,3 +215,12 @@ def test_a_new_map_with_mirrored_starts_is_saved_and_read_back(served, page):
     assert saved.starts == ((2, 1), (2, 7)) and saved.shape == (5, 9)
     assert {(int(r), int(c)) for r, c in zip(*saved.blocked.nonzero())} == {(2, 3), (2, 5)}
     assert page.errors == []
+
+
+def test_a_file_not_there_yet_opens_a_blank_board_of_its_game(served, page):
+    _open(page, served, "tron/later.txt")
+    board = page.evaluate("window.atlasEditor.board")
+    assert board["game"] == "tron" and board["name"] == "later"
+    assert page.input_value("#ed-name") == "later"
+    assert page.inner_text("#ed-status") == ""
+    assert page.errors == []

@@ -373,7 +373,7 @@ def editor_page(rel: str | None, text: str | None, page: str | None) -> bytes:
 
     board: dict[str, Any] | None = None
     problem = None
-    if rel is not None and text is not None:
+    if rel is not None and text:  # a file not there yet: a blank board of its game
         game = rel.split("/")[0] if "/" in rel else None
         try:
             board = board_json(
