@@ -226,3 +226,23 @@ def test_the_first_map_of_a_game_makes_its_folder_and_nothing_else(served):
 def test_every_served_page_links_to_a_new_map(served):
     body = served.request("/")[2]
     assert f'href="{EDIT_PREFIX}">New map'.encode() in body
+
+
+def test_a_game_of_ones_own_gets_the_editor_with_no_more_code():
+    """The toy fifth game (``tests/sim/toygame``) states no board facts: the editor
+    gives it walls, any size and a start a seat, and analyses its boards."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "sim"))
+    import toygame
+
+    toygame.register()
+    try:
+        facts = game_facts()[toygame.NAME]
+        assert facts["walls"] and facts["size"] is None and facts["symmetry"] is None
+        assert facts["starts"] == [facts["players"]] and facts["blocked"] == "wall"
+        board = {"game": toygame.NAME, "name": "t", "width": 3, "height": 3}
+        a = analyze_board({**board, "rows": ["...", ".#.", "..."], "starts": []})
+        assert a["error"] is None and a["free"] == 8 and a["text"].endswith(".#.\n...\n")
+    finally:
+        toygame.unregister()
