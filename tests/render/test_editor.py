@@ -118,6 +118,8 @@ def test_a_board_the_format_cannot_hold_says_why(served):
         ({"starts": [[0, 99]]}, "start 1's column"),
         ({"starts": "1"}, "starts should be a list"),
         ({"meta": {"x": {"y": 1}}}, "meta should be"),
+        ({"meta": {"variant": "queen\n#"}}, "one word"),
+        ({"meta": {"options": ["a", "b c"]}}, "one word"),
     ],
 )
 def test_a_malformed_board_is_a_clear_400(served, change, why):
@@ -130,7 +132,8 @@ def test_a_malformed_board_is_a_clear_400(served, change, why):
 
 
 def test_not_json_is_a_clear_400(served):
-    for raw in (b"{", b"\xff\xfe", b"[1, 2]", b"null"):
+    deep = b"[" * 200_000 + b"]" * 200_000  # deeper than Python's recursion
+    for raw in (b"{", b"\xff\xfe", b"[1, 2]", b"null", deep):
         status, _, body = post(served, None, raw=raw)
         assert status == 400 and b"Traceback" not in body
 

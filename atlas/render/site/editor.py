@@ -25,6 +25,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import stat
 import time
 from collections.abc import Mapping
@@ -65,6 +66,10 @@ ANALYZE_PATH = "/__atlas/analyze"
 MAX_ANALYZE_BYTES = 1024 * 1024
 #: Cells of a board the editor draws and analyses at most.
 MAX_EDIT_CELLS = 500 * 500
+
+
+#: A word of a map's settings (``meta``): what a header line can hold.
+_WORD = re.compile(r"[A-Za-z0-9_.+-]{1,40}")
 
 
 class BoardError(ValueError):
@@ -262,6 +267,9 @@ def board_from_json(data: object) -> GameMap:
         isinstance(v, list) and not all(isinstance(w, str) for w in v) for v in meta.values()
     ):
         raise BoardError("a list in meta should hold texts")
+    words = [w for v in meta.values() for w in (v if isinstance(v, list) else [v])]
+    if any(isinstance(w, str) and not _WORD.fullmatch(w) for w in words):
+        raise BoardError("a text in meta should be one word of at most 40 characters")
     meta = {k: tuple(v) if isinstance(v, list) else v for k, v in meta.items()}
     return GameMap(game, name, blocked.reshape(height, width), tuple(cells), meta)
 

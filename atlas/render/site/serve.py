@@ -542,7 +542,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._refuse(HTTPStatus.BAD_REQUEST, "the board ended early")
         try:
             answer = analyze_board(json.loads(body.decode("utf-8")))
-        except (UnicodeDecodeError, ValueError) as exc:  # BoardError is a ValueError
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # and BoardError
             why = str(exc) if isinstance(exc, BoardError) else "a board is JSON in UTF-8"
             refusal = json.dumps({"refused": f"not a board: {why}"}).encode()
             return self._send(refusal, "application/json", HTTPStatus.BAD_REQUEST)
