@@ -69,7 +69,7 @@ MAX_EDIT_CELLS = 500 * 500
 
 
 #: A word of a map's settings (``meta``): what a header line can hold.
-_WORD = re.compile(r"[A-Za-z0-9_.+-]{1,40}")
+_WORD = re.compile(r"[^\s\x00-\x1f\x7f]{1,40}")
 
 
 class BoardError(ValueError):
