@@ -48,6 +48,7 @@
     ed.undo = []; ed.redo = [];
     ed.analysis = null; ed.version++;
     $("ed-name").value = board.name;
+    $("ed-meta").value = metaText(ed.board.meta);
     $("ed-ext").textContent = ".txt in " + board.game + "/";
     $("ed-title").textContent = board.name + " (" + f.title + ", " + board.width + "\u00d7" + board.height + ")";
     setupTools(); setupSymmetry(); resize(); draw(); analyse();
@@ -81,6 +82,27 @@
     var box = canvas.getBoundingClientRect();
     return { x: box.left + (c + 0.5) * ed.px, y: box.top + (r + 0.5) * ed.px };
   };
+
+  // the map's settings (its format's words: how pieces move, how many in a row) as
+  // key=value words, a list as a,b; a number stays a number
+  function metaText(meta) {
+    return Object.keys(meta).map(function (k) {
+      var v = meta[k];
+      return k + "=" + (Array.isArray(v) ? v.join(",") : String(v));
+    }).join(" ");
+  }
+  function metaOf(text) {
+    var meta = {};
+    text.split(/\s+/).filter(Boolean).forEach(function (w) {
+      var at = w.indexOf("="), k = at < 0 ? w : w.slice(0, at), v = at < 0 ? "" : w.slice(at + 1);
+      meta[k] = /^\d{1,9}$/.test(v) ? parseInt(v, 10) : v.indexOf(",") >= 0 ? v.split(",").filter(Boolean) : v;
+    });
+    return meta;
+  }
+  $("ed-meta").addEventListener("change", function (e) {
+    ed.board.meta = metaOf(e.target.value);
+    ed.version++; analyse();
+  });
 
   // ------------------------------------------------------------------ symmetry
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
 from serve_helpers import GOOD, PATIENCE, ROOT, Served
 
 import atlas
-from atlas.maps import board_facts
+from atlas.maps import board_facts, parse_map
 from atlas.render.site.editor import game_facts
 
 pytestmark = pytest.mark.browser
@@ -223,4 +223,30 @@ def test_a_file_not_there_yet_opens_a_blank_board_of_its_game(served, page):
     assert board["game"] == "tron" and board["name"] == "later"
     assert page.input_value("#ed-name") == "later"
     assert page.inner_text("#ed-status") == ""
+    assert page.errors == []
+
+
+def test_a_new_board_without_walls_takes_its_settings(served, page):
+    game = next(g for g, f in game_facts().items() if not f["walls"])
+    page.goto(f"http://127.0.0.1:{served.port}/__atlas/edit/")
+    page.wait_for_function(ANALYSED, timeout=WAIT_MS)
+    page.select_option("#ed-game", game)
+    page.fill("#ed-width", "7")
+    page.fill("#ed-height", "6")
+    page.click("#ed-new button[type=submit]")
+    page.wait_for_function(
+        "() => window.atlasEditor.board.width === 7 && window.atlasEditor.analysedNow()",
+        timeout=WAIT_MS,
+    )
+    assert page.locator("#ed-tools button").count() == 0  # nothing to draw but the size
+    text = _analysed(page)["text"]
+    page.fill("#ed-meta", " ".join(f"{k}=4" for k in parse_map(text, game=game).meta))
+    page.press("#ed-meta", "Enter")
+    page.wait_for_function(
+        "(t) => window.atlasEditor.analysedNow() && window.atlasEditor.analysis.text !== t",
+        arg=text,
+        timeout=WAIT_MS,
+    )
+    m = parse_map(page.evaluate("window.atlasEditor.analysis.text"), game=game)
+    assert set(m.meta.values()) == {4} and m.shape == (6, 7)
     assert page.errors == []
