@@ -54,7 +54,9 @@ __all__ = [
     "GAME_NAME",
     "GameMap",
     "MapFormat",
+    "BoardFacts",
     "map_format",
+    "board_facts",
     "read_map",
     "parse_map",
     "write_map",
@@ -173,6 +175,39 @@ class GameMap:
 
 
 @dataclass(frozen=True)
+class BoardFacts:
+    """What a map of a format may hold, as an editor needs to know it (``atlas serve``'s
+    map editor reads these; nothing here names a game).
+
+    Attributes
+    ----------
+    blocked, free : str
+        What a blocked and a free cell are called (``"wall"``/``"free"``,
+        ``"water"``/``"land"``).
+    walls : bool
+        Whether a cell may be blocked at all (a board without walls: False).
+    starts : tuple of int, or None
+        How many starts a map may have (``(0, 2)``: none, or two); ``None``: as many as
+        the game has seats.
+    fixed_starts : tuple of (row, col)
+        Starts the format sets itself (an editor shows them, does not move them).
+    size : (rows, cols) or None
+        The one size the format's boards have; ``None``: any size.
+    symmetry : str or None
+        A symmetry of :mod:`atlas.analysis.symmetry` every map of the format has by
+        construction (a four-fold turn: ``"rot90"``); ``None``: no such promise.
+    """
+
+    blocked: str = "wall"
+    free: str = "free"
+    walls: bool = True
+    starts: tuple[int, ...] | None = None
+    fixed_starts: tuple[Cell, ...] = ()
+    size: tuple[int, int] | None = None
+    symmetry: str | None = None
+
+
+@dataclass(frozen=True)
 class MapFormat:
     """A game's own map file format: what its format module's ``FORMAT`` holds.
 
@@ -193,12 +228,15 @@ class MapFormat:
     first_line : str
         How a file of this format starts, for the message that says a file's game cannot
         be told: ``"'W H' (tron)"``.
+    board : BoardFacts
+        What its maps may hold (their cells' names, starts, size, symmetry).
     """
 
     parse: Callable[[str, str, str | None], GameMap]
     format: Callable[[GameMap], str]
     recognise: Callable[[Sequence[str]], bool]
     first_line: str
+    board: BoardFacts = field(default_factory=BoardFacts)
 
 
 def map_format(game: str) -> MapFormat | None:
@@ -211,6 +249,13 @@ def map_format(game: str) -> MapFormat | None:
         return None
     fmt: MapFormat = importlib.import_module(module).FORMAT
     return fmt
+
+
+def board_facts(game: str) -> BoardFacts:
+    """What a map of ``game`` may hold (:class:`BoardFacts`): its format's, or the atlas
+    grid format's (walls, any size, a start per seat)."""
+    fmt = map_format(game)
+    return BoardFacts() if fmt is None else fmt.board
 
 
 def _formats() -> list[tuple[str, MapFormat]]:

@@ -139,13 +139,18 @@ def test_a_map_edited_in_the_browser_is_saved_and_shown(served, browser):
     url = f"http://127.0.0.1:{served.port}/maps/tron-good.html"
     page, errors = _open(browser, url)
     page.click("text=Edit this map")
-    page.wait_for_selector("#atlas-text", timeout=WAIT_MS)
-    assert page.input_value("#atlas-text") == GOOD
-    page.fill("#atlas-text", OTHER)
-    page.click("#atlas-save")
     page.wait_for_function(
-        "() => document.getElementById('atlas-status').textContent === 'saved'",
-        timeout=WAIT_MS,
+        "() => window.atlasEditor && window.atlasEditor.analysedNow()", timeout=WAIT_MS
+    )
+    page.keyboard.press("b")  # a wall, drawn where OTHER has it
+    at = page.evaluate("window.atlasEditor.cellCentre(1, 4)")
+    page.mouse.click(at["x"], at["y"])
+    page.click("#ed-save")  # the map's own name: the page asks before overwriting
+    page.wait_for_selector("#ed-confirm:not([hidden])", timeout=WAIT_MS)
+    assert (served.maps / "tron" / "good.txt").read_text() == GOOD
+    page.click("#ed-overwrite")
+    page.wait_for_function(
+        "() => window.atlasEditor.saved === 'tron/good.txt'", timeout=WAIT_MS
     )
     assert (served.maps / "tron" / "good.txt").read_text() == OTHER
     page.click("text=the map's page")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...errors import MapFormatError
-from ...maps import GameMap, MapFormat
+from ...maps import BoardFacts, GameMap, MapFormat
 from ...maps.text import header_number, shown, split_lines, strip_comments
 
 __all__ = ["FORMAT", "parse", "format_text", "recognise", "inarow_of"]
@@ -71,4 +71,10 @@ def recognise(lines: Sequence[str]) -> bool:
     return bool(head) and head[0] == GAME
 
 
-FORMAT = MapFormat(parse, format_text, recognise, f"'{GAME} COLUMNS ROWS INAROW'")
+FORMAT = MapFormat(
+    parse,
+    format_text,
+    recognise,
+    f"'{GAME} COLUMNS ROWS INAROW'",
+    BoardFacts(walls=False, starts=(0,)),  # no walls, no starts: only the size
+)

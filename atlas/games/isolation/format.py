@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...errors import MapFormatError
-from ...maps import GameMap, MapFormat
+from ...maps import BoardFacts, GameMap, MapFormat
 from ...maps.text import format_grid, parse_header_grid
 
 __all__ = ["FORMAT", "VARIANTS", "parse", "format_text", "recognise"]
@@ -60,4 +60,10 @@ def recognise(lines: Sequence[str]) -> bool:
     return bool(head) and head[0] == GAME
 
 
-FORMAT = MapFormat(parse, format_text, recognise, f"'{GAME} W H'")
+FORMAT = MapFormat(
+    parse,
+    format_text,
+    recognise,
+    f"'{GAME} W H'",
+    BoardFacts(blocked="blocked", starts=(0, 2)),  # both starts, or free placement
+)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...errors import MapFormatError
 from ...limits import LimitError, whole_number
-from ...maps import GameMap, MapFormat
+from ...maps import BoardFacts, GameMap, MapFormat
 from ...maps.text import TWO_INTS, shown, split_lines
 from ...types import Cell, Grid
 
@@ -139,4 +139,14 @@ def recognise(lines: Sequence[str]) -> bool:
     return len(lines) > 1 and bool(TWO_INTS.match(lines[0]) and TWO_INTS.match(lines[1]))
 
 
-FORMAT = MapFormat(parse, format_text, recognise, "'x y' (outpost)")
+#: Water and land; the four homes fixed; one size; the quarter turned four times.
+BOARD = BoardFacts(
+    blocked="water",
+    free="land",
+    starts=(len(HOMES),),
+    fixed_starts=HOMES,
+    size=(SIZE, SIZE),
+    symmetry="rot90",
+)
+
+FORMAT = MapFormat(parse, format_text, recognise, "'x y' (outpost)", BOARD)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...errors import MapFormatError
-from ...maps import GameMap, MapFormat
+from ...maps import BoardFacts, GameMap, MapFormat
 from ...maps.text import TWO_INTS, format_grid, parse_grid, parse_size, split_lines
 
 __all__ = ["FORMAT", "parse", "format_text", "recognise"]
@@ -44,4 +44,4 @@ def recognise(lines: Sequence[str]) -> bool:
     return bool(TWO_INTS.match(lines[0])) and not (len(lines) > 1 and TWO_INTS.match(lines[1]))
 
 
-FORMAT = MapFormat(parse, format_text, recognise, "'W H' (tron)")
+FORMAT = MapFormat(parse, format_text, recognise, "'W H' (tron)", BoardFacts(starts=(2,)))

@@ -28,11 +28,16 @@ Safe by construction (``docs/serve.md``):
   link from elsewhere opens the site; a script elsewhere gets nothing);
 * the request line, the headers and the body are bounded (:data:`MAX_REQUEST_LINE`,
   :data:`MAX_HEADER_BYTES`; no body but a save's, at most
-  :data:`~atlas.maps.MAX_MAP_BYTES`), and only ``GET`` and ``HEAD`` are served;
-* with ``editable``, a map page links to a text editor of its map file, and ``PUT``
-  on :data:`~atlas.render.site.editor.SAVE_PREFIX` saves one: only from the server's
-  own pages (an ``Origin`` that is the server's, ``text/plain``), only to a map file
-  inside the maps folder, never through a link (:mod:`atlas.render.site.editor`).
+  :data:`~atlas.maps.MAX_MAP_BYTES`, and an analysis's, at most
+  :data:`~atlas.render.site.editor.MAX_ANALYZE_BYTES`), and only ``GET`` and ``HEAD``
+  are served, with the editor's ``PUT`` and ``POST``;
+* with ``editable``, every page links to the map editor (a map page to its map's), and
+  ``PUT`` on :data:`~atlas.render.site.editor.SAVE_PREFIX` saves a map: only from the
+  server's own pages (an ``Origin`` that is the server's, ``text/plain``), only to a
+  map file inside the maps folder, never through a link, never over a file there when
+  it says ``If-None-Match: *``; ``POST`` on
+  :data:`~atlas.render.site.editor.ANALYZE_PATH` (``application/json``, the same
+  checks) analyses the board being drawn (:mod:`atlas.render.site.editor`).
 """
 
 from __future__ import annotations
@@ -56,9 +61,21 @@ from urllib.parse import quote, unquote, urlsplit
 
 from ...errors import AtlasError
 from ...fsutil import TEMPORARY_PREFIX, write_atomically
+from ...games import game_names
 from ...maps import MAX_MAP_BYTES
 from .build import BuildOptions, BuildResult, build
-from .editor import EDIT_PREFIX, SAVE_PREFIX, editor_page, map_target
+from .editor import (
+    ANALYZE_PATH,
+    EDIT_PREFIX,
+    MAX_ANALYZE_BYTES,
+    SAVE_PREFIX,
+    BoardError,
+    analyze_board,
+    editor_page,
+    make_game_folder,
+    map_target,
+    warm,
+)
 
 __all__ = [
     "LiveSite",
@@ -317,9 +334,12 @@ class _Handler(BaseHTTPRequestHandler):
         saving = path.startswith(SAVE_PREFIX)
         if self.command == "PUT" and saving:
             return self._save(path[len(SAVE_PREFIX) :])
+        if self.command == "POST" and path == ANALYZE_PATH:
+            return self._analyze()
         if self.command not in ("GET", "HEAD"):
             self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
-            self.send_header("Allow", "PUT" if saving else "GET, HEAD")
+            allow = "PUT" if saving else "POST" if path == ANALYZE_PATH else "GET, HEAD"
+            self.send_header("Allow", allow)
             self.send_header("Content-Length", "0")
             self.end_headers()
             return None
@@ -362,12 +382,15 @@ class _Handler(BaseHTTPRequestHandler):
         tag = (
             f'<script src="{SCRIPT_PATH}" data-build="{self.server.build_id}"></script>'
         ).encode()
-        if source is not None:
-            href = html.escape(EDIT_PREFIX + quote(source))
+        if self.server.maps_root is not None:
+            links = f'<a href="{EDIT_PREFIX}">New map</a>'
+            if source is not None:
+                href = html.escape(EDIT_PREFIX + quote(source))
+                links = f'<a href="{href}">Edit this map</a> · ' + links
             tag = (
                 '<p class="atlas-edit" style="position:fixed;right:1em;bottom:1em;'
                 "margin:0;padding:.3em .7em;background:#fff;border:1px solid #ccc;"
-                f'border-radius:4px"><a href="{href}">Edit this map</a></p>'
+                f'border-radius:4px">{links}</p>'
             ).encode() + tag
         at = page.lower().rfind(b"</body>")
         return page + tag if at < 0 else page[:at] + tag + page[at:]
@@ -418,6 +441,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _editor(self, rel: str) -> None:
         root = self.server.maps_root
+        if root is not None and rel == "":  # a new map
+            self._warm(rel)
+            return self._send(editor_page(None, None, None), "text/html; charset=utf-8")
         text = self._unquoted(rel)
         target = None if root is None or text is None else map_target(root, text)
         if root is None or text is None or target is None:
@@ -426,8 +452,17 @@ class _Handler(BaseHTTPRequestHandler):
         if len(current) > MAX_MAP_BYTES:
             return self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "a map file too large")
         page = {v: k for k, v in self.server.sources.items()}.get(text)
+        self._warm(text)
         body = editor_page(text, current.decode("utf-8", "replace"), page)
         return self._send(body, "text/html; charset=utf-8")
+
+    def _warm(self, rel: str) -> None:
+        """Load the analyses' kernels in the background while the editor's page opens
+        (:func:`~atlas.render.site.editor.warm`), so its first stroke is answered
+        quickly."""
+        # a new map's page opens with the first registered game
+        game = rel.split("/")[0] if "/" in rel else next(iter(game_names()), "")
+        threading.Thread(target=warm, args=(game,), name="atlas-warm", daemon=True).start()
 
     def _save(self, rel: str) -> None:
         """Write one map file of the maps folder (:mod:`atlas.render.site.editor`)."""
@@ -437,43 +472,81 @@ class _Handler(BaseHTTPRequestHandler):
                 HTTPStatus.FORBIDDEN,
                 "saving is off: atlas serve MAPS names a folder to save in",
             )
-        # only the server's own pages save: a browser sends their Origin with a PUT
-        # (checked equal to the server's above), and marks them same-origin
-        if self.headers.get("Origin") is None or self.headers.get(
-            "Sec-Fetch-Site", "same-origin"
-        ).lower() not in ("same-origin",):
-            return self._refuse(HTTPStatus.FORBIDDEN, "a save comes from the server's pages")
-        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
-        if kind != "text/plain":
-            return self._refuse(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "a map is text/plain")
-        length = self.headers.get("Content-Length", "").strip()
-        if self.headers.get("Transfer-Encoding") or not length.isdigit() or len(length) > 12:
-            return self._refuse(HTTPStatus.LENGTH_REQUIRED, "a save says its length")
-        if int(length) > MAX_MAP_BYTES:
-            return self._refuse(
-                HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                f"a map file is at most {MAX_MAP_BYTES:,} bytes",
-            )
+        length = self._checked_body("a save", "text/plain", MAX_MAP_BYTES)
+        if length is None:
+            return None
         text = self._unquoted(rel)
         target = None if text is None else map_target(root, text)
+        if text is not None and target is None and make_game_folder(root, text):
+            target = map_target(root, text)  # the first map of a game: its folder made
         if text is None or target is None:
             return self._refuse(HTTPStatus.FORBIDDEN, "not a map file inside the maps folder")
-        body = self.rfile.read(int(length))
-        if len(body) != int(length):
+        body = self.rfile.read(length)
+        if len(body) != length:
             return self._refuse(HTTPStatus.BAD_REQUEST, "the map's text ended early")
         try:
             body.decode("utf-8")
         except UnicodeDecodeError:
             return self._refuse(HTTPStatus.BAD_REQUEST, "a map's text is UTF-8")
+        # If-None-Match: * writes a new file only (the editor's save under a new name):
+        # a file already there is not overwritten unless the user says so
+        only_new = self.headers.get("If-None-Match", "").strip() == "*"
         with self.server.saving:  # a stop waits for a save under way to finish
             if self.server.stopping:
                 return self._refuse(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping")
+            if only_new and os.path.lexists(target):
+                return self._refuse(
+                    HTTPStatus.PRECONDITION_FAILED, f"{text} exists: overwrite it?"
+                )
             try:
                 write_atomically(target, body)
             except (OSError, AtlasError) as exc:
                 return self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR, f"not saved: {exc}")
         answer = json.dumps({"saved": text}).encode()
         return self._send(answer, "application/json")
+
+    def _checked_body(self, what: str, kind: str, limit: int) -> int | None:
+        """The stated length of a request's body, once its headers say it comes from
+        the server's own pages, is of the media type ``kind`` and at most ``limit``
+        bytes; else None, the request refused."""
+        # only the server's own pages: a browser sends their Origin with a PUT or a
+        # POST (checked equal to the server's above), and marks them same-origin
+        if self.headers.get("Origin") is None or self.headers.get(
+            "Sec-Fetch-Site", "same-origin"
+        ).lower() not in ("same-origin",):
+            self._refuse(HTTPStatus.FORBIDDEN, f"{what} comes from the server's pages")
+            return None
+        said = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if said != kind:
+            self._refuse(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, f"{what} is {kind}")
+            return None
+        length = self.headers.get("Content-Length", "").strip()
+        if self.headers.get("Transfer-Encoding") or not length.isdigit() or len(length) > 12:
+            self._refuse(HTTPStatus.LENGTH_REQUIRED, f"{what} says its length")
+            return None
+        if int(length) > limit:
+            self._refuse(
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"{what} is at most {limit:,} bytes"
+            )
+            return None
+        return int(length)
+
+    def _analyze(self) -> None:
+        """The analysis of a board the editor posts (:func:`analyze_board`): JSON in,
+        JSON out; a body that is not a board is a 400 saying why."""
+        length = self._checked_body("a board", "application/json", MAX_ANALYZE_BYTES)
+        if length is None:
+            return None
+        body = self.rfile.read(length)
+        if len(body) != length:
+            return self._refuse(HTTPStatus.BAD_REQUEST, "the board ended early")
+        try:
+            answer = analyze_board(json.loads(body.decode("utf-8")))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # and BoardError
+            why = str(exc) if isinstance(exc, BoardError) else "a board is JSON in UTF-8"
+            refusal = json.dumps({"refused": f"not a board: {why}"}).encode()
+            return self._send(refusal, "application/json", HTTPStatus.BAD_REQUEST)
+        return self._send(json.dumps(answer).encode(), "application/json")
 
     def _events(self) -> None:
         if not self.server.enter_client():
