@@ -58,6 +58,8 @@ __all__ = [
     "on_clock",
     "processor_clock",
     "stop_time",
+    "effort_clock",
+    "effort_active",
     "MIN_THINK_SHARE",
     "EXACT",
     "LOWER",
@@ -106,11 +108,19 @@ class _Clock:
 
     def __init__(self) -> None:
         self.processor = False
+        #: Effort mode (:func:`effort_clock`): the move's budget in polls (0: off), and
+        #: the polls read so far in this move.
+        self.effort = 0
+        self.polls = 0
 
     def now(self) -> float:
         # once SIGINT or SIGTERM asked atlas to stop (atlas.bots.stop), every deadline
         # is past: a search in progress ends at its next poll of this clock
-        t = time.thread_time() if self.processor else time.perf_counter()
+        if self.effort > 0:  # effort mode: each read is one tick, no machine time at all
+            self.polls += 1
+            t = float(self.polls)
+        else:
+            t = time.thread_time() if self.processor else time.perf_counter()
         return t + _stop.CLOCK_JUMP if _stop.STATE[0] else t
 
 
@@ -135,8 +145,11 @@ _stop._PYTHON_CALLERS.add(clock_now.__code__)
 
 def on_clock(deadline: float) -> float:
     """A ``time.perf_counter`` deadline in the terms of :func:`clock_now` (the same seconds
-    from now).  The identity while the wall clock is read."""
+    from now).  The identity while the wall clock is read; in effort mode
+    (:func:`effort_clock`) the end of the move's budget of polls, whatever ``deadline``."""
     _stop.check()
+    if _CLOCK.effort > 0:  # effort mode: the move's budget of polls (effort_clock)
+        return float(_CLOCK.polls + _CLOCK.effort)
     if not _CLOCK.processor:
         return deadline
     return time.thread_time() + (deadline - time.perf_counter())
@@ -156,6 +169,37 @@ def processor_clock() -> Iterator[None]:
         yield
     finally:
         _CLOCK.processor = before
+
+
+def effort_active() -> bool:
+    """Whether a move is being searched at fixed effort (:func:`effort_clock`)."""
+    return _CLOCK.effort > 0
+
+
+@contextlib.contextmanager
+def effort_clock(effort: int) -> Iterator[None]:
+    """Within this block the searches' clock (:func:`clock_now`, :func:`clock`) is the
+    count of its own reads, not the machine's time, and every stop a bot asks for
+    (:func:`stop_time`, hence the tron bots' :func:`~atlas.games.tron.bots.common.
+    safety_deadline`) is ``effort`` reads after the one that asks, whatever deadline
+    and margin it names.
+
+    This is a bot's *effort* (:attr:`atlas.bots.base.BotBase.effort`): every search
+    polls its clock at fixed points of its work (every ``clock_mask + 1`` nodes of a
+    :func:`negamax` kernel, every so many rollout steps or fill steps, once per depth of
+    an iterative deepening), so a budget of polls is a budget of nodes, and a move
+    depends on the position, the bot's seed and ``effort`` only: the same on any
+    machine under any load.  ``effort <= 0`` leaves the clock as it is.
+    """
+    if effort <= 0:
+        yield
+        return
+    before = (_CLOCK.effort, _CLOCK.polls)
+    _CLOCK.effort, _CLOCK.polls = int(effort), 0
+    try:
+        yield
+    finally:
+        _CLOCK.effort, _CLOCK.polls = before
 
 
 @numba.njit(cache=True)
@@ -184,7 +228,12 @@ def stop_time(deadline: float, margin: float, now: float | None = None) -> float
     stop before its first depth.  A fifth of 20 ms is still hundreds of nodes (thousands in
     connect5), and the game runner forgives a built-in bot an answer up to a quarter of
     the limit plus 50 ms late, which the clock checks' overshoot stays well within.
+
+    In effort mode (:func:`effort_clock`) neither ``deadline`` nor ``margin`` counts: the
+    stop is the bot's effort in polls from now, which no safety margin cuts.
     """
+    if _CLOCK.effort > 0:  # effort mode: the budget is polls, no margin cuts it
+        return float(_CLOCK.polls + _CLOCK.effort)
     if now is None:
         now = time.perf_counter()
     budget = max(deadline - now, 0.0)

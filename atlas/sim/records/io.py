@@ -49,6 +49,14 @@ __all__ = [
 # --------------------------------------------------------------------------- JSON -> Record
 
 
+def _effort(ck: Any, p: Mapping[str, Any], where: str) -> int | None:
+    """A player's optional ``effort`` (a positive integer; absent in older records)."""
+    effort = ck.get(p, "effort", (int, type(None)), where, optional=True)
+    if effort is not None and effort <= 0:
+        raise ck.fail(f"field {where}'effort' should be a positive integer, got {effort}")
+    return effort
+
+
 class _Checker:
     """Typed field access that raises :class:`RecordError` naming the file and field."""
 
@@ -156,6 +164,7 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
                     ck.get(p, key, (str, type(None)), where, optional=True)
                     for key in ("command", "bot", "digest")
                 ),
+                _effort(ck, p, where),
             )
         )
     n = len(players)

@@ -78,7 +78,9 @@ class PlayerEntry:
     ``external``; a built-in bot's registered name is ``bot`` (``None``: the same as
     ``name``); an external program has its ``command`` and, when its program file was
     found, the SHA-256 ``digest`` of that file's bytes.  :attr:`identity` tells players
-    apart whatever they are called.
+    apart whatever they are called.  ``effort``: a built-in bot that played at a fixed
+    effort per move (:attr:`atlas.bots.base.BotBase.effort`), else ``None`` (it played
+    by the clock; records written before efforts load so).
     """
 
     name: str
@@ -86,6 +88,7 @@ class PlayerEntry:
     command: str | None = None
     bot: str | None = None
     digest: str | None = None
+    effort: int | None = None
 
     @property
     def identity(self) -> str:
@@ -371,7 +374,7 @@ def clean_info(info: Any) -> dict[str, float]:
 
 def _player_json(p: PlayerEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "kind": p.kind}
-    for key in ("command", "bot", "digest"):
+    for key in ("command", "bot", "digest", "effort"):
         if getattr(p, key) is not None:
             out[key] = getattr(p, key)
     return out
@@ -421,8 +424,14 @@ def _as_player(p: PlayerEntry | Mapping[str, Any] | str) -> PlayerEntry:
     command = p.get("command")
     if command is not None and not isinstance(command, str):
         command = " ".join(str(c) for c in command)
+    effort = p.get("effort")
     return PlayerEntry(
-        str(p["name"]), str(p.get("kind", "builtin")), command, p.get("bot"), p.get("digest")
+        str(p["name"]),
+        str(p.get("kind", "builtin")),
+        command,
+        p.get("bot"),
+        p.get("digest"),
+        None if effort is None else int(effort),
     )
 
 
