@@ -510,6 +510,7 @@ def fairness_specs(
     opening: int = DEFAULT_OPENING,
     depths: Mapping[str, int] | None = None,
     sandbox: bool = False,
+    efforts: Mapping[str, int] | None = None,
 ) -> list[GameSpec]:
     """The games of a map's played evidence: ``games`` groups, group ``g`` every
     distinct rotation of the players' seating (:func:`seat_rotations`) with seed ``g``.
@@ -522,7 +523,7 @@ def fairness_specs(
         seats; one player plays itself.
     games : int
         Groups (games per seating).
-    params, time_limit, depths, sandbox
+    params, time_limit, depths, sandbox, efforts
         As :class:`~atlas.arena.tournament.GameSpec` takes them.
     opening : int
         Random moves each seat opens with (:func:`atlas.arena.runner.play_game`).
@@ -530,7 +531,12 @@ def fairness_specs(
     n = get_game(game_map.game).info.num_players
     parsed = [parse_player(p) for p in players]
     spec = partial(
-        GameSpec.on_map, game_map, text=format_map(game_map), params=params, depths=depths
+        GameSpec.on_map,
+        game_map,
+        text=format_map(game_map),
+        params=params,
+        depths=depths,
+        efforts=efforts,
     )
     return [
         spec(seating, seed, time_limit=time_limit, sandbox=sandbox, opening=opening)
@@ -728,6 +734,22 @@ def _compat_shown(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def _efforts(game: str, players: Sequence[str | Player], scale: int) -> dict[str, int]:
+    """Player name -> ``scale`` times its built-in bot's default effort (none for
+    programs, none at all when ``scale`` is 0)."""
+    from ..bots.registry import bot_efforts
+
+    if scale <= 0:
+        return {}
+    table = bot_efforts(game, scale)
+    out = {}
+    for p in players:
+        player = parse_player(p)
+        if player.builtin is not None and player.builtin in table:
+            out[player.name] = table[player.builtin]
+    return out
+
+
 def fairness_report(
     maps: Sequence[GameMap | str | os.PathLike[str]],
     *,
@@ -743,6 +765,7 @@ def fairness_report(
     progress: bool = False,
     play: Play | None = None,
     problems: list[str] | None = None,
+    effort: int = 0,
 ) -> list[FairnessReport]:
     """The fairness report of each map: its structure, and ``games`` groups of games
     played between ``bots`` in every rotation of their seats.
@@ -758,9 +781,13 @@ def fairness_report(
     games : int
         Groups per map, that is games per seating (0: the structure alone).
     time_limit : float
-        Seconds per move.
+        Seconds per move (of every seat by the clock; with ``effort``, of programs).
     params : mapping, optional
         Game parameters, the same for every map.
+    effort : int
+        When positive, built-in bots play at this many times their default effort per
+        move (:func:`atlas.bots.registry.bot_efforts`), the same games on any machine;
+        0 (the default here; ``atlas fairness`` gives 1 unless ``--time``): the clock.
     compat : str, optional
         ``"spec"`` (the documented rules) or ``"official"`` (the original engine's),
         for each map's game that has the parameter ``compat``; a game without it plays
@@ -807,6 +834,7 @@ def fairness_report(
                 time_limit=time_limit,
                 opening=opening,
                 depths=depths,
+                efforts=_efforts(game_map.game, names, effort),
             )
             game.initial_state(game_map, checked)  # a map its game cannot start on
         except (AtlasError, ValueError) as exc:

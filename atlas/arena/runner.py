@@ -187,7 +187,7 @@ def play_game(
         asked under :func:`atlas.bots.search.effort_clock`, is never late (its
         ``time_limit`` only bounds what the runner waits for, and no answer of it is
         judged by the clock), and its player entry says its effort.  External programs
-        and bot objects given here ignore it (they play by the clock).
+        ignore it (they play by the clock); a bot object gets it as its ``effort``.
 
     Returns
     -------
@@ -266,10 +266,9 @@ def _play(
     n = game.info.num_players
     state = game.initial_state(game_map, params)
     entries = [player_entry(p) for p in players]
-    # effort is for built-in bots named by a spec; a program or an object keeps its clock
+    # effort is for built-in bots (and bot objects); a program keeps its clock
     seat_efforts = [
-        e if e > 0 and isinstance(p, (str, Player)) and entries[k].kind == "builtin" else 0
-        for k, (e, p) in enumerate(zip(seat_efforts, players))
+        e if e > 0 and entries[k].kind == "builtin" else 0 for k, e in enumerate(seat_efforts)
     ]
     entries = [
         replace(entry, effort=e) if e > 0 else entry for entry, e in zip(entries, seat_efforts)

@@ -122,8 +122,13 @@ class BuildOptions:
         Bots per game for the tournament, from the simplest to the strongest (default:
         every built-in bot, as its ``BOTS`` table lists them).
     time_limit : float, optional
-        Seconds per move in the tournament (default: each game's
-        :attr:`SitePlan.time <atlas.render.painter.SitePlan>`).
+        Seconds per move in the tournament by the clock (``atlas build --time``); by
+        default built-in bots play at fixed effort (``effort``), and programs get each
+        game's :attr:`SitePlan.time <atlas.render.painter.SitePlan>`.
+    effort : int
+        Built-in bots play at this many times their default effort per move
+        (:func:`atlas.bots.registry.bot_efforts`; ``atlas build --effort``), when
+        ``time_limit`` is not given: their games are then the same on any machine.
     game_filter : sequence of str, optional
         Only these games take part in the tournament.
     log : callable, optional
@@ -154,6 +159,7 @@ class BuildOptions:
     log: Callable[[str], None] | None = None
     params: Mapping[str, Mapping[str, Any]] | None = None
     fairness: int = 0
+    effort: int = 1
 
     @property
     def games_per(self) -> int:
@@ -228,6 +234,7 @@ def read_maps(b: Build) -> None:
             game_filter=o.game_filter,
             params=o.params,
             fairness=o.fairness,
+            effort=o.effort,
         )
     b.warm = start_warm_up(b.plan, o.jobs) if b.plan.todo and o.jobs != 1 else None
     b.problems += analyse_maps(b.maps, b.ctx)
@@ -481,6 +488,7 @@ def build_site(
     log: Callable[[str], None] | None = None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
     fairness: int = 0,
+    effort: int = 1,
 ) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``:
     :func:`build` of the :class:`BuildOptions` these arguments name (each is described
