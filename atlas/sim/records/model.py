@@ -12,7 +12,7 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +42,7 @@ __all__ = [
     "clean_info",
     "truncate_stderr",
     "utc_timestamp",
+    "machine_free",
 ]
 
 FORMAT = "atlas-replay"
@@ -370,6 +371,26 @@ def clean_info(info: Any) -> dict[str, float]:
             else (int(v) if float(v).is_integer() else round(float(v), 4))
         )
     return out
+
+
+def machine_free(record: Record) -> Record:
+    """``record`` without what the machine, not the game, decided for its seats played at
+    fixed effort (:attr:`PlayerEntry.effort`): their answers' seconds, CPU seconds and
+    late entries.  A game at fixed effort is a function of its map, players, efforts,
+    seed and rules; what a site publishes of it is then the same on any machine.
+    Records whose seats all play by the clock come back as they are."""
+    fixed = {seat for seat, p in enumerate(record.players) if p.effort}
+    if not fixed:
+        return record
+
+    def keep(values: Mapping[PlayerId, Any]) -> dict[PlayerId, Any]:
+        return {s: v for s, v in values.items() if s not in fixed}
+
+    turns = tuple(
+        replace(t, times=keep(t.times), cpu=keep(t.cpu), late=keep(t.late))
+        for t in record.turns
+    )
+    return replace(record, turns=turns)
 
 
 def _player_json(p: PlayerEntry) -> dict[str, Any]:
