@@ -186,6 +186,8 @@ class Pairing:
         Random moves each seat opened with.
     size : int
         Games in each of its groups (the distinct rotations of its seating).
+    efforts : tuple of (str, int)
+        The players that played at a fixed effort per move, not by the clock.
     """
 
     players: tuple[str, ...]
@@ -193,6 +195,7 @@ class Pairing:
     time_limit: float
     opening: int
     size: int = 1
+    efforts: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> JSONObject:
         return {
@@ -201,6 +204,7 @@ class Pairing:
             "group_size": self.size,
             "time": self.time_limit,
             "opening": self.opening,
+            **({"efforts": [list(e) for e in self.efforts]} if self.efforts else {}),
         }
 
 
@@ -560,6 +564,7 @@ def _group_key(spec: GameSpec) -> tuple[Any, ...]:
         spec.opening,
         spec.seed,
         canon,
+        spec.efforts,
     )
 
 
@@ -659,7 +664,13 @@ def evidence(
     pairings: dict[tuple[Any, ...], int] = {}
     for g in groups:
         first = g[0][0]
-        key = (tuple(p.name for p in first.players), first.time_limit, first.opening, len(g))
+        key = (
+            tuple(p.name for p in first.players),
+            first.time_limit,
+            first.opening,
+            len(g),
+            first.efforts,
+        )
         pairings[key] = pairings.get(key, 0) + 1
     games_of: tuple[tuple[str, ...], ...] = ()
     if ids is not None:
@@ -674,7 +685,7 @@ def evidence(
         length,
         left_out,
         len({_moves_key(rec) for rec in games}),
-        tuple(Pairing(k[0], v, k[1], k[2], k[3]) for k, v in pairings.items()),
+        tuple(Pairing(k[0], v, k[1], k[2], k[3], k[4]) for k, v in pairings.items()),
         verdict,
         favoured,
         games_of,
@@ -717,12 +728,22 @@ def pairing_text(p: Pairing) -> str:
     '3 games a vs a, 0.1 s a move'
     >>> pairing_text(Pairing(("a", "b"), 1, 0.05, 2, 2))
     '1 pair a vs b, 0.05 s a move, first 2 moves random'
+    >>> pairing_text(Pairing(("a", "a"), 2, 0.1, 0, 1, (("a", 40),)))
+    '2 games a vs a, effort 40 a move'
     """
     unit = "pair" if p.size == 2 else "game" if p.size == 1 else f"group of {p.size}"
     opening = f", first {p.opening} moves random" if p.opening else ""
     if p.groups != 1:
         unit = unit.replace("group of", "groups of") if p.size > 2 else unit + "s"
-    return f"{p.groups} {unit} {' vs '.join(p.players)}, {p.time_limit:g} s a move{opening}"
+    if p.efforts and {name for name, _ in p.efforts} >= set(p.players):
+        levels = sorted({e for _, e in p.efforts})
+        how = "effort " + "/".join(str(e) for e in levels) + " a move"
+    elif p.efforts:
+        fixed = ", ".join(f"{name} effort {e}" for name, e in p.efforts)
+        how = f"{p.time_limit:g} s a move, {fixed}"
+    else:
+        how = f"{p.time_limit:g} s a move"
+    return f"{p.groups} {unit} {' vs '.join(p.players)}, {how}{opening}"
 
 
 def _compat_shown(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
