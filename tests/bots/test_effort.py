@@ -92,3 +92,17 @@ def test_every_built_in_bot_has_a_default_effort():
         efforts = bot_efforts(game)
         assert efforts and all(e >= 1 for e in efforts.values())
         assert bot_efforts(game, 3) == {b: 3 * e for b, e in efforts.items()}
+
+
+def test_the_first_bot_of_a_process_reports_as_the_others(monkeypatch):
+    """Only the first tron bot of its class in a process warms up on tiny boards; a forced
+    first move (no search) must not report the warm-up's figures."""
+    from atlas.games.tron.bots import common
+
+    forced = "9 5\n#########\n#1#     #\n# #  #  #\n#     #2#\n#########\n"
+    game_map = parse_map(forced, game="tron", name="forced")
+    monkeypatch.setattr(common, "_WARM", {})  # as in a fresh process
+    first = play_game("tron", game_map, ["voronoi", "apex"], seed=1, effort=30)
+    second = play_game("tron", game_map, ["voronoi", "apex"], seed=1, effort=30)
+    assert [t.info for t in first.turns] == [t.info for t in second.turns]
+    assert first.turns[0].info == {}  # both first moves are forced: nothing searched

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from atlas.render.site.build import build_site
 
-TRON = "9 5\n#########\n#1      #\n#  # #  #\n#      2#\n#########\n"
+# both seats' first moves are forced (a search that does not run must not report the
+# warm-up's figures, which only the first bot of a process plays)
+TRON = "9 5\n#########\n#1#     #\n# #  #  #\n#     #2#\n#########\n"
 ISOLATION = "isolation 5 5 knight\n1....\n.....\n..#..\n.....\n....2\n"
 CONNECT = "connect5 6 5 4\n......\n......\n......\n......\n......\n"
 

@@ -8,8 +8,9 @@ data to data, each result cached by content:
    failure: :func:`~atlas.render.site.analysis.load_maps`); validate the maps of the
    games that check submissions (:func:`~atlas.render.site.analysis.validate_maps`);
    schedule the built-in tournament, a main round between each game's strongest bots
-   and a gauntlet for the simpler ones, at the times the ladder measures them at, as
-   each game's painter module plans it (:class:`atlas.render.painter.SitePlan`,
+   and a gauntlet for the simpler ones, each bot at its default effort per move (the
+   same games on any machine; the clock only with ``time_limit``), as each game's
+   painter module plans it (:class:`atlas.render.painter.SitePlan`,
    :func:`atlas.render.site.tournament.plan_tournament`), and start compiling the bots'
    kernels in worker processes; analyse each map and draw its pictures while they do
    (:func:`~atlas.render.site.analysis.analyse_maps`);

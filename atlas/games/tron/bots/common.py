@@ -394,6 +394,9 @@ class TronBot(BotBase):
         time; the search reads :func:`~atlas.bots.search.clock_now` (the processor's
         clock inside :func:`~atlas.bots.search.processor_clock`).
         """
+        # a move that does not search says nothing: no figures of the last move, nor of
+        # the warm-up's tiny boards, which only the first bot of a process plays
+        self.last_info = None
         deadline = on_clock(deadline)
         now = clock_now()
         stop = self.stop_time(deadline, now)
