@@ -396,7 +396,7 @@ class TronBot(BotBase):
         """
         # a move that does not search says nothing: no figures of the last move, nor of
         # the warm-up's tiny boards, which only the first bot of a process plays
-        self.last_info = None
+        self.last_info = {}
         deadline = on_clock(deadline)
         now = clock_now()
         stop = self.stop_time(deadline, now)
