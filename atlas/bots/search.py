@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -101,6 +102,13 @@ def new_status() -> np.ndarray:
     return np.zeros(STATUS_SLOTS, dtype=np.int64)
 
 
+class _EffortState(threading.local):
+    """The effort mode of one thread (:func:`effort_clock`): off until set."""
+
+    effort = 0
+    polls = 0
+
+
 class _Clock:
     """The clock the searches read (:func:`clock_now`, :func:`clock`): the wall clock, or the
     processor time of the thread for a benchmark (:func:`processor_clock`).  Each read
@@ -108,17 +116,17 @@ class _Clock:
 
     def __init__(self) -> None:
         self.processor = False
-        #: Effort mode (:func:`effort_clock`): the move's budget in polls (0: off), and
-        #: the polls read so far in this move.
-        self.effort = 0
-        self.polls = 0
+        #: Effort mode (:func:`effort_clock`), per thread (a Dask worker may run games in
+        #: threads): the move's budget in polls (0: off), and the polls read so far.
+        self.local = _EffortState()
 
     def now(self) -> float:
         # once SIGINT or SIGTERM asked atlas to stop (atlas.bots.stop), every deadline
         # is past: a search in progress ends at its next poll of this clock
-        if self.effort > 0:  # effort mode: each read is one tick, no machine time at all
-            self.polls += 1
-            t = float(self.polls)
+        mode = self.local
+        if mode.effort > 0:  # effort mode: each read is one tick, no machine time at all
+            mode.polls += 1
+            t = float(mode.polls)
         else:
             t = time.thread_time() if self.processor else time.perf_counter()
         return t + _stop.CLOCK_JUMP if _stop.STATE[0] else t
@@ -148,8 +156,9 @@ def on_clock(deadline: float) -> float:
     from now).  The identity while the wall clock is read; in effort mode
     (:func:`effort_clock`) the end of the move's budget of polls, whatever ``deadline``."""
     _stop.check()
-    if _CLOCK.effort > 0:  # effort mode: the move's budget of polls (effort_clock)
-        return float(_CLOCK.polls + _CLOCK.effort)
+    mode = _CLOCK.local
+    if mode.effort > 0:  # effort mode: the move's budget of polls (effort_clock)
+        return float(mode.polls + mode.effort)
     if not _CLOCK.processor:
         return deadline
     return time.thread_time() + (deadline - time.perf_counter())
@@ -173,7 +182,7 @@ def processor_clock() -> Iterator[None]:
 
 def effort_active() -> bool:
     """Whether a move is being searched at fixed effort (:func:`effort_clock`)."""
-    return _CLOCK.effort > 0
+    return _CLOCK.local.effort > 0
 
 
 @contextlib.contextmanager
@@ -194,12 +203,13 @@ def effort_clock(effort: int) -> Iterator[None]:
     if effort <= 0:
         yield
         return
-    before = (_CLOCK.effort, _CLOCK.polls)
-    _CLOCK.effort, _CLOCK.polls = int(effort), 0
+    mode = _CLOCK.local
+    before = (mode.effort, mode.polls)
+    mode.effort, mode.polls = int(effort), 0
     try:
         yield
     finally:
-        _CLOCK.effort, _CLOCK.polls = before
+        mode.effort, mode.polls = before
 
 
 @numba.njit(cache=True)
@@ -232,8 +242,9 @@ def stop_time(deadline: float, margin: float, now: float | None = None) -> float
     In effort mode (:func:`effort_clock`) neither ``deadline`` nor ``margin`` counts: the
     stop is the bot's effort in polls from now, which no safety margin cuts.
     """
-    if _CLOCK.effort > 0:  # effort mode: the budget is polls, no margin cuts it
-        return float(_CLOCK.polls + _CLOCK.effort)
+    mode = _CLOCK.local
+    if mode.effort > 0:  # effort mode: the budget is polls, no margin cuts it
+        return float(mode.polls + mode.effort)
     if now is None:
         now = time.perf_counter()
     budget = max(deadline - now, 0.0)

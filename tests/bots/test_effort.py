@@ -31,6 +31,22 @@ def test_the_effort_clock_counts_polls_and_no_margin_cuts_it():
         assert not effort_active()
 
 
+def test_effort_mode_is_one_thread_s():
+    """A game at fixed effort leaves another thread's clock alone (a Dask worker may run
+    games in threads)."""
+    import threading
+    import time
+
+    seen = []
+    with effort_clock(10):
+        worker = threading.Thread(target=lambda: seen.append((effort_active(), clock_now())))
+        worker.start()
+        worker.join()
+        assert effort_active()
+    assert seen[0][0] is False  # the machine's clock there, not a count of polls
+    assert abs(seen[0][1] - time.perf_counter()) < 60.0
+
+
 def _moves(record):
     return [dict(t.moves) for t in record.turns]
 
