@@ -103,10 +103,17 @@ def new_status() -> np.ndarray:
 
 
 class _EffortState(threading.local):
-    """The effort mode of one thread (:func:`effort_clock`): off until set."""
+    """The effort mode of one thread (:func:`effort_clock`; a Dask worker may run games
+    in threads): the move's budget in polls (0: off), and the polls read so far."""
 
     effort = 0
     polls = 0
+
+
+#: Each thread's effort mode.  Apart from :data:`_CLOCK`, which the compiled
+#: :func:`clock` names and numba's cache must be able to pickle (a thread-local object
+#: cannot be: every kernel would compile again in every process).
+_EFFORT = _EffortState()
 
 
 class _Clock:
@@ -116,14 +123,11 @@ class _Clock:
 
     def __init__(self) -> None:
         self.processor = False
-        #: Effort mode (:func:`effort_clock`), per thread (a Dask worker may run games in
-        #: threads): the move's budget in polls (0: off), and the polls read so far.
-        self.local = _EffortState()
 
     def now(self) -> float:
         # once SIGINT or SIGTERM asked atlas to stop (atlas.bots.stop), every deadline
         # is past: a search in progress ends at its next poll of this clock
-        mode = self.local
+        mode = _EFFORT
         if mode.effort > 0:  # effort mode: each read is one tick, no machine time at all
             mode.polls += 1
             t = float(mode.polls)
@@ -156,7 +160,7 @@ def on_clock(deadline: float) -> float:
     from now).  The identity while the wall clock is read; in effort mode
     (:func:`effort_clock`) the end of the move's budget of polls, whatever ``deadline``."""
     _stop.check()
-    mode = _CLOCK.local
+    mode = _EFFORT
     if mode.effort > 0:  # effort mode: the move's budget of polls (effort_clock)
         return float(mode.polls + mode.effort)
     if not _CLOCK.processor:
@@ -182,7 +186,7 @@ def processor_clock() -> Iterator[None]:
 
 def effort_active() -> bool:
     """Whether a move is being searched at fixed effort (:func:`effort_clock`)."""
-    return _CLOCK.local.effort > 0
+    return _EFFORT.effort > 0
 
 
 @contextlib.contextmanager
@@ -203,7 +207,7 @@ def effort_clock(effort: int) -> Iterator[None]:
     if effort <= 0:
         yield
         return
-    mode = _CLOCK.local
+    mode = _EFFORT
     before = (mode.effort, mode.polls)
     mode.effort, mode.polls = int(effort), 0
     try:
@@ -242,7 +246,7 @@ def stop_time(deadline: float, margin: float, now: float | None = None) -> float
     In effort mode (:func:`effort_clock`) neither ``deadline`` nor ``margin`` counts: the
     stop is the bot's effort in polls from now, which no safety margin cuts.
     """
-    mode = _CLOCK.local
+    mode = _EFFORT
     if mode.effort > 0:  # effort mode: the budget is polls, no margin cuts it
         return float(mode.polls + mode.effort)
     if now is None:
