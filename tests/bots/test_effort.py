@@ -122,3 +122,14 @@ def test_the_first_bot_of_a_process_reports_as_the_others(monkeypatch):
     second = play_game("tron", game_map, ["voronoi", "apex"], seed=1, effort=30)
     assert [t.info for t in first.turns] == [t.info for t in second.turns]
     assert first.turns[0].info == {}  # both first moves are forced: nothing searched
+
+
+def test_the_clock_the_kernels_name_can_be_pickled():
+    """numba caches a kernel that reads :func:`atlas.bots.search.clock` only when the
+    object it names can be pickled (a thread-local one cannot: every process would
+    compile every search again)."""
+    import pickle
+
+    from atlas.bots import search
+
+    assert pickle.loads(pickle.dumps(search._CLOCK)).processor is False
