@@ -14,6 +14,14 @@ Usage::
     python benchmarks/ladder.py isolation --time 0.2 --out isolation-ladder.jsonl
     python benchmarks/ladder.py tron --depth 5 --bots voronoi chambers frontline
     python benchmarks/ladder.py tron --depth 5 voronoi=6 --bots voronoi frontline
+    python benchmarks/ladder.py tron --effort 400 --bots apex frontline
+    python benchmarks/ladder.py tron --time 0.1 --effort apex200=200 --bots apex apex200=apex
+
+Built-in bots play at their default effort per move (``atlas.bots.registry.bot_efforts``:
+the same games on any machine) unless ``--time`` is given, which puts every bot on the
+clock; ``--effort N`` gives every built-in bot effort ``N``, ``--effort NAME=N`` one
+player (a bot under another name, ``NAME=BOT``, plays beside itself: effort against the
+clock is how ``docs/bots.md`` calibrates the efforts).
 
 ``--depth N`` (tron) makes every searching bot search exactly ``N`` turns whatever the
 clock says, which compares the evaluations apart from their speed; ``BOT=N`` entries
@@ -31,6 +39,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from atlas.arena.players import parse_player
 from atlas.arena.rating import score_interval
 from atlas.arena.tournament import (
     Standings,
@@ -40,12 +49,12 @@ from atlas.arena.tournament import (
     schedule_games,
     standings,
 )
-from atlas.bots.registry import bot_names
+from atlas.bots.registry import bot_efforts, bot_names
 from atlas.maps import find_maps
 from atlas.resources import maps_dir
 from atlas.sim.records import Record
 
-__all__ = ["parse_depths", "slowest_answers", "format_ladder", "main"]
+__all__ = ["parse_depths", "parse_efforts", "slowest_answers", "format_ladder", "main"]
 
 
 def parse_depths(
@@ -71,6 +80,51 @@ def parse_depths(
             one[name] = n
     depths = {b: one.get(b, every) for b in bots}
     return {b: n for b, n in depths.items() if n > 0}
+
+
+def parse_efforts(
+    game: str,
+    items: Sequence[str],
+    bots: Sequence[str],
+    timed: bool,
+    fail: Callable[[str], Any],
+) -> dict[str, int]:
+    """Player name -> effort from ``--effort`` items (``N`` for every built-in bot,
+    ``NAME=N`` for one); the built-in bots' defaults when no item names them and the
+    clock was not asked for (``timed``); 0 drops a player to the clock."""
+    players = [parse_player(b) for b in bots]
+    names = [p.name for p in players]
+    table = bot_efforts(game)
+    every: int | None = None
+    one: dict[str, int] = {}
+    for item in items:
+        name, eq, value = item.rpartition("=")
+        try:
+            n = int(value)
+        except ValueError:
+            fail(f"--effort {item!r}: expected N or NAME=N with N a whole number")
+            continue
+        if n < 0:
+            fail(f"--effort {item!r}: the effort must be 0 or more")
+        if not eq:
+            every = n
+        elif name not in names:
+            fail(f"--effort {item!r}: {name!r} is not one of the players {', '.join(names)}")
+        else:
+            one[name] = n
+    out: dict[str, int] = {}
+    for p in players:
+        if p.builtin is None:  # a program: the clock
+            continue
+        if p.name in one:
+            n = one[p.name]
+        elif every is not None:
+            n = every
+        else:
+            n = 0 if timed else table.get(p.builtin, 0)
+        if n > 0:
+            out[p.name] = n
+    return out
 
 
 def slowest_answers(records: Sequence[Record]) -> dict[str, float]:
@@ -132,7 +186,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="map names of maps/GAME, or map files and folders (default: maps/GAME)",
     )
     ap.add_argument("--seeds", type=int, default=1, help="games per pairing, seating, map")
-    ap.add_argument("--time", type=float, default=0.1, help="seconds per move")
+    ap.add_argument(
+        "--time",
+        type=float,
+        default=None,
+        help="seconds per move by the clock (default: built-in bots at their default "
+        "effort, programs 0.1 s)",
+    )
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument(
         "--param",
@@ -149,6 +209,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="tron: every search goes exactly N turns, whatever the clock "
         "(compares the evaluations apart from their speed); BOT=N "
         "gives one bot another depth, 0 for its timed search",
+    )
+    ap.add_argument(
+        "--effort",
+        nargs="+",
+        default=[],
+        metavar="N|NAME=N",
+        help="built-in bots' fixed effort per move (polls of their search's clock, "
+        "docs/bots.md): N for every one, NAME=N for one player, 0 for the clock",
     )
     ap.add_argument("--out", help="write every game's result as JSON lines here")
     args = ap.parse_args(argv)
@@ -168,15 +236,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     depths = parse_depths(args.depth, bots, ap.error)
     if depths and args.game != "tron":
         ap.error("--depth is for the tron searches")
-    specs = schedule_games(args.game, maps, bots, args.seeds, params, args.time, depths)
+    efforts = parse_efforts(args.game, args.effort, bots, args.time is not None, ap.error)
+    limit = 0.1 if args.time is None else args.time
+    specs = schedule_games(
+        args.game, maps, bots, args.seeds, params, limit, depths, efforts=efforts
+    )
     depth = (
         ", fixed depths " + ", ".join(f"{b} {n}" for b, n in sorted(depths.items()))
         if depths
         else ""
     )
+    effort = (
+        ", efforts " + ", ".join(f"{b} {n}" for b, n in sorted(efforts.items()))
+        if efforts
+        else ""
+    )
     print(
         f"{args.game}: {len(bots)} bots, {len(maps)} maps, {len(specs)} games, "
-        f"{args.time:g} s per move{depth}, {args.jobs} worker(s)",
+        f"{limit:g} s per move by the clock{effort}{depth}, {args.jobs} worker(s)",
         flush=True,
     )
     t0 = time.perf_counter()

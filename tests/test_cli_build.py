@@ -65,6 +65,10 @@ def test_every_flag_reaches_build_site(fake, capsys):
         "official",
         "--fairness",
         "4",
+        "--time",
+        "0.2",
+        "--effort",
+        "3",
         "--quiet",
         "--json",
     ]
@@ -81,6 +85,8 @@ def test_every_flag_reaches_build_site(fake, capsys):
         # --compat names each game's own value, for the games that have variants
         "params": {"tron": {"compat": "official"}, "outpost": {"compat": "official"}},
         "fairness": 4,
+        "time_limit": 0.2,  # --time: the clock, not the efforts
+        "effort": 3,
     }
     assert log is not None and log("a line") is None  # --quiet: summary lines dropped
     out = json.loads(capsys.readouterr().out)
@@ -111,6 +117,8 @@ def test_defaults_and_the_spec_word(fake):
         "progress": False,  # not a terminal under pytest
         "params": None,
         "fairness": 0,  # the default build plays no fairness game of its own
+        "time_limit": None,  # built-in bots at fixed effort, not by the clock
+        "effort": 1,
         "log": None,  # the summary goes to standard error
     }
     assert spec_kw["params"] == {"tron": {"compat": "spec"}, "outpost": {"compat": "spec"}}

@@ -202,13 +202,14 @@ def fairness(
     *,
     bots: Sequence[str | Bot] | None = None,
     games: int = _fairness.DEFAULT_GAMES,
-    time: float = _fairness.DEFAULT_TIME,
+    time: float | None = None,
     opening: int = _fairness.DEFAULT_OPENING,
     params: Params | None = None,
     compat: Compat | None = None,
     jobs: int | None = None,
     cache: StrPath | None = None,
     progress: bool = False,
+    effort: int = 1,
 ) -> FairnessReports:
     """Report whether maps favour a seat: symmetries and played evidence.
 
@@ -233,9 +234,15 @@ def fairness(
         game's strongest built-in bot plays every seat.
     games : int
         Games per seating, each with its own seed (0: the exact facts alone).
-    time : float
-        Seconds per move, more than 0 and at most 86,400; a Python object's first
-        answer is judged late only past 30 s, as in :func:`play`.
+    time : float, optional
+        Seconds per move by the clock for every player, more than 0 and at most 86,400;
+        a Python object's first answer is judged late only past 30 s, as in
+        :func:`play`.  By default (``None``) built-in bots play at fixed effort
+        (``effort``) and programs and objects get 0.1 s a move, as ``atlas fairness``
+        without ``--time``.
+    effort : int
+        Without ``time``, built-in bots play at this many times their default effort
+        per move (``docs/bots.md``): the same games on any machine.
     opening : int
         Random moves each seat opens with, drawn from the game's seed, the same in
         every game of a seat-swapped group (0: the bots play every move).
@@ -311,7 +318,8 @@ def fairness(
     players, objects = _players(bots)
     games = whole(games, "games", 0)
     opening = whole(opening, "opening", 0)
-    limit = seconds(time)
+    limit = seconds(_fairness.DEFAULT_TIME if time is None else time)
+    scale = 0 if time is not None else whole(effort, "effort", 1)
     chosen = params_of(params)
     compat = compat_of(compat)
     jobs = jobs_of(jobs)
@@ -326,5 +334,6 @@ def fairness(
         opening=opening,
         play=_runner(objects, jobs=jobs, cache=folder, progress=progress),
         problems=problems,
+        effort=scale,
     )
     return FairnessReports(tuple(reports), tuple(problems))

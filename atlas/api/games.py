@@ -95,6 +95,7 @@ def play(
     time: float | Sequence[float] = 1.0,
     params: Params | None = None,
     compat: Compat | None = None,
+    effort: int | Sequence[int] = 0,
 ) -> Record:
     """Play one game on a map and return its record.
 
@@ -124,6 +125,12 @@ def play(
     compat : {"spec", "official"}, optional
         The documented rules (the default) or what the original engine does, as the
         command line's ``--compat``.
+    effort : int or sequence of int
+        Built-in bots' fixed effort per move, for every seat or one per seat (0, the
+        default here: the clock; ``atlas play`` gives each bot its default effort,
+        ``docs/bots.md``).  A built-in bot at fixed effort plays the same moves on any
+        machine, is never late, and the record's player entry says its effort;
+        programs always play by the clock.
 
     Returns
     -------
@@ -179,7 +186,22 @@ def play(
     chosen = params_of(params)
     chosen = with_compat(game, compat_of(compat), chosen)
     get_info(game).check_params(chosen)
-    return play_game(game, game_map, players, params=chosen, seed=seed, time_limit=limit)
+    if isinstance(effort, int) and not isinstance(effort, bool) and effort >= 0:
+        efforts: int | list[int] = effort
+    elif (
+        isinstance(effort, Sequence)
+        and len(effort) == n
+        and all(isinstance(e, int) and not isinstance(e, bool) and e >= 0 for e in effort)
+    ):
+        efforts = [int(e) for e in effort]
+    else:
+        raise ArgumentError(
+            f"effort: expected a count of 0 or more, or a list of {n} (one per seat), "
+            f"got {short(effort)}"
+        )
+    return play_game(
+        game, game_map, players, params=chosen, seed=seed, time_limit=limit, effort=efforts
+    )
 
 
 def load_record(path: StrPath) -> Record:

@@ -186,6 +186,8 @@ class Pairing:
         Random moves each seat opened with.
     size : int
         Games in each of its groups (the distinct rotations of its seating).
+    efforts : tuple of (str, int)
+        The players that played at a fixed effort per move, not by the clock.
     """
 
     players: tuple[str, ...]
@@ -193,6 +195,7 @@ class Pairing:
     time_limit: float
     opening: int
     size: int = 1
+    efforts: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> JSONObject:
         return {
@@ -201,6 +204,7 @@ class Pairing:
             "group_size": self.size,
             "time": self.time_limit,
             "opening": self.opening,
+            **({"efforts": [list(e) for e in self.efforts]} if self.efforts else {}),
         }
 
 
@@ -510,6 +514,7 @@ def fairness_specs(
     opening: int = DEFAULT_OPENING,
     depths: Mapping[str, int] | None = None,
     sandbox: bool = False,
+    efforts: Mapping[str, int] | None = None,
 ) -> list[GameSpec]:
     """The games of a map's played evidence: ``games`` groups, group ``g`` every
     distinct rotation of the players' seating (:func:`seat_rotations`) with seed ``g``.
@@ -522,7 +527,7 @@ def fairness_specs(
         seats; one player plays itself.
     games : int
         Groups (games per seating).
-    params, time_limit, depths, sandbox
+    params, time_limit, depths, sandbox, efforts
         As :class:`~atlas.arena.tournament.GameSpec` takes them.
     opening : int
         Random moves each seat opens with (:func:`atlas.arena.runner.play_game`).
@@ -530,7 +535,12 @@ def fairness_specs(
     n = get_game(game_map.game).info.num_players
     parsed = [parse_player(p) for p in players]
     spec = partial(
-        GameSpec.on_map, game_map, text=format_map(game_map), params=params, depths=depths
+        GameSpec.on_map,
+        game_map,
+        text=format_map(game_map),
+        params=params,
+        depths=depths,
+        efforts=efforts,
     )
     return [
         spec(seating, seed, time_limit=time_limit, sandbox=sandbox, opening=opening)
@@ -554,6 +564,7 @@ def _group_key(spec: GameSpec) -> tuple[Any, ...]:
         spec.opening,
         spec.seed,
         canon,
+        spec.efforts,
     )
 
 
@@ -653,7 +664,13 @@ def evidence(
     pairings: dict[tuple[Any, ...], int] = {}
     for g in groups:
         first = g[0][0]
-        key = (tuple(p.name for p in first.players), first.time_limit, first.opening, len(g))
+        key = (
+            tuple(p.name for p in first.players),
+            first.time_limit,
+            first.opening,
+            len(g),
+            first.efforts,
+        )
         pairings[key] = pairings.get(key, 0) + 1
     games_of: tuple[tuple[str, ...], ...] = ()
     if ids is not None:
@@ -668,7 +685,7 @@ def evidence(
         length,
         left_out,
         len({_moves_key(rec) for rec in games}),
-        tuple(Pairing(k[0], v, k[1], k[2], k[3]) for k, v in pairings.items()),
+        tuple(Pairing(k[0], v, k[1], k[2], k[3], k[4]) for k, v in pairings.items()),
         verdict,
         favoured,
         games_of,
@@ -711,12 +728,22 @@ def pairing_text(p: Pairing) -> str:
     '3 games a vs a, 0.1 s a move'
     >>> pairing_text(Pairing(("a", "b"), 1, 0.05, 2, 2))
     '1 pair a vs b, 0.05 s a move, first 2 moves random'
+    >>> pairing_text(Pairing(("a", "a"), 2, 0.1, 0, 1, (("a", 40),)))
+    '2 games a vs a, effort 40 a move'
     """
     unit = "pair" if p.size == 2 else "game" if p.size == 1 else f"group of {p.size}"
     opening = f", first {p.opening} moves random" if p.opening else ""
     if p.groups != 1:
         unit = unit.replace("group of", "groups of") if p.size > 2 else unit + "s"
-    return f"{p.groups} {unit} {' vs '.join(p.players)}, {p.time_limit:g} s a move{opening}"
+    if p.efforts and {name for name, _ in p.efforts} >= set(p.players):
+        levels = sorted({e for _, e in p.efforts})
+        how = "effort " + "/".join(str(e) for e in levels) + " a move"
+    elif p.efforts:
+        fixed = ", ".join(f"{name} effort {e}" for name, e in p.efforts)
+        how = f"{p.time_limit:g} s a move, {fixed}"
+    else:
+        how = f"{p.time_limit:g} s a move"
+    return f"{p.groups} {unit} {' vs '.join(p.players)}, {how}{opening}"
 
 
 def _compat_shown(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -726,6 +753,22 @@ def _compat_shown(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
     if compat is not None:
         shown["compat"] = compat.canonical(shown.get("compat", compat.default))
     return shown
+
+
+def _efforts(game: str, players: Sequence[str | Player], scale: int) -> dict[str, int]:
+    """Player name -> ``scale`` times its built-in bot's default effort (none for
+    programs, none at all when ``scale`` is 0)."""
+    from ..bots.registry import bot_efforts
+
+    if scale <= 0:
+        return {}
+    table = bot_efforts(game, scale)
+    out = {}
+    for p in players:
+        player = parse_player(p)
+        if player.builtin is not None and player.builtin in table:
+            out[player.name] = table[player.builtin]
+    return out
 
 
 def fairness_report(
@@ -743,6 +786,7 @@ def fairness_report(
     progress: bool = False,
     play: Play | None = None,
     problems: list[str] | None = None,
+    effort: int = 0,
 ) -> list[FairnessReport]:
     """The fairness report of each map: its structure, and ``games`` groups of games
     played between ``bots`` in every rotation of their seats.
@@ -758,9 +802,13 @@ def fairness_report(
     games : int
         Groups per map, that is games per seating (0: the structure alone).
     time_limit : float
-        Seconds per move.
+        Seconds per move (of every seat by the clock; with ``effort``, of programs).
     params : mapping, optional
         Game parameters, the same for every map.
+    effort : int
+        When positive, built-in bots play at this many times their default effort per
+        move (:func:`atlas.bots.registry.bot_efforts`), the same games on any machine;
+        0 (the default here; ``atlas fairness`` gives 1 unless ``--time``): the clock.
     compat : str, optional
         ``"spec"`` (the documented rules) or ``"official"`` (the original engine's),
         for each map's game that has the parameter ``compat``; a game without it plays
@@ -807,6 +855,7 @@ def fairness_report(
                 time_limit=time_limit,
                 opening=opening,
                 depths=depths,
+                efforts=_efforts(game_map.game, names, effort),
             )
             game.initial_state(game_map, checked)  # a map its game cannot start on
         except (AtlasError, ValueError) as exc:

@@ -10,8 +10,11 @@ process outlives its game.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -143,6 +146,7 @@ def play_game(
     containment: Containment | Sequence[Containment | None] | None = None,
     meters: Meters | None = None,
     opening: int = 0,
+    effort: int | Sequence[int] = 0,
 ) -> Record:
     """Play one game and return its record.
 
@@ -177,6 +181,13 @@ def play_game(
         plays a different game for each seed, and two games with one seed and the bots'
         seats swapped share their opening (``atlas fairness``).  They are recorded as
         any move, in no time.
+    effort : int or sequence of int
+        Each built-in bot's fixed effort per move, for every seat or one per seat (0:
+        the clock; :attr:`atlas.bots.base.BotBase.effort`).  A seat at fixed effort is
+        asked under :func:`atlas.bots.search.effort_clock`, is never late (its
+        ``time_limit`` only bounds what the runner waits for, and no answer of it is
+        judged by the clock), and its player entry says its effort.  External programs
+        ignore it (they play by the clock); a bot object gets it as its ``effort``.
 
     Returns
     -------
@@ -212,6 +223,9 @@ def play_game(
         seat_times = [float(x) for x in time_limit]
         if len(seat_times) != n:
             raise BotError(f"{n} time limits expected, one per seat, got {len(seat_times)}")
+    seat_efforts = [int(effort)] * n if isinstance(effort, int) else [int(e) for e in effort]
+    if len(seat_efforts) != n or any(e < 0 for e in seat_efforts):
+        raise ArgumentError(f"effort: one count of 0 or more per seat, got {effort}"[:200])
     if not all(0 < t <= MAX_SECONDS for t in seat_times):  # nan fails too
         raise ArgumentError(
             f"time_limit: expected seconds more than 0, at most {MAX_SECONDS:,.0f} "
@@ -230,6 +244,7 @@ def play_game(
             containment,
             meters,
             opening,
+            seat_efforts,
         )
 
 
@@ -245,11 +260,20 @@ def _play(
     containment: Containment | Sequence[Containment | None] | None,
     meters: Meters,
     opening: int,
+    seat_efforts: list[int],
 ) -> Record:
     """:func:`play_game` once its arguments are checked."""
     n = game.info.num_players
     state = game.initial_state(game_map, params)
-    builder = RecordBuilder(game, game_map, params, [player_entry(p) for p in players], seed)
+    entries = [player_entry(p) for p in players]
+    # effort is for built-in bots (and bot objects); a program keeps its clock
+    seat_efforts = [
+        e if e > 0 and entries[k].kind == "builtin" else 0 for k, e in enumerate(seat_efforts)
+    ]
+    entries = [
+        replace(entry, effort=e) if e > 0 else entry for entry, e in zip(entries, seat_efforts)
+    ]
+    builder = RecordBuilder(game, game_map, params, entries, seed)
     bots: list[BotBase | None] = [None] * n
     failed: dict[PlayerId, tuple[Status, int, str]] = {}
     moved = [False] * n
@@ -262,6 +286,8 @@ def _play(
             bots[seat] = make_player(
                 game_name, spec, bot_seed(seed, seat), _seat_containment(containment, seat)
             )
+            if seat_efforts[seat] > 0:
+                bots[seat].effort = seat_efforts[seat]  # type: ignore[union-attr]
         seated = [bot for bot in bots if bot is not None]
         for seat, bot in enumerate(seated):
             try:
@@ -309,7 +335,7 @@ def _play(
                 times[seat] = round(elapsed, 6)
                 if used is not None:
                     cpu[seat] = used
-                if elapsed > limit:
+                if elapsed > limit and not seat_efforts[seat]:
                     reading = meters.load()
                     late[seat] = Late(
                         float(limit),
@@ -410,9 +436,17 @@ def _ask(
     own = bot.cpu_seconds(rescan=rescan)
     clock: Callable[[], float | None] = meters.cpu if own is None else bot.cpu_seconds
     c0 = own if own is not None else meters.cpu()
+    effort = int(bot.effort)
+    fixed: Any = contextlib.nullcontext()
+    if effort > 0:  # a fixed effort: the clock decides nothing, not even lateness
+        from ..bots.search import effort_clock  # the searches' module, only when needed
+
+        judge = math.inf
+        fixed = effort_clock(effort)
     t0 = time.perf_counter()
     try:
-        move = bot.move(state.copy(), seat, t0 + limit)
+        with fixed:
+            move = bot.move(state.copy(), seat, t0 + limit)
     except BotFailure as exc:
         check_stop()  # the user's interrupt is not the bot's failure
         elapsed = time.perf_counter() - t0

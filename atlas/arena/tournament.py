@@ -21,6 +21,7 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as _replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,9 @@ class GameSpec:
     ``bwrap`` where it is installed (:mod:`atlas.arena.sandbox`).  ``opening``: each
     seat's first moves that are random, drawn from the seed
     (:func:`~atlas.arena.runner.play_game`'s ``opening``; ``atlas fairness``).
+    ``efforts`` gives built-in bots a fixed effort per move, ``(name, effort)`` pairs
+    (:attr:`atlas.bots.base.BotBase.effort`): such a game is a function of the spec
+    alone, whatever the machine; part of :attr:`key`, so the game cache keys on it.
     """
 
     game: str
@@ -80,6 +84,7 @@ class GameSpec:
     depths: tuple[tuple[str, int], ...] = ()
     sandbox: bool = False
     opening: int = 0
+    efforts: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(parse_player(p) for p in self.players))
@@ -112,6 +117,8 @@ class GameSpec:
             parts.append("sandbox")
         if self.opening:
             parts.append(["opening", self.opening])
+        if self.efforts:
+            parts.append(["efforts", self.efforts])
         text = json.dumps(parts, sort_keys=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -133,9 +140,11 @@ class GameSpec:
         sandbox: bool = False,
         opening: int = 0,
         text: str | None = None,
+        efforts: Mapping[str, int] | None = None,
     ) -> GameSpec:
         """The spec of one game on ``game_map``, its values made canonical: ``params`` as
-        sorted JSON, ``depths`` as sorted ``(name, depth)`` pairs of the depths above 0.
+        sorted JSON, ``depths`` and ``efforts`` as sorted ``(name, value)`` pairs of the
+        values above 0.
         ``text`` is the map's canonical text when the caller has it already (one map
         formatted once for its many games); :func:`~atlas.maps.format_map` otherwise.
 
@@ -156,6 +165,7 @@ class GameSpec:
             tuple(sorted((str(b), int(d)) for b, d in (depths or {}).items() if d > 0)),
             sandbox,
             int(opening),
+            tuple(sorted((str(b), int(e)) for b, e in (efforts or {}).items() if e > 0)),
         )
 
 
@@ -210,6 +220,7 @@ def schedule_games(
     *,
     schedule: str = "round-robin",
     sandbox: bool = False,
+    efforts: Mapping[str, int] | None = None,
 ) -> list[GameSpec]:
     """The games of a tournament: maps x seatings x seeds ``0 .. seeds - 1``.
 
@@ -234,6 +245,8 @@ def schedule_games(
         ``"round-robin"`` or ``"gauntlet"`` (see :func:`seatings`).
     sandbox : bool
         Run every program under ``bwrap`` (see :class:`GameSpec`).
+    efforts : mapping, optional
+        Player name -> fixed effort per move (see :class:`GameSpec`).
     """
     players = check_unique(parse_player(b) for b in bots)
     n = get_game(game).info.num_players
@@ -243,7 +256,14 @@ def schedule_games(
             raise ValueError(f"{game_map.name}: a {game_map.game} map in a {game} tournament")
         spec = partial(GameSpec.on_map, game_map, text=format_map(game_map), params=params)
         specs += [
-            spec(seating, seed, time_limit=time_limit, depths=depths, sandbox=sandbox)
+            spec(
+                seating,
+                seed,
+                time_limit=time_limit,
+                depths=depths,
+                sandbox=sandbox,
+                efforts=efforts,
+            )
             for seating in seatings(players, n, schedule)
             for seed in range(int(seeds))
         ]
@@ -264,11 +284,12 @@ def run_game(spec: GameSpec, objects: Mapping[str, Any] | None = None) -> Record
         game_map = parse_map(spec.map_text, game=spec.game, name=spec.map_name)
         players: list[Any] = list(spec.players)
         depths = dict(spec.depths)
+        efforts = dict(spec.efforts)
         for seat, player in enumerate(spec.players):
             given = objects.get(player.command or "")
             if given is not None:
                 players[seat] = given
-            elif depths.get(player.name, 0) > 0:
+            elif depths.get(player.name, 0) > 0:  # run_game gives it its effort too
                 bot = make_player(spec.game, player, bot_seed(spec.seed, seat))
                 bot.fixed_depth = depths[player.name]
                 players[seat] = bot
@@ -281,9 +302,12 @@ def run_game(spec: GameSpec, objects: Mapping[str, Any] | None = None) -> Record
             time_limit=list(spec.seat_times),
             containment=[p.containment(spec.sandbox) for p in spec.players],
             opening=spec.opening,
+            effort=[
+                0 if p.command in objects else efforts.get(p.name, 0) for p in spec.players
+            ],
         )
         entries = tuple(
-            made if p.command in objects else p.entry()
+            made if p.command in objects else _replace(p.entry(), effort=made.effort)
             for p, made in zip(spec.players, record.players)
         )
         if record.players != entries:  # bots made here name themselves

@@ -25,7 +25,16 @@ and a bot overrides only those it needs:
     per turn when given (:func:`atlas.arena.runner.bot_info`);
 ``fixed_depth``
     when positive, a searching bot searches exactly this deep whatever its clock says
-    (``benchmarks/ladder.py --depth``, tournaments' ``depths``); other bots ignore it.
+    (``benchmarks/ladder.py --depth``, tournaments' ``depths``); other bots ignore it;
+``effort``
+    when positive, the bot's fixed effort per move: the game runner runs its moves
+    under :func:`atlas.bots.search.effort_clock`, whose clock counts the search's own
+    polls instead of seconds, so that a searching bot stops after a fixed amount of work
+    (about ``effort`` times the nodes between two polls, given per bot in
+    ``docs/bots.md``) and plays the same moves on any machine; 0 plays by the clock.
+    Bots that do not search (random, wallhugger, the Outpost heuristics) never read the
+    clock for a decision and are deterministic already: effort changes nothing for
+    them.  External programs always play by the clock.
 
 Bots that are plain objects with a ``move`` method (a user's bot, a test's stand-in)
 keep working: :func:`as_bot` wraps them in a :class:`BotBase` that forwards the hooks
@@ -59,6 +68,8 @@ class BotBase(abc.ABC):
         The same as separate attributes (read when ``last_info`` says nothing).
     fixed_depth : int
         Search exactly this deep when positive (searching bots only).
+    effort : int
+        Polls of the search clock per move when positive (the module's ``effort``).
     compile_seconds : float
         About how many seconds of one core numba takes to compile the bot's kernels
         from an empty cache (what a command's first use says it waits for:
@@ -72,6 +83,7 @@ class BotBase(abc.ABC):
     last_score: float | None = None
     last_nodes: float | None = None
     fixed_depth: int = 0
+    effort: int = 0
     compile_seconds: float = 0.0
 
     def start(  # noqa: B027 - a hook: doing nothing is the documented default
@@ -143,6 +155,10 @@ class _PlainBot(BotBase):
     @property
     def fixed_depth(self) -> int:  # type: ignore[override]
         return int(getattr(self.bot, "fixed_depth", 0))
+
+    @property
+    def effort(self) -> int:  # type: ignore[override]
+        return int(getattr(self.bot, "effort", 0))
 
     def start(self, game_map: GameMap, params: Mapping[str, Any] | None, player: int) -> None:
         hook = getattr(self.bot, "start", None)

@@ -23,7 +23,16 @@ from ..errors import UnknownNameError
 from ..sim.registry import game_modules
 from .base import BotBase, as_bot
 
-__all__ = ["bot_table", "bot_names", "bot_about", "served_note", "make_bot", "compile_seconds"]
+__all__ = [
+    "bot_table",
+    "bot_efforts",
+    "bot_effort",
+    "bot_names",
+    "bot_about",
+    "served_note",
+    "make_bot",
+    "compile_seconds",
+]
 
 
 #: The random bot's row in every game's table of bots (its file is in this package).
@@ -36,6 +45,29 @@ RANDOM_ABOUT = (
 def bot_table(game: str) -> dict[str, str]:
     """Name -> ``"module:attribute"`` of every built-in bot of ``game``."""
     return dict(importlib.import_module(game_modules(game).bots).BOTS)
+
+
+#: The effort of a built-in bot its game's ``EFFORT`` table does not name: one poll
+#: (such bots read no clock, and effort changes nothing for them; a record still says
+#: the game was played at fixed effort).
+UNSEARCHED_EFFORT = 1
+
+
+def bot_efforts(game: str, scale: int = 1) -> dict[str, int]:
+    """Name -> default effort per move of every built-in bot of ``game`` (its bots
+    package's ``EFFORT`` table, :data:`UNSEARCHED_EFFORT` for the bots it does not name),
+    each times ``scale`` (``atlas build --effort``)."""
+    table = dict(getattr(importlib.import_module(game_modules(game).bots), "EFFORT", {}))
+    return {
+        name: int(table.get(name, UNSEARCHED_EFFORT)) * max(1, int(scale))
+        for name in bot_table(game)
+    }
+
+
+def bot_effort(game: str, name: str, scale: int = 1) -> int:
+    """The default effort of built-in bot ``name`` of ``game`` times ``scale`` (0 when
+    ``game`` has no built-in bot ``name``: a program, which plays by the clock)."""
+    return bot_efforts(game, scale).get(name, 0)
 
 
 def bot_names(game: str) -> list[str]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -58,6 +59,8 @@ __all__ = [
     "on_clock",
     "processor_clock",
     "stop_time",
+    "effort_clock",
+    "effort_active",
     "MIN_THINK_SHARE",
     "EXACT",
     "LOWER",
@@ -99,6 +102,20 @@ def new_status() -> np.ndarray:
     return np.zeros(STATUS_SLOTS, dtype=np.int64)
 
 
+class _EffortState(threading.local):
+    """The effort mode of one thread (:func:`effort_clock`; a Dask worker may run games
+    in threads): the move's budget in polls (0: off), and the polls read so far."""
+
+    effort = 0
+    polls = 0
+
+
+#: Each thread's effort mode.  Apart from :data:`_CLOCK`, which the compiled
+#: :func:`clock` names and numba's cache must be able to pickle (a thread-local object
+#: cannot be: every kernel would compile again in every process).
+_EFFORT = _EffortState()
+
+
 class _Clock:
     """The clock the searches read (:func:`clock_now`, :func:`clock`): the wall clock, or the
     processor time of the thread for a benchmark (:func:`processor_clock`).  Each read
@@ -110,7 +127,12 @@ class _Clock:
     def now(self) -> float:
         # once SIGINT or SIGTERM asked atlas to stop (atlas.bots.stop), every deadline
         # is past: a search in progress ends at its next poll of this clock
-        t = time.thread_time() if self.processor else time.perf_counter()
+        mode = _EFFORT
+        if mode.effort > 0:  # effort mode: each read is one tick, no machine time at all
+            mode.polls += 1
+            t = float(mode.polls)
+        else:
+            t = time.thread_time() if self.processor else time.perf_counter()
         return t + _stop.CLOCK_JUMP if _stop.STATE[0] else t
 
 
@@ -135,8 +157,12 @@ _stop._PYTHON_CALLERS.add(clock_now.__code__)
 
 def on_clock(deadline: float) -> float:
     """A ``time.perf_counter`` deadline in the terms of :func:`clock_now` (the same seconds
-    from now).  The identity while the wall clock is read."""
+    from now).  The identity while the wall clock is read; in effort mode
+    (:func:`effort_clock`) the end of the move's budget of polls, whatever ``deadline``."""
     _stop.check()
+    mode = _EFFORT
+    if mode.effort > 0:  # effort mode: the move's budget of polls (effort_clock)
+        return float(mode.polls + mode.effort)
     if not _CLOCK.processor:
         return deadline
     return time.thread_time() + (deadline - time.perf_counter())
@@ -156,6 +182,38 @@ def processor_clock() -> Iterator[None]:
         yield
     finally:
         _CLOCK.processor = before
+
+
+def effort_active() -> bool:
+    """Whether a move is being searched at fixed effort (:func:`effort_clock`)."""
+    return _EFFORT.effort > 0
+
+
+@contextlib.contextmanager
+def effort_clock(effort: int) -> Iterator[None]:
+    """Within this block the searches' clock (:func:`clock_now`, :func:`clock`) is the
+    count of its own reads, not the machine's time, and every stop a bot asks for
+    (:func:`stop_time`, hence the tron bots' :func:`~atlas.games.tron.bots.common.
+    safety_deadline`) is ``effort`` reads after the one that asks, whatever deadline
+    and margin it names.
+
+    This is a bot's *effort* (:attr:`atlas.bots.base.BotBase.effort`): every search
+    polls its clock at fixed points of its work (every ``clock_mask + 1`` nodes of a
+    :func:`negamax` kernel, every so many rollout steps or fill steps, once per depth of
+    an iterative deepening), so a budget of polls is a budget of nodes, and a move
+    depends on the position, the bot's seed and ``effort`` only: the same on any
+    machine under any load.  ``effort <= 0`` leaves the clock as it is.
+    """
+    if effort <= 0:
+        yield
+        return
+    mode = _EFFORT
+    before = (mode.effort, mode.polls)
+    mode.effort, mode.polls = int(effort), 0
+    try:
+        yield
+    finally:
+        mode.effort, mode.polls = before
 
 
 @numba.njit(cache=True)
@@ -184,7 +242,13 @@ def stop_time(deadline: float, margin: float, now: float | None = None) -> float
     stop before its first depth.  A fifth of 20 ms is still hundreds of nodes (thousands in
     connect5), and the game runner forgives a built-in bot an answer up to a quarter of
     the limit plus 50 ms late, which the clock checks' overshoot stays well within.
+
+    In effort mode (:func:`effort_clock`) neither ``deadline`` nor ``margin`` counts: the
+    stop is the bot's effort in polls from now, which no safety margin cuts.
     """
+    mode = _EFFORT
+    if mode.effort > 0:  # effort mode: the budget is polls, no margin cuts it
+        return float(mode.polls + mode.effort)
     if now is None:
         now = time.perf_counter()
     budget = max(deadline - now, 0.0)

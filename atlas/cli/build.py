@@ -52,6 +52,19 @@ def add(p: argparse.ArgumentParser) -> None:
         "(default 0: each map's fairness section counts the tournament's games played "
         "in both seats alone)",
     )
+    common.add_time(
+        p,
+        None,
+        "play the tournament by the clock, this many seconds a move (default: built-in "
+        "bots play at fixed effort, the same games on any machine)",
+    )
+    common.add_count(
+        p,
+        "--effort",
+        1,
+        "built-in bots play at N times their default effort per move (default 1; "
+        "docs/bots.md): a stronger atlas, slower to build",
+    )
     common.add_compat(p)
     common.add_flag(p, "--strict", help="exit 1 when any map or record is broken")
     common.add_json(p, "a summary of the build")
@@ -100,6 +113,8 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
             progress=common.progress(args),
             params=params,
             fairness=args.fairness or 0,
+            time_limit=args.time,
+            effort=args.effort or 1,
             log=(lambda msg: None) if args.quiet else None,
         )
     except OSError as exc:

@@ -53,6 +53,8 @@ __all__ = [
     "add_quiet",
     "ANALYSIS_COMPILE_SECONDS",
     "add_time",
+    "add_effort",
+    "seat_efforts",
     "add_count",
     "add_seed",
     "add_bot_options",
@@ -329,6 +331,29 @@ def add_time(
         metavar="SECONDS",
         help=what + (f" (default {default:g})" if default is not None else ""),
     )
+
+
+def add_effort(p: argparse.ArgumentParser | argparse._ArgumentGroup, what: str) -> None:
+    """``--effort N [N ...]``: built-in bots' fixed effort per move, one for every seat
+    or one per seat (:attr:`atlas.bots.base.BotBase.effort`)."""
+    p.add_argument("--effort", type=count(1), nargs="+", default=None, metavar="N", help=what)
+
+
+def seat_efforts(
+    game: str, bots: list[str], effort: list[int] | None, timed: bool, fail: Fail
+) -> list[int]:
+    """Each seat's effort: ``effort`` (one for all seats or one per seat), else each
+    built-in bot's default effort (:func:`atlas.bots.registry.bot_effort`; 0 for a
+    program), else, with ``timed`` (``--time`` given), 0: every seat by the clock."""
+    from ..bots.registry import bot_effort
+
+    if effort is not None:
+        if len(effort) not in (1, len(bots)):
+            fail(f"--effort: one value for every seat or one per seat ({len(bots)})")
+        return list(effort) * len(bots) if len(effort) == 1 else list(effort)
+    if timed:
+        return [0] * len(bots)
+    return [bot_effort(game, b) for b in bots]
 
 
 def add_count(

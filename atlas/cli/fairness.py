@@ -46,7 +46,18 @@ def add(p: argparse.ArgumentParser) -> None:
         f"games per seating, each a new seed (default {DEFAULT_GAMES}; 0: the exact "
         "facts alone)",
     )
-    common.add_time(p, DEFAULT_TIME, "seconds per move")
+    common.add_time(
+        p,
+        None,
+        f"seconds per move by the clock, for built-in bots too (default: built-in bots "
+        f"play at fixed effort, programs get {DEFAULT_TIME:g} s a move)",
+    )
+    common.add_count(
+        p,
+        "--effort",
+        1,
+        "built-in bots play at N times their default effort per move (default 1; docs/bots.md)",
+    )
     common.add_count(
         p,
         "--opening",
@@ -92,14 +103,15 @@ def _reports(
     args: argparse.Namespace, maps: list[Any], cache: Any, problems: list[str], say: Any
 ) -> list[Any]:
     """The reports of ``maps`` as the options ask, their games through ``cache``."""
-    from ..arena.fairness import DEFAULT_GAMES, DEFAULT_OPENING, fairness_report
+    from ..arena.fairness import DEFAULT_GAMES, DEFAULT_OPENING, DEFAULT_TIME, fairness_report
     from ..render.site.tournament import play_cached
 
     return fairness_report(
         maps,
         bots=args.bots,
         games=DEFAULT_GAMES if args.games is None else args.games,
-        time_limit=args.time,
+        time_limit=DEFAULT_TIME if args.time is None else args.time,
+        effort=0 if args.time is not None else (args.effort or 1),
         params=dict(args.param or []),
         compat=args.compat,
         opening=DEFAULT_OPENING if args.opening is None else args.opening,

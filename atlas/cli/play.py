@@ -27,7 +27,17 @@ def add(p: argparse.ArgumentParser) -> None:
         "a program speaking the game's protocol (docs/protocols.md)",
     )
     common.add_seed(p, "the game's")
-    common.add_time(p, 1.0, "seconds per move")
+    common.add_time(
+        p,
+        None,
+        "seconds per move by the clock, for built-in bots too (default: built-in bots "
+        "play at their default effort, programs get 1 s a move)",
+    )
+    common.add_effort(
+        p,
+        "built-in bots' fixed effort per move, one for every seat or one per seat "
+        "(default: each bot's own, docs/bots.md): the same moves on any machine",
+    )
     common.add_params(p)
     common.add_compat(p)
     common.add_output(p, "--record", "FILE", "write the replay record here (.json or .json.gz)")
@@ -71,8 +81,11 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         list(args.bots),
         params=params,
         seed=args.seed,
-        time_limit=args.time,
+        time_limit=args.time if args.time is not None else 1.0,
         containment=bot_runs,
+        effort=common.seat_efforts(
+            args.game, list(args.bots), args.effort, args.time is not None, fail
+        ),
     )
     if args.record:
         save_record(record, args.record)

@@ -43,6 +43,19 @@ def test_depths_for_every_bot_and_one_bot():
         ladder.parse_depths(["deep"], bots, _fail)
 
 
+def test_efforts_default_to_the_bots_own_and_the_clock_on_request():
+    bots = ["wallhugger", "apex", "a200=apex", "cmd:./mybot"]
+    defaults = ladder.parse_efforts("tron", [], bots, False, _fail)
+    assert defaults == {"wallhugger": 1, "apex": 100, "a200": 100}  # no program
+    assert ladder.parse_efforts("tron", ["a200=200"], bots, True, _fail) == {"a200": 200}
+    assert ladder.parse_efforts("tron", ["50", "apex=0"], bots, False, _fail) == {
+        "wallhugger": 50,
+        "a200": 50,
+    }
+    with pytest.raises(ValueError, match="not one of the players"):
+        ladder.parse_efforts("tron", ["voronoi=3"], bots, False, _fail)
+
+
 def test_the_ladder_runs_and_reports_each_pair(tmp_path):
     out = tmp_path / "games.jsonl"
     run = subprocess.run(

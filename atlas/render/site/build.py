@@ -8,8 +8,9 @@ data to data, each result cached by content:
    failure: :func:`~atlas.render.site.analysis.load_maps`); validate the maps of the
    games that check submissions (:func:`~atlas.render.site.analysis.validate_maps`);
    schedule the built-in tournament, a main round between each game's strongest bots
-   and a gauntlet for the simpler ones, at the times the ladder measures them at, as
-   each game's painter module plans it (:class:`atlas.render.painter.SitePlan`,
+   and a gauntlet for the simpler ones, each bot at its default effort per move (the
+   same games on any machine; the clock only with ``time_limit``), as each game's
+   painter module plans it (:class:`atlas.render.painter.SitePlan`,
    :func:`atlas.render.site.tournament.plan_tournament`), and start compiling the bots'
    kernels in worker processes; analyse each map and draw its pictures while they do
    (:func:`~atlas.render.site.analysis.analyse_maps`);
@@ -122,8 +123,13 @@ class BuildOptions:
         Bots per game for the tournament, from the simplest to the strongest (default:
         every built-in bot, as its ``BOTS`` table lists them).
     time_limit : float, optional
-        Seconds per move in the tournament (default: each game's
-        :attr:`SitePlan.time <atlas.render.painter.SitePlan>`).
+        Seconds per move in the tournament by the clock (``atlas build --time``); by
+        default built-in bots play at fixed effort (``effort``), and programs get each
+        game's :attr:`SitePlan.time <atlas.render.painter.SitePlan>`.
+    effort : int
+        Built-in bots play at this many times their default effort per move
+        (:func:`atlas.bots.registry.bot_efforts`; ``atlas build --effort``), when
+        ``time_limit`` is not given: their games are then the same on any machine.
     game_filter : sequence of str, optional
         Only these games take part in the tournament.
     log : callable, optional
@@ -154,6 +160,7 @@ class BuildOptions:
     log: Callable[[str], None] | None = None
     params: Mapping[str, Mapping[str, Any]] | None = None
     fairness: int = 0
+    effort: int = 1
 
     @property
     def games_per(self) -> int:
@@ -228,6 +235,7 @@ def read_maps(b: Build) -> None:
             game_filter=o.game_filter,
             params=o.params,
             fairness=o.fairness,
+            effort=o.effort,
         )
     b.warm = start_warm_up(b.plan, o.jobs) if b.plan.todo and o.jobs != 1 else None
     b.problems += analyse_maps(b.maps, b.ctx)
@@ -481,6 +489,7 @@ def build_site(
     log: Callable[[str], None] | None = None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
     fairness: int = 0,
+    effort: int = 1,
 ) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``:
     :func:`build` of the :class:`BuildOptions` these arguments name (each is described

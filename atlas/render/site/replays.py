@@ -32,13 +32,14 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     (:attr:`~atlas.sim.base.GameInfo.max_frames`).  The meta data is what pages need
     without the viewer data (see :class:`GameEntry`).
     """
-    from ...sim.records import replay_states, verify_record
+    from ...sim.records import machine_free, replay_states, verify_record
     from ..frames import sample_turns
     from ..gif import record_gif_bytes
     from ..replay import record_frames
     from ..turning import score_turning_point
     from ..viewer import pack_viewer, viewer_data
 
+    record = machine_free(record)  # a game at fixed effort: no machine's seconds shown
     states = replay_states(record)
     verify_record(record, states)  # the site publishes only what its moves give
     frames = list(record_frames(record, states, max_frames=None))

@@ -46,6 +46,7 @@ def site_schedule(
     params: Mapping[str, Any] | None = None,
     seeds: int = 1,
     gauntlet: bool = True,
+    efforts: Mapping[str, int] | None = None,
 ) -> list[GameSpec]:
     """The games of one game's tournament in a build (see the module docstring).
 
@@ -69,6 +70,9 @@ def site_schedule(
         Games per scheduled seating.
     gauntlet : bool
         Whether the simpler bots play (when False, only the main round is played).
+    efforts : mapping, optional
+        Bot name -> fixed effort per move (:class:`~atlas.arena.tournament.GameSpec`);
+        a bot it names plays by its effort, not the clock.
 
     Returns
     -------
@@ -104,7 +108,9 @@ def site_schedule(
             chosen = [main[(cursor + j) % len(main)] for j in range(per)]
             cursor += per
         specs += [
-            GameSpec.on_map(game_map, seating, seed, params=params, time_limit=time_limit)
+            GameSpec.on_map(
+                game_map, seating, seed, params=params, time_limit=time_limit, efforts=efforts
+            )
             for seating in chosen
             for seed in range(int(seeds))
         ]
@@ -113,7 +119,14 @@ def site_schedule(
         for j, seating in enumerate(_gauntlet_seatings(strong, simple, n)):
             game_map = by_size[j % len(by_size)]
             specs += [
-                GameSpec.on_map(game_map, seating, seed, params=params, time_limit=time_limit)
+                GameSpec.on_map(
+                    game_map,
+                    seating,
+                    seed,
+                    params=params,
+                    time_limit=time_limit,
+                    efforts=efforts,
+                )
                 for seed in range(int(seeds))
             ]
     return specs

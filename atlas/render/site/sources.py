@@ -250,6 +250,11 @@ def game_entries(
 
 
 def public_json(rec: Any) -> dict[str, Any]:
-    data = rec.public_json()
+    """What the site publishes of a record: no ``stderr``, no timestamp, and none of the
+    seconds of its seats played at fixed effort (:func:`atlas.sim.records.machine_free`),
+    so that a game's file and name are the same whatever machine played it."""
+    from ...sim.records import machine_free
+
+    data = machine_free(rec).public_json()
     data.pop("created", None)
     return data

@@ -74,15 +74,19 @@ def plan_tournament(
     game_filter: Sequence[str] | None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
     fairness: int = 0,
+    effort: int = 1,
 ) -> SiteTournament:
     """Schedule the tournament (:func:`~atlas.render.site.schedule.site_schedule` with
     each game's :class:`~atlas.render.painter.SitePlan`, its parameters overridden by
     ``params[game]``; none with ``games_per`` 0) and ``fairness`` groups of fairness
     games on each map (:func:`atlas.arena.fairness.fairness_specs`: the strongest bot
     in every seat, at the tournament's time and parameters), and look each game up in
-    the cache."""
+    the cache.  Built-in bots play at their default effort times ``effort``
+    (:func:`atlas.bots.registry.bot_efforts`) unless ``time_limit`` asks for the clock;
+    programs always play by the clock."""
     from ...arena.fairness import DEFAULT_OPENING, fairness_specs
     from ...bots import bot_names
+    from ...bots.registry import bot_efforts
     from ...sim.records import record_from_json
 
     plan = SiteTournament()
@@ -96,6 +100,7 @@ def plan_tournament(
         site = render_of(game).site_plan
         game_params = {**site.params, **(params or {}).get(game, {})}
         limit = site.time if time_limit is None else time_limit
+        efforts = bot_efforts(game, effort) if time_limit is None else None
         free = {m.name: int(m.free.sum()) for m in maps}
         first = len(plan.specs)
         if games_per > 0 and len(names) >= 2:
@@ -109,6 +114,7 @@ def plan_tournament(
                 params=game_params,
                 seeds=games_per,
                 gauntlet=site.gauntlet,
+                efforts=efforts,
             ):
                 plan.cost[spec.key] = (
                     limit
@@ -124,6 +130,7 @@ def plan_tournament(
                 params=game_params,
                 time_limit=limit,
                 opening=DEFAULT_OPENING,
+                efforts=efforts,
             ):
                 plan.cost[spec.key] = limit * max(free.get(spec.map_name, 1), 1) * 3
                 plan.fairness.add(len(plan.specs))

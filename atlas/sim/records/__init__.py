@@ -15,7 +15,7 @@ The format (``"format": "atlas-replay", "version": 1``)::
       "map": {"name": "ring", "hash": "<sha256 of the canonical map text>",
               "text": "<the map in its file format>"},
       "params": {...},
-      "players": [{"name": "random", "kind": "builtin"},
+      "players": [{"name": "apex", "kind": "builtin", "effort": 100},
                   {"name": "mybot", "kind": "external", "command": "./mybot"}],
       "seed": 7,
       "turns": [{"moves": {"0": 2, "1": null}, "times": {"0": 0.0004, "1": 1.0},
@@ -47,6 +47,13 @@ them (atlas's own readers before them did), and records without them load as bef
 is private (a bot's diagnostics may hold anything): :meth:`Record.public_json` drops it
 and a record without it loads with empty texts.  ``created`` is informative only and is
 kept out of equality, so the same seed gives an equal record.
+
+A player's ``effort`` (optional) says that a built-in bot played at that fixed effort per
+move (:attr:`atlas.bots.base.BotBase.effort`) instead of by the clock; records without it
+(older ones, and every seat on the clock) load as before.  Such a seat's moves depend on
+the map, the players, the efforts, the seed and the rules alone; its ``times``, ``cpu``
+and ``late`` are still the machine's, and what a site publishes of the game leaves them
+out (:func:`machine_free`).
 
 Records are game-agnostic: every game-specific step goes through the game's ``GAME``
 object (:mod:`atlas.sim.base`).

@@ -49,6 +49,20 @@ __all__ = [
 # --------------------------------------------------------------------------- JSON -> Record
 
 
+#: The largest effort a record may say (a bound like the readers' others).
+MAX_EFFORT = 1 << 40
+
+
+def _effort(ck: Any, p: Mapping[str, Any], where: str) -> int | None:
+    """A player's optional ``effort`` (a positive integer; absent in older records)."""
+    effort = ck.get(p, "effort", (int, type(None)), where, optional=True)
+    if effort is None:
+        return None
+    if not 0 < effort <= MAX_EFFORT:
+        raise ck.fail(f"field {where}'effort' should be from 1 to {MAX_EFFORT}, got {effort}")
+    return int(effort)
+
+
 class _Checker:
     """Typed field access that raises :class:`RecordError` naming the file and field."""
 
@@ -152,10 +166,10 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
             PlayerEntry(
                 ck.get(p, "name", str, where),
                 kind,
-                *(
-                    ck.get(p, key, (str, type(None)), where, optional=True)
-                    for key in ("command", "bot", "digest")
-                ),
+                command=ck.get(p, "command", (str, type(None)), where, optional=True),
+                bot=ck.get(p, "bot", (str, type(None)), where, optional=True),
+                digest=ck.get(p, "digest", (str, type(None)), where, optional=True),
+                effort=_effort(ck, p, where),
             )
         )
     n = len(players)

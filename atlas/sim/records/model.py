@@ -12,7 +12,7 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +42,7 @@ __all__ = [
     "clean_info",
     "truncate_stderr",
     "utc_timestamp",
+    "machine_free",
 ]
 
 FORMAT = "atlas-replay"
@@ -78,7 +79,9 @@ class PlayerEntry:
     ``external``; a built-in bot's registered name is ``bot`` (``None``: the same as
     ``name``); an external program has its ``command`` and, when its program file was
     found, the SHA-256 ``digest`` of that file's bytes.  :attr:`identity` tells players
-    apart whatever they are called.
+    apart whatever they are called.  ``effort``: a built-in bot that played at a fixed
+    effort per move (:attr:`atlas.bots.base.BotBase.effort`), else ``None`` (it played
+    by the clock; records written before efforts load so).
     """
 
     name: str
@@ -86,6 +89,7 @@ class PlayerEntry:
     command: str | None = None
     bot: str | None = None
     digest: str | None = None
+    effort: int | None = None
 
     @property
     def identity(self) -> str:
@@ -369,9 +373,29 @@ def clean_info(info: Any) -> dict[str, float]:
     return out
 
 
+def machine_free(record: Record) -> Record:
+    """``record`` without what the machine, not the game, decided for its seats played at
+    fixed effort (:attr:`PlayerEntry.effort`): their answers' seconds, CPU seconds and
+    late entries.  A game at fixed effort is a function of its map, players, efforts,
+    seed and rules; what a site publishes of it is then the same on any machine.
+    Records whose seats all play by the clock come back as they are."""
+    fixed = {seat for seat, p in enumerate(record.players) if p.effort}
+    if not fixed:
+        return record
+
+    def keep(values: Mapping[PlayerId, Any]) -> dict[PlayerId, Any]:
+        return {s: v for s, v in values.items() if s not in fixed}
+
+    turns = tuple(
+        replace(t, times=keep(t.times), cpu=keep(t.cpu), late=keep(t.late))
+        for t in record.turns
+    )
+    return replace(record, turns=turns)
+
+
 def _player_json(p: PlayerEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"name": p.name, "kind": p.kind}
-    for key in ("command", "bot", "digest"):
+    for key in ("command", "bot", "digest", "effort"):
         if getattr(p, key) is not None:
             out[key] = getattr(p, key)
     return out
@@ -421,8 +445,14 @@ def _as_player(p: PlayerEntry | Mapping[str, Any] | str) -> PlayerEntry:
     command = p.get("command")
     if command is not None and not isinstance(command, str):
         command = " ".join(str(c) for c in command)
+    effort = p.get("effort")
     return PlayerEntry(
-        str(p["name"]), str(p.get("kind", "builtin")), command, p.get("bot"), p.get("digest")
+        str(p["name"]),
+        str(p.get("kind", "builtin")),
+        command,
+        p.get("bot"),
+        p.get("digest"),
+        None if effort is None else int(effort),
     )
 
 

@@ -1,6 +1,6 @@
 """The built-in connect5 bots: the seed's window minimax and a bitboard negamax."""
 
-__all__ = ["BOTS", "ABOUT"]
+__all__ = ["BOTS", "EFFORT", "ABOUT"]
 
 #: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
 BOTS = {
@@ -8,6 +8,11 @@ BOTS = {
     "window4": "atlas.games.connect5.bots.window:Window4Bot",
     "strong": "atlas.games.connect5.bots.strong:StrongConnect5Bot",
 }
+
+#: Each bot's default effort per move (:attr:`atlas.bots.base.BotBase.effort`): polls
+#: of its search's clock (``docs/bots.md``); ``random`` reads none, and ``window4``'s
+#: clock only guards its fixed depth 4.
+EFFORT = {"window4": 20, "strong": 10}
 
 #: What each bot does, and its files (see :mod:`atlas.bots.registry`).
 ABOUT = {

@@ -1,6 +1,6 @@
 """The built-in isolation bots: the seed's phased alpha-beta and a stronger search."""
 
-__all__ = ["BOTS", "ABOUT"]
+__all__ = ["BOTS", "EFFORT", "ABOUT"]
 
 #: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
 BOTS = {
@@ -8,6 +8,10 @@ BOTS = {
     "phased": "atlas.games.isolation.bots.phased:PhasedIsolationBot",
     "strong": "atlas.games.isolation.bots.strong:StrongIsolationBot",
 }
+
+#: Each bot's default effort per move (:attr:`atlas.bots.base.BotBase.effort`): polls
+#: of its search's clock (``docs/bots.md``); ``random`` reads none.
+EFFORT = {"phased": 20, "strong": 40}
 
 #: What each bot does, and its files (see :mod:`atlas.bots.registry`).
 ABOUT = {

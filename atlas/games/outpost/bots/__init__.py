@@ -2,7 +2,7 @@
 rungs, and a planner (coverage targets, coordinated outposts, a lookahead over the
 seasons, defence of the supply lines)."""
 
-__all__ = ["BOTS", "ABOUT"]
+__all__ = ["BOTS", "EFFORT", "ABOUT"]
 
 #: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
 BOTS = {
@@ -12,6 +12,11 @@ BOTS = {
     "defender": "atlas.games.outpost.bots.heuristic:DefenderOutpostBot",
     "planner": "atlas.games.outpost.bots.planner:PlannerOutpostBot",
 }
+
+#: Each bot's default effort per move (:attr:`atlas.bots.base.BotBase.effort`): polls
+#: of its planning clock, one per outpost planned (the heuristics) or per step of the
+#: planner's passes (``docs/bots.md``); ``random`` reads none.
+EFFORT = {"greedy": 64, "balanced": 64, "defender": 64, "planner": 20}
 
 #: What each bot does, and its files (see :mod:`atlas.bots.registry`).
 ABOUT = {

@@ -1,6 +1,6 @@
 """The built-in tron bots: a greedy filler and four searches on Voronoi territory."""
 
-__all__ = ["BOTS", "ABOUT", "SERVED"]
+__all__ = ["BOTS", "EFFORT", "ABOUT", "SERVED"]
 
 #: Bot name -> ``"module:factory"``, from the simplest (see :mod:`atlas.bots.registry`).
 BOTS = {
@@ -11,6 +11,13 @@ BOTS = {
     "frontline": "atlas.games.tron.bots.frontline:FrontlineBot",
     "apex": "atlas.games.tron.bots.apex:ApexBot",
 }
+
+#: Each bot's default effort per move (:attr:`atlas.bots.base.BotBase.effort`): polls
+#: of its search's clock, what ``atlas build`` and ``atlas play`` give built-in bots
+#: unless ``--time`` asks for the clock (``docs/bots.md`` gives the nodes of a poll and
+#: the time of a move).  ``random`` and ``wallhugger`` read no clock: effort changes
+#: nothing for them.
+EFFORT = {"voronoi": 100, "chambers": 100, "frontline": 100, "apex": 100}
 
 #: What each bot does, and its files (see :mod:`atlas.bots.registry`).
 ABOUT = {

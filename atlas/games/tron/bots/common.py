@@ -40,7 +40,7 @@ from ....analysis.grid import BLOCKED, FREE
 from ....analysis.parity import parity_kernel
 from ....analysis.voronoi import voronoi_kernel
 from ....bots.base import BotBase
-from ....bots.search import clock_now, gc_paused, on_clock, stop_time
+from ....bots.search import clock_now, effort_active, gc_paused, on_clock, stop_time
 from ....jit import numba
 
 __all__ = [
@@ -394,10 +394,13 @@ class TronBot(BotBase):
         time; the search reads :func:`~atlas.bots.search.clock_now` (the processor's
         clock inside :func:`~atlas.bots.search.processor_clock`).
         """
+        # a move that does not search says nothing: no figures of the last move, nor of
+        # the warm-up's tiny boards, which only the first bot of a process plays
+        self.last_info = {}
         deadline = on_clock(deadline)
         now = clock_now()
         stop = self.stop_time(deadline, now)
-        if self.fixed_depth > 0:
+        if self.fixed_depth > 0 and not effort_active():
             stop = min(stop, now + FIXED_DEPTH_CLOCK)
         grid, me, opp = board_from_state(state, player)
         h, w = np.asarray(state.blocked).shape
