@@ -39,6 +39,8 @@ from . import stop as _stop
 from .base import BotBase
 
 __all__ = [
+    "NO_DEADLINE",
+    "no_deadline",
     "negamax",
     "NodeKernels",
     "NODE_DEFAULTS",
@@ -166,6 +168,23 @@ def on_clock(deadline: float) -> float:
     if not _CLOCK.processor:
         return deadline
     return time.thread_time() + (deadline - time.perf_counter())
+
+
+#: Seconds past now that a search with no deadline (a fixed depth) stops at: beyond any
+#: real search, and below the jump a stop request makes (:data:`~atlas.bots.stop.
+#: CLOCK_JUMP`), so SIGINT and SIGTERM still end it at its next poll.
+NO_DEADLINE = 1e8
+
+
+def no_deadline() -> float:
+    """The deadline of a search that has none (:data:`NO_DEADLINE` from now, on the
+    searches' clock, without counting as a read in effort mode)."""
+    mode = _EFFORT
+    if mode.effort > 0:
+        t = float(mode.polls)
+    else:
+        t = time.thread_time() if _CLOCK.processor else time.perf_counter()
+    return t + NO_DEADLINE
 
 
 @contextlib.contextmanager

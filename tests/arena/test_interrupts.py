@@ -137,6 +137,44 @@ def test_the_search_kernel_ends_at_its_next_clock_poll():
     assert stop.requested() == signal.SIGINT
 
 
+@pytest.mark.parametrize("name", ["voronoi", "apex"])
+def test_a_fixed_depth_search_ends_at_its_next_clock_poll(name):
+    """A search at a fixed depth has no deadline, yet a stop request ends it: its
+    deadline is far (``NO_DEADLINE``) but below the clock's jump on a stop."""
+    from atlas.bots.registry import make_bot
+
+    gm = atlas.read_map(ROOMS, "tron")
+    state = atlas.sim.get_game("tron").initial_state(gm, None)
+    bot = make_bot("tron", name, 0)
+    bot.start(gm, {}, 0)
+    bot.fixed_depth = 2
+    bot.move(state.copy(), 0, time.perf_counter() + 60.0)  # kernels loaded or compiled
+    bot.fixed_depth = 60  # far more than a move's worth of search on this open map
+    timer = threading.Timer(0.5, stop.request, args=(signal.SIGINT,))
+    t0 = time.perf_counter()
+    timer.start()
+    try:
+        move = bot.move(state.copy(), 0, time.perf_counter() + 60.0)
+    except KeyboardInterrupt:
+        move = None
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - t0 < BOUND
+    assert move is None or move in (1, 2, 3, 4)
+    assert stop.requested() == signal.SIGINT
+
+
+def test_no_deadline_is_far_yet_passed_by_the_clock_of_a_stop():
+    from atlas.bots import search
+
+    assert search.no_deadline() > search.clock_now() + search.NO_DEADLINE / 2
+    with search.effort_clock(5):  # effort mode: reading it costs no poll
+        assert search.no_deadline() == search.NO_DEADLINE
+    stop.request(signal.SIGINT)
+    # what a compiled search reads once a stop is requested is past that deadline
+    assert search._CLOCK.now() > search.no_deadline()
+
+
 def test_limits_that_cannot_end_are_refused_by_the_runner():
     gm = parse_map(BOX, game="tron", name="box")
     for bad in (float("inf"), float("nan"), 0.0):

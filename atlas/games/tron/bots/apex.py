@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ....bots.search import clock_now
+from ....bots.search import clock_now, no_deadline
 from ....jit import numba
 from .common import (
     Workspace,
@@ -233,7 +233,7 @@ def apex_deepening(
     scores, and ``tie_break``: the depth of that search, 0 if none).
     """
     if fixed_depth > 0:
-        stop, max_depth = np.inf, fixed_depth
+        stop, max_depth = no_deadline(), fixed_depth
     tables.clear()
     search = _context(grid, ws, tables, ev, draw, max_depth)._replace(stop=stop)
     tie_top = max_depth  # the tie-break search's deepest, without a fixed depth

@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ....bots.search import clock, clock_now
+from ....bots.search import clock, clock_now, no_deadline
 from ....jit import LazyKernel, built, numba
 from .common import (
     INF,
@@ -489,8 +489,8 @@ def iterative_deepening(
     depth: exact for the best, upper bounds for the others).
     """
     if fixed_depth > 0:
-        # No deadline: nothing below stops early (time left is always infinite).
-        stop, max_depth, node_limit, partial = np.inf, fixed_depth, 0, False
+        # No deadline: nothing below stops early, but a stop request still ends it.
+        stop, max_depth, node_limit, partial = no_deadline(), fixed_depth, 0, False
     # No game lasts longer than there are free cells: deeper searches add nothing.
     max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
     search = turn_context(grid, ws, ws.fbuf, mode, draw_value(mode), max_depth)
