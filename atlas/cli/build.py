@@ -26,17 +26,9 @@ def add(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the maps, one folder per game (default: atlas's own maps)",
     )
-    p.add_argument(
-        "--out", default="site", metavar="DIR", help="where the site goes (default: site)"
-    )
-    p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
-    p.add_argument(
-        "--tournament",
-        metavar="DIR",
-        action="append",
-        default=[],
-        dest="tournaments",
-        help="also publish an organiser's tournament: a folder written by "
+    common.add_site_inputs(
+        p,
+        "also publish an organiser's tournament: a folder written by "
         "atlas tournament --out, with its own standings page (repeatable; "
         "with --games 0, without the built-in round robin)",
     )

@@ -491,3 +491,20 @@ def check_bots(game: str, specs: Sequence[str], fail: Fail) -> None:
         check_specs(game, specs)
     except AtlasError as exc:
         fail(str(exc))
+
+
+def add_site_inputs(p: argparse.ArgumentParser, tournament_help: str) -> None:
+    """``--out``, ``--records`` and ``--tournament``: where a site goes and what else
+    it publishes (``atlas build``, ``atlas serve``)."""
+    p.add_argument(
+        "--out", default="site", metavar="DIR", help="where the site goes (default: site)"
+    )
+    p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
+    p.add_argument(
+        "--tournament",
+        metavar="DIR",
+        action="append",
+        default=[],
+        dest="tournaments",
+        help=tournament_help,
+    )

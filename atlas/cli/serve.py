@@ -49,17 +49,9 @@ def add(p: argparse.ArgumentParser) -> None:
         "lets every machine that reaches it read the site, and says so)",
     )
     common.add_flag(p, "--open", help="open the site in the web browser once it is built")
-    p.add_argument(
-        "--out", default="site", metavar="DIR", help="where the site goes (default: site)"
-    )
-    p.add_argument("--records", metavar="DIR", help="also publish these saved replay records")
-    p.add_argument(
-        "--tournament",
-        metavar="DIR",
-        action="append",
-        default=[],
-        dest="tournaments",
-        help="also publish (and watch) an organiser's tournament folder, written by "
+    common.add_site_inputs(
+        p,
+        "also publish (and watch) an organiser's tournament folder, written by "
         "atlas tournament --out (repeatable)",
     )
     common.add_count(
