@@ -287,7 +287,7 @@ def fairness(
     -----
     The symmetries take a few passes over the board (O(cells)); the games are ordinary
     games, ``games`` times the distinct rotations of the seating per map.  A verdict is
-    about these bots at this time a move: a map may favour a seat for strong players
+    about these bots at this effort (or time) a move: a map may favour a seat for strong players
     and not for weak ones.
 
     Examples
