@@ -290,12 +290,17 @@
     });
     ed.rings = 0;
     if (a && ed.analysedVersion === ed.version) {  // each problem ringed
+      // a format that requires a symmetry stores one cell for its whole orbit (Outpost's
+      // quarter stands for the four turns): a problem is ringed at every image
+      var whole = !!facts().symmetry;
       (a.problems || []).forEach(function (p) {
         ctx.strokeStyle = p.severity === "error" ? "#e00000" : "#d08c00";
         ctx.lineWidth = 2;
         p.cells.slice(0, 400).forEach(function (q) {
-          ctx.beginPath(); ctx.arc((q[1] + 0.5) * px, (q[0] + 0.5) * px, Math.max(7, px * 1.1), 0, 7); ctx.stroke();
-          ed.rings++;
+          (whole ? orbit(q[0], q[1]) : [q]).forEach(function (o) {
+            ctx.beginPath(); ctx.arc((o[1] + 0.5) * px, (o[0] + 0.5) * px, Math.max(7, px * 1.1), 0, 7); ctx.stroke();
+            ed.rings++;
+          });
         });
       });
     }

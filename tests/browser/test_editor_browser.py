@@ -152,12 +152,14 @@ def test_a_map_broken_by_a_stroke_shows_its_problems_ringed(served, page):
     a = _analysed(page)
     corner = [p for p in a["problems"] if p["rule"] == "corner"]
     assert corner and [0, 49] in corner[0]["cells"]
-    assert page.evaluate("window.atlasEditor.rings") >= 1
+    # the quarter's cell stands for its four turns: each of them is ringed
+    assert page.evaluate("window.atlasEditor.rings") >= 4
+    assert page.evaluate("window.atlasEditor.rings") % 4 == 0
     # a ring is drawn around the cell: red pixels on a circle about it
-    red = page.evaluate(
-        """() => {
+    ringed = """([row, col]) => {
             const ed = window.atlasEditor, cv = document.getElementById("ed-canvas");
-            const px = ed.px, cx = 49.5 * px, cy = 0.5 * px, rad = Math.max(7, px * 1.1);
+            const px = ed.px, cx = (col + 0.5) * px, cy = (row + 0.5) * px;
+            const rad = Math.max(7, px * 1.1);
             const d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
             let n = 0;
             for (let t = 0; t < 64; t++) {
@@ -169,8 +171,9 @@ def test_a_map_broken_by_a_stroke_shows_its_problems_ringed(served, page):
             }
             return n;
         }"""
-    )
-    assert red >= 3
+    # the named cell and its three turns
+    for cell in ((0, 49), (50, 0), (99, 50), (49, 99)):
+        assert page.evaluate(ringed, list(cell)) >= 3, cell
     text = page.inner_text("#ed-analysis")
     assert "corner" in text
     ms = page.evaluate("window.atlasEditor.lastMs")
