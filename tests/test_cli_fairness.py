@@ -180,3 +180,29 @@ def test_validate_keeps_its_fairness_games_in_the_cache_unless_told_not_to(
     capsys.readouterr()
     # the strongest bot in the four seats: one distinct seating, two seeds
     assert given == [(tmp_path / "kept", 2), (None, 2), (Path(".atlas-cache"), 2)]
+
+
+def test_validate_plays_its_fairness_games_at_effort_unless_given_a_time(
+    tmp_path, capsys, monkeypatch
+):
+    """As ``atlas fairness`` does: the built-in bots play at their effort (the games'
+    specs say it, so the cache keys on it), and by the clock only with ``--time``."""
+    import atlas.render.site.tournament as site_tournament
+
+    seen: list[tuple[tuple[tuple[str, int], ...], float]] = []
+
+    def play_cached(specs, cache, **kwargs):
+        seen.extend((s.efforts, s.time_limit) for s in specs)
+        return []
+
+    monkeypatch.setattr(site_tournament, "play_cached", play_cached)
+    outpost = ROOT / "tests" / "data" / "outpost-maps" / "map1.txt"
+    argv = ["validate", str(outpost), "--fairness", "1", "--jobs", "1", "--json", "--no-cache"]
+    assert main(argv) == 0
+    assert main([*argv, "--effort", "3"]) == 0
+    assert main([*argv, "--time", "0.5"]) == 0
+    capsys.readouterr()
+    default, tripled, timed = seen
+    assert default[0] and all(e > 0 for _, e in default[0])
+    assert [3 * e for _, e in default[0]] == [e for _, e in tripled[0]]
+    assert timed == ((), 0.5)

@@ -508,3 +508,21 @@ def add_site_inputs(p: argparse.ArgumentParser, tournament_help: str) -> None:
         dest="tournaments",
         help=tournament_help,
     )
+
+
+def add_effort_or_time(p: argparse.ArgumentParser, program_time: float) -> None:
+    """``--time`` and ``--effort`` of commands that play fairness games (``atlas
+    fairness``, ``atlas validate --fairness``): built-in bots at their effort by
+    default, the clock when ``--time`` is given."""
+    add_time(
+        p,
+        None,
+        f"seconds per move by the clock, for built-in bots too (default: built-in bots "
+        f"play at fixed effort, programs get {program_time:g} s a move)",
+    )
+    add_count(
+        p,
+        "--effort",
+        1,
+        "built-in bots play at N times their default effort per move (default 1; docs/bots.md)",
+    )

@@ -46,18 +46,7 @@ def add(p: argparse.ArgumentParser) -> None:
         f"games per seating, each a new seed (default {DEFAULT_GAMES}; 0: the exact "
         "facts alone)",
     )
-    common.add_time(
-        p,
-        None,
-        f"seconds per move by the clock, for built-in bots too (default: built-in bots "
-        f"play at fixed effort, programs get {DEFAULT_TIME:g} s a move)",
-    )
-    common.add_count(
-        p,
-        "--effort",
-        1,
-        "built-in bots play at N times their default effort per move (default 1; docs/bots.md)",
-    )
+    common.add_effort_or_time(p, DEFAULT_TIME)
     common.add_count(
         p,
         "--opening",

@@ -50,7 +50,9 @@ def add(p: argparse.ArgumentParser) -> None:
         "add each valid map's fairness report, with N games per seating (0: its "
         "symmetries and exact facts alone); the games go through the build's cache",
     )
-    common.add_time(p, None, "seconds per move of the fairness games (default 0.1)")
+    from ..arena.fairness import DEFAULT_TIME
+
+    common.add_effort_or_time(p, DEFAULT_TIME)
     common.add_count(
         p, "--jobs", 1, "worker processes for the fairness games (default: one per core)"
     )
@@ -120,7 +122,8 @@ def _fairness(
     found = fairness_report(
         maps,
         games=args.fairness,
-        time_limit=args.time or DEFAULT_TIME,
+        time_limit=DEFAULT_TIME if args.time is None else args.time,
+        effort=0 if args.time is not None else (args.effort or 1),
         play=lambda specs: play_cached(
             specs, cache, jobs=args.jobs, progress=common.progress(args), log=say
         ),
