@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -35,6 +35,7 @@ __all__ = [
     "parse_grid",
     "parse_header_grid",
     "format_grid",
+    "first_word_is",
 ]
 
 #: A line of two whole numbers (signs allowed): tron's size line, an outpost cell.
@@ -247,3 +248,15 @@ def format_grid(
     for label, (r, c) in zip("123456789", starts):
         chars[r, c] = label
     return header + "\n" + "".join("".join(row) + "\n" for row in chars)
+
+
+def first_word_is(word: str) -> Callable[[Sequence[str]], bool]:
+    """A format's ``recognise``: a file whose first meaningful line starts with ``word``
+    (the game's name, for the formats whose header names their game)."""
+
+    def recognise(lines: Sequence[str]) -> bool:
+        head = lines[0].split() if lines else []
+        return bool(head) and head[0] == word
+
+    recognise.__doc__ = f"A first line that starts with the word ``{word}``."
+    return recognise

@@ -7,13 +7,11 @@ walls and no starts; ``INAROW`` (how many in a row win) is kept in the map's ``m
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from ...errors import MapFormatError
 from ...maps import BoardFacts, GameMap, MapFormat
-from ...maps.text import header_number, shown, split_lines, strip_comments
+from ...maps.text import first_word_is, header_number, shown, split_lines, strip_comments
 
 __all__ = ["FORMAT", "parse", "format_text", "recognise", "inarow_of"]
 
@@ -65,10 +63,8 @@ def format_text(game_map: GameMap) -> str:
     return f"{GAME} {g.width} {g.height} {inarow_of(g)}\n"
 
 
-def recognise(lines: Sequence[str]) -> bool:
-    """A first line that starts with the word ``connect5``."""
-    head = lines[0].split()
-    return bool(head) and head[0] == GAME
+#: A file whose first meaningful line starts with the game's name is one of its maps.
+recognise = first_word_is(GAME)
 
 
 FORMAT = MapFormat(

@@ -8,11 +8,9 @@ are comments.  ``docs/formats.md`` describes it for map authors.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ...errors import MapFormatError
 from ...maps import BoardFacts, GameMap, MapFormat
-from ...maps.text import format_grid, parse_header_grid
+from ...maps.text import first_word_is, format_grid, parse_header_grid
 
 __all__ = ["FORMAT", "VARIANTS", "parse", "format_text", "recognise"]
 
@@ -54,10 +52,8 @@ def format_text(game_map: GameMap) -> str:
     return format_grid(g.blocked, g.starts, header, free=".", wall="#")
 
 
-def recognise(lines: Sequence[str]) -> bool:
-    """A first line that starts with the word ``isolation``."""
-    head = lines[0].split()
-    return bool(head) and head[0] == GAME
+#: A file whose first meaningful line starts with the game's name is one of its maps.
+recognise = first_word_is(GAME)
 
 
 FORMAT = MapFormat(
