@@ -122,3 +122,20 @@ def test_unknown_overlay_is_an_argument_error_in_the_api(tmp_path, tron_game):
         record_gif_bytes(rec, overlay="nope")
     out = rec.gif(tmp_path / "v.gif", overlay="voronoi")
     assert out.stat().st_size > 0
+
+
+def test_connect5_threat_rings():
+    from atlas.games.connect5.painter import threat_cells
+
+    c5 = parse_map("connect5 7 6 4\n", game="connect5", name="small")
+    rec = play_record("connect5", c5, seed=4)
+    states = replay_states(rec)
+    frames = list(record_frames(rec, states, overlay="threats"))
+    assert len(frames) == len(states)
+    seen = 0
+    for frame, state in zip(frames, states):
+        want = {cell for cell, _ in threat_cells(state.board, int(state.inarow))}
+        rings = {m.cell for m in frame.marks if m.shape == "ring" and m.color != P.WARNING}
+        assert rings == want
+        seen += len(want)
+    assert seen > 0
