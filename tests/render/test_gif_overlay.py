@@ -139,3 +139,23 @@ def test_connect5_threat_rings():
         assert rings == want
         seen += len(want)
     assert seen > 0
+
+
+def test_outpost_supply_lines():
+    from atlas.games.outpost.painter import supply_paths
+
+    lines = [f"{x} {y}" for x in range(15, 35) for y in range(15, 40)]
+    gm = parse_map("\n".join(lines) + "\n", game="outpost", name="lake")
+    rec = play_record("outpost", gm, seed=5, params={"T": 40})
+    states = replay_states(rec)
+    frames = list(record_frames(rec, states, max_frames=10, overlay="supply"))
+    plain = list(record_frames(rec, states, max_frames=10))
+    assert len(frames) == len(plain)
+    frame, state = frames[-1], states[frames[-1].turn]
+    for seat in range(4):
+        posts = [(int(r), int(c)) for r, c in state.outposts[seat]]
+        want = {c for p in supply_paths(gm, state.owner, posts, seat) if p for c in p}
+        dots = {
+            m.cell for m in frame.marks if m.shape == "dot" and m.color == P.PLAYER_DARK[seat]
+        }
+        assert dots == want and want
