@@ -52,13 +52,22 @@ def save_record(
     return out
 
 
-def save_gif(record: Record, path: StrPath, *, force: bool = False) -> Path:
-    """:meth:`Record.gif`: ``path`` checked, the game drawn there."""
+def save_gif(
+    record: Record, path: StrPath, *, force: bool = False, overlay: str | None = None
+) -> Path:
+    """:meth:`Record.gif`: ``path`` and ``overlay`` checked, the game drawn there."""
     from ..fsutil import check_output_path
-    from ..render.gif import is_atlas_gif, write_gif
+    from ..render.gif import check_overlay, is_atlas_gif, write_gif
 
+    if overlay is not None:
+        if not isinstance(overlay, str):
+            raise ArgumentError(f"overlay: expected an overlay's name, got {short(overlay)}")
+        try:
+            check_overlay(record.game, overlay)
+        except ValueError as exc:
+            raise ArgumentError(f"overlay: {exc}") from None
     out = check_output_path(path_of(path, "path"), ours=is_atlas_gif, force=force)
-    write_gif(record, out)
+    write_gif(record, out, overlay=overlay)
     return out
 
 

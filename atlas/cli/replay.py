@@ -25,23 +25,36 @@ def add(p: argparse.ArgumentParser) -> None:
         help="the GIF to write (default: RECORD's name with .gif, beside it; "
         "an existing file is overwritten only when named here)",
     )
+    p.add_argument(
+        "--overlay",
+        metavar="NAME",
+        help="draw one overlay of the viewer's on every frame, one the record's game "
+        "draws in GIFs (voronoi, articulation, reachable, ...; an unknown name lists "
+        "the game's)",
+    )
     common.add_output(p, "--gif", "FILE", "the GIF to write (older spelling of OUT.gif)")
     common.add_json(p, "what was written")
 
 
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
-    from ..render.gif import write_gif
+    from ..render.gif import check_overlay, write_gif
     from ..sim.records import load_record
 
     out = _replay_out(args, fail)
     record = load_record(args.record)
-    write_gif(record, out)
+    if args.overlay is not None:
+        try:
+            check_overlay(record.game, args.overlay)
+        except ValueError as exc:
+            fail(str(exc))
+    write_gif(record, out, overlay=args.overlay)
     if args.json:
         common.print_json(
             {
                 "record": args.record,
                 "gif": str(out),
                 "turns": len(record.turns),
+                "overlay": args.overlay,
                 "bytes": out.stat().st_size,
             }
         )

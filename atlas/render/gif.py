@@ -32,7 +32,15 @@ from .frames import compose, legend_band
 from .registry import render_of
 from .replay import record_frames
 
-__all__ = ["encode_gif", "record_gif_bytes", "write_gif", "is_atlas_gif", "HOLD_LAST_MS"]
+__all__ = [
+    "encode_gif",
+    "record_gif_bytes",
+    "write_gif",
+    "is_atlas_gif",
+    "gif_overlays",
+    "check_overlay",
+    "HOLD_LAST_MS",
+]
 
 #: How long the last frame stays up.
 HOLD_LAST_MS = 2500
@@ -100,6 +108,22 @@ def is_atlas_gif(path: Any) -> bool:
     return starts_with(Path(path), (ATLAS_MARK,))
 
 
+def gif_overlays(game: str) -> tuple[str, ...]:
+    """The overlays a GIF of ``game`` may carry (its painter's
+    :meth:`~atlas.render.painter.GameRender.gif_overlays`)."""
+    return tuple(render_of(game).gif_overlays())
+
+
+def check_overlay(game: str, overlay: str) -> str:
+    """``overlay`` when a GIF of ``game`` may carry it; else a ``ValueError`` naming the
+    game's overlays."""
+    names = gif_overlays(game)
+    if overlay not in names:
+        known = ", ".join(names) if names else "none"
+        raise ValueError(f"{game} has no GIF overlay {overlay!r} (its overlays: {known})")
+    return overlay
+
+
 def _player_names(record: Any) -> list[str]:
     return [p.name for p in record.players]
 
@@ -113,11 +137,13 @@ def record_gif_bytes(
     frame_ms: int | None = None,
     hold_last_ms: int = HOLD_LAST_MS,
     frames: Sequence[Any] | None = None,
+    overlay: str | None = None,
 ) -> bytes:
     """The GIF of a replay record, as bytes (see :func:`write_gif`).
 
     ``frames`` (from :func:`~atlas.render.replay.record_frames`) skips drawing them
-    again when the caller already has them.
+    again when the caller already has them.  ``overlay``: one of the game's
+    :func:`gif_overlays`, drawn on every frame (:func:`check_overlay` first).
     """
     game_map = record.game_map()
     info = get_info(record.game)
@@ -133,7 +159,11 @@ def record_gif_bytes(
         outcome = "draw" if result.reason in ("draw", "win") else result.reason
     images = []
     if frames is None:
-        frames = list(record_frames(record, states=states, max_frames=max_frames))
+        if overlay is not None:
+            check_overlay(record.game, overlay)
+        frames = list(
+            record_frames(record, states=states, max_frames=max_frames, overlay=overlay)
+        )
     for i, frame in enumerate(frames):
         right = outcome if i == len(frames) - 1 else record.map.name
         images.append(compose(frame, k, header_right=right, legend=legend))
@@ -150,7 +180,7 @@ def write_gif(record: Any, path: str | os.PathLike[str], **options: Any) -> None
     turn number and the map (the result on the last frame), a legend of the players
     with their colours and shapes, the last frame held longer.  Keyword options are
     those of :func:`record_gif_bytes` (``max_frames``, ``cell_px``, ``frame_ms``,
-    ``hold_last_ms``).
+    ``hold_last_ms``, ``overlay``).
     """
     from ..fsutil import write_atomically
 

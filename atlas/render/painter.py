@@ -172,6 +172,19 @@ class GameRender(abc.ABC):
         """
         return None
 
+    def gif_overlays(self) -> tuple[str, ...]:
+        """The overlays a replay GIF may carry (``atlas replay --overlay NAME``), named
+        as the viewer names them (:meth:`overlays`).  Default: none."""
+        return ()
+
+    def overlay_frame(
+        self, frame: Frame, state: Any, name: str, game_map: GameMap, params: Mapping[str, Any]
+    ) -> Frame:
+        """``frame`` (the frame of ``state``) with the overlay ``name`` drawn on it, one
+        of :meth:`gif_overlays`: a light tint of the free cells and a few marks, in
+        palette indices.  Default: the game has none, so any name is a ``ValueError``."""
+        raise ValueError(f"no GIF overlay {name!r}")
+
     def turning_points(
         self,
         game_map: GameMap,

@@ -44,18 +44,25 @@ class Connect5Painter(Painter):
         return Frame(grid, marks, int(state.turn))
 
 
-def open_threats(board: np.ndarray, inarow: int) -> tuple[int, int]:
-    """Each seat's open threats: the empty cells where its disc would complete a line
-    of ``inarow`` (playable now or later, as in Allis's threat analysis)."""
-    out = [0, 0]
+def threat_cells(board: np.ndarray, inarow: int) -> list[tuple[tuple[int, int], int]]:
+    """Each seat's open threats as ``(cell, seat)``: the empty cells where its disc
+    would complete a line of ``inarow`` (playable now or later, as in Allis's threat
+    analysis)."""
+    out = []
     work = np.array(board, dtype=np.int8, copy=True)
     for r, c in np.argwhere(work == 0):
         for seat in (0, 1):
             work[r, c] = seat + 1
             if is_winning_drop(work, int(r), int(c), inarow):
-                out[seat] += 1
+                out.append(((int(r), int(c)), seat))
         work[r, c] = 0
-    return out[0], out[1]
+    return out
+
+
+def open_threats(board: np.ndarray, inarow: int) -> tuple[int, int]:
+    """Each seat's number of open threats (:func:`threat_cells`)."""
+    seats = [seat for _, seat in threat_cells(board, inarow)]
+    return seats.count(0), seats.count(1)
 
 
 def threat_series(states: Sequence[Any]) -> Series:
@@ -88,6 +95,25 @@ class Connect5Render(GameRender):
             "seats": [P.PLAYER[0], P.PLAYER[1]],
             "args": {"inarow": int(inarow)},
         }
+
+    def gif_overlays(self) -> tuple[str, ...]:
+        return ("threats",)
+
+    def overlay_frame(
+        self, frame: Frame, state: Any, name: str, game_map: GameMap, params: Mapping[str, Any]
+    ) -> Frame:
+        """``threats``: a ring in the seat's colour on each empty cell where its disc
+        would complete a line (:func:`threat_cells`; grey: both seats')."""
+        if name != "threats":
+            return super().overlay_frame(frame, state, name, game_map, params)
+        seats: dict[tuple[int, int], set[int]] = {}
+        for cell, seat in threat_cells(state.board, int(state.inarow)):
+            seats.setdefault(cell, set()).add(seat)
+        rings = [
+            Mark(cell, "ring", P.DISPUTED if len(who) > 1 else P.PLAYER[min(who)], None)
+            for cell, who in seats.items()
+        ]
+        return Frame(frame.grid, frame.marks + rings, frame.turn, frame.caption)
 
     def move_text(self, move: Any) -> str | None:
         """A column (0-based in the record) as ``col c``."""

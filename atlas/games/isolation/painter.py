@@ -46,6 +46,45 @@ class IsolationPainter(Painter):
         return Frame(grid, marks, int(state.turn))
 
 
+_KING = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+_KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+
+
+def reachable(free: Any, start: tuple[int, int], knight: bool) -> Any:
+    """The free squares a piece on ``start`` could reach in moves of its own (a queen's
+    reach is its king-step region; a knight's, its jumps'), as a boolean grid."""
+    rows, cols = free.shape
+    seen = np.zeros_like(free, dtype=bool)
+    todo = [start]
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in _KNIGHT if knight else _KING:
+            q = (r + dr, c + dc)
+            if 0 <= q[0] < rows and 0 <= q[1] < cols and free[q] and not seen[q]:
+                seen[q] = True
+                todo.append(q)
+    return seen
+
+
+def reachable_overlay(frame: Frame, state: Any) -> Frame:
+    """``frame`` with a dot on every free square a piece could reach, the other
+    standing still: in the seat's trail colour, grey for both (an unplaced piece
+    reaches every free square)."""
+    free = ~np.asarray(state.blocked, dtype=bool)
+    rows, cols = free.shape
+    reach = []
+    for r, c in cells_of(state.pos):
+        inside = 0 <= r < rows and 0 <= c < cols
+        reach.append(reachable(free, (r, c), state.variant == "knight") if inside else free)
+    dots = []
+    for r, c in zip(*np.nonzero(reach[0] | reach[1])):
+        cell = (int(r), int(c))
+        both = reach[0][cell] and reach[1][cell]
+        colour = P.DISPUTED if both else P.PLAYER_TRAIL[0 if reach[0][cell] else 1]
+        dots.append(Mark(cell, "dot", colour, None))
+    return Frame(frame.grid, dots + frame.marks, frame.turn, frame.caption)
+
+
 def mobility_series(states: Sequence[Any]) -> Series:
     """Each piece's mobility after every move: the squares it could move to if it were
     its turn (an unplaced piece: every free square)."""
@@ -78,6 +117,18 @@ class IsolationRender(DuelRender):
             "seats": [P.PLAYER[0], P.PLAYER[1]],
             "args": {"moves": str(variant)},
         }
+
+    def gif_overlays(self) -> tuple[str, ...]:
+        return ("reachable",)
+
+    def overlay_frame(
+        self, frame: Frame, state: Any, name: str, game_map: GameMap, params: Mapping[str, Any]
+    ) -> Frame:
+        """``reachable``: dots on the squares each piece could reach
+        (:func:`reachable_overlay`)."""
+        if name == "reachable":
+            return reachable_overlay(frame, state)
+        return super().overlay_frame(frame, state, name, game_map, params)
 
     def move_text(self, move: Any) -> str | None:
         """``[row, col]`` as ``row r, col c``."""

@@ -333,6 +333,28 @@ class OutpostRender(GameRender):
             },
         }
 
+    def gif_overlays(self) -> tuple[str, ...]:
+        return ("supply",)
+
+    def overlay_frame(
+        self, frame: Frame, state: Any, name: str, game_map: GameMap, params: Mapping[str, Any]
+    ) -> Frame:
+        """``supply``: a shortest supply line of every outpost back home, dotted in its
+        empire's dark colour, and a cross on an outpost that has none
+        (:func:`supply_paths`, as the featured game's pictures draw them)."""
+        if name != "supply":
+            return super().overlay_frame(frame, state, name, game_map, params)
+        lines: list[Mark] = []
+        cut: list[Mark] = []
+        for seat, posts in enumerate(state.outposts):
+            mine = cells_of(posts)
+            for cell, path in zip(mine, supply_paths(game_map, state.owner, mine, seat)):
+                if path is None:
+                    cut.append(Mark(cell, "cross", P.MARK, None, scale=OUTPOST_MARK_SCALE))
+                else:
+                    lines.extend(Mark(c, "dot", P.PLAYER_DARK[seat], None) for c in path)
+        return Frame(frame.grid, lines + frame.marks + cut, frame.turn, frame.caption)
+
     def picture(self, game_map: GameMap, kind: str) -> Any:
         if kind == "territory":
             return outpost_picture(game_map)

@@ -60,6 +60,20 @@ def territory_series(states: Sequence[Any]) -> Series:
     }
 
 
+def voronoi_overlay(frame: Frame, free: Any, heads: Sequence[tuple[int, int]]) -> Frame:
+    """``frame`` with its unlit free cells tinted by the head nearer to them (seat
+    colours' light tints; ties and a head-on collision left white)."""
+    grid = frame.grid.copy()
+    if len(set(heads)) == len(heads):
+        from ...analysis.voronoi import voronoi_partition
+
+        owner = np.asarray(voronoi_partition(free, list(heads)))
+        unlit = free & (grid == P.FREE)
+        for seat in range(len(heads)):
+            grid[unlit & (owner == seat)] = P.PLAYER_TINT[seat]
+    return Frame(grid, list(frame.marks), frame.turn, frame.caption)
+
+
 def _touching(labels: Any, free: Any, head: tuple[int, int]) -> set[int]:
     """The components of the free cells next to ``head``."""
     r, c = head
@@ -140,6 +154,26 @@ class TronRender(DuelRender):
             "free": [P.FREE],
             "seats": [P.PLAYER[0], P.PLAYER[1]],
         }
+
+    def gif_overlays(self) -> tuple[str, ...]:
+        return ("voronoi", "articulation")
+
+    def overlay_frame(
+        self, frame: Frame, state: Any, name: str, game_map: GameMap, params: Mapping[str, Any]
+    ) -> Frame:
+        """``voronoi``: each free cell in the light tint of the head that reaches it
+        strictly first (:func:`atlas.analysis.voronoi.voronoi_partition`; trails and
+        heads are walls); ``articulation``: a ring on every cut cell of the free cells
+        (:func:`atlas.analysis.articulation.articulation_points`)."""
+        free = ~np.asarray(state.blocked, dtype=bool)
+        if name == "voronoi":
+            return voronoi_overlay(frame, free, cells_of(state.heads))
+        if name == "articulation":
+            from ...analysis.articulation import articulation_points
+
+            rings = [Mark(cell, "ring", P.MARK, None) for cell in articulation_points(free)]
+            return Frame(frame.grid, rings + frame.marks, frame.turn, frame.caption)
+        return super().overlay_frame(frame, state, name, game_map, params)
 
     def turning_points(
         self,

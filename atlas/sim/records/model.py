@@ -246,18 +246,24 @@ class Record:
         out: Path = call("record-save", self, path, public=public, force=force)
         return out
 
-    def gif(self, path: str | os.PathLike[str], *, force: bool = False) -> Path:
+    def gif(
+        self, path: str | os.PathLike[str], *, force: bool = False, overlay: str | None = None
+    ) -> Path:
         """Draw the game as an animated GIF (what ``atlas replay`` writes); returns the
         path.  An existing file is replaced when atlas wrote it, or with ``force=True``.
+        ``overlay`` draws one of the game's GIF overlays on every frame (``atlas replay
+        --overlay``: ``"voronoi"``, ...).
 
         Raises
         ------
+        ArgumentError
+            ``overlay`` is not one the game draws (the message names those it does).
         OutputFolderError
             The file exists and atlas did not write it, or its folder is missing.
         RecordError
             The moves do not replay.
         """
-        out: Path = call("record-gif", self, path, force=force)
+        out: Path = call("record-gif", self, path, force=force, overlay=overlay)
         return out
 
     def result_text(self) -> str:
