@@ -57,28 +57,43 @@ from atlas.sim.records import Record
 __all__ = ["parse_depths", "parse_efforts", "slowest_answers", "format_ladder", "main"]
 
 
-def parse_depths(
-    items: Sequence[str], bots: Sequence[str], fail: Callable[[str], Any]
-) -> dict[str, int]:
-    """``--depth`` items (``N`` for every bot, ``BOT=N`` for one) as bot -> depth > 0."""
-    every = 0
+def parse_levels(
+    flag: str,
+    items: Sequence[str],
+    names: Sequence[str],
+    fail: Callable[[str], Any],
+    who: str = "player",
+) -> tuple[int | None, dict[str, int]]:
+    """``flag``'s items, ``N`` for every one of ``names`` or ``NAME=N`` for one, as (the
+    level for every one or ``None``, name -> level): ``--depth`` and ``--effort`` alike.
+    ``who`` is what the names are, for the messages."""
+    word, key = flag.lstrip("-"), who.upper()
+    every: int | None = None
     one: dict[str, int] = {}
     for item in items:
         name, eq, value = item.rpartition("=")
         try:
             n = int(value)
         except ValueError:
-            fail(f"--depth {item!r}: expected N or BOT=N with N a whole number")
+            fail(f"{flag} {item!r}: expected N or {key}=N with N a whole number")
             continue
         if n < 0:
-            fail(f"--depth {item!r}: the depth must be 0 or more")
+            fail(f"{flag} {item!r}: the {word} must be 0 or more")
         if not eq:
             every = n
-        elif name not in bots:
-            fail(f"--depth {item!r}: {name!r} is not one of the bots {', '.join(bots)}")
+        elif name not in names:
+            fail(f"{flag} {item!r}: {name!r} is not one of the {who}s {', '.join(names)}")
         else:
             one[name] = n
-    depths = {b: one.get(b, every) for b in bots}
+    return every, one
+
+
+def parse_depths(
+    items: Sequence[str], bots: Sequence[str], fail: Callable[[str], Any]
+) -> dict[str, int]:
+    """``--depth`` items (``N`` for every bot, ``BOT=N`` for one) as bot -> depth > 0."""
+    every, one = parse_levels("--depth", items, bots, fail, "bot")
+    depths = {b: one.get(b, every or 0) for b in bots}
     return {b: n for b, n in depths.items() if n > 0}
 
 
@@ -93,25 +108,8 @@ def parse_efforts(
     ``NAME=N`` for one); the built-in bots' defaults when no item names them and the
     clock was not asked for (``timed``); 0 drops a player to the clock."""
     players = [parse_player(b) for b in bots]
-    names = [p.name for p in players]
     table = bot_efforts(game)
-    every: int | None = None
-    one: dict[str, int] = {}
-    for item in items:
-        name, eq, value = item.rpartition("=")
-        try:
-            n = int(value)
-        except ValueError:
-            fail(f"--effort {item!r}: expected N or NAME=N with N a whole number")
-            continue
-        if n < 0:
-            fail(f"--effort {item!r}: the effort must be 0 or more")
-        if not eq:
-            every = n
-        elif name not in names:
-            fail(f"--effort {item!r}: {name!r} is not one of the players {', '.join(names)}")
-        else:
-            one[name] = n
+    every, one = parse_levels("--effort", items, [p.name for p in players], fail)
     out: dict[str, int] = {}
     for p in players:
         if p.builtin is None:  # a program: the clock
