@@ -1,21 +1,31 @@
 """Fixtures of the browser tests: ``page``, a Chromium page over the module's ``site``
-fixture, with the page's script errors kept in ``page.errors``."""
+fixture, with the page's script errors kept in ``page.errors``; ``served``, a site
+``atlas serve`` serves live from a temporary maps folder (``tests/render/serve_helpers.py``)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
-from browser_helpers import ARGS, CHROMIUM
+from browser_helpers import chromium_page, require_chromium
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
 
 
 @pytest.fixture(scope="module")
 def page(site):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page(viewport={"width": 1200, "height": 900})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.errors = errors  # type: ignore[attr-defined]
+    with chromium_page(1200, 900) as pg:
         yield pg
-        browser.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    from serve_helpers import Served
+
+    require_chromium()
+    s = Served(tmp_path)
+    try:
+        yield s
+    finally:
+        s.close()

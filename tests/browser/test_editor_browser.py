@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser_helpers import ARGS, CHROMIUM, require_chromium
+from browser_helpers import chromium_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
-from serve_helpers import GOOD, PATIENCE, ROOT, Served
+from serve_helpers import GOOD, PATIENCE, ROOT
 
 import atlas
 from atlas.maps import board_facts, parse_map
@@ -34,29 +34,9 @@ ANALYSED = (
 
 
 @pytest.fixture
-def served(tmp_path):
-    require_chromium()
-    s = Served(tmp_path)
-    try:
-        yield s
-    finally:
-        s.close()
-
-
-@pytest.fixture
 def page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            pg = b.new_page(viewport={"width": 1280, "height": 1000})
-            errors: list[str] = []
-            pg.on("pageerror", lambda e: errors.append(str(e)))
-            pg.errors = errors  # type: ignore[attr-defined]
-            yield pg
-        finally:
-            b.close()
+    with chromium_page(1280, 1000) as pg:
+        yield pg
 
 
 def _shot(page, name: str) -> Path:

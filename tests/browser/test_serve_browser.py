@@ -13,24 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser_helpers import ARGS, CHROMIUM, require_chromium
+from browser_helpers import ARGS, CHROMIUM
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
-from serve_helpers import BROKEN, GOOD, OTHER, PATIENCE, Served, wait_until
+from serve_helpers import BROKEN, GOOD, OTHER, PATIENCE, wait_until
 
 pytestmark = pytest.mark.browser
 
 WAIT_MS = PATIENCE * 1000
-
-
-@pytest.fixture
-def served(tmp_path):
-    require_chromium()
-    s = Served(tmp_path)
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 @pytest.fixture
