@@ -114,7 +114,8 @@ def test_a_map_added_broken_and_deleted_shows_live(tmp_path, kind):
         (s.maps / "tron" / "second.txt").unlink()
         wait_until(lambda: s.status("/maps/tron-second.html") == 404, "the deleted map gone")
         assert b"tron-second" not in s.request("/")[2]
-        assert not list(tmp_path.glob(".atlas-tmp-*"))
+        # the swap removes its temporary (the old site) just after the new site is in
+        wait_until(lambda: not list(tmp_path.glob(".atlas-tmp-*")), "the temporary removed")
     finally:
         s.close()
 
@@ -422,7 +423,7 @@ def test_a_map_saved_from_the_editor_is_written_and_rebuilt(served):
     )
     assert _save(served, "tron/new.txt", GOOD)[0] == 200  # a new map in a game's folder
     wait_until(lambda: served.status("/maps/tron-new.html") == 200, "the new map's page")
-    assert not list(served.maps.rglob(".atlas-tmp-*"))
+    wait_until(lambda: not list(served.maps.rglob(".atlas-tmp-*")), "the temporary removed")
 
 
 @pytest.mark.parametrize(
