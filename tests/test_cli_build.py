@@ -49,6 +49,8 @@ def test_every_flag_reaches_build_site(fake, capsys):
         "build",
         "--maps",
         "M",
+        "--maps",
+        "M2",
         "--out",
         "O",
         "--records",
@@ -77,6 +79,7 @@ def test_every_flag_reaches_build_site(fake, capsys):
     assert positional == ("M", "O")
     log = kw.pop("log")
     assert kw == {
+        "more_maps": ["M2"],  # --maps again: one more folder
         "records_dir": "R",
         "tournaments": ["T1", "T2"],
         "jobs": 3,
@@ -110,6 +113,7 @@ def test_defaults_and_the_spec_word(fake):
     (positional, kw), (_, spec_kw) = build.calls
     assert positional == (resources.maps_dir(), "site")
     assert kw == {
+        "more_maps": [],
         "records_dir": None,
         "tournaments": [],
         "jobs": None,

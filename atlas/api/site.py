@@ -27,7 +27,7 @@ __all__ = ["build_site"]
 
 
 def build_site(
-    maps: StrPath | None = None,
+    maps: StrPath | Sequence[StrPath] | None = None,
     out: StrPath = "site",
     *,
     records: StrPath | None = None,
@@ -48,9 +48,10 @@ def build_site(
 
     Parameters
     ----------
-    maps : str or path-like, optional
-        The maps, one folder per game (``maps/tron/*.txt``, ...); by default atlas's
-        own maps.
+    maps : str, path-like or a list of them, optional
+        The maps, one folder per game (``maps/tron/*.txt``, ...), or several such
+        folders (a map whose game and name another folder has too gets a page of its
+        own); by default atlas's own maps.
     out : str or path-like
         Where the site goes: a new or empty folder, or a site atlas built.  The site is
         built aside and moved into place, so a failed build leaves the old one.
@@ -119,7 +120,14 @@ def build_site(
             f"build_site() got an unexpected keyword argument {next(iter(deprecated))!r}"
         )
 
-    maps_path = maps_dir() if maps is None else path_of(maps, "maps")
+    if maps is None:
+        maps_paths = [maps_dir()]
+    elif isinstance(maps, (str, os.PathLike)) or not isinstance(maps, Sequence):
+        maps_paths = [path_of(maps, "maps")]
+    elif not maps:
+        raise ArgumentError("maps: expected a folder or a list of folders, got an empty list")
+    else:
+        maps_paths = [path_of(m, f"maps[{i}]") for i, m in enumerate(maps)]
     out_path = path_of(out, "out")
     records_path = None if records is None else path_of(records, "records")
     if isinstance(tournaments, (str, os.PathLike)) or not isinstance(tournaments, Sequence):
@@ -145,8 +153,9 @@ def build_site(
                 per_game[game] = with_compat(game, compat, per_game.get(game, {}))
     cache_path = cache_of(cache)
     return build(
-        maps_path,
+        maps_paths[0],
         out_path,
+        more_maps=maps_paths[1:],
         records_dir=records_path,
         tournaments=folders,
         jobs=jobs,

@@ -22,9 +22,11 @@ def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas build``."""
     p.add_argument(
         "--maps",
+        action="append",
         default=None,
         metavar="DIR",
-        help="the maps, one folder per game (default: atlas's own maps)",
+        help="the maps, one folder per game (default: atlas's own maps; repeatable: "
+        "the maps of every folder given)",
     )
     common.add_site_inputs(
         p,
@@ -96,8 +98,9 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         }
     try:
         result = build_site(
-            args.maps if args.maps is not None else maps_dir(),
+            args.maps[0] if args.maps else maps_dir(),
             args.out,
+            more_maps=(args.maps or [])[1:],
             records_dir=args.records,
             tournaments=args.tournaments,
             jobs=args.jobs,

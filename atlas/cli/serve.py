@@ -13,15 +13,16 @@ __all__ = ["HELP", "DESCRIPTION", "add", "run"]
 HELP = "serve the site locally, rebuilt and reloaded as the maps change"
 #: What ``atlas serve --help`` says first.
 DESCRIPTION = """\
-Build the site from MAPS (one folder per game), serve it at http://127.0.0.1:PORT/ and
-watch MAPS (and --records and --tournament folders): a save rebuilds only what changed
-and reloads the open pages, a broken map shows its problem page, a deleted map
-disappears.  Ctrl-C stops (exit 130) with nothing half-written.  Only this machine can
-connect unless --host says otherwise; requests from other web pages are refused.  Each
-map page links to a text editor whose Save writes the map file in MAPS (only when MAPS
-is given: atlas's own maps are never written).  The
-watching uses the watchdog package (pip install 'atlas-gridgames[serve]') when it is
-installed, else a poll of the files every 0.4 s.  Designing maps: docs/serve.md.
+Build the site from the MAPS folders (each one folder per game), serve it at
+http://127.0.0.1:PORT/ and watch them (and --records and --tournament folders): a save
+rebuilds only what changed and reloads the open pages, a broken map shows its problem
+page, a deleted map disappears.  Ctrl-C stops (exit 130) with nothing half-written.
+Only this machine can connect unless --host says otherwise; requests from other web
+pages are refused.  Each map page links to an editor whose Save writes the map file in
+its MAPS folder (only when MAPS are given: atlas's own maps are never written; with
+several folders, a new map goes into the one chosen in the editor).  The watching uses
+the watchdog package (pip install 'atlas-gridgames[serve]') when it is installed, else
+a poll of the files every 0.4 s.  Designing maps: docs/serve.md.
 """
 
 
@@ -29,10 +30,10 @@ def add(p: argparse.ArgumentParser) -> None:
     """The arguments of ``atlas serve``."""
     p.add_argument(
         "maps",
-        nargs="?",
+        nargs="*",
         default=None,
         metavar="MAPS",
-        help="the maps folder, one folder per game (default: atlas's own maps)",
+        help="the maps folders, each one folder per game (default: atlas's own maps)",
     )
     p.add_argument(
         "--port",
@@ -80,7 +81,8 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         print(line, file=sys.stderr, flush=True)
 
     options = BuildOptions(
-        maps_dir=args.maps if args.maps is not None else maps_dir(),
+        maps_dir=args.maps[0] if args.maps else maps_dir(),
+        more_maps=(args.maps or [])[1:],
         out_dir=args.out,
         records_dir=args.records,
         tournaments=args.tournaments,
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
     )
     check_input_folders(options)  # a folder that does not exist: exit 2, before binding
     # the editor saves into a maps folder the user named, never into atlas's own
-    live = LiveSite(options, args.host, args.port, log=say, editable=args.maps is not None)
+    live = LiveSite(options, args.host, args.port, log=say, editable=bool(args.maps))
     try:
         live.open()
     except OSError as exc:

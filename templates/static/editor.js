@@ -15,7 +15,8 @@
 
   var ed = {
     board: null,      // {game, name, width, height, blocked: Uint8Array, starts: [[r, c] or null], meta}
-    file: data.file,  // "GAME/NAME.txt" once opened or saved
+    file: data.file,  // "GAME/NAME.txt" once opened or saved ("FOLDER/GAME/NAME.txt" with several)
+    folder: "",       // with several maps folders (data.folders): the one saves go to
     tool: "block",
     symmetry: "none",
     undo: [], redo: [],
@@ -49,10 +50,27 @@
     ed.analysis = null; ed.version++;
     $("ed-name").value = board.name;
     $("ed-meta").value = metaText(ed.board.meta);
-    $("ed-ext").textContent = ".txt in " + board.game + "/";
+    showExt();
     $("ed-title").textContent = board.name + " (" + f.title + ", " + board.width + "\u00d7" + board.height + ")";
     setupTools(); setupSymmetry(); resize(); draw(); analyse();
   }
+
+  // ------------------------------------------------------------------ the folders
+
+  // with several maps folders, every path starts with its folder's name
+  var folderSel = $("ed-folder");
+  (data.folders || []).forEach(function (name) {
+    var o = document.createElement("option"); o.value = name; o.textContent = name; folderSel.appendChild(o);
+  });
+  if (data.folders && data.folders.length) {
+    var first = data.file ? data.file.split("/")[0] : "";
+    ed.folder = data.folders.indexOf(first) >= 0 ? first : data.folders[0];
+    folderSel.value = ed.folder;
+    $("ed-folder-label").hidden = false;
+  }
+  function inFolder(path) { return ed.folder ? ed.folder + "/" + path : path; }
+  function showExt() { $("ed-ext").textContent = ".txt in " + ed.board.game + "/"; }
+  folderSel.addEventListener("change", function () { ed.folder = folderSel.value; showExt(); });
 
   function blank(game, width, height) {
     var rows = [], row = new Array(width + 1).join(".");
@@ -279,6 +297,23 @@
         ctx.beginPath(); ctx.arc((p[1] + 0.5) * px, (p[0] + 0.5) * px, Math.max(1.2, px * 0.18), 0, 7); ctx.fill();
       });
     }
+    if ($("ed-show-chambers").checked && a && ed.analysedVersion === ed.version) {
+      // each seat's chambers outlined where two meet, each entrance a diamond
+      (a.chambers || []).forEach(function (ch) {
+        var colour = SEAT[(ch.seat - 1) % 9];
+        ctx.strokeStyle = colour; ctx.lineWidth = Math.max(1.5, px * 0.18); ctx.beginPath();
+        (ch.edges || []).forEach(function (e) {
+          if (e[2] === 0) { ctx.moveTo((e[1] + 1) * px, e[0] * px); ctx.lineTo((e[1] + 1) * px, (e[0] + 1) * px); }
+          else { ctx.moveTo(e[1] * px, (e[0] + 1) * px); ctx.lineTo((e[1] + 1) * px, (e[0] + 1) * px); }
+        });
+        ctx.stroke();
+        ctx.lineWidth = 2;
+        (ch.entrances || []).forEach(function (p) {
+          var x = (p[1] + 0.5) * px, y = (p[0] + 0.5) * px, d = Math.max(3, px * 0.42);
+          ctx.beginPath(); ctx.moveTo(x, y - d); ctx.lineTo(x + d, y); ctx.lineTo(x, y + d); ctx.lineTo(x - d, y); ctx.closePath(); ctx.stroke();
+        });
+      });
+    }
     b.starts.forEach(function (s, k) {
       if (!s) return;
       ctx.fillStyle = SEAT[k % 9]; ctx.fillRect(s[1] * px, s[0] * px, px, px);
@@ -310,6 +345,7 @@
     }
   }
   $("ed-show-voronoi").addEventListener("change", draw);
+  $("ed-show-chambers").addEventListener("change", draw);
 
   // ------------------------------------------------------------------ the pointer and keys
 
@@ -430,7 +466,8 @@
       ul = el("ul");
       a.chambers.forEach(function (ch) {
         var sizes = ch.sizes.slice(0, 8).join(", ") + (ch.sizes.length > 8 ? ", \u2026" : "");
-        ul.appendChild(el("li", "seat " + ch.seat + ": " + ch.sizes.length + " chambers (" + sizes + "), fills " + ch.fillable));
+        ul.appendChild(el("li", "seat " + ch.seat + ": " + ch.sizes.length + (ch.sizes.length === 1 ? " chamber (" : " chambers (") + sizes + "), fills " + ch.fillable +
+                                  (ch.entrances.length ? "; outlined in its colour, each entrance a diamond" : "")));
       });
       box.appendChild(ul);
     }
@@ -475,7 +512,7 @@
       return say("a map's name is letters, digits, '_', '-' and '.', not starting with '.'", true);
     }
     if (/\.txt$/.test(name)) name = name.slice(0, -4);
-    var rel = ed.board.game + "/" + name + ".txt";
+    var rel = inFolder(ed.board.game + "/" + name + ".txt");
     $("ed-confirm").hidden = true;
     say("saving\u2026");
     whenAnalysed().then(function () {
@@ -534,6 +571,7 @@
   } else {
     // a file not there yet (or that does not read): a blank board of its folder's game
     var parts = data.file ? data.file.split("/") : [];
+    if (ed.folder) parts = parts.slice(1);  // the folder's name first
     if (parts.length === 2 && games[parts[0]]) gameSel.value = parts[0];
     sizeFor();
     var g = gameSel.value;

@@ -233,3 +233,35 @@ def test_a_new_board_without_walls_takes_its_settings(served, page):
     m = parse_map(page.evaluate("window.atlasEditor.analysis.text"), game=game)
     assert set(m.meta.values()) == {4} and m.shape == (6, 7)
     assert page.errors == []
+
+
+def test_with_two_maps_folders_a_map_is_saved_in_the_folder_chosen(tmp_path, page):
+    from serve_helpers import OTHER, Served
+
+    mine = tmp_path / "mine"
+    (mine / "tron").mkdir(parents=True)
+    (mine / "tron" / "duel.txt").write_text(OTHER)
+    served = Served(tmp_path, more=(mine,))
+    try:
+        _open(page, served, "mine/tron/duel.txt")  # an existing map: its own folder
+        assert page.input_value("#ed-folder") == "mine"
+        assert page.inner_text("#ed-ext") == ".txt in tron/"
+        page.fill("#ed-name", "copy")
+        page.click("#ed-save")
+        page.wait_for_function(
+            "() => window.atlasEditor.saved === 'mine/tron/copy.txt'", timeout=WAIT_MS
+        )
+        copy = atlas.read_map(mine / "tron" / "copy.txt")
+        assert copy.content_hash == atlas.read_map(mine / "tron" / "duel.txt").content_hash
+        page.select_option("#ed-folder", "maps")  # the same board, into the other folder
+        page.click("#ed-save")
+        page.wait_for_function(
+            "() => window.atlasEditor.saved === 'maps/tron/copy.txt'", timeout=WAIT_MS
+        )
+        assert (
+            atlas.read_map(served.maps / "tron" / "copy.txt").content_hash == copy.content_hash
+        )
+        assert sorted(p.name for p in (mine / "tron").iterdir()) == ["copy.txt", "duel.txt"]
+        assert page.errors == []
+    finally:
+        served.close()

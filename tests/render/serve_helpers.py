@@ -39,7 +39,13 @@ class Served:
     """A live site in this process: the server and watcher threads, and the rebuild
     loop in a thread of its own."""
 
-    def __init__(self, root: Path, watch: str | None = None, editable: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        watch: str | None = None,
+        editable: bool = True,
+        more: tuple[Path, ...] = (),
+    ) -> None:
         self.maps = root / "maps"
         (self.maps / "tron").mkdir(parents=True)
         (self.maps / "tron" / "good.txt").write_text(GOOD)
@@ -47,6 +53,7 @@ class Served:
         self.lines: list[str] = []
         options = BuildOptions(
             maps_dir=self.maps,
+            more_maps=more,
             out_dir=self.out,
             games=0,
             cache_dir=root / "cache",

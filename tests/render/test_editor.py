@@ -18,7 +18,7 @@ from atlas.analysis.articulation import articulation_points
 from atlas.analysis.chambers import chamber_tree
 from atlas.analysis.voronoi import TIE, voronoi_partition
 from atlas.arena.fairness import structure
-from atlas.maps import board_facts, format_map, read_map
+from atlas.maps import board_facts, format_map, parse_map, read_map
 from atlas.maps.validation import validator_of
 from atlas.render.site.editor import (
     ANALYZE_PATH,
@@ -249,3 +249,42 @@ def test_a_game_of_ones_own_gets_the_editor_with_no_more_code():
         assert a["error"] is None and a["free"] == 8 and a["text"].endswith(".#.\n...\n")
     finally:
         toygame.unregister()
+
+
+def test_the_chambers_are_drawn_where_two_chambers_meet():
+    # a room behind a door on seat 1's side: its tree has a chamber beyond the door
+    rows = [
+        "#############",
+        "#    #      #",
+        "#    #      #",
+        "## ###      #",
+        "#1          #",
+        "#          2#",
+        "#           #",
+        "#############",
+    ]
+    text = "13 8\n" + "\n".join(rows) + "\n"
+    m = parse_map(text, game="tron", name="rooms")
+    a = analyze_board(board_json(m))
+    assert a["error"] is None
+    for k, ch in enumerate(a["chambers"]):
+        labels = chamber_tree(m.free, m.starts[k], m.starts[1 - k]).labels
+        rows, cols = labels.shape
+        want = [
+            [r, c, 0]
+            for r in range(rows)
+            for c in range(cols - 1)
+            if labels[r, c] and labels[r, c + 1] and labels[r, c] != labels[r, c + 1]
+        ] + [
+            [r, c, 1]
+            for r in range(rows - 1)
+            for c in range(cols)
+            if labels[r, c] and labels[r + 1, c] and labels[r, c] != labels[r + 1, c]
+        ]
+        assert ch["edges"] == want
+        # every entrance is a cell with a side on another chamber
+        sides = {(r, c) for r, c, _ in want} | {
+            (r, c + 1) if d == 0 else (r + 1, c) for r, c, d in want
+        }
+        assert all(tuple(e) in sides for e in ch["entrances"])
+    assert a["chambers"][0]["edges"] == [[4, 5, 0], [3, 2, 1]]  # the door, and a gate

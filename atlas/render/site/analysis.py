@@ -30,8 +30,12 @@ def _game_of(path: Path, root: Path) -> str | None:
     return None
 
 
-def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntry]:
-    """Every map file under ``maps_dir``; unreadable ones carry their error.
+def load_maps(
+    maps_dir: Path, problems: list[str] | None = None, taken: set[str] | None = None
+) -> list[MapEntry]:
+    """Every map file under ``maps_dir``; unreadable ones carry their error.  Their
+    pages' names (``slug``) are unique within ``taken`` (the names other maps folders
+    of the build took), which they join.
 
     Entries left out of the walk (a symlink leading out of the folder, a FIFO, a
     device: :func:`atlas.maps.scan_maps`) are listed in ``problems``, never read.
@@ -40,7 +44,7 @@ def load_maps(maps_dir: Path, problems: list[str] | None = None) -> list[MapEntr
     from ...maps import MAX_MAP_BYTES, scan_maps
 
     entries: list[MapEntry] = []
-    taken: set[str] = set()
+    taken = set() if taken is None else taken
     scan = scan_maps(maps_dir) if maps_dir.exists() else None
     if scan is not None and problems is not None:
         problems += [f"map {exc}" for exc in scan.problems]

@@ -143,6 +143,11 @@ class BuildOptions:
         time and parameters (:func:`atlas.arena.fairness.fairness_specs`).  With 0 (the
         default, which plays nothing more) each map's fairness section counts the
         tournament's own seat-swapped games alone.
+    more_maps : sequence of path-like
+        Further maps folders, each one folder per game, read after ``maps_dir``
+        (``atlas serve A B``, ``atlas build --maps A --maps B``); a folder named twice is
+        read once, and a map whose game and name another folder already has gets its
+        page under a name of its own (``tron-duel-2``).
     """
 
     maps_dir: str | os.PathLike[str] = "maps"
@@ -161,6 +166,7 @@ class BuildOptions:
     params: Mapping[str, Mapping[str, Any]] | None = None
     fairness: int = 0
     effort: int = 1
+    more_maps: Sequence[str | os.PathLike[str]] = ()
 
     @property
     def games_per(self) -> int:
@@ -168,10 +174,22 @@ class BuildOptions:
         return DEFAULT_GAMES if self.games is None else self.games
 
     @property
+    def maps_dirs(self) -> list[Path]:
+        """The maps folders, ``maps_dir`` first, each once (by where it really is)."""
+        seen: set[str] = set()
+        found = []
+        for folder in (self.maps_dir, *self.more_maps):
+            real = os.path.realpath(folder)
+            if real not in seen:
+                seen.add(real)
+                found.append(Path(folder))
+        return found
+
+    @property
     def inputs(self) -> list[Path]:
         """The folders the build reads, whose paths its pages never show."""
         return [
-            Path(self.maps_dir),
+            *self.maps_dirs,
             *([Path(self.records_dir)] if self.records_dir else []),
             *(Path(t) for t in self.tournaments),
         ]
@@ -222,7 +240,8 @@ def read_maps(b: Build) -> None:
     """Read, validate and analyse the maps; schedule the tournament and start the bots'
     warm-up, which runs in worker processes while the maps are drawn."""
     o = b.options
-    b.maps = load_maps(Path(o.maps_dir), b.problems)
+    taken: set[str] = set()  # the pages' names, unique across the maps folders
+    b.maps = [e for folder in o.maps_dirs for e in load_maps(folder, b.problems, taken)]
     b.problems += validate_maps(b.maps, b.ctx)
     if o.tournament and (o.games_per > 0 or o.fairness > 0):
         b.plan = plan_tournament(
@@ -355,7 +374,8 @@ def check_input_folders(options: BuildOptions) -> None:
     ArgumentError
         Naming the folder that does not exist (``atlas build --maps nope``).
     """
-    for what, folder in (("maps", options.maps_dir), ("records", options.records_dir)):
+    named = [("maps", m) for m in options.maps_dirs] + [("records", options.records_dir)]
+    for what, folder in named:
         if folder is None:
             continue
         p = Path(folder)
@@ -395,7 +415,7 @@ def build(options: BuildOptions) -> BuildResult:
         The site's folder failed under a write (a full disk, a read-only file
         system): names it.  (A cache that cannot be written is a cache that misses.)
     ArgumentError
-        ``maps_dir`` or ``records_dir`` does not exist.
+        A maps folder or ``records_dir`` does not exist.
     """
     from .pages import pages_version
 
@@ -490,6 +510,7 @@ def build_site(
     params: Mapping[str, Mapping[str, Any]] | None = None,
     fairness: int = 0,
     effort: int = 1,
+    more_maps: Sequence[str | os.PathLike[str]] = (),
 ) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``:
     :func:`build` of the :class:`BuildOptions` these arguments name (each is described

@@ -28,7 +28,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -292,8 +292,10 @@ def analyze_board(data: object) -> dict[str, Any]:
     starts, ``1``-``9`` a seat, ``=`` a tie, ``.`` no one; ``cells``: each seat's count;
     ``tie``), ``chambers`` (per start, its :func:`~atlas.analysis.chambers.chamber_tree`
     against the other start when there are two: ``fillable``, ``sizes``,
-    ``entrances``), ``problems`` (the game's validation: ``rule``, ``severity``,
-    ``message``, ``line``, ``cells`` as ``[row, col]``), ``fairness``
+    ``entrances``, and ``edges``, where two chambers meet: ``[row, col, 0]`` the right
+    side of a cell, ``[row, col, 1]`` its lower side), ``problems`` (the game's
+    validation: ``rule``, ``severity``, ``message``, ``line``, ``cells`` as ``[row,
+    col]``), ``fairness``
     (:func:`atlas.arena.fairness.structure`), ``seconds`` (the time it took here).
 
     Raises
@@ -338,6 +340,7 @@ def analyze_board(data: object) -> dict[str, Any]:
                 "fillable": int(tree.fillable),
                 "sizes": [int(ch.size) for ch in tree.chambers],
                 "entrances": [list(ch.entrance) for ch in tree.chambers if ch.entrance],
+                "edges": _chamber_edges(tree.labels),
             }
         )
     out["chambers"] = chambers
@@ -345,6 +348,17 @@ def analyze_board(data: object) -> dict[str, Any]:
     out["fairness"] = structure(game_map).to_json()
     out["seconds"] = time.perf_counter() - began
     return out
+
+
+def _chamber_edges(labels: np.ndarray) -> list[list[int]]:
+    """The sides between cells of two different chambers (``labels``: a chamber tree's
+    ids, 0 outside the region): ``[row, col, 0]`` the right side of ``(row, col)``,
+    ``[row, col, 1]`` its lower side, in row-major order of each kind."""
+    left, right = labels[:, :-1], labels[:, 1:]
+    up, down = labels[:-1, :], labels[1:, :]
+    across = np.argwhere((left != right) & (left > 0) & (right > 0))
+    along = np.argwhere((up != down) & (up > 0) & (down > 0))
+    return [[int(r), int(c), 0] for r, c in across] + [[int(r), int(c), 1] for r, c in along]
 
 
 def _problems(game: str, text: str, name: str) -> list[dict[str, Any]]:
@@ -373,16 +387,24 @@ def _problems(game: str, text: str, name: str) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- the page
 
 
-def editor_page(rel: str | None, text: str | None, page: str | None) -> bytes:
+def editor_page(
+    rel: str | None,
+    text: str | None,
+    page: str | None,
+    *,
+    folders: Sequence[str] = (),
+) -> bytes:
     """The editor of the map file ``rel`` (its current ``text``; ``None`` for a new
     map), linking back to its page in the site (``page``, or the index when it has
-    none yet)."""
+    none yet).  With several maps folders (``folders``, their names), ``rel`` starts
+    with its folder's name, and a new map is saved in the folder the user chooses."""
     from .pages import environment
 
     board: dict[str, Any] | None = None
     problem = None
+    inner = rel.split("/", 1)[1] if rel is not None and folders and "/" in rel else rel
     if rel is not None and text:  # a file not there yet: a blank board of its game
-        game = rel.split("/")[0] if "/" in rel else None
+        game = inner.split("/")[0] if inner is not None and "/" in inner else None
         try:
             board = board_json(
                 parse_map(
@@ -395,6 +417,7 @@ def editor_page(rel: str | None, text: str | None, page: str | None) -> bytes:
             board, problem = None, f"a board larger than the editor's {MAX_EDIT_CELLS:,} cells"
     data = {
         "file": rel,
+        "folders": list(folders),
         "board": board,
         "problem": problem,
         "games": game_facts(),

@@ -47,6 +47,7 @@ import ipaddress
 import json
 import mimetypes
 import os
+import re
 import socket
 import stat
 import sys
@@ -201,12 +202,28 @@ class SiteServer(ThreadingHTTPServer):
         self._builds = 0
         self._stamp = f"{time.time_ns():x}"
         self._clients = 0
-        #: The maps folder saves go to (None: saving is off).
-        self.maps_root: Path | None = None
-        #: Each map page of the site -> its map file, relative to :attr:`maps_root`.
+        #: The maps folders saves go to, by the name a path of the editor starts with
+        #: (one folder: the name "", its paths are the folder's own); none: saving is off.
+        self.maps_roots: dict[str, Path] = {}
+        #: Each map page of the site -> its map file, as :meth:`root_of` reads it.
         self.sources: dict[str, str] = {}
         #: Held while a save writes (:meth:`stop` waits for it).
         self.saving = threading.Lock()
+
+    @property
+    def maps_root(self) -> Path | None:
+        """The first maps folder saves go to (None: saving is off)."""
+        return next(iter(self.maps_roots.values()), None)
+
+    def root_of(self, rel: str) -> tuple[Path, str] | None:
+        """The maps folder a path of the editor (unquoted) is in, and the path inside
+        it: with one folder, the path is the folder's own; with several, it starts with
+        the folder's name (:func:`root_names`).  None: no folder of the server."""
+        if "" in self.maps_roots:
+            return self.maps_roots[""], rel
+        name, _, rest = rel.partition("/")
+        root = self.maps_roots.get(name)
+        return None if root is None or not rest else (root, rest)
 
     @property
     def build_id(self) -> str:
@@ -382,7 +399,7 @@ class _Handler(BaseHTTPRequestHandler):
         tag = (
             f'<script src="{SCRIPT_PATH}" data-build="{self.server.build_id}"></script>'
         ).encode()
-        if self.server.maps_root is not None:
+        if self.server.maps_roots:
             links = f'<a href="{EDIT_PREFIX}">New map</a>'
             if source is not None:
                 href = html.escape(EDIT_PREFIX + quote(source))
@@ -440,20 +457,22 @@ class _Handler(BaseHTTPRequestHandler):
             return None
 
     def _editor(self, rel: str) -> None:
-        root = self.server.maps_root
-        if root is not None and rel == "":  # a new map
+        folders = [name for name in self.server.maps_roots if name]
+        if self.server.maps_roots and rel == "":  # a new map
             self._warm(rel)
-            return self._send(editor_page(None, None, None), "text/html; charset=utf-8")
+            body = editor_page(None, None, None, folders=folders)
+            return self._send(body, "text/html; charset=utf-8")
         text = self._unquoted(rel)
-        target = None if root is None or text is None else map_target(root, text)
-        if root is None or text is None or target is None:
+        found = None if text is None else self.server.root_of(text)
+        target = None if found is None else map_target(*found)
+        if text is None or target is None:
             return self._refuse(HTTPStatus.FORBIDDEN, "not a map file this server edits")
         current = b"" if not target.exists() else (_read_regular(os.fspath(target)) or b"")
         if len(current) > MAX_MAP_BYTES:
             return self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "a map file too large")
         page = {v: k for k, v in self.server.sources.items()}.get(text)
-        self._warm(text)
-        body = editor_page(text, current.decode("utf-8", "replace"), page)
+        self._warm(text.split("/", 1)[1] if folders else text)
+        body = editor_page(text, current.decode("utf-8", "replace"), page, folders=folders)
         return self._send(body, "text/html; charset=utf-8")
 
     def _warm(self, rel: str) -> None:
@@ -466,8 +485,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _save(self, rel: str) -> None:
         """Write one map file of the maps folder (:mod:`atlas.render.site.editor`)."""
-        root = self.server.maps_root
-        if root is None:
+        if not self.server.maps_roots:
             return self._refuse(
                 HTTPStatus.FORBIDDEN,
                 "saving is off: atlas serve MAPS names a folder to save in",
@@ -476,9 +494,10 @@ class _Handler(BaseHTTPRequestHandler):
         if length is None:
             return None
         text = self._unquoted(rel)
-        target = None if text is None else map_target(root, text)
-        if text is not None and target is None and make_game_folder(root, text):
-            target = map_target(root, text)  # the first map of a game: its folder made
+        found = None if text is None else self.server.root_of(text)
+        target = None if found is None else map_target(*found)
+        if found is not None and target is None and make_game_folder(*found):
+            target = map_target(*found)  # the first map of a game: its folder made
         if text is None or target is None:
             return self._refuse(HTTPStatus.FORBIDDEN, "not a map file inside the maps folder")
         body = self.rfile.read(length)
@@ -727,15 +746,36 @@ def _walk(top: Path, watcher: Watcher) -> Iterable[str]:
 # --------------------------------------------------------------------------- the site
 
 
-def _sources(result: BuildResult, root: Path) -> dict[str, str]:
-    """Each map page of a build -> its map file, relative to the maps folder ``root``
-    (the maps inside it only)."""
-    top = os.path.realpath(root)
+def root_names(folders: Sequence[Path]) -> dict[str, Path]:
+    """The maps folders by the names the editor's paths start with: one folder, the
+    name "" (its paths are its own); several, each folder's name (the one its pages
+    show), made unique with a number (``maps``, ``maps-2``)."""
+    if len(folders) == 1:
+        return {"": folders[0]}
+    named: dict[str, Path] = {}
+    for folder in folders:
+        base = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(folder).resolve().name).strip("-")
+        base = base or "maps"
+        name, n = base, 2
+        while name in named:
+            name, n = f"{base}-{n}", n + 1
+        named[name] = folder
+    return named
+
+
+def _sources(result: BuildResult, roots: dict[str, Path]) -> dict[str, str]:
+    """Each map page of a build -> its map file as the editor names it: the path in
+    its maps folder, after the folder's name when there are several (the maps inside
+    the folders only)."""
     found = {}
     for e in result.maps:
-        rel = os.path.relpath(os.path.realpath(e.path), top)
-        if rel != os.pardir and not rel.startswith(os.pardir + os.sep):
-            found[e.page] = rel.replace(os.sep, "/")
+        where = os.path.realpath(e.path)
+        for name, root in roots.items():
+            rel = os.path.relpath(where, os.path.realpath(root))
+            if rel != os.pardir and not rel.startswith(os.pardir + os.sep):
+                rel = rel.replace(os.sep, "/")
+                found[e.page] = f"{name}/{rel}" if name else rel
+                break
     return found
 
 
@@ -757,8 +797,9 @@ class LiveSite:
     log : callable, optional
         Where the lines of the rebuilds go (default: standard error).
     editable : bool
-        Map pages link to a text editor whose saves write the map files of
-        ``options.maps_dir`` (:mod:`atlas.render.site.editor`); off by default.
+        Map pages link to a map editor whose saves write the map files of the maps
+        folders (``options.maps_dirs``, :mod:`atlas.render.site.editor`); off by
+        default.
     """
 
     def __init__(
@@ -800,8 +841,9 @@ class LiveSite:
             The address cannot be bound (in use, not this machine's).
         """
         self.server = SiteServer(Path(self.options.out_dir), self.host, self.port_wanted)
-        if self.editable and Path(self.options.maps_dir).is_dir():
-            self.server.maps_root = Path(self.options.maps_dir)
+        if self.editable:
+            folders = [f for f in self.options.maps_dirs if f.is_dir()]
+            self.server.maps_roots = root_names(folders) if folders else {}
         return self.server
 
     def build(self) -> BuildResult | None:
@@ -815,8 +857,8 @@ class LiveSite:
             return None
         self.last = result
         if self.server is not None:
-            if self.server.maps_root is not None:
-                self.server.sources = _sources(result, self.server.maps_root)
+            if self.server.maps_roots:
+                self.server.sources = _sources(result, self.server.maps_roots)
             self.server.publish()
         return result
 
