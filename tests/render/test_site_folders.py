@@ -151,3 +151,10 @@ def test_a_new_map_picks_its_folder_in_the_editor(two):
     assert (two.more / "isolation" / "first.txt").read_text() == "x"
     assert (two.more / "isolation").is_dir()
     assert not (two.maps / "isolation").exists()
+
+
+def test_every_folder_is_watched(two):
+    (two.more / "tron" / "later.txt").write_text(THIRD)
+    wait_until(lambda: two.status("/maps/tron-later.html") == 200, "the second folder's map")
+    (two.more / "tron" / "later.txt").unlink()
+    wait_until(lambda: two.status("/maps/tron-later.html") == 404, "the map gone")
