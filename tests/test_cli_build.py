@@ -51,6 +51,8 @@ def test_every_flag_reaches_build_site(fake, capsys):
         "M",
         "--maps",
         "M2",
+        "--scheduler",
+        "tcp://127.0.0.1:8786",
         "--out",
         "O",
         "--records",
@@ -80,6 +82,7 @@ def test_every_flag_reaches_build_site(fake, capsys):
     log = kw.pop("log")
     assert kw == {
         "more_maps": ["M2"],  # --maps again: one more folder
+        "scheduler": "tcp://127.0.0.1:8786",
         "records_dir": "R",
         "tournaments": ["T1", "T2"],
         "jobs": 3,
@@ -114,6 +117,7 @@ def test_defaults_and_the_spec_word(fake):
     assert positional == (resources.maps_dir(), "site")
     assert kw == {
         "more_maps": [],
+        "scheduler": None,
         "records_dir": None,
         "tournaments": [],
         "jobs": None,

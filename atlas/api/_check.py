@@ -190,6 +190,17 @@ def jobs_of(value: object, what: str = "jobs") -> int | None:
     return None if value is None else whole(value, what, 1)
 
 
+def scheduler_of(value: object, what: str = "scheduler") -> str | None:
+    """A Dask scheduler's address (``None``: local processes)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    raise ArgumentError(
+        f"{what}: expected a dask scheduler's address (tcp://host:port), got {short(value)}"
+    )
+
+
 def mapping(value: object, what: str) -> dict[str, object]:
     """A mapping with string keys, as a dict (``None`` is empty)."""
     if value is None:

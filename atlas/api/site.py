@@ -15,6 +15,7 @@ from ._check import (
     mapping,
     params_of,
     path_of,
+    scheduler_of,
     short,
     whole,
     with_compat,
@@ -39,6 +40,7 @@ def build_site(
     cache: StrPath | None = ".atlas-cache",
     progress: bool = False,
     log: Callable[[str], None] | None = None,
+    scheduler: str | None = None,
     **deprecated: Mapping[str, Params],
 ) -> BuildResult:
     """Build the static site, as ``atlas build`` does.
@@ -78,6 +80,11 @@ def build_site(
     log : callable, optional
         Called with the build's summary line and each problem (default: silent; the
         result holds them).
+    scheduler : str, optional
+        The address of a ``dask.distributed`` scheduler (``"tcp://host:8786"``, or a
+        ``LocalCluster``'s ``scheduler_address``): the map analyses, games and replays
+        run on its workers instead of local processes, and the site is the same, byte
+        for byte.
 
     Returns
     -------
@@ -164,4 +171,5 @@ def build_site(
         progress=progress,
         params=per_game or None,
         log=log if log is not None else (lambda message: None),
+        scheduler=scheduler_of(scheduler),
     )

@@ -434,28 +434,17 @@ def run_games(
 
 
 def _run_dask(specs: list[GameSpec], address: str, done: Callable[[int, Record], None]) -> None:
-    try:
-        from distributed import Client, as_completed
-    except ImportError:  # pragma: no cover - depends on the installation
-        raise RuntimeError(
-            "--scheduler needs dask.distributed: pip install 'dask[distributed]'"
-        ) from None
-    with Client(address) as client:
-        futures = client.map(_run_json, specs, pure=False, retries=1)
-        index = {fut.key: i for i, fut in enumerate(futures)}
-        for fut in as_completed(futures):
-            i = index[fut.key]
-            try:
-                done(i, _from_json(specs[i], fut.result()))
-            except Exception as exc:  # a lost worker, twice
-                done(
-                    i,
-                    error_record(
-                        specs[i],
-                        f"the game was lost with its worker twice: {type(exc).__name__}: {exc}",
-                    ),
-                )
-            fut.release()
+    from .executors import run_on_dask
+
+    run_on_dask(
+        specs,
+        _run_json,
+        address,
+        lambda i, data: done(i, _from_json(specs[i], data)),
+        lambda i, why: done(
+            i, error_record(specs[i], f"the game was lost with its worker twice: {why}")
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- results

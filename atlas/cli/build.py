@@ -37,6 +37,12 @@ def add(p: argparse.ArgumentParser) -> None:
     common.add_count(
         p, "--jobs", 1, "worker processes for the tournament (default: one per core)"
     )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the map analyses, games and replays on this dask.distributed scheduler "
+        "(tcp://host:8786) instead of local processes: the same site, byte for byte",
+    )
     common.add_count(p, "--games", 0, "games per pairing, seating and map (0: no tournament)")
     common.add_count(
         p,
@@ -84,6 +90,7 @@ def compiling(args: argparse.Namespace) -> tuple[str, float]:
 def run(args: argparse.Namespace, fail: common.Fail) -> int:
     """Exit 0 when a site was built (1 when nothing could be, or when ``--strict`` and
     any map or record is broken)."""
+    from ..arena.executors import DaskUnavailable
     from ..render.site.build import build_site
     from ..resources import maps_dir
 
@@ -101,6 +108,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
             args.maps[0] if args.maps else maps_dir(),
             args.out,
             more_maps=(args.maps or [])[1:],
+            scheduler=args.scheduler,
             records_dir=args.records,
             tournaments=args.tournaments,
             jobs=args.jobs,
@@ -112,7 +120,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
             effort=args.effort or 1,
             log=(lambda msg: None) if args.quiet else None,
         )
-    except OSError as exc:
+    except (OSError, TimeoutError, DaskUnavailable) as exc:  # and a scheduler out of reach
         print(f"atlas: error: {exc}", file=sys.stderr)
         return 2
     code = 0

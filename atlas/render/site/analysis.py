@@ -91,18 +91,52 @@ def validate_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     return problems
 
 
-def analyse_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
+#: Maps to analyse below which a build analyses them in its own process, unless a Dask
+#: scheduler is given (starting workers costs more than it saves).
+PARALLEL_MAPS = 24
+
+
+def analyse_maps(
+    maps: list[MapEntry],
+    ctx: BuildContext,
+    *,
+    jobs: int | None = 1,
+    scheduler: str | None = None,
+) -> list[str]:
     """Analyse and draw each map that could be read (its summary, figures and
     pictures).  Returns the problems: maps that could not be read or analysed, and
-    maps that failed their validation."""
+    maps that failed their validation.
+
+    The maps whose analysis or pictures the cache lacks are worked out on the Dask
+    scheduler at ``scheduler`` when one is given, or on ``jobs`` local worker processes
+    when there are at least :data:`PARALLEL_MAPS` of them (:func:`map_job`, through
+    :func:`atlas.arena.executors.run_jobs`); else in this process.  Whatever works them
+    out, this process stores them and writes the site's files, so the bytes are the
+    same."""
     problems: list[str] = []
-    for e in progress_bar(maps, "maps", ctx.progress):
-        if not e.ok:
+    made: dict[int, tuple[dict[str, Any], dict[str, bytes]]] = {}
+    todo = [i for i, e in enumerate(maps) if e.ok and _missing(e, ctx)]
+    workers = min(jobs or os.cpu_count() or 1, len(todo))
+    if todo and (scheduler or (len(todo) >= PARALLEL_MAPS and workers > 1)):
+        from ...arena.executors import run_jobs
+
+        items = [_map_item(maps[i], ctx) for i in todo]
+
+        def failed(j: int, why: str) -> None:
+            e = maps[todo[j]]
+            e.error = f"analysis failed: {why}"
+
+        def done(j: int, value: Any) -> None:
+            made[todo[j]] = value
+
+        run_jobs(items, map_job, done, failed, jobs=workers, scheduler=scheduler)
+    for i, e in enumerate(progress_bar(maps, "maps", ctx.progress)):
+        if not e.ok:  # a map that does not read, or whose worker's job failed
             problems.append("map " + located(e.path, e.error_line, e.reason))
             continue
         try:
-            _analysis(e, ctx)
-            _pictures(e, ctx)
+            _analysis(e, ctx, made.get(i))
+            _pictures(e, ctx, made.get(i))
         except (AtlasError, ValueError) as exc:
             e.error = f"analysis failed: {exc}"
             problems.append(f"map {e.path}: {e.error}")
@@ -114,13 +148,60 @@ def analyse_maps(maps: list[MapEntry], ctx: BuildContext) -> list[str]:
     return problems
 
 
-def _analysis(entry: MapEntry, ctx: BuildContext) -> None:
+def _keys(entry: MapEntry, ctx: BuildContext) -> tuple[str, dict[str, str]]:
+    """The cache keys of a map's analysis and of each of its pictures."""
+    gm = entry.game_map
+    assert gm is not None
+    text, version = format_map(gm), ctx.version["analysis"]
+    pictures = {
+        kind: content_key("picture", kind, gm.game, text, version)
+        for kind in render_of(gm.game).picture_kinds(gm)
+    }
+    return content_key("analysis", gm.game, text, version), pictures
+
+
+def _missing(entry: MapEntry, ctx: BuildContext) -> bool:
+    """Whether the cache lacks the map's analysis or one of its pictures."""
+    summary_key, pictures = _keys(entry, ctx)
+    return not ctx.cache.has("analysis", summary_key) or not all(
+        ctx.cache.has("png", key) for key in pictures.values()
+    )
+
+
+def _map_item(entry: MapEntry, ctx: BuildContext) -> tuple[str, str, str]:
+    """What a worker needs to analyse a map: its game, its text and its name."""
+    gm = entry.game_map
+    assert gm is not None
+    return gm.game, format_map(gm), gm.name
+
+
+def map_job(item: tuple[str, str, str]) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """A worker's job: the summary of a map (``game``, ``text``, ``name``) and the PNG
+    bytes of each of its pictures, as :func:`analyse_maps` stores them."""
+    from ...maps import parse_map
+    from ...sim.registry import summarize_map
+
+    game, text, name = item
+    gm = parse_map(text, game=game, name=name)
+    render = render_of(game)
+    pictures = {kind: png_bytes(render.picture(gm, kind)) for kind in render.picture_kinds(gm)}
+    return summarize_map(gm), pictures
+
+
+def _analysis(
+    entry: MapEntry, ctx: BuildContext, made: tuple[dict[str, Any], Any] | None = None
+) -> None:
     from ...sim.registry import summarize_map
 
     gm = entry.game_map
     assert gm is not None
     key = content_key("analysis", gm.game, format_map(gm), ctx.version["analysis"])
-    summary = ctx.cache.get_json("analysis", key)
+    summary: dict[str, Any] | None
+    if made is not None:  # worked out by a worker
+        summary = made[0]
+        ctx.cache.put_json("analysis", key, summary)
+    else:
+        summary = ctx.cache.get_json("analysis", key)
     if summary is None:
         summary = summarize_map(gm)
         ctx.cache.put_json("analysis", key, summary)
@@ -150,13 +231,19 @@ def figures_of(summary: dict[str, Any]) -> dict[str, Any]:
     return fig
 
 
-def _pictures(entry: MapEntry, ctx: BuildContext) -> None:
+def _pictures(
+    entry: MapEntry, ctx: BuildContext, made: tuple[Any, dict[str, bytes]] | None = None
+) -> None:
     gm = entry.game_map
     assert gm is not None
     render = render_of(gm.game)
     for kind in render.picture_kinds(gm):
         key = content_key("picture", kind, gm.game, format_map(gm), ctx.version["analysis"])
-        data = ctx.cache.get_bytes("png", key)
+        data = made[1].get(kind) if made is not None else None
+        if data is not None:
+            ctx.cache.put_bytes("png", key, data)
+        else:
+            data = ctx.cache.get_bytes("png", key)
         if data is None:
             data = png_bytes(render.picture(gm, kind))
             ctx.cache.put_bytes("png", key, data)

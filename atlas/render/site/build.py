@@ -148,6 +148,11 @@ class BuildOptions:
         (``atlas serve A B``, ``atlas build --maps A --maps B``); a folder named twice is
         read once, and a map whose game and name another folder already has gets its
         page under a name of its own (``tron-duel-2``).
+    scheduler : str, optional
+        The address of a ``dask.distributed`` scheduler (``tcp://host:8786``): the map
+        analyses, the games, the fairness games and the drawings of replays run on its
+        workers instead of local processes (:mod:`atlas.arena.executors`); the site's
+        bytes are the same.
     """
 
     maps_dir: str | os.PathLike[str] = "maps"
@@ -167,6 +172,7 @@ class BuildOptions:
     fairness: int = 0
     effort: int = 1
     more_maps: Sequence[str | os.PathLike[str]] = ()
+    scheduler: str | None = None
 
     @property
     def games_per(self) -> int:
@@ -256,8 +262,10 @@ def read_maps(b: Build) -> None:
             fairness=o.fairness,
             effort=o.effort,
         )
-    b.warm = start_warm_up(b.plan, o.jobs) if b.plan.todo and o.jobs != 1 else None
-    b.problems += analyse_maps(b.maps, b.ctx)
+    # on a cluster each worker compiles what it plays; here the local workers warm up
+    local = o.scheduler is None and o.jobs != 1
+    b.warm = start_warm_up(b.plan, o.jobs) if b.plan.todo and local else None
+    b.problems += analyse_maps(b.maps, b.ctx, jobs=o.jobs, scheduler=o.scheduler)
 
 
 def warm_up(b: Build) -> None:
@@ -273,7 +281,12 @@ def collect_games(b: Build) -> None:
     taken: set[str] = set()
     if b.plan.specs:
         play_tournament(
-            b.plan, jobs=o.jobs, cache=b.ctx.cache, progress=o.progress, problems=b.problems
+            b.plan,
+            jobs=o.jobs,
+            scheduler=o.scheduler,
+            cache=b.ctx.cache,
+            progress=o.progress,
+            problems=b.problems,
         )
         played = sorted(b.plan.records.items())
         for origin, fair in (("tournament", False), (FAIRNESS_ORIGIN, True)):
@@ -305,7 +318,7 @@ def collect_games(b: Build) -> None:
 def draw_replays(b: Build) -> None:
     """Render every game (those whose records do not replay are refused and left out)
     and pick each map's featured game."""
-    b.problems += render_games(b.games, b.ctx, b.options.jobs)
+    b.problems += render_games(b.games, b.ctx, b.options.jobs, b.options.scheduler)
     b.games = [g for g in b.games if not g.refused]
     for e in b.maps:
         e.games = [g for g in e.games if not g.refused]
@@ -511,6 +524,7 @@ def build_site(
     fairness: int = 0,
     effort: int = 1,
     more_maps: Sequence[str | os.PathLike[str]] = (),
+    scheduler: str | None = None,
 ) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``:
     :func:`build` of the :class:`BuildOptions` these arguments name (each is described

@@ -181,6 +181,10 @@ class Cache:
         assert self.root is not None
         return self.root / kind / key[:2] / key
 
+    def has(self, kind: str, key: str) -> bool:
+        """Whether an entry is stored (not counted as a hit or a miss)."""
+        return self.root is not None and self._path(kind, key).is_file()
+
     def get_bytes(self, kind: str, key: str) -> bytes | None:
         """The stored bytes, or ``None``."""
         if self.root is None:

@@ -94,6 +94,7 @@ def render_games(
     entries: list[GameEntry],
     ctx: BuildContext,
     jobs: int | None = None,
+    scheduler: str | None = None,
 ) -> list[str]:
     """Write every game's GIF and public record and attach its meta data; cached
     renders are reused (their viewer data stays in the cache until a page needs it).
@@ -129,7 +130,9 @@ def render_games(
         e.refused = True
 
     workers = min(jobs or os.cpu_count() or 1, len(todo))
-    if len(todo) >= PARALLEL_REPLAYS and workers > 1 and ctx.cache.root is not None:
+    if scheduler and todo:
+        _render_on_dask(todo, ctx, scheduler, refused, metas)
+    elif len(todo) >= PARALLEL_REPLAYS and workers > 1 and ctx.cache.root is not None:
         _render_in_workers(todo, ctx, workers, refused, metas)
     else:
         for e in progress_bar(todo, "replays", ctx.progress):
@@ -198,6 +201,52 @@ def _render_in_workers(
     finally:
         if bar is not None:
             bar.close()
+
+
+def _render_on_dask(
+    todo: list[GameEntry],
+    ctx: BuildContext,
+    scheduler: str,
+    refused: Any,
+    metas: dict[str, Any],
+) -> None:
+    """Draw ``todo`` on the Dask ``scheduler``'s workers (:func:`render_data_job`):
+    each gets its game's record as JSON data and sends back the drawing, which this
+    process stores in the cache and publishes (a worker shares no folder with it)."""
+    from ...arena.executors import run_on_dask
+
+    def done(i: int, value: Any) -> None:
+        e = todo[i]
+        if isinstance(value, str):
+            refused(e, value)
+            return
+        meta, gif, viewer = value
+        ctx.cache.put_bytes("gif", e.replay_key or "", gif)
+        ctx.cache.put_json("viewer", e.replay_key or "", viewer)
+        ctx.cache.put_json("meta", e.replay_key or "", meta)
+        e.meta, e.viewer = meta, viewer
+        _attach(e, ctx, gif)
+        metas[e.replay_key or ""] = meta
+
+    items = [e.record.public_json() for e in todo]
+    run_on_dask(items, render_data_job, scheduler, done, lambda i, why: refused(todo[i], why))
+
+
+def render_data_job(data: dict[str, Any]) -> Any:
+    """A remote worker's job: draw one game from its record's JSON data; its meta data,
+    GIF bytes and viewer data (or why the record is refused)."""
+    from ...sim.records import record_from_json
+
+    try:
+        record = record_from_json(data)
+    except AtlasError as exc:
+        return str(exc)
+    res = _render_json(record)
+    if isinstance(res, str):
+        return res
+    gif, viewer, meta = res
+    meta["record_bytes"] = len(_record_bytes(record))
+    return meta, gif, viewer
 
 
 def _render_job(job: tuple[str, str, str | None, str, dict[str, Any] | None]) -> Any:

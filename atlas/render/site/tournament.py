@@ -256,10 +256,16 @@ def finish_warm_up(warm: Any) -> None:
 
 
 def play_tournament(
-    plan: SiteTournament, *, jobs: int | None, cache: Cache, progress: bool, problems: list[str]
+    plan: SiteTournament,
+    *,
+    jobs: int | None,
+    cache: Cache,
+    progress: bool,
+    problems: list[str],
+    scheduler: str | None = None,
 ) -> list[Any]:
-    """Records of the built-in tournament (played where the cache has none), in
-    schedule order."""
+    """Records of the built-in tournament (played where the cache has none, on ``jobs``
+    local workers or the Dask ``scheduler``), in schedule order."""
     from ...arena import tournament as tour
 
     done = dict(plan.done)
@@ -267,7 +273,9 @@ def play_tournament(
     if todo:
         order = run_order([spec for _, _, spec in todo], plan.cost)
         todo = [todo[j] for j in order]
-        played = tour.run_games([spec for _, _, spec in todo], jobs=jobs, progress=progress)
+        played = tour.run_games(
+            [spec for _, _, spec in todo], jobs=jobs, scheduler=scheduler, progress=progress
+        )
         for (i, key, spec), rec in zip(todo, played):
             if tour.is_error(rec):  # not cached: the next build tries again
                 problems.append(
