@@ -13,11 +13,11 @@ the rest with :func:`atlas.arena.tournament.run_games`, dearest first
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...bots.warm import WARM_UP_MOVE, warm_bots
 from ...errors import RecordError
 from ...maps import GameMap, format_map
 from ...sim.registry import game_names
@@ -37,9 +37,6 @@ __all__ = [
     "play_cached",
     "WARM_UP_MOVE",
 ]
-
-#: Seconds a bot may think on its warm-up move (:func:`warm_bots`).
-WARM_UP_MOVE = 0.2
 
 
 @dataclass
@@ -167,39 +164,6 @@ def plan_tournament(
 def _names(spec: Any) -> list[str]:
     """The players' names of a game spec (its players are names or arena players)."""
     return [getattr(p, "name", p) for p in spec.players]
-
-
-def warm_bots(
-    game: str, map_text: str, map_name: str, names: Sequence[str], params: dict[str, Any]
-) -> float:
-    """Make each bot of ``names`` and ask it for one move on ``map_text`` (a worker's
-    job before the tournament): this compiles its numba kernels into numba's cache once,
-    so no game pays for it and no first move runs out of time compiling.  Any error is
-    left for the real games to meet.  Returns the seconds it took."""
-    from ...bots import make_bot
-    from ...maps import parse_map
-    from ...sim.registry import get_game
-
-    t0 = time.perf_counter()
-    try:
-        g = get_game(game)
-        gm = parse_map(map_text, game=game, name=map_name)
-        state = g.initial_state(gm, params)
-        seats = list(g.to_move(state)) or [0]
-    except Exception:  # the real games report what is wrong
-        return time.perf_counter() - t0
-    for name in names:
-        try:
-            bot = make_bot(game, name, 0)
-            seat = seats[0]
-            bot.start(gm, dict(params), seat)
-            # a short deadline: compiling happens when a kernel is first called,
-            # whatever the clock says, and the search then stops at once
-            bot.move(state.copy(), seat, time.perf_counter() + WARM_UP_MOVE)
-            bot.close()
-        except Exception:
-            continue
-    return time.perf_counter() - t0
 
 
 def start_warm_up(plan: SiteTournament, jobs: int | None) -> Any:

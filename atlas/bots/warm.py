@@ -1,0 +1,115 @@
+"""Compiling the built-in bots' kernels before their games: once, and on both cores.
+
+numba compiles a kernel the first time it is called, and keeps it in its cache
+(:mod:`atlas.jit.cache`).  A bot's first move on an empty cache therefore compiles its
+kernels first: seconds of one core.  :func:`warm_bots` asks each bot for one move, so
+its kernels are compiled (or loaded) before a game needs them; the build does this in
+its worker processes while it draws the maps.  :func:`warm_up_cold` is for one game
+(``atlas play``): when numba's cache is empty, as on a newcomer's first command, and
+the machine has two cores or more, the other seats' bots are compiled in a worker
+process while this one compiles the first seat's, so the two compile at once.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["WARM_UP_MOVE", "warm_bots", "warm_up_cold"]
+
+#: Seconds a bot may think on its warm-up move (:func:`warm_bots`).
+WARM_UP_MOVE = 0.2
+
+
+def warm_bots(
+    game: str, map_text: str, map_name: str, names: Sequence[str], params: dict[str, Any]
+) -> float:
+    """Make each bot of ``names`` and ask it for one move on ``map_text`` (a worker's
+    job before the tournament): this compiles its numba kernels into numba's cache once,
+    so no game pays for it and no first move runs out of time compiling.  Any error is
+    left for the real games to meet.  Returns the seconds it took."""
+    from ..maps import parse_map
+    from ..sim.registry import get_game
+    from .registry import make_bot
+
+    t0 = time.perf_counter()
+    try:
+        g = get_game(game)
+        gm = parse_map(map_text, game=game, name=map_name)
+        state = g.initial_state(gm, params)
+        seats = list(g.to_move(state)) or [0]
+    except Exception:  # the real games report what is wrong
+        return time.perf_counter() - t0
+    for name in names:
+        try:
+            bot = make_bot(game, name, 0)
+            seat = seats[0]
+            bot.start(gm, dict(params), seat)
+            # a short deadline: compiling happens when a kernel is first called,
+            # whatever the clock says, and the search then stops at once
+            bot.move(state.copy(), seat, time.perf_counter() + WARM_UP_MOVE)
+            bot.close()
+        except Exception:
+            continue
+    return time.perf_counter() - t0
+
+
+def _cache_is_empty() -> bool:
+    """Whether numba's cache for this atlas holds no kernel yet (a first run)."""
+    from ..jit.cache import use_numba_cache
+
+    folder = use_numba_cache()
+    try:
+        return not any(sub.is_dir() and any(sub.iterdir()) for sub in folder.iterdir())
+    except OSError:
+        return False
+
+
+def warm_up_cold(
+    game: str, map_text: str, map_name: str, names: Sequence[str], params: dict[str, Any]
+) -> bool:
+    """Compile the kernels of the built-in bots ``names`` (one per seat; programs and
+    unknown names are left alone) before their game, on two cores, when numba's cache
+    is empty and there are two different bots to compile: a worker process warms the
+    others (:func:`warm_bots`) while this process warms the first.  Does nothing
+    otherwise (a warm cache loads in a fraction of a second; one bot compiles as it
+    plays).  Returns whether it warmed.  Never raises for a bot: the game reports it."""
+    from .registry import bot_table
+
+    table = bot_table(game)
+    builtin = list(dict.fromkeys(n for n in names if n in table))
+    if len(builtin) < 2 or (os.cpu_count() or 1) < 2 or not _cache_is_empty():
+        return False
+    from ..arena.pool import pool_context
+
+    first, others = builtin[0], builtin[1:]
+    child = pool_context().Process(
+        target=_warm_child,
+        args=(game, map_text, map_name, others, dict(params)),
+        name="atlas-warm",
+        daemon=True,
+    )
+    child.start()
+    try:
+        warm_bots(game, map_text, map_name, [first], dict(params))
+        child.join()
+    finally:
+        if child.is_alive():  # an interrupt: the worker goes with it
+            child.terminate()
+            child.join(1.0)
+    return True
+
+
+def _warm_child(
+    game: str, map_text: str, map_name: str, names: Sequence[str], params: dict[str, Any]
+) -> None:
+    """The worker's side of :func:`warm_up_cold`."""
+    import signal
+
+    from ..arena.pool import die_with_parent
+
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when it stops
+    warm_bots(game, map_text, map_name, names, params)
