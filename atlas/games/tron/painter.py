@@ -153,7 +153,8 @@ class TronRender(DuelRender):
         """The heads' cells along a principal variation: ``seat``'s moves (1..4) and the
         other's replies in turn, each from its head along its own earlier cells.  It
         stops at a move that is not 1..4 or that enters a wall, a trail, a cell the line
-        already took or the edge (the crash a line may expect is not drawn)."""
+        already took or the edge (the crash a line may expect is not drawn), and after
+        a reply onto the cell of the move before it (a collision it expects)."""
         blocked = np.asarray(state.blocked, dtype=bool)
         h, w = blocked.shape
         heads = [(int(r), int(c)) for r, c in np.asarray(state.heads)[:2]]
@@ -168,13 +169,16 @@ class TronRender(DuelRender):
             r, c = heads[who]
             dr, dc = int(DELTAS[data][0]), int(DELTAS[data][1])
             cell = (r + dr, c + dc)
-            if not (0 <= cell[0] < h and 0 <= cell[1] < w) or blocked[cell] or cell in taken:
+            if not (0 <= cell[0] < h and 0 <= cell[1] < w) or blocked[cell]:
                 break
             if i % 2 == 1 and cell == cells[-1]:
-                break  # both heads on one cell: the collision ends the line
+                cells.append(cell)
+                break  # both heads on one cell: the line ends in that collision
+            if cell in taken:
+                break
+            cells.append(cell)
             taken.add(cell)
             heads[who] = cell
-            cells.append(cell)
         return cells
 
     def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:

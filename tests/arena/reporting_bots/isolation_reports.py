@@ -29,7 +29,8 @@ for line in sys.stdin:
             else {"depth": "deep", "score": "1e999", "pv": [[99, 99], "x", move]}
         )
     else:
-        sys.stderr.write(f"info depth 1 score 0 nodes 3 pv {json.dumps(move, separators=(',', ':'))}\n")
+        word = json.dumps(move, separators=(",", ":"))
+        sys.stderr.write(f"info depth 1 score 0 nodes 3 pv {word}\n")
         sys.stderr.flush()
     turn += 1
     print(json.dumps(answer), flush=True)
