@@ -197,7 +197,8 @@ def take_report(
     (an ``info`` object read with :func:`info_from_json`), else its stderr ``info``
     line (:meth:`~atlas.arena.process.BotProcess.take_info`,
     :func:`parse_info_line`).  A line too long to keep counts as one move cut."""
-    line, dropped = (None, False) if bot.process is None else bot.process.take_info()
+    take = getattr(bot.process, "take_info", None)  # None: no process, or no stderr
+    line, dropped = (None, False) if take is None else take()
     if answer:
         return answer
     out = {} if line is None else parse_info_line(line, pv_move)
