@@ -27,6 +27,8 @@ __all__ = [
     "MAX_RECORD_BYTES",
     "MAX_TRACE_BYTES",
     "MAX_TOML_BYTES",
+    "MAX_PV_MOVES",
+    "MAX_PV_LINE",
     "MAX_COUNT",
     "MAX_JOBS",
     "MAX_SEED",
@@ -60,6 +62,11 @@ MAX_RECORD_BYTES = 32 * 1024 * 1024
 MAX_TRACE_BYTES = 64 * 1024 * 1024
 #: Bytes of a TOML file (a tournament plan: a few hundred bytes).
 MAX_TOML_BYTES = 1024 * 1024
+#: Moves of a principal variation kept per turn (a bot's "what it expected"): the
+#: searches keep this many, and a longer one an external program reports is cut.
+MAX_PV_MOVES = 12
+#: Characters of the line an external program reports it on (longer: dropped whole).
+MAX_PV_LINE = 2000
 
 # The ranges of what a command line or an API call asks for, each checked before the
 # work it sizes starts (a count of 10**23 is refused before a schedule is allocated).

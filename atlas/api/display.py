@@ -113,7 +113,8 @@ def replay_page(record: Any) -> str:
     _, viewer, meta = render_replay(record)
     static = templates_dir() / "static"
     script = "\n".join(
-        (static / name).read_text(encoding="utf-8") for name in ("overlays.js", "viewer.js")
+        (static / name).read_text(encoding="utf-8")
+        for name in ("overlays.js", "pv.js", "viewer.js")
     ).replace("</", "<\\/")
     css = (static / "style.css").read_text(encoding="utf-8").replace("</", "<\\/")
     names = " vs ".join(p.name for p in record.players)

@@ -42,6 +42,7 @@ from typing import Any, BinaryIO
 
 from ..bots.base import BotBase
 from ..errors import BotError
+from ..limits import MAX_PV_LINE
 from ..maps import GameMap
 from ..sim.base import Status
 from .sandbox import (
@@ -70,6 +71,9 @@ __all__ = [
 MAX_TURN_BYTES = 64 * 1024
 #: Bytes of stderr kept per bot (more is read and dropped so the bot never blocks).
 STDERR_KEEP = 64 * 1024
+#: Seconds at most that reading a turn's ``info`` line waits for the stderr keeper to
+#: read what the bot wrote before its answer (only while bytes are pending).
+INFO_WAIT = 0.01
 #: Seconds allowed for an external bot's first move (start-up included), like the engine.
 FIRST_MOVE_TIME = 3.0
 #: Seconds a bot gets to exit by itself after end of file, then after ``SIGTERM``.
@@ -266,6 +270,13 @@ class BotProcess:
         self._eof = False
         self._err = bytearray()
         self._err_total = 0
+        # the "info" line of a turn (docs/protocols.md), read from stderr under the lock
+        self._err_lock = threading.Lock()
+        self._err_line = bytearray()
+        self._err_long = False  # the line under way passed MAX_PV_LINE: skipped
+        self._info: str | None = None
+        self._info_dropped = False
+        self._err_fd: int | None = self.proc.stderr.fileno()
         self._err_thread = threading.Thread(target=self._keep_stderr, daemon=True)
         self._err_thread.start()
         os.set_blocking(report_r, False)
@@ -318,13 +329,63 @@ class BotProcess:
     def _keep_stderr(self) -> None:
         stream: BinaryIO = self.proc.stderr  # type: ignore[assignment]
         try:
-            while chunk := stream.read(4096):
-                self._err_total += len(chunk)
-                room = STDERR_KEEP - len(self._err)
-                if room > 0:
-                    self._err += chunk[:room]
+            fd = stream.fileno()
+            while True:
+                # read under the lock only once data is there: take_info can then tell
+                # "all read" (nothing pending while it holds the lock) from "being read"
+                if not _wait(fd, select.POLLIN, 3600.0):
+                    continue
+                with self._err_lock:
+                    chunk = stream.read(4096)
+                    if not chunk:
+                        return
+                    self._err_total += len(chunk)
+                    room = STDERR_KEEP - len(self._err)
+                    if room > 0:
+                        self._err += chunk[:room]
+                    self._lines(chunk)
         except (OSError, ValueError):
             pass
+
+    def _lines(self, chunk: bytes) -> None:
+        """Find the complete lines of ``chunk`` that start with ``info `` (at most
+        :data:`~atlas.limits.MAX_PV_LINE` bytes; a longer one is dropped, noted)."""
+        parts = chunk.split(b"\n")
+        for i, part in enumerate(parts):
+            if not self._err_long:
+                self._err_line += part
+                if len(self._err_line) > MAX_PV_LINE:
+                    if self._err_line.lstrip().startswith(b"info"):
+                        self._info_dropped = True
+                    self._err_line.clear()
+                    self._err_long = True
+            if i == len(parts) - 1:
+                break  # the line goes on in the next chunk
+            if not self._err_long:
+                line = bytes(self._err_line).strip()
+                if line.startswith(b"info ") or line == b"info":
+                    self._info = line.decode("utf-8", "replace")
+            self._err_line.clear()
+            self._err_long = False
+
+    def take_info(self, wait: float = INFO_WAIT) -> tuple[str | None, bool]:
+        """The last ``info`` line the bot wrote to stderr since the last call, and
+        whether a longer one than :data:`~atlas.limits.MAX_PV_LINE` was dropped.
+
+        A bot writes its line before its answer, so the line is in the pipe by the
+        time the answer is read; this waits (at most ``wait`` seconds) until the
+        stderr keeper has read everything pending.
+        """
+        end = time.perf_counter() + wait
+        fd = self._err_fd
+        while True:
+            with self._err_lock:
+                pending = fd is not None and _wait(fd, select.POLLIN, 0.0)
+                if not pending or time.perf_counter() >= end:
+                    info, dropped = self._info, self._info_dropped
+                    self._info, self._info_dropped = None, False
+                    return info, dropped
+            time.sleep(0.0002)
 
     def stderr_text(self) -> str:
         """What the bot wrote to stderr so far (the first :data:`STDERR_KEEP` bytes)."""
@@ -444,6 +505,7 @@ class BotProcess:
         proc.wait()
         kill_marked(self.token)
         self._err_thread.join(timeout=1.0)
+        self._err_fd = None
         for stream in (proc.stdout, proc.stderr):
             try:
                 stream.close()  # type: ignore[union-attr]

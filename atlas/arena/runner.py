@@ -24,7 +24,7 @@ from ..bots.registry import make_bot
 from ..bots.stop import check as check_stop
 from ..bots.stop import interrupt, requested, stop_policy
 from ..errors import ArgumentError, BotError, IllegalMoveError, InvalidMoveError
-from ..limits import MAX_SECONDS
+from ..limits import MAX_PV_MOVES, MAX_SECONDS
 from ..maps import GameMap
 from ..sim import get_game
 from ..sim.base import Outcome, Reason, Status
@@ -374,23 +374,41 @@ def _play(
     return builder.finish(state, outcome)
 
 
-def bot_info(bot: BotBase) -> dict[str, float]:
-    """What ``bot`` said about its last move: depth, score and nodes, when it says.
+def bot_info(bot: BotBase) -> dict[str, Any]:
+    """What ``bot`` said about its last move: depth, score, nodes and principal
+    variation, when it says.
 
     Read from the bot's ``last_info`` mapping (the tron searches: ``depth``, ``nodes``
-    and ``value``, recorded as ``score``), else from ``last_depth``, ``last_score`` and
-    ``last_nodes`` attributes (the isolation and connect5 searches); only finite
-    numbers are kept (:func:`atlas.sim.records.clean_info`).  Bots that say nothing,
-    external programs among them, give ``{}``.
+    and ``value``, recorded as ``score``; an external program's report), else from
+    ``last_depth``, ``last_score`` and ``last_nodes`` attributes (the isolation and
+    connect5 searches); only finite numbers are kept
+    (:func:`atlas.sim.records.clean_info`).  The variation is ``last_info``'s ``pv``
+    (and ``pv_cut``), else ``last_pv``: game moves, which the record builder turns into
+    JSON and bounds (:func:`atlas.sim.records.clean_pv`).  Bots that say nothing give
+    ``{}``.
     """
     raw = bot.last_info
+    out: dict[str, Any]
     if isinstance(raw, Mapping) and raw:
         said = dict(raw)
         if "score" not in said and "value" in said:
             said["score"] = said["value"]
-        return clean_info(said)
-    said = {"depth": bot.last_depth, "score": bot.last_score, "nodes": bot.last_nodes}
-    return clean_info({k: v for k, v in said.items() if v is not None})
+        out = dict(clean_info(said))
+        pv, cut = said.get("pv"), said.get("pv_cut")
+    else:
+        said = {"depth": bot.last_depth, "score": bot.last_score, "nodes": bot.last_nodes}
+        out = dict(clean_info({k: v for k, v in said.items() if v is not None}))
+        pv, cut = None, None
+    if pv is None:
+        pv = bot.last_pv
+    if pv is not None and not isinstance(pv, (str, bytes)) and isinstance(pv, Sequence):
+        out["pv"] = list(pv[:MAX_PV_MOVES])
+        cut = (cut if isinstance(cut, int) and not isinstance(cut, bool) else 0) + max(
+            0, len(pv) - MAX_PV_MOVES
+        )
+    if isinstance(cut, int) and not isinstance(cut, bool) and cut > 0:
+        out["pv_cut"] = cut
+    return out
 
 
 def _seat_containment(

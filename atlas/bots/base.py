@@ -23,6 +23,11 @@ and a bot overrides only those it needs:
 ``last_info``, ``last_depth``, ``last_score``, ``last_nodes``
     what the bot says about its last move (a search's depth, score and nodes), recorded
     per turn when given (:func:`atlas.arena.runner.bot_info`);
+``last_pv``
+    the principal variation of its last move: the moves it expects, its own first, then
+    the reply, then its own..., as game moves (a ``pv`` entry of ``last_info`` is read
+    first); recorded in the turn's ``info`` as ``pv``, at most
+    :data:`atlas.sim.records.PV_MAX` moves;
 ``fixed_depth``
     when positive, a searching bot searches exactly this deep whatever its clock says
     (``benchmarks/ladder.py --depth``, tournaments' ``depths``); other bots ignore it;
@@ -44,7 +49,7 @@ they have and gives the no-ops for those they do not.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..maps import GameMap
@@ -66,6 +71,8 @@ class BotBase(abc.ABC):
         ``depth``, ``nodes``, ``value`` (or ``score``) of the last move, when said.
     last_depth, last_score, last_nodes : float or None
         The same as separate attributes (read when ``last_info`` says nothing).
+    last_pv : sequence or None
+        The moves the last move's search expects (the module's ``last_pv``).
     fixed_depth : int
         Search exactly this deep when positive (searching bots only).
     effort : int
@@ -82,6 +89,7 @@ class BotBase(abc.ABC):
     last_depth: float | None = None
     last_score: float | None = None
     last_nodes: float | None = None
+    last_pv: Sequence[Any] | None = None
     fixed_depth: int = 0
     effort: int = 0
     compile_seconds: float = 0.0
@@ -151,6 +159,10 @@ class _PlainBot(BotBase):
     @property
     def last_nodes(self) -> float | None:  # type: ignore[override]
         return getattr(self.bot, "last_nodes", None)
+
+    @property
+    def last_pv(self) -> Sequence[Any] | None:  # type: ignore[override]
+        return getattr(self.bot, "last_pv", None)
 
     @property
     def fixed_depth(self) -> int:  # type: ignore[override]

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..jit import LazyKernel, built, numba
+from ..limits import MAX_PV_MOVES
 from . import stop as _stop
 from .base import BotBase
 
@@ -74,10 +75,14 @@ __all__ = [
     "tt_cuts",
     "sort_moves",
     "note_cutoff",
+    "pv_push",
     "gc_paused",
     "DeepeningBot",
     "new_status",
     "STATUS_SLOTS",
+    "PV_PLIES",
+    "new_pv",
+    "pv_moves",
     "S_NODES",
     "S_ABORT",
     "S_BEST",
@@ -102,6 +107,23 @@ STATUS_SLOTS = 9
 def new_status() -> np.ndarray:
     """A fresh status vector (every slot 0)."""
     return np.zeros(STATUS_SLOTS, dtype=np.int64)
+
+
+#: Longest principal variation a search keeps (plies: its move, the reply, ...).
+PV_PLIES = MAX_PV_MOVES
+
+
+def new_pv(plies: int) -> np.ndarray:
+    """A search's principal-variation table for ``plies`` plies from the root: row ``ply``
+    holds, in column 0, the length of the variation found below that ply (at most
+    :data:`PV_PLIES`), then its moves (the "triangular array" of the chess programs)."""
+    return np.zeros((plies + 2, PV_PLIES + 1), dtype=np.int64)
+
+
+def pv_moves(pv: np.ndarray, row: int = 0) -> list[int]:
+    """The moves of row ``row`` of a :func:`new_pv` table."""
+    n = min(max(int(pv[row, 0]), 0), PV_PLIES)
+    return [int(m) for m in pv[row, 1 : 1 + n]]
 
 
 class _EffortState(threading.local):
@@ -309,6 +331,8 @@ class DeepeningBot(BotBase):
         self.last_depth = 0
         self.last_nodes = 0
         self.last_score = 0
+        #: The search's codes of its last principal variation (:meth:`deepen`).
+        self.line: list[int] = []
 
     def deepen(
         self,
@@ -317,6 +341,7 @@ class DeepeningBot(BotBase):
         limit: int,
         best: int,
         done: Callable[[int], bool],
+        pv: np.ndarray | None = None,
     ) -> int:
         """Search depths 1, 2, ... ``limit`` with ``run(depth) -> score`` (one call of the
         search kernel, which reports in ``status``) until ``done(score)``.
@@ -325,8 +350,11 @@ class DeepeningBot(BotBase):
         depth the clock stopped once it has finished a root move: the kernel searches
         the last depth's best move first, so any move it finished and prefers is better.
         Sets :attr:`last_depth`, :attr:`last_score` (of the deepest finished depth) and
-        :attr:`last_nodes` (all depths).
+        :attr:`last_nodes` (all depths), and :attr:`line`, the search's codes of the
+        principal variation that ``pv`` (the kernel's :func:`new_pv` table, if given)
+        held for the move returned, always starting with that move.
         """
+        line: list[int] = []
         for depth in range(1, limit + 1):
             status[S_ABORT] = 0
             status[S_DONE] = 0
@@ -335,13 +363,17 @@ class DeepeningBot(BotBase):
             if status[S_ABORT] != 0:
                 if status[S_DONE] > 0 and status[S_BEST] >= 0:
                     best = int(status[S_BEST])
+                    line = [] if pv is None else pv_moves(pv)
                 break
             if status[S_BEST] >= 0:
                 best = int(status[S_BEST])
+            line = [] if pv is None else pv_moves(pv)
             self.last_depth, self.last_score = depth, int(score)
             if done(score):
                 break
         self.last_nodes = int(status[S_NODES])
+        # the table's line belongs to the move played only when it starts with it
+        self.line = line if line[:1] == [best] else [best]
         return best
 
 
@@ -483,6 +515,23 @@ def tt_store(
     tt[slot, 3] = value_to_tt(best, ply, win)
 
 
+@numba.njit(cache=True, inline="always")
+def pv_push(pv, row, move, child):
+    """Row ``row`` of a :func:`new_pv` table becomes ``move`` then row ``child``'s moves
+    (``child < 0``: ``move`` alone), cut at :data:`PV_PLIES`."""
+    if row >= pv.shape[0]:
+        return
+    cap = pv.shape[1] - 1
+    pv[row, 1] = move
+    n = 1
+    if 0 <= child < pv.shape[0]:
+        k = min(pv[child, 0], cap - 1)
+        for j in range(k):
+            pv[row, 2 + j] = pv[child, 1 + j]
+        n += k
+    pv[row, 0] = n
+
+
 # ------------------------------------------------------------------- the alpha-beta kernel
 
 
@@ -571,7 +620,9 @@ def negamax(
     from the root, in the window ``(alpha, beta)``; 0 once aborted.  ``g`` is the
     game's context, a ``NamedTuple`` of arrays and constants the game's kernels read,
     with at least ``moves`` (each ply's moves in search order, a row a ply), ``status``
-    (the vector of :func:`new_status`) and ``deadline`` (a :func:`clock` time); ``s``
+    (the vector of :func:`new_status`), ``deadline`` (a :func:`clock` time) and ``pv``
+    (a :func:`new_pv` table with a row for every ply the search reaches: row 0 is the
+    root's principal variation, its best move first); ``s``
     the position (a tuple of scalars for a bitboard, which ``play`` answers with a new
     one, or the side to move for a search that makes and takes back moves in ``g``'s
     arrays).  The game's kernels, by role (:class:`NodeKernels`; ``inline="always"``
@@ -606,10 +657,13 @@ def negamax(
     -----
     The kernel records the root's best move so far and its finished moves in
     ``status`` (:data:`S_BEST`, :data:`S_DONE`), so that a search stopped by the clock
-    still answers.  It is compiled without numba's reference counting (``_nrt=False``:
-    it allocates nothing; counting the arrays an inlined kernel takes would cost every
-    node).  One instance per game and search: the number of compiled signatures is the
-    number of searches.
+    still answers.  Each node whose alpha rises writes its move and its child's
+    variation to its row of ``g.pv`` (:func:`pv_push`: at most :data:`PV_PLIES` moves
+    copied), so the root's row is the line the search expects; a node settled by the
+    table or a leaf ends the line early.  It is compiled without numba's reference
+    counting (``_nrt=False``: it allocates nothing; counting the arrays an inlined
+    kernel takes would cost every node).  One instance per game and search: the number
+    of compiled signatures is the number of searches.
     """
     unknown = set(kernels) - set(NODE_DEFAULTS)
     missing = [r for r, k in NODE_DEFAULTS.items() if k is None and r not in kernels]
@@ -633,6 +687,8 @@ def negamax(
             status[S_ABORT] = 1
         if status[S_ABORT] != 0:
             return 0
+        if ply < g.pv.shape[0]:
+            g.pv[ply, 0] = 0  # no variation below this node yet
         n, value, alpha, beta, node = expand(g, s, depth, ply, alpha, beta)
         if n < 0:
             return value
@@ -666,6 +722,7 @@ def negamax(
                 status[S_DONE] += 1
             if v > alpha:
                 alpha = v
+                pv_push(g.pv, ply, m, -1 if settled else ply + 1)
             if alpha >= beta:
                 cutoff(g, s, node, m, depth, ply)
                 break

@@ -172,6 +172,45 @@ class GameRender(abc.ABC):
         """
         return None
 
+    def pv_cells(
+        self, game: Any, state: Any, seat: int, pv: Sequence[Any]
+    ) -> list[tuple[int, int]]:
+        """The cells of a principal variation, as far as it can be followed.
+
+        ``pv`` is what a turn's ``info`` says ``seat`` expected from ``state`` (the
+        position before that turn): JSON moves, its own first, then the reply, and so
+        on.  Returns the cell each move goes to, ``(row, col)``, and stops at the first
+        move that is not a legal move of the seat to move (so ``len(pv)`` less the
+        cells' number were dropped).  The default follows an alternating game with the
+        rules (``game.is_legal`` and ``game.apply``) and :meth:`move_cell`; a game
+        whose seats move together overrides it.  Nothing a record says can make it
+        raise.
+        """
+        cells: list[tuple[int, int]] = []
+        s = state
+        for i, data in enumerate(pv):
+            try:
+                who = game.to_move(s)
+                if len(who) != 1 or (i == 0 and who[0] != seat):
+                    break
+                move = game.move_from_json(data)
+                if not game.is_legal(s, who[0], move):
+                    break
+                cell = self.move_cell(s, who[0], move)
+                if cell is None:
+                    break
+                s = game.apply(s, {who[0]: move})
+            except Exception:  # a record's move the rules cannot read: the line ends
+                break
+            cells.append(cell)
+        return cells
+
+    def move_cell(self, state: Any, seat: int, move: Any) -> tuple[int, int] | None:
+        """The cell a legal ``move`` of ``seat`` in ``state`` goes to, for drawing a
+        principal variation (:meth:`pv_cells`); ``None`` (the default): the game draws
+        none."""
+        return None
+
     def gif_overlays(self) -> tuple[str, ...]:
         """The overlays a replay GIF may carry (``atlas replay --overlay NAME``), named
         as the viewer names them (:meth:`overlays`).  Default: none."""

@@ -19,6 +19,8 @@ Format (``"version": 2``)::
      "cpu": [[CPU ms per turn or null] per seat] (only when the record has them),
      "late": [[turn, seat, limit s, load or null, cores or null, verdict], ...],
      "info": [{"depth": [...], "score": [...], "nodes": [...]} per seat],
+     "pv": "<base64: the varint stream below>" (only when a bot reported one),
+     "pv_dropped": [[turn, seat, moves not drawn], ...],
      "interest": {...}, "count": frames,
      "overlays": {"names", "free", "seats", "args"} (only for a game that has them:
      :meth:`atlas.render.painter.GameRender.overlays`)}
@@ -32,6 +34,15 @@ and its style (an index into ``styles``).  ``times``, ``cpu`` and ``info`` are p
 what its bot said about the move (:data:`atlas.sim.records.INFO_KEYS`); ``late`` lists
 the answers that came after their deadline (``turn`` counted from 1) with the machine's
 load then and the verdict of :func:`atlas.arena.timing.late_moves`.
+
+``pv`` holds what each bot expected when it moved (its principal variation, at most
+:data:`~atlas.limits.MAX_PV_MOVES` moves: its own, the reply, its own, ...) as the cells
+those moves go to, followed from the position before the turn by the game's painter
+(:meth:`atlas.render.painter.GameRender.pv_cells`): per turn ``1 .. last``, per seat,
+the number of cells, then each cell (row-major index) as ``zigzag(cell - the cell two
+before)`` (0 before the first two), so a line of steps costs a byte a cell.
+``pv_dropped`` names the turns whose line was not drawn whole: longer than the limit,
+cut by the program that sent it, or leaving the board or the rules.
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..limits import MAX_PV_MOVES
 from ..sim.records import INFO_KEYS
 from ..sim.registry import get_info
 from . import palette as P
@@ -158,6 +170,53 @@ def _per_turn(
     return times, cpu, info
 
 
+def _pv_cells(
+    record: Any, states: Sequence[Any], render: Any
+) -> tuple[list[list[list[int] | None]], list[list[int]]]:
+    """Each turn's principal variations as cells (row-major indices) per seat, and the
+    turns whose line was not drawn whole: ``[turn, seat, moves dropped]``."""
+    n, w = record.num_players, record.game_map().width
+    cells: list[list[list[int] | None]] = [[None] * len(record.turns) for _ in range(n)]
+    dropped: list[list[int]] = []
+    game = None
+    for i, turn in enumerate(record.turns):
+        for seat, said in sorted(turn.info.items()):
+            pv = said.get("pv")
+            cut = said.get("pv_cut", 0)
+            cut = int(cut) if isinstance(cut, (int, float)) and 0 < cut < 2**31 else 0
+            if not isinstance(pv, list):
+                if cut:
+                    dropped.append([i + 1, int(seat), cut])
+                continue
+            if game is None:
+                from ..sim.registry import get_game
+
+                game = get_game(record.game)
+            got: list[tuple[int, int]] = []
+            if 0 <= seat < n and i < len(states):
+                got = render.pv_cells(game, states[i], int(seat), pv[:MAX_PV_MOVES])
+            if got:
+                cells[seat][i] = [int(r) * w + int(c) for r, c in got]
+            lost = len(pv) - len(got) + cut
+            if lost:
+                dropped.append([i + 1, int(seat), lost])
+    return cells, dropped
+
+
+def _pack_pv(cells: list[list[list[int] | None]]) -> str:
+    """The lines of :func:`_pv_cells` as the base64 varint stream of the module."""
+    parts: list[int] = []
+    turns = len(cells[0]) if cells else 0
+    for i in range(turns):
+        for seat_cells in cells:
+            line = seat_cells[i] or []
+            parts.append(len(line))
+            for j, c in enumerate(line):
+                d = c - (line[j - 2] if j >= 2 else 0)
+                parts.append(2 * d if d >= 0 else -2 * d - 1)
+    return base64.b64encode(varints(parts)).decode("ascii")
+
+
 def viewer_data(
     record: Any,
     states: Sequence[Any] | None = None,
@@ -233,6 +292,10 @@ def viewer_data(
     overlays = render.overlays(gm, dict(record.params))
     if overlays:
         extra["overlays"] = overlays
+    pv, pv_dropped = _pv_cells(record, states, render)
+    if any(line for seat in pv for line in seat) or pv_dropped:
+        extra["pv"] = pv
+        extra["pv_dropped"] = pv_dropped
     return {
         "w": gm.width,
         "h": gm.height,
@@ -284,6 +347,8 @@ def pack_viewer(data: dict[str, Any]) -> dict[str, Any]:
         prev_cells = cells
     stream = varints(np.concatenate(parts)) if parts else b""
     out = {k: v for k, v in data.items() if k not in ("base", "frames", "sampled")}
+    if "pv" in data:
+        out["pv"] = _pack_pv(data["pv"])
     out.update(
         version=VIEWER_VERSION,
         styles=[list(st) for st, _ in sorted(styles.items(), key=lambda kv: kv[1])],

@@ -295,7 +295,13 @@
   // overlays (static/overlays.js): what the shown position means, drawn over it
   var overlay = window.atlasOverlays ?
     window.atlasOverlays.create(data, canvas, ctx, k, function () { paint(current); drawOverlay(current); }) : null;
-  function drawOverlay(i) { if (overlay) { overlay.draw(turnOf(i), gridOf(i), marks[i]); } }
+  // what the bots expected (static/pv.js): their lines for the shown turn
+  var pvView = window.atlasPvView ?
+    window.atlasPvView.create(data, canvas, ctx, k, function () { paint(current); drawOverlay(current); }) : null;
+  function drawOverlay(i) {
+    if (overlay) { overlay.draw(turnOf(i), gridOf(i), marks[i]); }
+    if (pvView) { pvView.draw(turnOf(i), marks[i]); }
+  }
   function draw(i) {
     i = Math.max(0, Math.min(count - 1, i));
     current = i;

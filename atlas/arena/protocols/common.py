@@ -30,7 +30,18 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from queue import SimpleQueue
 from typing import Any, BinaryIO, TypeVar
 
-__all__ = ["send_line", "process_start", "process_age", "ServedBot", "RequestError"]
+from ...limits import MAX_PV_LINE, MAX_PV_MOVES
+
+__all__ = [
+    "send_line",
+    "process_start",
+    "process_age",
+    "ServedBot",
+    "RequestError",
+    "parse_info_line",
+    "info_from_json",
+    "take_report",
+]
 
 T = TypeVar("T")
 
@@ -78,6 +89,122 @@ def process_start(clock: Callable[[], float] = time.perf_counter) -> float:
 
 
 _IMPORTED = time.perf_counter()
+
+
+#: The numbers an ``info`` report may give, and the longest token read as one.
+_INFO_NUMBERS = ("depth", "score", "nodes")
+_MAX_TOKEN = 200
+
+
+def _finite(text: Any) -> float | None:
+    """``text`` as a finite number of at most 30 characters, else None."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, (int, float)):
+        v = float(text)
+    elif isinstance(text, str) and len(text) <= 30:
+        try:
+            v = float(text)
+        except ValueError:
+            return None
+    else:
+        return None
+    if v != v or v in (float("inf"), float("-inf")) or abs(v) > 1e15:
+        return None
+    return int(v) if v.is_integer() else v
+
+
+def _moves(tokens: Any, pv_move: Callable[[Any], Any]) -> tuple[list[Any], int]:
+    """The first :data:`~atlas.limits.MAX_PV_MOVES` of ``tokens`` read by ``pv_move``,
+    up to the first it refuses, and how many tokens were left out."""
+    moves: list[Any] = []
+    for tok in tokens[:MAX_PV_MOVES]:
+        if isinstance(tok, str) and len(tok) > _MAX_TOKEN:
+            break
+        try:
+            moves.append(pv_move(tok))
+        except Exception:  # a program's word: anything at all
+            break
+    return moves, len(tokens) - len(moves)
+
+
+def parse_info_line(text: str, pv_move: Callable[[str], Any]) -> dict[str, Any]:
+    """What an external program reported on its ``info`` line (``docs/protocols.md``).
+
+    ``info depth 7 score -12.5 nodes 48211 pv 3 4 3``: words in pairs (``depth``,
+    ``score``, ``nodes`` and a finite number; other pairs ignored), then ``pv`` and the
+    moves to the end of the line, each read by ``pv_move`` (the protocol's move token;
+    it raises on a bad one).  Returns ``depth``, ``score``, ``nodes`` as numbers,
+    ``pv`` as game moves (at most :data:`~atlas.limits.MAX_PV_MOVES`, up to the first
+    unreadable one) and ``pv_cut``, the moves left out.  Total on any text: what is not
+    understood is left out.
+
+    Examples
+    --------
+    >>> parse_info_line("info depth 5 score 1e999 nodes 12 pv 1 2 x 3", int)
+    {'depth': 5, 'nodes': 12, 'pv': [1, 2], 'pv_cut': 2}
+    """
+    out: dict[str, Any] = {}
+    if len(text) > MAX_PV_LINE:
+        return {"pv_cut": 1}
+    words = text.split()
+    if not words or words[0] != "info":
+        return out
+    i = 1
+    while i < len(words):
+        key = words[i]
+        if key == "pv":
+            moves, cut = _moves(words[i + 1 :], pv_move)
+            if moves:
+                out["pv"] = moves
+            if cut:
+                out["pv_cut"] = cut
+            break
+        if key in _INFO_NUMBERS and i + 1 < len(words):
+            v = _finite(words[i + 1])
+            if v is not None:
+                out[key] = v
+        i += 2
+    return out
+
+
+def info_from_json(data: Any, pv_move: Callable[[Any], Any]) -> dict[str, Any]:
+    """The ``info`` object of a JSON answer, read as :func:`parse_info_line` reads a
+    line: ``{"depth": 7, "score": -12.5, "nodes": 48211, "pv": [MOVE, ...]}``."""
+    out: dict[str, Any] = {}
+    if not isinstance(data, dict):
+        return out
+    for key in _INFO_NUMBERS:
+        v = _finite(data.get(key))
+        if v is not None:
+            out[key] = v
+    pv = data.get("pv")
+    if isinstance(pv, list):
+        moves, cut = _moves(pv, pv_move)
+        if moves:
+            out["pv"] = moves
+        if cut:
+            out["pv_cut"] = cut
+    elif pv is not None:
+        out["pv_cut"] = 1
+    return out
+
+
+def take_report(
+    bot: Any, pv_move: Callable[[str], Any], answer: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What the external ``bot`` reported about the move it just answered: ``answer``
+    (an ``info`` object read with :func:`info_from_json`), else its stderr ``info``
+    line (:meth:`~atlas.arena.process.BotProcess.take_info`,
+    :func:`parse_info_line`).  A line too long to keep counts as one move cut."""
+    take = getattr(bot.process, "take_info", None)  # None: no process, or no stderr
+    line, dropped = (None, False) if take is None else take()
+    if answer:
+        return answer
+    out = {} if line is None else parse_info_line(line, pv_move)
+    if dropped and not out:
+        out["pv_cut"] = 1
+    return out
 
 
 class RequestError(ValueError):

@@ -21,9 +21,16 @@ from ...maps import format_map, parse_map
 from ...sim.base import Status
 from ...sim.registry import get_game
 from ..process import BotFailure, ExternalBot
-from .common import RequestError, ServedBot, send_line
+from .common import RequestError, ServedBot, info_from_json, send_line, take_report
 
-__all__ = ["HOST_BOT", "JsonLinesBot", "parse_jsonl_line", "jsonl_move", "serve"]
+__all__ = [
+    "HOST_BOT",
+    "JsonLinesBot",
+    "parse_jsonl_line",
+    "jsonl_move",
+    "jsonl_answer",
+    "serve",
+]
 
 
 class JsonLinesBot(ExternalBot):
@@ -66,7 +73,9 @@ class JsonLinesBot(ExternalBot):
         message.update(game.turn_json(state, player))
         self._send(message, deadline)
         line = self._proc().read_answer(parse_jsonl_line, deadline, "answer line")
-        return jsonl_move(game, line)
+        move, said = jsonl_answer(game, line)
+        self.last_info = take_report(self, lambda tok: _pv_move(game, tok), said)
+        return move
 
 
 def parse_jsonl_line(buf: bytes | bytearray) -> tuple[str | None, int]:
@@ -91,6 +100,20 @@ def jsonl_move(game: Any, line: str) -> Any:
     not JSON, JSON beyond the limits of :mod:`atlas.limits` (nesting, digits), no
     ``move``, a move the game cannot read.
     """
+    return jsonl_answer(game, line)[0]
+
+
+def _pv_move(game: Any, data: str) -> Any:
+    """A move of an ``info`` line's ``pv``: a word of JSON the game reads as a move."""
+    return game.move_from_json(load_json(data))
+
+
+def jsonl_answer(game: Any, line: str) -> tuple[Any, dict[str, Any]]:
+    """The move of the answer ``line`` and what its optional ``info`` object reports
+    (:func:`~atlas.arena.protocols.common.info_from_json`: ``{}`` without one).
+
+    Raises as :func:`jsonl_move`: a bad ``info`` is left out, never a failure.
+    """
     try:
         data = load_json(line)
     except LimitError as exc:
@@ -100,9 +123,10 @@ def jsonl_move(game: Any, line: str) -> Any:
     if not isinstance(data, dict) or "move" not in data:
         raise BotFailure(Status.INVALID, f"answer has no 'move': {line[:40]!r}")
     try:
-        return game.move_from_json(data["move"])
+        move = game.move_from_json(data["move"])
     except MOVE_DATA_ERRORS as exc:
         raise BotFailure(Status.INVALID, f"cannot read the move: {str(exc)[:120]}") from None
+    return move, info_from_json(data.get("info"), game.move_from_json)
 
 
 #: The host side of this protocol (:func:`atlas.arena.protocols.external_bot`).

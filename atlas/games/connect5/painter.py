@@ -85,6 +85,11 @@ class Connect5Render(GameRender):
     ) -> list[Series]:
         return [threat_series(states)]
 
+    def move_cell(self, state: Any, seat: int, move: Any) -> tuple[int, int] | None:
+        """A move is a column; the disc lands on its lowest empty row (row 0 on top)."""
+        col = int(move)
+        return state.board.shape[0] - 1 - int(state.heights[col]), col
+
     def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
         """Each seat's open windows and open threats; its discs are the marks of its
         colour."""

@@ -14,7 +14,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from ...arena.process import BotFailure, ExternalBot
-from ...arena.protocols.common import ServedBot, send_line
+from ...arena.protocols.common import ServedBot, send_line, take_report
 from ...limits import LimitError, whole_number
 from ...maps import GameMap
 from ...sim.base import Status
@@ -115,11 +115,19 @@ class GtpBot(ExternalBot):
             colour = COLOURS[int(board[r, c]) - 1]
             self._command(f"play {colour} {c + 1}", deadline)
         column = gtp_column(self._command(f"genmove {COLOURS[player]}", deadline))
+        self.last_info = take_report(self, _pv_column)
         try:
             self._known = np.asarray(get_game(self.game).apply(state, {player: column}).board)
         except (ValueError, IndexError):
             self._known = board.copy()  # the runner will judge the move illegal
         return column
+
+
+def _pv_column(token: str) -> int:
+    """A move of an ``info`` line's ``pv``: a GTP column (1-based), as a column."""
+    if not token.isascii() or not token.isdigit() or len(token) > 6 or int(token) < 1:
+        raise ValueError(f"not a column: {token[:20]!r}")
+    return int(token) - 1
 
 
 #: The host side of this protocol (:func:`atlas.arena.protocols.external_bot`).

@@ -107,6 +107,10 @@ class IsolationRender(DuelRender):
     ) -> list[Series]:
         return [mobility_series(states)]
 
+    def move_cell(self, state: Any, seat: int, move: Any) -> tuple[int, int] | None:
+        """A move is the square the piece lands on."""
+        return int(move[0]), int(move[1])
+
     def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
         """The squares each piece could reach and those it could move to now, moving
         as the game's variant says."""

@@ -14,6 +14,7 @@ from ...render import images as I
 from ...render import palette as P
 from ...render.frames import Frame, Mark
 from ...render.painter import DuelRender, Painter, Series, SitePlan, cells_of
+from .rules import DELTAS
 
 __all__ = ["TronRender", "RENDER"]
 
@@ -145,6 +146,40 @@ class TronRender(DuelRender):
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]
     ) -> list[Series]:
         return [territory_series(states)]
+
+    def pv_cells(
+        self, game: Any, state: Any, seat: int, pv: Sequence[Any]
+    ) -> list[tuple[int, int]]:
+        """The heads' cells along a principal variation: ``seat``'s moves (1..4) and the
+        other's replies in turn, each from its head along its own earlier cells.  It
+        stops at a move that is not 1..4 or that enters a wall, a trail, a cell the line
+        already took or the edge (the crash a line may expect is not drawn), and after
+        a reply onto the cell of the move before it (a collision it expects)."""
+        blocked = np.asarray(state.blocked, dtype=bool)
+        h, w = blocked.shape
+        heads = [(int(r), int(c)) for r, c in np.asarray(state.heads)[:2]]
+        if len(heads) != 2 or not 0 <= seat <= 1:
+            return []
+        taken: set[tuple[int, int]] = set()
+        cells: list[tuple[int, int]] = []
+        for i, data in enumerate(pv):
+            if isinstance(data, bool) or not isinstance(data, int) or not 1 <= data <= 4:
+                break
+            who = seat if i % 2 == 0 else 1 - seat
+            r, c = heads[who]
+            dr, dc = int(DELTAS[data][0]), int(DELTAS[data][1])
+            cell = (r + dr, c + dc)
+            if not (0 <= cell[0] < h and 0 <= cell[1] < w) or blocked[cell]:
+                break
+            if i % 2 == 1 and cell == cells[-1]:
+                cells.append(cell)
+                break  # both heads on one cell: the line ends in that collision
+            if cell in taken:
+                break
+            cells.append(cell)
+            taken.add(cell)
+            heads[who] = cell
+        return cells
 
     def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
         """Each head's Voronoi region, the cut cells, each head's region and whether

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from ...arena.process import ExternalBot
-from ...arena.protocols.common import ServedBot, send_line
+from ...arena.protocols.common import ServedBot, send_line, take_report
 from ...maps import GameMap
 from ...sim.registry import get_game
 
@@ -78,7 +78,15 @@ class TronProtocolBot(ExternalBot):
         proc = self._proc()
         proc.write(tron_board_text(state, player).encode("ascii"), deadline)
         answer: int = proc.read_answer(parse_tron_answer, deadline, "direction digit 1-4")
+        self.last_info = take_report(self, _pv_direction)
         return answer
+
+
+def _pv_direction(token: str) -> int:
+    """A move of an ``info`` line's ``pv``: a direction digit 1-4."""
+    if token not in ("1", "2", "3", "4"):
+        raise ValueError(f"not a direction: {token[:20]!r}")
+    return int(token)
 
 
 def safe_digit(chars: np.ndarray) -> int:

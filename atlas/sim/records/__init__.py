@@ -19,7 +19,8 @@ The format (``"format": "atlas-replay", "version": 1``)::
                   {"name": "mybot", "kind": "external", "command": "./mybot"}],
       "seed": 7,
       "turns": [{"moves": {"0": 2, "1": null}, "times": {"0": 0.0004, "1": 1.0},
-                 "info": {"0": {"depth": 7, "score": 12.5, "nodes": 48211}},
+                 "info": {"0": {"depth": 7, "score": 12.5, "nodes": 48211,
+                                "pv": [2, 2, 3]}},
                  "cpu": {"0": 0.0003, "1": 0.012},
                  "late": {"1": {"limit": 0.5, "load": 3.41, "cores": 2}}}, ...],
       "result": {"winner": 0, "reason": "timeout", "scores": [1.0, 0.0], "detail": "..."},
@@ -30,23 +31,25 @@ The format (``"format": "atlas-replay", "version": 1``)::
       "created": "2026-11-21T23:00:00Z"
     }
 
-Seats are 0-based everywhere; JSON object keys are the seat numbers as strings.  A move
-of ``null`` is a seat that gave no valid answer (crash, timeout, garbage or an illegal
-move): the game's rules say what that costs, and the seat's status says why.  A turn's
-``info`` (optional, left out when empty) holds what a searching bot said about its move:
-numbers such as ``depth``, ``score`` and ``nodes`` (:data:`INFO_KEYS`); records without it
-load as before.  A turn's ``cpu`` (optional) holds each answer's CPU seconds beside its
-wall-clock ``times``: the bot's thread for a built-in bot, the program and every process
-it started for an external one.  A turn's ``late`` (optional) holds, for each seat that
-answered after its deadline, the seconds it was given (``limit``) and the machine's
-1-minute load average (``load``) and number of cores (``cores``) at that moment, so a
-reader can tell a slow bot from a loaded machine (:mod:`atlas.arena.timing`).  Both
-were added to version 1 without changing it: a reader that does not know them skips
-them (atlas's own readers before them did), and records without them load as before
-(their absence means "not measured", never "no time").  ``stderr``
-is private (a bot's diagnostics may hold anything): :meth:`Record.public_json` drops it
-and a record without it loads with empty texts.  ``created`` is informative only and is
-kept out of equality, so the same seed gives an equal record.
+Seats are 0-based everywhere; JSON object keys are the seat numbers as strings. A move of
+``null`` is a seat that gave no valid answer (crash, timeout, garbage or an illegal move):
+the game's rules say what that costs, and the seat's status says why. A turn's ``info``
+(optional, left out when empty) holds what a searching bot said about its move: numbers such
+as ``depth``, ``score`` and ``nodes`` (:data:`INFO_KEYS`), and optionally its principal
+variation ``pv`` (the JSON moves it expected, its own first, at most 12) with ``pv_cut``,
+the moves of it that were dropped (:data:`PV_KEYS`, ``docs/formats.md``); records without
+them load as before. A turn's ``cpu`` (optional) holds each answer's CPU seconds beside its
+wall-clock ``times``: the bot's thread for a built-in bot, the program and every process it
+started for an external one. A turn's ``late`` (optional) holds, for each seat that answered
+after its deadline, the seconds it was given (``limit``) and the machine's 1-minute load
+average (``load``) and number of cores (``cores``) at that moment, so a reader can tell a
+slow bot from a loaded machine (:mod:`atlas.arena.timing`). Both were added to version 1
+without changing it: a reader that does not know them skips them (atlas's own readers before
+them did), and records without them load as before (their absence means "not measured",
+never "no time"). ``stderr`` is private (a bot's diagnostics may hold anything):
+:meth:`Record.public_json` drops it and a record without it loads with empty texts.
+``created`` is informative only and is kept out of equality, so the same seed gives an equal
+record.
 
 A player's ``effort`` (optional) says that a built-in bot played at that fixed effort per
 move (:attr:`atlas.bots.base.BotBase.effort`) instead of by the clock; records without it

@@ -193,12 +193,16 @@ def record_from_json(data: Any, path: str | os.PathLike[str] | None = None) -> R
         info = {}
         for k, v in ck.get(t, "info", dict, where, optional=True, default={}).items():
             seat = _seat_key(ck, k, n, f"{where}info")
+            # pv: any list (its moves are the game's, checked by whoever draws them)
             if not isinstance(v, dict) or not all(
-                key in INFO_KEYS and _number(x) for key, x in v.items()
+                (key in INFO_KEYS and _number(x))
+                or (key == "pv" and isinstance(x, list))
+                or (key == "pv_cut" and _number(x))
+                for key, x in v.items()
             ):
                 raise ck.fail(
                     f"{where}info[{k!r}] should be an object of numbers named "
-                    f"{', '.join(INFO_KEYS)}, got {_short(v)}"
+                    f"{', '.join(INFO_KEYS)} (and a list pv), got {_short(v)}"
                 )
             info[seat] = dict(v)
         cpu = {}

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from ...display import call, show
 from ...errors import MapFormatError, RecordError
+from ...limits import MAX_PV_MOVES
 from ...maps import GameMap, format_map, parse_map
 from ...types import JSONObject, JSONValue, PlayerId
 from ..base import STATUSES, Game, Outcome, State, Status, status_of
@@ -40,6 +41,8 @@ __all__ = [
     "Record",
     "RecordBuilder",
     "clean_info",
+    "PV_KEYS",
+    "clean_pv",
     "truncate_stderr",
     "utc_timestamp",
     "machine_free",
@@ -53,6 +56,11 @@ STDERR_LIMIT = 4096
 #: What a turn's ``info`` may say about a seat's move (numbers only): the search depth
 #: reached, the score the bot gave its move (from its own point of view), nodes searched.
 INFO_KEYS = ("depth", "score", "nodes")
+#: The other keys a turn's ``info`` may hold: ``pv``, the principal variation (the moves
+#: the bot expected, its own first, as JSON moves of the game, at most
+#: :data:`~atlas.limits.MAX_PV_MOVES`), and ``pv_cut``, how many moves of a longer or
+#: partly unreadable variation were dropped.
+PV_KEYS = ("pv", "pv_cut")
 
 
 # --------------------------------------------------------------------------- values
@@ -130,7 +138,9 @@ class TurnRecord:
 
     ``moves`` maps seat -> JSON move (``None`` = no valid answer); ``times`` maps seat ->
     seconds taken to answer (wall clock); ``info`` maps seat -> ``{key: number}`` with
-    keys from :data:`INFO_KEYS` (only seats whose bot reported anything); ``cpu`` maps
+    keys from :data:`INFO_KEYS`, and the :data:`PV_KEYS` (``pv`` a list of JSON moves)
+    when the bot reported a principal variation (only seats whose bot reported
+    anything); ``cpu`` maps
     seat -> CPU seconds the answer used (the bot's thread, or the program's processes);
     ``late`` maps the seats that answered after their deadline to a :class:`Late`.
     ``cpu`` and ``late`` are optional: records written before them load without them.
@@ -138,7 +148,7 @@ class TurnRecord:
 
     moves: Mapping[PlayerId, Any]
     times: Mapping[PlayerId, float] = field(default_factory=dict)
-    info: Mapping[PlayerId, Mapping[str, float]] = field(default_factory=dict)
+    info: Mapping[PlayerId, Mapping[str, Any]] = field(default_factory=dict)
     cpu: Mapping[PlayerId, float] = field(default_factory=dict)
     late: Mapping[PlayerId, Late] = field(default_factory=dict)
 
@@ -379,6 +389,43 @@ def clean_info(info: Any) -> dict[str, float]:
     return out
 
 
+def clean_pv(pv: Any, to_json: Any, cut: Any = 0) -> dict[str, Any]:
+    """A bot's principal variation as a turn's ``info`` keeps it (:data:`PV_KEYS`).
+
+    ``pv`` is a sequence of game moves, ``to_json`` the game's ``move_to_json``.  The
+    variation ends at the first move ``to_json`` refuses (or that is not plain JSON),
+    and after :data:`~atlas.limits.MAX_PV_MOVES` moves; ``pv_cut`` counts the moves
+    dropped, on top of ``cut`` (those an external program's reader dropped already).
+    Returns ``{}`` when there is no variation and nothing was cut.
+
+    Examples
+    --------
+    >>> clean_pv([1, 2, "x", 4], lambda m: int(m))
+    {'pv': [1, 2], 'pv_cut': 2}
+    """
+    if isinstance(cut, bool) or not isinstance(cut, int) or cut < 0:
+        cut = 0
+    if pv is None or isinstance(pv, (str, bytes)) or not isinstance(pv, Sequence):
+        return {"pv_cut": cut} if cut else {}
+    moves: list[Any] = []
+    for m in pv[:MAX_PV_MOVES]:
+        try:
+            j = _plain(to_json(m))
+            json.dumps(j, allow_nan=False)
+        except Exception:  # a bot's move that is not one of the game's: the line ends
+            break
+        if j is None:
+            break
+        moves.append(j)
+    cut += len(pv) - len(moves)
+    out: dict[str, Any] = {}
+    if moves:
+        out["pv"] = moves
+    if cut:
+        out["pv_cut"] = int(cut)
+    return out
+
+
 def machine_free(record: Record) -> Record:
     """``record`` without what the machine, not the game, decided for its seats played at
     fixed effort (:attr:`PlayerEntry.effort`): their answers' seconds, CPU seconds and
@@ -528,9 +575,13 @@ class RecordBuilder:
             for s, m in sorted(moves.items())
         }
         jt = {int(s): float(t) for s, t in sorted((times or {}).items())}
-        ji = {
-            int(s): said for s, raw in sorted((info or {}).items()) if (said := clean_info(raw))
-        }
+        ji: dict[int, dict[str, Any]] = {}
+        for s, raw in sorted((info or {}).items()):
+            said: dict[str, Any] = dict(clean_info(raw))
+            if isinstance(raw, Mapping):
+                said.update(clean_pv(raw.get("pv"), to_json, raw.get("pv_cut", 0)))
+            if said:
+                ji[int(s)] = said
         jc = {
             int(s): round(max(0.0, float(c)), 6)
             for s, c in sorted((cpu or {}).items())

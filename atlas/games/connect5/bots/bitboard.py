@@ -16,6 +16,7 @@ from ....bots.search import (
     NodeKernels,
     bound_flag,
     negamax,
+    new_pv,
     sort_moves,
     tt_cuts,
     value_from_tt,
@@ -390,6 +391,7 @@ class BitSearch(NamedTuple):
 
     status: np.ndarray
     deadline: float
+    pv: np.ndarray
 
     geo: np.ndarray
     tt: np.ndarray
@@ -406,7 +408,8 @@ def bit_search_context(
     cols = int(geo[_G_COLS])
     rows = np.zeros((3, plies, cols), dtype=np.int64)
     history = np.zeros((2, cols), dtype=np.int64)
-    return BitSearch(status, deadline, geo, tt, history, rows[0], rows[1], rows[2])
+    pv = new_pv(plies)
+    return BitSearch(status, deadline, pv, geo, tt, history, rows[0], rows[1], rows[2])
 
 
 @_NODE

@@ -171,6 +171,7 @@ class WindowSearch(NamedTuple):
 
     status: np.ndarray
     deadline: float
+    pv: np.ndarray
 
     board: np.ndarray
     heights: np.ndarray

@@ -70,7 +70,9 @@ from ....bots.search import (
     DeepeningBot,
     clock,
     gc_paused,
+    new_pv,
     new_status,
+    pv_moves,
     stop_time,
 )
 from .bitboard import (
@@ -193,7 +195,11 @@ class StrongConnect5Bot(DeepeningBot):
         """Best column found by the deadline."""
         if not self._warm:
             self.start()
-        return self._choose(state, player, deadline, True)
+        self.line = []
+        col = self._choose(state, player, deadline, True)
+        # the principal variation, when the search's line is the move played
+        self.last_pv = self.line if self.line[:1] == [col] else [col]
+        return col
 
     def _choose(self, state: Any, player: int, deadline: float, bits: bool) -> int:
         board, heights, rows, cols, inarow = flat_board(state)
@@ -246,6 +252,7 @@ class StrongConnect5Bot(DeepeningBot):
                 self.last_depth = empties
                 self.last_score = int(score)
                 if score > 0:
+                    self.line = pv_moves(g.pv)
                     return int(status[S_BEST])
                 # a proven draw: look for a move that keeps the draw and sets more traps
                 drawn = best = int(status[S_BEST])
@@ -257,7 +264,7 @@ class StrongConnect5Bot(DeepeningBot):
         def run(depth: int) -> int:
             return int(bit_search(g, position, depth, 0, -(WIN + 1), WIN + 1))
 
-        best = self.deepen(run, status, limit, best, _done(heuristic_stop))
+        best = self.deepen(run, status, limit, best, _done(heuristic_stop), g.pv)
         if drawn >= 0:  # the figures of the proof, not of the search for traps
             self.last_depth, self.last_score = solved
         if (
@@ -308,6 +315,7 @@ class StrongConnect5Bot(DeepeningBot):
         g = WindowSearch(
             status,
             stop,
+            new_pv(_MAX_PLY),
             np.zeros_like(start),
             heights,
             rows,
@@ -341,7 +349,7 @@ class StrongConnect5Bot(DeepeningBot):
         def run(depth: int) -> int:
             return int(window_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
 
-        return self.deepen(run, status, limit, best, _done(g.deadline))
+        return self.deepen(run, status, limit, best, _done(g.deadline), g.pv)
 
 
 def time_left(deadline: float) -> float:

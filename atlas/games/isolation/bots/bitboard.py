@@ -75,6 +75,7 @@ class BitboardSearch(NamedTuple):
 
     status: np.ndarray
     deadline: float
+    pv: np.ndarray
 
     tab: np.ndarray
     jumps: np.ndarray

@@ -33,6 +33,7 @@ from ....bots.search import (
     clock,
     gc_paused,
     negamax,
+    new_pv,
     new_status,
     sort_moves,
     stop_time,
@@ -366,6 +367,7 @@ class PhasedSearch(NamedTuple):
 
     status: np.ndarray
     deadline: float
+    pv: np.ndarray
 
     phase: int
     b: BoardArrays
@@ -513,6 +515,7 @@ class PhasedIsolationBot(IsolationBot):
         board = flat_board(state)
         stop = stop_time(deadline, self.margin)
         self.last_depth = 0  # this move's deepest finished depth, not the last move's
+        self.last_pv = []
         fallback = self.fallback(board, player)
         if fallback < 0:
             return (0, 0)
@@ -527,7 +530,8 @@ class PhasedIsolationBot(IsolationBot):
         max_ply = empties + 2
         order = np.zeros((2, max_ply + 1, board.free.size), dtype=np.int64)
         status = new_status()
-        g = PhasedSearch(status, stop, phase, board.arrays(), order[0], order[1])
+        pv = new_pv(max_ply + 1)
+        g = PhasedSearch(status, stop, pv, phase, board.arrays(), order[0], order[1])
 
         def run(depth: int) -> int:
             status[S_EXT] = 0
@@ -537,4 +541,8 @@ class PhasedIsolationBot(IsolationBot):
             return int(phased_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
 
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        return self.deepen(run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000)
+        best = self.deepen(
+            run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000, pv
+        )
+        self.last_pv = [board.cell(c) for c in self.line]
+        return best

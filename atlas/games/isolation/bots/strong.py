@@ -43,6 +43,7 @@ from ....bots.search import (
     killer_cutoff,
     killer_key,
     negamax,
+    new_pv,
     new_status,
     sort_moves,
     stop_time,
@@ -185,6 +186,7 @@ class ArraySearch(NamedTuple):
 
     status: np.ndarray
     deadline: float
+    pv: np.ndarray
 
     b: BoardArrays
     moves: np.ndarray
@@ -358,6 +360,7 @@ class StrongIsolationBot(IsolationBot):
         # short moves keep a quarter of their time rather than the whole margin
         stop = stop_time(deadline, min(self.margin, SHORT_MARGIN_SHARE * (deadline - start)))
         self.last_depth = 0  # this move's deepest finished depth, not the last move's
+        self.last_pv = []
         fallback = self.fallback(board, player)
         if fallback < 0:
             return (0, 0)
@@ -372,6 +375,7 @@ class StrongIsolationBot(IsolationBot):
         killers = np.full((empties + 2, 2), -1, dtype=np.int64)
         history = np.zeros((2, cells), dtype=np.int64)
         status = new_status()
+        pv = new_pv(empties + 2)
         table = (self.tt_key, self.tt, killers, history)
         g: BitboardSearch | ArraySearch
         if cells <= MAX_CELLS and (not self.arrays if board.slide else board.cols >= 3):
@@ -389,7 +393,7 @@ class StrongIsolationBot(IsolationBot):
                 search = knight_search
             zobrist = np.stack([self.zb, self.zp[0], self.zp[1]])
             bitboard = (tab, jumps, *order, stack, rem, zobrist, self.zside, *table)
-            g = BitboardSearch._make((status, stop, *bitboard))
+            g = BitboardSearch._make((status, stop, pv, *bitboard))
             position = (bits, int(board.pos[0]), int(board.pos[1]), player, key[0])
 
             def run(depth: int) -> int:
@@ -397,12 +401,15 @@ class StrongIsolationBot(IsolationBot):
         else:
             dist = np.zeros((2, cells), dtype=np.int64)
             context = (*dist, self.zb, self.zp, self.zside, key, *table)
-            g = ArraySearch._make((status, stop, board.arrays(), *order, *context))
+            g = ArraySearch._make((status, stop, pv, board.arrays(), *order, *context))
 
             def run(depth: int) -> int:
                 return int(array_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
 
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        best = self.deepen(run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000)
+        best = self.deepen(
+            run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000, pv
+        )
+        self.last_pv = [board.cell(c) for c in self.line]
         self.last_seconds = float(clock() - start)
         return board.cell(best)

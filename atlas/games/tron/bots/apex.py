@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ....bots.search import clock_now, no_deadline
+from ....bots.search import clock_now, no_deadline, pv_moves
 from ....jit import numba
 from .common import (
     Workspace,
@@ -46,7 +46,7 @@ from .common import (
 )
 from .frontline import FrontlineBot
 from .tree import chamber_walk
-from .voronoi import TurnSearch, turn_context, turn_search
+from .voronoi import TurnSearch, tron_pv, turn_context, turn_search
 
 __all__ = [
     "TT_BITS",
@@ -230,7 +230,8 @@ def apex_deepening(
     ``fixed_depth`` the tie-break search goes as deep as the main one.)
 
     Returns the direction (0..3) and statistics (depth, nodes, seconds, value, partial,
-    scores, and ``tie_break``: the depth of that search, 0 if none).
+    scores, ``tie_break``: the depth of that search, 0 if none, and ``pv``:
+    :func:`~atlas.games.tron.bots.voronoi.tron_pv`, the main search's line).
     """
     if fixed_depth > 0:
         stop, max_depth = no_deadline(), fixed_depth
@@ -241,6 +242,8 @@ def apex_deepening(
     scores, counter = search.scores, search.counter
     best, depth_done, total_nodes, value, used_partial = -1, 0, 0, 0.0, 0
     last_scores = [-np.inf] * 4
+    line: list[int] = []
+    root_row = search.pv.shape[0] - 1
     t_start = clock_now()
     draw_streak = 0
     ties: list[int] = []
@@ -255,6 +258,7 @@ def apex_deepening(
         total_nodes += int(counter[0])
         if counter[1]:
             if k >= 0 and scores[k] > -WIN * 2.0:
+                line = pv_moves(search.pv, root_row)
                 k = _partial_choice(scores, last_scores, int(k), depth_done)
                 value = float(scores[k]) if scores[k] > -np.inf else last_scores[k]
                 best, used_partial = k, depth
@@ -263,6 +267,7 @@ def apex_deepening(
             break
         best, depth_done, value = int(k), depth, float(scores[k])
         last_scores = [float(x) for x in scores]
+        line = pv_moves(search.pv, root_row)
         search.order[:] = np.argsort(-scores, kind="stable")
         if abs(value) >= WIN / 2:
             break  # the outcome is decided
@@ -286,6 +291,7 @@ def apex_deepening(
         "partial": used_partial,
         "scores": last_scores,
         "tie_break": tie_depth,
+        "pv": tron_pv(line, best),
     }
 
 

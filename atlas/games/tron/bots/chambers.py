@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....bots.search import clock, clock_now
+from ....bots.search import PV_PLIES, clock, clock_now
 from ....jit import numba
 from .common import (
     INF,
@@ -108,6 +108,7 @@ def _one_turn(grid, off, w2, ibuf, fbuf):
         np.zeros(4, np.uint64),
         np.zeros(16, np.int64),
         np.zeros((3, 4), np.float64),
+        np.zeros((5, PV_PLIES + 1), np.int64),
     )
 
 

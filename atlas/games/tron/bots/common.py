@@ -413,6 +413,9 @@ class TronBot(BotBase):
         mv = int(self.choose(grid, me, opp, ws, stop))
         if mv not in legal:
             mv = legal[0]
+        pv = self.last_info.get("pv")
+        if pv and pv[0] != mv:  # a line that is not the move's says nothing of it
+            self.last_info = {**self.last_info, "pv": [mv]}
         return mv
 
     def stop_time(self, deadline: float, now: float) -> float:

@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ....bots.search import clock, clock_now, no_deadline
+from ....bots.search import clock, clock_now, new_pv, no_deadline, pv_moves, pv_push
 from ....jit import LazyKernel, built, numba
 from .common import (
     INF,
@@ -62,6 +62,7 @@ __all__ = [
     "evaluate",
     "search_root",
     "iterative_deepening",
+    "tron_pv",
     "fill_move",
     "VoronoiBot",
 ]
@@ -145,7 +146,8 @@ class TurnSearch(NamedTuple):
     depth; Zobrist keys and the move table (``apex``; unread by an unkeyed search);
     the frames: ``fi`` (rows ``_ME`` .. ``_BEST``), ``fk`` (keys), ``ford`` (each
     frame's four directions in search order) and ``ff`` (alpha, beta, value), room for
-    ``2 * depth + 2`` frames.
+    ``2 * depth + 2`` frames; ``pv``, the principal variation below each frame and, in
+    its last row, the root's (a :func:`~atlas.bots.search.new_pv` table, directions).
     """
 
     grid: np.ndarray
@@ -170,6 +172,7 @@ class TurnSearch(NamedTuple):
     fk: np.ndarray
     ford: np.ndarray
     ff: np.ndarray
+    pv: np.ndarray
 
 
 def turn_context(
@@ -202,6 +205,7 @@ def turn_context(
         np.zeros(nf, dtype=np.uint64),
         np.zeros(4 * nf, dtype=np.int64),
         np.zeros((3, nf), dtype=np.float64),
+        new_pv(nf - 1),
     )
 
 
@@ -246,6 +250,9 @@ def turn_search(
         for i in range(4):
             scores[i] = -np.inf
         root_key = zob[0, me] ^ zob[1, opp] if keyed else np.uint64(0)
+        pv = s.pv
+        root_row = pv.shape[0] - 1
+        pv[root_row, 0] = 0
         for i in range(s.n_root):
             k = s.order[i]
             t = me + off[k]
@@ -265,6 +272,7 @@ def turn_search(
             f_any[0] = 0
             f_coll[0] = 0
             f_best[0] = -1
+            pv[0, 0] = 0
             f_key[0] = root_key ^ zob[2, t] if keyed else np.uint64(0)
             order(s, 0, f_key[0], killer[0])
             have_ret = False
@@ -310,6 +318,7 @@ def turn_search(
                             if draw < f_val[sp]:  # same square: draw
                                 f_val[sp] = draw
                                 f_best[sp] = d
+                                pv_push(pv, sp, d, -1)
                                 if draw <= f_alpha[sp]:
                                     done = True
                                     value = draw
@@ -328,6 +337,7 @@ def turn_search(
                         f_next[c] = -1  # not entered yet
                         f_any[c] = 0
                         f_best[c] = -1
+                        pv[c, 0] = 0
                         if keyed:
                             f_key[c] = f_key[sp] ^ zob[2, tt] ^ zob[0, tt] ^ zob[1, ss]
                         sp = c
@@ -389,6 +399,7 @@ def turn_search(
                         f_any[c] = 0
                         f_coll[c] = 0
                         f_best[c] = -1
+                        pv[c, 0] = 0
                         if keyed:
                             f_key[c] = f_key[sp] ^ zob[2, tk]
                         order(s, base + 4, f_key[c], killer[c])
@@ -421,6 +432,7 @@ def turn_search(
             if result > best_v:
                 best_v = result
                 best = k
+                pv_push(pv, root_row, k, 0)
         return best
 
     return built(search, name, cache=True, _nrt=False)
@@ -435,6 +447,7 @@ def _improve(s, sp, base, ret, sign, bound):
     if sign * ret > sign * s.ff[_VAL, sp]:
         s.ff[_VAL, sp] = ret
         s.fi[_BEST, sp] = s.ford[base + s.fi[_NEXT, sp] - 1]
+        pv_push(s.pv, sp, s.fi[_BEST, sp], sp + 1)
         if sign * ret >= sign * bound:
             s.killer[sp] = s.fi[_BEST, sp]
             return True
@@ -463,6 +476,16 @@ def _rotation(s, base, key, kill):
 search_root = turn_search(f"{__name__}.search_root", evaluate, _rotation, False, WIN)
 
 
+def tron_pv(line: list[int], best: int) -> list[int]:
+    """The principal variation of the move ``best`` (a direction 0..3) as game moves
+    (1..4): mine, the opponent's reply, mine, ...; ``line`` is the search's root row of
+    directions, used when it starts with ``best``, else ``[best + 1]``; ``[]`` when no
+    move was chosen."""
+    if best < 0:
+        return []
+    return [d + 1 for d in line] if line[:1] == [best] else [best + 1]
+
+
 def iterative_deepening(
     grid: np.ndarray,
     me: int,
@@ -485,8 +508,8 @@ def iterative_deepening(
     root move was searched to the full depth (the previous best is searched first, so
     a move that beats it at the new depth is a real improvement).  Returns the
     direction (0..3) of the last complete depth and a dict of statistics (depth,
-    nodes, seconds, value, partial, and the root moves' scores of the last complete
-    depth: exact for the best, upper bounds for the others).
+    nodes, seconds, value, partial, the root moves' scores of the last complete
+    depth: exact for the best, upper bounds for the others, and ``pv``: :func:`tron_pv`).
     """
     if fixed_depth > 0:
         # No deadline: nothing below stops early, but a stop request still ends it.
@@ -503,6 +526,8 @@ def iterative_deepening(
     value = 0.0
     used_partial = 0
     last_scores = [-np.inf] * 4
+    line: list[int] = []
+    root_row = search.pv.shape[0] - 1
     for depth in range(1, max_depth + 1):
         now = clock_now()
         left = stop - now
@@ -518,6 +543,7 @@ def iterative_deepening(
                 best = int(k)
                 value = float(scores[best])
                 used_partial = depth
+                line = pv_moves(search.pv, root_row)
             break
         if k < 0:
             break
@@ -525,6 +551,7 @@ def iterative_deepening(
         depth_done = depth
         value = float(scores[best])
         last_scores = [float(x) for x in scores]
+        line = pv_moves(search.pv, root_row)
         search.order[:] = np.argsort(-scores, kind="stable")
         if abs(value) >= WIN - 1000:
             break  # the outcome is decided
@@ -541,6 +568,7 @@ def iterative_deepening(
         "value": value,
         "partial": used_partial,
         "scores": last_scores,
+        "pv": tron_pv(line, best),
     }
 
 
