@@ -163,11 +163,26 @@
   var DASH = [[], [7, 4], [2, 3], [9, 3, 2, 3]];
   var PAD = { l: 42, r: 10, t: 10, b: 22 };
   function chartScale() {
-    var s = series[which], top = 0;
+    var s = series[which], top = 0, whole = true;
     for (var a = 0; a < s.values.length; a++) {
-      for (var b = 0; b < s.values[a].length; b++) { if (s.values[a][b] > top) { top = s.values[a][b]; } }
+      for (var b = 0; b < s.values[a].length; b++) {
+        var val = s.values[a][b];
+        if (val > top) { top = val; }
+        if (val !== null && val !== Math.round(val)) { whole = false; }
+      }
     }
-    return top > 0 ? top : 1;
+    // a round step between the axis's labels (1, 2 or 5 times a power of ten; at least
+    // 1 for counts), so no two labels read the same; the axis ends on a label
+    var step = niceStep((top > 0 ? top : 1) / 4);
+    if (whole && step < 1) { step = 1; }
+    return { top: Math.max(step, Math.ceil((top > 0 ? top : 1) / step - 1e-9) * step), step: step };
+  }
+  function niceStep(raw) {
+    var p = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10)), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+  }
+  function axisLabel(v, step) {
+    return step >= 1 ? String(Math.round(v)) : String(Number(v.toFixed(Math.min(6, Math.ceil(-Math.log(step) / Math.LN10)))));
   }
   function drawChart(turn) {
     if (!chart || !series.length) { return; }
@@ -176,7 +191,7 @@
     var g = chart.getContext("2d");
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, cw, chh);
-    var s = series[which], top = chartScale(), n = Math.max(1, data.last);
+    var s = series[which], scale = chartScale(), top = scale.top, n = Math.max(1, data.last);
     var x0 = PAD.l, x1 = cw - PAD.r, y0 = chh - PAD.b, y1 = PAD.t;
     var X = function (t) { return x0 + (x1 - x0) * t / n; };
     var Y = function (v) { return y0 - (y0 - y1) * v / top; };
@@ -184,17 +199,19 @@
     g.fillStyle = "#6b7280";
     g.strokeStyle = "#e4e6ea";
     g.lineWidth = 1;
-    for (var q = 0; q <= 4; q++) {
-      var v = top * q / 4, y = Math.round(Y(v)) + 0.5;
+    for (var q = 0; q * scale.step <= top + 1e-9; q++) {
+      var v = q * scale.step, y = Math.round(Y(v)) + 0.5;
       g.beginPath(); g.moveTo(x0, y); g.lineTo(x1, y); g.stroke();
       g.textAlign = "right"; g.textBaseline = "middle";
-      g.fillText(String(Math.round(v)), x0 - 5, y);
+      g.fillText(axisLabel(v, scale.step), x0 - 5, y);
     }
     g.textAlign = "center"; g.textBaseline = "top";
-    for (var t5 = 0; t5 <= 4; t5++) {
-      var tt = Math.round(n * t5 / 4);
+    var tstep = Math.max(1, niceStep(n / 4));
+    for (var tt = 0; tt <= n; tt += tstep) {
+      if (n - tt < tstep / 2 && tt > 0) { break; }  // the last label, not one crowding it
       g.fillText(String(tt), X(tt), y0 + 5);
     }
+    g.fillText(String(n), X(n), y0 + 5);
     // while the page hides results (static/spoilers.js), the lines stop at this turn
     var hiding = document.documentElement.classList.contains("no-spoilers") &&
       !document.body.classList.contains("spoilers-revealed");
