@@ -21,7 +21,9 @@ Format (``"version": 2``)::
      "info": [{"depth": [...], "score": [...], "nodes": [...]} per seat],
      "interest": {...}, "count": frames,
      "overlays": {"names", "free", "seats", "args"} (only for a game that has them:
-     :meth:`atlas.render.painter.GameRender.overlays`)}
+     :meth:`atlas.render.painter.GameRender.overlays`),
+     "gif": what the page's GIF button needs beside the frames
+     (:func:`atlas.render.gif.gif_spec`)}
 
 ``frames`` holds one frame per turn ``0 .. last``, each as unsigned LEB128 varints:
 the number of *runs* of changed cells, then per run ``gap, length, colour`` (``gap``
@@ -46,6 +48,7 @@ import numpy.typing as npt
 from ..sim.records import INFO_KEYS
 from ..sim.registry import get_info
 from . import palette as P
+from .gif import gif_spec
 from .registry import render_of
 from .replay import record_frames
 
@@ -170,8 +173,8 @@ def viewer_data(
     ``{"w", "h", "k", "ms", "palette", "shapes", "base": [palette index per cell],
     "frames": [{"t": turn, "d": [cell, colour, ...], "m": [[row, col, shape, colour,
     outline or -1, scale], ...]}, ...], "last", "sampled", "series", "times", "info",
-    "interest"}``: the first frame's cells, then per frame the cells that changed
-    since the previous one.  :func:`pack_viewer` turns it into the compact form a
+    "interest", "gif"}``: the first frame's cells, then per frame the cells that
+    changed since the previous one.  :func:`pack_viewer` turns it into the compact form a
     page embeds (the module docstring).
 
     Parameters
@@ -250,6 +253,7 @@ def viewer_data(
         "late": late,
         "info": info,
         "interest": interest(record, series),
+        "gif": gif_spec(record),
     }
 
 
