@@ -111,7 +111,7 @@ def replay_page(record: Any) -> str:
     from ..render.site.pages import environment, script_json, templates_dir
     from ..render.site.replays import render_replay
 
-    _, viewer, meta = render_replay(record)
+    _, viewer, meta = render_replay(record, gif=False)  # the page's button makes it
     static = templates_dir() / "static"
     script = "\n".join(
         [

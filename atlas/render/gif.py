@@ -272,9 +272,9 @@ def gif_spec(
     """
     info = get_info(record.game)
     k, width = _cell_and_width(record, cell_px)
-    legend = [[t, w] for t, w in legend_items(_player_names(record), _TEXT_SIZE)]
+    items = legend_items(_player_names(record), _TEXT_SIZE)
     outcome = _outcome(record)
-    texts = "turn 0123456789/" + record.map.name + outcome + "".join(t for t, _ in legend)
+    texts = "turn 0123456789/" + record.map.name + outcome + "".join(t for t, _ in items)
     extra = "".join(sorted(set(texts) - set(FONT_CHARS)))
     return {
         "k": int(k),
@@ -285,7 +285,7 @@ def gif_spec(
         "loop": 0,
         "map": record.map.name,
         "outcome": outcome,
-        "legend": legend,
+        "legend": [[t, w] for t, w in items],
         "glyphs": glyph_table(extra) if extra else {},
     }
 
