@@ -148,3 +148,40 @@ def test_an_unknown_choice_is_refused_by_the_build_the_api_and_the_cli(root, cap
         main(["build", "--gifs", "some", "--out", str(root / "bad")])
     assert exc.value.code == 2
     assert "--gifs" in capsys.readouterr().err
+
+
+def test_many_missing_gifs_are_drawn_by_workers(tmp_path):
+    """``--gifs all`` after a featured build: the 50 GIFs the cache lacks are drawn by
+    two worker processes, the same bytes as drawn here."""
+    from atlas.render.site.replays import PARALLEL_REPLAYS
+    from atlas.sim.records import load_record
+
+    maps, recs = tmp_path / "maps", tmp_path / "records"
+    (maps / "tron").mkdir(parents=True)
+    recs.mkdir()
+    (maps / "tron" / "small.txt").write_text(SMALL)
+    small = parse_map(SMALL, game="tron", name="small")
+    for seed in range(PARALLEL_REPLAYS + 2):
+        rec = play_record("tron", small, seed=seed, chooser=random_mover("tron"))
+        save_record(rec, recs / f"g{seed}.json")
+
+    def build(gifs: str):
+        return build_site(
+            maps,
+            tmp_path / "site",
+            records_dir=recs,
+            cache_dir=tmp_path / "cache",
+            tournament=False,
+            progress=False,
+            jobs=2,
+            gifs=gifs,  # type: ignore[arg-type]
+            log=lambda m: None,
+        )
+
+    assert len(_gifs(build("featured").out)) == 1
+    every = build("all")
+    assert every.problems == [] and len(every.games) == PARALLEL_REPLAYS + 2
+    assert _gifs(every.out) == {f"{g.ident}.gif" for g in every.games}
+    for g in every.games[:3]:
+        record = load_record(every.out / "games" / f"{g.ident}.json")
+        assert (every.out / g.gif).read_bytes() == gif_of(record)
