@@ -5,8 +5,9 @@
    caption band above and the legend below, in the one fixed palette.  The captions'
    glyphs come from static/gif-font.js (atlas/render/gif.py font_script), the rest from
    the data's "gif" entry (gif_spec).  Encoded here (GIF89a, LZW); no network.
-   window.atlasGif.make(data) gives the bytes; the page's "GIF" button (#v-gif) offers
-   them as a download and keeps the last ones in window.atlasGif.last. */
+   window.atlasGif.make(data) gives the bytes (Encoder is the GIF writer alone); the
+   page's "GIF" button (#v-gif) offers them as a download and keeps the last ones in
+   window.atlasGif.last. */
 (function () {
   "use strict";
 
@@ -182,9 +183,11 @@
     if (picks[picks.length - 1] !== n - 1) { picks.push(n - 1); }
     return picks;
   }
-  // the GIF's pictures (palette indices), as atlas/render/gif.py record_gif_bytes draws
-  // them from the viewer data `data`: {width, height, images, durations}
-  function pictures(data, font) {
+  // the GIF's size and pictures (palette indices), as atlas/render/gif.py
+  // record_gif_bytes draws them from the viewer data `data`: start(width, height) once,
+  // then each(image, ms) for every picture in turn (one picture held at a time: a long
+  // game's frames need not fit in memory together)
+  function pictures(data, font, start, each) {
     var spec = data.gif, extra = spec.glyphs || {};
     var W = data.w, H = data.h, k = spec.k, width = spec.width;
     var stream = bytesOf(data.frames), at = 0;
@@ -198,8 +201,9 @@
     var legend = legendBand(font, extra, width, spec.legend);
     var bw = W * k, bh = H * k, left = Math.floor((width - bw) / 2);
     var height = font.height + bh + legend.height;
-    var grid = bytesOf(data.base), cells = [], images = [];
+    var grid = bytesOf(data.base), cells = [];
     var board = new Uint8Array(bw * bh);
+    start(width, height);
     for (var f = 0; f < data.count; f++) {
       var runs = next(), pos = 0, r, j;
       for (r = 0; r < runs; r++) {
@@ -235,11 +239,8 @@
         image.set(board.subarray(r * bw, (r + 1) * bw), (font.height + r) * width + left);
       }
       image.set(legend.pixels, (font.height + bh) * width);
-      images.push(image);
+      each(image, last ? Math.max(spec.ms, spec.hold) : spec.ms);
     }
-    var durations = images.map(function () { return spec.ms; });
-    if (durations.length) { durations[durations.length - 1] = Math.max(spec.ms, spec.hold); }
-    return { width: width, height: height, images: images, durations: durations };
   }
 
   // ---------------------------------------------------------------- GIF89a
@@ -300,18 +301,20 @@
     out.byte(0);
   }
 
-  // an animated GIF of `images` (palette indices, `width` x `height`), `durations` in
-  // ms, looping `loop` times (0: for ever), with atlas's frame-to-frame optimisation:
-  // after the first, a frame holds only the box of pixels that changed, the others in
-  // it transparent, not disposed; a frame like the one before lengthens that one
-  function encode(images, width, height, durations, palette, opts) {
+  // an animated GIF, `width` x `height`, in `palette` (["#RRGGBB", ...]), looping
+  // opts.loop times (0: for ever): add(image, ms) each picture (palette indices), then
+  // finish() gives the bytes.  atlas's frame-to-frame optimisation: after the first, a
+  // frame holds only the box of pixels that changed, the others in it transparent
+  // (opts.transparent), none disposed; a frame with no change after one with none
+  // lengthens that one (as Pillow's writer does)
+  function Encoder(width, height, palette, opts) {
     var bits = 1;
     while ((1 << bits) < palette.length) { bits++; }
-    var out = new Bytes(), i, j;
+    var out = new Bytes();
     out.text("GIF89a");
     out.word(width); out.word(height);
     out.byte(0x80 | (bits - 1) << 4 | (bits - 1)); out.byte(0); out.byte(0);
-    for (i = 0; i < 1 << bits; i++) {
+    for (var i = 0; i < 1 << bits; i++) {
       var hex = i < palette.length ? parseInt(palette[i].slice(1), 16) : 0;
       out.byte(hex >> 16 & 255); out.byte(hex >> 8 & 255); out.byte(hex & 255);
     }
@@ -320,14 +323,24 @@
     if (opts.comment) {
       out.byte(0x21); out.byte(0xFE); out.byte(opts.comment.length); out.text(opts.comment); out.byte(0);
     }
-    var frames = [], T = opts.transparent, prevSame = false;
-    for (i = 0; i < images.length; i++) {
-      var cur = images[i];
-      if (i === 0) {
-        frames.push({ x: 0, y: 0, w: width, h: height, px: cur, ms: durations[0] });
-        continue;
-      }
-      var prev = images[i - 1], x0 = width, y0 = height, x1 = -1, y1 = -1;
+    this.out = out; this.width = width; this.height = height; this.bits = bits;
+    this.T = opts.transparent; this.prev = null; this.pending = null; this.still = false;
+  }
+  Encoder.prototype.write = function (f) {
+    var out = this.out;
+    out.byte(0x21); out.byte(0xF9); out.byte(4);
+    out.byte(1 << 2 | 1);             // disposal 1 (leave in place), transparency on
+    out.word(Math.floor(f.ms / 10)); out.byte(this.T); out.byte(0);
+    out.byte(0x2C); out.word(f.x); out.word(f.y); out.word(f.w); out.word(f.h); out.byte(0);
+    lzw(out, f.px, Math.max(2, this.bits));
+  };
+  Encoder.prototype.add = function (cur, ms) {
+    var width = this.width, height = this.height, prev = this.prev, T = this.T, frame;
+    this.prev = cur;
+    if (prev === null) {
+      frame = { x: 0, y: 0, w: width, h: height, px: cur, ms: ms };
+    } else {
+      var x0 = width, y0 = height, x1 = -1, y1 = -1;
       for (var y = 0; y < height; y++) {
         var row = y * width;
         for (var x = 0; x < width; x++) {
@@ -340,43 +353,43 @@
         }
       }
       if (x1 < 0) {                  // nothing changed
-        if (prevSame) { frames[frames.length - 1].ms += durations[i]; continue; }
-        prevSame = true;
-        frames.push({ x: 0, y: 0, w: 1, h: 1, px: new Uint8Array([T]), ms: durations[i] });
-        continue;
-      }
-      prevSame = false;
-      var w = x1 - x0 + 1, h = y1 - y0 + 1, px = new Uint8Array(w * h);
-      for (j = 0; j < h; j++) {
-        for (var c = 0; c < w; c++) {
-          var at = (y0 + j) * width + x0 + c;
-          px[j * w + c] = cur[at] === prev[at] ? T : cur[at];
+        if (this.still) { this.pending.ms += ms; return; }
+        this.still = true;
+        frame = { x: 0, y: 0, w: 1, h: 1, px: new Uint8Array([T]), ms: ms };
+      } else {
+        this.still = false;
+        var w = x1 - x0 + 1, h = y1 - y0 + 1, px = new Uint8Array(w * h);
+        for (var j = 0; j < h; j++) {
+          for (var c = 0; c < w; c++) {
+            var at = (y0 + j) * width + x0 + c;
+            px[j * w + c] = cur[at] === prev[at] ? T : cur[at];
+          }
         }
+        frame = { x: x0, y: y0, w: w, h: h, px: px, ms: ms };
       }
-      frames.push({ x: x0, y: y0, w: w, h: h, px: px, ms: durations[i] });
     }
-    for (i = 0; i < frames.length; i++) {
-      var f = frames[i];
-      out.byte(0x21); out.byte(0xF9); out.byte(4);
-      out.byte(1 << 2 | 1);           // disposal 1 (leave in place), transparency on
-      out.word(Math.floor(f.ms / 10)); out.byte(T); out.byte(0);
-      out.byte(0x2C); out.word(f.x); out.word(f.y); out.word(f.w); out.word(f.h); out.byte(0);
-      lzw(out, f.px, Math.max(2, bits));
-    }
-    out.byte(0x3B);
-    return out.bytes();
-  }
+    if (this.pending) { this.write(this.pending); }
+    this.pending = frame;
+  };
+  Encoder.prototype.finish = function () {
+    if (this.pending) { this.write(this.pending); this.pending = null; }
+    this.out.byte(0x3B);
+    return this.out.bytes();
+  };
 
   // the GIF of the viewer data `data` (its "gif" entry says how), as bytes
   function make(data, font) {
     font = font || window.atlasGifFont;
     if (!font) { throw new Error("static/gif-font.js is not loaded"); }
-    var pics = pictures(data, font);
-    return encode(pics.images, pics.width, pics.height, pics.durations, data.palette,
-      { transparent: font.transparent, loop: data.gif.loop, comment: font.comment });
+    var gif = null;
+    pictures(data, font, function (width, height) {
+      gif = new Encoder(width, height, data.palette,
+        { transparent: font.transparent, loop: data.gif.loop, comment: font.comment });
+    }, function (image, ms) { gif.add(image, ms); });
+    return gif.finish();
   }
 
-  window.atlasGif = { make: make, pictures: pictures, encode: encode, shapeMask: shapeMask, last: null };
+  window.atlasGif = { make: make, pictures: pictures, Encoder: Encoder, shapeMask: shapeMask, last: null };
 
   // ---------------------------------------------------------------- the button
   var button = document.getElementById("v-gif"), node = document.getElementById("replay-data");

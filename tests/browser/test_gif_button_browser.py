@@ -178,3 +178,49 @@ def test_the_notebook_viewer_has_the_button_too(tmp_path):
         made = base64.b64decode(page.evaluate(READ_BYTES))
         assert page.errors == []
     _same(made, record_gif_bytes(record))
+
+
+ENCODE = """([w, h, frames, ms, palette, transparent]) => {
+  var gif = new window.atlasGif.Encoder(w, h, palette, { transparent: transparent, loop: 0 });
+  frames.forEach(function (b64, i) {
+    var s = atob(b64), px = new Uint8Array(s.length);
+    for (var j = 0; j < s.length; j++) { px[j] = s.charCodeAt(j); }
+    gif.add(px, ms[i]);
+  });
+  var b = gif.finish(), out = "";
+  for (var i = 0; i < b.length; i += 8192) {
+    out += String.fromCharCode.apply(null, b.subarray(i, i + 8192));
+  }
+  return btoa(out);
+}"""
+
+
+def test_the_encoder_agrees_with_pillows_writer(site):
+    """Frames with nothing changed (merged as Pillow's writer merges them), a noisy
+    frame large enough to fill the LZW table many times, a single pixel, one frame."""
+    from atlas.render import palette as P
+    from atlas.render.gif import encode_gif
+
+    rng = np.random.default_rng(5)
+    plain = np.full((30, 40), P.FREE, dtype=np.uint8)
+    dot = plain.copy()
+    dot[3, 7] = P.PLAYER[0]
+    noise = rng.integers(0, P.TRANSPARENT, size=(30, 40), dtype=np.uint8)
+    big = rng.integers(0, P.TRANSPARENT, size=(300, 280), dtype=np.uint8)
+    cases = [
+        ([plain, plain, plain, dot, dot, noise, noise, noise, plain], [100, 120, 80] * 3),
+        ([big, big[::-1].copy(), np.zeros_like(big)], [50, 60, 2500]),
+        ([np.array([[P.WALL]], dtype=np.uint8)] * 2, [100, 200]),
+        ([noise], [70]),
+    ]
+    with chromium_page(400, 300) as page:
+        page.goto((site / "index.html").as_uri())
+        page.add_script_tag(path=str(site / "static" / "gif.js"))
+        for images, ms in cases:
+            h, w = images[0].shape
+            frames = [base64.b64encode(im.tobytes()).decode("ascii") for im in images]
+            args = [w, h, frames, ms, list(P.PALETTE_HEX), P.TRANSPARENT]
+            made = base64.b64decode(page.evaluate(ENCODE, args))
+            _same(made, encode_gif(images, ms))
+            if len(images) == 9:  # two frames like the one before a frame like its own
+                assert len(_frames(made)[0]) == 7
