@@ -19,6 +19,7 @@ __all__ = [
     "StrPath",
     "Params",
     "Compat",
+    "GifChoice",
 ]
 
 #: A boolean grid indexed ``[row, col]``; ``True`` means blocked (wall, water, trail).
@@ -45,3 +46,6 @@ Params: TypeAlias = Mapping[str, JSONValue]
 #: The rules a game is played by: ``"spec"``, the documented rules, or ``"official"``,
 #: what the original engine does (the command line's ``--compat``).
 Compat: TypeAlias = Literal["spec", "official"]
+#: Which games a site publishes an animated GIF of at build time (``atlas build
+#: --gifs``): each map's featured game, every game, or none.
+GifChoice: TypeAlias = Literal["featured", "all", "none"]

@@ -19,7 +19,7 @@ beside its target:
 
 Run from the repository root::
 
-    python benchmarks/bench_site_scale.py [--games 2000] [--jobs N] [--keep DIR]
+    python benchmarks/bench_site_scale.py [--games 2000] [--jobs N] [--keep DIR] [--gifs WHICH]
     python benchmarks/bench_site_scale.py --browser SITE   # the Chromium figures alone,
                                                          # of a site built before
 """
@@ -231,6 +231,12 @@ def main() -> None:
         help="build here and keep the site (default: a temporary folder, removed afterwards)",
     )
     ap.add_argument(
+        "--gifs",
+        choices=("featured", "all", "none"),
+        default="featured",
+        help="which games get a GIF at build time, as atlas build --gifs (default: featured)",
+    )
+    ap.add_argument(
         "--browser",
         metavar="SITE",
         help="only measure the Chromium figures of SITE, a site built before (by --keep)",
@@ -257,6 +263,7 @@ def main() -> None:
             tournament=False,
             progress=False,
             jobs=args.jobs,
+            gifs=args.gifs,
             log=lambda m: None,
         )
         load_before = _load()
@@ -264,7 +271,8 @@ def main() -> None:
         r = build_site(maps_dir, site, **options)
         cold = time.perf_counter() - t
         print(
-            f"cold build: {cold:.1f} s for {len(r.games)} games, {len(r.problems)} problems "
+            f"cold build (--gifs {args.gifs}): {cold:.1f} s for {len(r.games)} games, "
+            f"{len(r.problems)} problems "
             f"(" + ", ".join(f"{k} {v:.1f} s" for k, v in r.stages.items()) + f"); load "
             f"average {load_before} before, {_load()} after, on {os.cpu_count()} cores",
             flush=True,

@@ -73,6 +73,8 @@ def test_every_flag_reaches_build_site(fake, capsys):
         "0.2",
         "--effort",
         "3",
+        "--gifs",
+        "all",
         "--quiet",
         "--json",
     ]
@@ -93,6 +95,7 @@ def test_every_flag_reaches_build_site(fake, capsys):
         "fairness": 4,
         "time_limit": 0.2,  # --time: the clock, not the efforts
         "effort": 3,
+        "gifs": "all",
     }
     assert log is not None and log("a line") is None  # --quiet: summary lines dropped
     out = json.loads(capsys.readouterr().out)
@@ -127,6 +130,7 @@ def test_defaults_and_the_spec_word(fake):
         "fairness": 0,  # the default build plays no fairness game of its own
         "time_limit": None,  # built-in bots at fixed effort, not by the clock
         "effort": 1,
+        "gifs": "featured",  # GIFs of the featured games at build time
         "log": None,  # the summary goes to standard error
     }
     assert spec_kw["params"] == {"tron": {"compat": "spec"}, "outpost": {"compat": "spec"}}

@@ -107,14 +107,21 @@ def report_html(report: Any) -> str:
 
 def replay_page(record: Any) -> str:
     """The replay viewer of ``record`` as a whole HTML page, everything inline."""
+    from ..render.gif import font_script
     from ..render.site.pages import environment, script_json, templates_dir
     from ..render.site.replays import render_replay
 
-    _, viewer, meta = render_replay(record)
+    _, viewer, meta = render_replay(record, gif=False)  # the page's button makes it
     static = templates_dir() / "static"
     script = "\n".join(
-        (static / name).read_text(encoding="utf-8")
-        for name in ("overlays.js", "pv.js", "viewer.js")
+        [
+            *(
+                (static / name).read_text(encoding="utf-8")
+                for name in ("overlays.js", "pv.js", "viewer.js")
+            ),
+            font_script(),  # the GIF button's glyphs, then its maker
+            (static / "gif.js").read_text(encoding="utf-8"),
+        ]
     ).replace("</", "<\\/")
     css = (static / "style.css").read_text(encoding="utf-8").replace("</", "<\\/")
     names = " vs ".join(p.name for p in record.players)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ArgumentError
-from ..types import Compat, JSONValue, Params, StrPath
+from ..types import Compat, GifChoice, JSONValue, Params, StrPath
 from ._check import (
     cache_of,
     compat_of,
@@ -41,6 +41,7 @@ def build_site(
     progress: bool = False,
     log: Callable[[str], None] | None = None,
     scheduler: str | None = None,
+    gifs: GifChoice = "featured",
     **deprecated: Mapping[str, Params],
 ) -> BuildResult:
     """Build the static site, as ``atlas build`` does.
@@ -85,6 +86,10 @@ def build_site(
         ``LocalCluster``'s ``scheduler_address``): the map analyses, games and replays
         run on its workers instead of local processes, and the site is the same, byte
         for byte.
+    gifs : {"featured", "all", "none"}
+        Which games get an animated GIF at build time, as ``atlas build --gifs``:
+        each map's featured game (the default), every game, or none.  Every game
+        page makes its own GIF in the browser (its "GIF" button).
 
     Returns
     -------
@@ -111,6 +116,13 @@ def build_site(
     ...                         games=0, cache=None)
     >>> os.path.isfile(site.out / "index.html"), site.problems
     (True, [])
+
+    Every game's GIF at build time, not only the featured games':
+
+    >>> site = atlas.build_site(os.path.join(folder, "maps"), os.path.join(folder, "site"),
+    ...                         games=0, cache=None, gifs="all")
+    >>> site.problems
+    []
     """
     from ..deprecation import warn_deprecated
     from ..render.site.build import build_site as build
@@ -158,6 +170,8 @@ def build_site(
         for game in game_names():
             if get_info(game).param("compat") is not None:
                 per_game[game] = with_compat(game, compat, per_game.get(game, {}))
+    if gifs not in ("featured", "all", "none"):
+        raise ArgumentError(f"gifs: expected 'featured', 'all' or 'none', got {short(gifs)}")
     cache_path = cache_of(cache)
     return build(
         maps_paths[0],
@@ -172,4 +186,5 @@ def build_site(
         params=per_game or None,
         log=log if log is not None else (lambda message: None),
         scheduler=scheduler_of(scheduler),
+        gifs=gifs,
     )

@@ -14,6 +14,8 @@ HELP = "build the static site"
 #: What ``atlas build --help`` says first.
 DESCRIPTION = """\
 Analyse every map, play the built-in tournament, draw every replay and write the site.
+Each map's featured game gets an animated GIF (--gifs); any game's page makes one in
+the browser.
 The site is built aside and moved into place: a failed build leaves the old one.
 """
 
@@ -64,6 +66,14 @@ def add(p: argparse.ArgumentParser) -> None:
         1,
         "built-in bots play at N times their default effort per move (default 1; "
         "docs/bots.md): a stronger atlas, slower to build",
+    )
+    p.add_argument(
+        "--gifs",
+        choices=("featured", "all", "none"),
+        default="featured",
+        help="which games get an animated GIF at build time: each map's featured game "
+        "(default), every game, or none; every game page makes its own GIF in the "
+        "browser anyway (its GIF button)",
     )
     common.add_compat(p)
     common.add_flag(p, "--strict", help="exit 1 when any map or record is broken")
@@ -118,6 +128,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
             fairness=args.fairness or 0,
             time_limit=args.time,
             effort=args.effort or 1,
+            gifs=args.gifs,
             log=(lambda msg: None) if args.quiet else None,
         )
     except (OSError, TimeoutError, DaskUnavailable) as exc:  # and a scheduler out of reach

@@ -32,6 +32,7 @@ __all__ = [
     "compose",
     "text_band",
     "legend_band",
+    "legend_items",
 ]
 
 
@@ -93,7 +94,9 @@ def _text_pixels(
     """Anti-aliased text as text-ramp palette indices, composed from cached glyphs (one
     Pillow render per distinct character, not per caption)."""
     widths = [_glyph(ch, size, height)[1] for ch in text]
-    total = sum(widths)
+    total = 0.0
+    for w in widths:  # plain left-to-right sums (static/gif.js adds them the same way)
+        total += w
     x = 6.0 if align == "left" else width - 6.0 - total
     pad = size // 2
     cover = np.zeros((height, width + 2 * pad + 2 * size), dtype=np.uint8)
@@ -128,13 +131,23 @@ def text_band(
     return band
 
 
+def legend_items(names: Sequence[str], size: int = 12) -> list[tuple[str, int]]:
+    """Each seat's legend text (``"1. name"``) and the pixels its item takes in a
+    legend row: swatch, text and gap."""
+    swatch = size + 2
+    f = font(size)
+    items = [f"{i + 1}. {name}" for i, name in enumerate(names)]
+    return [(t, int(f.getlength(t)) + swatch + 18) for t in items]
+
+
 def legend_band(width: int, names: Sequence[str], size: int = 12) -> npt.NDArray[np.uint8]:
-    """Legend rows: each seat's shape and colour, then its name, wrapping as needed."""
+    """Legend rows: each seat's shape and colour, then its name, wrapping as needed
+    (the items of :func:`legend_items`)."""
     row_h = size + 8
     swatch = row_h - 6
-    items = [f"{i + 1}. {name}" for i, name in enumerate(names)]
-    f = font(size)
-    widths = [int(f.getlength(t)) + swatch + 18 for t in items]
+    pairs = legend_items(names, size)
+    items = [t for t, _ in pairs]
+    widths = [w for _, w in pairs]
     rows: list[list[int]] = [[]]
     used = 0
     for i, w in enumerate(widths):

@@ -17,7 +17,9 @@ evenly spaced turns plus the last.
 
 from __future__ import annotations
 
+import base64
 import io
+import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,7 +30,7 @@ import numpy.typing as npt
 
 from ..sim.registry import get_info
 from . import palette as P
-from .frames import compose, legend_band
+from .frames import _glyph, compose, legend_band, legend_items
 from .registry import render_of
 from .replay import record_frames
 
@@ -40,6 +42,10 @@ __all__ = [
     "gif_overlays",
     "check_overlay",
     "HOLD_LAST_MS",
+    "gif_spec",
+    "glyph_table",
+    "font_script",
+    "FONT_CHARS",
 ]
 
 #: How long the last frame stays up.
@@ -128,6 +134,21 @@ def _player_names(record: Any) -> list[str]:
     return [p.name for p in record.players]
 
 
+def _outcome(record: Any) -> str:
+    """The last frame's caption on the right: who won and why, or how it ended."""
+    result = record.result
+    if result.winner is not None:
+        return f"{record.players[result.winner].name} wins ({result.reason})"
+    return "draw" if result.reason in ("draw", "win") else str(result.reason)
+
+
+def _cell_and_width(record: Any, cell_px: int | None) -> tuple[int, int]:
+    """Pixels per cell and the picture's width (at least 240 pixels)."""
+    game_map = record.game_map()
+    k = cell_px or render_of(record.game).cell_px(game_map.shape)
+    return k, max(game_map.width * k, 240)
+
+
 def record_gif_bytes(
     record: Any,
     *,
@@ -145,18 +166,12 @@ def record_gif_bytes(
     again when the caller already has them.  ``overlay``: one of the game's
     :func:`gif_overlays`, drawn on every frame (:func:`check_overlay` first).
     """
-    game_map = record.game_map()
     info = get_info(record.game)
     if max_frames is None:
         max_frames = info.max_frames
-    k = cell_px or render_of(record.game).cell_px(game_map.shape)
-    width = max(game_map.width * k, 240)
+    k, width = _cell_and_width(record, cell_px)
     legend = legend_band(width, _player_names(record))
-    result = record.result
-    if result.winner is not None:
-        outcome = f"{record.players[result.winner].name} wins ({result.reason})"
-    else:
-        outcome = "draw" if result.reason in ("draw", "win") else result.reason
+    outcome = _outcome(record)
     images = []
     if frames is None:
         if overlay is not None:
@@ -171,6 +186,108 @@ def record_gif_bytes(
     durations = [per] * len(images)
     durations[-1] = max(per, hold_last_ms)
     return encode_gif(images, durations)
+
+
+#: The characters of the glyph table every page of a site shares (``static/gif-font.js``):
+#: printable ASCII.  A game whose captions need others carries them in its own data.
+FONT_CHARS = "".join(chr(c) for c in range(32, 127))
+#: Caption text size and band height in pixels (:func:`~atlas.render.frames.text_band`,
+#: :func:`~atlas.render.frames.legend_band`).
+_TEXT_SIZE, _TEXT_HEIGHT = 12, 20
+
+
+def glyph_table(chars: str) -> dict[str, list[Any]]:
+    """The caption glyphs of ``chars`` as the browser's GIF maker reads them.
+
+    Each character maps to ``[advance, width, x, y, w, h, coverage]``: its advance in
+    pixels (a float), the width of its cell, the box of its inked pixels in that cell,
+    and their coverage (0-255, row-major, base64).  These are the very glyphs
+    :func:`~atlas.render.frames.text_band` composes, so captions drawn from them in the
+    browser are the same pixels.
+    """
+    table: dict[str, list[Any]] = {}
+    for ch in sorted(set(chars)):
+        cover, advance = _glyph(ch, _TEXT_SIZE, _TEXT_HEIGHT)
+        rows, cols = np.nonzero(cover)
+        if rows.size:
+            y0, y1, x0, x1 = (
+                int(rows.min()),
+                int(rows.max()) + 1,
+                int(cols.min()),
+                int(cols.max()) + 1,
+            )
+        else:
+            y0 = y1 = x0 = x1 = 0
+        ink = np.ascontiguousarray(cover[y0:y1, x0:x1]).tobytes()
+        table[ch] = [
+            float(advance),
+            int(cover.shape[1]),
+            x0,
+            y0,
+            x1 - x0,
+            y1 - y0,
+            base64.b64encode(ink).decode("ascii"),
+        ]
+    return table
+
+
+def font_script() -> str:
+    """``static/gif-font.js``: the glyphs of :data:`FONT_CHARS` and the palette indices
+    the browser's GIF maker (``static/gif.js``) composes captions and legends with."""
+    kit = {
+        "size": _TEXT_SIZE,
+        "height": _TEXT_HEIGHT,
+        "ramp": list(P.TEXT_RAMP),
+        "captionBg": P.CAPTION_BG,
+        "background": P.BACKGROUND,
+        "transparent": P.TRANSPARENT,
+        "player": list(P.PLAYER),
+        "playerShapes": list(P.PLAYER_SHAPES),
+        "comment": ATLAS_MARK.decode("ascii"),
+        "glyphs": glyph_table(FONT_CHARS),
+    }
+    text = json.dumps(kit, separators=(",", ":"), sort_keys=True)
+    return (
+        "/* atlas: the caption glyphs and colours of static/gif.js, written by atlas build "
+        "(atlas/render/gif.py font_script) */\n"
+        f"window.atlasGifFont = {text};\n"
+    )
+
+
+def gif_spec(
+    record: Any,
+    *,
+    max_frames: int | None = None,
+    cell_px: int | None = None,
+    frame_ms: int | None = None,
+    hold_last_ms: int = HOLD_LAST_MS,
+) -> dict[str, Any]:
+    """What the browser needs beside the viewer's frames to make the GIF
+    :func:`record_gif_bytes` makes (the ``"gif"`` entry of the viewer data).
+
+    ``{"k": pixels per cell, "width", "max": max frames or null, "ms", "hold",
+    "loop", "map": the caption's right side, "outcome": the last frame's,
+    "legend": [[text, pixels], ...], "glyphs": {...}}``; ``glyphs`` holds, in the form
+    of :func:`glyph_table`, only the characters :data:`FONT_CHARS` lacks.
+    """
+    info = get_info(record.game)
+    k, width = _cell_and_width(record, cell_px)
+    items = legend_items(_player_names(record), _TEXT_SIZE)
+    outcome = _outcome(record)
+    texts = "turn 0123456789/" + record.map.name + outcome + "".join(t for t, _ in items)
+    extra = "".join(sorted(set(texts) - set(FONT_CHARS)))
+    return {
+        "k": int(k),
+        "width": int(width),
+        "max": max_frames if max_frames is not None else info.max_frames,
+        "ms": int(frame_ms or info.frame_ms),
+        "hold": int(hold_last_ms),
+        "loop": 0,
+        "map": record.map.name,
+        "outcome": outcome,
+        "legend": [[t, w] for t, w in items],
+        "glyphs": glyph_table(extra) if extra else {},
+    }
 
 
 def write_gif(record: Any, path: str | os.PathLike[str], **options: Any) -> None:

@@ -23,7 +23,9 @@ Format (``"version": 2``)::
      "pv_dropped": [[turn, seat, moves not drawn], ...],
      "interest": {...}, "count": frames,
      "overlays": {"names", "free", "seats", "args"} (only for a game that has them:
-     :meth:`atlas.render.painter.GameRender.overlays`)}
+     :meth:`atlas.render.painter.GameRender.overlays`),
+     "gif": what the page's GIF button needs beside the frames
+     (:func:`atlas.render.gif.gif_spec`)}
 
 ``frames`` holds one frame per turn ``0 .. last``, each as unsigned LEB128 varints:
 the number of *runs* of changed cells, then per run ``gap, length, colour`` (``gap``
@@ -58,6 +60,7 @@ from ..limits import MAX_PV_MOVES
 from ..sim.records import INFO_KEYS
 from ..sim.registry import get_info
 from . import palette as P
+from .gif import gif_spec
 from .registry import render_of
 from .replay import record_frames
 
@@ -229,8 +232,8 @@ def viewer_data(
     ``{"w", "h", "k", "ms", "palette", "shapes", "base": [palette index per cell],
     "frames": [{"t": turn, "d": [cell, colour, ...], "m": [[row, col, shape, colour,
     outline or -1, scale], ...]}, ...], "last", "sampled", "series", "times", "info",
-    "interest"}``: the first frame's cells, then per frame the cells that changed
-    since the previous one.  :func:`pack_viewer` turns it into the compact form a
+    "interest", "gif"}``: the first frame's cells, then per frame the cells that
+    changed since the previous one.  :func:`pack_viewer` turns it into the compact form a
     page embeds (the module docstring).
 
     Parameters
@@ -313,6 +316,7 @@ def viewer_data(
         "late": late,
         "info": info,
         "interest": interest(record, series),
+        "gif": gif_spec(record),
     }
 
 

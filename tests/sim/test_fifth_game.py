@@ -176,7 +176,11 @@ def test_atlas_build_publishes_the_toy_game(tictactoe, tmp_path):
     assert "board" in page and "free cells" in page.replace("_", " ")
     for entry in result.games:
         assert (tmp_path / "site" / entry.page).is_file()
-        assert (tmp_path / "site" / entry.gif).stat().st_size > 100
+    # the map's featured game has its GIF (the others' pages make theirs in the browser)
+    featured = result.maps[0].featured
+    assert featured is not None and featured.gif is not None
+    assert (tmp_path / "site" / featured.gif).stat().st_size > 100
+    assert [e for e in result.games if e.gif] == [featured]
     standings = (tmp_path / "site" / "standings.html").read_text()
     assert "first" in standings and "random" in standings
 

@@ -19,9 +19,12 @@ data to data, each result cached by content:
    games with ``--fairness N`` (:func:`~atlas.render.site.tournament.play_tournament`),
    and load the saved records given with ``--records`` and the organisers' folders
    given with ``--tournament`` (:mod:`atlas.render.site.sources`);
-4. ``replays``: render each game (GIF, viewer data with every turn, the charted
-   measures) and its public record (:func:`~atlas.render.site.replays.render_games`),
-   pick each map's featured game (:func:`~atlas.render.site.replays.feature_games`);
+4. ``replays``: render each game (viewer data with every turn, the charted measures)
+   and its public record (:func:`~atlas.render.site.replays.render_games`), pick each
+   map's featured game (:func:`~atlas.render.site.replays.feature_games`), and publish
+   the GIFs ``gifs`` asks for, the featured games' by default
+   (:func:`~atlas.render.site.replays.publish_gifs`; every game page makes its own in
+   the browser);
 5. ``fairness``: each map's fairness report, from its structure and the build's games
    on it played in every seat (:func:`~atlas.render.site.fairness.fairness_sections`);
    the default build plays no game for it;
@@ -49,13 +52,22 @@ from typing import Any
 
 from ...errors import ArgumentError
 from ...fsutil import Temporary, default_mode, remove_stale_temporaries, writing_in
+from ...types import GifChoice
 from .analysis import analyse_maps, figures_of, load_maps, validate_maps
 from .cache import Cache, check_cache_root, code_version
 from .entries import BuildContext, GameEntry, MapEntry
 from .fairness import fairness_sections
 from .output import SiteWriter
 from .pages import FAIRNESS_ORIGIN
-from .replays import feature_games, featured_game, render_games, render_replay
+from .replays import (
+    GIF_CHOICES,
+    feature_games,
+    featured_game,
+    gif_games,
+    publish_gifs,
+    render_games,
+    render_replay,
+)
 from .sources import event_void_rule, game_entries, load_event, load_records, shown_paths
 from .swap import (
     SITE_MARKER,
@@ -153,6 +165,10 @@ class BuildOptions:
         analyses, the games, the fairness games and the drawings of replays run on its
         workers instead of local processes (:mod:`atlas.arena.executors`); the site's
         bytes are the same.
+    gifs : {"featured", "all", "none"}
+        Which games get an animated GIF at build time (``atlas build --gifs``): each
+        map's featured game (the default), every game, or none.  Every game page makes
+        its GIF in the browser anyway (its "GIF" button).
     """
 
     maps_dir: str | os.PathLike[str] = "maps"
@@ -173,6 +189,7 @@ class BuildOptions:
     effort: int = 1
     more_maps: Sequence[str | os.PathLike[str]] = ()
     scheduler: str | None = None
+    gifs: GifChoice = "featured"
 
     @property
     def games_per(self) -> int:
@@ -316,13 +333,16 @@ def collect_games(b: Build) -> None:
 
 
 def draw_replays(b: Build) -> None:
-    """Render every game (those whose records do not replay are refused and left out)
-    and pick each map's featured game."""
-    b.problems += render_games(b.games, b.ctx, b.options.jobs, b.options.scheduler)
+    """Render every game (those whose records do not replay are refused and left out),
+    pick each map's featured game and publish the GIFs ``gifs`` asks for."""
+    o = b.options
+    b.problems += render_games(b.games, b.ctx, o.jobs, o.scheduler, gifs=o.gifs == "all")
     b.games = [g for g in b.games if not g.refused]
     for e in b.maps:
         e.games = [g for g in e.games if not g.refused]
     b.problems += feature_games(b.maps, b.ctx)
+    chosen = gif_games(b.maps, b.games, o.gifs)
+    b.problems += publish_gifs(chosen, b.ctx, o.jobs, o.scheduler)
 
 
 def judge_fairness(b: Build) -> None:
@@ -380,13 +400,19 @@ SITE_FOLDERS = (
 
 def check_input_folders(options: BuildOptions) -> None:
     """The maps and the records the build is given exist: a folder that does not is a
-    mistake in the command, not a site with nothing on it.
+    mistake in the command, not a site with nothing on it.  ``gifs`` is one of
+    :data:`~atlas.render.site.replays.GIF_CHOICES`.
 
     Raises
     ------
     ArgumentError
-        Naming the folder that does not exist (``atlas build --maps nope``).
+        Naming the folder that does not exist (``atlas build --maps nope``), or the
+        ``gifs`` value.
     """
+    if options.gifs not in GIF_CHOICES:
+        raise ArgumentError(
+            f"gifs: expected one of {', '.join(GIF_CHOICES)}, got {options.gifs!r}"
+        )
     named = [("maps", m) for m in options.maps_dirs] + [("records", options.records_dir)]
     for what, folder in named:
         if folder is None:
@@ -428,7 +454,7 @@ def build(options: BuildOptions) -> BuildResult:
         The site's folder failed under a write (a full disk, a read-only file
         system): names it.  (A cache that cannot be written is a cache that misses.)
     ArgumentError
-        A maps folder or ``records_dir`` does not exist.
+        A maps folder or ``records_dir`` does not exist, or ``gifs`` is not a choice.
     """
     from .pages import pages_version
 
@@ -525,6 +551,7 @@ def build_site(
     effort: int = 1,
     more_maps: Sequence[str | os.PathLike[str]] = (),
     scheduler: str | None = None,
+    gifs: GifChoice = "featured",
 ) -> BuildResult:
     """Build the static site from ``maps_dir`` (and ``records_dir``) into ``out_dir``:
     :func:`build` of the :class:`BuildOptions` these arguments name (each is described

@@ -234,8 +234,9 @@ class GameEntry:
 
     @property
     def drawn(self) -> bool:
-        """Whether the replay could be drawn (a viewer and a GIF exist)."""
-        return self.gif is not None
+        """Whether the replay could be drawn (its viewer data exists; a GIF only when
+        the build publishes it: ``atlas build --gifs``)."""
+        return bool(self.meta) and not self.refused
 
     def viewer_data(self) -> dict[str, Any] | None:
         """The packed viewer data (from memory or the cache)."""

@@ -27,6 +27,7 @@ from typing import Any
 from ...maps.validation import validating_games, validator_of
 from ...sim.registry import game_names, get_info
 from .. import palette as P
+from ..gif import font_script
 from ..registry import render_of
 from ..svg import chamber_tree_svg
 from .cache import content_key
@@ -464,6 +465,7 @@ def write_pages(
     for f in sorted(static.iterdir()):
         if f.is_file():
             out.copy(f"static/{f.name}", f)
+    out.put("static/gif-font.js", font_script())  # the GIF button's glyphs (static/gif.js)
     bot_slugs: dict[tuple[str, str, str | None], str] = {}
     taken: set[str] = set()
 

@@ -1,7 +1,9 @@
-"""Each game of a build drawn and published: its GIF, its viewer data and charted
-measures (:func:`render_replay`, cached by the record and the code version), its public
-record; each map's featured game (:func:`featured_game`) and the pictures of its
-positions (:func:`feature_games`)."""
+"""Each game of a build drawn and published: its viewer data and charted measures
+(:func:`render_replay`, cached by the record and the code version), its public record;
+each map's featured game (:func:`featured_game`) and the pictures of its positions
+(:func:`feature_games`); the GIFs the build publishes (:func:`publish_gifs`: the
+featured games' by default, every game's or none with ``atlas build --gifs``).  Every
+game page can make its GIF in the browser (``static/gif.js``)."""
 
 from __future__ import annotations
 
@@ -18,11 +20,27 @@ from .cache import content_key
 from .entries import BuildContext, GameEntry, MapEntry, progress_bar
 from .sources import public_json
 
-__all__ = ["render_replay", "render_games", "featured_game", "feature_games"]
+__all__ = [
+    "render_replay",
+    "gif_of",
+    "render_games",
+    "featured_game",
+    "feature_games",
+    "publish_gifs",
+    "gif_games",
+    "GIF_CHOICES",
+]
+
+#: What ``atlas build --gifs`` takes: the featured games' GIFs (the default), every
+#: game's, or none.
+GIF_CHOICES = ("featured", "all", "none")
 
 
-def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
-    """The GIF bytes, the packed viewer data and the meta data of one record.
+def render_replay(
+    record: Any, *, gif: bool = True
+) -> tuple[bytes | None, dict[str, Any], dict[str, Any]]:
+    """The GIF bytes (``None`` unless ``gif``), the packed viewer data and the meta
+    data of one record.
 
     The record is verified on the way (:func:`atlas.sim.records.verify_record`): one
     that claims a position, a result or statuses its moves do not give raises
@@ -45,8 +63,10 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     frames = list(record_frames(record, states, max_frames=None))
     render = render_of(record.game)
     series = render.series(record.game_map(), dict(record.params), states)
-    picks = sample_turns(len(frames), get_info(record.game).max_frames)
-    gif = record_gif_bytes(record, frames=[frames[i] for i in picks])
+    data = None
+    if gif:
+        picks = sample_turns(len(frames), get_info(record.game).max_frames)
+        data = record_gif_bytes(record, frames=[frames[i] for i in picks])
     viewer = pack_viewer(viewer_data(record, states, frames=frames, series=series))
     meta = {
         "turns_text": render.turns_text(record, states),
@@ -72,15 +92,27 @@ def render_replay(record: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]]:
     failures = render.failures(record, states)
     if failures:
         meta["failures"] = failures
-    return gif, viewer, meta
+    return data, viewer, meta
 
 
-def _render_json(data: Any) -> tuple[bytes, dict[str, Any], dict[str, Any]] | str:
+def gif_of(record: Any) -> bytes:
+    """The GIF a site publishes of ``record``: :func:`render_replay`'s, drawing only
+    the turns it shows."""
+    from ...sim.records import machine_free
+    from ..gif import record_gif_bytes
+
+    return record_gif_bytes(machine_free(record))
+
+
+def _render_json(
+    data: Any, gif: bool
+) -> tuple[bytes | None, dict[str, Any], dict[str, Any]] | str:
     """Draw a record (or its JSON data, read first), or say why it is refused."""
     from ...sim.records import Record, record_from_json
 
     try:
-        return render_replay(data if isinstance(data, Record) else record_from_json(data))
+        record = data if isinstance(data, Record) else record_from_json(data)
+        return render_replay(record, gif=gif)
     except (AtlasError, ValueError, KeyError, IndexError, TypeError) as exc:
         return str(exc)
 
@@ -95,13 +127,21 @@ def render_games(
     ctx: BuildContext,
     jobs: int | None = None,
     scheduler: str | None = None,
+    *,
+    gifs: bool = False,
 ) -> list[str]:
-    """Write every game's GIF and public record and attach its meta data; cached
-    renders are reused (their viewer data stays in the cache until a page needs it).
-    Returns the problems.  Games to draw are drawn by ``jobs`` worker processes
-    (default: one per core) when there are at least :data:`PARALLEL_REPLAYS` of them
-    and a cache to hand their drawings back through; fewer are drawn in this process
-    (a replay takes a few milliseconds per turn)."""
+    """Write every game's public record and attach its meta data; cached renders are
+    reused (their viewer data stays in the cache until a page needs it).  Returns the
+    problems.  Games to draw are drawn on the Dask ``scheduler``'s workers when one is
+    given, else by ``jobs`` worker processes (default: one per core) when there are at
+    least :data:`PARALLEL_REPLAYS` of them and a cache to hand their drawings back
+    through; fewer are drawn in this process (a replay takes a few milliseconds per
+    turn).
+
+    With ``gifs`` (``atlas build --gifs all``) each game drawn here also gets its GIF,
+    from the frames the viewer's data is drawn from, and publishes it; the GIFs of
+    games drawn by an earlier build are :func:`publish_gifs`'s to find.
+    """
     problems: list[str] = []
     todo: list[GameEntry] = []
     # the meta data of every game of the last build, in one cache entry: a site of many
@@ -121,8 +161,8 @@ def render_games(
             todo.append(e)
         else:
             e.meta = meta
-            if _attach(e, ctx):
-                metas[e.replay_key] = meta
+            _attach(e, ctx)
+            metas[e.replay_key] = meta
 
     def refused(e: GameEntry, why: str) -> None:
         what = f"record {e.source}" if e.source else f"game {e.ident} ({e.origin})"
@@ -131,23 +171,26 @@ def render_games(
 
     workers = min(jobs or os.cpu_count() or 1, len(todo))
     if scheduler and todo:
-        _render_on_dask(todo, ctx, scheduler, refused, metas)
+        _render_on_dask(todo, ctx, scheduler, refused, metas, gifs)
     elif len(todo) >= PARALLEL_REPLAYS and workers > 1 and ctx.cache.root is not None:
-        _render_in_workers(todo, ctx, workers, refused, metas)
+        _render_in_workers(todo, ctx, workers, refused, metas, gifs)
     else:
         for e in progress_bar(todo, "replays", ctx.progress):
             # a record read by the build was checked field by field as it was read
-            res = _render_json(e.record)
+            res = _render_json(e.record, gifs)
             if isinstance(res, str):
                 refused(e, res)
                 continue
             gif, viewer, meta = res
             meta["record_bytes"] = len(_record_bytes(e.record))
-            ctx.cache.put_bytes("gif", e.replay_key or "", gif)
+            if gif is not None:
+                ctx.cache.put_bytes("gif", e.replay_key or "", gif)
             ctx.cache.put_json("viewer", e.replay_key or "", viewer)
             ctx.cache.put_json("meta", e.replay_key or "", meta)
             e.meta, e.viewer = meta, viewer
-            _attach(e, ctx, gif)
+            _attach(e, ctx)
+            if gif is not None:
+                _put_gif(e, ctx, gif)
             metas[e.replay_key or ""] = meta
     if metas != index:
         ctx.cache.put_json("replay-metas", index_key, metas)
@@ -160,6 +203,7 @@ def _render_in_workers(
     workers: int,
     refused: Any,
     metas: dict[str, Any],
+    gifs: bool,
 ) -> None:
     """Draw ``todo`` in worker processes (:func:`atlas.arena.pool.run_pool`): each
     reads its game's record (from its file, or the JSON of a game the build played),
@@ -167,16 +211,7 @@ def _render_in_workers(
     from ...arena.pool import run_pool
 
     root = os.fspath(ctx.cache.root or "")
-    jobs = [
-        (
-            root,
-            e.replay_key,
-            e.source,
-            e.digest,
-            None if e.source is not None and e.loader is not None else e.record.public_json(),
-        )
-        for e in todo
-    ]
+    jobs = [(root, e.replay_key, e.source, e.digest, _record_job(e), gifs) for e in todo]
     bar = progress_bar((), "replays", ctx.progress, total=len(todo)) if ctx.progress else None
 
     def done(i: int, value: Any) -> None:
@@ -188,7 +223,9 @@ def _render_in_workers(
             return
         meta, gif = value
         e.meta = meta
-        _attach(e, ctx, gif)
+        _attach(e, ctx)
+        if gif is not None:
+            _put_gif(e, ctx, gif)
         metas[e.replay_key or ""] = meta
 
     def failed(i: int, why: str) -> None:
@@ -209,6 +246,7 @@ def _render_on_dask(
     scheduler: str,
     refused: Any,
     metas: dict[str, Any],
+    gifs: bool,
 ) -> None:
     """Draw ``todo`` on the Dask ``scheduler``'s workers (:func:`render_data_job`):
     each gets its game's record as JSON data and sends back the drawing, which this
@@ -221,27 +259,29 @@ def _render_on_dask(
             refused(e, value)
             return
         meta, gif, viewer = value
-        ctx.cache.put_bytes("gif", e.replay_key or "", gif)
+        if gif is not None:
+            ctx.cache.put_bytes("gif", e.replay_key or "", gif)
         ctx.cache.put_json("viewer", e.replay_key or "", viewer)
         ctx.cache.put_json("meta", e.replay_key or "", meta)
         e.meta, e.viewer = meta, viewer
-        _attach(e, ctx, gif)
+        _attach(e, ctx)
+        if gif is not None:
+            _put_gif(e, ctx, gif)
         metas[e.replay_key or ""] = meta
 
-    items = [e.record.public_json() for e in todo]
+    items = [(e.record.public_json(), gifs) for e in todo]
     run_on_dask(items, render_data_job, scheduler, done, lambda i, why: refused(todo[i], why))
 
 
-def render_data_job(data: dict[str, Any]) -> Any:
-    """A remote worker's job: draw one game from its record's JSON data; its meta data,
-    GIF bytes and viewer data (or why the record is refused)."""
-    from ...sim.records import record_from_json
-
-    try:
-        record = record_from_json(data)
-    except AtlasError as exc:
-        return str(exc)
-    res = _render_json(record)
+def render_data_job(item: tuple[dict[str, Any], bool]) -> Any:
+    """A remote worker's job: draw one game from its record's JSON data (with its GIF
+    when asked); its meta data, GIF bytes or ``None`` and viewer data (or why the record
+    is refused)."""
+    data, gifs = item
+    record = _job_record(None, "", data)
+    if isinstance(record, str):
+        return record
+    res = _render_json(record, gifs)
     if isinstance(res, str):
         return res
     gif, viewer, meta = res
@@ -249,31 +289,49 @@ def render_data_job(data: dict[str, Any]) -> Any:
     return meta, gif, viewer
 
 
-def _render_job(job: tuple[str, str, str | None, str, dict[str, Any] | None]) -> Any:
-    """A worker's job: draw one game, store the drawing in the cache at ``root``, and
-    return its meta data and GIF (or why the record is refused)."""
-    from ...sim.records import load_record, record_from_json
-    from .cache import Cache
+def _record_job(e: GameEntry) -> dict[str, Any] | None:
+    """What a worker reads ``e``'s record from: ``None`` for a record file it loads
+    itself, else the record's JSON (a game the build played)."""
+    return None if e.source is not None and e.loader is not None else e.record.public_json()
 
-    root, key, source, digest, data = job
+
+def _job_record(source: str | None, digest: str, data: dict[str, Any] | None) -> Any:
+    """A worker's record (see :func:`_record_job`), or why it cannot be read."""
+    from ...sim.records import load_record, record_from_json
+
     try:
         if data is None:
             assert source is not None
             record = load_record(source)
             if content_key("record", public_json(record)) != digest:
                 return "the file changed while the site was built"
-        else:
-            record = record_from_json(data)
+            return record
+        return record_from_json(data)
     except AtlasError as exc:
         return str(exc)
-    res = _render_json(record)
+
+
+def _render_job(
+    job: tuple[str, str, str | None, str, dict[str, Any] | None, bool],
+) -> Any:
+    """A worker's job: draw one game (with its GIF when asked), store the drawing in
+    the cache at ``root``, and return its meta data and GIF (or why the record is
+    refused)."""
+    from .cache import Cache
+
+    root, key, source, digest, data, gifs = job
+    record = _job_record(source, digest, data)
+    if isinstance(record, str):
+        return record
+    res = _render_json(record, gifs)
     if isinstance(res, str):
         return res
     gif, viewer, meta = res
     meta["record_bytes"] = len(_record_bytes(record))
     cache = Cache(root)
     try:
-        cache.put_bytes("gif", key, gif)
+        if gif is not None:
+            cache.put_bytes("gif", key, gif)
         cache.put_json("viewer", key, viewer)
         cache.put_json("meta", key, meta)
     finally:
@@ -281,33 +339,138 @@ def _render_job(job: tuple[str, str, str | None, str, dict[str, Any] | None]) ->
     return meta, gif
 
 
-def _attach(entry: GameEntry, ctx: BuildContext, gif: bytes | None = None) -> bool:
-    """Write the game's GIF and its public record (kept from the previous site when
-    their keys did not change); False when the cache lost the GIF (the game is drawn
-    again next time)."""
-    key = entry.replay_key or ""
-    rel = f"img/games/{entry.ident}.gif"
-
-    def gif_bytes() -> bytes:
-        data = gif if gif is not None else ctx.cache.get_bytes("gif", key)
-        if data is None:
-            raise AtlasError(f"the cached GIF of game {entry.ident} is missing")
-        return data
-
-    try:
-        ctx.out.put(rel, gif_bytes, key=key)
-    except AtlasError:
-        ctx.cache.put_json("meta", key, None)  # a torn cache: render again next time
-        return False
-    entry.gif = rel
-
+def _attach(entry: GameEntry, ctx: BuildContext) -> None:
+    """Write the game's public record (kept from the previous site when its key did not
+    change)."""
     rec_rel = f"games/{entry.ident}.json"
     if "record_bytes" not in entry.meta:
         entry.meta["record_bytes"] = len(_record_bytes(entry.record))
     ctx.out.put(rec_rel, lambda: _record_bytes(entry.record), key=entry.digest)
     entry.record_file = rec_rel
     entry.record_kb = max(1, round(entry.meta["record_bytes"] / 1024))
-    return True
+
+
+def _gif_rel(entry: GameEntry) -> str:
+    return f"img/games/{entry.ident}.gif"
+
+
+def _put_gif(entry: GameEntry, ctx: BuildContext, data: bytes | Any) -> None:
+    """Publish the game's GIF: ``data``, its bytes or a function making them (not
+    called when the previous site holds the GIF under the same key)."""
+    rel = _gif_rel(entry)
+    ctx.out.put(rel, data, key=entry.replay_key)
+    entry.gif = rel
+
+
+def gif_games(
+    maps: Sequence[MapEntry], games: Sequence[GameEntry], which: str
+) -> list[GameEntry]:
+    """The games whose GIF a build publishes (``atlas build --gifs``): ``"featured"``,
+    each map's featured game (:func:`featured_game`); ``"all"``, every game drawn;
+    ``"none"``, none.  In the order of ``games``.
+
+    Raises
+    ------
+    ValueError
+        ``which`` is none of :data:`GIF_CHOICES`.
+    """
+    if which not in GIF_CHOICES:
+        raise ValueError(f"gifs: expected one of {', '.join(GIF_CHOICES)}, got {which!r}")
+    if which == "none":
+        return []
+    if which == "all":
+        return [g for g in games if g.drawn]
+    featured = {id(m.featured) for m in maps if m.featured is not None}
+    return [g for g in games if id(g) in featured and g.drawn]
+
+
+def publish_gifs(
+    chosen: Sequence[GameEntry],
+    ctx: BuildContext,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+) -> list[str]:
+    """Publish the GIFs of ``chosen`` (:func:`gif_games`) that :func:`render_games`
+    did not: each kept from the previous site by its key, or read from the cache, or
+    drawn (on the Dask ``scheduler``'s workers when one is given, else by ``jobs``
+    worker processes when there are :data:`PARALLEL_REPLAYS` of them).  Returns the
+    problems."""
+    problems: list[str] = []
+    todo: list[GameEntry] = []
+    for e in chosen:
+        if e.gif is not None or e.replay_key is None:
+            continue
+        if ctx.out.old_keys.get(_gif_rel(e)) == e.replay_key:
+            # the previous site has it: kept without being read (or made, if it went)
+            _put_gif(e, ctx, lambda e=e: _cached_gif(e, ctx))
+            continue
+        data = ctx.cache.get_bytes("gif", e.replay_key)
+        if data is None:
+            todo.append(e)
+        else:
+            _put_gif(e, ctx, data)
+    workers = min(jobs or os.cpu_count() or 1, len(todo))
+    if todo and (scheduler or (len(todo) >= PARALLEL_REPLAYS and workers > 1)):
+        from ...arena.executors import run_jobs
+
+        # a Dask worker shares no folder with this process: it gets the record's data
+        items = [
+            (None, e.digest, e.record.public_json())
+            if scheduler
+            else (e.source, e.digest, _record_job(e))
+            for e in todo
+        ]
+        bar = progress_bar((), "GIFs", ctx.progress, total=len(todo)) if ctx.progress else None
+
+        def done(i: int, value: Any) -> None:
+            if bar is not None:
+                bar.update(1)
+            if isinstance(value, str):
+                failed(i, value)
+                return
+            ctx.cache.put_bytes("gif", todo[i].replay_key or "", value)
+            _put_gif(todo[i], ctx, value)
+
+        def failed(i: int, why: str) -> None:
+            if bar is not None:
+                bar.update(1)
+            problems.append(f"game {todo[i].ident}: no GIF: {why}")
+
+        try:
+            run_jobs(items, _gif_job, done, failed, jobs=workers, scheduler=scheduler)
+        finally:
+            if bar is not None:
+                bar.close()
+    else:
+        for e in progress_bar(todo, "GIFs", ctx.progress):
+            try:
+                data = gif_of(e.record)
+            except (AtlasError, ValueError, KeyError, IndexError, TypeError) as exc:
+                problems.append(f"game {e.ident}: no GIF: {exc}")
+                continue
+            ctx.cache.put_bytes("gif", e.replay_key or "", data)
+            _put_gif(e, ctx, data)
+    return problems
+
+
+def _cached_gif(e: GameEntry, ctx: BuildContext) -> bytes:
+    """The GIF of ``e`` from the cache, or drawn again."""
+    data = ctx.cache.get_bytes("gif", e.replay_key or "")
+    if data is None:
+        data = gif_of(e.record)
+        ctx.cache.put_bytes("gif", e.replay_key or "", data)
+    return data
+
+
+def _gif_job(job: tuple[str | None, str, dict[str, Any] | None]) -> Any:
+    """A worker's job: one game's GIF (or why it cannot be drawn)."""
+    record = _job_record(*job)
+    if isinstance(record, str):
+        return record
+    try:
+        return gif_of(record)
+    except (AtlasError, ValueError, KeyError, IndexError, TypeError) as exc:
+        return str(exc)
 
 
 def _record_bytes(record: Any) -> bytes:
