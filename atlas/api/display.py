@@ -108,8 +108,9 @@ def report_html(report: Any) -> str:
 def replay_page(record: Any) -> str:
     """The replay viewer of ``record`` as a whole HTML page, everything inline."""
     from ..render.gif import font_script
-    from ..render.site.pages import environment, script_json, templates_dir
+    from ..render.site.pages import environment, templates_dir
     from ..render.site.replays import render_replay
+    from ..render.viewer import page_json
 
     _, viewer, meta = render_replay(record, gif=False)  # the page's button makes it
     static = templates_dir() / "static"
@@ -117,7 +118,7 @@ def replay_page(record: Any) -> str:
         [
             *(
                 (static / name).read_text(encoding="utf-8")
-                for name in ("overlays.js", "pv.js", "viewer.js")
+                for name in ("inflate.js", "overlays.js", "pv.js", "viewer.js")
             ),
             font_script(),  # the GIF button's glyphs, then its maker
             (static / "gif.js").read_text(encoding="utf-8"),
@@ -131,7 +132,7 @@ def replay_page(record: Any) -> str:
         rec=record,
         e={"has_info": meta["has_info"], "has_cpu": meta["has_cpu"], "meta": meta},
         result=record.result_text(),
-        viewer_json=script_json(viewer),
+        viewer_json=page_json(viewer),
         css=css,
         script=script,
     )

@@ -64,11 +64,24 @@ from .gif import gif_spec
 from .registry import render_of
 from .replay import record_frames
 
-__all__ = ["viewer_data", "pack_viewer", "interest", "varints", "SHAPES", "VIEWER_VERSION"]
+__all__ = [
+    "viewer_data",
+    "pack_viewer",
+    "page_json",
+    "read_page_json",
+    "interest",
+    "varints",
+    "SHAPES",
+    "VIEWER_VERSION",
+    "DEFLATE_OVER",
+]
 
 #: Mark shapes by number, as the viewer's JavaScript knows them.
 SHAPES = ("circle", "square", "triangle", "diamond", "ring", "dot", "cross", "frame")
 VIEWER_VERSION = 2
+#: Bytes of replay data's JSON text above which a page stores it deflated
+#: (:func:`page_json`): below, the base64 of a compressed text is no smaller.
+DEFLATE_OVER = 1024
 
 
 def varints(values: npt.ArrayLike) -> bytes:
@@ -363,3 +376,51 @@ def pack_viewer(data: dict[str, Any]) -> dict[str, Any]:
     if data.get("sampled"):
         out["turns"] = [f["t"] for f in data["frames"]]
     return out
+
+
+def page_json(packed: dict[str, Any]) -> str:
+    """The replay data ``packed`` (:func:`pack_viewer`) as a page embeds it, in a
+    ``<script type="application/json">`` element: its JSON text when that is at most
+    :data:`DEFLATE_OVER` bytes, else ``{"deflated": base64, "bytes": n}``, the text
+    compressed with raw DEFLATE (level 9), which ``templates/static/inflate.js`` unpacks
+    in the browser (a long game's frames and measures shrink three to five times).
+    ``<``, ``>`` and ``&`` are written as ``\\u`` escapes, so no text can close the
+    element early.
+
+    Examples
+    --------
+    >>> page_json({"w": 3})
+    '{"w":3}'
+    >>> read_page_json(page_json({"w": 3, "runs": list(range(600))}))["runs"][-1]
+    599
+    """
+    import json
+    import zlib
+
+    text = (
+        json.dumps(packed, separators=(",", ":"), ensure_ascii=False)
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
+    raw = text.encode("utf-8")
+    if len(raw) <= DEFLATE_OVER:
+        return text
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+    deflated = packer.compress(raw) + packer.flush()
+    return json.dumps(
+        {"deflated": base64.b64encode(deflated).decode("ascii"), "bytes": len(raw)},
+        separators=(",", ":"),
+    )
+
+
+def read_page_json(text: str) -> Any:
+    """The replay data a page embeds (:func:`page_json`'s text), unpacked."""
+    import json
+    import zlib
+
+    value = json.loads(text)
+    if isinstance(value, dict) and isinstance(value.get("deflated"), str):
+        raw = zlib.decompress(base64.b64decode(value["deflated"]), -15)
+        return json.loads(raw.decode("utf-8"))
+    return value

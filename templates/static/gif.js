@@ -400,7 +400,8 @@
     button.textContent = "GIF…";
     setTimeout(function () {        // let the page show that it is working
       try {
-        var bytes = make(JSON.parse(node.textContent));
+        var parsed = JSON.parse(node.textContent);
+        var bytes = make(window.atlasUnpack ? window.atlasUnpack(parsed) : parsed);
         window.atlasGif.last = bytes;
         if (url) { URL.revokeObjectURL(url); }
         url = URL.createObjectURL(new Blob([bytes], { type: "image/gif" }));

@@ -8,6 +8,7 @@
   var node = document.getElementById("replay-data");
   if (!node) { return; }
   var data = JSON.parse(node.textContent);
+  if (window.atlasUnpack) { data = window.atlasUnpack(data); }  // static/inflate.js
   if (!data) { return; }
   var $ = function (id) { return document.getElementById(id); };
   var canvas = $("board"), ctx = canvas.getContext("2d");

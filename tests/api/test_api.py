@@ -15,6 +15,7 @@ import pytest
 
 import atlas
 from atlas.cli import main
+from atlas.render.viewer import read_page_json
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ROOT / "maps"
@@ -360,7 +361,7 @@ def test_a_record_shows_a_self_contained_replay_viewer(tron_map):
     assert "<link" not in page and "src=" not in page  # nothing to fetch
     assert not re.search(r"https?://", page)
     data = re.search(r'id="replay-data">(.*?)</script>', page, re.S).group(1)
-    assert json.loads(data)["last"] == len(record.turns)
+    assert read_page_json(data)["last"] == len(record.turns)
 
 
 # --------------------------------------------------------------------------- tournament

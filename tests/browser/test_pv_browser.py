@@ -8,7 +8,6 @@ what it dropped and raises no script error."""
 from __future__ import annotations
 
 import base64
-import json
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from atlas.bots.registry import bot_effort
 from atlas.games.tron.rules import DELTAS
 from atlas.maps import read_map
 from atlas.render.site.pages import script_json
-from atlas.render.viewer import varints
+from atlas.render.viewer import read_page_json, varints
 from atlas.sim.records import replay_states
 
 pytestmark = pytest.mark.browser
@@ -147,7 +146,7 @@ def test_a_hostile_page_draws_what_it_can_and_says_what_it_dropped(
     html = replay_page(record)
     start = html.index('id="replay-data">') + len('id="replay-data">')
     end = html.index("</script>", start)
-    data = json.loads(html[start:end])
+    data = read_page_json(html[start:end])
     n = record.game_map().width * record.game_map().height
 
     def z(d: int) -> int:

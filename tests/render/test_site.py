@@ -15,6 +15,7 @@ from atlas.fsutil import default_mode
 from atlas.maps import parse_map, write_map
 from atlas.render.site.build import build_site
 from atlas.render.site.pages import slugify
+from atlas.render.viewer import read_page_json
 from atlas.sim.records import save_record
 
 OUTPOST_WATER = [f"{x} {y}" for x in range(15, 35) for y in range(15, 40)]
@@ -188,13 +189,12 @@ def test_links_are_relative_and_resolve(built):
 
 
 def _viewer_json(text: str) -> dict:
-    import json
 
     blob = re.search(
         r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S
     ).group(1)
     assert "<" not in blob
-    return json.loads(blob)
+    return read_page_json(blob)
 
 
 def test_game_page_has_viewer_data_and_moves(built):

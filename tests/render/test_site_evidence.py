@@ -19,6 +19,7 @@ from atlas.arena import timing
 from atlas.arena.competition import load_plan, run_plan
 from atlas.arena.standings import standings
 from atlas.maps import parse_map
+from atlas.render.viewer import read_page_json
 from atlas.sim.records import load_record, save_record
 
 BOX = "7 5\n#######\n#1    #\n#     #\n#    2#\n#######\n"
@@ -144,7 +145,7 @@ def test_a_game_page_shows_its_late_answers_and_the_verdict(built):
         raw = page.read_text()
         found = re.search(r'id="replay-data">(.*?)</script>', raw, re.S)
         assert found is not None and 'data-k="cpu"' in raw
-        viewer = json.loads(found.group(1))
+        viewer = read_page_json(found.group(1))
         (entry,) = viewer["late"]
         # the sleeper's third answer (turn 3, counted from 1) in whichever seat it had
         assert entry[0] == 3 and entry[2:] == [0.05, 7.0, 2, "loaded machine"]

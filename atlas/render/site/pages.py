@@ -30,6 +30,7 @@ from .. import palette as P
 from ..gif import font_script
 from ..registry import render_of
 from ..svg import chamber_tree_svg
+from ..viewer import page_json
 from .cache import content_key
 
 __all__ = [
@@ -564,7 +565,7 @@ def write_pages(
                 e=e,
                 rec=rec,
                 viewer=viewer,
-                viewer_json=script_json(viewer),
+                viewer_json=page_json(viewer) if viewer is not None else "null",
                 late=late_moves(rec),
                 **common,
             )
