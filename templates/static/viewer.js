@@ -144,6 +144,27 @@
   var chart = $("v-chart"), series = data.series || [], which = 0;
   var pick = $("v-series"), valuesBox = $("v-values");
   var seatNames = [];
+  // the table of moves (game.html's #v-moves): its rows, written from the data
+  (function writeMoves() {
+    var body = document.querySelector("#v-moves tbody");
+    if (!body || !data.moves || body.children.length) { return; }
+    var failed = {};
+    (data.failed || []).forEach(function (f) { failed[f[0] + "-" + f[1]] = String(f[2]); });
+    var rows = [];
+    for (var t = 0; t < data.moves.length; t++) {
+      var cells = "", seatsOf = data.moves[t] || [];
+      for (var p = 0; p < seatsOf.length; p++) {
+        var why = failed[t + "-" + p], mv = seatsOf[p];
+        cells += "<td" + (why !== undefined ? ' class="failed" title="' + esc(why) + '"' : "") + ">" +
+          (mv === null || mv === undefined ? "" : esc(String(mv))) + "</td>";
+      }
+      rows.push('<tr id="move-' + (t + 1) + '"><td><a href="#turn=' + (t + 1) + '">' + (t + 1) + "</a></td>" + cells + "</tr>");
+    }
+    body.innerHTML = rows.join("");
+  })();
+  function esc(text) {
+    return text.replace(/&/g, "&amp;").replace(/[<]/g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  }
   var heads = document.querySelectorAll("#v-seats tbody tr");
   for (var h = 0; h < heads.length; h++) { seatNames.push(heads[h].getAttribute("data-name")); }
   var turning = [], turningItems = document.querySelectorAll("#v-turning li[data-turn]");

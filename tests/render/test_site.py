@@ -201,6 +201,7 @@ def test_game_page_has_viewer_data_and_moves(built):
     from render_helpers import unpack_viewer
 
     from atlas.render.replay import record_frames
+    from atlas.render.site.pages import _move_text
     from atlas.sim.records import replay_states
 
     root, maps, recs, out, result = built
@@ -211,7 +212,13 @@ def test_game_page_has_viewer_data_and_moves(built):
         assert (data["w"], data["h"]) == (gm.width, gm.height)
         assert (data["w"], data["h"]) == SIZES[gm.game, gm.name]  # the map files' sizes
         assert data["count"] == len(g.record.turns) + 1 == data["last"] + 1
-        assert text.count('<tr id="move-') == len(g.record.turns)
+        # the moves' rows are the viewer's to write, from the data: each seat's move
+        seats = len(g.record.players)
+        assert '<tr id="move-' not in text and 'id="v-moves"' in text
+        assert data["moves"] == [
+            [_move_text(t.moves[k], gm.game) if k in t.moves else None for k in range(seats)]
+            for t in g.record.turns
+        ]
         assert 'id="v-speed"' in text and 'id="v-chart"' in text
         grids, _ = unpack_viewer(data)
         last = list(record_frames(g.record, replay_states(g.record)))[-1]

@@ -173,6 +173,23 @@ def _move_text(move: Any, game: str | None = None, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def moves_data(rec: Any, failures: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The game page's table of moves as the viewer writes it (``static/viewer.js``):
+    ``moves``, per turn each seat's move as text (``null``: no move that turn), and
+    ``failed``, ``[turn index, seat, "how: what was done"]`` for each failure marked in
+    it.  Far smaller in the page's (deflated) data than as HTML rows."""
+    game = rec.game
+    moves = [
+        [_move_text(t.moves[k], game) if k in t.moves else None for k in range(len(rec.players))]
+        for t in rec.turns
+    ]
+    out: dict[str, Any] = {"moves": moves}
+    failed = [[f["index"], f["seat"], f"{f['how']}: {f['effect']}"] for f in failures]
+    if failed:
+        out["failed"] = failed
+    return out
+
+
 def flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
     """``{"a": {"b": 1}}`` -> ``[("a.b", "1")]``; lists of scalars joined, long ones cut."""
     out: list[tuple[str, str]] = []
@@ -557,6 +574,8 @@ def write_pages(
 
             rec = e.record  # the whole record: loaded for a page written anew only
             viewer = e.viewer_data() if e.drawn else None
+            if viewer is not None:  # the moves' table: rows the viewer writes
+                viewer = {**viewer, **moves_data(rec, e.meta.get("failures") or [])}
             html = render(
                 e.page,
                 "game.html",
