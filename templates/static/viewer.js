@@ -11,6 +11,37 @@
   if (window.atlasUnpack) { data = window.atlasUnpack(data); }  // static/inflate.js
   if (!data) { return; }
   var $ = function (id) { return document.getElementById(id); };
+  // the controls (where _viewer.html leaves #v-controls) and the keys' note: the same
+  // on every page, so written here rather than stored in each
+  (function writeControls() {
+    var box = $("v-controls");
+    if (!box || $("v-first")) { return; }
+    var speeds = "";
+    [0.25, 0.5, 1, 2, 4, 8].forEach(function (x) {
+      speeds += '<option value="' + x + '"' + (x === 1 ? " selected" : "") + ">" + x + "\u00d7</option>";
+    });
+    var name = (box.getAttribute("data-gif") || "replay").replace(/[^A-Za-z0-9_.-]/g, "-");
+    box.outerHTML =
+      '<div class="controls">' +
+      '<button type="button" id="v-first" title="first turn (Home)">|\u25c0</button> ' +
+      '<button type="button" id="v-prev" title="step back (\u2190)">\u25c0</button> ' +
+      '<button type="button" id="v-play" title="play / pause (space)" class="play" aria-pressed="false">Play</button> ' +
+      '<button type="button" id="v-next" title="step forward (\u2192)">\u25b6</button> ' +
+      '<button type="button" id="v-last" title="last turn (End)">\u25b6|</button> ' +
+      '<input type="range" id="v-scrub" min="0" max="0" value="0" aria-label="turn"> ' +
+      '<span id="v-turn" class="turn-label">turn 0</span> ' +
+      '<a id="v-link" href="#turn=0" class="turn-link" title="link to this turn">#</a></div>' +
+      '<div class="controls second"><label>speed <select id="v-speed" title="playback speed (- and + keys)">' +
+      speeds + "</select></label> " +
+      '<button type="button" id="v-gif" data-name="' + name + '" title="make an animated GIF of this replay here, in the browser, and save it">GIF</button> ' +
+      '<a id="v-gif-link" class="gif-link" hidden></a> ' +
+      '<span id="v-cell" class="cell-label" aria-live="polite"></span></div>';
+    var keys = document.createElement("p");
+    keys.className = "note";
+    keys.innerHTML = "Keys: \u2190 \u2192 step, space play/pause, Home/End, \u2212 + speed. Link to a turn with <code>#turn=N</code>. Hover the board for a cell\u2019s coordinates." +
+      ($("v-overlays") ? " Overlays: the keys on their buttons." : "");
+    $("viewer").appendChild(keys);
+  })();
   var canvas = $("board"), ctx = canvas.getContext("2d");
   var W = data.w, H = data.h;
   var k = Math.max(4, Math.min(56, Math.floor(560 / Math.max(W, H))));

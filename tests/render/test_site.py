@@ -219,7 +219,7 @@ def test_game_page_has_viewer_data_and_moves(built):
             [_move_text(t.moves[k], gm.game) if k in t.moves else None for k in range(seats)]
             for t in g.record.turns
         ]
-        assert 'id="v-speed"' in text and 'id="v-chart"' in text
+        assert 'id="v-controls"' in text and 'id="v-chart"' in text
         grids, _ = unpack_viewer(data)
         last = list(record_frames(g.record, replay_states(g.record)))[-1]
         assert (grids[-1] == last.grid).all()

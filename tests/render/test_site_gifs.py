@@ -86,7 +86,8 @@ def test_featured_games_alone_get_a_gif_by_default(root):
     assert (result.out / "static" / "gif.js").is_file()
     for g in result.games:
         page = (result.out / g.page).read_text()
-        assert 'id="v-gif"' in page and f'data-name="{g.ident}"' in page
+        # the viewer writes the button into #v-controls, named by the game
+        assert f'<div id="v-controls" data-gif="{g.ident}"></div>' in page
         assert "static/gif.js" in page and "static/gif-font.js" in page
         assert (f"img/games/{g.ident}.gif" in page) == (g.gif is not None)
     for m in result.maps:
