@@ -76,7 +76,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         print(f"atlas: {sandbox_note()}", file=sys.stderr)
     game_map = read_map(args.map, game=args.game)
     # a first run (numba's cache empty): the seats' bots compile on both cores at once
-    from ..bots.warm import warm_up_cold
+    from ..arena.warm import warm_up_cold
     from ..maps import format_map
 
     warm_up_cold(args.game, format_map(game_map), game_map.name, list(args.bots), params)

@@ -180,7 +180,10 @@ def moves_data(rec: Any, failures: Sequence[dict[str, Any]]) -> dict[str, Any]:
     it.  Far smaller in the page's (deflated) data than as HTML rows."""
     game = rec.game
     moves = [
-        [_move_text(t.moves[k], game) if k in t.moves else None for k in range(len(rec.players))]
+        [
+            _move_text(t.moves[k], game) if k in t.moves else None
+            for k in range(len(rec.players))
+        ]
         for t in rec.turns
     ]
     out: dict[str, Any] = {"moves": moves}

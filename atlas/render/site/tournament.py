@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...bots.warm import WARM_UP_MOVE, warm_bots
+from ...arena.warm import WARM_UP_MOVE, warm_bots
 from ...errors import RecordError
 from ...maps import GameMap, format_map
 from ...sim.registry import game_names

@@ -30,9 +30,9 @@ def warm_bots(
     job before the tournament): this compiles its numba kernels into numba's cache once,
     so no game pays for it and no first move runs out of time compiling.  Any error is
     left for the real games to meet.  Returns the seconds it took."""
+    from ..bots.registry import make_bot
     from ..maps import parse_map
     from ..sim.registry import get_game
-    from .registry import make_bot
 
     t0 = time.perf_counter()
     try:
@@ -76,13 +76,13 @@ def warm_up_cold(
     others (:func:`warm_bots`) while this process warms the first.  Does nothing
     otherwise (a warm cache loads in a fraction of a second; one bot compiles as it
     plays).  Returns whether it warmed.  Never raises for a bot: the game reports it."""
-    from .registry import bot_table
+    from ..bots.registry import bot_table
 
     table = bot_table(game)
     builtin = list(dict.fromkeys(n for n in names if n in table))
     if len(builtin) < 2 or (os.cpu_count() or 1) < 2 or not _cache_is_empty():
         return False
-    from ..arena.pool import pool_context
+    from .pool import pool_context
 
     first, others = builtin[0], builtin[1:]
     child = pool_context().Process(
@@ -108,7 +108,7 @@ def _warm_child(
     """The worker's side of :func:`warm_up_cold`."""
     import signal
 
-    from ..arena.pool import die_with_parent
+    from .pool import die_with_parent
 
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when it stops

@@ -9,14 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from atlas.bots import warm
+from atlas.arena import warm
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = "7 4\n#######\n#1    #\n#    2#\n#######\n"
 
 SCRIPT = """
 import sys
-from atlas.bots.warm import warm_up_cold
+from atlas.arena.warm import warm_up_cold
 first = warm_up_cold("tron", sys.argv[1], "tiny", ["random", "wallhugger"], {})
 again = warm_up_cold("tron", sys.argv[1], "tiny", ["random", "wallhugger"], {})
 print(first, again)
