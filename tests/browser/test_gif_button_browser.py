@@ -109,7 +109,11 @@ def _same(made: bytes, want: bytes) -> None:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_button_makes_the_gif_atlas_makes(site, game, tmp_path):
-    ident = next(p.stem for p in (site / "games").glob("*.json") if _game_of(p) == game)
+    ident = next(
+        p.name.removesuffix(".json.gz")
+        for p in (site / "games").glob("*.json.gz")
+        if _game_of(p) == game
+    )
     with chromium_page(1200, 900) as page:
         page.goto((site / "games" / f"{ident}.html").as_uri())
         page.wait_for_selector("#board[data-ready='1']")
@@ -127,16 +131,17 @@ def test_the_button_makes_the_gif_atlas_makes(site, game, tmp_path):
         assert page.errors == []
     assert made.startswith(b"GIF89a") and b"atlas replay" in made[:1024]
     _same(made, (site / "img" / "games" / f"{ident}.gif").read_bytes())
-    record = load_record(site / "games" / f"{ident}.json")
+    record = load_record(site / "games" / f"{ident}.json.gz")
     _same(made, record_gif_bytes(record))
     if game == "outpost":  # the sampled game: every second state, and the last
         assert len(_frames(made)[0]) == 66
 
 
 def _game_of(path: Path) -> str:
+    import gzip
     import json
 
-    return json.loads(path.read_text())["game"]
+    return json.loads(gzip.decompress(path.read_bytes()))["game"]
 
 
 def test_the_marks_are_the_shapes_python_draws(site):

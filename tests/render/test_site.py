@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -249,7 +250,8 @@ def test_game_page_shows_bot_info_and_the_record(built):
     assert f'href="../{g.record_file}" download' in text
     loaded = load_record(out / g.record_file)
     assert loaded.turns == g.record.turns and loaded.stderr == ("", "")
-    assert "stderr" not in json.loads((out / g.record_file).read_text())
+    assert g.record_file.endswith(".json.gz")
+    assert "stderr" not in json.loads(gzip.decompress((out / g.record_file).read_bytes()))
     # a map-less random game reports nothing: no depth column
     plain = next(g for g in result.games if g.origin == "imported" and g.record.game == "tron")
     assert '<th class="num">depth</th>' not in (out / plain.page).read_text()

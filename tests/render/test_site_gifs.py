@@ -185,5 +185,5 @@ def test_many_missing_gifs_are_drawn_by_workers(tmp_path):
     assert every.problems == [] and len(every.games) == PARALLEL_REPLAYS + 2
     assert _gifs(every.out) == {f"{g.ident}.gif" for g in every.games}
     for g in every.games[:3]:
-        record = load_record(every.out / "games" / f"{g.ident}.json")
+        record = load_record(every.out / "games" / f"{g.ident}.json.gz")
         assert (every.out / g.gif).read_bytes() == gif_of(record)

@@ -342,7 +342,7 @@ def _render_job(
 def _attach(entry: GameEntry, ctx: BuildContext) -> None:
     """Write the game's public record (kept from the previous site when its key did not
     change)."""
-    rec_rel = f"games/{entry.ident}.json"
+    rec_rel = f"games/{entry.ident}.json.gz"
     if "record_bytes" not in entry.meta:
         entry.meta["record_bytes"] = len(_record_bytes(entry.record))
     ctx.out.put(rec_rel, lambda: _record_bytes(entry.record), key=entry.digest)
@@ -474,10 +474,14 @@ def _gif_job(job: tuple[str | None, str, dict[str, Any] | None]) -> Any:
 
 
 def _record_bytes(record: Any) -> bytes:
-    """The public record (no ``stderr``, no timestamp) as the site publishes it."""
-    return (
-        json.dumps(public_json(record), separators=(",", ":"), ensure_ascii=False) + "\n"
-    ).encode("utf-8")
+    """The public record (no ``stderr``, no timestamp) as the site publishes it: its
+    JSON, gzipped (a record of many turns shrinks five to ten times; ``atlas replay`` and
+    :func:`atlas.sim.records.load_record` read it as it is).  The gzip header holds no
+    time and no name, so the bytes are the record's alone."""
+    import gzip
+
+    text = json.dumps(public_json(record), separators=(",", ":"), ensure_ascii=False) + "\n"
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
 
 
 def featured_game(games: Sequence[GameEntry]) -> GameEntry | None:
