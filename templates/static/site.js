@@ -252,8 +252,7 @@
         td = el("td");
         g[3].forEach(function (bi, seat) {
           if (seat) { td.appendChild(document.createTextNode(" ")); td.appendChild(el("span", "vs", "vs")); td.appendChild(document.createTextNode(" ")); }
-          var sp = el("span", "seat seat" + (seat % 4));
-          sp.appendChild(el("span", "shape"));
+          var sp = el("span", "seat seat" + (seat % 4));  // style.css draws its shape
           sp.appendChild(link(root, "bots/" + bots[bi][0] + ".html", bots[bi][1]));
           td.appendChild(sp);
         });

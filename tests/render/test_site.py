@@ -563,3 +563,19 @@ def test_slugify_is_safe_and_unique():
     assert slugify("Ring 2 / ../x", taken) == "ring-2-x-2"
     assert slugify("<b>", taken) == "b"
     assert slugify("", None) == "x"
+
+
+def test_a_page_without_scripts_lists_its_first_100_games_only():
+    from types import SimpleNamespace
+
+    from atlas.render.site.pages import environment
+
+    def game(k):
+        head = SimpleNamespace(players=[SimpleNamespace(name="a"), SimpleNamespace(name="b")])
+        return SimpleNamespace(page=f"games/g{k}.html", ident=f"g{k}", head=head)
+
+    macro = environment().get_template("_macros.html").module.games_table
+    for n, shown in ((3, 3), (100, 100), (2500, 100)):
+        html = str(macro("../", fallback=[game(k) for k in range(n)]))
+        assert html.count("<li>") == shown
+        assert ("The first 100 of 2500 games" in html) == (n > 100)
