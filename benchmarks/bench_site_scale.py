@@ -110,8 +110,33 @@ def _snapshot(site: Path) -> dict[str, tuple[int, int, int]]:
     }
 
 
-#: The targets of issue 25 (seconds).
-COLD_TARGET, WARM_TARGET, LIST_TARGET, KEY_TARGET = 15 * 60.0, 30.0, 1.0, 0.1
+#: The targets of issue 33 for a 100,000-game season (seconds): cold build, ten more
+#: games, the games list interactive, a keystroke.
+COLD_TARGET, WARM_TARGET, LIST_TARGET, KEY_TARGET = 10 * 60.0, 5.0, 1.0, 0.1
+#: Bytes of site a game, bytes of the largest page, bytes of peak memory (issue 33).
+BYTES_TARGET, PAGE_TARGET, MEMORY_TARGET = 8_000, 1_000_000, 2 * 1024**3
+
+
+def _amount(what: str, value: float, target: float, unit: str) -> str:
+    """One line: a size, its target and whether it is met."""
+    shown, goal = (
+        (f"{value / 1e6:.2f} MB", f"{target / 1e6:.0f} MB")
+        if unit == "MB"
+        else (f"{value / 1024**3:.2f} GiB", f"{target / 1024**3:.0f} GiB")
+        if unit == "GiB"
+        else (f"{value:,.0f}", f"{target:,.0f}")
+    )
+    return f"  {what:<52} {shown:>10}   target {goal:>7}   {'met' if value <= target else 'MISSED'}"
+
+
+def _peak_memory() -> tuple[float, float]:
+    """Peak resident memory of this process and of its largest finished child (the
+    build's workers), in bytes (Linux reports kilobytes)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    return float(own), float(child)
 
 
 def _figure(what: str, value: float, target: float | None, unit: str = "s") -> str:
@@ -292,7 +317,15 @@ def main() -> None:
             f"{len(list(site.glob('index/*.js')))} parts",
             flush=True,
         )
-        figures.append(f"  {'bytes of the site per game':<52} {size / len(r.games):>10,.0f}")
+        figures.append(
+            _amount("bytes of the site per game", size / len(r.games), BYTES_TARGET, "B")
+        )
+        figures.append(
+            _amount(f"largest page ({big.name})", big.stat().st_size, PAGE_TARGET, "MB")
+        )
+        own, child = _peak_memory()
+        figures.append(_amount("peak memory, the build's process", own, MEMORY_TARGET, "GiB"))
+        figures.append(_amount("peak memory, its largest worker", child, MEMORY_TARGET, "GiB"))
         print_browser(site, figures)
         before = _snapshot(site)
         from atlas.maps import read_map
