@@ -579,3 +579,36 @@ def test_a_page_without_scripts_lists_its_first_100_games_only():
         html = str(macro("../", fallback=[game(k) for k in range(n)]))
         assert html.count("<li>") == shown
         assert ("The first 100 of 2500 games" in html) == (n > 100)
+
+
+def test_a_big_records_folder_is_read_again_where_drawn_and_builds_the_same(
+    tmp_path, monkeypatch
+):
+    from atlas.render.site import sources
+
+    (tmp_path / "maps" / "tron").mkdir(parents=True)
+    write_map(parse_map(TRON25, game="tron", name="a"), tmp_path / "maps" / "tron" / "a.txt")
+    recs = tmp_path / "recs"
+    recs.mkdir()
+    gm = parse_map(TRON25, game="tron", name="a")
+    for seed in range(4):
+        save_record(play_record("tron", gm, seed=seed), recs / f"g{seed}.json")
+
+    def site(name: str) -> dict[str, bytes]:
+        out = tmp_path / name
+        build_site(
+            tmp_path / "maps",
+            out,
+            records_dir=recs,
+            cache_dir=tmp_path / f"{name}-cache",
+            tournament=False,
+            progress=False,
+            log=lambda m: None,
+        )
+        return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    whole = site("whole")
+    assert all(r.record is not None for r in sources.load_records(recs, []))
+    monkeypatch.setattr(sources, "KEEP_WHOLE", 2)  # a "big" folder: heads only
+    assert all(r.record is None for r in sources.load_records(recs, []))
+    assert site("heads") == whole

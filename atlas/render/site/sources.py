@@ -52,6 +52,11 @@ class LoadedRecord:
         return record
 
 
+#: Records in a folder up to which :func:`load_records` keeps each one it parses whole
+#: (beyond, only its head: a 100,000-game season's records held whole took 2.8 GB).
+KEEP_WHOLE = 2_000
+
+
 def load_records(
     records_dir: Path,
     problems: list[str],
@@ -70,7 +75,10 @@ def load_records(
 
     With a ``cache``, a file whose bytes the last build of this folder read (with the
     same code ``version``) is not parsed again: its head and content key come from one
-    index in the cache, and the whole record is read only if something needs it.
+    index in the cache, and the whole record is read only if something needs it.  A
+    record parsed here is kept whole only in a folder of at most :data:`KEEP_WHOLE`
+    records: a big season's records are read again, one at a time, where they are drawn
+    and paged, so the build's memory does not grow with every game's turns.
     """
     from ...limits import MAX_RECORD_BYTES
     from ...sim.records import record_from_bytes
@@ -123,7 +131,8 @@ def load_records(
                 head = RecordHead.of(record)
                 digest = content_key("record", public_json(record))
                 head_json = head.to_json()
-                out.append(LoadedRecord(str(p), head, digest, record))
+                whole = record if len(files) <= KEEP_WHOLE else None
+                out.append(LoadedRecord(str(p), head, digest, whole))
         except (RecordError, OSError) as exc:
             if isinstance(exc, RecordError):
                 problems.append("record " + located(p, exc.line, exc.reason))
