@@ -213,6 +213,13 @@ class GameEntry:
             self._record = self.loader()
         return self._record
 
+    def record_once(self) -> Any:
+        """The whole record, without keeping it when it had to be loaded (a site of
+        many saved games reads each where it is needed, not all of them at once)."""
+        if self._record is not None or self.loader is None:
+            return self.record
+        return self.loader()
+
     def forget_record(self) -> None:
         """Let the whole record go (it is loaded again if asked for), when it can be."""
         if self.loader is not None:

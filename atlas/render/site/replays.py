@@ -269,7 +269,7 @@ def _render_on_dask(
             _put_gif(e, ctx, gif)
         metas[e.replay_key or ""] = meta
 
-    items = [(e.record.public_json(), gifs) for e in todo]
+    items = [(e.record_once().public_json(), gifs) for e in todo]
     run_on_dask(items, render_data_job, scheduler, done, lambda i, why: refused(todo[i], why))
 
 
@@ -344,8 +344,8 @@ def _attach(entry: GameEntry, ctx: BuildContext) -> None:
     change)."""
     rec_rel = f"games/{entry.ident}.json.gz"
     if "record_bytes" not in entry.meta:
-        entry.meta["record_bytes"] = len(_record_bytes(entry.record))
-    ctx.out.put(rec_rel, lambda: _record_bytes(entry.record), key=entry.digest)
+        entry.meta["record_bytes"] = len(_record_bytes(entry.record_once()))
+    ctx.out.put(rec_rel, lambda: _record_bytes(entry.record_once()), key=entry.digest)
     entry.record_file = rec_rel
     entry.record_kb = max(1, round(entry.meta["record_bytes"] / 1024))
 
@@ -415,7 +415,7 @@ def publish_gifs(
 
         # a Dask worker shares no folder with this process: it gets the record's data
         items = [
-            (None, e.digest, e.record.public_json())
+            (None, e.digest, e.record_once().public_json())
             if scheduler
             else (e.source, e.digest, _record_job(e))
             for e in todo
