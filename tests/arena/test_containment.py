@@ -225,6 +225,11 @@ def test_kill_marked_finds_processes_by_their_token():
     env = {**os.environ, "ATLAS_BOT": token}
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], env=env)
     try:
+        # until the child has exec'd, /proc shows the parent's environment: wait for it
+        # (bounded), the token is not there before
+        end = time.monotonic() + 10
+        while marked_processes(token) != [proc.pid] and time.monotonic() < end:
+            time.sleep(0.02)
         assert marked_processes(token) == [proc.pid]
         assert kill_marked(token) == 1
         assert proc.wait(timeout=10) == -signal.SIGKILL
