@@ -183,18 +183,32 @@ def render_games(
                 continue
             gif, viewer, meta = res
             meta["record_bytes"] = len(_record_bytes(e.record))
-            if gif is not None:
-                ctx.cache.put_bytes("gif", e.replay_key or "", gif)
-            ctx.cache.put_json("viewer", e.replay_key or "", viewer)
-            ctx.cache.put_json("meta", e.replay_key or "", meta)
-            e.meta, e.viewer = meta, viewer
-            _attach(e, ctx)
-            if gif is not None:
-                _put_gif(e, ctx, gif)
-            metas[e.replay_key or ""] = meta
+            _keep_drawing(e, ctx, meta, gif, viewer, metas)
     if metas != index:
         ctx.cache.put_json("replay-metas", index_key, metas)
     return problems
+
+
+def _keep_drawing(
+    e: GameEntry,
+    ctx: BuildContext,
+    meta: dict[str, Any],
+    gif: bytes | None,
+    viewer: dict[str, Any],
+    metas: dict[str, Any],
+) -> None:
+    """Store a game drawn in this process or sent back by a Dask worker (its GIF when
+    drawn, its viewer data and meta data) in the cache, and publish it."""
+    key = e.replay_key or ""
+    if gif is not None:
+        ctx.cache.put_bytes("gif", key, gif)
+    ctx.cache.put_json("viewer", key, viewer)
+    ctx.cache.put_json("meta", key, meta)
+    e.meta, e.viewer = meta, viewer
+    _attach(e, ctx)
+    if gif is not None:
+        _put_gif(e, ctx, gif)
+    metas[key] = meta
 
 
 def _render_in_workers(
@@ -259,15 +273,7 @@ def _render_on_dask(
             refused(e, value)
             return
         meta, gif, viewer = value
-        if gif is not None:
-            ctx.cache.put_bytes("gif", e.replay_key or "", gif)
-        ctx.cache.put_json("viewer", e.replay_key or "", viewer)
-        ctx.cache.put_json("meta", e.replay_key or "", meta)
-        e.meta, e.viewer = meta, viewer
-        _attach(e, ctx)
-        if gif is not None:
-            _put_gif(e, ctx, gif)
-        metas[e.replay_key or ""] = meta
+        _keep_drawing(e, ctx, meta, gif, viewer, metas)
 
     items = [(e.record_once().public_json(), gifs) for e in todo]
     run_on_dask(items, render_data_job, scheduler, done, lambda i, why: refused(todo[i], why))
