@@ -115,7 +115,10 @@ def analyse_maps(
     same."""
     problems: list[str] = []
     made: dict[int, tuple[dict[str, Any], dict[str, bytes]]] = {}
-    todo = [i for i, e in enumerate(maps) if e.ok and _missing(e, ctx)]
+    # the cache is looked at only when the maps may go elsewhere (a few maps are
+    # worked out here, as each is drawn)
+    farm = scheduler or (len(maps) >= PARALLEL_MAPS and (jobs or os.cpu_count() or 1) > 1)
+    todo = [i for i, e in enumerate(maps) if e.ok and _missing(e, ctx)] if farm else []
     workers = min(jobs or os.cpu_count() or 1, len(todo))
     if todo and (scheduler or (len(todo) >= PARALLEL_MAPS and workers > 1)):
         from ...arena.executors import run_jobs
