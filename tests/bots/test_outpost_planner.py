@@ -13,6 +13,8 @@ from atlas.games.outpost.bots.plan_kernels import (
     FAR,
     Lookahead,
     assign,
+    diamond_gain,
+    gain_field,
     greedy_targets,
     l1_field,
     robust_supply,
@@ -107,10 +109,10 @@ def test_greedy_targets_spread_and_respect_the_enemy():
     assert won.sum() <= 6 * 25
 
 
-def test_lazy_greedy_takes_the_best_gain_at_every_pick():
+def test_greedy_takes_the_best_gain_at_every_pick():
     # against a plain greedy that re-counts every candidate at every pick: the same
-    # gains in the same order (lazy re-counting changes only the work), ties to the
-    # earlier candidate
+    # gains in the same order (keeping the gains up to date changes only the work),
+    # ties to the earlier candidate
     rng = np.random.default_rng(5)
     water = rng.random((20, 20)) < 0.2
     water[0, 0] = water[0, 19] = water[19, 19] = water[19, 0] = False
@@ -148,6 +150,64 @@ def test_lazy_greedy_takes_the_best_gain_at_every_pick():
         for x in np.flatnonzero(b.board_flat):
             d = abs(x // s - r0) + abs(x % s - c0)
             if d <= 3 and d < elim[x]:
+                w[x] = 1
+    assert (w == won).all()
+
+
+@pytest.mark.parametrize(("rows", "cols", "r"), [(23, 31, 10), (17, 9, 4), (6, 40, 7)])
+def test_gain_field_is_every_cells_diamond_gain(rows, cols, r):
+    # the row-sum field against diamond_gain cell by cell: water, half-integer values,
+    # enemies near the edges (elim from 0 to r + 1) and cells already won
+    rng = np.random.default_rng(rows * cols + r)
+    water = rng.random((rows, cols)) < 0.25
+    for rc in ((0, 0), (0, cols - 1), (rows - 1, cols - 1), (rows - 1, 0)):
+        water[rc] = False
+    state = GAME.initial_state(GameMap("outpost", "g", water), {"r": r, "L": 1, "W": 1})
+    b = state.board
+    size = len(b.land_flat)
+    value = (b.board_flat != 0) * (1.0 + 2.0 * (b.land_flat == 0)) * rng.choice([0.5, 1.0], size)
+    en = np.zeros(size, np.int32)
+    enemy = _flat(state, [(0, cols // 2), (rows // 2, 0), (rows - 1, cols - 1)])
+    l1_field(b.board_flat, b.stride, enemy, en, np.zeros(size, np.int32))
+    elim = np.minimum(en, r + 1).astype(np.int32)
+    won = (rng.random(size) < 0.3).astype(np.uint8)
+    field = np.full(size, np.nan)
+    gain_field(b.board_flat, b.stride, r, value, elim, won, field)
+    s = b.stride
+    for x in range(size):
+        if 1 <= x // s <= rows and 1 <= x % s <= cols:
+            assert field[x] == diamond_gain(b.board_flat, s, r, value, elim, won, x)
+
+
+def test_greedy_from_cells_already_won_matches_recounting():
+    # a wide radius (the bundled maps' r = 10) and coverage given on entry
+    rng = np.random.default_rng(11)
+    water = rng.random((30, 34)) < 0.15
+    water[0, 0] = water[0, 33] = water[29, 33] = water[29, 0] = False
+    state = GAME.initial_state(GameMap("outpost", "g", water), {"r": 10, "L": 1, "W": 1})
+    b = state.board
+    s = b.stride
+    size = len(b.land_flat)
+    value = (b.board_flat != 0) * (1.0 + 6.0 * (b.land_flat == 0))
+    en = np.zeros(size, np.int32)
+    l1_field(b.board_flat, s, _flat(state, [(5, 28), (25, 6)]), en, np.zeros(size, np.int32))
+    elim = np.minimum(en, 11).astype(np.int32)
+    cand = np.flatnonzero(b.land_flat).astype(np.int64)
+    bonus = np.zeros(len(cand))
+    won = np.zeros(size, np.uint8)
+    won[: size // 3] = 1
+    start = won.copy()
+    out = np.zeros(5, np.int64)
+    got = greedy_targets(b.board_flat, s, 10, value, elim, won, cand, bonus, 5, 1.0, out)
+    assert got == 5
+    w = start.copy()
+    for t in range(got):
+        gains = np.array([diamond_gain(b.board_flat, s, 10, value, elim, w, c) for c in cand])
+        assert out[t] == int(np.argmax(gains))
+        r0, c0 = divmod(int(cand[out[t]]), s)
+        for x in np.flatnonzero(b.board_flat):
+            d = abs(x // s - r0) + abs(x % s - c0)
+            if d <= 10 and d < elim[x]:
                 w[x] = 1
     assert (w == won).all()
 

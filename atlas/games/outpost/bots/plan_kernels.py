@@ -7,7 +7,7 @@ indices, ``int32`` buffers as long as the grids.
 * :func:`l1_field` -- Manhattan distance from every board cell to the nearest source
   (a breadth-first search over the whole board, which water does not block).
 * :func:`greedy_targets` -- the facility-location step: ``k`` target cells that win the
-  most value against fixed enemy distances, chosen greedily (lazily re-evaluated gains).
+  most value against fixed enemy distances, chosen greedily (gains kept up to date).
 * :func:`assign` -- minimum-cost assignment of rows to distinct columns (Hungarian).
 * :func:`simulate_plan` -- our outposts walk to their targets for a few turns, the
   enemies held still; seasons build at home when affordable: how many outposts and
@@ -20,7 +20,7 @@ References
 ----------
 ``outpost-2014-spec.txt`` (the rules); Nemhauser, Wolsey & Fisher (1978), An analysis
 of approximations for maximizing submodular set functions (greedy coverage);
-Minoux (1978), Accelerated greedy algorithms (lazy re-evaluation); Kuhn (1955), The
+Kuhn (1955), The
 Hungarian method for the assignment problem.
 """
 
@@ -38,6 +38,7 @@ __all__ = [
     "l1_field",
     "greedy_targets",
     "diamond_gain",
+    "gain_field",
     "assign",
     "simulate_plan",
     "robust_supply",
@@ -108,26 +109,71 @@ def diamond_gain(board_flat, stride, r, value, elim, won, c):
 
 
 @numba.njit(cache=True, inline="always")
-def _above(keys, idx, a, b):
-    """Heap order: larger key first, then smaller candidate index (determinism)."""
-    return keys[a] > keys[b] or (keys[a] == keys[b] and idx[a] < idx[b])
+def _spread(diff, stride, rows, cols, x, reach, v):
+    """Add ``v`` to every interior cell within ``reach`` of cell ``x`` through the row
+    difference array ``diff`` (one segment a row; :func:`_settle` sums them up)."""
+    r0 = x // stride
+    c0 = x - r0 * stride
+    for rr in range(max(1, r0 - reach), min(rows, r0 + reach) + 1):
+        span = reach - abs(rr - r0)
+        base = rr * stride
+        diff[base + max(1, c0 - span)] += v
+        diff[base + min(cols, c0 + span) + 1] -= v
+
+
+@numba.njit(cache=True, inline="always")
+def _settle(diff, field, stride, cols, lo, hi):
+    """Add the running sums of ``diff``'s rows ``lo..hi`` to ``field`` and clear them."""
+    for rr in range(lo, hi + 1):
+        base = rr * stride
+        acc = 0.0
+        for cc in range(1, cols + 2):
+            acc += diff[base + cc]
+            diff[base + cc] = 0.0
+            if cc <= cols:
+                field[base + cc] += acc
 
 
 @numba.njit(cache=True)
-def _sift_down(keys, idx, size, i):
-    while True:
-        top = i
-        left = 2 * i + 1
-        right = left + 1
-        if left < size and _above(keys, idx, left, top):
-            top = left
-        if right < size and _above(keys, idx, right, top):
-            top = right
-        if top == i:
-            return
-        keys[i], keys[top] = keys[top], keys[i]
-        idx[i], idx[top] = idx[top], idx[i]
-        i = top
+def gain_field(board_flat, stride, r, value, elim, won, field):  # pragma: no cover - compiled
+    """``field[c]``: :func:`diamond_gain` of every interior cell ``c`` at once, in
+    ``O(cells * r)`` rather than ``O(cells * r^2)``.
+
+    A cell not won at ``elim > r`` counts for every candidate within ``r``: its value
+    goes into row prefix sums, and a candidate adds up one row segment per row of its
+    diamond.  A cell at ``elim <= r`` (near an enemy) counts for the candidates nearer
+    than ``elim``: it spreads its value over that smaller diamond through row difference
+    arrays.  The sums hold the same terms as :func:`diamond_gain`'s, in another order
+    (exact for the planner's values, multiples of one half)."""
+    n = board_flat.shape[0]
+    rows = n // stride - 2
+    cols = stride - 2
+    # prefix[y + 1] - prefix[x]: the values of the cells x..y of a row that count for all
+    prefix = np.zeros(n + 1, np.float64)
+    diff = np.zeros(n + 1, np.float64)
+    field[:] = 0.0
+    for rr in range(1, rows + 1):
+        base = rr * stride
+        acc = 0.0
+        for cc in range(1, cols + 1):
+            x = base + cc
+            v = value[x]
+            if won[x] == 0 and v != 0.0:
+                e = elim[x]
+                if e > r:
+                    acc += v
+                elif e > 0:
+                    _spread(diff, stride, rows, cols, x, e - 1, v)
+            prefix[x + 1] = acc
+    _settle(diff, field, stride, cols, 1, rows)
+    for r0 in range(1, rows + 1):
+        for c0 in range(1, cols + 1):
+            g = 0.0
+            for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
+                span = r - abs(rr - r0)
+                base = rr * stride
+                g += prefix[base + min(cols, c0 + span) + 1] - prefix[base + max(1, c0 - span)]
+            field[r0 * stride + c0] += g
 
 
 @numba.njit(cache=True)
@@ -138,38 +184,51 @@ def greedy_targets(
     (:func:`diamond_gain`) plus ``bonus`` per candidate; ``won`` (``uint8``, cells
     already won, updated) is the coverage so far.  Writes the chosen candidates'
     indices into ``out`` and returns how many (it stops when no gain reaches
-    ``min_gain``).
+    ``min_gain``).  Ties go to the earlier candidate.
 
-    Gains only shrink as cells are won (coverage is submodular), so a gain computed
-    before the last pick is an upper bound: candidates wait in a max-heap by their last
-    gain, the top one is re-counted if stale and goes back, and is taken when its gain
-    is up to date (Minoux's lazy greedy).  Ties go to the earlier candidate."""
+    Every cell's gain is kept up to date (:func:`gain_field`, once): a pick wins a few
+    cells, and each takes its value off the gains of the cells within its reach (a row
+    segment each, through a difference array), so a pick costs a scan of the candidates
+    and ``O(r^3)`` updates, where a lazy greedy (Minoux 1978) recounts whole plateaus
+    of equal gains, common on open land, at ``O(r^2)`` each."""
+    n = board_flat.shape[0]
+    rows = n // stride - 2
+    cols = stride - 2
     m = cand.shape[0]
-    keys = np.empty(m, np.float64)
-    idx = np.empty(m, np.int64)
-    for i in range(m):
-        keys[i] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
-        idx[i] = i
-    for i in range(m // 2 - 1, -1, -1):
-        _sift_down(keys, idx, m, i)
-    stamp = np.zeros(m, np.int64)  # the pick count at which the gain was counted
-    size = m
+    field = np.empty(n, np.float64)
+    gain_field(board_flat, stride, r, value, elim, won, field)
+    diff = np.zeros(n + 1, np.float64)
+    free = np.ones(m, np.uint8)
     taken = 0
-    while taken < k and size > 0:
-        i = idx[0]
-        if keys[0] < min_gain:
+    while taken < k:
+        best = -1
+        best_key = 0.0
+        for i in range(m):
+            if free[i] != 0:
+                key = field[cand[i]] + bonus[i]
+                if best < 0 or key > best_key:
+                    best = i
+                    best_key = key
+        if best < 0 or best_key < min_gain:
             break
-        if stamp[i] == taken:  # up to date: the best gain
-            out[taken] = i
-            taken += 1
-            _diamond(board_flat, stride, r, value, elim, won, cand[i], True)
-            size -= 1
-            keys[0] = keys[size]
-            idx[0] = idx[size]
-        else:
-            keys[0] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
-            stamp[i] = taken
-        _sift_down(keys, idx, size, 0)
+        out[taken] = best
+        taken += 1
+        free[best] = 0
+        c = cand[best]
+        r0 = c // stride
+        c0 = c - r0 * stride
+        for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
+            dr = abs(rr - r0)
+            span = r - dr
+            base = rr * stride
+            for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
+                x = base + cc
+                e = elim[x]
+                if dr + abs(cc - c0) < e and won[x] == 0:
+                    won[x] = 1
+                    if value[x] != 0.0:
+                        _spread(diff, stride, rows, cols, x, min(r, e - 1), -value[x])
+        _settle(diff, field, stride, cols, max(1, r0 - 2 * r), min(rows, r0 + 2 * r))
     return taken
 
 
