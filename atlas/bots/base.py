@@ -77,6 +77,10 @@ class BotBase(abc.ABC):
         Search exactly this deep when positive (searching bots only).
     effort : int
         Polls of the search clock per move when positive (the module's ``effort``).
+    win_score : float
+        The score of a won position at the root, when the bot scores a forced win
+        ``win_score - plies`` and a forced loss ``plies - win_score`` (0: it does not);
+        :func:`atlas.arena.runner.bot_info` then reports ``mate``, the plies to the end.
     compile_seconds : float
         About how many seconds of one core numba takes to compile the bot's kernels
         from an empty cache (what a command's first use says it waits for:
@@ -93,6 +97,7 @@ class BotBase(abc.ABC):
     fixed_depth: int = 0
     effort: int = 0
     compile_seconds: float = 0.0
+    win_score: float = 0.0
 
     def start(  # noqa: B027 - a hook: doing nothing is the documented default
         self, game_map: GameMap, params: Mapping[str, Any] | None, player: int

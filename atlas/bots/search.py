@@ -334,6 +334,13 @@ class DeepeningBot(BotBase):
         #: The search's codes of its last principal variation (:meth:`deepen`).
         self.line: list[int] = []
 
+    def forget(self) -> None:
+        """Say nothing of the coming move until its search says something: a move that
+        no search decides (an opening rule, a walk once separated) must not report the
+        figures of the one before, or of the warm-up."""
+        self.last_depth = self.last_nodes = self.last_score = None
+        self.line = []
+
     def deepen(
         self,
         run: Callable[[int], int],

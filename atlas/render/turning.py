@@ -63,17 +63,17 @@ def score_turning_point(record: Any, names: Sequence[str]) -> dict[str, Any] | N
     record's ``info``) changed most between two of its answers, as a turning point, or
     ``None`` without two scores of one seat or a change of at least half the range of
     that seat's scores.  ``turn`` counts from 1 (the state after the move)."""
-    best: tuple[float, int, int, float, float] | None = None
+    best: tuple[float, int, int, str, str] | None = None
     for seat in range(len(names)):
         said = [
-            (i + 1, float(t.info[seat]["score"]))
+            (i + 1, float(t.info[seat]["score"]), _score_words(t.info[seat]))
             for i, t in enumerate(record.turns)
             if isinstance(t.info.get(seat, {}).get("score"), (int, float))
             and np.isfinite(t.info[seat]["score"])
         ]
         if len(said) < 3:
             continue
-        values = np.array([v for _, v in said])
+        values = np.array([v for _, v, _ in said])
         spread = float(values.max() - values.min())
         if spread <= 0:
             continue
@@ -81,10 +81,28 @@ def score_turning_point(record: Any, names: Sequence[str]) -> dict[str, Any] | N
         k = int(np.argmax(jumps))
         share = float(jumps[k]) / spread
         if share >= 0.5 and (best is None or share > best[0]):
-            best = (share, said[k + 1][0], seat, said[k][1], said[k + 1][1])
+            verb = "rose" if said[k + 1][1] > said[k][1] else "fell"
+            best = (share, said[k + 1][0], seat, verb, f"from {said[k][2]} to {said[k + 1][2]}")
     if best is None:
         return None
-    _, turn, seat, was, now = best
-    verb = "rose" if now > was else "fell"
-    text = f"{names[seat]}'s own score (its search's evaluation) {verb} from {was:g} to {now:g}"
+    _, turn, seat, verb, change = best
+    text = f"{names[seat]}'s own score (its search's evaluation) {verb} {change}"
     return {"turn": turn, "seat": seat, "text": text}
+
+
+def _score_words(info: Any) -> str:
+    """A reported score in words: the forced end its ``mate`` says (plies to it,
+    negative for a loss), else the number.
+
+    Examples
+    --------
+    >>> _score_words({"score": 999983, "mate": 17}), _score_words({"score": -12.5})
+    ('a forced win in 17 plies', '-12.5')
+    >>> _score_words({"score": -99999, "mate": -1})
+    'a forced loss in 1 ply'
+    """
+    mate = info.get("mate")
+    if isinstance(mate, (int, float)) and not isinstance(mate, bool) and mate != 0:
+        n = int(abs(mate))
+        return f"a forced {'win' if mate > 0 else 'loss'} in {n} {'ply' if n == 1 else 'plies'}"
+    return f"{float(info['score']):g}"

@@ -183,6 +183,12 @@
         var said = [];
         ["depth", "score", "nodes"].forEach(function (key) {
           var arr = data.info && data.info[s] && data.info[s][key], v = fmt(arr ? arr[turn - 1] : null, key);
+          var mates = key === "score" && data.info && data.info[s] && data.info[s].mate;
+          var mate = mates ? mates[turn - 1] : null;
+          if (typeof mate === "number" && mate !== 0) {
+            var n = Math.abs(Math.round(mate));
+            v = "a forced " + (mate > 0 ? "win" : "loss") + " in " + n + (n === 1 ? " ply" : " plies");
+          }
           if (v !== null) { said.push(key + " " + v); }
         });
         texts.push((names[s] || "seat " + (s + 1)) + " expected " + (line ? line.length : 0) + " move" +

@@ -328,6 +328,11 @@
     if (key === "score") { return Math.abs(v) >= 1e5 ? v.toExponential(2) : String(Math.round(v * 100) / 100); }
     return String(v);
   }
+  // a forced end the bot saw (its report's mate: plies to it, negative for its loss)
+  function mateWords(m) {
+    var n = Math.abs(Math.round(m));
+    return (m > 0 ? "win" : "loss") + " in " + n + (n === 1 ? " ply" : " plies");
+  }
   function showSeats(turn) {
     for (var seat = 0; seat < heads.length; seat++) {
       var row = heads[seat], cellsOf = row.querySelectorAll("td[data-k]");
@@ -350,6 +355,9 @@
         } else if (turn > 0) {
           var arr = data.info[seat] && data.info[seat][key];
           text = fmt(arr ? arr[turn - 1] : null, key);
+          var mates = key === "score" && data.info[seat] && data.info[seat].mate;
+          var mate = mates ? mates[turn - 1] : null;
+          if (typeof mate === "number" && mate !== 0) { text = mateWords(mate); cellsOf[c].title = "score " + text; }
         }
         cellsOf[c].textContent = text;
       }

@@ -39,6 +39,9 @@ def test_a_good_info_line_gives_numbers_and_moves():
     # unknown pairs are skipped, the order of pairs is free
     said = parse_info_line("info seldepth 9 nodes 5 hashfull 3 depth 2", _digit)
     assert said == {"nodes": 5, "depth": 2}
+    # a forced end: mate, plies to it (negative: the reporter loses)
+    said = parse_info_line("info depth 9 score 999991 mate 9 pv 1", _digit)
+    assert said == {"depth": 9, "score": 999991, "mate": 9, "pv": [1]}
 
 
 @pytest.mark.parametrize(

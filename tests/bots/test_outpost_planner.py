@@ -165,7 +165,9 @@ def test_gain_field_is_every_cells_diamond_gain(rows, cols, r):
     state = GAME.initial_state(GameMap("outpost", "g", water), {"r": r, "L": 1, "W": 1})
     b = state.board
     size = len(b.land_flat)
-    value = (b.board_flat != 0) * (1.0 + 2.0 * (b.land_flat == 0)) * rng.choice([0.5, 1.0], size)
+    value = (
+        (b.board_flat != 0) * (1.0 + 2.0 * (b.land_flat == 0)) * rng.choice([0.5, 1.0], size)
+    )
     en = np.zeros(size, np.int32)
     enemy = _flat(state, [(0, cols // 2), (rows // 2, 0), (rows - 1, cols - 1)])
     l1_field(b.board_flat, b.stride, enemy, en, np.zeros(size, np.int32))

@@ -114,3 +114,32 @@ def test_clean_pv_keeps_json_moves_up_to_the_first_bad_one():
     assert clean_pv("1234", int) == {}  # a string is not a line
     assert clean_pv(None, int, 3) == {"pv_cut": 3}
     assert clean_pv(list(range(1, 100)), int)["pv_cut"] == 99 - MAX_PV_MOVES
+
+
+def test_a_search_that_sees_a_forced_end_reports_its_plies():
+    # connect5 strong solves 9x6 connect-four endings: once it reports a score within
+    # the mate band, the record says mate, the plies to the end, which agree with its
+    # score (WIN - plies) and with when the game really ended for a won side
+    from atlas.arena.runner import mate_plies
+    from atlas.games.connect5.bots.search import WIN
+
+    record = _record("connect5", "connect5/connect4.txt", ["strong", "strong"])
+    mates = [
+        (i, seat, said)
+        for i, turn in enumerate(record.turns)
+        for seat, said in turn.info.items()
+        if "mate" in said
+    ]
+    assert mates, "no forced end reported in a solved connect-four game"
+    # the opening move (the centre, no search) reports no figures: not the warm-up's
+    assert "score" not in record.turns[0].info.get(0, {})
+    for _, _, said in mates:
+        assert said["mate"] == mate_plies(said["score"], WIN)
+        assert abs(said["mate"]) == WIN - abs(said["score"])
+    winner = record.result.winner
+    if winner is not None:  # the winner's last reported forced win ends when the game does
+        i, _, said = max((m for m in mates if m[1] == winner), key=lambda m: m[0])
+        assert said["mate"] > 0
+        assert len(record.turns) - i == said["mate"]
+    # a score far from the band says no forced end; a bot without win_score never does
+    assert mate_plies(12, WIN) is None and mate_plies(999_990, 0.0) is None

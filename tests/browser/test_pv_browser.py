@@ -177,3 +177,31 @@ def test_a_hostile_page_draws_what_it_can_and_says_what_it_dropped(
     assert _turn(pg, 3)["lines"] == {}
     assert errors == []
     pg.close()
+
+
+def test_a_forced_end_is_said_in_words_not_as_a_raw_score(browser, tmp_path):
+    # connect5's strong bot solves connect-four endings: on a turn whose report says
+    # mate, the seats panel and the Expected line say "win in N plies", never 999...
+    from atlas.api.display import replay_page
+
+    game_map = read_map(MAPS / "connect5" / "connect4.txt", game="connect5")
+    effort = bot_effort("connect5", "strong")
+    record = play_game("connect5", game_map, ["strong", "strong"], seed=2, effort=effort)
+    found = [
+        (i + 1, seat, said["mate"])
+        for i, turn in enumerate(record.turns)
+        for seat, said in turn.info.items()
+        if "mate" in said
+    ]
+    assert found
+    pg, errors = _page(browser, tmp_path, replay_page(record), "mate")
+    pg.click("#v-pv")
+    for t, seat, mate in found[:4]:
+        _turn(pg, t)
+        n = abs(mate)
+        words = f"{'win' if mate > 0 else 'loss'} in {n} {'ply' if n == 1 else 'plies'}"
+        cell = pg.text_content(f"#v-seats tbody tr:nth-child({seat + 1}) td[data-k='score']")
+        assert cell == words
+        assert f"score a forced {words}" in pg.text_content("#v-pv-status")
+    assert errors == []
+    pg.close()

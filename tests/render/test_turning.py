@@ -86,5 +86,13 @@ def test_a_bots_own_score_that_swung_is_a_turning_point():
         "seat": 0,
         "text": "red's own score (its search's evaluation) fell from 2 to -40",
     }
+    # a forced end in the report is said in words, not as the bot's raw win score
+    said = [{"score": 3}, {"score": 4}, {"score": 3}, {"score": 999983, "mate": 17}]
+    turns = [SimpleNamespace(info={1: s}) for s in said]
+    point = score_turning_point(SimpleNamespace(turns=turns), ["red", "blue"])
+    assert point is not None and point["turn"] == 4 and point["seat"] == 1
+    assert point["text"] == (
+        "blue's own score (its search's evaluation) rose from 3 to a forced win in 17 plies"
+    )
     steady = [SimpleNamespace(info={0: {"score": float(v)}}) for v in range(6)]
     assert score_turning_point(SimpleNamespace(turns=steady), ["red", "blue"]) is None

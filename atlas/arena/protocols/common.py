@@ -92,7 +92,7 @@ _IMPORTED = time.perf_counter()
 
 
 #: The numbers an ``info`` report may give, and the longest token read as one.
-_INFO_NUMBERS = ("depth", "score", "nodes")
+_INFO_NUMBERS = ("depth", "score", "nodes", "mate")
 _MAX_TOKEN = 200
 
 

@@ -55,7 +55,7 @@ PLAYER_KINDS = ("builtin", "external")
 STDERR_LIMIT = 4096
 #: What a turn's ``info`` may say about a seat's move (numbers only): the search depth
 #: reached, the score the bot gave its move (from its own point of view), nodes searched.
-INFO_KEYS = ("depth", "score", "nodes")
+INFO_KEYS = ("depth", "score", "nodes", "mate")
 #: The other keys a turn's ``info`` may hold: ``pv``, the principal variation (the moves
 #: the bot expected, its own first, as JSON moves of the game, at most
 #: :data:`~atlas.limits.MAX_PV_MOVES`), and ``pv_cut``, how many moves of a longer or

@@ -134,6 +134,8 @@ class StrongConnect5Bot(DeepeningBot):
     #: Seconds of one core to compile its kernels from an empty cache (measured).
     compile_seconds = 23.0
     margin = 0.012
+    #: A forced win scores ``WIN - plies`` (its reports say ``mate``).
+    win_score = float(WIN)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -195,7 +197,7 @@ class StrongConnect5Bot(DeepeningBot):
         """Best column found by the deadline."""
         if not self._warm:
             self.start()
-        self.line = []
+        self.forget()
         col = self._choose(state, player, deadline, True)
         # the principal variation, when the search's line is the move played
         self.last_pv = self.line if self.line[:1] == [col] else [col]

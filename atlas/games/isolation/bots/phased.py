@@ -460,6 +460,9 @@ def separated_walk(board: Board, player: int, stop: float) -> int | None:
 class IsolationBot(DeepeningBot):
     """The isolation searches' side of a move: the warm-up and a random legal fallback."""
 
+    #: A forced win scores ``WIN - plies`` (its reports say ``mate``).
+    win_score = float(WIN)
+
     def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
         """Load every kernel now (numba's cache), so that no move pays for it later."""
         if self._warm:
@@ -514,7 +517,7 @@ class PhasedIsolationBot(IsolationBot):
             self.start()
         board = flat_board(state)
         stop = stop_time(deadline, self.margin)
-        self.last_depth = 0  # this move's deepest finished depth, not the last move's
+        self.forget()  # this move's figures, not the last move's
         self.last_pv = []
         fallback = self.fallback(board, player)
         if fallback < 0:

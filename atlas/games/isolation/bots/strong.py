@@ -359,7 +359,7 @@ class StrongIsolationBot(IsolationBot):
         board = flat_board(state)
         # short moves keep a quarter of their time rather than the whole margin
         stop = stop_time(deadline, min(self.margin, SHORT_MARGIN_SHARE * (deadline - start)))
-        self.last_depth = 0  # this move's deepest finished depth, not the last move's
+        self.forget()  # this move's figures, not the last move's
         self.last_pv = []
         fallback = self.fallback(board, player)
         if fallback < 0:
