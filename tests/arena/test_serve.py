@@ -333,3 +333,109 @@ def test_jsonl_watchdog_answers_one_of_the_legal_moves_it_was_sent():
         bot.release.set()
         served.close()
     assert json.loads(out.getvalue()) == {"move": legal[1]} and served.fallbacks == 1
+
+
+# --------------------------------------------------------------------------- reports
+
+
+class _Thinker:
+    """A bot that says what it thought (the tron searches' ``last_info`` form)."""
+
+    name = "thinker"
+
+    def __init__(self, move, pv):
+        self._move, self._pv = move, pv
+        self.last_info = None
+
+    def move(self, state, player, deadline):
+        self.last_info = {"depth": 6, "value": -12.5, "nodes": 4096, "pv": self._pv}
+        return self._move
+
+
+def test_a_served_tron_bot_writes_its_info_line_before_the_answer():
+    # the official engine never reads stderr; atlas's tron host does (docs/protocols.md)
+    from atlas.arena.protocols.common import parse_info_line
+
+    served = ServedBot(
+        lambda: _Thinker(2, [2, 3, 3, 9]), first_deadline=time.perf_counter() + 60, move_time=60
+    )
+    served.err = io.StringIO()
+    out = io.BytesIO()
+    board = _board(["#####", "#   #", "#   #", "#####"], (1, 1), (2, 3))
+    tron_protocol.serve("tron", served, io.BytesIO(board.encode()), out, {})
+    served.close()
+    assert out.getvalue() == b"2\n"
+    line = served.err.getvalue()
+    assert line == "info depth 6 score -12.5 nodes 4096 pv 2 3 3\n"  # 9 is no tron digit
+    assert parse_info_line(line.strip(), int) == {
+        "depth": 6,
+        "score": -12.5,
+        "nodes": 4096,
+        "pv": [2, 3, 3],
+    }
+
+
+def test_no_info_line_for_a_watchdogs_answer():
+    release = threading.Event()
+
+    class Slow(_Thinker):
+        def move(self, state, player, deadline):
+            release.wait(30)
+            return super().move(state, player, deadline)
+
+    served = ServedBot(
+        lambda: Slow(2, [2]), first_deadline=time.perf_counter() + 0.05, move_time=0.05
+    )
+    served.err = io.StringIO()
+    out = io.BytesIO()
+    board = _board(["#####", "#   #", "#   #", "#####"], (1, 1), (2, 3))
+    tron_protocol.serve("tron", served, io.BytesIO(board.encode()), out, {})
+    release.set()
+    served.close()
+    assert out.getvalue() in (b"2\n", b"3\n")  # the watchdog's safe digit
+    assert served.fallbacks == 1 and served.err.getvalue() == ""
+
+
+def test_served_strong_bots_report_lines_the_hosts_read_back():
+    # isolation (JSON lines) and connect5 (GTP) on boards small enough to solve at once:
+    # the line parses back with the protocol's own move reader, and its pv starts with
+    # the move answered
+    from atlas.arena.protocols.common import parse_info_line
+
+    text = "isolation 4 3 queen\n1..#\n....\n#..2\n"
+    game = get_game("isolation")
+    state = game.initial_state(parse_map(text, game="isolation", name="m"))
+    start = {"type": "start", "game": "isolation", "seat": 0, "players": 2, "map": text}
+    turn = {"type": "turn", "turn": 0, "seat": 0, "state": game.state_to_json(state)}
+    out, err = io.BytesIO(), io.StringIO()
+    serve_builtin_bot(
+        "isolation",
+        "strong",
+        time_limit=600,
+        first_move_time=600,
+        stdin=io.BytesIO("".join(json.dumps(m) + "\n" for m in (start, turn)).encode()),
+        stdout=out,
+        stderr=err,
+    )
+    answer = json.loads(out.getvalue())["move"]
+    said = parse_info_line(err.getvalue().strip(), json.loads)
+    assert said["pv"][0] == answer and said["depth"] >= 1 and "score" in said
+    # connect5: one empty cell a column in a 4x2 connect-3 corner of play
+    commands = (
+        b"boardsize 4 3\ninarow 3\nclear_board\nplay black 1\nplay white 2\n"
+        b"play black 1\nplay white 2\ngenmove black\nquit\n"
+    )
+    out, err = io.BytesIO(), io.StringIO()
+    serve_builtin_bot(
+        "connect5",
+        "strong",
+        time_limit=600,
+        first_move_time=600,
+        stdin=io.BytesIO(commands),
+        stdout=out,
+        stderr=err,
+    )
+    replies = out.getvalue().decode().split("\n\n")
+    assert replies[7] == "= 1"  # black completes three in column 1
+    said = parse_info_line(err.getvalue().strip(), int)
+    assert said["pv"][0] == 1 and said["mate"] == 1

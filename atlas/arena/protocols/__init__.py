@@ -22,7 +22,7 @@ import pkgutil
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 from ...bots.registry import make_bot
 from ...errors import BotError
@@ -86,6 +86,7 @@ def serve_builtin_bot(
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     started: float | None = None,
+    stderr: TextIO | None = None,
 ) -> int:
     """Run the built-in bot ``name`` as an external program of ``game``'s protocol.
 
@@ -109,6 +110,10 @@ def serve_builtin_bot(
     started : float, optional
         ``time.perf_counter()`` time the first move's clock starts from: by default the
         process's own start when serving the process's standard input, else now.
+    stderr : text stream, optional
+        Where each move's ``info`` line goes, before its answer (default the process's
+        standard error): the bot's depth, score, nodes and principal variation, as
+        ``docs/protocols.md`` has external programs report them.
     """
     module = protocol_module(game)
     if started is None:
@@ -120,6 +125,7 @@ def serve_builtin_bot(
         move_time=SERVE_MOVE_TIME if time_limit is None else float(time_limit),
         name=name,
     )
+    served.err = stderr
     inp = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
     try:

@@ -19,12 +19,13 @@ the served side of ``atlas bot`` keeps the engine's clock:
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from queue import SimpleQueue
@@ -168,6 +169,40 @@ def parse_info_line(text: str, pv_move: Callable[[str], Any]) -> dict[str, Any]:
     return out
 
 
+def info_line(said: Mapping[str, Any], token: Callable[[Any], str]) -> str:
+    """The ``info`` line of a report (:func:`atlas.arena.runner.bot_info`'s form),
+    which :func:`parse_info_line` reads back; its ``pv`` moves written by ``token`` up
+    to the first it cannot write, and left out when the line would pass
+    :data:`~atlas.limits.MAX_PV_LINE` bytes.  ``""`` for a report of nothing.
+
+    Examples
+    --------
+    >>> info_line({"depth": 9, "score": 999991, "nodes": 41, "mate": 9, "pv": [3, 4]}, str)
+    'info depth 9 score 999991 nodes 41 mate 9 pv 3 4'
+    >>> parse_info_line(info_line({"score": -2.5, "pv": [1]}, str), int)
+    {'score': -2.5, 'pv': [1]}
+    """
+    words = ["info"]
+    for key in _INFO_NUMBERS:
+        v = said.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+            words += [key, str(int(v)) if float(v).is_integer() else repr(float(v))]
+    moves: list[str] = []
+    for m in said.get("pv") or ():
+        try:
+            t = token(m)
+        except Exception:  # a move the protocol cannot write ends the line
+            break
+        if not t or any(ch.isspace() for ch in t):
+            break
+        moves.append(t)
+    head = " ".join(words)
+    line = head + (" pv " + " ".join(moves) if moves else "")
+    if len(line) > MAX_PV_LINE:
+        line = head
+    return line if len(words) > 1 or moves else ""
+
+
 def info_from_json(data: Any, pv_move: Callable[[Any], Any]) -> dict[str, Any]:
     """The ``info`` object of a JSON answer, read as :func:`parse_info_line` reads a
     line: ``{"depth": 7, "score": -12.5, "nodes": 48211, "pv": [MOVE, ...]}``."""
@@ -254,6 +289,10 @@ class ServedBot:
         self.first = True
         #: Answers the watchdog gave instead of the bot.
         self.fallbacks = 0
+        #: Whether the last answer was the bot's own (its report then belongs to it).
+        self.answered = False
+        #: Where :meth:`report` writes the bot's ``info`` lines (standard error).
+        self.err: Any = None
         self._jobs: SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None] = SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="atlas-served-bot", daemon=True)
         self._thread.start()
@@ -297,8 +336,11 @@ class ServedBot:
         bot = self._bot
         future = self._submit(lambda: fn(bot.result(), deadline))
         self.first = False
+        self.answered = False
         try:
-            return future.result(timeout=max(0.0, deadline - self.clock()))
+            answer = future.result(timeout=max(0.0, deadline - self.clock()))
+            self.answered = True
+            return answer
         except FutureTimeout:
             pass
         except RequestError as exc:  # the host's mistake, not the bot's: one line
@@ -307,6 +349,28 @@ class ServedBot:
             traceback.print_exc(file=sys.stderr)
         self.fallbacks += 1
         return fallback()
+
+    def report(self, token: Callable[[Any], str]) -> None:
+        """Write what the bot said of the move it just answered as an ``info`` line on
+        standard error (``docs/protocols.md``), before the answer is sent: its depth,
+        score, nodes, ``mate`` and principal variation, each move of which ``token``
+        writes in the protocol's form.  Nothing when the watchdog answered (the bot is
+        still thinking: its figures are not this move's) or the bot says nothing."""
+        if not self.answered:
+            return
+        from ..runner import bot_info  # the runner reads built-in bots' reports
+
+        try:
+            line = info_line(bot_info(self._bot.result()), token)
+        except Exception:  # a report is never worth an answer
+            return
+        if line:
+            err = self.err if self.err is not None else sys.stderr
+            try:
+                err.write(line + "\n")
+                err.flush()
+            except (OSError, ValueError):
+                pass
 
     def close(self) -> None:
         """Close the bot when it is made; stop the worker after its queued jobs."""

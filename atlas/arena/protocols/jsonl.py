@@ -205,6 +205,7 @@ def serve(
                     deadline,
                     lambda m=msg, p=player: fallback(m, p),  # type: ignore[misc]
                 )
+                served.report(lambda m: json.dumps(game.move_to_json(m), separators=(",", ":")))
                 send_line(out, json.dumps({"move": game.move_to_json(answer)}) + "\n")
             elif kind == "end":
                 return

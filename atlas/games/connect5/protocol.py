@@ -219,6 +219,7 @@ def serve(
                         raise ValueError(f"no legal move for {COLOURS[seat]}")
                     state = game.apply(state, {seat: int(column)})
                     text = str(int(column) + 1)
+                    served.report(lambda m: str(int(m) + 1))
             elif cmd == "quit":
                 send_line(out, f"={ident}\n\n")
                 return

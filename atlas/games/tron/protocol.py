@@ -193,5 +193,6 @@ def serve(
             served.deadline(t0),
             lambda b=chars: safe_digit(b),  # type: ignore[misc]
         )
+        served.report(lambda m: str(int(m)) if m in (1, 2, 3, 4) else "")
         send_line(out, f"{int(move) if move in (1, 2, 3, 4) else safe_digit(chars)}\n")
         turn += 1
