@@ -533,3 +533,21 @@ def test_connect4_benchmark_positions_are_move_strings_of_undecided_games():
         assert not bench._wins_at_once(p)
     assert bench._wins_at_once("112233")  # three in the bottom row, a fourth wins
     assert positions == bench.random_positions(30, 4, 10, seed=3)
+
+
+def test_start_loads_only_the_search_of_the_maps_board():
+    # 9x6 fits a bitboard, 10x10 does not: a first game compiles one search, not both
+    from pathlib import Path
+
+    from atlas.bots.registry import make_bot
+    from atlas.maps import read_map
+
+    standard = read_map(
+        Path(__file__).resolve().parents[2] / "maps" / "connect5" / "standard.txt"
+    )
+    bot = make_bot("connect5", "strong", 0)
+    bot.start(standard, {}, 0)
+    assert bot._warmed == {standard.width * (standard.height + 1) <= 64}
+    other = make_bot("connect5", "strong", 0)
+    other.start(None, {}, 0)
+    assert other._warmed == {True, False}

@@ -621,3 +621,37 @@ def test_ab_improved_scores_own_moves_minus_the_opponents(variant):
             won += 1
         checked += 1
     assert 0 < won < checked
+
+
+@pytest.mark.parametrize(
+    ("map_name", "kind"), [("knight7", ("knight", 7, 7)), ("cross9", ("queen", 9, 9))]
+)
+def test_start_loads_only_the_kernels_of_the_maps_board(map_name, kind):
+    # a first game compiles what its board needs (its variant; arrays past 64 squares),
+    # and plays the moves of a bot warmed on every kind
+    from pathlib import Path
+
+    from atlas.bots.registry import make_bot
+    from atlas.bots.search import effort_clock
+    from atlas.maps import read_map
+    from atlas.sim import get_game
+
+    game_map = read_map(
+        Path(__file__).resolve().parents[2] / "maps" / "isolation" / f"{map_name}.txt"
+    )
+    game = get_game("isolation")
+    narrow, wide = make_bot("isolation", "strong", 0), make_bot("isolation", "strong", 0)
+    narrow.start(game_map, {}, 0)
+    wide.start(None, {}, 0)
+    wide.start(game_map, {}, 0)
+    assert narrow._warmed == {kind}
+    assert wide._warmed == {kind, ("queen", 3, 3), ("knight", 3, 3)}
+    state = game.initial_state(game_map)
+    for _ in range(6):
+        seat = game.to_move(state)[0]
+        with effort_clock(40):
+            a = narrow.move(state.copy(), seat, 1e18)
+        with effort_clock(40):
+            b = wide.move(state.copy(), seat, 1e18)
+        assert a == b
+        state = game.apply(state, {seat: a})

@@ -139,6 +139,8 @@ class StrongConnect5Bot(DeepeningBot):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        #: The searches :meth:`start` has loaded (True: the bitboard one).
+        self._warmed: set[bool] = set()
         self.solve_empties = SOLVE_EMPTIES
         self.solve_share = SOLVE_SHARE
         # array search, one row per entry: key, best move, depth * 4 + bound flag, value
@@ -170,13 +172,17 @@ class StrongConnect5Bot(DeepeningBot):
             self.tt_bits[:, 0] = -1
 
     def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
-        """Load every kernel now (numba's cache), so that no move pays for it later."""
-        if not self._warm:
-            self._warm = True
-            for bits in (False, True):
-                self._choose(tiny_state(), 0, clock() + 0.05, bits)
-            self._geometry = None
+        """Load the kernels the game will use now (numba's cache: compiled on first use),
+        so that no move pays for them later: the bitboard search for a board of at most
+        64 bits, else the array search; both without a map."""
         shape = getattr(game_map, "shape", None)
+        kinds = (False, True) if shape is None else (int(shape[1]) * (int(shape[0]) + 1) <= 64,)
+        self._warm = True  # the warm-up's own moves do not start again
+        for bits in kinds:
+            if bits not in self._warmed:
+                self._warmed.add(bits)
+                self._choose(tiny_state(), 0, clock() + 0.05, bits)
+                self._geometry = None
         if shape is not None:  # the game's table now rather than during a move
             rows, cols = int(shape[0]), int(shape[1])
             self._tables(rows, cols, cols * (rows + 1) <= 64)

@@ -151,6 +151,16 @@ def tiny_state(rows: list[str], variant: str) -> Any:
     return SimpleNamespace(blocked=grid != ".", pos=pos, variant=variant, to_play=0, turn=0)
 
 
+def warm_state(corner: list[str], variant: str, rows: int, cols: int) -> Any:
+    """:func:`tiny_state` ``corner`` in the top-left of a ``rows`` x ``cols`` board whose
+    other squares are blocked: a position searched by the same kernels as the board's
+    own (their kind depends on its size) and solved at once."""
+    grid = [["#"] * max(cols, 3) for _ in range(max(rows, 3))]
+    for r, line in enumerate(corner):
+        grid[r][: len(line)] = list(line)
+    return tiny_state(["".join(g) for g in grid], variant)
+
+
 def flat_board(state: Any) -> Board:
     """A :class:`Board` copied from an ``IsolationState``."""
     blocked = np.asarray(state.blocked, dtype=np.bool_)
@@ -460,17 +470,33 @@ def separated_walk(board: Board, player: int, stop: float) -> int | None:
 class IsolationBot(DeepeningBot):
     """The isolation searches' side of a move: the warm-up and a random legal fallback."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The (variant, rows, cols) boards whose kernels :meth:`start` has loaded.
+        self._warmed: set[tuple[str, int, int]] = set()
+
     #: A forced win scores ``WIN - plies`` (its reports say ``mate``).
     win_score = float(WIN)
 
     def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
-        """Load every kernel now (numba's cache), so that no move pays for it later."""
-        if self._warm:
-            return
-        self._warm = True
-        for rows in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
-            for variant in ("queen", "knight"):
-                self.move(tiny_state(rows, variant), 0, clock() + 0.02)
+        """Load the kernels the game will use now (numba's cache: compiled on first use),
+        so that no move pays for them later: those of ``game_map``'s variant and size
+        (a board of over 64 squares is searched on arrays), every one without a map."""
+        if game_map is not None:
+            variant = str(
+                (params or {}).get("variant") or game_map.meta.get("variant") or "queen"
+            )
+            kinds = [(variant, int(game_map.height), int(game_map.width))]
+        else:
+            kinds = [(v, 3, 3) for v in ("queen", "knight")]
+        self._warm = True  # the warm-up's own moves do not start again
+        for kind in kinds:
+            if kind in self._warmed:
+                continue
+            self._warmed.add(kind)
+            variant, rows, cols = kind
+            for corner in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
+                self.move(warm_state(corner, variant, rows, cols), 0, clock() + 0.02)
 
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
         raise NotImplementedError

@@ -336,15 +336,16 @@ class StrongIsolationBot(IsolationBot):
         return np.array([key], dtype=np.uint64)
 
     def start(self, game_map: Any = None, params: Any = None, player: int = 0) -> None:
-        """Load every kernel now (numba's cache), and write the table's memory once, so
-        that no move pays for either later.
+        """Load the game's kernels now (numba's cache; :meth:`IsolationBot.start`), and
+        write the table's memory once, so that no move pays for either later.
 
         A fresh table is memory the system has not handed over yet: the first move's
         search used to take it page by page: 40 MB, more processor time than a 20 ms move
         has on a loaded machine (``docs/bots.md``, "Time safety", gives the figure).
         """
-        if not self._warm:
-            super().start()
+        known = len(self._warmed)
+        super().start(game_map, params, player)
+        if len(self._warmed) != known:  # the warm-up's entries go
             self.tt.fill(0)
         shape = getattr(game_map, "shape", None)
         if shape is not None:  # the keys of the game's board now rather than in a move
