@@ -108,11 +108,12 @@ def report_html(report: Any) -> str:
 def replay_page(record: Any) -> str:
     """The replay viewer of ``record`` as a whole HTML page, everything inline."""
     from ..render.gif import font_script
-    from ..render.site.pages import environment, templates_dir
+    from ..render.site.pages import environment, moves_data, templates_dir
     from ..render.site.replays import render_replay
     from ..render.viewer import page_json
 
     _, viewer, meta = render_replay(record, gif=False)  # the page's button makes it
+    viewer = {**viewer, **moves_data(record, [])}  # the seats panel's moves
     static = templates_dir() / "static"
     script = "\n".join(
         [

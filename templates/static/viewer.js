@@ -338,6 +338,10 @@
       var row = heads[seat], cellsOf = row.querySelectorAll("td[data-k]");
       var moveRow = document.getElementById("move-" + turn), move = "—";
       if (moveRow && turn > 0) { var mc = moveRow.querySelectorAll("td")[seat + 1]; if (mc) { move = mc.textContent || "—"; } }
+      else if (turn > 0 && data.moves && data.moves[turn - 1]) {  // a page without the table (the notebook's)
+        var said = data.moves[turn - 1][seat];
+        if (said !== null && said !== undefined && said !== "") { move = String(said); }
+      }
       for (var c = 0; c < cellsOf.length; c++) {
         var key = cellsOf[c].getAttribute("data-k"), text = "—";
         if (key === "move") { text = move; }

@@ -202,6 +202,10 @@ def test_a_forced_end_is_said_in_words_not_as_a_raw_score(browser, tmp_path):
         words = f"{'win' if mate > 0 else 'loss'} in {n} {'ply' if n == 1 else 'plies'}"
         cell = pg.text_content(f"#v-seats tbody tr:nth-child({seat + 1}) td[data-k='score']")
         assert cell == words
+        # the notebook's page has no table of moves: the seats panel reads the data's
+        moved = pg.text_content(f"#v-seats tbody tr:nth-child({seat + 1}) td[data-k='move']")
+        played = record.turns[t - 1].moves.get(seat)
+        assert moved == (f"col {played}" if played is not None else "—")
         assert f"score a forced {words}" in pg.text_content("#v-pv-status")
     assert errors == []
     pg.close()
