@@ -37,6 +37,7 @@ from ..rules.kernels import Position, own, supplied, supply_lines
 __all__ = [
     "l1_field",
     "greedy_targets",
+    "greedy_from",
     "diamond_gain",
     "gain_field",
     "assign",
@@ -191,12 +192,24 @@ def greedy_targets(
     segment each, through a difference array), so a pick costs a scan of the candidates
     and ``O(r^3)`` updates, where a lazy greedy (Minoux 1978) recounts whole plateaus
     of equal gains, common on open land, at ``O(r^2)`` each."""
+    field = np.empty(board_flat.shape[0], np.float64)
+    gain_field(board_flat, stride, r, value, elim, won, field)
+    return greedy_from(
+        field, board_flat, stride, r, value, elim, won, cand, bonus, k, min_gain, out
+    )
+
+
+@numba.njit(cache=True)
+def greedy_from(
+    field, board_flat, stride, r, value, elim, won, cand, bonus, k, min_gain, out
+):  # pragma: no cover - compiled
+    """:func:`greedy_targets` from ``field``, the :func:`gain_field` of ``value`` and
+    ``won`` (updated in place as cells are won): for a caller that has it already, or
+    adds it up from the fields of several values (the field is linear in the value)."""
     n = board_flat.shape[0]
     rows = n // stride - 2
     cols = stride - 2
     m = cand.shape[0]
-    field = np.empty(n, np.float64)
-    gain_field(board_flat, stride, r, value, elim, won, field)
     diff = np.zeros(n + 1, np.float64)
     free = np.ones(m, np.uint8)
     taken = 0

@@ -60,7 +60,8 @@ from .plan_kernels import (
     Weighing,
     assign,
     evaluate,
-    greedy_targets,
+    gain_field,
+    greedy_from,
     l1_field,
     land_field,
     robust_supply,
@@ -283,14 +284,27 @@ class PlannerOutpostBot(BotBase):
             bonus[np.isin(cand, self._prev_targets)] = cfg.stick
         elim = np.minimum(en_dist, r + 1).astype(np.int32)
         premiums = cfg.premiums if (cfg.lookahead and seasons_left > 0) else (0.0,)
+        # every premium's gains from two fields: a cell's gain is linear in the values
+        # (sums of halves, exact), and the values are the plain ones plus the premium
+        # times those of the scarce resource's cells
+        plain = self._values(state, player, 0.0, short_water)
+        scarce = self._values(state, player, 1.0, short_water) - plain
+        none = np.zeros(len(plain), np.uint8)
+        gains = np.empty((2, len(plain)), np.float64)
+        gain_field(b.board_flat, stride, r, plain, elim, none, gains[0])
+        if len(premiums) > 1 or premiums[0] != 0.0:
+            gain_field(b.board_flat, stride, r, scarce, elim, none, gains[1])
         best = None
         took = 0.0
         for prem in premiums:
             start = clock()
             if best is not None and start + took > stop:  # another plan would be late
                 break
-            value = self._values(state, player, prem, short_water)
-            plan = self._targets(state, player, o, value, elim, cand, bonus, k, n, future, r)
+            value = plain + prem * scarce if prem else plain
+            field = gains[0] + prem * gains[1] if prem else gains[0]
+            plan = self._targets(
+                state, player, o, value, field, elim, cand, bonus, k, n, future, r
+            )
             if len(premiums) > 1:
                 la = Lookahead(
                     int(p.L),
@@ -326,6 +340,7 @@ class PlannerOutpostBot(BotBase):
         player: int,
         o: Outposts,
         value: np.ndarray,
+        field: np.ndarray,
         elim: np.ndarray,
         cand: np.ndarray,
         bonus: np.ndarray,
@@ -340,11 +355,8 @@ class PlannerOutpostBot(BotBase):
         a = int(starts[player])
         won = np.zeros(len(b.land_flat), np.uint8)
         out = np.zeros(max(k, 1), np.int64)
-        got = (
-            greedy_targets(b.board_flat, stride, r, value, elim, won, cand, bonus, k, 1.0, out)
-            if len(cand)
-            else 0
-        )
+        board = (b.board_flat, stride, r, value, elim, won)
+        got = greedy_from(field.copy(), *board, cand, bonus, k, 1.0, out) if len(cand) else 0
         if self.config.guard and got > 0:
             bad = ~self._held(state, player, cand[out[:got]], r)
             if bad.any():  # once more without the targets an enemy could cut off
@@ -353,9 +365,7 @@ class PlannerOutpostBot(BotBase):
                 cand, bonus = cand[keep], bonus[keep]
                 won[:] = 0
                 got = (
-                    greedy_targets(
-                        b.board_flat, stride, r, value, elim, won, cand, bonus, k, 1.0, out
-                    )
+                    greedy_from(field.copy(), *board, cand, bonus, k, 1.0, out)
                     if len(cand)
                     else 0
                 )
