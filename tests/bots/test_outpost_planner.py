@@ -453,3 +453,28 @@ def test_answers_in_time_at_the_sites_short_limit():
     move = bot.move(st.copy(), 0, deadline)
     assert time.perf_counter() <= deadline + 0.05
     assert check_move(st, 0, move) is None
+
+
+def test_the_planner_reports_the_score_of_the_move_it_chose():
+    # its report (the record's info): the score of the chosen positions, as evaluate
+    # gives it with the plan's progress term, and how many positions it scored; a
+    # disband phase reports nothing rather than the move before's figures
+    from atlas.arena.runner import bot_info, play_game
+
+    names = ["planner", "greedy", "balanced", "defender"]
+    game_map = GameMap("outpost", "open", np.zeros((24, 24), bool))
+    params = {"r": 3, "L": 6, "W": 2, "T": 40}
+    record = play_game("outpost", game_map, names, params=params, effort=[20, 64, 64, 64])
+    said = [t.info[0] for t in record.turns if 0 in t.info]
+    assert len(said) >= 30
+    assert all(set(s) == {"score", "nodes"} and s["nodes"] >= 1 for s in said)
+    assert len({s["score"] for s in said}) > 1
+    bot = PlannerOutpostBot()
+    state = GAME.initial_state(game_map, params)
+    bot.move(state, 0, FAR_AWAY)
+    report = bot_info(bot)
+    assert report["nodes"] == bot.last_info["nodes"] and "score" in report
+    disband = _state([[(0, 0), (10, 10), (0, 0), (5, 15)], [(0, 29)], [(29, 29)], [(29, 0)]])
+    disband.pending = (True, False, False, False)
+    assert isinstance(bot.move(disband, 0, FAR_AWAY), int)  # an index: the disband
+    assert bot.last_info is None and bot_info(bot) == {}

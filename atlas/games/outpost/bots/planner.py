@@ -217,6 +217,7 @@ class PlannerOutpostBot(BotBase):
     def move(self, state: Any, player: int, deadline: float) -> Any:
         """A disband index at a disband phase, else the steps ``((index, (row, col)), ...)``."""
         self._setup(state, player)
+        self.last_info = None  # this move's report, or none (a disband, no outpost)
         if any(state.pending):
             return self.disband(state, player)
         stop = stop_time(deadline, self.margin)
@@ -453,7 +454,11 @@ class PlannerOutpostBot(BotBase):
         counts = weighing.counts
         plain = tuple(weighing)  # what evaluate takes
 
+        scored = 0  # positions scored (the report's nodes)
+
         def score(pos: np.ndarray) -> float:
+            nonlocal scored
+            scored += 1
             s = evaluate(self._board, plain, pos, emps, starts)
             if fields is not None:
                 for i in range(n):
@@ -482,6 +487,7 @@ class PlannerOutpostBot(BotBase):
             improved = False
             for i in range(n):
                 if clock() > stop:
+                    self._report(cur, scored)
                     return pos
                 c0 = int(cells[a + i])
                 keep = int(pos[a + i])
@@ -499,7 +505,14 @@ class PlannerOutpostBot(BotBase):
                     improved = True
             if not improved:
                 break
+        self._report(cur, scored)
         return pos
+
+    def _report(self, score: float, scored: int) -> None:
+        """What the move's planning said: the score of the positions it chose (the value
+        of the cells held, less the penalties; ``docs/bots.md``) and how many it scored
+        (``nodes``)."""
+        self.last_info = {"score": round(float(score), 1), "nodes": int(scored)}
 
     def _weighing(
         self, player: int, value: np.ndarray, en_dist: np.ndarray, n: int, *w: float
