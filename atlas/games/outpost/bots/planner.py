@@ -487,7 +487,7 @@ class PlannerOutpostBot(BotBase):
             improved = False
             for i in range(n):
                 if clock() > stop:
-                    self._report(cur, scored)
+                    self._report(evaluate(self._board, plain, pos, emps, starts), scored)
                     return pos
                 c0 = int(cells[a + i])
                 keep = int(pos[a + i])
@@ -505,13 +505,14 @@ class PlannerOutpostBot(BotBase):
                     improved = True
             if not improved:
                 break
-        self._report(cur, scored)
+        self._report(evaluate(self._board, plain, pos, emps, starts), scored)
         return pos
 
     def _report(self, score: float, scored: int) -> None:
-        """What the move's planning said: the score of the positions it chose (the value
-        of the cells held, less the penalties; ``docs/bots.md``) and how many it scored
-        (``nodes``)."""
+        """What the move's planning said: the value of the positions it chose (the cells
+        held after the move, less the penalties for supply lines cut or at risk, plus
+        enemy outposts cut off; not the walk still to go, which moves with every new
+        target) and how many positions it scored (``nodes``)."""
         self.last_info = {"score": round(float(score), 1), "nodes": int(scored)}
 
     def _weighing(
