@@ -80,7 +80,7 @@ class BotBase(abc.ABC):
     win_score : float
         The score of a won position at the root, when the bot scores a forced win
         ``win_score - plies`` and a forced loss ``plies - win_score`` (0: it does not);
-        :func:`atlas.arena.runner.bot_info` then reports ``mate``, the plies to the end.
+        :func:`atlas.arena.reports.bot_info` then reports ``mate``, the plies to the end.
     compile_seconds : float
         About how many seconds of one core numba takes to compile the bot's kernels
         from an empty cache (what a command's first use says it waits for:

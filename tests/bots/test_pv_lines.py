@@ -120,7 +120,7 @@ def test_a_search_that_sees_a_forced_end_reports_its_plies():
     # connect5 strong solves 9x6 connect-four endings: once it reports a score within
     # the mate band, the record says mate, the plies to the end, which agree with its
     # score (WIN - plies) and with when the game really ended for a won side
-    from atlas.arena.runner import mate_plies
+    from atlas.arena.reports import mate_plies
     from atlas.games.connect5.bots.search import WIN
 
     record = _record("connect5", "connect5/connect4.txt", ["strong", "strong"])

@@ -170,7 +170,7 @@ def parse_info_line(text: str, pv_move: Callable[[str], Any]) -> dict[str, Any]:
 
 
 def info_line(said: Mapping[str, Any], token: Callable[[Any], str]) -> str:
-    """The ``info`` line of a report (:func:`atlas.arena.runner.bot_info`'s form),
+    """The ``info`` line of a report (:func:`atlas.arena.reports.bot_info`'s form),
     which :func:`parse_info_line` reads back; its ``pv`` moves written by ``token`` up
     to the first it cannot write, and left out when the line would pass
     :data:`~atlas.limits.MAX_PV_LINE` bytes.  ``""`` for a report of nothing.
@@ -358,7 +358,7 @@ class ServedBot:
         still thinking: its figures are not this move's) or the bot says nothing."""
         if not self.answered:
             return
-        from ..runner import bot_info  # the runner reads built-in bots' reports
+        from ..reports import bot_info  # as the game runner reads a bot's report
 
         try:
             line = info_line(bot_info(self._bot.result()), token)
