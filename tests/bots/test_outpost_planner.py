@@ -471,9 +471,13 @@ def test_the_planner_reports_the_score_of_the_move_it_chose():
     assert len({s["score"] for s in said}) > 1
     bot = PlannerOutpostBot()
     state = GAME.initial_state(game_map, params)
-    bot.move(state, 0, FAR_AWAY)
+    move = bot.move(state, 0, FAR_AWAY)
     report = bot_info(bot)
-    assert report["nodes"] == bot.last_info["nodes"] and "score" in report
+    assert report["nodes"] == bot.last_info["nodes"]
+    # alone in its corner nothing is at risk: the score is the cells it holds after its
+    # move, every cell worth 1 whatever the plan's premiums
+    after = GAME.apply(state, {0: move, 1: (), 2: (), 3: ()})
+    assert report["score"] == after.counts[0, 0] + after.counts[0, 1]
     disband = _state([[(0, 0), (10, 10), (0, 0), (5, 15)], [(0, 29)], [(29, 29)], [(29, 0)]])
     disband.pending = (True, False, False, False)
     assert isinstance(bot.move(disband, 0, FAR_AWAY), int)  # an index: the disband

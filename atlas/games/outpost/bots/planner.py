@@ -201,6 +201,7 @@ class PlannerOutpostBot(BotBase):
         others = np.min(np.delete(hd, player, axis=0), axis=0).astype(np.int64)
         self._enemy_side = (b.board_flat != 0) & (mine > others)
         self._land_cells = np.flatnonzero(b.land_flat).astype(np.int64)
+        self._cell_value = (b.board_flat != 0).astype(np.float64)  # what the result counts
         self._prev_targets = np.zeros(0, np.int64)
 
     def _arrays(self, state: Any) -> Outposts:
@@ -487,7 +488,7 @@ class PlannerOutpostBot(BotBase):
             improved = False
             for i in range(n):
                 if clock() > stop:
-                    self._report(evaluate(self._board, plain, pos, emps, starts), scored)
+                    self._report(player, pos, emps, starts, scored, robust_w, cut_w)
                     return pos
                 c0 = int(cells[a + i])
                 keep = int(pos[a + i])
@@ -505,14 +506,30 @@ class PlannerOutpostBot(BotBase):
                     improved = True
             if not improved:
                 break
-        self._report(evaluate(self._board, plain, pos, emps, starts), scored)
+        self._report(player, pos, emps, starts, scored, robust_w, cut_w)
         return pos
 
-    def _report(self, score: float, scored: int) -> None:
-        """What the move's planning said: the value of the positions it chose (the cells
-        held after the move, less the penalties for supply lines cut or at risk, plus
-        enemy outposts cut off; not the walk still to go, which moves with every new
-        target) and how many positions it scored (``nodes``)."""
+    def _report(
+        self,
+        player: int,
+        pos: np.ndarray,
+        emps: np.ndarray,
+        starts: np.ndarray,
+        scored: int,
+        robust_w: float,
+        cut_w: float,
+    ) -> None:
+        """What the move's planning said of it (``last_info``): ``score``, the positions
+        it chose scored as :func:`evaluate` scores them but with every board cell worth
+        1, as in the final result (the plan's premiums and priors change from turn to
+        turn, and the walk to the targets jumps with every new target, so neither
+        counts here): the cells held after the move, less ``robust_w`` per outpost of
+        ours one enemy step could cut off and ``cut_w`` per one cut off, plus ``cut_w``
+        per enemy outpost cut off; and ``nodes``, the positions it scored."""
+        weighing = self._weighing(
+            player, self._cell_value, self._en_dist, len(pos), robust_w, cut_w, cut_w
+        )
+        score = evaluate(self._board, tuple(weighing), pos, emps, starts)
         self.last_info = {"score": round(float(score), 1), "nodes": int(scored)}
 
     def _weighing(
