@@ -31,39 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from atlas.games.outpost.bots.plan_kernels import _diamond, diamond_gain  # noqa: E402
 from atlas.jit import numba  # noqa: E402  (atlas's numba, its cache folder)
-
-
-@numba.njit(cache=True)
-def _gain(board_flat, stride, r, value, elim, won, c):  # pragma: no cover - compiled
-    rows = board_flat.shape[0] // stride - 2
-    cols = stride - 2
-    r0 = c // stride
-    c0 = c - r0 * stride
-    g = 0.0
-    for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
-        dr = abs(rr - r0)
-        span = r - dr
-        for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
-            x = rr * stride + cc
-            if dr + abs(cc - c0) < elim[x] and won[x] == 0:
-                g += value[x]
-    return g
-
-
-@numba.njit(cache=True)
-def _claim(board_flat, stride, r, elim, won, c):  # pragma: no cover - compiled
-    rows = board_flat.shape[0] // stride - 2
-    cols = stride - 2
-    r0 = c // stride
-    c0 = c - r0 * stride
-    for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
-        dr = abs(rr - r0)
-        span = r - dr
-        for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
-            x = rr * stride + cc
-            if dr + abs(cc - c0) < elim[x]:
-                won[x] = 1
 
 
 @numba.njit(cache=True)
@@ -94,7 +63,7 @@ def lazy_greedy(
     keys = np.empty(m, np.float64)
     idx = np.empty(m, np.int64)
     for i in range(m):
-        keys[i] = _gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
+        keys[i] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
         idx[i] = i
     for i in range(m // 2 - 1, -1, -1):
         _sift_down(keys, idx, m, i)
@@ -108,12 +77,12 @@ def lazy_greedy(
         if stamp[i] == taken:
             out[taken] = i
             taken += 1
-            _claim(board_flat, stride, r, elim, won, cand[i])
+            _diamond(board_flat, stride, r, value, elim, won, cand[i], True)  # won
             size -= 1
             keys[0] = keys[size]
             idx[0] = idx[size]
         else:
-            keys[0] = _gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
+            keys[0] = diamond_gain(board_flat, stride, r, value, elim, won, cand[i]) + bonus[i]
             stamp[i] = taken
         _sift_down(keys, idx, size, 0)
     return taken
