@@ -316,7 +316,7 @@ class PlannerOutpostBot(BotBase):
                     int(cfg.horizon),
                     int(p.last_turn),
                     SEASON,
-                    self._values(state, player, 0.0, short_water),
+                    plain,
                     self._owner,
                     np.zeros((4, 3), np.int64),
                 )
