@@ -22,10 +22,11 @@ def bot_info(bot: BotBase) -> dict[str, Any]:
     Read from the bot's ``last_info`` mapping (the tron searches: ``depth``, ``nodes``
     and ``value``, recorded as ``score``; an external program's report), else from
     ``last_depth``, ``last_score`` and ``last_nodes`` attributes (the isolation and
-    connect5 searches); only finite numbers are kept.  A score within
+    connect5 searches); only finite numbers are kept
+    (:func:`atlas.sim.records.clean_info`).  A score within
     :data:`~atlas.bots.search.MATE_BAND` of the bot's ``win_score`` adds ``mate``, the
-    plies to the forced end it saw (negative: its loss)
-    (:func:`atlas.sim.records.clean_info`).  The variation is ``last_info``'s ``pv``
+    plies to the forced end it saw (negative: its loss, :func:`mate_plies`).  The
+    variation is ``last_info``'s ``pv``
     (and ``pv_cut``), else ``last_pv``: game moves, which the record builder turns into
     JSON and bounds (:func:`atlas.sim.records.clean_pv`).  Bots that say nothing give
     ``{}``.
