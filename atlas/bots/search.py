@@ -327,7 +327,6 @@ class DeepeningBot(BotBase):
         if margin is not None:
             self.margin = margin
         self.max_depth = max_depth
-        self._warm = False
         self.last_depth = 0
         self.last_nodes = 0
         self.last_score = 0

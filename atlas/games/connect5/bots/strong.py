@@ -177,7 +177,6 @@ class StrongConnect5Bot(DeepeningBot):
         64 bits, else the array search; both without a map."""
         shape = getattr(game_map, "shape", None)
         kinds = (False, True) if shape is None else (int(shape[1]) * (int(shape[0]) + 1) <= 64,)
-        self._warm = True  # the warm-up's own moves do not start again
         for bits in kinds:
             if bits not in self._warmed:
                 self._warmed.add(bits)
@@ -201,7 +200,7 @@ class StrongConnect5Bot(DeepeningBot):
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> int:
         """Best column found by the deadline."""
-        if not self._warm:
+        if not self._warmed:
             self.start()
         self.forget()
         col = self._choose(state, player, deadline, True)

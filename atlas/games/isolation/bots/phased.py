@@ -489,11 +489,10 @@ class IsolationBot(DeepeningBot):
             kinds = [(variant, int(game_map.height), int(game_map.width))]
         else:
             kinds = [(v, 3, 3) for v in ("queen", "knight")]
-        self._warm = True  # the warm-up's own moves do not start again
         for kind in kinds:
             if kind in self._warmed:
                 continue
-            self._warmed.add(kind)
+            self._warmed.add(kind)  # first: the warm-up's own moves do not start again
             variant, rows, cols = kind
             for corner in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
                 self.move(warm_state(corner, variant, rows, cols), 0, clock() + 0.02)
@@ -539,7 +538,7 @@ class PhasedIsolationBot(IsolationBot):
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
         """The destination ``(row, col)`` chosen by the deadline."""
-        if not self._warm:
+        if not self._warmed:
             self.start()
         board = flat_board(state)
         stop = stop_time(deadline, self.margin)

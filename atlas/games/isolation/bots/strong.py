@@ -354,7 +354,7 @@ class StrongIsolationBot(IsolationBot):
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
         """The destination ``(row, col)`` chosen by the deadline."""
-        if not self._warm:
+        if not self._warmed:
             self.start()
         start = clock()
         board = flat_board(state)
