@@ -396,6 +396,22 @@ def test_no_info_line_for_a_watchdogs_answer():
     assert served.fallbacks == 1 and served.err.getvalue() == ""
 
 
+def _serve_strong(game: str, stdin: bytes) -> tuple[bytes, str]:
+    """``atlas bot GAME strong`` in memory on ``stdin`` (time enough to solve a tiny
+    board): what it answered and what it wrote on stderr."""
+    out, err = io.BytesIO(), io.StringIO()
+    serve_builtin_bot(
+        game,
+        "strong",
+        time_limit=600,
+        first_move_time=600,
+        stdin=io.BytesIO(stdin),
+        stdout=out,
+        stderr=err,
+    )
+    return out.getvalue(), err.getvalue()
+
+
 def test_served_strong_bots_report_lines_the_hosts_read_back():
     # isolation (JSON lines) and connect5 (GTP) on boards small enough to solve at once:
     # the line parses back with the protocol's own move reader, and its pv starts with
@@ -407,35 +423,19 @@ def test_served_strong_bots_report_lines_the_hosts_read_back():
     state = game.initial_state(parse_map(text, game="isolation", name="m"))
     start = {"type": "start", "game": "isolation", "seat": 0, "players": 2, "map": text}
     turn = {"type": "turn", "turn": 0, "seat": 0, "state": game.state_to_json(state)}
-    out, err = io.BytesIO(), io.StringIO()
-    serve_builtin_bot(
-        "isolation",
-        "strong",
-        time_limit=600,
-        first_move_time=600,
-        stdin=io.BytesIO("".join(json.dumps(m) + "\n" for m in (start, turn)).encode()),
-        stdout=out,
-        stderr=err,
+    out, err = _serve_strong(
+        "isolation", "".join(json.dumps(m) + "\n" for m in (start, turn)).encode()
     )
-    answer = json.loads(out.getvalue())["move"]
-    said = parse_info_line(err.getvalue().strip(), json.loads)
+    answer = json.loads(out)["move"]
+    said = parse_info_line(err.strip(), json.loads)
     assert said["pv"][0] == answer and said["depth"] >= 1 and "score" in said
-    # connect5: one empty cell a column in a 4x2 connect-3 corner of play
+    # connect5: connect-3 on a 4x3 board, black to play with two stones in column 1
     commands = (
         b"boardsize 4 3\ninarow 3\nclear_board\nplay black 1\nplay white 2\n"
         b"play black 1\nplay white 2\ngenmove black\nquit\n"
     )
-    out, err = io.BytesIO(), io.StringIO()
-    serve_builtin_bot(
-        "connect5",
-        "strong",
-        time_limit=600,
-        first_move_time=600,
-        stdin=io.BytesIO(commands),
-        stdout=out,
-        stderr=err,
-    )
-    replies = out.getvalue().decode().split("\n\n")
+    out, err = _serve_strong("connect5", commands)
+    replies = out.decode().split("\n\n")
     assert replies[7] == "= 1"  # black completes three in column 1
-    said = parse_info_line(err.getvalue().strip(), int)
+    said = parse_info_line(err.strip(), int)
     assert said["pv"][0] == 1 and said["mate"] == 1

@@ -37,6 +37,31 @@ def _flat(state, cells):
     return np.array([(r + 1) * s + c + 1 for r, c in cells], np.int64)
 
 
+def _random_board(seed, rows, cols, water_share, r, enemies):
+    """A board with random water (its corners land), the generator that drew it, and
+    ``elim`` (distance to the enemy outposts on ``enemies``, capped at ``r + 1``)."""
+    rng = np.random.default_rng(seed)
+    water = rng.random((rows, cols)) < water_share
+    for rc in ((0, 0), (0, cols - 1), (rows - 1, cols - 1), (rows - 1, 0)):
+        water[rc] = False
+    state = GAME.initial_state(GameMap("outpost", "g", water), {"r": r, "L": 1, "W": 1})
+    b = state.board
+    en = np.zeros(len(b.land_flat), np.int32)
+    l1_field(b.board_flat, b.stride, _flat(state, enemies), en, np.zeros(len(en), np.int32))
+    return rng, state, np.minimum(en, r + 1).astype(np.int32)
+
+
+def _win(board, elim, r, cell, won):
+    """Mark ``won`` the cells an outpost on ``cell`` wins: within ``r``, nearer than
+    the enemy (the plain count the greedy tests check against)."""
+    s = board.stride
+    r0, c0 = divmod(int(cell), s)
+    for x in np.flatnonzero(board.board_flat):
+        d = abs(x // s - r0) + abs(x % s - c0)
+        if d <= r and d < elim[x]:
+            won[x] = 1
+
+
 # --------------------------------------------------------------------------- kernels
 
 
@@ -113,18 +138,10 @@ def test_greedy_takes_the_best_gain_at_every_pick():
     # against a plain greedy that re-counts every candidate at every pick: the same
     # gains in the same order (keeping the gains up to date changes only the work),
     # ties to the earlier candidate
-    rng = np.random.default_rng(5)
-    water = rng.random((20, 20)) < 0.2
-    water[0, 0] = water[0, 19] = water[19, 19] = water[19, 0] = False
-    state = GAME.initial_state(GameMap("outpost", "g", water), {"r": 3, "L": 6, "W": 2})
+    rng, state, elim = _random_board(5, 20, 20, 0.2, 3, [(4, 15), (12, 3)])
     b = state.board
     size = len(b.land_flat)
     value = (b.board_flat != 0) * (1.0 + 2.0 * (b.land_flat == 0))
-    en = np.zeros(size, np.int32)
-    l1_field(
-        b.board_flat, b.stride, _flat(state, [(4, 15), (12, 3)]), en, np.zeros(size, np.int32)
-    )
-    elim = np.minimum(en, 4).astype(np.int32)
     cand = np.flatnonzero(b.land_flat).astype(np.int64)
     bonus = rng.integers(0, 3, len(cand)).astype(np.float64)
     won = np.zeros(size, np.uint8)
@@ -146,11 +163,7 @@ def test_greedy_takes_the_best_gain_at_every_pick():
         gains = np.array([gain(c, w) for c in cand]) + bonus
         assert gains[out[t]] == gains.max()
         assert out[t] == int(np.argmax(gains))  # the earliest of equal gains
-        r0, c0 = divmod(int(cand[out[t]]), s)
-        for x in np.flatnonzero(b.board_flat):
-            d = abs(x // s - r0) + abs(x % s - c0)
-            if d <= 3 and d < elim[x]:
-                w[x] = 1
+        _win(b, elim, 3, cand[out[t]], w)
     assert (w == won).all()
 
 
@@ -158,20 +171,13 @@ def test_greedy_takes_the_best_gain_at_every_pick():
 def test_gain_field_is_every_cells_diamond_gain(rows, cols, r):
     # the row-sum field against diamond_gain cell by cell: water, half-integer values,
     # enemies near the edges (elim from 0 to r + 1) and cells already won
-    rng = np.random.default_rng(rows * cols + r)
-    water = rng.random((rows, cols)) < 0.25
-    for rc in ((0, 0), (0, cols - 1), (rows - 1, cols - 1), (rows - 1, 0)):
-        water[rc] = False
-    state = GAME.initial_state(GameMap("outpost", "g", water), {"r": r, "L": 1, "W": 1})
+    enemies = [(0, cols // 2), (rows // 2, 0), (rows - 1, cols - 1)]
+    rng, state, elim = _random_board(rows * cols + r, rows, cols, 0.25, r, enemies)
     b = state.board
     size = len(b.land_flat)
     value = (
         (b.board_flat != 0) * (1.0 + 2.0 * (b.land_flat == 0)) * rng.choice([0.5, 1.0], size)
     )
-    en = np.zeros(size, np.int32)
-    enemy = _flat(state, [(0, cols // 2), (rows // 2, 0), (rows - 1, cols - 1)])
-    l1_field(b.board_flat, b.stride, enemy, en, np.zeros(size, np.int32))
-    elim = np.minimum(en, r + 1).astype(np.int32)
     won = (rng.random(size) < 0.3).astype(np.uint8)
     field = np.full(size, np.nan)
     gain_field(b.board_flat, b.stride, r, value, elim, won, field)
@@ -183,17 +189,11 @@ def test_gain_field_is_every_cells_diamond_gain(rows, cols, r):
 
 def test_greedy_from_cells_already_won_matches_recounting():
     # a wide radius (the bundled maps' r = 10) and coverage given on entry
-    rng = np.random.default_rng(11)
-    water = rng.random((30, 34)) < 0.15
-    water[0, 0] = water[0, 33] = water[29, 33] = water[29, 0] = False
-    state = GAME.initial_state(GameMap("outpost", "g", water), {"r": 10, "L": 1, "W": 1})
+    _, state, elim = _random_board(11, 30, 34, 0.15, 10, [(5, 28), (25, 6)])
     b = state.board
     s = b.stride
     size = len(b.land_flat)
     value = (b.board_flat != 0) * (1.0 + 6.0 * (b.land_flat == 0))
-    en = np.zeros(size, np.int32)
-    l1_field(b.board_flat, s, _flat(state, [(5, 28), (25, 6)]), en, np.zeros(size, np.int32))
-    elim = np.minimum(en, 11).astype(np.int32)
     cand = np.flatnonzero(b.land_flat).astype(np.int64)
     bonus = np.zeros(len(cand))
     won = np.zeros(size, np.uint8)
@@ -206,11 +206,7 @@ def test_greedy_from_cells_already_won_matches_recounting():
     for t in range(got):
         gains = np.array([diamond_gain(b.board_flat, s, 10, value, elim, w, c) for c in cand])
         assert out[t] == int(np.argmax(gains))
-        r0, c0 = divmod(int(cand[out[t]]), s)
-        for x in np.flatnonzero(b.board_flat):
-            d = abs(x // s - r0) + abs(x % s - c0)
-            if d <= 10 and d < elim[x]:
-                w[x] = 1
+        _win(b, elim, 10, cand[out[t]], w)
     assert (w == won).all()
 
 
