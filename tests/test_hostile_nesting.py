@@ -126,3 +126,62 @@ def test_a_param_option_nested_deep_is_a_usage_error_naming_it(tmp_path):
 
 def test_errors_are_atlas_errors():
     assert issubclass(PlanError, AtlasError) and issubclass(RecordError, AtlasError)
+
+
+def _depth_by_hand(data: bytes) -> int:
+    """:func:`atlas.limits.json_depth` written as the plain state machine it stands for:
+    brackets outside strings, a backslash in a string escapes the next byte, and an
+    unclosed string ends the count."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in data:
+        ch = chr(byte)
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    if in_string:  # the count stops where the unclosed string began
+        return _depth_by_hand(data[: _open_quote(data)])
+    return deepest
+
+
+def _open_quote(data: bytes) -> int:
+    """Where the string that is never closed begins."""
+    start, in_string, escaped = -1, False, False
+    for k, byte in enumerate(data):
+        ch = chr(byte)
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string, start = True, k
+    return start
+
+
+def test_json_depth_counts_brackets_outside_strings_as_a_state_machine_does():
+    import random
+
+    from atlas.limits import json_depth
+
+    rng = random.Random(34)
+    alphabet = b'[]{}"\\a,'
+    cases = [b"", b'"', b'\\"[', b'["\\\\"]', b'["\\"]"]', b'[[["]]]"]]]', b"]]]["]
+    cases += [
+        bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 60))) for _ in range(3000)
+    ]
+    for data in cases:
+        assert json_depth(data) == _depth_by_hand(data), data
