@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -16,6 +18,57 @@ def test_content_key_is_stable_and_order_free_for_dicts():
     # parts are delimited: moving text between parts changes the key
     assert content_key("ab", "c") != content_key("a", "bc")
     assert content_key(b"x") != content_key("x")
+
+
+#: Values of every kind a key is made of, and hostile ones: the fast encoder must write
+#: what json.dumps writes (True is not 1, 1.0 is not 1, a dict's int keys, a tuple).
+KEY_PARTS = [
+    "",
+    "plain",
+    'quote " backslash \\ newline \n tab \t nul \x00 del \x7f',
+    "é ü ∑ 🙂 \u2028 \ud800",
+    0,
+    -7,
+    10**40,
+    True,
+    False,
+    None,
+    1.0,
+    -0.0,
+    float("inf"),
+    float("nan"),
+    [],
+    (),
+    ["a", 1, None, [True, 2.5], {"b": 1, "a": "x"}],
+    ("t", ("u",)),
+    {},
+    {"b": [1, {"d": None, "c": "é"}], "a": 1},
+    {1: "int key", 2: "x"},
+    {"a": object.__name__, "x": Path("p")},
+]
+
+
+def test_content_key_writes_each_part_as_json_dumps_does():
+    from atlas.render.site.cache import _json_text
+
+    for part in KEY_PARTS:
+        expected = json.dumps(part, sort_keys=True, separators=(",", ":"), default=str)
+        assert _json_text(part) == expected, part
+        h = hashlib.sha256(b"j" + expected.encode("utf-8") + b"\0").hexdigest()
+        assert content_key(part) == h
+    assert content_key(True) != content_key(1) and content_key(1.0) != content_key(1)
+    assert content_key(["a", "b"]) == content_key(("a", "b"))  # JSON has one list
+
+
+def test_a_cache_entry_nested_too_deep_to_parse_is_a_miss(tmp_path):
+    cache = Cache(tmp_path / "c")
+    for k, raw in enumerate(
+        [b"[" * 100_000, b'{"a":' * 100_000, b"[" * 50_000 + b"]" * 50_000]
+    ):
+        key = content_key("deep", k)
+        cache.put_bytes("kind", key, raw)
+        assert cache.get_json("kind", key) is None
+    assert cache.hits == 0 and cache.misses == 3
 
 
 def test_cache_round_trip_counts_and_damage(tmp_path):

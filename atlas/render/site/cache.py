@@ -90,6 +90,33 @@ def code_version(kind: str | None = None) -> str:
     return digest(code_files(kind), pkg.parent, salt=str(kind))
 
 
+def _json_text(part: Any) -> str:
+    """``part`` as :func:`content_key` encodes it: JSON with sorted keys, no spaces,
+    anything else as its ``str``.  Strings, integers, ``None``, and lists and
+    string-keyed dicts of them are written here (the same text, without the encoder's
+    set-up: a site of many games keys each page with a dozen parts); the rest by
+    :func:`json.dumps`."""
+    kind = type(part)
+    if kind is str:
+        return _encode_string(part)
+    if kind is int:
+        return int.__repr__(part)
+    if part is None:
+        return "null"
+    if kind is list or kind is tuple:
+        return "[" + ",".join(map(_json_text, part)) + "]"
+    if kind is dict and all(type(k) is str for k in part):
+        return (
+            "{"
+            + ",".join(f"{_encode_string(k)}:{_json_text(part[k])}" for k in sorted(part))
+            + "}"
+        )
+    return json.dumps(part, sort_keys=True, separators=(",", ":"), default=str)
+
+
+_encode_string = json.encoder.encode_basestring_ascii  # what json.dumps writes for a str
+
+
 def content_key(*parts: Any) -> str:
     """A hex digest of ``parts`` (JSON-encoded with sorted keys; bytes hashed as is)."""
     h = hashlib.sha256()
@@ -99,18 +126,9 @@ def content_key(*parts: Any) -> str:
             h.update(part)
         else:
             h.update(b"j")
-            h.update(
-                json.dumps(part, sort_keys=True, separators=(",", ":"), default=str).encode(
-                    "utf-8"
-                )
-            )
+            h.update(_json_text(part).encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()
-
-
-#: Nesting of a cached JSON value at most (atlas's own values nest a few levels; the
-#: check keeps a damaged entry from reaching the decoder's recursion limit).
-_MAX_ENTRY_DEPTH = 256
 
 
 def check_cache_root(root: str | os.PathLike[str] | None) -> None:
@@ -227,13 +245,9 @@ class Cache:
         data = self.get_bytes(kind, key)
         if data is None:
             return None
-        from ...limits import json_depth
-
         try:  # a damaged entry, even one nested too deep to parse, is a miss
-            if json_depth(data) > _MAX_ENTRY_DEPTH:
-                raise ValueError("nested too deep")
             return json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             self.hits -= 1
             self.misses += 1
             return None
