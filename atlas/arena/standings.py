@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..sim.records import PlayerEntry, Record
@@ -372,13 +373,32 @@ def labels_of(entries: Iterable[PlayerEntry]) -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=256)
+def _params_items_text(items: tuple[tuple[str, type, Any], ...]) -> str:
+    return json.dumps({k: v for k, _, v in items}, sort_keys=True, default=str)
+
+
+#: Parameter values :func:`_params_text` remembers the text of (by type and value: a
+#: ``True`` is not a ``1``).
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _params_text(params: Mapping[str, Any]) -> str:
+    """``params`` as JSON with sorted keys (the games of a season share a few sets of
+    parameters: each is written once)."""
+    items = params.items()
+    if all(type(k) is str and type(v) in _SCALARS for k, v in items):
+        return _params_items_text(tuple(sorted((k, type(v), v) for k, v in items)))
+    return json.dumps(dict(params), sort_keys=True, default=str)
+
+
 def pair_key(record: Record) -> tuple[str, int, str, tuple[str, ...]]:
     """What the games of one seat-swapped pair (or one Outpost group's rotations) share:
     the map, the seed, the parameters and the players, in any seats."""
     return (
         record.map.hash,
         record.seed,
-        json.dumps(dict(record.params), sort_keys=True, default=str),
+        _params_text(record.params),
         tuple(sorted(p.identity for p in record.players)),
     )
 

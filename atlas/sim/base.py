@@ -333,6 +333,12 @@ _E = TypeVar("_E", bound=enum.Enum)
 
 def _word_of(kind: type[_E], what: str, word: _E | str) -> _E:
     """The member of ``kind`` for ``word``.  Else a ``ValueError`` naming the known words."""
+    if type(word) is kind:  # a member already (the common case: cheap, without kind())
+        return word
+    if type(word) is str:  # a word of a record: looked up as kind() would, faster
+        member = kind._value2member_map_.get(word)
+        if member is not None:
+            return member  # type: ignore[return-value]
     try:
         return kind(word)
     except ValueError:

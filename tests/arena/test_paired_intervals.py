@@ -9,6 +9,8 @@ atlas.arena.paired over the same groups."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -91,6 +93,22 @@ def test_pair_key_joins_swapped_seats_only():
     assert pair_key(game(4, (A, B), 0)) != pair_key(one)  # another seed
     assert pair_key(game(3, (A, B), 0, map_hash="x")) != pair_key(one)  # another map
     assert pair_key(game(3, (A, C), 0)) != pair_key(one)  # other players
+
+
+def test_pair_key_tells_parameters_apart_by_type_and_value():
+    def with_params(params):
+        return dataclasses.replace(game(3, (A, B), 0), params=params)
+
+    keys = [
+        pair_key(with_params(p))
+        for p in ({}, {"x": 1}, {"x": True}, {"x": 1.0}, {"x": "1"}, {"x": None}, {"x": [1]})
+    ]
+    assert len(set(keys)) == len(keys)
+    # the same parameters in any order, held in any mapping, are one key
+    assert pair_key(with_params({"a": 1, "b": None})) == pair_key(
+        with_params({"b": None, "a": 1})
+    )
+    assert pair_key(with_params({"x": [1]})) == pair_key(with_params({"x": [1]}))
 
 
 def test_a_lone_game_is_its_own_unit():

@@ -84,10 +84,11 @@ def load_records(
     from ...sim.records import record_from_bytes
 
     top = records_dir.resolve()
-    files: list[Path] = []
+    files: list[tuple[Path, str]] = []  # each file, and its path in records_dir
     for here, dirs, names in os.walk(records_dir, followlinks=False):
         # a temporary of a tournament still running (or killed) holds no record yet
         dirs[:] = sorted(d for d in dirs if temporary_mark(Path(here) / d) is None)
+        folder = os.path.relpath(here, records_dir)
         for name in sorted(names):
             if not (name.endswith(".json") or name.endswith(".json.gz")):
                 continue
@@ -102,7 +103,7 @@ def load_records(
             elif not p.is_file():
                 problems.append(f"record {p}: left out, not a regular file")
                 continue
-            files.append(p)
+            files.append((p, name if folder == "." else os.path.join(folder, name)))
     index_key = content_key("record-heads", version, str(top))
     seen: dict[str, Any] = {}
     known: dict[str, Any] = {}
@@ -113,8 +114,7 @@ def load_records(
     heads: dict[str, Any] = {}
     stats: dict[str, Any] = {}
     out = []
-    for p in files:
-        rel = os.path.relpath(p, records_dir)
+    for p, rel in files:
         try:
             st = os.stat(p)
             mark = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
