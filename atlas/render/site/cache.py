@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import json
 import os
+import secrets
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ __all__ = [
     "code_files",
     "CODE_PARTS",
     "CODE_EXCLUDED",
+    "KeptMapping",
 ]
 
 
@@ -255,3 +257,92 @@ class Cache:
     def put_json(self, kind: str, key: str, value: Any) -> None:
         """Store a JSON value."""
         self.put_bytes(kind, key, json.dumps(value, separators=(",", ":")).encode("utf-8"))
+
+
+class KeptMapping:
+    """A JSON object (text keys) kept in a :class:`Cache` between builds, that grows and
+    changes a little at a time: a season's index of its records or of its replays,
+    tens of megabytes read by every build.
+
+    It is stored as a base and a delta: what changed since the base (``set``) and the
+    keys gone.  While the delta stays small (:attr:`DELTA_SHARE` of the keys, or
+    :attr:`DELTA_MIN`) only the delta is written; then the whole mapping is written
+    again as a new base.  The base carries a random stamp and the delta names the stamp
+    of its base, so a delta is never read over another base (after a build that wrote a
+    base, the last delta is left unread until a delta replaces it).  Damage reads as an
+    empty mapping, a missing delta is no miss (:meth:`Cache.has`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> cache = Cache(tempfile.mkdtemp())
+    >>> kept = KeptMapping(cache, "index", "k" * 64)
+    >>> kept.load()
+    {}
+    >>> kept.save({"a": 1, "b": [2]})
+    >>> again = KeptMapping(cache, "index", "k" * 64)
+    >>> again.load()
+    {'a': 1, 'b': [2]}
+    >>> again.save({"a": 1, "c": 3})  # one key changed, one gone: the delta alone
+    >>> KeptMapping(cache, "index", "k" * 64).load()
+    {'a': 1, 'c': 3}
+    """
+
+    #: A delta of at most this share of the keys (or :attr:`DELTA_MIN` keys) is written
+    #: alone; a larger one is folded into a new base.
+    DELTA_SHARE = 0.05
+    DELTA_MIN = 500
+
+    def __init__(self, cache: Cache | None, kind: str, key: str) -> None:
+        self.cache = cache
+        self.kind = kind
+        self.key = key
+        self.delta_key = content_key("delta", key)
+        self.stamp: str | None = None
+        self.base: dict[str, Any] = {}
+        self.loaded: dict[str, Any] = {}
+
+    def load(self) -> dict[str, Any]:
+        """The mapping as the last :meth:`save` left it (a new dict), or ``{}``."""
+        if self.cache is None:
+            return {}
+        found = self.cache.get_json(self.kind, self.key)
+        if not (isinstance(found, dict) and isinstance(found.get("items"), dict)):
+            return {}
+        stamp = found.get("stamp")
+        self.stamp = stamp if isinstance(stamp, str) else None
+        self.base = found["items"]
+        self.loaded = dict(self.base)
+        has_delta = self.stamp is not None and self.cache.has(self.kind, self.delta_key)
+        delta = self.cache.get_json(self.kind, self.delta_key) if has_delta else None
+        if (
+            isinstance(delta, dict)
+            and delta.get("base") == self.stamp
+            and isinstance(delta.get("set"), dict)
+            and isinstance(delta.get("gone"), list)
+        ):
+            self.loaded.update(delta["set"])
+            for k in delta["gone"]:
+                if isinstance(k, str):
+                    self.loaded.pop(k, None)
+        return dict(self.loaded)
+
+    def save(self, items: dict[str, Any]) -> None:
+        """Keep ``items`` for the next build: nothing when they are what :meth:`load`
+        returned, the delta from the base when it is small, else a new base."""
+        if self.cache is None or items == self.loaded:
+            return
+        changed = {k: v for k, v in items.items() if self.base.get(k, _NONE) != v}
+        gone = [k for k in self.base if k not in items]
+        limit = max(self.DELTA_MIN, self.DELTA_SHARE * len(items))
+        if self.stamp is not None and len(changed) + len(gone) <= limit:
+            delta = {"base": self.stamp, "set": changed, "gone": gone}
+            self.cache.put_json(self.kind, self.delta_key, delta)
+        else:
+            self.stamp, self.base = secrets.token_hex(8), items
+            self.cache.put_json(self.kind, self.key, {"stamp": self.stamp, "items": items})
+        self.loaded = dict(items)
+
+
+#: A value no JSON holds (a key missing from the base is changed, whatever its value).
+_NONE = object()

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import located
 from ...maps import GameMap
-from ...sim.base import Outcome, Reason, Status
+from ...sim.base import Outcome, reason_of, status_of
 from ...sim.records import MapRef, PlayerEntry, SeatStatus
 from .cache import Cache
 from .output import SiteWriter
@@ -144,7 +144,9 @@ class RecordHead:
             "game": self.game,
             "map": [self.map.name, self.map.hash],
             "params": dict(self.params),
-            "players": [[p.name, p.kind, p.command, p.bot, p.digest] for p in self.players],
+            "players": [
+                [p.name, p.kind, p.command, p.bot, p.digest, p.effort] for p in self.players
+            ],
             "seed": self.seed,
             "turns": len(self.turns),
             "result": [r.winner, str(r.reason), list(r.scores), r.detail],
@@ -152,18 +154,38 @@ class RecordHead:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RecordHead:
-        """The head :meth:`to_json` wrote (from the build's own cache)."""
+    def from_json(
+        cls, data: Mapping[str, Any], shared: dict[Any, Any] | None = None
+    ) -> RecordHead:
+        """The head :meth:`to_json` wrote (from the build's own cache).
+
+        ``shared`` (a dict the caller keeps across calls) holds the parts already made:
+        the heads of a season share a few maps, players, results and statuses, and each
+        is made once (they are frozen values)."""
+        memo: dict[Any, Any] = {} if shared is None else shared
+
+        def once(kind: Any, *args: Any, types: tuple[type, ...] = ()) -> Any:
+            # by type and value: a score of 1 is not one of 1.0 (nor True), in print
+            key = (kind, args, tuple(map(type, args)), types)
+            made = memo.get(key)
+            if made is None:
+                made = memo[key] = kind(*args)
+            return made
+
         winner, reason, scores, detail = data["result"]
+        scores = tuple(scores)
+        result = once(
+            Outcome, winner, reason_of(reason), scores, detail, types=tuple(map(type, scores))
+        )
         return cls(
             data["game"],
-            MapRef(data["map"][0], data["map"][1], ""),
+            once(MapRef, data["map"][0], data["map"][1], ""),
             data["params"],
-            tuple(PlayerEntry(*p) for p in data["players"]),
+            tuple(once(PlayerEntry, *p) for p in data["players"]),
             data["seed"],
             TurnCount(data["turns"]),
-            Outcome(winner, Reason(reason), tuple(scores), detail),
-            tuple(SeatStatus(Status(st), turn, d) for st, turn, d in data["statuses"]),
+            result,
+            tuple(once(SeatStatus, status_of(st), turn, d) for st, turn, d in data["statuses"]),
         )
 
 

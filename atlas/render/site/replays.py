@@ -16,7 +16,7 @@ from ...errors import AtlasError
 from ...sim.registry import get_info
 from ..images import png_bytes
 from ..registry import render_of
-from .cache import content_key
+from .cache import KeptMapping, content_key
 from .entries import BuildContext, GameEntry, MapEntry, progress_bar
 from .sources import public_json
 
@@ -147,9 +147,10 @@ def render_games(
     # the meta data of every game of the last build, in one cache entry: a site of many
     # games reads one file here, not one per game (each game's own entry stays the
     # reference when the index lacks it)
-    index_key = content_key("replay-metas", ctx.version["replay"])
-    found = ctx.cache.get_json("replay-metas", index_key)
-    index: dict[str, Any] = found if isinstance(found, dict) else {}
+    kept = KeptMapping(
+        ctx.cache, "replay-metas", content_key("replay-metas", ctx.version["replay"])
+    )
+    index = kept.load()
     metas: dict[str, Any] = {}
     for e in entries:
         e.replay_key = content_key("replay", e.digest, ctx.version["replay"])
@@ -184,8 +185,7 @@ def render_games(
             gif, viewer, meta = res
             meta["record_bytes"] = len(_record_bytes(e.record))
             _keep_drawing(e, ctx, meta, gif, viewer, metas)
-    if metas != index:
-        ctx.cache.put_json("replay-metas", index_key, metas)
+    kept.save(metas)
     return problems
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...errors import AtlasError, PlanError, RecordError, located
 from ...fsutil import read_json_file, read_regular_file, read_toml_file, temporary_mark
-from .cache import Cache, content_key
+from .cache import Cache, KeptMapping, content_key
 from .entries import GameEntry, MapEntry, RecordHead
 from .pages import slugify
 
@@ -104,28 +104,32 @@ def load_records(
                 problems.append(f"record {p}: left out, not a regular file")
                 continue
             files.append((p, name if folder == "." else os.path.join(folder, name)))
+    # the index of the last build of this folder: heads by the bytes' SHA-256, files by
+    # their path in the folder (each a mapping kept as a base and a small delta)
     index_key = content_key("record-heads", version, str(top))
-    seen: dict[str, Any] = {}
-    known: dict[str, Any] = {}
-    if cache is not None:
-        found = cache.get_json("record-heads", index_key)
-        if isinstance(found, dict) and isinstance(found.get("heads"), dict):
-            seen, known = found["heads"], found.get("files") or {}
+    kept_heads = KeptMapping(cache, "record-heads", index_key)
+    kept_files = KeptMapping(cache, "record-heads", content_key("record-files", index_key))
+    seen, known = kept_heads.load(), kept_files.load()
     heads: dict[str, Any] = {}
     stats: dict[str, Any] = {}
+    shared: dict[Any, Any] = {}  # the parts the heads share (RecordHead.from_json)
     out = []
     for p, rel in files:
         try:
             st = os.stat(p)
             mark = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
             # a file as it was (same size, times and inode) is not even read again
-            sha = known[rel][4] if known.get(rel, [None])[:4] == mark else None
-            if sha is None or sha not in seen:
+            was = known.get(rel)
+            sha = was[4] if isinstance(was, list) and len(was) == 5 and was[:4] == mark else ""
+            sha = sha if isinstance(sha, str) else ""  # a damaged index reads the file
+            loaded = _from_index(seen.get(sha), str(p), shared) if sha else None
+            if loaded is None:
                 raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
                 sha = hashlib.sha256(raw).hexdigest()
-            if sha in seen:
-                head_json, digest = seen[sha]
-                out.append(LoadedRecord(str(p), RecordHead.from_json(head_json), digest))
+                loaded = _from_index(seen.get(sha), str(p), shared)
+            if loaded is not None:
+                out.append(loaded)
+                head_json, digest = seen[sha][0], loaded.digest
             else:
                 record = record_from_bytes(raw, p)
                 head = RecordHead.of(record)
@@ -141,9 +145,24 @@ def load_records(
             continue
         heads[sha] = [head_json, digest]
         stats[rel] = [*mark, sha]
-    if cache is not None and (heads != seen or stats != known):
-        cache.put_json("record-heads", index_key, {"heads": heads, "files": stats})
+    kept_heads.save(heads)
+    kept_files.save(stats)
     return out
+
+
+def _from_index(entry: Any, source: str, shared: dict[Any, Any]) -> LoadedRecord | None:
+    """The record ``source`` as the index's ``entry`` for its bytes has it (``[head,
+    content key]``), or None: no entry, or one the index's damage left unreadable
+    (the file is then read again)."""
+    if entry is None:
+        return None
+    try:
+        head_json, digest = entry
+        if not isinstance(digest, str):
+            return None
+        return LoadedRecord(source, RecordHead.from_json(head_json, shared), digest)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
 
 
 def shown_paths(roots: Sequence[Path]) -> Callable[[str], str]:

@@ -1,0 +1,212 @@
+"""The records folder's index in the build's cache (:func:`load_records`): a file read
+once, its head and content key kept between builds as a base and a small delta, and
+whatever the cache holds, the same records as a build without one."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+
+import pytest
+from render_helpers import TRON25, play_record
+
+from atlas.maps import parse_map
+from atlas.render.site import sources
+from atlas.render.site.cache import Cache, KeptMapping
+from atlas.render.site.entries import RecordHead
+from atlas.sim.records import PlayerEntry, save_record
+
+
+@pytest.fixture(scope="module")
+def games():
+    gm = parse_map(TRON25, game="tron", name="a")
+    return [play_record("tron", gm, seed=seed) for seed in range(8)]
+
+
+def _seen(found):
+    return [(Path(r.source).name, r.head, r.digest) for r in found]
+
+
+def _load(folder, cache=None):
+    problems: list[str] = []
+    found = sources.load_records(folder, problems, cache, "v1")
+    assert problems == []
+    return _seen(found)
+
+
+class Counting:
+    """Counts the records parsed and the index entries written."""
+
+    def __init__(self, monkeypatch):
+        self.parsed = 0
+        self.writes: list[str] = []
+        import atlas.sim.records as records  # load_records imports it when called
+
+        real = records.record_from_bytes
+
+        def parse(raw, path):
+            self.parsed += 1
+            return real(raw, path)
+
+        monkeypatch.setattr(records, "record_from_bytes", parse)
+        real_put = Cache.put_json
+
+        def put(cache, kind, key, value):
+            if kind == "record-heads":
+                self.writes.append("delta" if "base" in value else "base")
+            return real_put(cache, kind, key, value)
+
+        monkeypatch.setattr(Cache, "put_json", put)
+
+
+def test_a_head_comes_back_from_its_json_as_it_was(games):
+    rec = games[0]
+    players = (
+        PlayerEntry("apex", effort=100),
+        PlayerEntry("prog", "external", "./prog", None, "ab" * 32),
+    )
+    rec = dataclasses.replace(rec, players=players)
+    head = RecordHead.of(rec)
+    shared: dict = {}
+    again = RecordHead.from_json(json.loads(json.dumps(head.to_json())), shared)
+    assert again == head and again.players[0].effort == 100
+    # parts shared between heads keep their types: scores of 1 and of 1.0 print apart
+    data = head.to_json()
+    data["result"][2] = [1, 0]
+    ints = RecordHead.from_json(json.loads(json.dumps(data)), shared)
+    data["result"][2] = [1.0, 0.0]
+    floats = RecordHead.from_json(json.loads(json.dumps(data)), shared)
+    assert [type(s) for s in ints.result.scores] == [int, int]
+    assert [type(s) for s in floats.result.scores] == [float, float]
+
+
+def test_the_index_reads_each_file_once_and_writes_only_what_changed(
+    games, tmp_path, monkeypatch
+):
+    folder = tmp_path / "recs"
+    (folder / "sub").mkdir(parents=True)
+    for k, rec in enumerate(games[:5]):
+        save_record(rec, folder / ("sub" if k % 2 else "") / f"g{k}.json")
+    cache = Cache(tmp_path / "cache")
+    count = Counting(monkeypatch)
+    first = _load(folder, cache)
+    assert first == _load(folder) and count.parsed == 10  # with and without a cache
+    assert count.writes == ["base", "base"]  # the heads and the files
+
+    count.parsed, count.writes = 0, []
+    assert _load(folder, cache) == first
+    assert count.parsed == 0 and count.writes == []  # nothing read, nothing written
+
+    # three more games, one gone: a delta over the base, the base kept as it was
+    base = sorted((tmp_path / "cache" / "record-heads").rglob("*"))
+    base_bytes = {p: p.read_bytes() for p in base if p.is_file()}
+    for k, rec in enumerate(games[5:8]):
+        save_record(rec, folder / "sub" / f"new{k}.json")
+    (folder / "g0.json").unlink()
+    later = _load(folder, cache)
+    assert later == _load(folder)
+    assert {name for name, _, _ in later} == {"g1.json", "g2.json", "g3.json", "g4.json"} | {
+        f"new{k}.json" for k in range(3)
+    }
+    assert count.writes == ["delta", "delta"] and count.parsed == 3 + 7
+    assert all(p.read_bytes() == b for p, b in base_bytes.items())
+
+    # the delta is read over its base: nothing parsed, nothing written
+    count.parsed, count.writes = 0, []
+    assert _load(folder, cache) == later and count.parsed == 0 and count.writes == []
+
+    # a file rewritten with other bytes under its name is read again
+    save_record(games[0], folder / "sub" / "new0.json")
+    os.utime(folder / "sub" / "new0.json", ns=(1, 1))
+    count.parsed, count.writes = 0, []
+    assert _load(folder, cache) == _load(folder) and count.writes == ["delta", "delta"]
+
+
+def test_a_big_change_folds_the_delta_into_a_new_base(games, tmp_path, monkeypatch):
+    folder = tmp_path / "recs"
+    folder.mkdir()
+    save_record(games[0], folder / "g0.json")
+    cache = Cache(tmp_path / "cache")
+    count = Counting(monkeypatch)
+    _load(folder, cache)
+    monkeypatch.setattr(KeptMapping, "DELTA_MIN", 2)
+    monkeypatch.setattr(KeptMapping, "DELTA_SHARE", 0.0)
+    for k in range(1, 4):
+        save_record(games[k], folder / f"g{k}.json")
+    count.writes = []
+    assert _load(folder, cache) == _load(folder)
+    assert count.writes == ["base", "base"]  # three changes, more than a delta may hold
+    count.parsed, count.writes = 0, []
+    assert _load(folder, cache) == _load(folder) and count.writes == []
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"heads": [], "files": {}},
+        {"stamp": "s", "heads": {"x": 1}, "files": {"g0.json": [1, 2]}},
+        {"stamp": "s", "heads": {}, "files": {"g0.json": [0, 0, 0, 0, ["not", "a", "sha"]]}},
+        "the index as a string",
+    ],
+)
+def test_a_damaged_index_reads_the_files_again(games, tmp_path, damage):
+    folder = tmp_path / "recs"
+    folder.mkdir()
+    for k in range(3):
+        save_record(games[k], folder / f"g{k}.json")
+    cache = Cache(tmp_path / "cache")
+    good = _load(folder, cache)
+    for p in (tmp_path / "cache" / "record-heads").rglob("*"):
+        if p.is_file():
+            p.write_text(json.dumps(damage))
+    assert _load(folder, cache) == good
+    # entries that parse but hold nonsense for a file's own bytes
+    for p in (tmp_path / "cache" / "record-heads").rglob("*"):
+        if p.is_file():
+            data = json.loads(p.read_text())
+            if isinstance(data, dict) and isinstance(data.get("heads"), dict):
+                data["heads"] = {sha: [{"game": 1}, 5] for sha in data["heads"]}
+                p.write_text(json.dumps(data))
+    assert _load(folder, cache) == good
+
+
+def test_a_delta_over_another_base_is_not_read(tmp_path):
+    cache = Cache(tmp_path / "cache")
+    kept = KeptMapping(cache, "index", "k" * 64)
+    kept.save({"a": 1})
+    kept.save({"a": 1, "b": 2})  # a delta now names the base's stamp
+    assert KeptMapping(cache, "index", "k" * 64).load() == {"a": 1, "b": 2}
+    cache.put_json("index", "k" * 64, {"stamp": "other", "items": {"z": 0}})
+    assert KeptMapping(cache, "index", "k" * 64).load() == {"z": 0}
+    # damage reads as nothing; a value that is not an object keeps nothing either
+    for damage in (["items"], {"stamp": 1, "items": []}, "text"):
+        cache.put_json("index", "k" * 64, damage)
+        assert KeptMapping(cache, "index", "k" * 64).load() == {}
+
+
+def test_a_kept_mapping_writes_a_delta_until_it_grows_then_a_new_base(tmp_path, monkeypatch):
+    monkeypatch.setattr(KeptMapping, "DELTA_MIN", 3)
+    cache = Cache(tmp_path / "cache")
+    written = []
+    real_put = Cache.put_json
+    monkeypatch.setattr(
+        Cache,
+        "put_json",
+        lambda c, kind, key, value: (
+            written.append(sorted(value)) or real_put(c, kind, key, value)
+        ),
+    )
+    items: dict = {}
+    for k in range(8):
+        kept = KeptMapping(cache, "index", "k" * 64)
+        assert kept.load() == items
+        kept.save(items)  # unchanged: nothing written
+        items = {**items, f"key{k}": [k]}
+        if k == 2:  # a key of the base gone counts as a change
+            items.pop("key0")
+        kept.save(items)
+    assert KeptMapping(cache, "index", "k" * 64).load() == items
+    base, delta = ["items", "stamp"], ["base", "gone", "set"]
+    assert written == [base, delta, delta, base, delta, delta, delta, base]
