@@ -490,7 +490,8 @@ def standings(
             t[4] += record.result.scores[seat]
         comps = pairwise_comparisons(names, record.result.scores)
         duels.append(comps)
-        finishes.append(ranking_of(names, record.result.scores))
+        if multi:  # the finishing orders rate games of more seats only
+            finishes.append(ranking_of(names, record.result.scores))
         for a, b, s in comps:
             for x, y, v in ((a, b, s), (b, a, 1.0 - s)):
                 col = 0 if v == 1.0 else 1 if v == 0.5 else 2
@@ -498,10 +499,10 @@ def standings(
                 cell[col] += 1
                 if pairwise:
                     tally[x][1 + col] += 1
-    scores = _paired_scores(played, label, paired)
+    clusters = [pair_key(r) for r in played] if paired else None
+    scores = _paired_scores(played, label, clusters)
     names = sorted(tally)
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
-    clusters = [pair_key(r) for r in played] if paired else None
     if multi:
         rated = bootstrap_ratings(
             names, finishes, plackett_luce_fit, samples=refits, clusters=clusters
@@ -555,16 +556,17 @@ def standings(
 
 
 def _paired_scores(
-    played: Sequence[Record], label: Mapping[str, str], paired: bool
+    played: Sequence[Record], label: Mapping[str, str], clusters: Sequence[Any] | None
 ) -> dict[str, tuple[float, float, float]]:
     """Each player's score with its 95 % interval: its share of the points of its
     comparisons (:func:`~atlas.arena.rating.pairwise_comparisons`) in each group of
-    games that share :func:`pair_key` (each game alone when ``paired`` is false) is one
-    observation of :func:`~atlas.arena.paired.paired_interval`."""
+    games that share their ``clusters`` entry (their :func:`pair_key`; each game alone
+    when ``clusters`` is None) is one observation of
+    :func:`~atlas.arena.paired.paired_interval`."""
     groups: dict[str, dict[Any, list[float]]] = {}
     for k, record in enumerate(played):
         names = [label[p.identity] for p in record.players]
-        key = pair_key(record) if paired else k
+        key = k if clusters is None else clusters[k]
         got: dict[str, list[float]] = {}
         for a, b, share in pairwise_comparisons(names, record.result.scores):
             got.setdefault(a, []).append(share)
