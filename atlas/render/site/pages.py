@@ -625,8 +625,12 @@ def write_pages(
     def bot_pages(t: Any, games: Sequence[Any], where: str, **context: Any) -> None:
         """A page for each bot of the standings table ``t``, with its games of ``games``;
         ``context``: the table's ``game``, its ``event`` and the ``back`` link."""
+        played: dict[str, list[Any]] = {}  # each player's games, in order (one pass)
+        for e in games:
+            for name in dict.fromkeys(p.name for p in e.head.players):
+                played.setdefault(name, []).append(e)
         for row in t["rows"]:
-            mine = [e for e in games if row["name"] in [p.name for p in e.head.players]]
+            mine = played.get(row["name"], [])
             write(
                 f"bots/{row['slug']}.html",
                 "bot.html",
