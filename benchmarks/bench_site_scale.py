@@ -19,7 +19,7 @@ beside its target:
 
 Run from the repository root::
 
-    python benchmarks/bench_site_scale.py [--games 2000] [--jobs N] [--keep DIR] [--gifs WHICH]
+    python benchmarks/bench_site_scale.py [--games 2000] [--players 8] [--jobs N] [--keep DIR] [--gifs WHICH]
     python benchmarks/bench_site_scale.py --browser SITE   # the Chromium figures alone,
                                                          # of a site built before
 """
@@ -43,8 +43,14 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 # Chromium as the browser tests start it (needs the test extra: pip install -e '.[test]')
 from browser_helpers import ARGS, CHROMIUM  # noqa: E402
 
-#: Player names of the random movers (each game draws two, or four for Outpost).
-PLAYERS = [f"random{k}" for k in range(1, 9)]
+#: Players of the season by default: random movers (each game draws two of them).
+PLAYERS = 8
+
+
+def player_names(n: int) -> list[str]:
+    """The names of ``n`` random movers (``--players``: a 300-student course's season
+    has 300)."""
+    return [f"random{k}" for k in range(1, n + 1)]
 
 
 def _tron_map(k: int, rng: np.random.Generator) -> str:
@@ -60,8 +66,11 @@ def _tron_map(k: int, rng: np.random.Generator) -> str:
     return f"{n} {n}\n" + "\n".join("".join(row) for row in grid) + "\n"
 
 
-def generate(folder: Path, n_games: int, seed: int = 0) -> tuple[Path, Path]:
-    """Maps and ``n_games`` records of random games under ``folder``."""
+def generate(
+    folder: Path, n_games: int, seed: int = 0, players: int = PLAYERS
+) -> tuple[Path, Path]:
+    """Maps and ``n_games`` records of random games between ``players`` players under
+    ``folder``."""
     from atlas.maps import parse_map
     from atlas.sim import get_game
     from atlas.sim.records import RecordBuilder, save_record
@@ -87,13 +96,15 @@ def generate(folder: Path, n_games: int, seed: int = 0) -> tuple[Path, Path]:
     picks = rng.choice(len(games), size=n_games, p=weights / weights.sum())
     for i, pick in enumerate(picks):
         game, gm = games[int(pick)]
-        save_record(_play(get_game(game), gm, i, RecordBuilder), recs_dir / f"g{i:05d}.json")
+        save_record(
+            _play(get_game(game), gm, i, RecordBuilder, players), recs_dir / f"g{i:05d}.json"
+        )
     return maps_dir, recs_dir
 
 
-def _play(g, gm, seed: int, builder_cls):
+def _play(g, gm, seed: int, builder_cls, players: int = PLAYERS):
     rng = np.random.default_rng(seed)
-    names = list(rng.choice(PLAYERS, size=g.info.num_players, replace=False))
+    names = list(rng.choice(player_names(players), size=g.info.num_players, replace=False))
     state = g.initial_state(gm, None)
     b = builder_cls(g, gm, None, names, seed)
     while g.outcome(state) is None:
@@ -270,6 +281,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
     ap.add_argument(
+        "--players",
+        type=int,
+        default=PLAYERS,
+        help=f"players of the season (default {PLAYERS}; a 300-student course: 300)",
+    )
+    ap.add_argument(
         "--keep",
         help="build here and keep the site (default: a temporary folder, removed afterwards)",
     )
@@ -300,8 +317,14 @@ def main() -> None:
         import multiprocessing as mp
 
         with cf.ProcessPoolExecutor(1, mp_context=mp.get_context("spawn")) as pool:
-            maps_dir, recs_dir = pool.submit(generate, work / "input", args.games).result()
-        print(f"generated {args.games} games in {time.perf_counter() - t:.1f} s", flush=True)
+            maps_dir, recs_dir = pool.submit(
+                generate, work / "input", args.games, 0, args.players
+            ).result()
+        print(
+            f"generated {args.games} games of {args.players} players in "
+            f"{time.perf_counter() - t:.1f} s",
+            flush=True,
+        )
         site, cache = work / "site", work / "cache"
         shutil.rmtree(site, ignore_errors=True)
         shutil.rmtree(cache, ignore_errors=True)
@@ -363,7 +386,8 @@ def main() -> None:
         gm = read_map(maps_dir / "tron" / "room0.txt", game="tron")
         for k in range(10):
             save_record(
-                _play(get_game("tron"), gm, 10**6 + k, RecordBuilder), recs_dir / f"new{k}.json"
+                _play(get_game("tron"), gm, 10**6 + k, RecordBuilder, args.players),
+                recs_dir / f"new{k}.json",
             )
         t = time.perf_counter()
         r2 = build_site(maps_dir, site, **options)

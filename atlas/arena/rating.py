@@ -142,22 +142,31 @@ def bradley_terry(
 
 
 def _bt_newton(
-    games: np.ndarray, points: np.ndarray, prior: float, tol: float, max_iter: int
+    games: np.ndarray,
+    points: np.ndarray,
+    prior: float,
+    tol: float,
+    max_iter: int,
+    start: np.ndarray | None = None,
 ) -> np.ndarray:
     """The log-strengths ``theta`` that maximise the Bradley-Terry likelihood of
     ``games[i, j]`` comparisons between ``i`` and ``j`` in which ``i`` made
     ``points[i]`` points in all, with ``prior`` virtual draws against an anchor
     (``theta = 0``) each: Newton's method on the concave log-likelihood, each step
-    halved until the likelihood does not fall."""
+    halved until the likelihood does not fall, from ``start`` (default all 0: the
+    bootstrap starts its refits from the whole fit's)."""
     k = len(points)
     wins = points + 0.5 * prior
+    # the pairs that met (a season's 300 players meet a few of the others each)
+    ii, jj = np.nonzero(np.triu(games, 1))
+    met = games[ii, jj]
 
     def loglik(theta: np.ndarray) -> float:
-        pair = np.logaddexp(theta[:, None], theta[None, :])
+        pair = np.logaddexp(theta[ii], theta[jj])
         anchor = np.logaddexp(theta, 0.0)
-        return float(wins @ theta - 0.5 * np.sum(games * pair) - prior * np.sum(anchor))
+        return float(wins @ theta - met @ pair - prior * np.sum(anchor))
 
-    theta = np.zeros(k)
+    theta = np.zeros(k) if start is None else np.array(start, dtype=np.float64)
     best = loglik(theta)
     for _ in range(max_iter):
         p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
@@ -165,7 +174,7 @@ def _bt_newton(
         grad = wins - (games * p).sum(axis=1) - prior * q
         cross = games * p * p.T
         hess = cross - np.diag(cross.sum(axis=1) + prior * q * (1.0 - q))
-        step = np.linalg.lstsq(hess, -grad, rcond=None)[0]
+        step = _newton_step(hess, grad, prior)
         for _ in range(60):
             trial = theta + step
             if prior == 0.0:
@@ -178,6 +187,22 @@ def _bt_newton(
         if float(np.max(np.abs(step), initial=0.0)) <= tol:
             break
     return theta
+
+
+def _newton_step(hess: np.ndarray, grad: np.ndarray, prior: float) -> np.ndarray:
+    """The Newton step ``-hess^-1 grad``.  With a ``prior`` the Hessian is negative
+    definite, and an LU solve is ten times faster than least squares at 300 bots (a
+    course's season: the bootstrap solves thousands); without one it is singular along
+    the common shift of every strength, and least squares takes the smallest step."""
+    if prior > 0.0:
+        try:
+            step: np.ndarray = np.linalg.solve(hess, -grad)
+            if np.all(np.isfinite(step)):
+                return step
+        except np.linalg.LinAlgError:
+            pass
+    least: np.ndarray = np.linalg.lstsq(hess, -grad, rcond=None)[0]
+    return least
 
 
 def _elo(index: dict[str, int], g: np.ndarray) -> dict[str, float]:
@@ -309,7 +334,7 @@ def _pl_theta(
                 hess -= np.diag(wts @ p) - (p * wts[:, None]).T @ p
         # Newton step on the concave log-likelihood; without a prior it is flat along
         # the all-ones direction, so take the least-squares step and recentre
-        step = np.linalg.lstsq(hess, -grad, rcond=None)[0]
+        step = _newton_step(hess, grad, prior)
         theta = theta + step
         if prior == 0.0:
             theta -= theta.mean()
@@ -413,8 +438,7 @@ class DuelFit:
         i, j = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
         s, owner = arr[:, 2], arr[:, 3].astype(np.int64)
         flat_ij, flat_ji = i * k + j, j * k + i
-
-        def refit(counts: np.ndarray) -> np.ndarray:
+        def theta_of(counts: np.ndarray, start: np.ndarray | None) -> np.ndarray:
             w = counts[owner].astype(np.float64)
             played = np.bincount(flat_ij, w, minlength=k * k) + np.bincount(
                 flat_ji, w, minlength=k * k
@@ -422,8 +446,14 @@ class DuelFit:
             points = np.bincount(i, w * s, minlength=k) + np.bincount(
                 j, w * (1 - s), minlength=k
             )
-            theta = _bt_newton(played.reshape(k, k), points, 1.0, 1e-10, 10_000)
-            logs = theta / math.log(10.0)
+            return _bt_newton(played.reshape(k, k), points, 1.0, 1e-10, 10_000, start)
+
+        # every refit starts from the fit of every game once: fewer Newton steps, the
+        # same maximum (the likelihood is strictly concave with the prior)
+        whole = theta_of(np.ones(len(games), np.int64), None)
+
+        def refit(counts: np.ndarray) -> np.ndarray:
+            logs = theta_of(counts, whole) / math.log(10.0)
             out: np.ndarray = RATING_BASE + RATING_SCALE * (logs - logs.mean())
             return out
 
