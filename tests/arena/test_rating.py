@@ -168,3 +168,50 @@ def test_bootstrap_intervals_hold_the_fit_and_are_repeatable():
     assert one.high["a"] - one.low["a"] > 50  # ten games: a wide interval
     assert 0.8 < one.superiority("a", "b") <= 1.0
     assert one.superiority("a", "b") + one.superiority("b", "a") == pytest.approx(1.0)
+
+
+def _season(n_players: int, n_games: int, seed: int = 3):
+    """Random two-seat games between ``n_players`` players of spread strengths."""
+    rng = np.random.default_rng(seed)
+    names = [f"p{k}" for k in range(n_players)]
+    strength = rng.normal(0.0, 1.0, n_players)
+    games = []
+    for _ in range(n_games):
+        a, b = rng.choice(n_players, 2, replace=False)
+        win = rng.random() < 1.0 / (1.0 + math.exp(strength[b] - strength[a]))
+        games.append([(names[a], names[b], 1.0 if win else 0.0)])
+    return names, games
+
+
+def test_a_newton_step_solved_directly_is_the_least_squares_step():
+    from atlas.arena.rating import _newton_step
+
+    rng = np.random.default_rng(8)
+    for k in (2, 5, 40):
+        m = rng.normal(size=(k, k))
+        hess = -(m @ m.T) - k * np.eye(k)  # negative definite, as with a prior
+        grad = rng.normal(size=k)
+        lsq = np.linalg.lstsq(hess, -grad, rcond=None)[0]
+        assert np.allclose(_newton_step(hess, grad, 1.0), lsq, rtol=1e-10, atol=1e-12)
+    singular = np.array([[-1.0, 1.0], [1.0, -1.0]])  # no prior: the common shift is free
+    step = _newton_step(singular, np.array([1.0, -1.0]), 0.0)
+    assert step.sum() == pytest.approx(0.0) and step[0] == pytest.approx(0.5)
+
+
+def test_refits_started_from_the_whole_fit_reach_the_same_ratings(monkeypatch):
+    import atlas.arena.rating as rating
+
+    names, games = _season(60, 400)
+    warm = bootstrap_ratings(names, games, rating.duel_fit, samples=30)
+    real = rating._bt_newton
+    monkeypatch.setattr(
+        rating,
+        "_bt_newton",
+        lambda g, p, prior, tol, it, start=None: real(g, p, prior, tol, it),
+    )
+    cold = bootstrap_ratings(names, games, rating.duel_fit, samples=30)
+    assert np.allclose(warm.draws, cold.draws, atol=1e-6)
+    assert warm.low == pytest.approx(cold.low) and warm.high == pytest.approx(cold.high)
+    # and the whole fit is Bradley-Terry's, whichever way it is solved
+    whole = bradley_terry(names, [c for g in games for c in g])
+    assert all(warm.ratings[name] == pytest.approx(whole[name]) for name in names)

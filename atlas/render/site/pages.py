@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -142,7 +142,22 @@ def environment() -> Any:
     )
     env.filters["move"] = _move_text
     env.globals["game_links"] = game_links
+    env.globals["opponents_met"] = opponents_met
+    env.globals["h2h_max"] = H2H_MAX
     return env
+
+
+#: Players of a standings table up to which its page shows the head-to-head table
+#: (beyond, a course's season of 300 players would make it 90,000 cells: each player's
+#: page lists its own row, the opponents it met).
+H2H_MAX = 30
+
+
+def opponents_met(t: Mapping[str, Any], name: str) -> list[str]:
+    """The players of the standings table ``t`` (a page's, :func:`_page_table`) that
+    ``name`` met, in the table's order."""
+    row = t["h2h"].get(name, {})
+    return [b for b in t["names"] if b != name and sum(row.get(b, (0, 0, 0))) > 0]
 
 
 def game_links(root: str, games: Sequence[Any], result_text: Any = None) -> Any:

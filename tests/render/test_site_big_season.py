@@ -1,0 +1,105 @@
+"""A course's season: more players than a head-to-head matrix can show (issue 33's
+300-student round robin).  The standings page shows the ranking and says where the
+head-to-head results are; each player's page lists the opponents it met, with the
+results the games give."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from render_helpers import play_record
+
+from atlas.maps import parse_map
+from atlas.render.site import pages
+from atlas.render.site.build import build_site
+from atlas.sim.records import save_record
+
+SMALL = "7 5\n#######\n#1    #\n#     #\n#    2#\n#######\n"
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory):
+    """36 players, 60 games of random pairs on a small tron room."""
+    import numpy as np
+
+    tmp = tmp_path_factory.mktemp("season")
+    (tmp / "maps" / "tron").mkdir(parents=True)
+    (tmp / "maps" / "tron" / "room.txt").write_text(SMALL)
+    gm = parse_map(SMALL, game="tron", name="room")
+    rng = np.random.default_rng(5)
+    names = [f"student{k:02d}" for k in range(36)]
+    recs = tmp / "records"
+    recs.mkdir()
+    games = []
+    for seed in range(60):
+        a, b = rng.choice(len(names), 2, replace=False)
+        rec = play_record("tron", gm, seed=seed, players=(names[a], names[b]))
+        save_record(rec, recs / f"g{seed:02d}.json")
+        games.append(rec)
+    site = tmp / "site"
+    build_site(
+        tmp / "maps",
+        site,
+        records_dir=recs,
+        cache_dir=tmp / "cache",
+        tournament=False,
+        progress=False,
+        log=lambda m: None,
+    )
+    return site, games, names
+
+
+def test_the_standings_page_leaves_out_a_matrix_past_the_limit(season):
+    site, games, names = season
+    played = {p.name for rec in games for p in rec.players}
+    assert len(played) > pages.H2H_MAX
+    text = (site / "standings.html").read_text()
+    assert 'class="plain h2h"' not in text
+    n = len(played)
+    assert f"With {n} players the table would have {n * n} cells" in text
+
+
+def test_each_player_page_lists_the_opponents_it_met_with_their_results(season):
+    site, games, names = season
+    results: dict[str, Counter] = {}
+    for rec in games:
+        a, b = (p.name for p in rec.players)
+        w = rec.result.winner
+        for me, other, seat in ((a, b, 0), (b, a, 1)):
+            col = "d" if w is None else "w" if w == seat else "l"
+            results.setdefault(me, Counter())[(other, col)] += 1
+    checked = 0
+    for name in names:
+        page = site / "bots" / f"tron-{name}.html"
+        if name not in results:
+            continue
+        text = page.read_text()
+        section = text.split("Against each opponent", 1)[1].split("</table>", 1)[0]
+        rows = re.findall(
+            r'<tr><td><a href="[^"]+">([^<]+)</a></td><td class="num">(\d+)</td>'
+            r'<td class="num">(\d+)</td><td class="num">(\d+)</td></tr>',
+            section,
+        )
+        met = sorted({other for other, _ in results[name]})
+        assert sorted(r[0] for r in rows) == met
+        for other, wins, draws, losses in rows:
+            got = results[name]
+            assert (int(wins), int(draws), int(losses)) == (
+                got[(other, "w")],
+                got[(other, "d")],
+                got[(other, "l")],
+            )
+        checked += 1
+    assert checked >= 30
+
+
+def test_a_small_table_keeps_its_matrix():
+    t = {
+        "names": ["a", "b"],
+        "h2h": {"a": {"a": [0, 0, 0], "b": [1, 0, 0]}, "b": {"a": [0, 0, 1], "b": [0, 0, 0]}},
+    }
+    assert pages.opponents_met(t, "a") == ["b"]
+    t["h2h"]["a"]["b"] = [0, 0, 0]
+    assert pages.opponents_met(t, "a") == []
