@@ -19,7 +19,8 @@ beside its target:
 
 Run from the repository root::
 
-    python benchmarks/bench_site_scale.py [--games 2000] [--players 8] [--jobs N] [--keep DIR] [--gifs WHICH]
+    python benchmarks/bench_site_scale.py [--games 2000] [--players 8] [--jobs N]
+                                          [--keep DIR] [--gifs WHICH]
     python benchmarks/bench_site_scale.py --browser SITE   # the Chromium figures alone,
                                                          # of a site built before
 """
@@ -403,7 +404,9 @@ def main() -> None:
             f"warm build + 10 games: {warm:.1f} s ("
             + ", ".join(f"{k} {v:.1f} s" for k, v in r2.stages.items())
             + f"); {r2.files_written} files written, {r2.files_kept} kept as they were; "
-            f"changed besides the new games' own {len(own)} files: {', '.join(other)}",
+            f"changed besides the new games' own {len(own)} files: {len(other)}: "
+            + ", ".join(other[:20])
+            + (f" and {len(other) - 20} more" if len(other) > 20 else ""),
             flush=True,
         )
         untouched = [k for k in before if k in after and k not in changed]
