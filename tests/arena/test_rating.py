@@ -198,7 +198,7 @@ def test_a_newton_step_solved_directly_is_the_least_squares_step():
     assert step.sum() == pytest.approx(0.0) and step[0] == pytest.approx(0.5)
 
 
-def test_refits_started_from_the_whole_fit_reach_the_same_ratings(monkeypatch):
+def test_refits_started_from_the_whole_fit_and_its_chord_reach_the_same_ratings(monkeypatch):
     import atlas.arena.rating as rating
 
     names, games = _season(60, 400)
@@ -207,7 +207,7 @@ def test_refits_started_from_the_whole_fit_reach_the_same_ratings(monkeypatch):
     monkeypatch.setattr(
         rating,
         "_bt_newton",
-        lambda g, p, prior, tol, it, start=None: real(g, p, prior, tol, it),
+        lambda g, p, prior, tol, it, start=None, chord=None: real(g, p, prior, tol, it),
     )
     cold = bootstrap_ratings(names, games, rating.duel_fit, samples=30)
     assert np.allclose(warm.draws, cold.draws, atol=1e-6)
