@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from atlas.render.site.cache import CODE_PARTS, Cache, code_version, content_key
 
 
@@ -153,3 +155,22 @@ def test_page_modules_decide_no_cached_result():
     assert "sim/registry.py" in {"/".join(p.parts[-2:]) for p in code_files("analysis")}
     assert not any(p.name == "pages.py" for p in code_files("replay"))
     assert any(p.name == "pages.py" for p in code_files(None))
+
+
+def test_the_collector_is_paused_in_the_block_and_left_as_it_was():
+    import gc
+
+    from atlas.render.site.cache import collector_paused
+
+    was = gc.isenabled()
+    try:
+        for before in (True, False):
+            (gc.enable if before else gc.disable)()
+            with collector_paused():
+                assert not gc.isenabled()
+            assert gc.isenabled() == before
+            with pytest.raises(KeyError), collector_paused():
+                raise KeyError("an error in the block")
+            assert gc.isenabled() == before
+    finally:
+        (gc.enable if was else gc.disable)()
