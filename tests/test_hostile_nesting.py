@@ -131,7 +131,7 @@ def test_errors_are_atlas_errors():
 def _depth_by_hand(data: bytes) -> int:
     """:func:`atlas.limits.json_depth` written as the plain state machine it stands for:
     brackets outside strings, a backslash in a string escapes the next byte, and an
-    unclosed string ends the count."""
+    unclosed string ends the count (its brackets are inside it)."""
     depth = deepest = 0
     in_string = escaped = False
     for byte in data:
@@ -150,26 +150,7 @@ def _depth_by_hand(data: bytes) -> int:
             deepest = max(deepest, depth)
         elif ch in "]}":
             depth -= 1
-    if in_string:  # the count stops where the unclosed string began
-        return _depth_by_hand(data[: _open_quote(data)])
-    return deepest
-
-
-def _open_quote(data: bytes) -> int:
-    """Where the string that is never closed begins."""
-    start, in_string, escaped = -1, False, False
-    for k, byte in enumerate(data):
-        ch = chr(byte)
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string, start = True, k
-    return start
+    return deepest  # an unclosed string counts nothing after its quote
 
 
 def test_json_depth_counts_brackets_outside_strings_as_a_state_machine_does():

@@ -164,19 +164,15 @@ class RecordHead:
         is made once (they are frozen values)."""
         memo: dict[Any, Any] = {} if shared is None else shared
 
-        def once(kind: Any, *args: Any, types: tuple[type, ...] = ()) -> Any:
-            # by type and value: a score of 1 is not one of 1.0 (nor True), in print
-            key = (kind, args, tuple(map(type, args)), types)
+        def once(kind: Any, *args: Any) -> Any:
+            # by what prints: a score of 1 is not one of 1.0 (nor True)
+            key = (kind, repr(args))
             made = memo.get(key)
             if made is None:
                 made = memo[key] = kind(*args)
             return made
 
         winner, reason, scores, detail = data["result"]
-        scores = tuple(scores)
-        result = once(
-            Outcome, winner, reason_of(reason), scores, detail, types=tuple(map(type, scores))
-        )
         return cls(
             data["game"],
             once(MapRef, data["map"][0], data["map"][1], ""),
@@ -184,7 +180,7 @@ class RecordHead:
             tuple(once(PlayerEntry, *p) for p in data["players"]),
             data["seed"],
             TurnCount(data["turns"]),
-            result,
+            once(Outcome, winner, reason_of(reason), tuple(scores), detail),
             tuple(once(SeatStatus, status_of(st), turn, d) for st, turn, d in data["statuses"]),
         )
 

@@ -31,7 +31,7 @@ from ..gif import font_script
 from ..registry import render_of
 from ..svg import chamber_tree_svg
 from ..viewer import page_json
-from .cache import collector_paused, content_key
+from .cache import content_key
 
 __all__ = [
     "write_pages",
@@ -326,8 +326,7 @@ def standings(
         records = by_game.get(game, [])
         if not records:
             continue
-        with collector_paused():  # many small values, no cycles (cache.py)
-            table = table_of(records, samples=samples)
+        table = table_of(records, samples=samples)
         out[game] = _page_table(table, game, slugger)
     return out
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...errors import AtlasError, PlanError, RecordError, located
 from ...fsutil import read_json_file, read_regular_file, read_toml_file, temporary_mark
-from .cache import Cache, KeptMapping, collector_paused, content_key
+from .cache import Cache, KeptMapping, content_key
 from .entries import GameEntry, MapEntry, RecordHead
 from .pages import slugify
 
@@ -114,42 +114,37 @@ def load_records(
     stats: dict[str, Any] = {}
     shared: dict[Any, Any] = {}  # the parts the heads share (RecordHead.from_json)
     out = []
-    with collector_paused():  # a season's heads: many objects, no cycles
-        for p, rel in files:
-            try:
-                st = os.stat(p)
-                mark = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-                # a file as it was (same size, times and inode) is not even read again
-                was = known.get(rel)
-                sha = (
-                    was[4]
-                    if isinstance(was, list) and len(was) == 5 and was[:4] == mark
-                    else ""
-                )
-                sha = sha if isinstance(sha, str) else ""  # a damaged index reads the file
-                loaded = _from_index(seen.get(sha), str(p), shared) if sha else None
-                if loaded is None:
-                    raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
-                    sha = hashlib.sha256(raw).hexdigest()
-                    loaded = _from_index(seen.get(sha), str(p), shared)
-                if loaded is not None:
-                    out.append(loaded)
-                    head_json, digest = seen[sha][0], loaded.digest
-                else:
-                    record = record_from_bytes(raw, p)
-                    head = RecordHead.of(record)
-                    digest = content_key("record", public_json(record))
-                    head_json = head.to_json()
-                    whole = record if len(files) <= KEEP_WHOLE else None
-                    out.append(LoadedRecord(str(p), head, digest, whole))
-            except (RecordError, OSError) as exc:
-                if isinstance(exc, RecordError):
-                    problems.append("record " + located(p, exc.line, exc.reason))
-                else:
-                    problems.append(f"record {p}: cannot read file: {exc.strerror or exc}")
-                continue
-            heads[sha] = [head_json, digest]
-            stats[rel] = [*mark, sha]
+    for p, rel in files:
+        try:
+            st = os.stat(p)
+            mark = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+            # a file as it was (same size, times and inode) is not even read again
+            was = known.get(rel)
+            sha = was[4] if isinstance(was, list) and len(was) == 5 and was[:4] == mark else ""
+            sha = sha if isinstance(sha, str) else ""  # a damaged index reads the file
+            loaded = _from_index(seen.get(sha), str(p), shared) if sha else None
+            if loaded is None:
+                raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
+                sha = hashlib.sha256(raw).hexdigest()
+                loaded = _from_index(seen.get(sha), str(p), shared)
+            if loaded is not None:
+                out.append(loaded)
+                head_json, digest = seen[sha][0], loaded.digest
+            else:
+                record = record_from_bytes(raw, p)
+                head = RecordHead.of(record)
+                digest = content_key("record", public_json(record))
+                head_json = head.to_json()
+                whole = record if len(files) <= KEEP_WHOLE else None
+                out.append(LoadedRecord(str(p), head, digest, whole))
+        except (RecordError, OSError) as exc:
+            if isinstance(exc, RecordError):
+                problems.append("record " + located(p, exc.line, exc.reason))
+            else:
+                problems.append(f"record {p}: cannot read file: {exc.strerror or exc}")
+            continue
+        heads[sha] = [head_json, digest]
+        stats[rel] = [*mark, sha]
     kept_heads.save(heads)
     kept_files.save(stats)
     return out
