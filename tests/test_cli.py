@@ -539,3 +539,17 @@ def test_player_specs_of_every_form_are_accepted_and_bad_ones_refused(tron_map, 
     assert "unknown tron bot 'rando'" in err
     err = _usage_error(["play", "tron", str(tron_map), "cmd:", "random"], capsys)
     assert "empty command line" in err
+
+
+def test_a_wrong_number_of_bots_is_said_before_any_kernel_compiles(monkeypatch, capsys):
+    import atlas.arena.warm as warm
+
+    def compiling(*args, **kwargs):  # pragma: no cover - the bug this test guards
+        raise AssertionError("the bots were warmed before the seats were counted")
+
+    monkeypatch.setattr(warm, "warm_up_cold", compiling)
+    delta = str(resources.maps_dir() / "outpost" / "delta.txt")
+    err = _usage_error(["play", "outpost", delta, "planner", "balanced"], capsys)
+    assert "outpost is played by 4 bots, got 2" in err
+    err = _usage_error(["play", "outpost", delta, *["greedy"] * 4, "--effort", "1", "2"], capsys)
+    assert "effort" in err

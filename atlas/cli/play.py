@@ -64,10 +64,16 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
 
     params = common.game_params(args, fail)
     common.check_bots(args.game, args.bots, fail)
+    seats = get_info(args.game).num_players
+    if len(args.bots) != seats:  # said now, not after the bots' kernels compile
+        fail(f"{args.game} is played by {seats} bots, got {len(args.bots)}")
+    efforts = common.seat_efforts(
+        args.game, list(args.bots), args.effort, args.time is not None, fail
+    )
     if args.record:  # before the game is played
         check_output_path(args.record, ours=is_record_file, force=args.force)
     bot_runs = containments(
-        get_info(args.game).num_players,
+        seats,
         sandbox=args.sandbox,
         limits=args.limit,
         env=args.bot_env,
@@ -88,9 +94,7 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         seed=args.seed,
         time_limit=args.time if args.time is not None else 1.0,
         containment=bot_runs,
-        effort=common.seat_efforts(
-            args.game, list(args.bots), args.effort, args.time is not None, fail
-        ),
+        effort=efforts,
     )
     if args.record:
         save_record(record, args.record)
