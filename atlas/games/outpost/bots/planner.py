@@ -129,6 +129,10 @@ class PlannerConfig:
 
 _LOST = 1e7
 
+#: Land distance fields to targets kept from turn to turn, at most (a target's field
+#: depends on the land alone; a game's targets are a few hundred cells).
+FIELDS_KEPT = 1024
+
 
 class Outposts(NamedTuple):
     """Every outpost of a state: flat cells, empires, and each empire's first index."""
@@ -203,6 +207,8 @@ class PlannerOutpostBot(BotBase):
         self._land_cells = np.flatnonzero(b.land_flat).astype(np.int64)
         self._cell_value = (b.board_flat != 0).astype(np.float64)  # what the result counts
         self._prev_targets = np.zeros(0, np.int64)
+        # land distances to targets, kept from turn to turn (the land never changes)
+        self._fields: dict[int, np.ndarray] = {}
 
     def _arrays(self, state: Any) -> Outposts:
         stride = self._stride
@@ -261,7 +267,6 @@ class PlannerOutpostBot(BotBase):
         en_dist = np.zeros(len(b.land_flat), np.int32)
         l1_field(b.board_flat, stride, enemy, en_dist, self._queue)
         self._en_dist = en_dist
-        self._fields: dict[int, np.ndarray] = {}  # land distances to targets, this turn
         land, water = int(state.counts[player, 0]), int(state.counts[player, 1])
         fl = land / p.L if p.L else np.inf
         fw = water / p.W if p.W else np.inf
@@ -383,7 +388,9 @@ class PlannerOutpostBot(BotBase):
             known = self._fields.get(t)
             if known is None:
                 land_field(b.land_flat, stride, t, fields[j], self._queue)
-                self._fields[t] = fields[j]
+                if len(self._fields) >= FIELDS_KEPT:
+                    self._fields.clear()
+                self._fields[t] = fields[j].copy()
             else:
                 fields[j] = known
         rows = n + min(future, max(0, m - n))
