@@ -304,3 +304,42 @@ def test_a_new_folder_prunes_its_old_siblings(tmp_path, monkeypatch, own_folder)
     assert sorted(p.name for p in base.iterdir()) == sorted(
         [folder.name] + [p.name for p in old[: jit.KEEP_CACHES - 1]]
     )
+
+
+SAVER = r"""
+import sys
+from atlas.jit.load import load_numba, locked_cache_file_class
+folder, who, n, locked = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
+cls = locked_cache_file_class() if locked else load_numba().core.caching.IndexDataCacheFile
+f = cls(cache_path=folder, filename_base="kernel", source_stamp=("stamp", 1))
+for i in range(n):
+    f.save(f"{who}-{i}", f"code of {who}-{i}")
+"""
+
+
+def _save_at_once(folder, locked: bool, n: int = 60) -> dict[str, object]:
+    """Two processes saving ``n`` versions each of one kernel into ``folder`` at once;
+    what a third then loads for every version."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", SAVER, str(folder), who, str(n), "1" if locked else "0"],
+            env=env,
+        )
+        for who in ("a", "b")
+    ]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    from atlas.jit.load import locked_cache_file_class
+
+    f = locked_cache_file_class()(
+        cache_path=str(folder), filename_base="kernel", source_stamp=("stamp", 1)
+    )
+    return {f"{w}-{i}": f.load(f"{w}-{i}") for w in ("a", "b") for i in range(n)}
+
+
+def test_two_processes_saving_one_kernel_never_swap_their_code(tmp_path):
+    """Each version of a kernel saved while another process saves others loads as its
+    own code (numba's unlocked save numbers two versions alike: one is lost, and its
+    number's file may hold the other's code)."""
+    found = _save_at_once(tmp_path, locked=True)
+    assert found == {key: f"code of {key}" for key in found}

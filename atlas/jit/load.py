@@ -77,4 +77,74 @@ def make_dispatcher(func: Callable[..., Any], options: dict[str, Any]) -> Any:
     )
     if cache:
         dispatcher.enable_caching()
+        cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+        if cache_file is not None:  # numba's own layout; another keeps numba's saves
+            cache_file.__class__ = locked_cache_file_class()
     return dispatcher
+
+
+_LOCKED: Any = None
+#: The file beside numba's cached kernels that their saves lock (:func:`locked_save`).
+SAVE_LOCK = ".atlas-save.lock"
+
+
+def locked_cache_file_class() -> Any:
+    """numba's index-and-data cache file, with :func:`locked_save` as its ``save``.
+
+    numba's own ``save`` reads a kernel's index, numbers a new compiled version after
+    the ones listed and writes the index, then the data, with no lock.  Two processes
+    compiling two versions of one kernel at once (two games' searches built from one
+    builder, :func:`atlas.jit.built`) both take the same number: one version's entry is
+    lost and its data file holds the other's code, which a third process then loads
+    for it, silently (a build's isolation games changed from one cold build to the
+    next).  Saves under one lock, reading the index anew, never share a number."""
+    global _LOCKED
+    if _LOCKED is None:
+        base = load_numba().core.caching.IndexDataCacheFile
+
+        class LockedCacheFile(base):  # type: ignore[misc, valid-type]
+            save = locked_save
+
+        _LOCKED = LockedCacheFile
+    return _LOCKED
+
+
+def locked_save(self: Any, key: Any, data: Any) -> None:
+    """Save a compiled version of a kernel in numba's cache, under an exclusive lock of
+    the cache folder (``fcntl.flock`` of :data:`SAVE_LOCK`, where the system has it):
+    the index is read anew under the lock, a new version takes the first number no
+    entry uses, and its data is written before the index names it (a reader never
+    finds an entry whose data is not there)."""
+    import itertools
+    import os
+
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: numba's own save
+        fcntl = None
+    folder = self._cache_path
+    lock = None
+    try:
+        if fcntl is not None:
+            try:
+                lock = open(os.path.join(folder, SAVE_LOCK), "a+b")  # noqa: SIM115
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+            except OSError:  # a folder that takes no lock file: numba's order, unlocked
+                if lock is not None:
+                    lock.close()
+                lock = None
+        overloads = self._load_index()
+        name = overloads.get(key)
+        if name is not None:  # the same version compiled again: its file, rewritten
+            self._save_data(name, data)
+            return
+        taken = set(overloads.values())
+        name = next(
+            self._data_name(i) for i in itertools.count(1) if self._data_name(i) not in taken
+        )
+        self._save_data(name, data)
+        overloads[key] = name
+        self._save_index(overloads)
+    finally:
+        if lock is not None:
+            lock.close()  # closing releases the lock
