@@ -292,7 +292,8 @@ def _play(
         seated = [bot for bot in bots if bot is not None]
         for seat, bot in enumerate(seated):
             try:
-                bot.start(game_map, dict(builder.params), seat)
+                with _effort_of(bot):  # a start that searches, at the game's effort too
+                    bot.start(game_map, dict(builder.params), seat)
             except BaseException as exc:  # a bot that cannot start loses, the game goes on
                 _leave_or_stop(exc)
                 failed[seat] = (Status.CRASHED, 0, _failure_text(exc))
@@ -403,6 +404,19 @@ def _leave_or_stop(exc: BaseException) -> None:
         raise exc
 
 
+def _effort_of(bot: Any) -> Any:
+    """The searches' effort clock of a bot playing at fixed effort
+    (:func:`atlas.bots.search.effort_clock`), else a context that does nothing: a bot's
+    start (a warm-up search on its own tables, say) and its moves then read polls, not
+    the machine's time, and the game is the same on any machine."""
+    effort = int(getattr(bot, "effort", 0) or 0)
+    if effort <= 0:
+        return contextlib.nullcontext()
+    from ..bots.search import effort_clock  # the searches' module, only when needed
+
+    return effort_clock(effort)
+
+
 def _ask(
     game: Any,
     bot: BotBase,
@@ -418,13 +432,9 @@ def _ask(
     own = bot.cpu_seconds(rescan=rescan)
     clock: Callable[[], float | None] = meters.cpu if own is None else bot.cpu_seconds
     c0 = own if own is not None else meters.cpu()
-    effort = int(bot.effort)
-    fixed: Any = contextlib.nullcontext()
-    if effort > 0:  # a fixed effort: the clock decides nothing, not even lateness
-        from ..bots.search import effort_clock  # the searches' module, only when needed
-
+    fixed = _effort_of(bot)
+    if int(bot.effort) > 0:  # a fixed effort: the clock decides nothing, not even lateness
         judge = math.inf
-        fixed = effort_clock(effort)
     t0 = time.perf_counter()
     try:
         with fixed:

@@ -133,3 +133,42 @@ def test_the_clock_the_kernels_name_can_be_pickled():
     from atlas.bots import search
 
     assert pickle.loads(pickle.dumps(search._CLOCK)).processor is False
+
+
+class _SlowMachine:
+    """``time`` as a bot sees it on a very slow machine: every read of the wall clock
+    is a second later than the last (the rest of ``time`` as it is)."""
+
+    def __init__(self) -> None:
+        import time
+
+        self._time = time
+        self._now = time.perf_counter()
+
+    def perf_counter(self) -> float:
+        self._now += 1.0
+        return self._now
+
+    def __getattr__(self, name: str):
+        return getattr(self._time, name)
+
+
+@pytest.mark.parametrize("bots", [["strong", "phased"], ["phased", "strong"]])
+def test_a_fixed_effort_game_is_the_same_on_a_slow_machine(monkeypatch, bots):
+    """Every read of the clock a second apart changes nothing in a fixed-effort game,
+    its start included: the isolation bots' start searches the game's board as a
+    warm-up, on the strong bot's own transposition table, and runs at the game's
+    effort (the runner's effort clock), and the table's keys go with its entries."""
+    from atlas import resources
+    from atlas.bots import search
+    from atlas.maps import read_map
+
+    game_map = read_map(resources.maps_dir() / "isolation" / "knight7.txt", game="isolation")
+    efforts = bot_efforts("isolation")
+    effort = [efforts[b] for b in bots]
+    quick = play_game("isolation", game_map, bots, seed=0, effort=effort)
+    monkeypatch.setattr(search, "time", _SlowMachine())
+    slow = play_game("isolation", game_map, bots, seed=0, effort=effort)
+    assert _moves(slow) == _moves(quick)
+    assert [t.info for t in slow.turns] == [t.info for t in quick.turns]
+    assert slow.result == quick.result

@@ -345,8 +345,9 @@ class StrongIsolationBot(IsolationBot):
         """
         known = len(self._warmed)
         super().start(game_map, params, player)
-        if len(self._warmed) != known:  # the warm-up's entries go
+        if len(self._warmed) != known:  # the warm-up's entries go, keys and all
             self.tt.fill(0)
+            self.tt_key.fill(0)
         shape = getattr(game_map, "shape", None)
         if shape is not None:  # the keys of the game's board now rather than in a move
             self._zobrist(int(shape[0]) * int(shape[1]))
