@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
+import threading
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -22,6 +23,8 @@ __all__ = ["run_pool", "WorkerDied", "STOP_GRACE", "pool_context", "die_with_par
 
 #: Seconds a worker gets to end after ``SIGTERM`` before it is killed.
 STOP_GRACE = 0.5
+#: Seconds between looks at a pool's ``stop`` event (:func:`run_pool`).
+STOP_POLL = 0.2
 
 
 class WorkerDied(Exception):
@@ -114,12 +117,16 @@ def run_pool(
     workers: int,
     on_result: Callable[[int, Any], None],
     on_failure: Callable[[int, str], None],
+    stop: threading.Event | None = None,
 ) -> None:
-    """Run ``work(job)`` for every job on ``workers`` processes.
+    """Run ``work(job)`` for every job on ``workers`` processes, handed out in order.
 
     ``on_result(index, value)`` is called in this process as each job finishes (in the
-    order they finish); ``on_failure(index, reason)`` when ``work`` raised or its worker
-    died.  ``work`` must be a picklable module-level function.
+    order they finish; the worker has its next job by then, so a slow callback keeps
+    no worker waiting); ``on_failure(index, reason)`` when ``work`` raised or its
+    worker died.  ``work`` must be a picklable module-level function.  With ``stop``
+    (when the pool runs in a thread of its own), setting the event ends every worker
+    within about a second and returns, jobs unfinished.
     """
     ctx = pool_context()
     todo = list(range(len(jobs)))[::-1]
@@ -129,15 +136,14 @@ def run_pool(
             slots.append(_Slot(ctx, work))
         busy = 0
         while todo or busy:
-            for slot in slots:
-                if slot.job is None and todo:
-                    slot.job = todo.pop()
-                    try:
-                        slot.conn.send((slot.job, jobs[slot.job]))
-                    except (BrokenPipeError, OSError):
-                        pass  # the worker died already: seen below as dead
-                    busy += 1
-            ready = wait([s.conn for s in slots] + [s.proc.sentinel for s in slots])
+            if stop is not None and stop.is_set():
+                return
+            finished: list[tuple[bool, int, Any]] = []
+            busy += _hand_out(slots, todo, jobs)
+            ready = wait(
+                [s.conn for s in slots] + [s.proc.sentinel for s in slots],
+                timeout=None if stop is None else STOP_POLL,
+            )
             for k, slot in enumerate(list(slots)):
                 if slot.conn in ready:
                     try:
@@ -147,7 +153,7 @@ def run_pool(
                     else:
                         slot.job = None
                         busy -= 1
-                        (on_result if ok else on_failure)(index, value)
+                        finished.append((ok, index, value))
                         continue
                 if slot.proc.sentinel in ready or (slot.conn in ready and index is None):
                     slot.proc.join(STOP_GRACE)
@@ -158,8 +164,25 @@ def run_pool(
                         on_failure(slot.job, f"the worker playing it {_how(slot.proc)}")
                     slot.conn.close()
                     slots[k] = _Slot(ctx, work)
+            busy += _hand_out(slots, todo, jobs)  # the next jobs before the callbacks
+            for ok, index, value in finished:
+                (on_result if ok else on_failure)(index, value)
     finally:
         _stop_all(slots)
+
+
+def _hand_out(slots: list[_Slot], todo: list[int], jobs: Sequence[Any]) -> int:
+    """Send the next jobs of ``todo`` (a stack) to the idle workers; how many were sent."""
+    sent = 0
+    for slot in slots:
+        if slot.job is None and todo:
+            slot.job = todo.pop()
+            try:
+                slot.conn.send((slot.job, jobs[slot.job]))
+            except (BrokenPipeError, OSError):
+                pass  # the worker died already: seen as dead when it is waited for
+            sent += 1
+    return sent
 
 
 def _stop_all(slots: list[_Slot]) -> None:

@@ -64,6 +64,7 @@ from .replays import (
     feature_games,
     featured_game,
     gif_games,
+    predraw,
     publish_gifs,
     render_games,
     render_replay,
@@ -82,6 +83,7 @@ from .tournament import (
     finish_warm_up,
     plan_tournament,
     play_tournament,
+    start_early_games,
     start_warm_up,
     stop_warm_up,
 )
@@ -251,6 +253,8 @@ class Build:
     maps: list[MapEntry] = field(default_factory=list)
     plan: SiteTournament = field(default_factory=SiteTournament)
     warm: Any = None
+    #: The games of an effort build, playing since the maps stage (``EarlyGames``).
+    early: Any = None
     games: list[GameEntry] = field(default_factory=list)
     #: The published game of each of the plan's specs that was played, by index.
     plan_entries: dict[int, GameEntry] = field(default_factory=dict)
@@ -279,9 +283,13 @@ def read_maps(b: Build) -> None:
             fairness=o.fairness,
             effort=o.effort,
         )
-    # on a cluster each worker compiles what it plays; here the local workers warm up
+    # on a cluster each worker compiles what it plays; here the local workers warm the
+    # bots up while the maps are drawn, and at fixed effort go on to play at once
     local = o.scheduler is None and o.jobs != 1
-    b.warm = start_warm_up(b.plan, o.jobs) if b.plan.todo and local else None
+    if b.plan.todo and local and o.time_limit is None:
+        b.early = start_early_games(b.plan, o.jobs)
+    elif b.plan.todo and local:
+        b.warm = start_warm_up(b.plan, o.jobs)
     b.problems += analyse_maps(b.maps, b.ctx, jobs=o.jobs, scheduler=o.scheduler)
 
 
@@ -304,7 +312,10 @@ def collect_games(b: Build) -> None:
             cache=b.ctx.cache,
             progress=o.progress,
             problems=b.problems,
+            early=b.early,
+            meanwhile=lambda rec: predraw(rec, b.ctx),
         )
+        b.early = None
         played = sorted(b.plan.records.items())
         for origin, fair in (("tournament", False), (FAIRNESS_ORIGIN, True)):
             chosen = [(i, rec) for i, rec in played if (i in b.plan.fairness) == fair]
@@ -497,6 +508,8 @@ def build(options: BuildOptions) -> BuildResult:
                 stages[name], mark = now - mark, now
     except BaseException:
         stop_warm_up(b.warm)  # workers compiling are ended, not waited for
+        if b.early is not None:
+            b.early.stop()  # and so are workers playing
         raise
     finally:
         work.remove()  # the old site, swapped into it, goes with it

@@ -24,6 +24,7 @@ __all__ = [
     "render_replay",
     "gif_of",
     "render_games",
+    "predraw",
     "featured_game",
     "feature_games",
     "publish_gifs",
@@ -189,6 +190,35 @@ def render_games(
     return problems
 
 
+def predraw(record: Any, ctx: BuildContext) -> None:
+    """Draw a game the build has just played (its viewer data and meta data, no GIF)
+    into the cache, where :func:`render_games` finds it: what the build does while its
+    workers play the other games (:func:`atlas.render.site.tournament.play_tournament`).
+    A game whose drawing is cached already, or that cannot be drawn, is left for
+    :func:`render_games` to find or refuse."""
+    key = content_key(
+        "replay", content_key("record", public_json(record)), ctx.version["replay"]
+    )
+    if ctx.cache.has("meta", key):
+        return
+    res = _render_json(record, False)
+    if isinstance(res, str):
+        return
+    _, viewer, meta = res
+    meta["record_bytes"] = len(_record_bytes(record))
+    _store_drawing(ctx, key, meta, None, viewer)
+
+
+def _store_drawing(
+    ctx: BuildContext, key: str, meta: dict[str, Any], gif: bytes | None, viewer: dict[str, Any]
+) -> None:
+    """A game's drawing into the cache: its GIF when drawn, its viewer and meta data."""
+    if gif is not None:
+        ctx.cache.put_bytes("gif", key, gif)
+    ctx.cache.put_json("viewer", key, viewer)
+    ctx.cache.put_json("meta", key, meta)
+
+
 def _keep_drawing(
     e: GameEntry,
     ctx: BuildContext,
@@ -200,10 +230,7 @@ def _keep_drawing(
     """Store a game drawn in this process or sent back by a Dask worker (its GIF when
     drawn, its viewer data and meta data) in the cache, and publish it."""
     key = e.replay_key or ""
-    if gif is not None:
-        ctx.cache.put_bytes("gif", key, gif)
-    ctx.cache.put_json("viewer", key, viewer)
-    ctx.cache.put_json("meta", key, meta)
+    _store_drawing(ctx, key, meta, gif, viewer)
     e.meta, e.viewer = meta, viewer
     _attach(e, ctx)
     if gif is not None:

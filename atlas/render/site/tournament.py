@@ -13,7 +13,8 @@ the rest with :func:`atlas.arena.tournament.run_games`, dearest first
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,8 @@ __all__ = [
     "plan_tournament",
     "warm_bots",
     "start_warm_up",
+    "EarlyGames",
+    "start_early_games",
     "finish_warm_up",
     "play_tournament",
     "spec_json",
@@ -207,6 +210,85 @@ def stop_warm_up(warm: Any) -> None:
             proc.join(STOP_GRACE)
 
 
+class EarlyGames:
+    """The tournament of an effort build, played from the build's first second: one
+    pool of local workers (:func:`atlas.arena.pool.run_pool`, in a thread of its own)
+    that warms each game's bots (:func:`warm_bots`, the game dearest to compile first)
+    and then plays the games (:func:`~atlas.render.site.schedule.run_order`), while
+    this process reads, analyses and draws the maps.  No worker waits for another's
+    warm-up, as a separate warm-up stage would make it: a game at fixed effort makes
+    the same moves whenever its kernels compile, and the warm-ups come first so that
+    two workers seldom compile the same kernels.
+
+    ``results[j]`` is ``(True, record JSON)`` or ``(False, why)`` for ``todo[j]`` as
+    each game ends; :meth:`stop` ends the workers (an interrupt, a failed build)."""
+
+    def __init__(self, plan: SiteTournament, order: list[int], jobs: int) -> None:
+        import threading
+
+        from ...arena.pool import run_pool
+        from ...bots.registry import compile_seconds
+
+        games = sorted({spec.game for _, _, spec in plan.todo})
+        dear = sorted(games, key=lambda g: (-compile_seconds(g, plan.warm[g][2]), g))
+        self.warms = [("warm", g, *plan.warm[g]) for g in dear]
+        self.specs = [spec for _, _, spec in plan.todo]
+        self.results: dict[int, tuple[bool, Any]] = {}
+        self.error: BaseException | None = None
+        self._stop = threading.Event()
+        work = self.warms + [("game", plan.todo[j][2]) for j in order]
+        n = len(self.warms)
+
+        def keep(i: int, ok: bool, value: Any) -> None:
+            if i >= n:
+                self.results[order[i - n]] = (ok, value)
+
+        def run() -> None:
+            try:
+                run_pool(
+                    work,
+                    _early_job,
+                    jobs,
+                    lambda i, v: keep(i, True, v),
+                    lambda i, why: keep(i, False, why),
+                    stop=self._stop,
+                )
+            except BaseException as exc:  # told to the build when it waits
+                self.error = exc
+
+        self._thread = threading.Thread(target=run, name="atlas-games", daemon=True)
+        self._thread.start()
+
+    def wait(self, seconds: float) -> bool:
+        """Wait at most ``seconds`` for the games; whether they have all ended."""
+        self._thread.join(seconds)
+        return not self._thread.is_alive()
+
+    def stop(self) -> None:
+        """End the workers, games unfinished, and wait for the pool's thread."""
+        self._stop.set()
+        self._thread.join()
+
+
+def _early_job(job: tuple[Any, ...]) -> Any:
+    """A job of :class:`EarlyGames` in a worker: a game's warm-up, or a game."""
+    from ...arena.tournament import _run_json
+
+    if job[0] == "warm":
+        return warm_bots(*job[1:])
+    return _run_json(job[1])
+
+
+def start_early_games(plan: SiteTournament, jobs: int | None) -> EarlyGames | None:
+    """Start playing the games still to play (:class:`EarlyGames`) on ``jobs`` local
+    workers (default: one per core), or ``None`` with fewer than two workers."""
+    workers = jobs or os.cpu_count() or 1
+    if workers < 2 or not plan.todo:
+        return None
+    order = run_order([spec for _, _, spec in plan.todo], plan.cost)
+    return EarlyGames(plan, order, workers)
+
+
 def finish_warm_up(warm: Any) -> None:
     if warm is None:
         return
@@ -227,19 +309,26 @@ def play_tournament(
     progress: bool,
     problems: list[str],
     scheduler: str | None = None,
+    early: EarlyGames | None = None,
+    meanwhile: Callable[[Any], None] | None = None,
 ) -> list[Any]:
     """Records of the built-in tournament (played where the cache has none, on ``jobs``
-    local workers or the Dask ``scheduler``), in schedule order."""
+    local workers or the Dask ``scheduler``, or by ``early``, started already), in
+    schedule order.  With ``early``, ``meanwhile(record)`` is called on each game that
+    ends while others still play (the build draws it then)."""
     from ...arena import tournament as tour
 
     done = dict(plan.done)
     todo = plan.todo
     if todo:
-        order = run_order([spec for _, _, spec in todo], plan.cost)
-        todo = [todo[j] for j in order]
-        played = tour.run_games(
-            [spec for _, _, spec in todo], jobs=jobs, scheduler=scheduler, progress=progress
-        )
+        if early is not None:
+            played = _wait_early(early, progress, meanwhile)
+        else:
+            order = run_order([spec for _, _, spec in todo], plan.cost)
+            todo = [todo[j] for j in order]
+            played = tour.run_games(
+                [spec for _, _, spec in todo], jobs=jobs, scheduler=scheduler, progress=progress
+            )
         for (i, key, spec), rec in zip(todo, played):
             if tour.is_error(rec):  # not cached: the next build tries again
                 problems.append(
@@ -252,6 +341,49 @@ def play_tournament(
             done[i] = rec
     plan.records = done
     return [done[i] for i in sorted(done)]
+
+
+def _wait_early(
+    early: EarlyGames, progress: bool, meanwhile: Callable[[Any], None] | None
+) -> list[Any]:
+    """The records of ``early``'s games, in the order of the plan's ``todo``, once all
+    have ended (a bar counts them, those ended already included).  While games are
+    still playing, ``meanwhile(record)`` is called on each game that has ended (the
+    build draws it), in the order they end."""
+    from tqdm import tqdm
+
+    from ...arena.tournament import _from_json, error_record, is_error
+
+    specs = early.specs
+    records: dict[int, Any] = {}
+
+    def record(j: int) -> Any:
+        if j not in records:
+            ok, value = early.results.get(j, (False, "the game was not played"))
+            records[j] = _from_json(specs[j], value) if ok else error_record(specs[j], value)
+        return records[j]
+
+    bar = tqdm(
+        total=len(specs), file=sys.stderr, disable=not progress, unit="game", dynamic_ncols=True
+    )
+    try:
+        while True:
+            ended = early.wait(
+                0 if meanwhile is not None and len(records) < len(early.results) else 0.25
+            )
+            bar.update(len(early.results) - bar.n)
+            if ended:
+                break
+            fresh = [j for j in list(early.results) if j not in records]
+            if fresh and meanwhile is not None:
+                rec = record(fresh[0])
+                if not is_error(rec):
+                    meanwhile(rec)
+    finally:
+        bar.close()
+    if early.error is not None:
+        raise early.error
+    return [record(j) for j in range(len(specs))]
 
 
 def game_key(spec: Any, version: Mapping[str, str] | None = None) -> str:
