@@ -23,3 +23,16 @@ def game_or_die(spec):
     if spec.seed == 1:
         os.kill(os.getpid(), signal.SIGKILL)
     return run_game(spec).to_json()
+
+
+def spin(args):
+    """Write this worker's process id to ``args[1]`` once started, then keep the processor
+    busy ``args[0]`` seconds."""
+    from pathlib import Path
+
+    seconds, started = args
+    Path(started).write_text(str(os.getpid()))
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return seconds

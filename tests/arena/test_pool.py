@@ -140,3 +140,38 @@ def test_ctrl_c_exits_130_keeps_the_records_and_leaves_no_process(tmp_path):
 
 def test_sigterm_exits_143_keeps_the_records_and_leaves_no_process(tmp_path):
     _interrupted(tmp_path, signal.SIGTERM, 143, resume=False)
+
+
+def test_a_pool_in_a_thread_stops_when_told_and_ends_its_workers(tmp_path):
+    """The build plays its games in a thread (``atlas.render.site.tournament.EarlyGames``):
+    told to stop, the pool ends its workers mid-job and returns, the jobs unfinished."""
+    import threading
+
+    started = tmp_path / "started"
+    stop = threading.Event()
+    done, failed = {}, {}
+    jobs = [(60.0, str(started))] * 4
+    thread = threading.Thread(
+        target=run_pool,
+        args=(jobs, pool_jobs.spin, 2, done.__setitem__, failed.__setitem__),
+        kwargs={"stop": stop},
+    )
+    thread.start()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # until a worker is spinning
+        if started.exists() and started.read_text():
+            break
+        time.sleep(0.05)
+    assert started.read_text()
+    t0 = time.monotonic()
+    stop.set()
+    thread.join(30)
+    assert not thread.is_alive()
+    assert time.monotonic() - t0 < 20  # not the 60 s each job spins
+    assert done == {} and failed == {}
+    pid = int(started.read_text())
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][:1]
+    except OSError:
+        state = "gone"
+    assert state in ("gone", "Z")  # the spinning worker was ended

@@ -222,3 +222,35 @@ def test_with_both_lists_damaged_a_users_file_where_atlas_writes_is_not_replaced
     assert (out / "index.html").read_bytes() == index  # nothing proven, nothing replaced
     assert (out / "CNAME").is_file()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".atlas-tmp-")]
+
+
+def test_a_build_interrupted_while_its_games_play_ends_their_pool(tmp_path, monkeypatch):
+    """At fixed effort the games start with the build and play in a thread while the
+    maps are drawn (``EarlyGames``): an interrupt then ends the pool, workers and
+    thread, and the old site stays."""
+    import threading
+    import time
+
+    import atlas.render.site.build as site_build
+
+    def interrupted(*args, **kwargs):
+        pool = [t for t in threading.enumerate() if t.name == "atlas-games"]
+        assert pool  # the games were playing already
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(site_build, "analyse_maps", interrupted)
+    out = tmp_path / "site"
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        build_site(
+            _maps(tmp_path),
+            out,
+            cache_dir=tmp_path / "cache",
+            progress=False,
+            jobs=2,
+            games=2,
+            bots={"tron": ["random", "wallhugger", "chambers"]},
+        )
+    assert time.monotonic() - t0 < 30
+    assert not [t for t in threading.enumerate() if t.name == "atlas-games"]
+    assert not out.exists()  # nothing half-built was moved into place
