@@ -350,10 +350,12 @@ def _run(
     if bufs is None or bufs.shape[1] != b.land_flat.shape[0]:
         bufs = _local.bufs = np.zeros((7, b.land_flat.shape[0]), np.int32)
         bufs[6] = -1  # supply_core's clean state (marks 0, bucket heads -1), kept so
-    key_old = state.key_flat
+    # a writable copy: the kernels take it as they take the arrays they write, so that
+    # the ownership kernel compiles one version, not one for read-only arrays too
+    # (2 s of one core on a first run); 4 bytes a cell a turn
+    key_old = np.zeros(0, np.int32) if state.key_flat is None else state.key_flat.copy()
     src = state.key_src
-    if key_old is None:
-        key_old = _NO_KEY
+    if state.key_flat is None:
         src = _NO_SRC
     key = np.empty(b.land_flat.shape[0], np.int32)
     owner = np.empty_like(state.owner_flat)
