@@ -44,6 +44,7 @@ __all__ = [
     "simulate_plan",
     "robust_supply",
     "evaluate",
+    "evaluate_toward",
     "Lookahead",
     "Weighing",
     "step_toward",
@@ -481,3 +482,14 @@ def evaluate(board, weighing, cells, emps, starts):
         )
         total -= w.robust_w * ((b - a) - kept)
     return total
+
+
+@numba.njit(cache=True)
+def evaluate_toward(board, weighing, cells, emps, starts, fields, slot, a, progress):
+    """:func:`evaluate` less ``progress`` per step each of our outposts (``cells[a:]``,
+    as many as ``slot``) still has to walk to its target (``fields[slot[i]]``, land
+    distances): the planner's score of a candidate move, in one call."""
+    s = evaluate(board, weighing, cells, emps, starts)
+    for i in range(slot.shape[0]):
+        s -= progress * fields[slot[i], cells[a + i]]
+    return s

@@ -60,6 +60,7 @@ from .plan_kernels import (
     Weighing,
     assign,
     evaluate,
+    evaluate_toward,
     gain_field,
     greedy_from,
     l1_field,
@@ -467,10 +468,12 @@ class PlannerOutpostBot(BotBase):
         def score(pos: np.ndarray) -> float:
             nonlocal scored
             scored += 1
-            s = evaluate(self._board, plain, pos, emps, starts)
-            if fields is not None:
-                for i in range(n):
-                    s -= cfg.progress * fields[slot[i], pos[a + i]]
+            if fields is not None:  # the walks to the targets, in the same call
+                s = evaluate_toward(
+                    self._board, plain, pos, emps, starts, fields, slot, a, cfg.progress
+                )
+            else:
+                s = evaluate(self._board, plain, pos, emps, starts)
             if season_turn:
                 aff = _afford(int(counts[player, 0]), int(counts[player, 1]), p.L, p.W)
                 s += cfg.season_w * max(-3, min(aff - n, 1))
