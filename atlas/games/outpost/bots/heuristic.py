@@ -37,6 +37,7 @@ import numpy as np
 from ....bots.base import BotBase
 from ....bots.search import clock, stop_time
 from ....jit import numba
+from ..analysis.kernels import ownership_update
 from ..rules.kernels import Position, own, supplied
 
 __all__ = [
@@ -79,16 +80,26 @@ class Scoring(NamedTuple):
 @numba.njit(cache=True, _nrt=False)
 def _score(pos, h, cells, emps, starts, strict):
     """Score of the position for empire ``h.me`` (``_INVALID`` if strict and an own
-    outpost is cut off); see the module docstring."""
-    me, owner, counts = h.me, h.owner, h.counts
-    stride, r, homes = pos.stride, pos.r, pos.homes
-    own(pos, cells, emps, owner, pos.bufs[0], counts)
+    outpost is cut off); see the module docstring.  Leaves the position's ownership in
+    ``h.owner``, ``h.counts`` and its packed grid in ``pos.bufs[0]``, and the supply
+    lines' rows ``pos.bufs[3]`` and ``[6]`` clean, as :func:`_score_owned` takes them."""
+    stride = pos.stride
+    own(pos, cells, emps, h.owner, pos.bufs[0], h.counts)
     mark = pos.bufs[3]
     heads = pos.bufs[6]
     for i in range(mark.shape[0]):
         mark[i] = 0
     for i in range(min(mark.shape[0], mark.shape[0] // stride + stride)):
         heads[i] = -1
+    return _score_owned(pos, h, cells, emps, starts, strict)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _score_owned(pos, h, cells, emps, starts, strict):
+    """:func:`_score` of a position whose ownership ``h.owner``, ``h.counts`` holds
+    already, with the supply lines' rows clean (the supply search leaves them so)."""
+    me, owner, counts = h.me, h.owner, h.counts
+    stride, r, homes = pos.stride, pos.r, pos.homes
     a = starts[me]
     b = starts[me + 1]
     lost = (b - a) - supplied(pos, owner, me, cells, starts, h.alive)
@@ -153,11 +164,21 @@ def _score(pos, h, cells, emps, starts, strict):
 
 
 @numba.njit(cache=True, _nrt=False)
-def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline):
-    """Visit my outposts in ``order``; move each to its best safe step.  In place."""
+def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline, boxes):
+    """Visit my outposts in ``order``; move each to its best safe step.  In place.
+
+    The ownership is counted once; a candidate step changes it only in the box around
+    the outpost's two diamonds, recomputed there and put back after the score
+    (:func:`~atlas.games.outpost.analysis.ownership_update`, the engine's own update:
+    the same owners and counts as counting anew, at a box's cost, not the board's).
+    ``boxes`` is ``(1, 4)`` ``int64`` scratch."""
     stride = pos.stride
+    r = pos.r
+    rows = pos.land_flat.shape[0] // stride - 2
+    cols = stride - 2
     steps = (-stride, 1, stride, -1)
     base = _score(pos, h, cells, emps, starts, False)
+    packed = h.counts.shape[0] <= 8  # the update keeps the packed grid of <= 8 empires
     a = starts[h.me]
     hr = pos.homes[h.me] // stride
     hc = pos.homes[h.me] % stride
@@ -179,12 +200,48 @@ def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline):
             ):
                 continue
             cells[j] = dst
-            v = _score(pos, h, cells, emps, starts, True)
+            if packed:
+                _step_box(stride, rows, cols, r, src, dst, boxes)
+                _update(pos, h, cells, emps, boxes)
+                v = _score_owned(pos, h, cells, emps, starts, True)
+                cells[j] = src
+                _update(pos, h, cells, emps, boxes)  # the step taken back
+            else:
+                v = _score(pos, h, cells, emps, starts, True)
+                cells[j] = src
             if v > best:
                 best = v
                 best_cell = dst
         cells[j] = best_cell
+        if not packed:
+            _score(pos, h, cells, emps, starts, False)
+        elif best_cell != src:
+            _step_box(stride, rows, cols, r, src, best_cell, boxes)
+            _update(pos, h, cells, emps, boxes)
         base = best
+
+
+@numba.njit(cache=True, inline="always")
+def _step_box(stride, rows, cols, r, a, b, boxes):
+    """The bounding box of the diamonds around flat cells ``a`` and ``b``, clipped to
+    the board, into ``boxes[0]`` (first row, last row, first column, last column)."""
+    ar = a // stride
+    ac = a - ar * stride
+    br = b // stride
+    bc = b - br * stride
+    boxes[0, 0] = max(1, min(ar, br) - r)
+    boxes[0, 1] = min(rows, max(ar, br) + r)
+    boxes[0, 2] = max(1, min(ac, bc) - r)
+    boxes[0, 3] = min(cols, max(ac, bc) + r)
+
+
+@numba.njit(cache=True, inline="always")
+def _update(pos, h, cells, emps, boxes):
+    """The ownership of ``cells`` brought up to date in ``boxes`` (``h.owner``,
+    ``h.counts`` and the packed grid ``pos.bufs[0]``)."""
+    ownership_update(
+        pos.land_flat, pos.stride, pos.r, cells, emps, boxes, h.owner, pos.bufs[0], h.counts
+    )
 
 
 @numba.njit(cache=True)
@@ -351,7 +408,10 @@ class OutpostPlanner(BotBase):
         before = cells.copy()
         order = self.rng.permutation(n).astype(np.int64)
         guard = self._guard_radius(state, player)
-        _plan(pos, h, cells, emps, starts, order, guard, stop_time(deadline, self.margin))
+        boxes = np.zeros((1, 4), dtype=np.int64)
+        _plan(
+            pos, h, cells, emps, starts, order, guard, stop_time(deadline, self.margin), boxes
+        )
         return moved_steps(before, cells, int(starts[player]), n, pos.stride)
 
     def disband(self, state: Any, player: int) -> int:
