@@ -178,3 +178,11 @@ def test_every_bot_with_kernels_states_their_compile_time(game):
         assert bot.compile_seconds >= 0
         if name != "random":
             assert bot.compile_seconds > 0, (game, name)
+
+
+def test_bots_of_one_module_count_their_kernels_once():
+    one = compile_seconds("outpost", ["greedy"])
+    assert one > 0
+    assert compile_seconds("outpost", ["greedy", "balanced", "defender"]) == one
+    both = compile_seconds("outpost", ["greedy", "planner"])
+    assert both == one + compile_seconds("outpost", ["planner"]) > one

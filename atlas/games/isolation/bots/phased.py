@@ -526,9 +526,9 @@ class PhasedIsolationBot(IsolationBot):
     """
 
     name = "phased"
-    #: Seconds of one core to compile its kernels from an empty cache (estimated: 5 s
-    #: measured after the strong bot had compiled the kernels they share).
-    compile_seconds = 10.0
+    #: Seconds of one core to compile its kernels from an empty cache (measured alone, the
+    #: game's rules included: ``warm_bots`` of this bot only).
+    compile_seconds = 3.4
     margin = 0.03
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

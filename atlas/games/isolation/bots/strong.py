@@ -288,8 +288,9 @@ class StrongIsolationBot(IsolationBot):
     """
 
     name = "strong"
-    #: Seconds of one core to compile its kernels from an empty cache (measured).
-    compile_seconds = 29.0
+    #: Seconds of one core to compile its kernels from an empty cache (measured alone, the
+    #: game's rules included: ``warm_bots`` of this bot only).
+    compile_seconds = 5.2
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -325,15 +325,16 @@ class OutpostPlanner(BotBase):
 
     Notes
     -----
-    One score costs an ownership pass (a breadth-first search bounded by ``r`` from
-    every outpost) and one supply-line search; a turn costs ``5 n`` scores for ``n``
-    outposts.
+    A turn counts the ownership once (diamonds of radius ``r`` stamped from every
+    outpost); each of the ``4 n`` candidate steps of ``n`` outposts then recomputes it
+    in the box around the step's two diamonds, twice (the step, then taken back), and
+    searches the supply lines once.
     """
 
     name = "planner"
-    #: Seconds of one core to compile its kernels from an empty cache (estimated: 9.6 s
-    #: measured after the planner had compiled the kernels they share).
-    compile_seconds = 10.0
+    #: Seconds of one core to compile its kernels from an empty cache (measured alone, the
+    #: game's rules included: ``warm_bots`` of this bot only).
+    compile_seconds = 12.6
     mode = GREEDY
     #: Weight of the pull towards the scarce resource (per cell of distance).
     field_weight = 1.0

@@ -368,8 +368,9 @@ class ApexBot(FrontlineBot):
     """``frontline``'s evaluation and endgame in a search ordered by a move table."""
 
     name = "apex"
-    #: Seconds of one core to compile its kernels from an empty cache (measured).
-    compile_seconds = 20.0
+    #: Seconds of one core to compile its kernels from an empty cache (measured alone, the
+    #: game's rules included: ``warm_bots`` of this bot only).
+    compile_seconds = 8.4
     #: Value of a draw (collision, or both crashing) in the evaluation's units.
     draw = DRAW
     #: Evaluation parameters (:data:`EVAL`).

@@ -138,8 +138,9 @@ class FrontlineBot(TronBot):
     """Chamber/battlefront/parity evaluation in alpha-beta; exact-ish endgame filling."""
 
     name = "frontline"
-    #: Seconds of one core to compile its kernels from an empty cache (measured).
-    compile_seconds = 22.0
+    #: Seconds of one core to compile its kernels from an empty cache (measured alone, the
+    #: game's rules included: ``warm_bots`` of this bot only).
+    compile_seconds = 8.1
 
     def choose(self, grid: np.ndarray, me: int, opp: int, ws: Workspace, stop: float) -> int:
         if head_distance(grid, me, opp, ws.off, ws.ibuf) >= INF:
