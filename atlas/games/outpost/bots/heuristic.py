@@ -38,7 +38,7 @@ from ....bots.base import BotBase
 from ....bots.search import clock, stop_time
 from ....jit import numba
 from ..analysis.kernels import ownership_update
-from ..rules.kernels import Position, own, supplied
+from ..rules.kernels import Position, _box, own, supplied
 
 __all__ = [
     "GreedyOutpostBot",
@@ -201,7 +201,7 @@ def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline, boxes):
                 continue
             cells[j] = dst
             if packed:
-                _step_box(stride, rows, cols, r, src, dst, boxes)
+                _box(stride, rows, cols, r, src, dst, boxes, 0)
                 _update(pos, h, cells, emps, boxes)
                 v = _score_owned(pos, h, cells, emps, starts, True)
                 cells[j] = src
@@ -216,23 +216,9 @@ def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline, boxes):
         if not packed:
             _score(pos, h, cells, emps, starts, False)
         elif best_cell != src:
-            _step_box(stride, rows, cols, r, src, best_cell, boxes)
+            _box(stride, rows, cols, r, src, best_cell, boxes, 0)
             _update(pos, h, cells, emps, boxes)
         base = best
-
-
-@numba.njit(cache=True, inline="always")
-def _step_box(stride, rows, cols, r, a, b, boxes):
-    """The bounding box of the diamonds around flat cells ``a`` and ``b``, clipped to
-    the board, into ``boxes[0]`` (first row, last row, first column, last column)."""
-    ar = a // stride
-    ac = a - ar * stride
-    br = b // stride
-    bc = b - br * stride
-    boxes[0, 0] = max(1, min(ar, br) - r)
-    boxes[0, 1] = min(rows, max(ar, br) + r)
-    boxes[0, 2] = max(1, min(ac, bc) - r)
-    boxes[0, 3] = min(cols, max(ac, bc) + r)
 
 
 @numba.njit(cache=True, inline="always")
