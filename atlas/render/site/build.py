@@ -11,11 +11,15 @@ data to data, each result cached by content:
    and a gauntlet for the simpler ones, each bot at its default effort per move (the
    same games on any machine; the clock only with ``time_limit``), as each game's
    painter module plans it (:class:`atlas.render.painter.SitePlan`,
-   :func:`atlas.render.site.tournament.plan_tournament`), and start compiling the bots'
-   kernels in worker processes; analyse each map and draw its pictures while they do
+   :func:`atlas.render.site.tournament.plan_tournament`), and start the worker
+   processes: at fixed effort they warm the bots and play the games the cache lacks
+   at once (:class:`~atlas.render.site.tournament.EarlyGames`), by the clock they
+   only warm the bots; analyse each map and draw its pictures while they do
    (:func:`~atlas.render.site.analysis.analyse_maps`);
-2. ``warm-up``: wait for those workers;
-3. ``games``: play the tournament's games the cache lacks, and the maps' fairness
+2. ``warm-up``: by the clock, wait for the warm-up (nothing to wait for at fixed
+   effort);
+3. ``games``: play the tournament's games the cache lacks (at fixed effort, wait for
+   them, drawing each game that has ended meanwhile), and the maps' fairness
    games with ``--fairness N`` (:func:`~atlas.render.site.tournament.play_tournament`),
    and load the saved records given with ``--records`` and the organisers' folders
    given with ``--tournament`` (:mod:`atlas.render.site.sources`);

@@ -3,10 +3,13 @@
 :func:`plan_tournament` schedules each game's games
 (:func:`atlas.render.site.schedule.site_schedule` with the game's
 :class:`~atlas.render.painter.SitePlan`) and looks each one up in the build's cache;
-:func:`start_warm_up` makes every bot of the games still to play once, in worker
-processes, while the main process draws the maps (:func:`warm_bots`), so numba compiles
-each kernel into its cache once and no game pays for it; :func:`play_tournament` plays
-the rest with :func:`atlas.arena.tournament.run_games`, dearest first
+at fixed effort, :func:`start_early_games` starts the workers that warm the bots and
+play the games still to play, while the main process draws the maps
+(:class:`EarlyGames`); by the clock, :func:`start_warm_up` makes every bot of those
+games once, in worker processes, while the main process draws the maps
+(:func:`warm_bots`), so numba compiles each kernel into its cache once and no timed
+move pays for it, and :func:`play_tournament` then plays them with
+:func:`atlas.arena.tournament.run_games`.  Either way the games go dearest first
 (:func:`atlas.render.site.schedule.run_order`).
 """
 
