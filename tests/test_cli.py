@@ -551,5 +551,7 @@ def test_a_wrong_number_of_bots_is_said_before_any_kernel_compiles(monkeypatch, 
     delta = str(resources.maps_dir() / "outpost" / "delta.txt")
     err = _usage_error(["play", "outpost", delta, "planner", "balanced"], capsys)
     assert "outpost is played by 4 bots, got 2" in err
-    err = _usage_error(["play", "outpost", delta, *["greedy"] * 4, "--effort", "1", "2"], capsys)
+    err = _usage_error(
+        ["play", "outpost", delta, *["greedy"] * 4, "--effort", "1", "2"], capsys
+    )
     assert "effort" in err

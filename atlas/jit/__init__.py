@@ -38,9 +38,12 @@ own, keyed by atlas's version and a hash of every ``*.py`` file of the package
 (:func:`source_key`, through :func:`atlas.sources.digest`, as the site cache's code
 versions are): ``~/.cache/atlas/numba/<version>-<hash>`` (or under ``$XDG_CACHE_HOME``).
 Editing any module, or upgrading atlas, starts a fresh folder; older folders are pruned
-(:func:`prune_caches`).  :func:`load_numba` chooses the folder before it imports numba,
-and sets ``NUMBA_CACHE_DIR``: any process atlas starts after that (pool workers, Dask
-workers, served bots) inherits it, and one started before chooses the same folder.
+(:func:`prune_caches`).  Processes compiling at once save into it under a lock
+(:func:`atlas.jit.load.locked_save`): numba's own save numbers a new version without
+one, and two versions saved at once could swap their code.  :func:`load_numba` chooses
+the folder before it imports numba, and sets ``NUMBA_CACHE_DIR``: any process atlas
+starts after that (pool workers, Dask workers, served bots) inherits it, and one
+started before chooses the same folder.
 
 Kernel builders
 ---------------

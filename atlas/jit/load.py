@@ -118,6 +118,7 @@ def locked_save(self: Any, key: Any, data: Any) -> None:
     import itertools
     import os
 
+    fcntl: Any
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: numba's own save
