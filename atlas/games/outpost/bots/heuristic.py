@@ -170,15 +170,15 @@ def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline, boxes):
     The ownership is counted once; a candidate step changes it only in the box around
     the outpost's two diamonds, recomputed there and put back after the score
     (:func:`~atlas.games.outpost.analysis.ownership_update`, the engine's own update:
-    the same owners and counts as counting anew, at a box's cost, not the board's).
-    ``boxes`` is ``(1, 4)`` ``int64`` scratch."""
+    the same owners and counts as counting anew, at a box's cost, not the board's; it
+    keeps the packed grid of up to 8 empires, and Outpost has 4).  ``boxes`` is
+    ``(1, 4)`` ``int64`` scratch."""
     stride = pos.stride
     r = pos.r
     rows = pos.land_flat.shape[0] // stride - 2
     cols = stride - 2
     steps = (-stride, 1, stride, -1)
     base = _score(pos, h, cells, emps, starts, False)
-    packed = h.counts.shape[0] <= 8  # the update keeps the packed grid of <= 8 empires
     a = starts[h.me]
     hr = pos.homes[h.me] // stride
     hc = pos.homes[h.me] % stride
@@ -200,22 +200,16 @@ def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline, boxes):
             ):
                 continue
             cells[j] = dst
-            if packed:
-                _box(stride, rows, cols, r, src, dst, boxes, 0)
-                _update(pos, h, cells, emps, boxes)
-                v = _score_owned(pos, h, cells, emps, starts, True)
-                cells[j] = src
-                _update(pos, h, cells, emps, boxes)  # the step taken back
-            else:
-                v = _score(pos, h, cells, emps, starts, True)
-                cells[j] = src
+            _box(stride, rows, cols, r, src, dst, boxes, 0)
+            _update(pos, h, cells, emps, boxes)
+            v = _score_owned(pos, h, cells, emps, starts, True)
+            cells[j] = src
+            _update(pos, h, cells, emps, boxes)  # the step taken back
             if v > best:
                 best = v
                 best_cell = dst
         cells[j] = best_cell
-        if not packed:
-            _score(pos, h, cells, emps, starts, False)
-        elif best_cell != src:
+        if best_cell != src:
             _box(stride, rows, cols, r, src, best_cell, boxes, 0)
             _update(pos, h, cells, emps, boxes)
         base = best
