@@ -224,7 +224,8 @@ class EarlyGames:
     two workers seldom compile the same kernels.
 
     ``results[j]`` is ``(True, record JSON)`` or ``(False, why)`` for ``todo[j]`` as
-    each game ends; :meth:`stop` ends the workers (an interrupt, a failed build)."""
+    each game ends, and ``ended`` lists the ``j`` in the order they ended; :meth:`stop`
+    ends the workers (an interrupt, a failed build)."""
 
     def __init__(self, plan: SiteTournament, order: list[int], jobs: int) -> None:
         import threading
@@ -234,17 +235,19 @@ class EarlyGames:
 
         games = sorted({spec.game for _, _, spec in plan.todo})
         dear = sorted(games, key=lambda g: (-compile_seconds(g, plan.warm[g][2]), g))
-        self.warms = [("warm", g, *plan.warm[g]) for g in dear]
+        warms = [("warm", g, *plan.warm[g]) for g in dear]
         self.specs = [spec for _, _, spec in plan.todo]
         self.results: dict[int, tuple[bool, Any]] = {}
+        self.ended: list[int] = []
         self.error: BaseException | None = None
         self._stop = threading.Event()
-        work = self.warms + [("game", plan.todo[j][2]) for j in order]
-        n = len(self.warms)
+        work = warms + [("game", plan.todo[j][2]) for j in order]
+        n = len(warms)
 
         def keep(i: int, ok: bool, value: Any) -> None:
             if i >= n:
                 self.results[order[i - n]] = (ok, value)
+                self.ended.append(order[i - n])  # after its result: a reader finds it
 
         def run() -> None:
             try:
@@ -369,17 +372,17 @@ def _wait_early(
     bar = tqdm(
         total=len(specs), file=sys.stderr, disable=not progress, unit="game", dynamic_ncols=True
     )
+    drawn = 0  # games of early.ended handed to meanwhile
     try:
         while True:
-            ended = early.wait(
-                0 if meanwhile is not None and len(records) < len(early.results) else 0.25
-            )
-            bar.update(len(early.results) - bar.n)
-            if ended:
+            waiting = meanwhile is not None and drawn < len(early.ended)
+            over = early.wait(0 if waiting else 0.25)
+            bar.update(len(early.ended) - bar.n)
+            if over:
                 break
-            fresh = [j for j in list(early.results) if j not in records]
-            if fresh and meanwhile is not None:
-                rec = record(fresh[0])
+            if waiting and meanwhile is not None:
+                rec = record(early.ended[drawn])
+                drawn += 1
                 if not is_error(rec):
                     meanwhile(rec)
     finally:
