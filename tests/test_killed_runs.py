@@ -289,6 +289,38 @@ def test_a_build_killed_right_after_the_exchange_leaves_the_new_site_whole(work)
     _next_build_cleans_up(work, 2)
 
 
+def test_a_build_killed_half_way_through_an_update_in_place_is_undone(work):
+    """A big site is updated in place (the threshold lowered here): killed after a
+    few of its files were moved in, the site is neither old nor new; its temporary
+    holds the journal and the old files, and the next build puts them back first."""
+    before = _site_whole(work / "site")
+    (work / "maps" / "tron" / "room1.txt").write_text(ROOMS[1])
+    prelude = KILL_SELF + (
+        "from atlas.render.site import output, swap\n"
+        "output.IN_PLACE_FILES = 10\n"
+        "real = swap.os.replace\n"
+        "moved = []\n"
+        "def replace(src, dst):\n"
+        "    if '.atlas-tmp-site-' in str(src) and 'replaced' not in str(src):\n"
+        "        moved.append(dst)\n"
+        "        if len(moved) == 4:\n"
+        "            die()\n"
+        "    real(src, dst)\n"
+        "swap.os.replace = replace\n"
+    )
+    _killed_at(_run(work, BUILD, prelude))
+    (left,) = [p for p in _temporaries(work) if p.parent == work]
+    assert (left / "journal.json").is_file()
+    assert _files(work / "site") != before  # three new files in, the marker not yet
+    _only_marked_temporaries(work)
+    from atlas.fsutil import remove_stale_temporaries
+    from atlas.render.site.swap import recover_site
+
+    assert remove_stale_temporaries(work, "site", recover=recover_site) == [left]
+    assert _files(work / "site") == before
+    _next_build_cleans_up(work, 2)
+
+
 def test_a_build_killed_while_writing_a_cache_entry(work):
     (work / "maps" / "tron" / "room1.txt").write_text(ROOMS[1])
     prelude = KILL_SELF + (

@@ -53,6 +53,8 @@ def _versions(module) -> dict[str | None, str]:
         ("games/__init__.py", {"analysis", "game", "replay"}),  # the registry
         ("render/site/pages.py", set()),  # pages only: nothing cached is redone
         ("render/svg.py", set()),
+        ("render/site/swap.py", set()),  # how the site is put in place
+        ("render/site/build.py", set()),
         ("cli/play.py", set()),  # the command line decides no result
     ],
 )

@@ -39,7 +39,9 @@ The site is written to a marked temporary folder beside the target and moved int
 place at the end (:mod:`atlas.render.site.swap`), so a failed build leaves the previous
 site whole, and a killed one leaves only the temporary, which the next build removes;
 files that did not change are carried over as they were, times included
-(:mod:`atlas.render.site.output`).
+(:mod:`atlas.render.site.output`).  A big site (a season of thousands of games) is
+updated in place instead: only the files that changed go through the temporary, under a
+journal the next build undoes when a build was killed half-way.
 Cached results live in ``.atlas-cache/`` keyed by the content hash of their inputs and
 of the code (:func:`atlas.render.site.cache.code_version`).
 """
@@ -77,9 +79,11 @@ from .sources import event_void_rule, game_entries, load_event, load_records, sh
 from .swap import (
     SITE_MARKER,
     check_site_folder,
+    in_place_files,
     mark_site,
     move_into_place,
     recover_site,
+    update_in_place,
     written_list,
 )
 from .tournament import (
@@ -262,6 +266,9 @@ class Build:
     games: list[GameEntry] = field(default_factory=list)
     #: The published game of each of the plan's specs that was played, by index.
     plan_entries: dict[int, GameEntry] = field(default_factory=dict)
+    #: The previous site's files and marker, when the site is updated in place
+    #: (:func:`~atlas.render.site.swap.in_place_files`).
+    in_place: Any = None
 
 
 # --------------------------------------------------------------------------- stages
@@ -383,7 +390,11 @@ def write_site(b: Build) -> None:
     out = Path(b.options.out_dir)
     with writing_in(out, "the site"):
         mark_site(b.tmp, b.ctx.out.files)
-        move_into_place(b.tmp, out, b.tmp.parent / "old")
+        if b.in_place is None:
+            move_into_place(b.tmp, out, b.tmp.parent / "old")
+        else:
+            changed = [*b.ctx.out.changed, SITE_MARKER]
+            update_in_place(b.tmp, out, b.tmp.parent, b.ctx.out.files, changed, b.in_place)
 
 
 #: The stages of a build in order, each timed under its name (:attr:`BuildResult.stages`).
@@ -483,7 +494,9 @@ def build(options: BuildOptions) -> BuildResult:
     check_site_folder(out)  # before any work: atlas writes only where it may
     check_input_folders(options)
     check_cache_root(options.cache_dir)
-    distrust = _marker_problem(out)
+    # a big site is updated in place (its marker read once: 200,000 names in a season)
+    in_place = in_place_files(out)
+    distrust = None if in_place is not None else _marker_problem(out)
     cache = Cache(options.cache_dir)
     cache.remove_stale()
     version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
@@ -495,8 +508,10 @@ def build(options: BuildOptions) -> BuildResult:
         tmp = work.path / "site"
         tmp.mkdir(mode=default_mode(directory=True))
         os.chmod(tmp, default_mode(directory=True))
-    writer = SiteWriter(tmp, out if out.is_dir() else None, out)
+    listed = None if in_place is None else in_place[0]
+    writer = SiteWriter(tmp, out if out.is_dir() else None, out, in_place=listed)
     b = Build(options, tmp, BuildContext(writer, cache, version, options.progress))
+    b.in_place = in_place
     if distrust is not None:
         b.problems.append(distrust)
     try:

@@ -17,6 +17,7 @@ import gc
 import hashlib
 import itertools
 import json
+import math
 import os
 import secrets
 from collections.abc import Iterator
@@ -61,16 +62,20 @@ CODE_PARTS = {
     ),
 }
 #: Modules under those parts that decide no cached result: how the pages are written,
-#: where files go, which games are scheduled (a game's key holds its whole spec).
+#: where files go, which games are scheduled (a game's key holds its whole spec), the
+#: order of a build's stages and how its site is put in place, the live server.
 #: Editing them re-renders pages only (pages have their own version,
 #: :func:`atlas.render.site.pages.pages_version`).
 CODE_EXCLUDED = (
     "arena/fairness.py",
     "arena/paired.py",
+    "render/site/build.py",
     "render/site/fairness.py",
     "render/site/pages.py",
     "render/site/output.py",
     "render/site/schedule.py",
+    "render/site/serve.py",
+    "render/site/swap.py",
     "render/site/tournament.py",
     "render/svg.py",
 )
@@ -109,6 +114,10 @@ def _json_text(part: Any) -> str:
         return int.__repr__(part)
     if part is None:
         return "null"
+    if kind is bool:
+        return "true" if part else "false"
+    if kind is float and math.isfinite(part):
+        return float.__repr__(part)
     if kind is list or kind is tuple:
         return "[" + ",".join(map(_json_text, part)) + "]"
     if kind is dict and all(type(k) is str for k in part):
@@ -142,16 +151,25 @@ def collector_paused() -> Iterator[None]:
 
 
 def content_key(*parts: Any) -> str:
-    """A hex digest of ``parts`` (JSON-encoded with sorted keys; bytes hashed as is)."""
+    """A hex digest of ``parts`` (JSON-encoded with sorted keys; bytes hashed as is).
+
+    The digest is SHA-256 over each part's ``b"j"`` and JSON text (ASCII) or ``b"b"``
+    and bytes, each followed by a NUL; the texts are joined and hashed in one call (a
+    season's build keys 200,000 pages and records)."""
     h = hashlib.sha256()
+    text: list[str] = []
     for part in parts:
         if isinstance(part, bytes):
+            if text:
+                h.update("".join(text).encode("ascii"))
+                text = []
             h.update(b"b")
             h.update(part)
+            h.update(b"\0")
         else:
-            h.update(b"j")
-            h.update(_json_text(part).encode("utf-8"))
-        h.update(b"\0")
+            text.append("j" + _json_text(part) + "\0")
+    if text:
+        h.update("".join(text).encode("ascii"))
     return h.hexdigest()
 
 

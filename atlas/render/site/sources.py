@@ -84,26 +84,7 @@ def load_records(
     from ...sim.records import record_from_bytes
 
     top = records_dir.resolve()
-    files: list[tuple[Path, str]] = []  # each file, and its path in records_dir
-    for here, dirs, names in os.walk(records_dir, followlinks=False):
-        # a temporary of a tournament still running (or killed) holds no record yet
-        dirs[:] = sorted(d for d in dirs if temporary_mark(Path(here) / d) is None)
-        folder = os.path.relpath(here, records_dir)
-        for name in sorted(names):
-            if not (name.endswith(".json") or name.endswith(".json.gz")):
-                continue
-            p = Path(here) / name
-            if p.is_symlink():
-                target = p.resolve()
-                if not (target.is_file() and target.is_relative_to(top)):
-                    problems.append(
-                        f"record {p}: left out, a link that leads out of {records_dir}"
-                    )
-                    continue
-            elif not p.is_file():
-                problems.append(f"record {p}: left out, not a regular file")
-                continue
-            files.append((p, name if folder == "." else os.path.join(folder, name)))
+    files = _record_files(records_dir, top, problems)
     # the index of the last build of this folder: heads by the bytes' SHA-256, files by
     # their path in the folder (each a mapping kept as a base and a small delta)
     index_key = content_key("record-heads", version, str(top))
@@ -114,19 +95,19 @@ def load_records(
     stats: dict[str, Any] = {}
     shared: dict[Any, Any] = {}  # the parts the heads share (RecordHead.from_json)
     out = []
-    for p, rel in files:
+    for p, rel, st in files:
         try:
-            st = os.stat(p)
+            st = st or os.stat(p)  # a link's target, stat-ed here
             mark = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
             # a file as it was (same size, times and inode) is not even read again
             was = known.get(rel)
             sha = was[4] if isinstance(was, list) and len(was) == 5 and was[:4] == mark else ""
             sha = sha if isinstance(sha, str) else ""  # a damaged index reads the file
-            loaded = _from_index(seen.get(sha), str(p), shared) if sha else None
+            loaded = _from_index(seen.get(sha), p, shared) if sha else None
             if loaded is None:
                 raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
                 sha = hashlib.sha256(raw).hexdigest()
-                loaded = _from_index(seen.get(sha), str(p), shared)
+                loaded = _from_index(seen.get(sha), p, shared)
             if loaded is not None:
                 out.append(loaded)
                 head_json, digest = seen[sha][0], loaded.digest
@@ -136,7 +117,7 @@ def load_records(
                 digest = content_key("record", public_json(record))
                 head_json = head.to_json()
                 whole = record if len(files) <= KEEP_WHOLE else None
-                out.append(LoadedRecord(str(p), head, digest, whole))
+                out.append(LoadedRecord(p, head, digest, whole))
         except (RecordError, OSError) as exc:
             if isinstance(exc, RecordError):
                 problems.append("record " + located(p, exc.line, exc.reason))
@@ -147,6 +128,59 @@ def load_records(
         stats[rel] = [*mark, sha]
     kept_heads.save(heads)
     kept_files.save(stats)
+    return out
+
+
+def _record_files(
+    records_dir: Path, top: Path, problems: list[str]
+) -> list[tuple[str, str, os.stat_result | None]]:
+    """The record files under ``records_dir`` (``*.json``, ``*.json.gz``), each as
+    ``(path as the user names it, path in the folder, its stat)``: a folder's files by
+    name, then its folders' by name (as :func:`os.walk` goes), read with one listing
+    of each folder and no call per file but the stat (a season holds 100,000).  The
+    walk enters no link nor a temporary of a running tournament; a link is listed
+    without its stat (None) when it leads to a regular file inside ``top``; what is
+    left out is said in ``problems``."""
+    out: list[tuple[str, str, os.stat_result | None]] = []
+    todo = [(str(records_dir), "")]
+    while todo:
+        here, rel_here = todo.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        folders = []
+        for e in entries:
+            try:
+                is_dir = e.is_dir()
+            except OSError:
+                is_dir = False
+            rel = os.path.join(rel_here, e.name) if rel_here else e.name
+            if is_dir:
+                if not e.is_symlink() and temporary_mark(e.path) is None:
+                    # a temporary of a tournament still running (or killed) holds no
+                    # record yet
+                    folders.append((e.path, rel))
+                continue
+            if not (e.name.endswith(".json") or e.name.endswith(".json.gz")):
+                continue
+            if e.is_symlink():
+                target = Path(e.path).resolve()
+                if not (target.is_file() and target.is_relative_to(top)):
+                    problems.append(
+                        f"record {e.path}: left out, a link that leads out of {records_dir}"
+                    )
+                    continue
+                out.append((e.path, rel, None))
+            elif not e.is_file(follow_symlinks=False):
+                problems.append(f"record {e.path}: left out, not a regular file")
+            else:
+                try:
+                    out.append((e.path, rel, e.stat(follow_symlinks=False)))
+                except OSError as exc:
+                    problems.append(f"record {e.path}: cannot read file: {exc.strerror or exc}")
+        todo.extend(reversed(folders))
     return out
 
 

@@ -11,6 +11,15 @@ new one, whole; the old one, now inside the temporary, is removed with it.  Else
 the old site is first moved into the temporary (``old``), then the new one into place:
 a run killed between the two leaves the target missing, and the next build moves the
 old site back (:func:`recover_site`) before it removes the temporary.
+
+A big site (:data:`~atlas.render.site.output.IN_PLACE_FILES` files or more, as its
+marker lists them) is updated in place instead (:func:`update_in_place`): the temporary
+holds only the files that changed, and they are moved over the old ones at the end,
+each file old or new at every moment.  A journal in the temporary lists what the
+update replaces, adds and removes, and each old file is kept there until the update
+is done: a build that fails half-way puts the old files back at once, and one killed
+half-way leaves the journal, from which the next build puts them back
+(:func:`recover_site`) before anything else.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import ctypes
 import errno
 import json
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +44,8 @@ __all__ = [
     "move_into_place",
     "exchange",
     "recover_site",
+    "in_place_files",
+    "update_in_place",
 ]
 
 
@@ -214,11 +226,17 @@ def move_into_place(tmp: Path, out: Path, aside: Path | None = None) -> None:
 
 
 def recover_site(folder: Path, mark: dict[str, Any]) -> None:
-    """Move back the old site a killed build had moved into its temporary ``folder``
-    (``old``), when the site it was for is missing (the build died between the two
-    steps of a swap that could not exchange).  Called by
-    :func:`atlas.fsutil.remove_stale_temporaries` before it removes ``folder``."""
+    """Put back what a killed build had taken from its site into its temporary
+    ``folder``: the old files of an update in place cut short (its journal,
+    :func:`rollback`), or the old site moved aside (``old``) when the site it was for is
+    missing (the build died between the two steps of a swap that could not exchange).
+    Called by :func:`atlas.fsutil.remove_stale_temporaries` before it removes
+    ``folder``."""
     target = folder.parent / str(mark.get("target", ""))
+    if mark.get("purpose") == "site" and mark.get("target") and (folder / JOURNAL).is_file():
+        if target.is_dir() and not target.is_symlink():
+            rollback(folder, target)
+        return
     old = folder / "old"
     if (
         mark.get("purpose") == "site"
@@ -230,3 +248,217 @@ def recover_site(folder: Path, mark: dict[str, Any]) -> None:
         and (old / SITE_MARKER).is_file()
     ):
         os.replace(old, target)
+
+
+#: The journal of an update in place, in the build's temporary; its old files beside it.
+JOURNAL = "journal.json"
+#: Where an update in place keeps the old files it replaces or removes until it is done.
+OLD_FILES = "replaced"
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    """The inode, modification time and size of ``path``, or None: a site's marker is
+    replaced by each build, so a different signature means another build was here."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+def in_place_files(out: Path) -> tuple[frozenset[str], tuple[int, int, int] | None] | None:
+    """The files atlas wrote in the site ``out`` and its marker's signature, when the
+    site is updated in place (:func:`update_in_place`): a sound marker listing at least
+    :data:`~atlas.render.site.output.IN_PLACE_FILES` files.  None otherwise (a new, small
+    or distrusted site is written whole and swapped in)."""
+    from .output import IN_PLACE_FILES
+
+    if not out.is_dir() or out.is_symlink():
+        return None
+    signature = _signature(out / SITE_MARKER)
+    listed, _ = written_list(out)
+    if listed is None or len(listed) < IN_PLACE_FILES:
+        return None
+    return listed, signature
+
+
+def _check_path(out: Path, rel: str, mine: frozenset[str], clash: list[str]) -> None:
+    """Add ``rel`` to ``clash`` when the site ``out`` holds at its path, or on the way to
+    it, what atlas did not write there: a file not on the marker's list, a folder or a
+    link where the file goes, a file or a link where a folder goes."""
+    parts = rel.split(os.sep)
+    here = out
+    for depth, part in enumerate(parts):
+        here = here / part
+        try:
+            st = os.lstat(here)
+        except FileNotFoundError:
+            return
+        last = depth == len(parts) - 1
+        if not last and not stat.S_ISDIR(st.st_mode):
+            clash.append(os.sep.join(parts[: depth + 1]))
+            return
+        if last and (not stat.S_ISREG(st.st_mode) or rel not in mine):
+            clash.append(rel)
+
+
+def update_in_place(
+    tmp: Path,
+    out: Path,
+    work: Path,
+    files: Sequence[str],
+    changed: Sequence[str],
+    seen: tuple[frozenset[str], tuple[int, int, int] | None],
+) -> None:
+    """Move the files ``changed`` from ``tmp`` over the site ``out`` and take out the
+    files atlas wrote there before that the new site no longer has (``files`` are all
+    of the new site's, its marker written into ``tmp`` last); the user's files stay.
+
+    ``seen`` is :func:`in_place_files` of ``out`` when the build began.  The update
+    holds the lock of ``out``; its journal and the old files go into ``work`` (the
+    build's temporary), and a failure puts the old files back before it raises.
+
+    Raises
+    ------
+    OutputFolderError
+        Another build changed the site meanwhile, or the site holds what atlas did not
+        write where the new site puts a file (nothing is changed then).
+    """
+    mine, signature = seen
+    with _locked(out):
+        if _signature(out / SITE_MARKER) != signature:
+            raise OutputFolderError(
+                f"{out}: another build changed the site while this one ran; nothing of "
+                "this build was put in place (build again)"
+            )
+        new = set(files) | {SITE_MARKER}
+        order = [f for f in changed if f != SITE_MARKER] + [SITE_MARKER]
+        clash: list[str] = []
+        for rel in order:
+            _check_path(out, rel, mine | {SITE_MARKER}, clash)
+        if clash:
+            raise OutputFolderError(
+                f"{out} holds files atlas did not write where the new site puts its "
+                f"own: {', '.join(sorted(set(clash))[:5])}; move them away first"
+            )
+        removed = sorted(
+            f for f in mine - new if f != SITE_MARKER and os.path.lexists(out / f)
+        )
+        created = [f for f in order if not os.path.lexists(out / f)]
+        fresh = set(created)
+        folders = sorted(
+            {
+                os.path.dirname(f)
+                for f in created
+                if os.path.dirname(f) and not os.path.isdir(out / os.path.dirname(f))
+            }
+        )
+        journal = {
+            "format": "atlas-site-journal",
+            "version": 1,
+            "folders": _with_parents(folders, out),
+            "created": created,
+            "replaced": [f for f in order if f not in fresh],
+            "removed": removed,
+        }
+        part = work / (JOURNAL + ".part")
+        part.write_text(json.dumps(journal, separators=(",", ":")), encoding="utf-8")
+        os.replace(part, work / JOURNAL)
+        try:
+            _apply(tmp, out, work, journal)
+        except BaseException:
+            rollback(work, out)
+            raise
+        os.unlink(work / JOURNAL)  # done: the old files go with the temporary
+        for folder in sorted({os.path.dirname(f) for f in removed}, reverse=True):
+            while folder and not any(n.startswith(folder + os.sep) for n in new):
+                try:
+                    os.rmdir(out / folder)  # a folder the update emptied, and only then
+                except OSError:
+                    break
+                folder = os.path.dirname(folder)
+
+
+def _with_parents(folders: Sequence[str], out: Path) -> list[str]:
+    """``folders`` and each of their parents that ``out`` lacks, parents first."""
+    todo: set[str] = set()
+    for folder in folders:
+        while folder and not os.path.isdir(out / folder):
+            todo.add(folder)
+            folder = os.path.dirname(folder)
+    return sorted(todo, key=lambda f: (f.count(os.sep), f))
+
+
+def _apply(tmp: Path, out: Path, work: Path, journal: dict[str, Any]) -> None:
+    """Carry out a journal: make its folders, keep each old file it changes or removes
+    under ``work``'s :data:`OLD_FILES`, move the new files in and the removed ones out."""
+    from ...fsutil import default_mode
+
+    old = work / OLD_FILES
+    mode = default_mode(directory=True)
+    for folder in journal["folders"]:
+        os.mkdir(out / folder, mode)
+    for rel in journal["removed"]:
+        (old / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(out / rel, old / rel)
+    created = set(journal["created"])
+    for rel in _ordered(journal):
+        if rel not in created:
+            (old / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.link(out / rel, old / rel, follow_symlinks=False)
+        os.replace(tmp / rel, out / rel)
+
+
+def _ordered(journal: dict[str, Any]) -> list[str]:
+    """The files a journal puts in place, in the order the update moves them (the
+    site's marker last)."""
+    files = [f for f in journal["created"] + journal["replaced"] if f != SITE_MARKER]
+    return files + [SITE_MARKER]
+
+
+def rollback(work: Path, out: Path) -> None:
+    """Undo what the journal in ``work`` says an update in place did to the site
+    ``out``, as far as it got: old files back, new ones out, new folders removed when
+    empty.  A missing or damaged journal undoes nothing."""
+    from ...fsutil import read_json_file
+
+    try:
+        journal = read_json_file(work / JOURNAL, MAX_MARKER_BYTES, _damaged)
+        created = [str(f) for f in journal["created"]]
+        restored = [str(f) for f in journal["replaced"] + journal["removed"]]
+        folders = [str(f) for f in journal["folders"]]
+    except (AtlasError, KeyError, TypeError):
+        return
+    old = work / OLD_FILES
+    for rel in restored:
+        if os.path.lexists(old / rel):
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(old / rel, out / rel)
+    for rel in created:
+        if os.path.lexists(out / rel) and not os.path.isdir(out / rel):
+            os.unlink(out / rel)
+    for folder in reversed(folders):
+        try:
+            os.rmdir(out / folder)
+        except OSError:
+            pass
+    os.unlink(work / JOURNAL)
+
+
+class _locked:
+    """The exclusive lock of the folder ``out`` (``flock`` on the folder itself: no
+    file of atlas's in the user's folder), while a ``with`` block runs."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        from ...fsutil import _lock
+
+        self.fd = os.open(self.out, os.O_RDONLY | os.O_DIRECTORY)
+        _lock(self.fd, wait=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # the lock goes with it
