@@ -395,12 +395,14 @@ def _params_text(params: Mapping[str, Any]) -> str:
 def pair_key(record: Record) -> tuple[str, int, str, tuple[str, ...]]:
     """What the games of one seat-swapped pair (or one Outpost group's rotations) share:
     the map, the seed, the parameters and the players, in any seats."""
-    return (
-        record.map.hash,
-        record.seed,
-        _params_text(record.params),
-        tuple(sorted(p.identity for p in record.players)),
-    )
+    return _pair_key(record, [p.identity for p in record.players])
+
+
+def _pair_key(
+    record: Record, identities: list[str]
+) -> tuple[str, int, str, tuple[str, ...]]:
+    """:func:`pair_key` of ``record``, its players' identities given."""
+    return (record.map.hash, record.seed, _params_text(record.params), tuple(sorted(identities)))
 
 
 def standings(
@@ -461,25 +463,39 @@ def standings(
             if isinstance(b, str)
             else b.entry()
         )
+    # each player's identity once (a season's records share a few player values; each
+    # is alive, in ``records`` or ``entries``, as long as ``known`` keys it by id)
+    known: dict[int, str] = {}
+
+    def ident(p: PlayerEntry) -> str:
+        got = known.get(id(p))
+        if got is None:
+            got = known[id(p)] = p.identity
+        return got
+
     # a canonical order, so that the bootstrap draws the same games whatever order the
     # records came in
-    played = sorted((r for r in records if not is_error(r)), key=_order_key)
+    played = sorted(
+        (r for r in records if not is_error(r)),
+        key=lambda r: _order_key(r, tuple(ident(p) for p in r.players)),
+    )
     errors = len(records) - len(played)
     entries.extend(voided_players)  # a player of voided games only still has a row
     for r in played:
         entries.extend(r.players)
-    label = labels_of(entries)
+    label = labels_of({id(e): e for e in entries}.values())  # each value once, in order
     tally: dict[str, list[float]] = {}
     identity_of: dict[str, str] = {}
     for e in entries:
-        tally.setdefault(label[e.identity], [0, 0, 0, 0, 0.0])
-        identity_of[label[e.identity]] = e.identity
+        identity = ident(e)
+        tally.setdefault(label[identity], [0, 0, 0, 0, 0.0])
+        identity_of[label[identity]] = identity
     h2h: dict[str, dict[str, list[int]]] = {}
     duels: list[list[tuple[str, str, float]]] = []
     finishes = []
     multi = any(r.num_players > 2 for r in played)
     for record in played:
-        names = [label[p.identity] for p in record.players]
+        names = [label[ident(p)] for p in record.players]
         winner = record.result.winner
         pairwise = record.num_players > 2
         for seat, name in enumerate(names):
@@ -499,8 +515,10 @@ def standings(
                 cell[col] += 1
                 if pairwise:
                     tally[x][1 + col] += 1
-    clusters = [pair_key(r) for r in played] if paired else None
-    scores = _paired_scores(played, label, clusters)
+    clusters = (
+        [_pair_key(r, [ident(p) for p in r.players]) for r in played] if paired else None
+    )
+    scores = _paired_scores(duels, clusters)
     names = sorted(tally)
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
     if multi:
@@ -556,19 +574,19 @@ def standings(
 
 
 def _paired_scores(
-    played: Sequence[Record], label: Mapping[str, str], clusters: Sequence[Any] | None
+    duels: Sequence[Sequence[tuple[str, str, float]]],
+    clusters: Sequence[Any] | None,
 ) -> dict[str, tuple[float, float, float]]:
     """Each player's score with its 95 % interval: its share of the points of its
-    comparisons (:func:`~atlas.arena.rating.pairwise_comparisons`) in each group of
-    games that share their ``clusters`` entry (their :func:`pair_key`; each game alone
-    when ``clusters`` is None) is one observation of
-    :func:`~atlas.arena.paired.paired_interval`."""
+    comparisons (``duels``, each game's :func:`~atlas.arena.rating.pairwise_comparisons`)
+    in each group of games that share their
+    ``clusters`` entry (their :func:`pair_key`; each game alone when ``clusters`` is
+    None) is one observation of :func:`~atlas.arena.paired.paired_interval`."""
     groups: dict[str, dict[Any, list[float]]] = {}
-    for k, record in enumerate(played):
-        names = [label[p.identity] for p in record.players]
+    for k, comps in enumerate(duels):
         key = k if clusters is None else clusters[k]
         got: dict[str, list[float]] = {}
-        for a, b, share in pairwise_comparisons(names, record.result.scores):
+        for a, b, share in comps:
             got.setdefault(a, []).append(share)
             got.setdefault(b, []).append(1.0 - share)
         for name, shares in got.items():
@@ -581,12 +599,12 @@ def _paired_scores(
     return out
 
 
-def _order_key(record: Record) -> tuple[Any, ...]:
+def _order_key(record: Record, identities: tuple[str, ...]) -> tuple[Any, ...]:
     r = record.result
     return (
         record.map.hash,
         record.seed,
-        tuple(p.identity for p in record.players),
+        identities,
         r.scores,
         len(record.turns),
         -1 if r.winner is None else r.winner,

@@ -10,6 +10,7 @@ written over, nor anything outside it reached through a link.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 from pathlib import Path
@@ -185,3 +186,24 @@ def test_another_build_that_changed_the_site_meanwhile_stops_this_one(
     assert main(ARGV) == 2
     assert "another build changed the site" in capsys.readouterr().err
     assert _bytes(season) == before
+
+
+@pytest.mark.parametrize("how", ["dot-dot", "through a link"])
+def test_a_marker_naming_files_outside_the_site_removes_nothing_there(season, tmp_path, how):
+    """The site's list of its files says which files an update may take out: one that
+    names a file outside the site (``../``, or through a link a user put in the site)
+    takes out nothing outside it."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.html").write_text("the user's")
+    marker = season / SITE_MARKER
+    data = json.loads(marker.read_text())
+    if how == "dot-dot":
+        data["files"].append("../outside/victim.html")
+    else:
+        (season / "gone").symlink_to(outside)
+        data["files"].append("gone/victim.html")
+    marker.write_text(json.dumps(data))
+    assert main(ARGV) == 0
+    assert (outside / "victim.html").read_text() == "the user's"
+    assert (season / "index.html").is_file()

@@ -279,7 +279,30 @@ def in_place_files(out: Path) -> tuple[frozenset[str], tuple[int, int, int] | No
     listed, _ = written_list(out)
     if listed is None or len(listed) < IN_PLACE_FILES:
         return None
+    if not all(_inside(f) for f in listed):  # a marker naming what is not in the site
+        return None
     return listed, signature
+
+
+def _inside(rel: str) -> bool:
+    """Whether ``rel`` (normalised) names a file inside a folder: relative, no ``..``."""
+    return bool(rel) and rel != "." and not os.path.isabs(rel) and ".." not in rel.split(os.sep)
+
+
+def _removable(out: Path, rel: str) -> bool:
+    """Whether the update may take ``rel`` out of the site ``out``: a file (or a link)
+    there, in folders that are folders, not links leading elsewhere."""
+    here = out
+    parts = rel.split(os.sep)
+    for depth, part in enumerate(parts):
+        here = here / part
+        try:
+            st = os.lstat(here)
+        except OSError:
+            return False
+        if depth < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
+            return False
+    return not stat.S_ISDIR(st.st_mode)
 
 
 def _check_path(out: Path, rel: str, mine: frozenset[str], clash: list[str]) -> None:
@@ -341,9 +364,7 @@ def update_in_place(
                 f"{out} holds files atlas did not write where the new site puts its "
                 f"own: {', '.join(sorted(set(clash))[:5])}; move them away first"
             )
-        removed = sorted(
-            f for f in mine - new if f != SITE_MARKER and os.path.lexists(out / f)
-        )
+        removed = sorted(f for f in mine - new if f != SITE_MARKER and _removable(out, f))
         created = [f for f in order if not os.path.lexists(out / f)]
         fresh = set(created)
         folders = sorted(
