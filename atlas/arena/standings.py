@@ -398,11 +398,14 @@ def pair_key(record: Record) -> tuple[str, int, str, tuple[str, ...]]:
     return _pair_key(record, [p.identity for p in record.players])
 
 
-def _pair_key(
-    record: Record, identities: list[str]
-) -> tuple[str, int, str, tuple[str, ...]]:
+def _pair_key(record: Record, identities: list[str]) -> tuple[str, int, str, tuple[str, ...]]:
     """:func:`pair_key` of ``record``, its players' identities given."""
-    return (record.map.hash, record.seed, _params_text(record.params), tuple(sorted(identities)))
+    return (
+        record.map.hash,
+        record.seed,
+        _params_text(record.params),
+        tuple(sorted(identities)),
+    )
 
 
 def standings(
@@ -515,9 +518,7 @@ def standings(
                 cell[col] += 1
                 if pairwise:
                     tally[x][1 + col] += 1
-    clusters = (
-        [_pair_key(r, [ident(p) for p in r.players]) for r in played] if paired else None
-    )
+    clusters = [_pair_key(r, [ident(p) for p in r.players]) for r in played] if paired else None
     scores = _paired_scores(duels, clusters)
     names = sorted(tally)
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))

@@ -26,7 +26,18 @@ ROOT = Path(__file__).resolve().parents[2]
 DUEL = (ROOT / "maps" / "tron" / "duel.txt").read_text()
 TINY = "7 4\n#######\n#1    #\n#    2#\n#######\n"
 GOLDEN = ROOT / "tests" / "sim" / "golden"
-ARGV = ["build", "--maps", "maps", "--out", "site", "--games", "0", "--records", "recs", "--quiet"]
+ARGV = [
+    "build",
+    "--maps",
+    "maps",
+    "--out",
+    "site",
+    "--games",
+    "0",
+    "--records",
+    "recs",
+    "--quiet",
+]
 
 
 def _files(folder: Path) -> dict[str, tuple[bytes, int, int]]:
@@ -87,7 +98,9 @@ def test_an_update_in_place_leaves_the_site_a_fresh_build_makes(season, tmp_path
         mp.setattr(build_module, "update_in_place", spy)
         assert main(ARGV) == 0
     (changed,) = calls  # the in-place path was taken, with the files that changed
-    assert SITE_MARKER in changed and not any("duel" in f and f.endswith(".png") for f in changed)
+    assert SITE_MARKER in changed and not any(
+        "duel" in f and f.endswith(".png") for f in changed
+    )
     after = _files(season)
     fresh = _built_afresh(tmp_path)
     assert {k: v[0] for k, v in after.items() if k != "notes.txt"} == fresh
@@ -133,7 +146,12 @@ def test_a_failure_half_way_puts_the_old_files_back(season, tmp_path, monkeypatc
     err = capsys.readouterr().err
     assert "Input/output error" in err and "Traceback" not in err
     assert _bytes(season) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".atlas-cache", "maps", "recs", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".atlas-cache",
+        "maps",
+        "recs",
+        "site",
+    ]
     assert main(ARGV) == 0  # and the next build goes through
     assert {k: v for k, v in _bytes(season).items() if k != "notes.txt"} == _built_afresh(
         tmp_path

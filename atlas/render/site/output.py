@@ -133,7 +133,9 @@ class SiteWriter:
                     if not stat.S_ISDIR(os.lstat(here).st_mode):
                         raise NotADirectoryError(here)
                 with os.scandir(here) as entries:
-                    names = frozenset(e.name for e in entries if e.is_file(follow_symlinks=False))
+                    names = frozenset(
+                        e.name for e in entries if e.is_file(follow_symlinks=False)
+                    )
             except OSError:
                 pass
             self._listed[folder] = names
