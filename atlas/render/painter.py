@@ -63,6 +63,12 @@ class SitePlan:
     gauntlet : bool
         Whether the simpler bots play the gauntlet (Outpost's long four-player games
         play the main round alone: its four strongest bots on each map).
+    fairness_bot : str or None
+        The bot that sits in every seat of the build's fairness games (``atlas build
+        --fairness N``) when the build has it; ``None``: the strongest bot.  Outpost's
+        is ``defender``: the strongest of its heuristics plays a 500-turn game in every
+        seat in about 2 s, ``planner`` in about 18 s (``atlas fairness --bots planner``
+        asks the strongest).
     """
 
     time: float = 0.05
@@ -70,6 +76,7 @@ class SitePlan:
     top: int = 2
     top_per_map: int | None = None
     gauntlet: bool = True
+    fairness_bot: str | None = None
 
 
 class Painter(abc.ABC):

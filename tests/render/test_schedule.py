@@ -140,3 +140,41 @@ def test_warm_bots_asks_each_bot_once_and_never_fails():
     # a searching bot stops at the warm-up's short deadline (compiling aside)
     assert WARM_UP_MOVE <= 0.5
     assert warm_bots("tron", "not a map", "bad", ["random"], {}) >= 0
+
+
+def test_the_fairness_games_seat_the_games_fairness_bot_or_else_the_strongest():
+    """``atlas build --fairness N``: Outpost's fairness games seat ``defender`` in
+    every seat (its ``SitePlan.fairness_bot``: 2 s a 500-turn game where ``planner``
+    takes 18 s); a game without one, or a build whose bots lack it, seats the strongest
+    of the build's bots."""
+    from pathlib import Path
+
+    from atlas.render.site.analysis import load_maps
+    from atlas.render.site.cache import Cache
+    from atlas.render.site.tournament import plan_tournament
+
+    root = Path(__file__).resolve().parents[2] / "maps"
+    entries = [e for e in load_maps(root) if e.name in ("delta", "duel")]
+    assert render_of("outpost").site_plan.fairness_bot == "defender"
+    assert render_of("tron").site_plan.fairness_bot is None
+
+    def judges(bots):
+        plan = plan_tournament(
+            entries,
+            games_per=0,
+            cache=Cache(None),
+            version={"game": "v"},
+            bots=bots,
+            time_limit=None,
+            game_filter=None,
+            fairness=2,
+        )
+        return Counter((s.game, _p(s)) for i, s in enumerate(plan.specs) if i in plan.fairness)
+
+    seated = judges(None)  # every built-in bot
+    assert seated == {
+        ("outpost", ("defender",) * 4): 2,
+        ("tron", ("apex", "apex")): 2,
+    }
+    seated = judges({"outpost": ["greedy", "planner"], "tron": ["random", "voronoi"]})
+    assert seated == {("outpost", ("planner",) * 4): 2, ("tron", ("voronoi", "voronoi")): 2}

@@ -301,7 +301,14 @@ class OutpostRender(GameRender):
     #: The four bots on every map, in one of their four seatings (dealt out over the
     #: maps in turn, so each seating plays once on four maps); full games (the spec's
     #: T = 500 turns), 0.1 s a move (the bots answer in a few milliseconds).
-    site_plan = SitePlan(time=0.1, params={"T": 500}, top=4, top_per_map=1, gauntlet=False)
+    site_plan = SitePlan(
+        time=0.1,
+        params={"T": 500},
+        top=4,
+        top_per_map=1,
+        gauntlet=False,
+        fairness_bot="defender",
+    )
     validation_caption = (
         "Problems found by the validator (red: errors, yellow: warnings) on the 50x50 quarter"
     )

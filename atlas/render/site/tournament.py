@@ -82,9 +82,10 @@ def plan_tournament(
     """Schedule the tournament (:func:`~atlas.render.site.schedule.site_schedule` with
     each game's :class:`~atlas.render.painter.SitePlan`, its parameters overridden by
     ``params[game]``; none with ``games_per`` 0) and ``fairness`` groups of fairness
-    games on each map (:func:`atlas.arena.fairness.fairness_specs`: the strongest bot
-    in every seat, at the tournament's time and parameters), and look each game up in
-    the cache.  Built-in bots play at their default effort times ``effort``
+    games on each map (:func:`atlas.arena.fairness.fairness_specs`: the game's
+    :attr:`~atlas.render.painter.SitePlan.fairness_bot` when ``bots`` has it, else the
+    strongest bot, in every seat, at the tournament's time and parameters), and look
+    each game up in the cache.  Built-in bots play at their default effort times ``effort``
     (:func:`atlas.bots.registry.bot_efforts`) unless ``time_limit`` asks for the clock;
     programs always play by the clock."""
     from ...arena.fairness import DEFAULT_OPENING, fairness_specs
@@ -125,10 +126,11 @@ def plan_tournament(
                     * (1 + len(set(_names(spec)) & set(names[-site.top :])))
                 )
                 plan.specs.append(spec)
+        judge = site.fairness_bot if site.fairness_bot in names else names[-1]
         for game_map in maps if fairness > 0 else ():
             for spec in fairness_specs(
                 game_map,
-                names[-1:],
+                [judge],
                 fairness,
                 params=game_params,
                 time_limit=limit,
