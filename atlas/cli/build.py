@@ -50,10 +50,10 @@ def add(p: argparse.ArgumentParser) -> None:
         p,
         "--fairness",
         0,
-        "fairness games per seating on each map, the game's strongest bot in every seat "
-        "(Outpost's: defender, 2 s a game where planner takes 18 s) (default 0: each "
-        "map's fairness section counts the tournament's games played in both seats "
-        "alone)",
+        "fairness games per seating on each map, the game's fairness bot in every seat "
+        "(its strongest, or a strong one much cheaper: docs/fairness.md) (default 0: "
+        "each map's fairness section counts the tournament's games played in both "
+        "seats alone)",
     )
     common.add_time(
         p,
