@@ -210,3 +210,39 @@ def test_a_kept_mapping_writes_a_delta_until_it_grows_then_a_new_base(tmp_path, 
     assert KeptMapping(cache, "index", "k" * 64).load() == items
     base, delta = ["items", "stamp"], ["base", "gone", "set"]
     assert written == [base, delta, delta, base, delta, delta, delta, base]
+
+
+def test_a_page_written_from_the_index_of_meta_data_is_the_page_first_written(tmp_path):
+    """The index of every game's meta data keeps only what lists and keys need; a game
+    page written again from it (its file gone from the site) reads the rest from the
+    game's own cache entry, and comes out byte for byte as it was, turning points,
+    turns and all."""
+    from atlas.render.site.build import build_site
+    from atlas.render.site.entries import INDEXED_META
+
+    golden = Path(__file__).resolve().parents[1] / "sim" / "golden"
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "recs").mkdir()
+    for name in ("tron-cross-voronoi-chambers", "outpost-lakes-random"):
+        (tmp_path / "recs" / f"{name}.json.gz").write_bytes(
+            (golden / f"{name}.json.gz").read_bytes()
+        )
+    options = dict(
+        records_dir=tmp_path / "recs",
+        cache_dir=tmp_path / "cache",
+        games=0,
+        progress=False,
+        log=lambda m: None,
+    )
+    first = build_site(tmp_path / "maps", tmp_path / "site", **options)
+    pages = {g.page: (tmp_path / "site" / g.page).read_bytes() for g in first.games}
+    assert len(pages) == 2  # with what only the page needs: turning points, overlays
+    assert any(b'id="v-turning"' in page for page in pages.values())
+    assert any(b'id="v-overlays"' in page for page in pages.values())
+    for rel in pages:
+        (tmp_path / "site" / rel).unlink()
+    again = build_site(tmp_path / "maps", tmp_path / "site", **options)
+    assert again.cache_misses == 0
+    assert {g.page: (tmp_path / "site" / g.page).read_bytes() for g in again.games} == pages
+    # what the build keeps of each game afterwards is the index's part alone
+    assert all(set(g.meta) <= set(INDEXED_META) and g.meta_part for g in again.games)

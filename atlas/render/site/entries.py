@@ -185,6 +185,12 @@ class RecordHead:
         )
 
 
+#: What the build's index of every game's meta data keeps (the rest, which a game's
+#: page alone needs, is in the game's own cache entry): a season's index of whole meta
+#: data was 75 MB of JSON, read by every build.
+INDEXED_META = ("interest", "series", "has_cpu", "has_info", "record_bytes")
+
+
 @dataclass
 class GameEntry:
     """A played game as the site shows it.
@@ -193,9 +199,10 @@ class GameEntry:
     the whole record, is loaded when first asked for (``loader``) unless it was given.
     ``meta`` holds what the index and the map pages need without the viewer data:
     ``interest`` (:func:`atlas.render.viewer.interest`), ``has_info``, ``has_cpu``, ``series``
-    (the charted measures' names and units), ``turns_text``.  ``viewer`` (the packed
-    viewer data) is read from the cache when the game's page is written
-    (:meth:`viewer_data`).
+    (the charted measures' names and units), ``record_bytes``; and, once
+    :meth:`whole_meta` has read them for the game's page, ``turns_text``, ``turning``,
+    ``overlays`` and ``failures``.  ``viewer`` (the packed viewer data) is read from the
+    cache when the game's page is written (:meth:`viewer_data`).
     """
 
     ident: str
@@ -221,6 +228,27 @@ class GameEntry:
     loader: Callable[[], Any] | None = field(default=None, repr=False, compare=False)
     _record: Any = field(default=None, repr=False, compare=False)
     _cache: Any = field(default=None, repr=False, compare=False)
+    #: Whether ``meta`` is the index's part alone (:data:`INDEXED_META`), the rest in
+    #: the game's own cache entry (:meth:`whole_meta`).
+    meta_part: bool = field(default=False, repr=False, compare=False)
+
+    def whole_meta(self) -> dict[str, Any]:
+        """``meta`` with what only the game's page needs (``turning``, ``turns_text``,
+        ``overlays``, ``failures``), read from the game's own cache entry when ``meta``
+        came from the build's index of every game (a season's index holds only
+        :data:`INDEXED_META`)."""
+        if self.meta_part and self._cache is not None and self.replay_key:
+            whole = self._cache.get_json("meta", self.replay_key)
+            if isinstance(whole, dict):
+                self.meta = {**whole, **self.meta}
+        self.meta_part = False
+        return self.meta
+
+    def part_meta(self) -> None:
+        """Let go of what :meth:`whole_meta` read (a big site's pages are written one
+        at a time; the index's part stays)."""
+        self.meta = {k: self.meta[k] for k in INDEXED_META if k in self.meta}
+        self.meta_part = True
 
     @property
     def record(self) -> Any:

@@ -591,6 +591,8 @@ def write_pages(
             from ...arena.timing import late_moves
 
             rec = e.record  # the whole record: loaded for a page written anew only
+            part = e.meta_part
+            e.whole_meta()  # and the meta data only its page needs
             viewer = e.viewer_data() if e.drawn else None
             if viewer is not None:  # the moves' table: rows the viewer writes
                 viewer = {**viewer, **moves_data(rec, e.meta.get("failures") or [])}
@@ -608,6 +610,8 @@ def write_pages(
             )
             e.viewer = None  # a big site holds many; it stays in the cache
             e.forget_record()  # and its file
+            if part:
+                e.part_meta()  # and the meta data its page alone needs
             return html
 
         out.put(e.page, page, key=key)

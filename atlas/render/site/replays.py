@@ -17,7 +17,7 @@ from ...sim.registry import get_info
 from ..images import png_bytes
 from ..registry import render_of
 from .cache import KeptMapping, content_key
-from .entries import BuildContext, GameEntry, MapEntry, progress_bar
+from .entries import INDEXED_META, BuildContext, GameEntry, MapEntry, progress_bar
 from .sources import public_json
 
 __all__ = [
@@ -157,14 +157,15 @@ def render_games(
         e.replay_key = content_key("replay", e.digest, ctx.version["replay"])
         e._cache = ctx.cache
         meta = index.get(e.replay_key)
-        if not isinstance(meta, dict):
+        part = isinstance(meta, dict)
+        if not part:
             meta = ctx.cache.get_json("meta", e.replay_key)
         if meta is None:
             todo.append(e)
         else:
-            e.meta = meta
+            e.meta, e.meta_part = meta, part
             _attach(e, ctx)
-            metas[e.replay_key] = meta
+            metas[e.replay_key] = _indexed(e.meta)
 
     def refused(e: GameEntry, why: str) -> None:
         what = f"record {e.source}" if e.source else f"game {e.ident} ({e.origin})"
@@ -235,7 +236,13 @@ def _keep_drawing(
     _attach(e, ctx)
     if gif is not None:
         _put_gif(e, ctx, gif)
-    metas[key] = meta
+    metas[key] = _indexed(meta)
+
+
+def _indexed(meta: dict[str, Any]) -> dict[str, Any]:
+    """What the index of every game's meta data keeps of ``meta``
+    (:data:`~atlas.render.site.entries.INDEXED_META`)."""
+    return {k: meta[k] for k in INDEXED_META if k in meta}
 
 
 def _render_in_workers(
@@ -267,7 +274,7 @@ def _render_in_workers(
         _attach(e, ctx)
         if gif is not None:
             _put_gif(e, ctx, gif)
-        metas[e.replay_key or ""] = meta
+        metas[e.replay_key or ""] = _indexed(meta)
 
     def failed(i: int, why: str) -> None:
         if bar is not None:
