@@ -212,7 +212,9 @@ class GameEntry:
     gif: str | None = None
     viewer: dict[str, Any] | None = None
     digest: str = ""
-    meta: dict[str, Any] = field(default_factory=dict)
+    #: Derived from the drawing (``replay_key``), whole or the index's part: not
+    #: compared.
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
     replay_key: str | None = None
     record_file: str | None = None
     record_kb: int = 0
