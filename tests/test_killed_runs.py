@@ -232,6 +232,18 @@ def _next_build_cleans_up(work: Path, n_maps: int) -> None:
     _decoys_intact(work / ".atlas-cache")
 
 
+def _old_site_put_back(work: Path, left: Path, before: dict[str, bytes]) -> None:
+    """The clean-up the next build starts with removes the killed build's temporary
+    ``left`` and puts the old site back as it was (``before``); the build then goes
+    through."""
+    from atlas.fsutil import remove_stale_temporaries
+    from atlas.render.site.swap import recover_site
+
+    assert remove_stale_temporaries(work, "site", recover=recover_site) == [left]
+    assert _files(work / "site") == before
+    _next_build_cleans_up(work, 2)
+
+
 # --------------------------------------------------------------------------- builds
 
 
@@ -260,12 +272,7 @@ def test_a_build_killed_between_the_two_steps_of_a_swap_gets_its_old_site_back(w
     assert (aside / "old" / "index.html").is_file() and (aside / "site").is_dir()
     _only_marked_temporaries(work)
     # the next run on the same output puts the old site back before anything else
-    from atlas.fsutil import remove_stale_temporaries
-    from atlas.render.site.swap import recover_site
-
-    assert remove_stale_temporaries(work, "site", recover=recover_site) == [aside]
-    assert _files(work / "site") == before
-    _next_build_cleans_up(work, 2)
+    _old_site_put_back(work, aside, before)
 
 
 def test_a_build_killed_right_after_the_exchange_leaves_the_new_site_whole(work):
@@ -313,12 +320,7 @@ def test_a_build_killed_half_way_through_an_update_in_place_is_undone(work):
     assert (left / "journal.json").is_file()
     assert _files(work / "site") != before  # three new files in, the marker not yet
     _only_marked_temporaries(work)
-    from atlas.fsutil import remove_stale_temporaries
-    from atlas.render.site.swap import recover_site
-
-    assert remove_stale_temporaries(work, "site", recover=recover_site) == [left]
-    assert _files(work / "site") == before
-    _next_build_cleans_up(work, 2)
+    _old_site_put_back(work, left, before)
 
 
 def test_a_build_killed_while_writing_a_cache_entry(work):

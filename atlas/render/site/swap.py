@@ -289,40 +289,40 @@ def _inside(rel: str) -> bool:
     return bool(rel) and rel != "." and not os.path.isabs(rel) and ".." not in rel.split(os.sep)
 
 
-def _removable(out: Path, rel: str) -> bool:
-    """Whether the update may take ``rel`` out of the site ``out``: a file (or a link)
-    there, in folders that are folders, not links leading elsewhere."""
-    here = out
+def _walk(out: Path, rel: str) -> tuple[str | None, os.stat_result | None]:
+    """What the site ``out`` holds on the way to ``rel``: the first part of the path
+    that is there but not a folder (a file or a link where a folder goes), or None; and
+    the ``lstat`` of ``rel`` itself, or None when it (or a folder on the way) is not
+    there."""
     parts = rel.split(os.sep)
+    here = out
     for depth, part in enumerate(parts):
         here = here / part
         try:
             st = os.lstat(here)
         except OSError:
-            return False
+            return None, None
         if depth < len(parts) - 1 and not stat.S_ISDIR(st.st_mode):
-            return False
-    return not stat.S_ISDIR(st.st_mode)
+            return os.sep.join(parts[: depth + 1]), None
+    return None, st
+
+
+def _removable(out: Path, rel: str) -> bool:
+    """Whether the update may take ``rel`` out of the site ``out``: a file (or a link)
+    there, in folders that are folders, not links leading elsewhere."""
+    blocked, st = _walk(out, rel)
+    return blocked is None and st is not None and not stat.S_ISDIR(st.st_mode)
 
 
 def _check_path(out: Path, rel: str, mine: frozenset[str], clash: list[str]) -> None:
     """Add ``rel`` to ``clash`` when the site ``out`` holds at its path, or on the way to
     it, what atlas did not write there: a file not on the marker's list, a folder or a
     link where the file goes, a file or a link where a folder goes."""
-    parts = rel.split(os.sep)
-    here = out
-    for depth, part in enumerate(parts):
-        here = here / part
-        try:
-            st = os.lstat(here)
-        except FileNotFoundError:
-            return
-        last = depth == len(parts) - 1
-        if not last and not stat.S_ISDIR(st.st_mode):
-            clash.append(os.sep.join(parts[: depth + 1]))
-            return
-        if last and (not stat.S_ISREG(st.st_mode) or rel not in mine):
-            clash.append(rel)
+    blocked, st = _walk(out, rel)
+    if blocked is not None:
+        clash.append(blocked)
+    elif st is not None and (not stat.S_ISREG(st.st_mode) or rel not in mine):
+        clash.append(rel)
 
 
 def update_in_place(
