@@ -47,7 +47,20 @@ def add(p: argparse.ArgumentParser) -> None:
         help="seconds for the first move, from the process's start "
         "(default 2.8: the official engine allows 3)",
     )
-    common.add_compat(p)
+    common.add_compat(
+        p,
+        "rules the bot plans by: 'official', what the original engine does, the default "
+        "where the game has it ({official_games}), or 'spec', the documented rules",
+    )
+    p.add_argument(
+        "--seat",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="the player number the engine gives this program, where it resolves the "
+        "players' moves in turn (1 moves first); by default not known, and the bot plans "
+        "by the documented simultaneous turn",
+    )
 
 
 def compiling(args: argparse.Namespace) -> tuple[str, float]:
@@ -62,8 +75,11 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
     from ..arena.protocols import serve_builtin_bot
 
     common.check_bots(args.game, [args.name], fail)
+    compat = args.compat
+    if compat is None and common.has_official(args.game):
+        compat = "official"  # the engine a served bot enters is the original
     params = common.game_params(
-        argparse.Namespace(game=args.game, param=[], compat=args.compat), fail
+        argparse.Namespace(game=args.game, param=[], compat=compat), fail
     )
     return serve_builtin_bot(
         args.game,
@@ -72,4 +88,5 @@ def run(args: argparse.Namespace, fail: common.Fail) -> int:
         time_limit=args.time,
         first_move_time=args.first_time,
         params=params,
+        seat=None if args.seat is None else args.seat - 1,
     )

@@ -103,16 +103,17 @@ def _param_names() -> str:
     return "; ".join(parts)
 
 
-def _official_games() -> str:
-    """The games whose rules have the original engine's variant (``--compat official``)."""
+def has_official(game: str) -> bool:
+    """Whether ``game``'s rules have the original engine's variant (``--compat official``)."""
     from ..sim.registry import get_info
 
-    found = []
-    for game in games():
-        compat = get_info(game).param("compat")
-        if compat is not None and "official" in compat.choices:
-            found.append(game)
-    return ", ".join(found)
+    compat = get_info(game).param("compat")
+    return compat is not None and "official" in compat.choices
+
+
+def _official_games() -> str:
+    """The games whose rules have the original engine's variant (``--compat official``)."""
+    return ", ".join(game for game in games() if has_official(game))
 
 
 def _validating_games() -> str:
@@ -248,14 +249,17 @@ def add_game(
         )
 
 
-def add_compat(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+def add_compat(
+    p: argparse.ArgumentParser | argparse._ArgumentGroup, help: str | None = None
+) -> None:
     """``--compat {spec,official}``: which rules a command that plays follows."""
     p.add_argument(
         "--compat",
         type=_compat_word,
         choices=COMPAT_WORDS,
         default=None,
-        help="rules to play: 'spec', the documented rules (the default), or "
+        help=help
+        or "rules to play: 'spec', the documented rules (the default), or "
         "'official', what the original engine does ({official_games})",
     )
 

@@ -439,3 +439,60 @@ def test_served_strong_bots_report_lines_the_hosts_read_back():
     assert replies[7] == "= 1"  # black completes three in column 1
     said = parse_info_line(err.strip(), int)
     assert said["pv"][0] == 1 and said["mate"] == 1
+
+
+def _serve_apex(boards: list[str], **kw) -> bytes:
+    """``atlas bot tron apex`` in memory on ``boards`` (time enough for a tiny board)."""
+    out = io.BytesIO()
+    serve_builtin_bot(
+        "tron",
+        "apex",
+        time_limit=30,
+        first_move_time=60,
+        stdin=io.BytesIO("".join(boards).encode()),
+        stdout=out,
+        stderr=io.StringIO(),
+        **kw,
+    )
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "seat, compat, second",
+    [(0, "official", b"2\n"), (None, "official", b"1\n"), (0, "spec", b"1\n")],
+)
+def test_served_apex_follows_the_other_cycle_only_when_it_knows_it_moves_first(
+    seat, compat, second
+):
+    # On the second board the bot's only way out is the square the other cycle is
+    # leaving (east).  Tron.jar lets player 1 step there; player 2 would crash, and so
+    # would either under atlas's fair rules.  A bot that is not told its seat plans by
+    # the fair turn (its fallback, north, is as good as any crash).
+    boards = [
+        _board(["#####", "#   #", "#####"], (1, 1), (1, 3)),
+        _board(["#####", "#  ##", "#####"], (1, 1), (1, 2)),
+    ]
+    out = _serve_apex(boards, params={"compat": compat}, seat=seat)
+    assert out.split(b"\n")[0] == b"2"
+    assert out.endswith(second)
+
+
+def test_atlas_bot_plans_by_the_official_rules_unless_told(monkeypatch):
+    from atlas.arena import protocols
+    from atlas.cli import main
+
+    seen: list[tuple] = []
+
+    def fake(game, name, **kw):
+        seen.append((game, kw["params"], kw["seat"]))
+        return 0
+
+    monkeypatch.setattr(protocols, "serve_builtin_bot", fake)
+    assert main(["bot", "tron", "apex"]) == 0
+    assert main(["bot", "tron", "apex", "--compat", "spec", "--seat", "2"]) == 0
+    assert main(["bot", "isolation", "strong"]) == 0
+    assert seen == [
+        ("tron", {"compat": "official"}, None),
+        ("tron", {"compat": "spec"}, 1),
+        ("isolation", {}, None),
+    ]

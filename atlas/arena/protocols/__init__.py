@@ -87,6 +87,7 @@ def serve_builtin_bot(
     stdout: BinaryIO | None = None,
     started: float | None = None,
     stderr: TextIO | None = None,
+    seat: int | None = None,
 ) -> int:
     """Run the built-in bot ``name`` as an external program of ``game``'s protocol.
 
@@ -114,13 +115,25 @@ def serve_builtin_bot(
         Where each move's ``info`` line goes, before its answer (default the process's
         standard error): the bot's depth, score, nodes and principal variation, as
         ``docs/protocols.md`` has external programs report them.
+    seat : int, optional
+        The seat (0 first) the engine gives this program, where it resolves the
+        players' moves in turn (``atlas bot --seat``).  A protocol that shows every
+        bot the board as the first seat's hides it; by default it is not known, and a
+        bot that models the order (``order_seat``) plans by the simultaneous turn.
     """
     module = protocol_module(game)
     if started is None:
         started = process_start() if stdin is None else time.perf_counter()
     first = SERVE_FIRST_MOVE_TIME if first_move_time is None else float(first_move_time)
+
+    def made() -> Any:
+        bot = make_bot(game, name, seed)
+        if hasattr(bot, "order_seat"):
+            bot.order_seat = -1 if seat is None else int(seat)
+        return bot
+
     served = ServedBot(
-        lambda: make_bot(game, name, seed),
+        made,
         first_deadline=started + first,
         move_time=SERVE_MOVE_TIME if time_limit is None else float(time_limit),
         name=name,

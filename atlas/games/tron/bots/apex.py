@@ -40,6 +40,7 @@ import numpy as np
 from ....bots.search import clock_now, no_deadline, pv_moves
 from ....jit import numba
 from .common import (
+    SEAT_FAIR,
     Workspace,
     safety_deadline,
     voronoi_touching,
@@ -191,9 +192,12 @@ def _context(
     ev: np.ndarray,
     draw: float,
     depth: int,
+    seat: int = SEAT_FAIR,
+    first: bool = False,
 ) -> TurnSearch:
-    """The context of :data:`apex_search_root` up to ``depth`` turns, with the table."""
-    s = turn_context(grid, ws, tables.bbuf, ev, draw, depth)
+    """The context of :data:`apex_search_root` up to ``depth`` turns, with the table,
+    turns resolved by ``seat`` (:func:`~atlas.games.tron.bots.common.turn_seat`)."""
+    s = turn_context(grid, ws, tables.bbuf, ev, draw, depth, seat, first)
     return s._replace(zob=tables.zob, tt_key=tables.tt_key, tt_move=tables.tt_move)
 
 
@@ -210,6 +214,8 @@ def apex_deepening(
     draw: float = DRAW,
     node_limit: int = 0,
     tie_break: bool = True,
+    seat: int = SEAT_FAIR,
+    first: bool = False,
 ) -> tuple[int, dict]:
     """Deepen :func:`apex_search_root` until ``stop`` (a :func:`~atlas.bots.search.clock_now` time).
 
@@ -236,7 +242,7 @@ def apex_deepening(
     if fixed_depth > 0:
         stop, max_depth = no_deadline(), fixed_depth
     tables.clear()
-    search = _context(grid, ws, tables, ev, draw, max_depth)._replace(stop=stop)
+    search = _context(grid, ws, tables, ev, draw, max_depth, seat, first)._replace(stop=stop)
     tie_top = max_depth  # the tie-break search's deepest, without a fixed depth
     max_depth = min(max_depth, int(np.count_nonzero(grid)) + 1)
     scores, counter = search.scores, search.counter
@@ -381,6 +387,10 @@ class ApexBot(FrontlineBot):
     #: Choose among moves the opponent can hold to a draw by how they fare when it does
     #: not collide (:func:`apex_deepening`).
     tie_break = True
+    #: Search the turn as the game resolves it: under ``compat="official"`` the 2010
+    #: engine's order, the first seat moving first
+    #: (:func:`~atlas.games.tron.bots.common.turn_seat`).
+    models_order = True
 
     def __init__(self, game: str = "tron", seed: int = 0) -> None:
         self._tables: SearchTables | None = None
@@ -418,4 +428,6 @@ class ApexBot(FrontlineBot):
             draw=self.draw,
             node_limit=self.node_limit,
             tie_break=self.tie_break,
+            seat=self.seat,
+            first=self.first,
         )

@@ -28,6 +28,7 @@ from ....jit import numba
 from .common import (
     INF,
     R_TRAIL,
+    SEAT_FAIR,
     TronBot,
     Workspace,
     _Board,
@@ -95,6 +96,8 @@ def _one_turn(grid, off, w2, ibuf, fbuf):
         draw_value(MODE_CHAMBERS),
         np.arange(4).astype(np.int64),
         4,
+        False,
+        SEAT_FAIR,
         False,
         np.zeros(4, np.float64),
         np.zeros(2, np.int64),

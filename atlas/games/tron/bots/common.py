@@ -58,6 +58,10 @@ __all__ = [
     "component_size",
     "head_distance",
     "legal_moves",
+    "SEAT_FAIR",
+    "SEAT_FIRST",
+    "SEAT_SECOND",
+    "turn_seat",
     "safety_deadline",
     "TronBot",
 ]
@@ -144,9 +148,45 @@ def board_from_state(state: Any, player: int) -> tuple[np.ndarray, int, int]:
     return flat, me, opp
 
 
-def legal_moves(grid: np.ndarray, head: int, off: np.ndarray) -> list[int]:
-    """Moves (1..4) from ``head`` into free cells, in move order."""
-    return [k + 1 for k in range(4) if grid[head + off[k]] != 0]
+#: How a turn search resolves a turn (:attr:`TurnSearch.seat`): atlas's fair simultaneous
+#: turn; the official 2010 engine's sequential turn with me moving first (I may step onto
+#: the square the opponent is leaving, and adjacent heads swapping is my win); the same
+#: with me moving second (the opponent may step onto the square I am leaving).  On the
+#: game's first turn both start squares are walls, so the first ply is fair
+#: (:attr:`TurnSearch.first`).
+SEAT_FAIR = 0
+SEAT_FIRST = 1
+SEAT_SECOND = 2
+
+
+def legal_moves(grid: np.ndarray, head: int, off: np.ndarray, follow: int = -1) -> list[int]:
+    """Moves (1..4) from ``head`` into free cells, in move order; with ``follow`` (the
+    opponent's head, when the turn lets me step onto the square it is leaving) that
+    square too."""
+    return [k + 1 for k in range(4) if grid[head + off[k]] != 0 or head + off[k] == follow]
+
+
+def turn_seat(state: Any, player: int) -> tuple[int, bool]:
+    """How a turn of ``state`` resolves for ``player``: ``(seat, first)``.
+
+    :data:`SEAT_FAIR` under atlas's rules; under ``compat="official"``
+    :data:`SEAT_FIRST` for seat 0 (the 2010 engine moves it first) and
+    :data:`SEAT_SECOND` for seat 1; ``first`` on the game's first turn, when both start
+    squares are walls.  A seat not known (``player`` -1: a bot served to the engine,
+    which shows every bot the board as seat 0's) is played by the fair turn: planning
+    as the second seat, whose moves are safe in either, lost more than it saved
+    (``docs/bots.md``).
+
+    >>> from atlas.games.tron.rules import GAME
+    >>> from atlas.maps import parse_map
+    >>> m = parse_map("3 2\\n1 2\\n   \\n", game="tron")
+    >>> turn_seat(GAME.initial_state(m, {"compat": "official"}), 1)
+    (2, True)
+    """
+    if getattr(state, "compat", "spec") != "official" or player < 0:
+        return SEAT_FAIR, False
+    seat = SEAT_FIRST if player == 0 else SEAT_SECOND
+    return seat, int(getattr(state, "turn", 0)) == 0
 
 
 #: Share of a move's budget kept back for a busy machine, its minimum and its maximum
@@ -343,9 +383,20 @@ class TronBot(BotBase):
     #: :data:`FIXED_DEPTH_CLOCK` seconds a move, and ``chambers`` searches at every
     #: distance (its far-apart rollouts go by the clock).
     fixed_depth = 0
+    #: Whether the search plays the turn as the game resolves it (:func:`turn_seat`: the
+    #: 2010 engine's order under ``compat="official"``); otherwise always atlas's fair
+    #: simultaneous turn.
+    models_order = False
+    #: The seat this bot has in the turn's order when that is not the seat it is asked
+    #: to move (``None``: the same): a bot served to the official engine is always
+    #: shown the board as seat 0's and may not know which seat moves first (-1: the
+    #: fair turn, :func:`turn_seat`).
+    order_seat: int | None = None
 
     def __init__(self, game: str = "tron", seed: int = 0) -> None:
         self.game = game
+        #: How the turn being chosen resolves (:func:`turn_seat`), set by :meth:`move`.
+        self.seat, self.first = SEAT_FAIR, False
         self.rng = np.random.default_rng(seed)
         self._ws: Workspace | None = None
         self.last_info: dict[str, Any] = {}
@@ -387,7 +438,9 @@ class TronBot(BotBase):
 
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> int:
-        """Move 1..4 (north, east, south, west) for seat ``player`` before ``deadline``.
+        """Move 1..4 (north, east, south, west) for seat ``player`` before ``deadline``
+        (``player`` -1: seat 0's view of a board whose seat in the turn's order is not
+        known, :func:`turn_seat`).
 
         Python's cyclic garbage collector is paused while the bot thinks
         (:func:`atlas.bots.search.gc_paused`).  ``deadline`` is a ``time.perf_counter``
@@ -402,10 +455,15 @@ class TronBot(BotBase):
         stop = self.stop_time(deadline, now)
         if self.fixed_depth > 0 and not effort_active():
             stop = min(stop, now + FIXED_DEPTH_CLOCK)
-        grid, me, opp = board_from_state(state, player)
+        grid, me, opp = board_from_state(state, max(player, 0))
         h, w = np.asarray(state.blocked).shape
         ws = self.workspace(h, w)
-        legal = legal_moves(grid, me, ws.off)
+        order = player if self.order_seat is None else self.order_seat
+        self.seat, self.first = (
+            turn_seat(state, order) if self.models_order else (SEAT_FAIR, False)
+        )
+        follow = opp if self.seat == SEAT_FIRST and not self.first else -1
+        legal = legal_moves(grid, me, ws.off, follow)
         if not legal:
             return 1
         if len(legal) == 1:

@@ -41,6 +41,9 @@ from ....jit import LazyKernel, built, numba
 from .common import (
     INF,
     R_MARK,
+    SEAT_FAIR,
+    SEAT_FIRST,
+    SEAT_SECOND,
     TronBot,
     Workspace,
     head_distance,
@@ -55,6 +58,9 @@ __all__ = [
     "MODE_CHAMBERS",
     "MODE_FRONTLINE",
     "WIN",
+    "SEAT_FAIR",
+    "SEAT_FIRST",
+    "SEAT_SECOND",
     "K1",
     "K2",
     "DRAW_CELLS",
@@ -140,7 +146,9 @@ class TurnSearch(NamedTuple):
     padded width, the workspace rows and the evaluation's scratch rows (``acc``: floats
     for :func:`evaluate`, integers for ``apex``) and parameters (``ev``: a mode, or
     ``apex``'s weights), the value of a draw; my root moves in ``order`` (the first
-    ``n_root`` searched), ``avoid`` (an opponent that does not seek collisions), each
+    ``n_root`` searched), ``avoid`` (an opponent that does not seek collisions), the
+    turn's resolution (``seat``: :data:`SEAT_FAIR`, :data:`SEAT_FIRST` or
+    :data:`SEAT_SECOND`; ``first``: the root is the game's first turn), each
     root move's value (``scores``); ``counter``: max frames so far, and 1 once aborted
     (past ``limit`` frames or the clock's ``stop``); the killer direction of each stack
     depth; Zobrist keys and the move table (``apex``; unread by an unkeyed search);
@@ -160,6 +168,8 @@ class TurnSearch(NamedTuple):
     order: np.ndarray
     n_root: int
     avoid: bool
+    seat: int
+    first: bool
     scores: np.ndarray
     counter: np.ndarray
     limit: int
@@ -176,10 +186,18 @@ class TurnSearch(NamedTuple):
 
 
 def turn_context(
-    grid: np.ndarray, ws: Workspace, acc: np.ndarray, ev: Any, draw: float, max_depth: int
+    grid: np.ndarray,
+    ws: Workspace,
+    acc: np.ndarray,
+    ev: Any,
+    draw: float,
+    max_depth: int,
+    seat: int = SEAT_FAIR,
+    first: bool = False,
 ) -> TurnSearch:
     """A :class:`TurnSearch` for searches up to ``max_depth`` turns, unkeyed (the
-    table's arrays empty: ``apex`` puts its own in), root moves in direction order."""
+    table's arrays empty: ``apex`` puts its own in), root moves in direction order,
+    turns resolved by ``seat`` (:data:`SEAT_FAIR` unless told)."""
     nf = 2 * max_depth + 2
     none = np.zeros((3, 1), dtype=np.uint64)
     return TurnSearch(
@@ -193,6 +211,8 @@ def turn_context(
         np.arange(4, dtype=np.int64),
         4,
         False,
+        int(seat),
+        bool(first),
         np.zeros(4, dtype=np.float64),
         np.zeros(2, dtype=np.int64),
         1 << 60,
@@ -219,7 +239,10 @@ def turn_search(
     Max frames choose my target; min frames, knowing it (not yet on the board), choose
     the opponent's reply, then both cells are blocked and the next max frame searched; a
     shared target is a draw (with ``s.avoid`` the opponent takes it only when it has no
-    other move).  ``evaluate(grid, me, opp, off, w2, ibuf, acc, ev)`` values the leaves
+    other move).  With ``s.seat`` :data:`SEAT_FIRST`, after the game's first turn, my
+    target may be the opponent's square (it is leaving it: a swap is its crash); with
+    :data:`SEAT_SECOND` the opponent's may be mine.
+    ``evaluate(grid, me, opp, off, w2, ibuf, acc, ev)`` values the leaves
     (both moves of the turn applied) for the player at ``me``; ``order(s, base, key,
     kill)`` writes a frame's four directions in search order to ``s.ford[base:base +
     4]`` (``kill``: the stack depth's killer; ``key``: the frame's Zobrist key, 0 when
@@ -253,10 +276,11 @@ def turn_search(
         pv = s.pv
         root_row = pv.shape[0] - 1
         pv[root_row, 0] = 0
+        seat = s.seat
         for i in range(s.n_root):
             k = s.order[i]
             t = me + off[k]
-            if grid[t] == 0:
+            if grid[t] == 0 and not (t == opp and seat == SEAT_FIRST and not s.first):
                 continue
             # Frame 0: the min frame of my root move k (frames alternate min, max, ...).
             sp = 0
@@ -283,8 +307,7 @@ def turn_search(
                     # Aborted: take every move back off the board.
                     while sp >= 0:
                         if (sp & 1) == 0 and f_next[sp] > 0 and f_s[sp] >= 0:
-                            grid[f_t[sp]] = 1
-                            grid[f_s[sp]] = 1
+                            _take_back(grid, f_t[sp], f_s[sp], f_me[sp], f_opp[sp])
                             f_s[sp] = -1
                         sp -= 1
                     return best
@@ -297,8 +320,7 @@ def turn_search(
                     oo = f_opp[sp]
                     if have_ret:
                         have_ret = False
-                        grid[tt] = 1
-                        grid[f_s[sp]] = 1
+                        _take_back(grid, tt, f_s[sp], f_me[sp], oo)
                         f_s[sp] = -1
                         if _improve(s, sp, base, ret, -1.0, f_alpha[sp]):
                             done = True
@@ -308,7 +330,9 @@ def turn_search(
                         d = f_ord[base + f_next[sp]]
                         ss = oo + off[d]
                         f_next[sp] += 1
-                        if grid[ss] == 0:
+                        if grid[ss] == 0 and not (
+                            ss == f_me[sp] and seat == SEAT_SECOND and (sp > 0 or not s.first)
+                        ):
                             continue
                         if ss == tt and avoid:
                             f_coll[sp] = 1  # taken only if nothing else is left
@@ -383,7 +407,7 @@ def turn_search(
                         d = f_ord[base + f_next[sp]]
                         tk = f_me[sp] + off[d]
                         f_next[sp] += 1
-                        if grid[tk] == 0:
+                        if grid[tk] == 0 and not (tk == f_opp[sp] and seat == SEAT_FIRST):
                             continue
                         f_any[sp] = 1
                         c = sp + 1
@@ -416,7 +440,8 @@ def turn_search(
                             value = draw  # both stuck: draw
                             o = f_opp[sp]
                             for j in range(4):
-                                if grid[o + off[j]] != 0:
+                                oj = o + off[j]
+                                if grid[oj] != 0 or (oj == f_me[sp] and seat == SEAT_SECOND):
                                     value = -win + sp // 2  # I crash, the other lives
                                     break
                     if keyed and f_depth[sp] > 0:
@@ -436,6 +461,17 @@ def turn_search(
         return best
 
     return built(search, name, cache=True, _nrt=False)
+
+
+@numba.njit(cache=True, inline="always")
+def _take_back(grid, t, s, me, opp):  # pragma: no cover - numba
+    """Take a turn's two moves (``t`` mine, ``s`` the opponent's, from ``me`` and
+    ``opp``) back off the board; a square entered behind its owner (the official
+    order's follow) was blocked before and stays so."""
+    if t != opp:
+        grid[t] = 1
+    if s != me:
+        grid[s] = 1
 
 
 @numba.njit(cache=True, inline="always")
