@@ -25,6 +25,7 @@ Usage::
     python benchmarks/time_safety.py                       # every game, every bot
     python benchmarks/time_safety.py --games isolation connect5 --moves 500
     python benchmarks/time_safety.py --bots strong --limits 0.02 --no-hog
+    python benchmarks/time_safety.py --games tron --bots apex --limits 0.1 --compat official
 """
 
 from __future__ import annotations
@@ -174,6 +175,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="timed moves per bot, shared among its limits (first moves of "
         "each game not counted)",
     )
+    ap.add_argument(
+        "--compat",
+        choices=("spec", "official"),
+        default="spec",
+        help="the rules played, where a game has the original engine's (tron's official "
+        "order: apex searches it)",
+    )
     ap.add_argument("--no-hog", action="store_true", help="no CPU hog beside the bots")
     ap.add_argument(
         "--hog-seconds",
@@ -203,7 +211,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for game in args.games:
             limits = args.limits or sorted({TOURNAMENT_TIME[game], LADDER_TIME})
             maps = find_maps(ROOT / "maps" / game)
-            params = {"T": OUTPOST_TURNS} if game == "outpost" else None
+            params: dict[str, Any] = {"T": OUTPOST_TURNS} if game == "outpost" else {}
+            if args.compat == "official" and game == "tron":
+                params["compat"] = "official"
             for name in bot_names(game):
                 if args.bots and name not in args.bots:
                     continue

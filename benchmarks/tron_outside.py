@@ -137,6 +137,7 @@ class OutsideGame:
     settings: tuple[tuple[str, Any], ...] = ()
     engine: str = "atlas"
     jar: str | None = None
+    opening: int = 0
 
 
 def map_set(path: str | Path) -> str:
@@ -284,12 +285,26 @@ def schedule(
     settings: Mapping[str, Any] | None = None,
     engine: str = "atlas",
     jar: str | None = None,
+    opening: int = 0,
 ) -> list[OutsideGame]:
     """Every atlas bot against every outside program, every map, both seats, every seed."""
     fixed = tuple(sorted((settings or {}).items()))
     return [
         OutsideGame(
-            b, name, cmd, str(m), seat, s, time_limit, records, depth, clock, fixed, engine, jar
+            b,
+            name,
+            cmd,
+            str(m),
+            seat,
+            s,
+            time_limit,
+            records,
+            depth,
+            clock,
+            fixed,
+            engine,
+            jar,
+            opening,
         )
         for b in bots
         for name, cmd in outside.items()
@@ -332,6 +347,7 @@ def run_game(job: OutsideGame) -> dict[str, Any]:
         seed=job.seed,
         time_limit=wall,
         first_move_time=None,
+        opening=job.opening,
     )
     elapsed = time.perf_counter() - t0
     me, them = job.seat, 1 - job.seat
@@ -405,7 +421,7 @@ def run_jar_game(job: OutsideGame) -> dict[str, Any]:
     first = max(limit - JAR_FIRST_MARGIN, job.time_limit)
     mine = (
         f"{sys.executable} -m atlas bot tron {job.bot} --seed {bot_seed(job.seed, job.seat)} "
-        f"--time {job.time_limit:g} --first-time {first:g}"
+        f"--time {job.time_limit:g} --first-time {first:g} --seat {job.seat + 1}"
     )
     cmds = [mine, job.command] if job.seat == 0 else [job.command, mine]
     game_map = Path(job.map_path).resolve()
@@ -461,6 +477,7 @@ def play_vs_outside(
     settings: Mapping[str, Any] | None = None,
     engine: str = "atlas",
     jar: str | None = None,
+    opening: int = 0,
 ) -> list[dict[str, Any]]:
     """Play every atlas bot against every outside program; one result dict per game.
 
@@ -498,6 +515,11 @@ def play_vs_outside(
         ``jar``; one game at a time whatever ``jobs`` says).
     jar : str, optional
         The path of ``Tron.jar`` (``engine="jar"``).
+    opening : int
+        Each seat's first ``opening`` moves are random legal moves, drawn from the seed
+        and the seat (:func:`atlas.arena.runner.play_game`): the two games of a pair
+        open alike, and each seed gives other games (without it, seeds of a processor
+        clock mostly replay one game).  atlas's engine only.
 
     Returns
     -------
@@ -509,7 +531,18 @@ def play_vs_outside(
         slowest move of each side (``slowest``, ``outside_slowest``) and ``seconds``.
     """
     games = schedule(
-        bots, outside, maps, time_limit, seeds, records, depth, clock, settings, engine, jar
+        bots,
+        outside,
+        maps,
+        time_limit,
+        seeds,
+        records,
+        depth,
+        clock,
+        settings,
+        engine,
+        jar,
+        opening,
     )
     results = []
     if jobs <= 1 or engine == "jar":
@@ -725,6 +758,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(a diagnostic; the outside program should be limited alike)",
     )
     ap.add_argument(
+        "--opening",
+        type=int,
+        default=0,
+        help="each seat's first N moves random, drawn from the seed (alike in a pair): "
+        "seeds then give other games (atlas's engine)",
+    )
+    ap.add_argument(
         "--clock",
         choices=("wall", "processor"),
         default="wall",
@@ -767,8 +807,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.engine == "jar":
         if not args.jar or not Path(args.jar).is_file():
             ap.error("--engine jar needs --jar TRON_JAR, an existing file")
-        if args.clock != "wall" or args.depth or args.set or args.records:
-            ap.error("--engine jar plays by the wall clock, without --depth, --set, --records")
+        if args.clock != "wall" or args.depth or args.set or args.records or args.opening:
+            ap.error(
+                "--engine jar plays by the wall clock, without --depth, --set, --records, "
+                "--opening"
+            )
     try:
         outside = parse_outside(args.outside)
     except ValueError as exc:
@@ -789,6 +832,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     depth = f", built-in searches {args.depth} turns deep" if args.depth else ""
     unit = "processor s" if args.clock == "processor" else "s"
     extra = f", settings {settings}" if settings else ""
+    if args.opening:
+        extra += f", each seat's first {args.opening} moves random (seeded, alike in a pair)"
     print(
         f"tron, official rules ({'Tron.jar' if args.engine == 'jar' else 'atlas engine'}): "
         f"{n} games, {args.time:g} {unit} a move for both sides"
@@ -820,6 +865,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             settings=settings,
             engine=args.engine,
             jar=args.jar,
+            opening=args.opening,
         )
     print()
     print(format_report(results))

@@ -108,3 +108,33 @@ def test_the_set_is_not_the_contests() -> None:
         turned = (h - 1 - a[0], w - 1 - a[1])
         asymmetric += not (np.array_equal(g, g[::-1, ::-1]) and turned == b)
     assert asymmetric == len(ours)
+
+
+HELD_OUT = ROOT / "benchmarks" / "data" / "tron-held-out"
+
+
+def test_the_tool_writes_the_held_out_set(tool: ModuleType, tmp_path: Path) -> None:
+    assert tool.main(["--symmetric", "--out", str(tmp_path)]) == 0
+    committed = sorted(p.name for p in HELD_OUT.glob("*.txt"))
+    assert sorted(p.name for p in tmp_path.glob("*.txt")) == committed
+    assert len(committed) == 12
+    for name in committed:
+        assert (tmp_path / name).read_bytes() == (HELD_OUT / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("path", find_maps(HELD_OUT), ids=lambda p: p.stem)
+def test_each_held_out_map_is_its_own_half_turn_with_the_starts_exchanged(path: Path) -> None:
+    # The seats are alike on the board (atlas fairness: "1 = 2"), in one room, with
+    # room to play; the official order of the turn is the only difference left.
+    from atlas.analysis.symmetry import seat_classes
+
+    m = read_map(path, game="tron")
+    g = np.asarray(m.blocked, dtype=bool)
+    h, w = g.shape
+    a, b = (tuple(int(v) for v in s) for s in m.starts)
+    assert np.array_equal(g, g[::-1, ::-1])
+    assert (h - 1 - a[0], w - 1 - a[1]) == b
+    assert b in _reach(g, a)
+    assert abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 6
+    assert 200 <= int((~g).sum()) <= 700
+    assert seat_classes(g, [a, b]) == [[0, 1]]

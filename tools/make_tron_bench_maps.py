@@ -37,6 +37,8 @@ from atlas.maps import GameMap, write_map  # noqa: E402
 
 #: Where the committed set goes.
 OUT = ROOT / "benchmarks" / "data" / "tron-maps"
+#: Where the point-symmetric held-out set goes (``--symmetric``).
+HELD_OUT = ROOT / "benchmarks" / "data" / "tron-held-out"
 
 Cell = tuple[int, int]
 Board = tuple[np.ndarray, Cell, Cell]
@@ -375,10 +377,57 @@ KINDS: dict[str, Callable[[np.random.Generator], Board]] = {
 }
 
 
-def make(kind: str, seed: int) -> GameMap:
-    """The map of ``kind`` drawn with ``seed``; checked (one room, free starts)."""
+def half_turn(c: Cell, shape: tuple[int, ...]) -> Cell:
+    """The cell ``c`` turned half a turn about the board's centre."""
+    return shape[0] - 1 - c[0], shape[1] - 1 - c[1]
+
+
+def point_symmetric(g: np.ndarray, rng: np.random.Generator) -> Board:
+    """The board of ``g``'s top half and its half-turn image below, and starts that are
+    each other's images, at least a third of the room's width of steps apart.
+
+    The seam between the halves is opened where needed (a cell and its image at once)
+    until one room holds both starts; the board keeps the half turn, so a start's
+    territory, chambers and chances equal the other's under fair rules, whatever the
+    kind's own structure.
+    """
+    h, w = g.shape
+    s = g.copy()
+    top = h // 2
+    s[h - top :, :] = np.rot90(g[:top, :], 2)
+    if h % 2:
+        s[top, w - 1 - np.arange(w // 2)] = g[top, : w // 2]
+    s[0, :] = s[-1, :] = s[:, 0] = s[:, -1] = True
+    rows = [top] if h % 2 else [top - 1, top]
+    for _ in range(200):
+        room_ = ~largest_room(s)
+        cells = [
+            (int(r), int(c_))
+            for r, c_ in np.argwhere(room_)
+            if r < top and room_[half_turn((int(r), int(c_)), s.shape)] and _degree(s, (r, c_))
+        ]
+        far = []
+        for a in cells:
+            d = distances(s, a)
+            if d[half_turn(a, s.shape)] >= max(6, int(room_.sum()) ** 0.5 // 2):
+                far.append(a)
+        if far:
+            a = far[int(rng.integers(len(far)))]
+            return ~room_ | s, a, half_turn(a, s.shape)
+        r = rows[int(rng.integers(len(rows)))]
+        col = int(rng.integers(1, w - 1))
+        for cell in ((r, col), half_turn((r, col), s.shape)):
+            s[cell] = False
+    raise ValueError("no symmetric room holds two starts far enough apart")
+
+
+def make(kind: str, seed: int, symmetric: bool = False) -> GameMap:
+    """The map of ``kind`` drawn with ``seed``; checked (one room, free starts).  With
+    ``symmetric`` the board is made point-symmetric (:func:`point_symmetric`)."""
     rng = np.random.default_rng([seed, list(KINDS).index(kind)])
     g, a, b = KINDS[kind](rng)
+    if symmetric:
+        g, a, b = point_symmetric(g, rng)
     g = g.copy()
     g[a] = g[b] = False
     d = distances(g, a)
@@ -395,11 +444,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--out", type=Path, default=OUT, help="folder written (default: %(default)s)"
     )
+    ap.add_argument(
+        "--symmetric",
+        action="store_true",
+        help=f"point-symmetric boards (the held-out set: default folder {HELD_OUT.name})",
+    )
     args = ap.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
+    out = HELD_OUT if args.symmetric and args.out == OUT else args.out
+    out.mkdir(parents=True, exist_ok=True)
     for kind in KINDS:
-        m = make(kind, args.seed)
-        write_map(m, args.out / f"{kind}.txt")
+        m = make(kind, args.seed, args.symmetric)
+        write_map(m, out / f"{kind}.txt")
         free = int((~np.asarray(m.blocked)).sum())
         print(
             f"{kind:<14} {m.blocked.shape[1]:>2} x {m.blocked.shape[0]:<2} {free:>4} free cells"

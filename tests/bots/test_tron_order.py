@@ -173,3 +173,42 @@ def test_a_bot_that_models_the_order_follows_when_that_is_the_only_way():
     assert bot.models_order
     assert bot.move(state_of(rows, 3), 0, time.perf_counter() + 5.0) == 2
     assert bot.move(state_of(rows, 3, compat="spec"), 0, time.perf_counter() + 5.0) == 1
+
+
+def _ab_module():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "tron_ab.py"
+    spec = importlib.util.spec_from_file_location("tron_ab", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tron_ab"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_a_b_benchmark_scores_a_bot_against_itself_even_pair_by_pair(tmp_path):
+    # The same settings on both sides: each pair is one game played twice with the
+    # seats swapped, so the variant scores exactly half of every pair, whoever the
+    # board favours; a setting the bot lacks is refused.
+    ab = _ab_module()
+    board = tmp_path / "room.txt"
+    board.write_text("8 6\n########\n#1     #\n#  ##  #\n#      #\n#     2#\n########\n")
+    pair = ab.play_pair("apex", {"next_share": 0.5}, {"next_share": 0.5}, str(board), 40)
+    assert [g["seat"] for g in pair] == [0, 1]
+    assert pair[0]["score"] + pair[1]["score"] == 1.0
+    assert pair[0]["turns"] == pair[1]["turns"]
+    assert ab.play_pair("apex", {"next_share": 0.5}, {}, str(board), 40) == ab.play_pair(
+        "apex", {"next_share": 0.5}, {}, str(board), 40
+    )  # fixed effort: the same games every time
+    with pytest.raises(ValueError, match="no setting"):
+        ab.play_pair("apex", {"no_such": 1}, {}, str(board), 40)
+    games = [dict(g, maps="own") for g in pair] + [
+        {"maps": "own", "map": "b", "effort": 40, "seed": 0, "seat": s, "score": 1.0}
+        for s in (0, 1)
+    ]
+    lines = ab.report(games)
+    assert lines[0].startswith("own: 75.0 % [")
+    assert "over 2 seat-swapped pairs (4 games): 1 pairs better, 0 worse, 1 even" in lines[0]
+    assert lines[-1].startswith("all: 75.0 %")

@@ -57,8 +57,9 @@ ABOUT = {
             "`frontline`'s evaluation in integer arithmetic (twice as fast) and its "
             "endgame, in an alpha-beta ordered by a table of each position's best move; an "
             "unfinished depth does not keep a move it found failing; among moves the "
-            "opponent can hold to a draw by colliding, the one best if it does not; thinks "
-            "80 % of a 0.1 s move"
+            "opponent can hold to a draw by colliding, the one best if it does not; under "
+            "the official rules it plans each turn in the 2010 engine's order (player 1 "
+            "first, who may follow the other cycle); thinks 80 % of a 0.1 s move"
         ),
         ("apex.py",),
     ),
