@@ -421,6 +421,27 @@ def point_symmetric(g: np.ndarray, rng: np.random.Generator) -> Board:
     raise ValueError("no symmetric room holds two starts far enough apart")
 
 
+#: The held-out set (``--symmetric``): each map's name, kind and draw.  Seed 0 of
+#: every kind, except where ``atlas fairness MAP --games 60 --opening 3 --compat
+#: official`` found seat 1 or 2 favoured by ``apex`` against itself (caves,
+#: mixed rooms, small rooms: the next draw that it did not; two rooms in every draw
+#: tried, so a second cave takes its place).
+HELD_OUT_SET: tuple[tuple[str, str, int], ...] = (
+    ("hall-offset", "hall-offset", 0),
+    ("hall-pillars", "hall-pillars", 0),
+    ("maze", "maze", 0),
+    ("braided-maze", "braided-maze", 0),
+    ("wide-maze", "wide-maze", 0),
+    ("lanes", "lanes", 0),
+    ("small-rooms", "small-rooms", 2),
+    ("mixed-rooms", "mixed-rooms", 2),
+    ("caves", "caves", 2),
+    ("caves-2", "caves", 1),
+    ("islands", "islands", 0),
+    ("comb", "comb", 0),
+)
+
+
 def make(kind: str, seed: int, symmetric: bool = False) -> GameMap:
     """The map of ``kind`` drawn with ``seed``; checked (one room, free starts).  With
     ``symmetric`` the board is made point-symmetric (:func:`point_symmetric`)."""
@@ -452,12 +473,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     out = HELD_OUT if args.symmetric and args.out == OUT else args.out
     out.mkdir(parents=True, exist_ok=True)
-    for kind in KINDS:
-        m = make(kind, args.seed, args.symmetric)
-        write_map(m, out / f"{kind}.txt")
+    drawn = [(kind, kind, args.seed) for kind in KINDS]
+    if args.symmetric:
+        # the committed held-out set, or every kind with another draw
+        drawn = list(HELD_OUT_SET) if args.seed == 0 else drawn
+    for name, kind, seed in drawn:
+        m = make(kind, seed, args.symmetric)
+        write_map(m, out / f"{name}.txt")
         free = int((~np.asarray(m.blocked)).sum())
         print(
-            f"{kind:<14} {m.blocked.shape[1]:>2} x {m.blocked.shape[0]:<2} {free:>4} free cells"
+            f"{name:<14} {m.blocked.shape[1]:>2} x {m.blocked.shape[0]:<2} {free:>4} free cells"
         )
     return 0
 
