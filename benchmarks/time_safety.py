@@ -8,8 +8,9 @@ core
 busy (``--no-hog`` to leave it out).  The hog ends by itself after ``--hog-seconds`` and
 is killed when the benchmark ends, however it ends.
 
-The limits are the site's (:data:`atlas.render.site.build.TOURNAMENT_TIME`: tron 0.01 s,
-isolation and connect5 0.02 s, outpost 0.1 s) and the ladder's (0.1 s); outpost games
+The limits are the site's by the clock (each game's ``SitePlan.time``: tron 0.1 s,
+isolation and connect5 0.05 s; the site plays at fixed effort unless asked for the
+clock) and the ladder's (0.1 s); outpost games
 are cut to ``T = 50`` turns so that a game gives 200 moves.  Per bot and limit it prints
 the moves timed, the slowest move, the number past the raw limit and the number past
 the runner's judgement of a built-in bot (``1.25 x limit + 50 ms``), and the processor
@@ -157,7 +158,7 @@ def time_bot(
 def main(argv: Sequence[str] | None = None) -> int:
     from atlas.bots import bot_names
     from atlas.maps import find_maps
-    from atlas.render.site.build import TOURNAMENT_TIME
+    from atlas.render.registry import render_of
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", nargs="+", default=["tron", "isolation", "connect5", "outpost"])
@@ -209,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     worst = 0
     try:
         for game in args.games:
-            limits = args.limits or sorted({TOURNAMENT_TIME[game], LADDER_TIME})
+            limits = args.limits or sorted({render_of(game).site_plan.time, LADDER_TIME})
             maps = find_maps(ROOT / "maps" / game)
             params: dict[str, Any] = {"T": OUTPOST_TURNS} if game == "outpost" else {}
             if args.compat == "official" and game == "tron":
