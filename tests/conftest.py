@@ -9,14 +9,18 @@
 * ``grid_graph`` (session fixture): the networkx graph of the free cells of a grid.
 * hypothesis profiles: ``ci`` (the default: derandomized) and ``long``
   (``HYPOTHESIS_PROFILE=long``: 20,000 random examples per property).
+* :func:`benchmark_module`: a script of ``benchmarks/`` loaded as a module.
 * ``tick_clock``: an injected clock for timing tests (:class:`TickClock`);
   ``still_clock``: one that moves only when a test advances it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import time
+import types
 from collections.abc import Callable
 from pathlib import Path
 
@@ -63,6 +67,17 @@ def outside_map_files(folder: str | None = None) -> list[Path]:
 def all_map_files() -> list[Path]:
     """The repository's maps followed by the contest and course maps of ``tests/data``."""
     return repo_map_files() + outside_map_files()
+
+
+def benchmark_module(name: str) -> types.ModuleType:
+    """The script ``benchmarks/NAME.py`` loaded as module ``name`` (the folder is no
+    package); it stays in ``sys.modules``, where its dataclasses look their module up."""
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def map_id(path: Path) -> str:

@@ -29,6 +29,7 @@ from atlas.games.connect5.bots.search import (
 from atlas.games.connect5.bots.strong import StrongConnect5Bot
 from atlas.games.connect5.bots.window import Window4Bot, move_score, seed_scores, window_table
 from atlas.games.connect5.rules import GAME, Connect5State, is_winning_drop
+from tests.conftest import benchmark_module
 
 
 def _state(
@@ -484,22 +485,8 @@ def test_strong_on_a_board_too_big_for_bitboards():
     assert bot.geo is None and (bot.tt[:, 0] != 0).any() and (bot.tt_bits[:, 0] == -1).all()
 
 
-def _benchmark(name: str):
-    """A module of ``benchmarks/`` loaded by path (the folder is no package)."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_connect4_benchmark_judges_moves_by_the_solver_scores():
-    bench = _benchmark("connect4_solver")
+    bench = benchmark_module("connect4_solver")
     full = bench.FULL
     # a won position: only the centre wins (fastest 3), a draw and losses elsewhere
     scores = [-2, 0, 1, 3, -1, full, -4]
@@ -518,7 +505,7 @@ def test_connect4_benchmark_judges_moves_by_the_solver_scores():
 
 
 def test_connect4_benchmark_positions_are_move_strings_of_undecided_games():
-    bench = _benchmark("connect4_solver")
+    bench = benchmark_module("connect4_solver")
     st = bench.state_of("4453")
     assert st.to_play == 0 and st.turn == 4 and st.inarow == 4
     assert st.board.shape == (6, 7)

@@ -35,6 +35,7 @@ from atlas.games.isolation.bots.queen import (
 from atlas.games.isolation.bots.strong import StrongIsolationBot, voronoi_split
 from atlas.games.isolation.rules import GAME, KNIGHT_JUMPS, QUEEN_DIRECTIONS, IsolationState
 from atlas.maps import GameMap
+from tests.conftest import benchmark_module
 
 
 def _state(rows: list[str], variant: str = "queen", to_play: int = 0) -> IsolationState:
@@ -553,24 +554,11 @@ def test_queen_bitboard_search_matches_the_array_search(shape, density, depth):
         checked += 1
 
 
-def _udacity():
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "isolation_udacity.py"
-    spec = importlib.util.spec_from_file_location("isolation_udacity", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["isolation_udacity"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("variant", ["knight", "queen"])
 def test_ab_improved_scores_own_moves_minus_the_opponents(variant):
     # depth 1: the move that leaves the most own moves minus the opponent's (first of
     # equals); the full depth of a small board: a winning move whenever there is one
-    bench = _udacity()
+    bench = benchmark_module("isolation_udacity")
     rng = np.random.default_rng(4)
     checked = won = 0
     while checked < 10:

@@ -32,6 +32,7 @@ from atlas.games.tron.bots.voronoi import (
 )
 from atlas.maps import read_map
 from atlas.sim import get_game
+from tests.conftest import benchmark_module
 
 MAPS = Path(__file__).resolve().parents[2] / "maps" / "tron"
 BOT_NAMES = ("wallhugger", "voronoi", "chambers", "frontline", "apex")
@@ -745,20 +746,6 @@ def test_apex_unfinished_depth_does_not_keep_a_move_found_failing():
 # --- benchmarks/tron_outside.py ----------------------------------------------------------
 
 
-def _outside_module():
-    import importlib.util
-    import sys
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location(
-        "tron_outside", root / "benchmarks" / "tron_outside.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tron_outside"] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 # A contest-protocol program that always goes north: it reads the "W H" line and H
 # rows each turn and answers "1".
 _NORTH_BOT = """import sys
@@ -775,7 +762,7 @@ while True:
 
 
 def test_outside_benchmark_plays_both_seats_and_scores_them(tmp_path):
-    bench = _outside_module()
+    bench = benchmark_module("tron_outside")
     script = tmp_path / "north.py"
     script.write_text(_NORTH_BOT)
     board = tmp_path / "room.txt"
@@ -817,7 +804,7 @@ def _result(map_name, seat, score, seed=0, maps="tests/data/tron-maps"):
 
 
 def test_outside_report_pairs_the_seats_and_keeps_the_map_sets_apart():
-    bench = _outside_module()
+    bench = benchmark_module("tron_outside")
     contest = [
         _result("box", 0, 1.0),
         _result("box", 1, 0.0),
@@ -853,7 +840,7 @@ def test_outside_report_pairs_the_seats_and_keeps_the_map_sets_apart():
 
 
 def test_map_set_is_the_map_s_folder_in_the_repository():
-    bench = _outside_module()
+    bench = benchmark_module("tron_outside")
     root = Path(__file__).resolve().parents[2]
     assert bench.map_set(root / "tests" / "data" / "tron-maps" / "box.txt") == (
         "tests/data/tron-maps"
@@ -862,7 +849,7 @@ def test_map_set_is_the_map_s_folder_in_the_repository():
 
 
 def test_tron_jar_output_gives_the_first_seat_s_score_and_the_turns():
-    bench = _outside_module()
+    bench = benchmark_module("tron_outside")
     board = "5 3\n#####\n#1 2#\n#####\n"
     assert bench.parse_jar_output(board * 3 + "Player One Wins!\n") == (
         1.0,

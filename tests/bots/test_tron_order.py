@@ -16,6 +16,7 @@ import pytest
 from atlas.games.tron.bots import apex
 from atlas.games.tron.bots import common as tc
 from atlas.games.tron.rules import GAME, TronState
+from tests.conftest import benchmark_module
 
 DIRS = (1, 2, 3, 4)
 STEP = {1: (-1, 0), 2: (0, 1), 3: (1, 0), 4: (0, -1)}
@@ -175,32 +176,19 @@ def test_a_bot_that_models_the_order_follows_when_that_is_the_only_way():
     assert bot.move(state_of(rows, 3, compat="spec"), 0, time.perf_counter() + 5.0) == 1
 
 
-def _ab_module():
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "tron_ab.py"
-    spec = importlib.util.spec_from_file_location("tron_ab", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tron_ab"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_a_b_benchmark_scores_a_bot_against_itself_even_pair_by_pair(tmp_path):
     # The same settings on both sides: each pair is one game played twice with the
     # seats swapped, so the variant scores exactly half of every pair, whoever the
     # board favours; a setting the bot lacks is refused.
-    ab = _ab_module()
+    ab = benchmark_module("tron_ab")
     board = tmp_path / "room.txt"
     board.write_text("8 6\n########\n#1     #\n#  ##  #\n#      #\n#     2#\n########\n")
-    pair = ab.play_pair("apex", {"next_share": 0.5}, {"next_share": 0.5}, str(board), 40)
+    pair = ab.play_pair("apex", {"tie_break": False}, {"tie_break": False}, str(board), 40)
     assert [g["seat"] for g in pair] == [0, 1]
     assert pair[0]["score"] + pair[1]["score"] == 1.0
     assert pair[0]["turns"] == pair[1]["turns"]
-    assert ab.play_pair("apex", {"next_share": 0.5}, {}, str(board), 40) == ab.play_pair(
-        "apex", {"next_share": 0.5}, {}, str(board), 40
+    assert ab.play_pair("apex", {"tie_break": False}, {}, str(board), 40) == ab.play_pair(
+        "apex", {"tie_break": False}, {}, str(board), 40
     )  # fixed effort: the same games every time
     with pytest.raises(ValueError, match="no setting"):
         ab.play_pair("apex", {"no_such": 1}, {}, str(board), 40)
