@@ -18,7 +18,7 @@ Usage::
 
     python benchmarks/tron_ab.py tests/data/tron-maps/*.txt benchmarks/data/tron-maps/*.txt \\
         --set models_order=true --base models_order=false --effort 500 1000 2000 --jobs 2
-    python benchmarks/tron_ab.py MAPS... --set next_share=0 --effort 1000 --out ab.jsonl
+    python benchmarks/tron_ab.py MAPS... --set tie_break=false --effort 1000 --out ab.jsonl
     python benchmarks/tron_ab.py --report ab.jsonl
 
 The core is :func:`play_pair`, a plain function returning the pair's two results.
@@ -40,7 +40,7 @@ for _path in (ROOT, ROOT / "benchmarks"):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from tron_outside import map_set, parse_settings  # noqa: E402
+from tron_outside import map_set, pair_values, parse_settings  # noqa: E402
 
 __all__ = ["play_pair", "report", "main"]
 
@@ -107,22 +107,18 @@ def _pair_job(args: tuple) -> list[dict[str, Any]]:
 
 
 def report(results: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Lines of the variant's score per set of maps and over all, with intervals."""
+    """Lines of the variant's score per set of maps and over all, with intervals (a
+    pair: one map, effort and seed, both seats; :func:`tron_outside.pair_values`)."""
     from atlas.arena.paired import paired_interval
 
-    pairs: dict[tuple, list[float]] = {}
-    sets: dict[tuple, str] = {}
-    for r in results:
-        key = (r["maps"], r["map"], r["effort"], r["seed"])
-        pairs.setdefault(key, []).append(float(r["score"]))
-        sets[key] = str(r["maps"])
     lines = []
-    for name in sorted(set(sets.values())) + ["all"]:
+    for name in sorted({str(r["maps"]) for r in results}) + ["all"]:
+        chosen = [r for r in results if name in ("all", r["maps"])]
         values = [
-            sum(v) / 2 for k, v in pairs.items() if len(v) == 2 and name in ("all", sets[k])
+            v
+            for effort in sorted({r["effort"] for r in chosen})
+            for v in pair_values([dict(r) for r in chosen if r["effort"] == effort])
         ]
-        if not values:
-            continue
         s = paired_interval(values)
         won = sum(v > 0.5 for v in values)
         lost = sum(v < 0.5 for v in values)

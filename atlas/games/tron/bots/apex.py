@@ -216,7 +216,6 @@ def apex_deepening(
     tie_break: bool = True,
     seat: int = SEAT_FAIR,
     first: bool = False,
-    next_share: float = 1.0,
 ) -> tuple[int, dict]:
     """Deepen :func:`apex_search_root` until ``stop`` (a :func:`~atlas.bots.search.clock_now` time).
 
@@ -282,7 +281,7 @@ def apex_deepening(
         ties = [int(d) for d in search.order if scores[d] == draw]
         if tie_break and draw_streak >= 2 and len(ties) >= 2 and fixed_depth == 0:
             break  # the rest of the time goes to the tie-break
-        if next_share * spent > stop - clock_now():
+        if spent > stop - clock_now():
             break  # not even the previous best would finish
     tie_depth = 0
     if tie_break and draw_streak >= 2 and len(ties) >= 2 and best >= 0:
@@ -392,9 +391,6 @@ class ApexBot(FrontlineBot):
     #: engine's order, the first seat moving first
     #: (:func:`~atlas.games.tron.bots.common.turn_seat`).
     models_order = True
-    #: A new depth starts only while at least this many times the last depth's time
-    #: is left before the stop.
-    next_share = 1.0
 
     def __init__(self, game: str = "tron", seed: int = 0) -> None:
         self._tables: SearchTables | None = None
@@ -434,5 +430,4 @@ class ApexBot(FrontlineBot):
             tie_break=self.tie_break,
             seat=self.seat,
             first=self.first,
-            next_share=self.next_share,
         )

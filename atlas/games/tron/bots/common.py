@@ -438,9 +438,7 @@ class TronBot(BotBase):
 
     @gc_paused
     def move(self, state: Any, player: int, deadline: float) -> int:
-        """Move 1..4 (north, east, south, west) for seat ``player`` before ``deadline``
-        (``player`` -1: seat 0's view of a board whose seat in the turn's order is not
-        known, :func:`turn_seat`).
+        """Move 1..4 (north, east, south, west) for seat ``player`` before ``deadline``.
 
         Python's cyclic garbage collector is paused while the bot thinks
         (:func:`atlas.bots.search.gc_paused`).  ``deadline`` is a ``time.perf_counter``
@@ -455,7 +453,7 @@ class TronBot(BotBase):
         stop = self.stop_time(deadline, now)
         if self.fixed_depth > 0 and not effort_active():
             stop = min(stop, now + FIXED_DEPTH_CLOCK)
-        grid, me, opp = board_from_state(state, max(player, 0))
+        grid, me, opp = board_from_state(state, player)
         h, w = np.asarray(state.blocked).shape
         ws = self.workspace(h, w)
         order = player if self.order_seat is None else self.order_seat
