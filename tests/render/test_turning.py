@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from atlas.games import game_names
 from atlas.maps import parse_map
 from atlas.render.registry import render_of
@@ -96,3 +98,34 @@ def test_a_bots_own_score_that_swung_is_a_turning_point():
     )
     steady = [SimpleNamespace(info={0: {"score": float(v)}}) for v in range(6)]
     assert score_turning_point(SimpleNamespace(turns=steady), ["red", "blue"]) is None
+
+
+def test_a_head_next_to_the_other_is_not_sealed_under_the_official_order():
+    from atlas.games.tron.painter import separation_point
+    from atlas.sim import get_game
+
+    # Seat 1 rides into a pocket beside seat 2 (a pillar ahead of it): no free cell
+    # next to it.  Under the official order it follows seat 2 onto the square seat 2 is
+    # leaving, turn after turn; under atlas's rules that square is a wall.
+    text = "10 4\n##########\n#1 #     #\n#2       #\n##########\n"
+    gm = parse_map(text, game="tron", name="pocket")
+    g = get_game("tron")
+    east, south = 2, 3
+
+    def states(compat: str, moves: list[tuple[int, int]]) -> list:
+        state = g.initial_state(gm, {"compat": compat})
+        out = [state]
+        for m0, m1 in moves:
+            state = g.apply(state, {0: m0, 1: m1})
+            out.append(state)
+        return out
+
+    chase = [(east, east), (south, east), (east, east)]
+    official = states("official", chase)
+    assert not any(np.asarray(s.crashed).any() for s in official)
+    assert [tuple(map(int, h)) for h in np.asarray(official[-1].heads)] == [(2, 3), (2, 4)]
+    assert separation_point(official, ["a", "b"]) is None
+    spec = states("spec", chase[:1])
+    point = separation_point(spec, ["a", "b"])
+    assert point is not None and point["turn"] == 1
+    assert "a is sealed into 0 cells" in point["text"]

@@ -90,13 +90,23 @@ def separation_point(states: Sequence[Any], names: Sequence[str]) -> dict[str, A
     """The first turn after which the two cycles can no longer meet (no free cell next
     to one head is connected to a free cell next to the other), both still riding, as a
     turning point: who is sealed into how many cells against how many
-    (:func:`atlas.analysis.components.component_size`)."""
+    (:func:`atlas.analysis.components.component_size`).
+
+    Under the official 2010 order (``compat="official"``) a head next to the other is
+    not sealed off after the first turn: seat 1 may step onto the square seat 2 is
+    leaving, and then it is next to seat 2's new square, so the cycles still meet."""
     from ...analysis.components import component_size, label_components
 
     for t, state in enumerate(states):
         if np.asarray(state.crashed).any():
             return None
         h0, h1 = cells_of(state.heads)
+        if (
+            getattr(state, "compat", "") == "official"
+            and int(state.turn) >= 1
+            and abs(h0[0] - h1[0]) + abs(h0[1] - h1[1]) == 1
+        ):
+            continue  # seat 1 may follow seat 2
         free = ~np.asarray(state.blocked, dtype=bool)
         labels, _ = label_components(free)
         if _touching(labels, free, h0) & _touching(labels, free, h1):
