@@ -213,7 +213,7 @@
     chambers: {
       key: "c", label: "Chambers",
       legend: "the chamber each head is in, outlined in its colour (its Voronoi region cut at its bottlenecks, atlas's tree of chambers), the cells it can fill down the tree, the cells it can still reach, and whether the heads are separated",
-      compute: function (pos) {
+      compute: function (pos, args) {
         var hd = heads(pos);
         if (!hd) { return { values: null, text: "no two heads on the board" }; }
         var label = new Uint8Array(pos.N), step = neighbours4(pos.W, pos.H);
@@ -221,6 +221,11 @@
         var separated = true;
         for (var k = 0; k < 4; k++) { var w = step(hd[1], k); if (w >= 0 && (label[w] & 1)) { separated = false; } }
         if (hd[0] === hd[1]) { separated = false; }
+        // The official order: after the first turn seat 1 may step onto the square seat 2
+        // is leaving, so heads side by side still meet.
+        if (args.follow && pos.turn >= 1) {
+          for (var k2 = 0; k2 < 4; k2++) { if (step(hd[0], k2) === hd[1]) { separated = false; } }
+        }
         var vo = voronoi(pos.free, pos.W, pos.H, hd[0], hd[1]), borders = new Uint8Array(pos.N), chambers = [], fillable = [];
         for (var s = 0; s < 2; s++) {
           var mine = new Uint8Array(pos.N);
@@ -466,6 +471,7 @@
     var tintOf = seatRgb.map(function (c) { return packed(c, 110); }), tieTint = packed([120, 120, 120], 110);
     function draw(turn, grid, marks) {
       var pos = position(spec, data, grid, marks), out = { turn: turn, values: {}, dropped: pos.dropped };
+      pos.turn = turn;
       var texts = [];
       names.forEach(function (n) {
         if (!on[n]) { return; }

@@ -367,3 +367,42 @@ def test_turning_points_are_listed_linked_and_hidden_past_the_turn(browser, tmp_
     assert items.evaluate_all("els => els.filter(e => e.hidden).length") == 0
     assert errors == []
     pg.close()
+
+
+def test_tron_heads_side_by_side_are_not_separated_under_the_official_order(browser, tmp_path):
+    """Seat 1 rides into a pocket beside seat 2 and follows it (the official order):
+    the chambers overlay, like the turning points, keeps the heads in contact; under
+    atlas's rules the same first turn seals seat 1 in."""
+    from atlas.games.tron.painter import separation_point
+    from atlas.sim import get_game
+    from atlas.sim.records import RecordBuilder
+
+    text = "10 4\n##########\n#1 #     #\n#2       #\n##########\n"
+    gm = parse_map(text, game="tron", name="pocket")
+    g = get_game("tron")
+
+    def record(compat: str, moves):
+        params = {"compat": compat}
+        state = g.initial_state(gm, params)
+        b = RecordBuilder(g, gm, params, ["a", "b"], 0)
+        for m0, m1 in moves:
+            b.add_turn({0: m0, 1: m1}, {0: 0.001, 1: 0.001})
+            state = g.apply(state, {0: m0, 1: m1})
+        assert g.outcome(state) is not None
+        return b.finish(state, g.outcome(state))
+
+    east, south = 2, 3
+    # the chase, then seat 2 turns into the wall: seat 1 wins
+    official = record("official", [(east, east), (south, east), (east, east), (east, south)])
+    spec = record("spec", [(east, east), (south, east)])
+    for rec, want in ((official, [False, False, False, False]), (spec, [False, True])):
+        pg, errors = _open(browser, tmp_path, rec, f"pocket-{rec.params['compat']}")
+        pg.keyboard.press("c")
+        states = replay_states(rec)
+        got = [_turn(pg, t)["values"]["chambers"]["separated"] for t in range(len(want))]
+        assert got == want, rec.params
+        point = separation_point(states, ["a", "b"])
+        first = next((t for t, sep in enumerate(want) if sep), None)
+        assert (point and point["turn"]) == first or (point is None and first is None)
+        assert errors == []
+        pg.close()

@@ -193,12 +193,17 @@ class TronRender(DuelRender):
 
     def overlays(self, game_map: GameMap, params: Mapping[str, Any]) -> dict[str, Any] | None:
         """Each head's Voronoi region, the cut cells, each head's region and whether
-        the heads are separated: free cells are the unlit ones, heads the seats' marks."""
-        return {
+        the heads are separated: free cells are the unlit ones, heads the seats' marks.
+        Under the official order (``args.follow``) heads side by side are not separated
+        after the first turn (:func:`separation_point`)."""
+        spec: dict[str, Any] = {
             "names": ["voronoi", "articulation", "chambers"],
             "free": [P.FREE],
             "seats": [P.PLAYER[0], P.PLAYER[1]],
         }
+        if str((params or {}).get("compat", "")) == "official":
+            spec["args"] = {"follow": True}
+        return spec
 
     def gif_overlays(self) -> tuple[str, ...]:
         return ("voronoi", "articulation")
