@@ -19,6 +19,7 @@ Usage::
     python benchmarks/tron_ab.py tests/data/tron-maps/*.txt benchmarks/data/tron-maps/*.txt \\
         --set models_order=true --base models_order=false --effort 500 1000 2000 --jobs 2
     python benchmarks/tron_ab.py MAPS... --set tie_break=false --effort 1000 --out ab.jsonl
+    python benchmarks/tron_ab.py MAPS... --set "ev=[55, 150, 1, 1, 1000000]"  # apex's weights
     python benchmarks/tron_ab.py --report ab.jsonl
 
 The core is :func:`play_pair`, a plain function returning the pair's two results.
@@ -46,12 +47,20 @@ __all__ = ["play_pair", "report", "main"]
 
 
 def _bot(name: str, settings: Mapping[str, Any], seed: int) -> Any:
+    import numpy as np
+
     from atlas.bots import make_bot
 
     bot = make_bot("tron", name, seed)
     for key, value in settings.items():
         if not hasattr(bot, key):
             raise ValueError(f"{name} has no setting {key!r}")
+        now = getattr(bot, key)
+        if isinstance(now, np.ndarray):
+            # an array setting (apex's weights ``ev``) keeps its type and shape
+            value = np.asarray(value, dtype=now.dtype)
+            if value.shape != now.shape:
+                raise ValueError(f"{name}.{key}: expected {now.shape[0]} values")
         setattr(bot, key, value)
     return bot
 

@@ -192,6 +192,14 @@ def test_the_a_b_benchmark_scores_a_bot_against_itself_even_pair_by_pair(tmp_pat
     )  # fixed effort: the same games every time
     with pytest.raises(ValueError, match="no setting"):
         ab.play_pair("apex", {"no_such": 1}, {}, str(board), 40)
+    # an array setting from JSON keeps its type: apex's own weights play its own games
+    weights = {"ev": [int(v) for v in ab._bot("apex", {}, 0).ev]}
+    assert ab._bot("apex", weights, 0).ev.dtype == np.int64
+    assert ab.play_pair("apex", weights, {}, str(board), 40) == ab.play_pair(
+        "apex", {}, {}, str(board), 40
+    )
+    with pytest.raises(ValueError, match="expected 5 values"):
+        ab._bot("apex", {"ev": [1, 2]}, 0)
     games = [dict(g, maps="own") for g in pair] + [
         {"maps": "own", "map": "b", "effort": 40, "seed": 0, "seat": s, "score": 1.0}
         for s in (0, 1)
