@@ -14,7 +14,7 @@ from ...render import images as I
 from ...render import palette as P
 from ...render.frames import Frame, Mark
 from ...render.painter import DuelRender, Painter, Series, SitePlan, cells_of
-from .rules import DELTAS
+from .rules import DELTAS, follows
 
 __all__ = ["TronRender", "RENDER"]
 
@@ -101,11 +101,7 @@ def separation_point(states: Sequence[Any], names: Sequence[str]) -> dict[str, A
         if np.asarray(state.crashed).any():
             return None
         h0, h1 = cells_of(state.heads)
-        if (
-            getattr(state, "compat", "") == "official"
-            and int(state.turn) >= 1
-            and abs(h0[0] - h1[0]) + abs(h0[1] - h1[1]) == 1
-        ):
+        if follows(state) and abs(h0[0] - h1[0]) + abs(h0[1] - h1[1]) == 1:
             continue  # seat 1 may follow seat 2
         free = ~np.asarray(state.blocked, dtype=bool)
         labels, _ = label_components(free)

@@ -84,6 +84,7 @@ __all__ = [
     "play_inplace",
     "undo",
     "safe_moves",
+    "follows",
 ]
 
 NORTH, EAST, SOUTH, WEST = 1, 2, 3, 4
@@ -168,6 +169,20 @@ def _check_move(move: Any) -> int | None:
     return m
 
 
+def follows(state: Any) -> bool:
+    """Whether, on this turn of ``state``, seat 1 may step onto the square seat 2 is
+    leaving: under ``compat="official"`` after the first turn, when a head is not a wall
+    until its owner moves off it (on the first turn both start squares are walls).
+
+    >>> from atlas.maps import parse_map
+    >>> m = parse_map("3 2\\n1 2\\n   \\n", game="tron")
+    >>> s = GAME.initial_state(m, {"compat": "official"})
+    >>> follows(s), follows(GAME.apply(s, {0: 3, 1: 3}))
+    (False, True)
+    """
+    return getattr(state, "compat", SPEC) == "official" and int(getattr(state, "turn", 0)) >= 1
+
+
 def _in_bounds(blocked: Grid, r: int, c: int) -> bool:
     return bool(0 <= r < blocked.shape[0] and 0 <= c < blocked.shape[1])
 
@@ -214,7 +229,7 @@ def _resolve(
         # Engine view: all of ``blocked`` is wall, except that after turn 1 the heads
         # are not walls until their owners move off them.
         lifted: list[tuple[int, int]] = []
-        if state.turn >= 1:
+        if follows(state):
             lifted = [(heads[0][0], heads[0][1]), (heads[1][0], heads[1][1])]
         walls_added: set[tuple[int, int]] = set()
 

@@ -42,6 +42,7 @@ from ....analysis.voronoi import voronoi_kernel
 from ....bots.base import BotBase
 from ....bots.search import clock_now, effort_active, gc_paused, on_clock, stop_time
 from ....jit import numba
+from ..rules import follows
 
 __all__ = [
     "FREE",
@@ -186,7 +187,7 @@ def turn_seat(state: Any, player: int) -> tuple[int, bool]:
     if getattr(state, "compat", "spec") != "official" or player < 0:
         return SEAT_FAIR, False
     seat = SEAT_FIRST if player == 0 else SEAT_SECOND
-    return seat, int(getattr(state, "turn", 0)) == 0
+    return seat, not follows(state)
 
 
 #: Share of a move's budget kept back for a busy machine, its minimum and its maximum
