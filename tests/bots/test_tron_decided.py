@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from atlas.maps import parse_map
-from atlas.sim import get_game
-from atlas.sim.records import RecordBuilder, save_record
+from atlas.sim.records import save_record
 from tests.conftest import benchmark_module
+from tests.render.render_helpers import play_record, scripted_mover
 
 N, E, S, W = 1, 2, 3, 4
 
@@ -23,21 +23,13 @@ def decided_mod():
     return benchmark_module("tron_decided")
 
 
-def scripted(text: str, moves: list[tuple[int, int]], names=("a", "b")):
-    """The record of a tron game on ``text`` whose seats make ``moves`` turn by turn
-    (the game must be over after the last)."""
-    g = get_game("tron")
+def scripted(text: str, moves: list[tuple[int, int]]):
+    """The record of a tron game on ``text`` whose seats (``a`` and ``b``) make
+    ``moves`` turn by turn (the game must be over after the last)."""
     gm = parse_map(text, game="tron", name="scripted")
-    state = g.initial_state(gm, None)
-    b = RecordBuilder(g, gm, None, list(names), 0)
-    for m0, m1 in moves:
-        assert g.outcome(state) is None
-        moves_now = {0: m0, 1: m1}
-        b.add_turn(moves_now, {0: 0.0, 1: 0.0})
-        state = g.apply(state, moves_now)
-    outcome = g.outcome(state)
-    assert outcome is not None
-    return b.finish(state, outcome)
+    rec = play_record("tron", gm, players=("a", "b"), chooser=scripted_mover(moves))
+    assert len(rec.turns) == len(moves)
+    return rec
 
 
 def test_out_filled(decided_mod):

@@ -26,7 +26,7 @@ from atlas.analysis.components import component_size, label_components
 from atlas.analysis.voronoi import voronoi_counts
 from atlas.maps import parse_map
 from atlas.sim.records import replay_states
-from tests.render.render_helpers import TRON25, play_record, random_mover
+from tests.render.render_helpers import TRON25, play_record, random_mover, scripted_mover
 
 pytestmark = pytest.mark.browser
 
@@ -374,22 +374,12 @@ def test_tron_heads_side_by_side_are_not_separated_under_the_official_order(brow
     the chambers overlay, like the turning points, keeps the heads in contact; under
     atlas's rules the same first turn seals seat 1 in."""
     from atlas.games.tron.painter import separation_point
-    from atlas.sim import get_game
-    from atlas.sim.records import RecordBuilder
 
     text = "10 4\n##########\n#1 #     #\n#2       #\n##########\n"
     gm = parse_map(text, game="tron", name="pocket")
-    g = get_game("tron")
 
     def record(compat: str, moves):
-        params = {"compat": compat}
-        state = g.initial_state(gm, params)
-        b = RecordBuilder(g, gm, params, ["a", "b"], 0)
-        for m0, m1 in moves:
-            b.add_turn({0: m0, 1: m1}, {0: 0.001, 1: 0.001})
-            state = g.apply(state, {0: m0, 1: m1})
-        assert g.outcome(state) is not None
-        return b.finish(state, g.outcome(state))
+        return play_record("tron", gm, params={"compat": compat}, chooser=scripted_mover(moves))
 
     east, south = 2, 3
     # the chase, then seat 2 turns into the wall: seat 1 wins

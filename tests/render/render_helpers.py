@@ -5,7 +5,7 @@ cannot pick up another folder's ``conftest``.)"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -103,6 +103,14 @@ def random_mover(game: str) -> Callable[[Any, int, np.random.Generator], Any]:
     """A :func:`play_record` chooser: a uniformly random legal move of ``game``."""
     g = get_game(game)
     return lambda state, seat, rng: g.random_move(state, seat, rng)
+
+
+def scripted_mover(
+    moves: Sequence[Sequence[Any]],
+) -> Callable[[Any, int, np.random.Generator], Any]:
+    """A :func:`play_record` chooser for a simultaneous game: ``moves[turn][seat]``, the
+    game's moves turn by turn (it must be over after the last)."""
+    return lambda state, seat, rng: moves[int(state.turn)][seat]
 
 
 def read_varints(data: bytes) -> list[int]:

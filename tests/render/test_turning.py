@@ -13,7 +13,7 @@ from atlas.render.registry import render_of
 from atlas.render.turning import turning_points
 from atlas.render.viewer import viewer_data
 from atlas.sim.records import replay_states
-from tests.render.render_helpers import TRON25, play_record
+from tests.render.render_helpers import TRON25, play_record, scripted_mover
 
 SERIES = {"name": "Territory", "phrase": "territory", "unit": "cells"}
 
@@ -102,30 +102,25 @@ def test_a_bots_own_score_that_swung_is_a_turning_point():
 
 def test_a_head_next_to_the_other_is_not_sealed_under_the_official_order():
     from atlas.games.tron.painter import separation_point
-    from atlas.sim import get_game
 
     # Seat 1 rides into a pocket beside seat 2 (a pillar ahead of it): no free cell
     # next to it.  Under the official order it follows seat 2 onto the square seat 2 is
-    # leaving, turn after turn; under atlas's rules that square is a wall.
+    # leaving, turn after turn, until seat 2 turns into the wall; under atlas's rules
+    # that square is a wall.
     text = "10 4\n##########\n#1 #     #\n#2       #\n##########\n"
     gm = parse_map(text, game="tron", name="pocket")
-    g = get_game("tron")
     east, south = 2, 3
 
     def states(compat: str, moves: list[tuple[int, int]]) -> list:
-        state = g.initial_state(gm, {"compat": compat})
-        out = [state]
-        for m0, m1 in moves:
-            state = g.apply(state, {0: m0, 1: m1})
-            out.append(state)
-        return out
+        rec = play_record("tron", gm, params={"compat": compat}, chooser=scripted_mover(moves))
+        return replay_states(rec)
 
-    chase = [(east, east), (south, east), (east, east)]
-    official = states("official", chase)
-    assert not any(np.asarray(s.crashed).any() for s in official)
-    assert [tuple(map(int, h)) for h in np.asarray(official[-1].heads)] == [(2, 3), (2, 4)]
+    official = states("official", [(east, east), (south, east), (east, east), (east, south)])
+    assert not any(np.asarray(s.crashed).any() for s in official[:4])
+    assert [tuple(map(int, h)) for h in np.asarray(official[3].heads)] == [(2, 3), (2, 4)]
+    assert official[-1].crashed == (False, True)
     assert separation_point(official, ["a", "b"]) is None
-    spec = states("spec", chase[:1])
+    spec = states("spec", [(east, east), (south, east)])
     point = separation_point(spec, ["a", "b"])
     assert point is not None and point["turn"] == 1
     assert "a is sealed into 0 cells" in point["text"]
