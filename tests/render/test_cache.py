@@ -174,3 +174,38 @@ def test_the_collector_is_paused_in_the_block_and_left_as_it_was():
             assert gc.isenabled() == before
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_what_a_block_made_is_frozen_and_its_cycles_collected_when_the_next_begins():
+    import gc
+    import weakref
+
+    from atlas.render.site.cache import collector_paused
+
+    class Node:
+        me: object = None
+
+    was = gc.isenabled()
+    gc.enable()
+    gc.unfreeze()  # what an earlier build of this process left frozen
+    try:
+        with collector_paused():
+            node = Node()
+            node.me = node  # a cycle: reference counting alone never frees it
+            gone = weakref.ref(node)
+            del node
+        assert gc.get_freeze_count() > 0  # left out of the collector's passes
+        gc.collect()
+        assert gone() is not None
+        with collector_paused():
+            assert gone() is None  # given back and collected as the next block began
+        # something else froze objects first: the blocks leave that freeze alone
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        for _ in range(2):
+            with collector_paused():
+                Node()
+            assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+        (gc.enable if was else gc.disable)()
