@@ -577,9 +577,10 @@ def bootstrap_ratings(
     draws = np.empty((samples, len(names)))
     prepare = getattr(fit, "prepare", None)
     refit_counts = prepare(names, games) if prepare is not None else None
-    # each unit's games, in order (one stable sort, not a pass over the games a unit)
-    by_unit = np.argsort(owner, kind="stable")
-    members = np.split(by_unit, np.cumsum(np.bincount(owner, minlength=len(unit_of)))[:-1])
+    if refit_counts is None:
+        # each unit's games, in order (one stable sort, not a pass over the games a unit)
+        by_unit = np.argsort(owner, kind="stable")
+        members = np.split(by_unit, np.cumsum(np.bincount(owner, minlength=len(unit_of)))[:-1])
     for s in range(samples):
         pick = rng.integers(0, len(unit_of), size=len(unit_of))
         if refit_counts is not None:

@@ -398,7 +398,9 @@ def pair_key(record: Record) -> tuple[str, int, str, tuple[str, ...]]:
     return _pair_key(record, [p.identity for p in record.players])
 
 
-def _pair_key(record: Record, identities: list[str]) -> tuple[str, int, str, tuple[str, ...]]:
+def _pair_key(
+    record: Record, identities: Sequence[str]
+) -> tuple[str, int, str, tuple[str, ...]]:
     """:func:`pair_key` of ``record``, its players' identities given."""
     return (
         record.map.hash,
@@ -477,11 +479,12 @@ def standings(
         return got
 
     # a canonical order, so that the bootstrap draws the same games whatever order the
-    # records came in
-    played = sorted(
-        (r for r in records if not is_error(r)),
-        key=lambda r: _order_key(r, tuple(ident(p) for p in r.players)),
-    )
+    # records came in (each record's identities made once: a season has 100,000)
+    good = [r for r in records if not is_error(r)]
+    ids = [tuple([ident(p) for p in r.players]) for r in good]
+    order = sorted(range(len(good)), key=lambda k: _order_key(good[k], ids[k]))
+    played = [good[k] for k in order]
+    played_ids = [ids[k] for k in order]
     errors = len(records) - len(played)
     entries.extend(voided_players)  # a player of voided games only still has a row
     for r in played:
@@ -496,11 +499,11 @@ def standings(
     h2h: dict[str, dict[str, list[int]]] = {}
     duels: list[list[tuple[str, str, float]]] = []
     finishes = []
-    multi = any(r.num_players > 2 for r in played)
-    for record in played:
-        names = [label[ident(p)] for p in record.players]
+    multi = any(len(i) > 2 for i in played_ids)
+    for record, identities in zip(played, played_ids):
+        names = [label[i] for i in identities]
         winner = record.result.winner
-        pairwise = record.num_players > 2
+        pairwise = len(identities) > 2
         for seat, name in enumerate(names):
             t = tally[name]
             t[0] += 1
@@ -518,7 +521,15 @@ def standings(
                 cell[col] += 1
                 if pairwise:
                     tally[x][1 + col] += 1
-    clusters = [_pair_key(r, [ident(p) for p in r.players]) for r in played] if paired else None
+    clusters = None
+    if paired:  # each parameters object's text made once (heads of a season share them)
+        texts: dict[int, str] = {}
+        clusters = []
+        for r, i in zip(played, played_ids):
+            text = texts.get(id(r.params))
+            if text is None:
+                text = texts[id(r.params)] = _params_text(r.params)
+            clusters.append((r.map.hash, r.seed, text, tuple(sorted(i))))
     scores = _paired_scores(duels, clusters)
     names = sorted(tally)
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
@@ -567,7 +578,7 @@ def standings(
             rated.groups,
             rated.singles,
             refits if played else 0,
-            max((r.num_players for r in played), default=2),
+            max((len(i) for i in played_ids), default=2),
         ),
         tuple(voided),
         void_under_load,
@@ -583,18 +594,24 @@ def _paired_scores(
     in each group of games that share their
     ``clusters`` entry (their :func:`pair_key`; each game alone when ``clusters`` is
     None) is one observation of :func:`~atlas.arena.paired.paired_interval`."""
+    # per player and group: the sum of its shares, in order, and their number
     groups: dict[str, dict[Any, list[float]]] = {}
     for k, comps in enumerate(duels):
         key = k if clusters is None else clusters[k]
-        got: dict[str, list[float]] = {}
         for a, b, share in comps:
-            got.setdefault(a, []).append(share)
-            got.setdefault(b, []).append(1.0 - share)
-        for name, shares in got.items():
-            groups.setdefault(name, {}).setdefault(key, []).extend(shares)
+            for name, v in ((a, share), (b, 1.0 - share)):
+                mine = groups.get(name)
+                if mine is None:
+                    mine = groups[name] = {}
+                cell = mine.get(key)
+                if cell is None:
+                    mine[key] = [v, 1]
+                else:
+                    cell[0] += v
+                    cell[1] += 1
     out = {}
     for name, by_group in groups.items():
-        values = [min(1.0, max(0.0, sum(v) / len(v))) for v in by_group.values()]
+        values = [min(1.0, max(0.0, t / n)) for t, n in by_group.values()]
         score = paired_interval(values)
         out[name] = (0.5 if score.mean is None else score.mean, score.low, score.high)
     return out

@@ -163,25 +163,43 @@ class RecordHead:
         the heads of a season share a few maps, players, results and statuses, and each
         is made once (they are frozen values)."""
         memo: dict[Any, Any] = {} if shared is None else shared
-
-        def once(kind: Any, *args: Any) -> Any:
-            # by what prints: a score of 1 is not one of 1.0 (nor True)
-            key = (kind, repr(args))
-            made = memo.get(key)
-            if made is None:
-                made = memo[key] = kind(*args)
-            return made
-
-        winner, reason, scores, detail = data["result"]
+        # by what prints: a score of 1 is not one of 1.0 (nor True); the players, and
+        # the result with the statuses, are each looked up as one
+        name, hash_ = data["map"]
+        key: Any = (MapRef, name, hash_) if type(name) is type(hash_) is str else None
+        where = memo.get(key) if key is not None else None
+        if where is None:
+            where = MapRef(name, hash_, "")
+            if key is not None:
+                memo[key] = where
+        params_json = data["params"]
+        key = (dict, repr(params_json))  # shared, as every part: nothing changes a head
+        params = memo.get(key)
+        if params is None:
+            params = memo[key] = params_json
+        players_json = data["players"]
+        key = (PlayerEntry, repr(players_json))
+        players = memo.get(key)
+        if players is None:
+            players = memo[key] = tuple([PlayerEntry(*p) for p in players_json])
+        result_json, statuses_json = data["result"], data["statuses"]
+        key = (Outcome, repr(result_json), repr(statuses_json))
+        ends = memo.get(key)
+        if ends is None:
+            winner, reason, scores, detail = result_json
+            ends = memo[key] = (
+                Outcome(winner, reason_of(reason), tuple(scores), detail),
+                tuple([SeatStatus(status_of(st), turn, d) for st, turn, d in statuses_json]),
+            )
         return cls(
             data["game"],
-            once(MapRef, data["map"][0], data["map"][1], ""),
-            data["params"],
-            tuple(once(PlayerEntry, *p) for p in data["players"]),
+            where,
+            params,
+            players,
             data["seed"],
             TurnCount(data["turns"]),
-            once(Outcome, winner, reason_of(reason), tuple(scores), detail),
-            tuple(once(SeatStatus, status_of(st), turn, d) for st, turn, d in data["statuses"]),
+            ends[0],
+            ends[1],
         )
 
 

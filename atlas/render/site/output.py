@@ -122,13 +122,13 @@ class SiteWriter:
         assert self._prev is not None and self.in_place is not None
         if rel not in self.in_place:
             return False
-        folder, name = os.path.split(rel)
+        folder, _, name = rel.rpartition("/")  # a site's paths are written with "/"
         names = self._listed.get(folder)
         if names is None:
             names = frozenset()
             here = self._prev
             try:
-                for part in folder.split(os.sep) if folder else ():
+                for part in folder.split("/") if folder else ():
                     here = os.path.join(here, part)
                     if not stat.S_ISDIR(os.lstat(here).st_mode):
                         raise NotADirectoryError(here)

@@ -571,6 +571,7 @@ def write_pages(
     for e in games:
         head = e.head
         slugs = [bot_slug(head.game, p.name, e.event) for p in head.players]
+        # the drawing (its meta data: series, timing) follows from ``replay_key``
         key = content_key(
             "game-page",
             code,
@@ -582,8 +583,6 @@ def write_pages(
             e.gif,
             e.record_file,
             e.record_kb,
-            e.meta.get("series"),
-            e.meta.get("has_cpu"),
             e.voided,
         )
 
