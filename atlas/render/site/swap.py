@@ -357,8 +357,9 @@ def update_in_place(
         new = set(files) | {SITE_MARKER}
         order = [f for f in changed if f != SITE_MARKER] + [SITE_MARKER]
         clash: list[str] = []
+        ours = mine | {SITE_MARKER}  # once: a season's site lists 200,000 files
         for rel in order:
-            _check_path(out, rel, mine | {SITE_MARKER}, clash)
+            _check_path(out, rel, ours, clash)
         if clash:
             raise OutputFolderError(
                 f"{out} holds files atlas did not write where the new site puts its "
