@@ -23,6 +23,9 @@ Run from the repository root::
                                           [--keep DIR] [--gifs WHICH]
     python benchmarks/bench_site_scale.py --browser SITE   # the Chromium figures alone,
                                                          # of a site built before
+    python benchmarks/bench_site_scale.py --again DIR [--times 3] [--players N]
+        # ten more games, warm, again and again, on a season kept by --keep DIR (the
+        # first after a change to atlas's code redraws what the change concerns)
 """
 
 from __future__ import annotations
@@ -277,6 +280,57 @@ def _load() -> str:
         return "?"
 
 
+def add_games(maps_dir: Path, recs_dir: Path, players: int, n: int = 10) -> None:
+    """Save ``n`` more random tron games on ``room0`` in ``recs_dir``, named and seeded
+    after those added before (``new0.json``, ``new1.json``, ...)."""
+    from atlas.maps import read_map
+    from atlas.sim import get_game
+    from atlas.sim.records import RecordBuilder, save_record
+
+    gm = read_map(maps_dir / "tron" / "room0.txt", game="tron")
+    k = 0
+    for _ in range(n):
+        while (recs_dir / f"new{k}.json").exists():
+            k += 1
+        save_record(
+            _play(get_game("tron"), gm, 10**6 + k, RecordBuilder, players),
+            recs_dir / f"new{k}.json",
+        )
+
+
+def again(work: Path, times: int, players: int, jobs: int | None, gifs: str) -> None:
+    """Ten more games, warm, ``times`` times over, on the season ``--keep`` left in
+    ``work``: each rebuild's wall time, its stages and the files it wrote."""
+    from atlas.render.site.build import build_site
+
+    maps_dir, recs_dir = work / "input" / "maps", work / "input" / "records"
+    if not (work / "site").is_dir() or not recs_dir.is_dir():
+        sys.exit(f"{work}: no season kept there (bench_site_scale.py --keep {work} first)")
+    options = dict(
+        records_dir=recs_dir,
+        cache_dir=work / "cache",
+        tournament=False,
+        progress=False,
+        jobs=jobs,
+        gifs=gifs,
+        log=lambda m: None,
+    )
+    for _ in range(times):
+        add_games(maps_dir, recs_dir, players)
+        load = _load()
+        gc.collect()
+        t = time.perf_counter()
+        r = build_site(maps_dir, work / "site", **options)
+        warm = time.perf_counter() - t
+        print(
+            f"warm build + 10 games ({len(r.games)} games): {warm:.1f} s ("
+            + ", ".join(f"{k} {v:.1f} s" for k, v in r.stages.items())
+            + f"); {r.files_written} files written, {r.files_kept} kept; load average "
+            f"{load} before",
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
@@ -302,9 +356,19 @@ def main() -> None:
         metavar="SITE",
         help="only measure the Chromium figures of SITE, a site built before (by --keep)",
     )
+    ap.add_argument(
+        "--again",
+        metavar="DIR",
+        help="only add ten games to the season kept in DIR (by --keep) and rebuild it "
+        "warm, --times times, each figure with the load average",
+    )
+    ap.add_argument("--times", type=int, default=3, help="warm rebuilds with --again")
     args = ap.parse_args()
     if args.browser:
         print_browser(Path(args.browser), [])
+        return
+    if args.again:
+        again(Path(args.again), args.times, args.players, args.jobs, args.gifs)
         return
     from atlas.render.site.build import build_site
 
@@ -380,16 +444,7 @@ def main() -> None:
         )
         print_browser(site, figures)
         before = _snapshot(site)
-        from atlas.maps import read_map
-        from atlas.sim import get_game
-        from atlas.sim.records import RecordBuilder, save_record
-
-        gm = read_map(maps_dir / "tron" / "room0.txt", game="tron")
-        for k in range(10):
-            save_record(
-                _play(get_game("tron"), gm, 10**6 + k, RecordBuilder, args.players),
-                recs_dir / f"new{k}.json",
-            )
+        add_games(maps_dir, recs_dir, args.players)
         t = time.perf_counter()
         r2 = build_site(maps_dir, site, **options)
         warm = time.perf_counter() - t
