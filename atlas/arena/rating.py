@@ -210,14 +210,18 @@ def _bt_newton(
         moved = float(np.max(np.abs(step), initial=0.0))
         if chords > 0 and moved <= CHORD_UNTIL:
             chords = 0  # close: Newton's steps from here
-        elif chords == 0 and moved <= tol:
-            break
+        elif chords == 0 and (moved <= tol or moved * moved <= NEWTON_SQUARE * tol):
+            break  # the next step would move less than ``tol``: Newton's steps square it
     return theta
 
 
 #: Chord steps a fit takes at most (:func:`_bt_newton`), and the move below which it
 #: turns to Newton's steps.
 CHORD_STEPS, CHORD_UNTIL = 40, 1e-5
+#: A Newton step of ``m`` leaves about ``m * m`` to go; one that moved less than
+#: ``sqrt(NEWTON_SQUARE * tol)`` ends the fit (the step after it would move less than
+#: ``tol / 100``: a bootstrap's refits solve one system, not two).
+NEWTON_SQUARE = 1e-2
 
 
 def _minus_hessian_inverse(games: np.ndarray, theta: np.ndarray, prior: float) -> np.ndarray:

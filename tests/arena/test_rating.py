@@ -215,3 +215,23 @@ def test_refits_started_from_the_whole_fit_and_its_chord_reach_the_same_ratings(
     # and the whole fit is Bradley-Terry's, whichever way it is solved
     whole = bradley_terry(names, [c for g in games for c in g])
     assert all(warm.ratings[name] == pytest.approx(whole[name]) for name in names)
+
+
+def test_a_fit_that_stops_one_newton_step_early_agrees_with_one_run_to_the_end(monkeypatch):
+    # a Newton step of m leaves about m * m: the fit ends when the next step would move
+    # less than the tolerance, and lands where the steps taken to the end land
+    import atlas.arena.rating as rating
+
+    rng = np.random.default_rng(7)
+    names = [f"p{k}" for k in range(40)]
+    strength = rng.normal(0.0, 1.0, len(names))
+    comps = []
+    for _ in range(3000):
+        a, b = rng.choice(len(names), 2, replace=False)
+        won = rng.random() < 1.0 / (1.0 + math.exp(strength[b] - strength[a]))
+        comps.append((names[a], names[b], 1.0 if won else 0.0))
+    early = rating.bradley_terry(names, comps)
+    monkeypatch.setattr(rating, "NEWTON_SQUARE", 0.0)
+    to_the_end = rating.bradley_terry(names, comps)
+    assert early.keys() == to_the_end.keys()
+    assert all(early[n] == pytest.approx(to_the_end[n], abs=1e-7) for n in names)
