@@ -818,6 +818,7 @@ class LiveSite:
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self.server: SiteServer | None = None
         self.dirty = threading.Event()
+        #: The last build's result (None while a build runs, or after one failed).
         self.last: BuildResult | None = None
         ignore = [Path(options.out_dir)]
         if options.cache_dir is not None:
@@ -850,6 +851,9 @@ class LiveSite:
         """Build the site once and tell the pages; a build that cannot be made (a site
         folder atlas may not write, a maps folder gone) is said in one line, and the
         site served stays as it was."""
+        # the last build's games are not kept alive through this one: a season's
+        # 100,000 would be walked by the collector as the build begins
+        self.last = None
         try:
             result = build(self.options)
         except (AtlasError, OSError) as exc:
