@@ -180,7 +180,10 @@ def _bt_newton(
         return float(wins @ theta - met @ pair - prior * np.sum(anchor)), beats
 
     theta = np.zeros(k) if start is None else np.array(start, dtype=np.float64)
+    refit = start is not None
     best, p = loglik(theta)  # p: P(i beats j), each pair met, at theta
+    # a refit (from a start) may end a Newton step early; a fit from nothing goes to the
+    # end, so that a refit of the same games from it stays where it is
     chords = 0 if chord is None else CHORD_STEPS
     for _ in range(max_iter):
         q = 1.0 / (1.0 + np.exp(-theta))  # P(i beats the anchor)
@@ -210,8 +213,8 @@ def _bt_newton(
         moved = float(np.max(np.abs(step), initial=0.0))
         if chords > 0 and moved <= CHORD_UNTIL:
             chords = 0  # close: Newton's steps from here
-        elif chords == 0 and (moved <= tol or moved * moved <= NEWTON_SQUARE * tol):
-            break  # the next step would move less than ``tol``: Newton's steps square it
+        elif chords == 0 and (moved <= tol or (refit and moved * moved <= NEWTON_SQUARE * tol)):
+            break  # a refit's next step would move less than ``tol``: Newton's squares it
     return theta
 
 
@@ -219,8 +222,9 @@ def _bt_newton(
 #: turns to Newton's steps.
 CHORD_STEPS, CHORD_UNTIL = 40, 1e-5
 #: A Newton step of ``m`` leaves about ``m * m`` to go; one that moved less than
-#: ``sqrt(NEWTON_SQUARE * tol)`` ends the fit (the step after it would move less than
-#: ``tol / 100``: a bootstrap's refits solve one system, not two).
+#: ``sqrt(NEWTON_SQUARE * tol)`` ends a refit started from another fit (the step after
+#: it would move less than ``tol / 100``: a bootstrap's refits solve one system, not
+#: two).
 NEWTON_SQUARE = 1e-2
 
 

@@ -217,21 +217,20 @@ def test_refits_started_from_the_whole_fit_and_its_chord_reach_the_same_ratings(
     assert all(warm.ratings[name] == pytest.approx(whole[name]) for name in names)
 
 
-def test_a_fit_that_stops_one_newton_step_early_agrees_with_one_run_to_the_end(monkeypatch):
-    # a Newton step of m leaves about m * m: the fit ends when the next step would move
-    # less than the tolerance, and lands where the steps taken to the end land
+def test_refits_that_stop_one_newton_step_early_agree_with_refits_run_to_the_end(
+    monkeypatch,
+):
+    # a Newton step of m leaves about m * m: a refit ends when its next step would move
+    # less than the tolerance, and lands where the steps taken to the end land; the
+    # whole fit goes to the end, so a refit of the same games stays on it
     import atlas.arena.rating as rating
 
-    rng = np.random.default_rng(7)
-    names = [f"p{k}" for k in range(40)]
-    strength = rng.normal(0.0, 1.0, len(names))
-    comps = []
-    for _ in range(3000):
-        a, b = rng.choice(len(names), 2, replace=False)
-        won = rng.random() < 1.0 / (1.0 + math.exp(strength[b] - strength[a]))
-        comps.append((names[a], names[b], 1.0 if won else 0.0))
-    early = rating.bradley_terry(names, comps)
+    names, games = _season(60, 400)
+    early = bootstrap_ratings(names, games, rating.duel_fit, samples=20)
     monkeypatch.setattr(rating, "NEWTON_SQUARE", 0.0)
-    to_the_end = rating.bradley_terry(names, comps)
-    assert early.keys() == to_the_end.keys()
-    assert all(early[n] == pytest.approx(to_the_end[n], abs=1e-7) for n in names)
+    to_the_end = bootstrap_ratings(names, games, rating.duel_fit, samples=20)
+    assert np.allclose(early.draws, to_the_end.draws, rtol=0.0, atol=1e-7)
+    assert early.ratings == to_the_end.ratings  # the whole fit: the same steps
+    one = [[("a", "b", 1.0)], [("b", "a", 0.0)]]  # every refit draws the same games
+    alone = bootstrap_ratings(["a", "b"], one, rating.duel_fit, samples=5, clusters=[0, 0])
+    assert alone.low["a"] <= alone.ratings["a"] <= alone.high["a"]
