@@ -132,10 +132,9 @@ def _json_text(part: Any) -> str:
 _encode_string = json.encoder.encode_basestring_ascii  # what json.dumps writes for a str
 
 
-#: How many objects the last :func:`collector_paused` block left frozen (0: none), so
-#: that the next one gives them back to the collector only if no more were frozen since
-#: (the count falls as frozen objects are freed; it grows when something else freezes).
-_FROZE = [0]
+#: Whether the last :func:`collector_paused` block left what it made frozen, so that
+#: the next one gives it back to the collector.
+_FROZE = [False]
 
 
 @contextlib.contextmanager
@@ -149,17 +148,17 @@ def collector_paused() -> Iterator[None]:
     back on after the block, as it was.
 
     What the block made is then frozen (:func:`gc.freeze`), unless something else of
-    the process froze objects first (nor does the next block touch a freeze that is
-    not its own): the collector's next pass would walk all of it
+    the process froze objects first: the collector's next pass would walk all of it
     (half a second after a season's build), while most of it goes at once by reference
     counting when the build's result is dropped.  The next block gives it back to the
     collector and collects once, at its start, so a process that builds again and again
-    (``atlas serve``) keeps no cycle of an earlier build."""
+    (``atlas serve``) keeps no cycle of an earlier build.  (A process that freezes
+    objects of its own between two builds has them given back by the second.)"""
     enabled = gc.isenabled()
-    if enabled and 0 < gc.get_freeze_count() <= _FROZE[0]:
+    if enabled and _FROZE[0] and gc.get_freeze_count() > 0:
         gc.unfreeze()
         gc.collect()
-    _FROZE[0] = 0
+    _FROZE[0] = False
     gc.disable()
     try:
         yield
@@ -167,7 +166,7 @@ def collector_paused() -> Iterator[None]:
         if enabled:
             if gc.get_freeze_count() == 0:
                 gc.freeze()
-                _FROZE[0] = gc.get_freeze_count()
+                _FROZE[0] = True
             gc.enable()
 
 
