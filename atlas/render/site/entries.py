@@ -180,8 +180,15 @@ class RecordHead:
         players_json = data["players"]
         key = (PlayerEntry, repr(players_json))
         players = memo.get(key)
-        if players is None:
-            players = memo[key] = tuple([PlayerEntry(*p) for p in players_json])
+        if players is None:  # a new pairing: each player still made once
+            made = []
+            for p in players_json:
+                one = (PlayerEntry, repr(p))
+                entry = memo.get(one)
+                if entry is None:
+                    entry = memo[one] = PlayerEntry(*p)
+                made.append(entry)
+            players = memo[key] = tuple(made)
         result_json, statuses_json = data["result"], data["statuses"]
         key = (Outcome, repr(result_json), repr(statuses_json))
         ends = memo.get(key)
