@@ -399,13 +399,14 @@ def pair_key(record: Record) -> tuple[str, int, str, tuple[str, ...]]:
 
 
 def _pair_key(
-    record: Record, identities: Sequence[str]
+    record: Record, identities: Sequence[str], params_text: str | None = None
 ) -> tuple[str, int, str, tuple[str, ...]]:
-    """:func:`pair_key` of ``record``, its players' identities given."""
+    """:func:`pair_key` of ``record``, its players' identities given (and the text of
+    its parameters, when the caller has it)."""
     return (
         record.map.hash,
         record.seed,
-        _params_text(record.params),
+        _params_text(record.params) if params_text is None else params_text,
         tuple(sorted(identities)),
     )
 
@@ -529,7 +530,7 @@ def standings(
             text = texts.get(id(r.params))
             if text is None:
                 text = texts[id(r.params)] = _params_text(r.params)
-            clusters.append((r.map.hash, r.seed, text, tuple(sorted(i))))
+            clusters.append(_pair_key(r, i, text))
     scores = _paired_scores(duels, clusters)
     names = sorted(tally)
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
