@@ -298,6 +298,19 @@ def add_games(maps_dir: Path, recs_dir: Path, players: int, n: int = 10) -> None
         )
 
 
+def _options(recs_dir: Path, cache: Path, jobs: int | None, gifs: str) -> dict:
+    """``build_site``'s options for the season's records, quiet, without a tournament."""
+    return dict(
+        records_dir=recs_dir,
+        cache_dir=cache,
+        tournament=False,
+        progress=False,
+        jobs=jobs,
+        gifs=gifs,
+        log=lambda m: None,
+    )
+
+
 def again(work: Path, times: int, players: int, jobs: int | None, gifs: str) -> None:
     """Ten more games, warm, ``times`` times over, on the season ``--keep`` left in
     ``work``: each rebuild's wall time, its stages and the files it wrote."""
@@ -306,15 +319,7 @@ def again(work: Path, times: int, players: int, jobs: int | None, gifs: str) -> 
     maps_dir, recs_dir = work / "input" / "maps", work / "input" / "records"
     if not (work / "site").is_dir() or not recs_dir.is_dir():
         sys.exit(f"{work}: no season kept there (bench_site_scale.py --keep {work} first)")
-    options = dict(
-        records_dir=recs_dir,
-        cache_dir=work / "cache",
-        tournament=False,
-        progress=False,
-        jobs=jobs,
-        gifs=gifs,
-        log=lambda m: None,
-    )
+    options = _options(recs_dir, work / "cache", jobs, gifs)
     for _ in range(times):
         add_games(maps_dir, recs_dir, players)
         load = _load()
@@ -394,15 +399,7 @@ def main() -> None:
         site, cache = work / "site", work / "cache"
         shutil.rmtree(site, ignore_errors=True)
         shutil.rmtree(cache, ignore_errors=True)
-        options = dict(
-            records_dir=recs_dir,
-            cache_dir=cache,
-            tournament=False,
-            progress=False,
-            jobs=args.jobs,
-            gifs=args.gifs,
-            log=lambda m: None,
-        )
+        options = _options(recs_dir, cache, args.jobs, args.gifs)
         load_before = _load()
         gc.collect()
         _reset_peak()
