@@ -119,7 +119,7 @@ def replay_page(record: Any) -> str:
         [
             *(
                 (static / name).read_text(encoding="utf-8")
-                for name in ("inflate.js", "overlays.js", "pv.js", "viewer.js")
+                for name in ("inflate.js", "overlays.js", "pv.js", "frames.js", "viewer.js")
             ),
             font_script(),  # the GIF button's glyphs, then its maker
             (static / "gif.js").read_text(encoding="utf-8"),

@@ -18,7 +18,7 @@ reports: :meth:`GameRender.validation_picture` and its caption.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ __all__ = [
     "Painter",
     "SitePlan",
     "Series",
+    "FrameRule",
     "cells_of",
 ]
 
@@ -77,6 +78,32 @@ class SitePlan:
     top_per_map: int | None = None
     gauntlet: bool = True
     fairness_bot: str | None = None
+
+
+@dataclass(frozen=True)
+class FrameRule:
+    """A rule that draws a replay frame's cells from its marks, in the reader's browser
+    as in Python (:meth:`GameRender.frame_rule`).
+
+    A game page then stores, for each turn, only the cells where the real frame differs
+    from what the rule draws, instead of the cells that changed since the previous
+    turn: Outpost's territory follows from its outposts, so a 500-turn game's page
+    carries the outposts' steps, not 500 turns of territory.
+
+    Attributes
+    ----------
+    spec : dict
+        The rule as ``templates/static/frames.js`` reads it: ``{"kind": name, ...}``
+        (the kinds and their fields are in that script).
+    grid : callable
+        The same rule in Python: a frame's marks, as :func:`atlas.render.viewer.viewer_data`
+        writes them (``[row, col, shape, colour, outline, scale]``, ``shape`` an index
+        into :data:`atlas.render.viewer.SHAPES`), to its palette index per cell, shape
+        ``(rows, cols)``, drawn over the game's :meth:`GameRender.base_grid`.
+    """
+
+    spec: Mapping[str, Any]
+    grid: Callable[[Sequence[Sequence[Any]]], np.ndarray]
 
 
 class Painter(abc.ABC):
@@ -177,6 +204,12 @@ class GameRender(abc.ABC):
         overlay needs more (``moves``: ``"queen"`` or ``"knight"``; ``inarow``).
         Default: none.
         """
+        return None
+
+    def frame_rule(self, game_map: GameMap, params: Mapping[str, Any]) -> FrameRule | None:
+        """A rule that draws a replay frame's cells from its marks
+        (:class:`FrameRule`), so that a game page stores only where the frames differ
+        from it, or ``None`` (the default): a page stores the cells each turn changed."""
         return None
 
     def pv_cells(

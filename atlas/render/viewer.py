@@ -7,9 +7,9 @@ the game page embeds.  The game page embeds this JSON in a
 rebuilds any turn by applying the differences from the first frame and draws it on a
 ``<canvas>`` with the same palette and mark shapes as the GIF.
 
-Format (``"version": 2``)::
+Format (``"version": 3``; 2 had no ``predict``)::
 
-    {"version": 2, "w": cols, "h": rows, "k": pixels per cell, "ms": ms per turn at 1x,
+    {"version": 3, "w": cols, "h": rows, "k": pixels per cell, "ms": ms per turn at 1x,
      "palette": ["#RRGGBB", ...], "shapes": ["circle", ...],
      "styles": [[shape, colour, outline or -1, scale], ...],
      "base": "<base64: one palette index per cell, row-major>",
@@ -24,6 +24,8 @@ Format (``"version": 2``)::
      "interest": {...}, "count": frames,
      "overlays": {"names", "free", "seats", "args"} (only for a game that has them:
      :meth:`atlas.render.painter.GameRender.overlays`),
+     "predict": {"kind", ...} (only for a game whose frames follow a rule:
+     :meth:`atlas.render.painter.GameRender.frame_rule`),
      "gif": what the page's GIF button needs beside the frames
      (:func:`atlas.render.gif.gif_spec`)}
 
@@ -31,7 +33,12 @@ Format (``"version": 2``)::
 the number of *runs* of changed cells, then per run ``gap, length, colour`` (``gap``
 counts the cells from the end of the previous run, row-major); then the number of
 marks, then per mark ``zigzag(cell - previous frame's cell of the same mark index)``
-and its style (an index into ``styles``).  ``times``, ``cpu`` and ``info`` are per turn
+and its style (an index into ``styles``).  The runs change the previous frame's cells
+(``base`` is the first frame, whose runs are none), or, with ``predict``, the cells the
+rule draws from the frame's own marks over ``base``, the bare map
+(``templates/static/frames.js`` applies the rule): Outpost's territory follows from its
+outposts, so its frames store only the cells where the rules leave the territory behind
+them, a few turns a game.  ``times``, ``cpu`` and ``info`` are per turn
 ``1 .. last`` (index 0 is turn 1): what each seat took to answer (wall clock, CPU) and
 what its bot said about the move (:data:`atlas.sim.records.INFO_KEYS`); ``late`` lists
 the answers that came after their deadline (``turn`` counted from 1) with the machine's
@@ -78,7 +85,7 @@ __all__ = [
 
 #: Mark shapes by number, as the viewer's JavaScript knows them.
 SHAPES = ("circle", "square", "triangle", "diamond", "ring", "dot", "cross", "frame")
-VIEWER_VERSION = 2
+VIEWER_VERSION = 3
 #: Bytes of replay data's JSON text above which a page stores it deflated
 #: (:func:`page_json`): below, the base64 of a compressed text is no smaller.
 DEFLATE_OVER = 1024
@@ -246,7 +253,10 @@ def viewer_data(
     "frames": [{"t": turn, "d": [cell, colour, ...], "m": [[row, col, shape, colour,
     outline or -1, scale], ...]}, ...], "last", "sampled", "series", "times", "info",
     "interest", "gif"}``: the first frame's cells, then per frame the cells that
-    changed since the previous one.  :func:`pack_viewer` turns it into the compact form a
+    changed since the previous one.  For a game with a frame rule
+    (:meth:`~atlas.render.painter.GameRender.frame_rule`), ``"predict"`` is the rule,
+    ``base`` the bare map and ``d`` the cells where the frame differs from what the
+    rule draws of its marks.  :func:`pack_viewer` turns it into the compact form a
     page embeds (the module docstring).
 
     Parameters
@@ -271,18 +281,14 @@ def viewer_data(
         frames = list(record_frames(record, states=states, max_frames=max_frames))
     if series is None:
         series = render.series(gm, dict(record.params), states)
+    rule = render.frame_rule(gm, dict(record.params))
     frames_out: list[dict[str, Any]] = []
     prev: npt.NDArray[np.uint8] | None = None
     base: list[int] = []
+    if rule is not None:  # each frame against the rule's, drawn over the bare map
+        base = np.asarray(render.base_grid(gm), dtype=np.uint8).reshape(-1).tolist()
     for frame in frames:
         flat = np.ascontiguousarray(frame.grid, dtype=np.uint8).reshape(-1)
-        if prev is None:
-            base = flat.astype(int).tolist()
-            diff: list[int] = []
-        else:
-            idx = np.flatnonzero(flat != prev)
-            diff = np.stack([idx, flat[idx]], axis=1).reshape(-1).astype(int).tolist()
-        prev = flat
         marks = [
             [
                 int(m.cell[0]),
@@ -294,6 +300,14 @@ def viewer_data(
             ]
             for m in frame.marks
         ]
+        if rule is not None:
+            prev = np.asarray(rule.grid(marks), dtype=np.uint8).reshape(-1)
+        elif prev is None:
+            base = flat.astype(int).tolist()
+            prev = flat
+        idx = np.flatnonzero(flat != prev)
+        diff = np.stack([idx, flat[idx]], axis=1).reshape(-1).astype(int).tolist()
+        prev = flat
         frames_out.append({"t": int(frame.turn), "d": diff, "m": marks})
     last = len(record.turns)
     times, cpu, info = _per_turn(record)
@@ -308,6 +322,8 @@ def viewer_data(
     overlays = render.overlays(gm, dict(record.params))
     if overlays:
         extra["overlays"] = overlays
+    if rule is not None:
+        extra["predict"] = dict(rule.spec)
     pv, pv_dropped = _pv_cells(record, states, render)
     if any(line for seat in pv for line in seat) or pv_dropped:
         extra["pv"] = pv
@@ -340,17 +356,18 @@ def pack_viewer(data: dict[str, Any]) -> dict[str, Any]:
     Notes
     -----
     Every turn is kept, Outpost's 500 included: a frame stores only the runs of cells
-    whose colour changed and each mark's step from its place in the previous frame,
-    so a turn of a 100x100 Outpost board costs a few hundred bytes.  A sampled game's
+    whose colour changed (or, for a game with a frame rule, differs from the rule's)
+    and each mark's step from its place in the previous frame, so a turn of a 100x100
+    Outpost board costs a few dozen bytes.  A sampled game's
     frames carry their turn numbers in ``"turns"``.
     """
     w = data["w"]
     styles: dict[tuple[Any, ...], int] = {}
     parts: list[npt.NDArray[np.int64]] = []
     prev_cells = np.zeros(0, dtype=np.int64)
-    for i, frame in enumerate(data["frames"]):
+    for frame in data["frames"]:
         d = np.asarray(frame["d"], dtype=np.int64).reshape(-1, 2)
-        parts.append(_runs(d[:, 0], d[:, 1]) if i else np.zeros(1, dtype=np.int64))
+        parts.append(_runs(d[:, 0], d[:, 1]))
         marks = frame["m"]
         cells = np.array([m[0] * w + m[1] for m in marks], dtype=np.int64)
         style = np.array(

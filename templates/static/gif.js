@@ -190,37 +190,18 @@
   function pictures(data, font, start, each) {
     var spec = data.gif, extra = spec.glyphs || {};
     var W = data.w, H = data.h, k = spec.k, width = spec.width;
-    var stream = bytesOf(data.frames), at = 0;
-    function next() {
-      var v = 0, mul = 1, b;
-      do { b = stream[at++]; v += (b & 127) * mul; mul *= 128; } while (b & 128);
-      return v;
-    }
     var wanted = {}, picks = sampleTurns(data.last + 1, spec.max), p;
     for (p = 0; p < picks.length; p++) { wanted[picks[p]] = p; }
     var legend = legendBand(font, extra, width, spec.legend);
     var bw = W * k, bh = H * k, left = Math.floor((width - bw) / 2);
     var height = font.height + bh + legend.height;
-    var grid = bytesOf(data.base), cells = [];
+    var frames = window.atlasFrames.create(data);  // static/frames.js
     var board = new Uint8Array(bw * bh);
     start(width, height);
-    for (var f = 0; f < data.count; f++) {
-      var runs = next(), pos = 0, r, j;
-      for (r = 0; r < runs; r++) {
-        pos += next();
-        var len = next(), col = next();
-        grid.fill(col, pos, pos + len);
-        pos += len;
-      }
-      var n = next(), now = new Array(n), styles = new Array(n);
-      for (j = 0; j < n; j++) {
-        var z = next();
-        now[j] = (j < cells.length ? cells[j] : 0) + ((z % 2) ? -(z + 1) / 2 : z / 2);
-        styles[j] = next();
-      }
-      cells = now;
-      var turn = data.turns ? data.turns[f] : f;
+    for (var f = 0; f < frames.count; f++) {
+      var r, j, turn = data.turns ? data.turns[f] : f;
       if (!(turn in wanted)) { continue; }
+      var grid = frames.gridOf(f), now = frames.marks[f].cells, styles = frames.marks[f].styles, n = now.length;
       for (r = 0; r < H; r++) {    // the cells, k pixels a side
         for (var y = 0; y < k; y++) {
           var row = (r * k + y) * bw;

@@ -48,32 +48,15 @@
   canvas.width = W * k;
   canvas.height = H * k;
 
-  // ---------------------------------------------------------------- decoding
-  function bytesOf(b64) {
-    var s = atob(b64), out = new Uint8Array(s.length);
-    for (var i = 0; i < s.length; i++) { out[i] = s.charCodeAt(i); }
-    return out;
-  }
-  var stream = bytesOf(data.frames), at = 0;
-  function next() {            // one unsigned LEB128 varint
-    var v = 0, mul = 1, b;
-    do { b = stream[at++]; v += (b & 127) * mul; mul *= 128; } while (b & 128);
-    return v;
-  }
-  var count = data.count, runAt = new Array(count), marks = new Array(count);
-  var prevCells = [];
-  for (var f = 0; f < count; f++) {
-    runAt[f] = at;
-    var runs = next();
-    for (var q = 0; q < 3 * runs; q++) { next(); }
-    var n = next(), cells = new Array(n), styles = new Array(n);
-    for (var j = 0; j < n; j++) {
-      var z = next(), delta = (z % 2) ? -(z + 1) / 2 : z / 2;
-      cells[j] = (j < prevCells.length ? prevCells[j] : 0) + delta;
-      styles[j] = next();
-    }
-    marks[f] = { cells: cells, styles: styles };
-    prevCells = cells;
+  // ---------------------------------------------------------------- frames
+  // static/frames.js decodes them: each frame's marks, and its cells on demand
+  var frames = window.atlasFrames.create(data);
+  var count = frames.count, marks = frames.marks, gridOf = frames.gridOf;
+  if (frames.problem) {        // a page whose frames this script cannot draw whole
+    var said = document.createElement("p");
+    said.className = "note";
+    said.textContent = frames.problem;
+    $("viewer").appendChild(said);
   }
   function turnOf(i) { return data.turns ? data.turns[i] : i; }
   function frameOfTurn(t) {
@@ -81,35 +64,6 @@
     var best = 0;
     for (var i = 0; i < count; i++) { if (data.turns[i] <= t) { best = i; } }
     return best;
-  }
-
-  // ---------------------------------------------------------------- grids
-  var base = bytesOf(data.base);
-  var KEY = 32, keys = [base];        // keys[m]: the grid of frame m * KEY
-  var grid = base.slice(), gridAt = 0;
-  function applyRuns(g, f) {
-    at = runAt[f];
-    var runs = next(), pos = 0;
-    for (var r = 0; r < runs; r++) {
-      pos += next();
-      var len = next(), col = next();
-      g.fill(col, pos, pos + len);
-      pos += len;
-    }
-  }
-  function gridOf(i) {
-    if (i === gridAt) { return grid; }
-    if (i === gridAt + 1) { applyRuns(grid, i); gridAt = i; return grid; }
-    var m = Math.floor(i / KEY);
-    while (keys.length <= m) {
-      var g = keys[keys.length - 1].slice(), from = (keys.length - 1) * KEY;
-      for (var f2 = from + 1; f2 <= from + KEY && f2 < count; f2++) { applyRuns(g, f2); }
-      keys.push(g);
-    }
-    grid = keys[m].slice();
-    for (var f3 = m * KEY + 1; f3 <= i; f3++) { applyRuns(grid, f3); }
-    gridAt = i;
-    return grid;
   }
 
   // ---------------------------------------------------------------- drawing

@@ -127,14 +127,28 @@ def read_varints(data: bytes) -> list[int]:
     return out
 
 
-def unpack_viewer(packed: dict) -> tuple[list[np.ndarray], list[list[tuple[int, list]]]]:
+def rule_of(record: Record) -> Callable[[list], np.ndarray] | None:
+    """The Python side of the frame rule of ``record``'s game page, or ``None``."""
+    from atlas.render.registry import render_of
+
+    rule = render_of(record.game).frame_rule(record.game_map(), dict(record.params))
+    return None if rule is None else rule.grid
+
+
+def unpack_viewer(
+    packed: dict, rule: Callable[[list], np.ndarray] | None = None
+) -> tuple[list[np.ndarray], list[list[tuple[int, list]]]]:
     """Rebuild every frame's grid and marks from a page's packed viewer data, the way
-    ``templates/static/viewer.js`` does (an independent reading of the format)."""
+    ``templates/static/frames.js`` does (an independent reading of the format).  Data
+    with a frame rule (``"predict"``) needs the rule's Python side, ``rule``: a frame's
+    marks ``[row, col, shape, colour, outline, scale]`` to its grid."""
     import base64
 
     w, h = packed["w"], packed["h"]
-    grid = np.frombuffer(base64.b64decode(packed["base"]), dtype=np.uint8).copy()
+    base = np.frombuffer(base64.b64decode(packed["base"]), dtype=np.uint8)
+    grid = base.copy()
     assert grid.size == w * h
+    assert ("predict" in packed) == (rule is not None), "a frame rule goes with its data"
     nums = read_varints(base64.b64decode(packed["frames"]))
     at = 0
     grids, marks = [], []
@@ -142,13 +156,10 @@ def unpack_viewer(packed: dict) -> tuple[list[np.ndarray], list[list[tuple[int, 
     for _ in range(packed["count"]):
         runs = nums[at]
         at += 1
-        pos = 0
+        changes = []
         for _ in range(runs):
-            gap, length, colour = nums[at : at + 3]
+            changes.append(nums[at : at + 3])
             at += 3
-            pos += gap
-            grid[pos : pos + length] = colour
-            pos += length
         n = nums[at]
         at += 1
         cells, frame_marks = [], []
@@ -160,6 +171,15 @@ def unpack_viewer(packed: dict) -> tuple[list[np.ndarray], list[list[tuple[int, 
             cells.append(cell)
             frame_marks.append((cell, packed["styles"][style]))
         prev = cells
+        if rule is not None:  # the rule's cells from the marks, then where they differ
+            grid = np.asarray(
+                rule([[c // w, c % w, *st] for c, st in frame_marks]), dtype=np.uint8
+            ).reshape(-1)
+        pos = 0
+        for gap, length, colour in changes:
+            pos += gap
+            grid[pos : pos + length] = colour
+            pos += length
         grids.append(grid.reshape(h, w).copy())
         marks.append(frame_marks)
     assert at == len(nums)

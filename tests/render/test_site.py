@@ -199,7 +199,7 @@ def _viewer_json(text: str) -> dict:
 
 
 def test_game_page_has_viewer_data_and_moves(built):
-    from render_helpers import unpack_viewer
+    from render_helpers import rule_of, unpack_viewer
 
     from atlas.render.replay import record_frames
     from atlas.render.site.pages import _move_text
@@ -221,7 +221,7 @@ def test_game_page_has_viewer_data_and_moves(built):
             for t in g.record.turns
         ]
         assert 'id="v-controls"' in text and 'id="v-chart"' in text
-        grids, _ = unpack_viewer(data)
+        grids, _ = unpack_viewer(data, rule_of(g.record))
         last = list(record_frames(g.record, replay_states(g.record)))[-1]
         assert (grids[-1] == last.grid).all()
     for js in ("viewer.js", "site.js"):

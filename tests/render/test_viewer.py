@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
-from render_helpers import play_record, read_varints, unpack_viewer
+from render_helpers import play_record, read_varints, rule_of, unpack_viewer
 
 from atlas.maps import parse_map
 from atlas.render.registry import render_of
@@ -16,6 +17,7 @@ from atlas.render.viewer import SHAPES, interest, pack_viewer, varints, viewer_d
 from atlas.sim.base import Outcome
 from atlas.sim.records import RecordBuilder, replay_states
 
+ROOT = Path(__file__).resolve().parents[2]
 OUTPOST_WATER = "".join(f"{x} {y}\n" for x in range(15, 35) for y in range(15, 40))
 
 
@@ -43,7 +45,8 @@ def test_packed_frames_rebuild_every_turn(tron25, game, text, params):
     packed = pack_viewer(viewer_data(rec, states))
     assert packed["count"] == len(rec.turns) + 1 == len(frames)  # every turn, none sampled
     assert packed["last"] == len(rec.turns) and "turns" not in packed
-    grids, marks = unpack_viewer(packed)
+    assert ("predict" in packed) == (game == "outpost")  # territory from the outposts
+    grids, marks = unpack_viewer(packed, rule_of(rec))
     for grid, got, frame in zip(grids, marks, frames):
         assert np.array_equal(grid, frame.grid)
         want = [
@@ -70,6 +73,31 @@ def test_a_500_turn_outpost_page_stays_small():
     packed = pack_viewer(viewer_data(rec))
     assert packed["count"] == len(rec.turns) + 1
     assert len(json.dumps(packed)) < 1_000_000
+
+
+def test_outpost_frames_store_only_where_the_territory_is_not_its_outposts(monkeypatch):
+    """With its frame rule an Outpost page stores a few cells a game, not the territory
+    of every turn, and decodes to the same frames as without it."""
+    from atlas.games.outpost.painter import RENDER
+
+    gm = parse_map((ROOT / "maps" / "outpost" / "lakes.txt").read_text(), game="outpost")
+    rec = play_record("outpost", gm, seed=4, params={"T": 200})
+    states = replay_states(rec)
+    frames = list(record_frames(rec, states))
+    data = viewer_data(rec, states, frames=frames)
+    # the only turns the rule may not draw whole are the seasons' (new home outposts
+    # wait a turn for their territory): at most one in ten
+    differing = [f["t"] for f in data["frames"] if f["d"]]
+    assert len(differing) <= len(frames) // 10 + 1
+    ruled, rule = pack_viewer(data), rule_of(rec)
+    monkeypatch.setattr(RENDER, "frame_rule", lambda game_map, params: None)
+    plain = pack_viewer(viewer_data(rec, states, frames=frames))
+    assert "predict" not in plain and ruled["predict"]["r"] == 10
+    assert len(ruled["frames"]) * 3 < len(plain["frames"])
+    with_rule, _ = unpack_viewer(ruled, rule)
+    without, _ = unpack_viewer(plain)
+    for a, b, frame in zip(with_rule, without, frames):
+        assert np.array_equal(a, frame.grid) and np.array_equal(b, frame.grid)
 
 
 def test_series_follow_the_game(tron25):

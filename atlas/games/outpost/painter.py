@@ -16,12 +16,14 @@ from ...maps import GameMap
 from ...render import images as I
 from ...render import palette as P
 from ...render.frames import Frame, Mark
-from ...render.painter import GameRender, Painter, Series, SitePlan, cells_of
+from ...render.painter import FrameRule, GameRender, Painter, Series, SitePlan, cells_of
+from ...render.viewer import SHAPES
 from .analysis import influence
 from .format import HOMES as OUTPOST_HOMES
 from .format import QUARTER as OUTPOST_QUARTER
 from .format import line_xy as outpost_line_xy
-from .rules.moves import RETURNED_NULL
+from .rules.game import OutpostParams
+from .rules.moves import RETURNED_NULL, _is_int
 
 __all__ = [
     "OutpostRender",
@@ -113,9 +115,13 @@ def outpost_picture(
 def territory_grid(game_map: GameMap, owner: npt.ArrayLike) -> I.IndexImage:
     """Palette indices of an Outpost ownership grid (seat >= 0, -1 neutral, -2
     disputed) over land and water; owned water is water mixed with the empire's colour."""
+    return _territory(game_map.blocked, owner)
+
+
+def _territory(water: npt.NDArray[np.bool_], owner: npt.ArrayLike) -> I.IndexImage:
     own = np.asarray(owner)
-    grid = _land_grid(game_map)
-    land = ~game_map.blocked
+    land = ~water
+    grid = np.where(water, P.WATER, P.LAND).astype(np.uint8)
     for seat in range(4):
         grid[(own == seat) & land] = P.PLAYER_TINT[seat]
         grid[(own == seat) & ~land] = P.PLAYER_WATER[seat]
@@ -342,6 +348,41 @@ class OutpostRender(GameRender):
 
     def gif_overlays(self) -> tuple[str, ...]:
         return ("supply",)
+
+    def frame_rule(self, game_map: GameMap, params: Mapping[str, Any]) -> FrameRule | None:
+        """The territory of a frame from its outposts (``templates/static/frames.js``,
+        the rule ``influence``): what :func:`territory_grid` draws of the ownership
+        :func:`outpost_owner` gives them.  A frame differs from it where the rules
+        leave the ownership behind the outposts: a season's new home outposts before
+        their turn, an official turn cut short.  ``None`` for a radius that is not a
+        whole number (such a record does not replay)."""
+        r = params.get("r", OutpostParams.r)
+        if not _is_int(r) or r < 0:
+            return None
+        radius = int(r)
+        posts = [[SHAPES.index(P.PLAYER_SHAPES[s]), P.PLAYER[s], s] for s in range(4)]
+        seat_of = {(shape, colour): seat for shape, colour, seat in posts}
+        water = game_map.blocked
+
+        def grid(marks: Sequence[Sequence[Any]]) -> np.ndarray:
+            outposts: list[list[tuple[int, int]]] = [[] for _ in range(4)]
+            for m in marks:
+                seat = seat_of.get((m[2], m[3]))
+                if seat is not None:
+                    outposts[seat].append((int(m[0]), int(m[1])))
+            cells = [np.asarray(o, dtype=np.int32).reshape(-1, 2) for o in outposts]
+            return _territory(water, influence(water, cells, radius).owner)
+
+        spec = {
+            "kind": "influence",
+            "r": radius,
+            "land": P.LAND,
+            "posts": posts,
+            "tints": list(P.PLAYER_TINT),
+            "waters": list(P.PLAYER_WATER),
+            "disputed": P.DISPUTED,
+        }
+        return FrameRule(spec, grid)
 
     def overlay_frame(
         self, frame: Frame, state: Any, name: str, game_map: GameMap, params: Mapping[str, Any]

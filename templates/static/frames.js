@@ -1,0 +1,138 @@
+/* atlas replay frames: the turns of the page's replay data (format:
+   atlas/render/viewer.py) decoded for the viewer (static/viewer.js) and the GIF button
+   (static/gif.js), so both read the frames one way.
+
+   window.atlasFrames.create(data) gives {count, marks, gridOf, problem}:
+     marks[i]:  frame i's marks, {cells: [row-major cell], styles: [index into data.styles]};
+     gridOf(i): frame i's palette index per cell (a Uint8Array the next call may reuse:
+                copy it to keep it);
+     problem:   null, or what could not be drawn as the data asks (an unknown rule).
+   Without data.predict, a frame stores the cells that changed since the previous one.
+   With it, a rule draws each frame's cells from its marks, here in the browser, and the
+   frame stores only the cells where the real frame differs from the rule's: an Outpost
+   turn's territory from its outposts (the rule "influence", the Python side is
+   atlas/games/outpost/painter.py OutpostRender.frame_rule), so a long game's page need
+   not carry 500 turns of territory. */
+(function () {
+  "use strict";
+
+  function bytesOf(b64) {
+    var s = atob(b64), out = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) { out[i] = s.charCodeAt(i); }
+    return out;
+  }
+
+  /* "influence": each cell goes to the seat whose marked pieces are nearest in the
+     Manhattan metric, within r; several seats at that distance dispute it; beyond r it
+     keeps the ground's colour.  A held cell takes its seat's tint on land (the ground's
+     colour `land`) and its water colour elsewhere; a disputed one `disputed`.  A mark
+     is a seat's piece when its shape and colour are one of `posts` ([shape, colour,
+     seat]).  atlas.games.outpost.analysis.influence and territory_grid. */
+  function influence(rule, ground, W, H, styles) {
+    var r = Math.max(0, Math.floor(rule.r)), N = W * H, seats = [], q;
+    var posts = rule.posts || [];
+    for (q = 0; q < styles.length; q++) {
+      seats[q] = -1;
+      for (var p = 0; p < posts.length; p++) {
+        if (styles[q][0] === posts[p][0] && styles[q][1] === posts[p][1]) { seats[q] = posts[p][2]; }
+      }
+    }
+    var dist = new Int32Array(N), bits = new Int32Array(N), out = new Uint8Array(N);
+    return function (cells, marks) {
+      dist.fill(r + 1);
+      bits.fill(0);
+      for (var j = 0; j < cells.length; j++) {
+        var s = seats[marks[j]];
+        if (s === undefined || s < 0 || s > 30) { continue; }
+        var row = Math.floor(cells[j] / W), col = cells[j] - row * W, bit = 1 << s;
+        for (var y = Math.max(0, row - r); y <= Math.min(H - 1, row + r); y++) {
+          var dy = Math.abs(y - row), span = r - dy;
+          var x1 = Math.min(W - 1, col + span), at = y * W;
+          for (var x = Math.max(0, col - span); x <= x1; x++) {
+            var d = dy + (x < col ? col - x : x - col);
+            if (d < dist[at + x]) { dist[at + x] = d; bits[at + x] = bit; }
+            else if (d === dist[at + x]) { bits[at + x] |= bit; }
+          }
+        }
+      }
+      for (var c = 0; c < N; c++) {
+        var b = bits[c];
+        if (!b) { out[c] = ground[c]; continue; }
+        if (b & (b - 1)) { out[c] = rule.disputed; continue; }
+        var seat = 31 - Math.clz32(b);
+        out[c] = ground[c] === rule.land ? rule.tints[seat] : rule.waters[seat];
+      }
+      return out;
+    };
+  }
+  var RULES = { influence: influence };
+
+  function create(data) {
+    var W = data.w, H = data.h, stream = bytesOf(data.frames), at = 0;
+    function next() {            // one unsigned LEB128 varint
+      var v = 0, mul = 1, b;
+      do { b = stream[at++]; v += (b & 127) * mul; mul *= 128; } while (b & 128);
+      return v;
+    }
+    var count = data.count, runAt = new Array(count), marks = new Array(count);
+    var prevCells = [], f;
+    for (f = 0; f < count; f++) {
+      runAt[f] = at;
+      var runs = next();
+      for (var q = 0; q < 3 * runs; q++) { next(); }
+      var n = next(), cells = new Array(n), styles = new Array(n);
+      for (var j = 0; j < n; j++) {
+        var z = next(), delta = (z % 2) ? -(z + 1) / 2 : z / 2;
+        cells[j] = (j < prevCells.length ? prevCells[j] : 0) + delta;
+        styles[j] = next();
+      }
+      marks[f] = { cells: cells, styles: styles };
+      prevCells = cells;
+    }
+    function applyRuns(g, i) {
+      at = runAt[i];
+      var runs = next(), pos = 0;
+      for (var r = 0; r < runs; r++) {
+        pos += next();
+        var len = next(), col = next();
+        g.fill(col, pos, pos + len);
+        pos += len;
+      }
+    }
+    var base = bytesOf(data.base), problem = null, rule = null;
+    if (data.predict) {
+      var make = RULES[data.predict.kind];
+      if (make) { rule = make(data.predict, base, W, H, data.styles || []); }
+      else { problem = "the frames' rule \u201c" + String(data.predict.kind).slice(0, 40) + "\u201d is unknown: the board shows its changes only"; }
+    }
+    var grid, gridOf;
+    if (data.predict) {        // each frame: the rule's cells, then where it differs
+      grid = new Uint8Array(base.length);
+      gridOf = function (i) {
+        grid.set(rule ? rule(marks[i].cells, marks[i].styles) : base);
+        applyRuns(grid, i);
+        return grid;
+      };
+    } else {                   // each frame: the previous one, then what changed
+      var KEY = 32, keys = [base], gridAt = 0;  // keys[m]: the grid of frame m * KEY
+      grid = base.slice();
+      gridOf = function (i) {
+        if (i === gridAt) { return grid; }
+        if (i === gridAt + 1) { applyRuns(grid, i); gridAt = i; return grid; }
+        var m = Math.floor(i / KEY);
+        while (keys.length <= m) {
+          var g = keys[keys.length - 1].slice(), from = (keys.length - 1) * KEY;
+          for (var f2 = from + 1; f2 <= from + KEY && f2 < count; f2++) { applyRuns(g, f2); }
+          keys.push(g);
+        }
+        grid = keys[m].slice();
+        for (var f3 = m * KEY + 1; f3 <= i; f3++) { applyRuns(grid, f3); }
+        gridAt = i;
+        return grid;
+      };
+    }
+    return { count: count, marks: marks, gridOf: gridOf, problem: problem };
+  }
+
+  window.atlasFrames = { create: create, bytesOf: bytesOf, rules: RULES };
+})();

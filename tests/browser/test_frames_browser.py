@@ -1,0 +1,101 @@
+"""The replay frames a page's script draws (``templates/static/frames.js``) are the
+frames atlas draws in Python, turn by turn, for games whose page stores only where the
+frames differ from a rule the browser applies: Outpost's territory from its outposts.
+
+Real games: records imported from the official simulator (a player whose moves fault and
+stop turns; bad disband answers with a radius of 60; unlimited outposts), and a full
+500-turn game between random movers on a bundled map.  Every frame is decoded in
+Chromium and compared cell for cell with :func:`atlas.render.replay.record_frames`.  A
+page whose rule this script does not know says so and still draws."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from browser_helpers import chromium_page, require_chromium
+
+from atlas.games.outpost.rules.traces import read_trace, trace_to_record
+from atlas.maps import read_map
+from atlas.render.replay import record_frames
+from atlas.render.viewer import pack_viewer, page_json, viewer_data
+from atlas.sim.records import replay_states
+from tests.render.render_helpers import play_record, random_mover
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+STATIC = ROOT / "templates" / "static"
+FAULTS = DATA / "outpost-traces" / "faults"
+TRACES = {
+    "moves fault, turns stop": FAULTS / "moves-rot1_mapblob_r10L20W5.jsonl.gz",
+    "bad disbands, r = 60": FAULTS / "disband-mixed_map1_r60L0W0.jsonl.gz",
+    "unlimited outposts": FAULTS / "disband-a_mapblob_r10L0W0.jsonl.gz",
+}
+
+#: Every frame's cells as the page's script draws them, base64 of the row-major bytes.
+DECODE = """(text) => {
+  var data = window.atlasUnpack(JSON.parse(text));
+  var frames = window.atlasFrames.create(data), out = [];
+  for (var i = 0; i < frames.count; i++) {
+    var g = frames.gridOf(i), s = "";
+    for (var j = 0; j < g.length; j += 8192) {
+      s += String.fromCharCode.apply(null, g.subarray(j, j + 8192));
+    }
+    out.push(btoa(s));
+  }
+  return {grids: out, problem: frames.problem};
+}"""
+
+
+@pytest.fixture(scope="module")
+def page():
+    require_chromium()
+    with chromium_page(400, 300) as pg:
+        pg.set_content("<!doctype html><title>frames</title>")
+        for name in ("inflate.js", "frames.js"):
+            pg.add_script_tag(content=(STATIC / name).read_text(encoding="utf-8"))
+        yield pg
+
+
+def _record(what: str):
+    if what in TRACES:
+        trace = read_trace(TRACES[what])
+        gm = read_map(DATA / "outpost-maps" / f"{trace.map_name}.txt", game="outpost")
+        return trace_to_record(trace, gm)
+    gm = read_map(ROOT / "maps" / "outpost" / "lakes.txt", game="outpost")
+    return play_record("outpost", gm, 11, chooser=random_mover("outpost"))
+
+
+@pytest.mark.parametrize("what", [*TRACES, "500 turns"])
+def test_every_frame_is_the_frame_python_draws(page, what):
+    record = _record(what)
+    states = replay_states(record)
+    frames = list(record_frames(record, states))
+    data = viewer_data(record, states, frames=frames)
+    assert data["predict"]["kind"] == "influence"
+    # the rule draws most frames whole; the rest differ where the rules leave the
+    # ownership behind the outposts (a season's new outposts, a turn cut short)
+    differing = sum(1 for f in data["frames"] if f["d"])
+    assert differing < len(frames) / 4, (what, differing)
+    got = page.evaluate(DECODE, page_json(pack_viewer(data)))
+    assert got["problem"] is None and page.errors == []
+    assert len(got["grids"]) == len(frames)
+    for i, (b64, frame) in enumerate(zip(got["grids"], frames)):
+        grid = np.frombuffer(base64.b64decode(b64), dtype=np.uint8).reshape(frame.grid.shape)
+        assert np.array_equal(grid, frame.grid), (what, i, int((grid != frame.grid).sum()))
+
+
+def test_a_rule_the_script_does_not_know_is_said_and_the_board_still_drawn(page):
+    gm = read_map(ROOT / "maps" / "outpost" / "delta.txt", game="outpost")
+    record = play_record("outpost", gm, 2, params={"T": 20}, chooser=random_mover("outpost"))
+    packed = pack_viewer(viewer_data(record))
+    packed["predict"] = {"kind": "<b>tomorrow's rule</b>" * 10}
+    got = page.evaluate(DECODE, json.dumps(packed))
+    assert "is unknown" in got["problem"] and "<b>" in got["problem"]  # text, never HTML
+    assert len(got["problem"]) < 200
+    assert len(got["grids"]) == packed["count"] and page.errors == []
