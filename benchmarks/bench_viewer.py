@@ -111,8 +111,9 @@ def main() -> None:
             page.goto(path.as_uri())
             page.wait_for_selector("#board[data-ready='1']")
             n = (
-                page.evaluate(
-                    "JSON.parse(document.getElementById('replay-data').textContent).count"
+                page.evaluate(  # the data as the page's script reads it (static/inflate.js)
+                    "window.atlasUnpack(JSON.parse("
+                    "document.getElementById('replay-data').textContent)).count"
                 )
                 - 1
             )
