@@ -51,11 +51,22 @@ def turning_points(
 
         text = (
             f"{phrase} swung {round(100 * swing[i])} points to {names[up]} from "
-            f"{names[down]}: {names[up]} {vals[up, t]:g} {unit} (was {vals[up, t - 1]:g}), "
+            f"{names[down]}: {names[up]} {_count(vals[up, t], unit)} (was {vals[up, t - 1]:g}), "
             f"{names[down]} {vals[down, t]:g} (was {vals[down, t - 1]:g})"
         )
         out.append({"turn": t, "seat": up, "text": text})
     return out
+
+
+def _count(value: float, unit: str) -> str:
+    """``"1 cell"``, ``"3 cells"``: a value and its unit, singular for exactly one.
+
+    >>> _count(1.0, "threats"), _count(2.0, "cells"), _count(1.0, "")
+    ('1 threat', '2 cells', '1')
+    """
+    if not unit:
+        return f"{value:g}"
+    return f"{value:g} {unit[:-1] if value == 1 and unit.endswith('s') else unit}"
 
 
 def score_turning_point(record: Any, names: Sequence[str]) -> dict[str, Any] | None:

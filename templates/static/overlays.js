@@ -412,8 +412,10 @@
     return owner;
   }
   var seatLabels = [];
-  function seatText(values, unit) {
-    return values.map(function (v, s) { return (seatLabels[s] || "seat " + (s + 1)) + " " + v + " " + unit; }).join(" · ");
+  function seatText(values, unit) {  // "red 1 window · blue 3 windows"
+    return values.map(function (v, s) {
+      return (seatLabels[s] || "seat " + (s + 1)) + " " + v + " " + (v === 1 ? unit.replace(/s$/, "") : unit);
+    }).join(" · ");
   }
 
   // ------------------------------------------------------------ the panel and drawing

@@ -72,7 +72,12 @@ def threat_series(states: Sequence[Any]) -> Series:
         a, b = open_threats(state.board, int(state.inarow))
         values[0].append(a)
         values[1].append(b)
-    return {"name": "Open threats", "phrase": "open threats", "unit": "cells", "values": values}
+    return {
+        "name": "Open threats",
+        "phrase": "open threats",
+        "unit": "threats",
+        "values": values,
+    }
 
 
 class Connect5Render(GameRender):
