@@ -29,7 +29,8 @@
      is a seat's piece when its shape and colour are one of `posts` ([shape, colour,
      seat]).  atlas.games.outpost.analysis.influence and territory_grid. */
   function influence(rule, ground, W, H, styles) {
-    var r = Math.max(0, Math.floor(rule.r)), N = W * H, seats = [], q;
+    // a radius past the board's span reaches every cell alike (and fits the Int32 grid)
+    var r = Math.max(0, Math.min(W + H, Math.floor(+rule.r) || 0)), N = W * H, seats = [], q;
     var posts = rule.posts || [];
     for (q = 0; q < styles.length; q++) {
       seats[q] = -1;

@@ -4,7 +4,8 @@ frames differ from a rule the browser applies: Outpost's territory from its outp
 
 Real games: records imported from the official simulator (a player whose moves fault and
 stop turns; bad disband answers with a radius of 60; unlimited outposts), and a full
-500-turn game between random movers on a bundled map.  Every frame is decoded in
+500-turn game between random movers on a bundled map, and a radius past the board's
+span.  Every frame is decoded in
 Chromium and compared cell for cell with :func:`atlas.render.replay.record_frames`.  A
 page whose rule this script does not know says so and still draws."""
 
@@ -68,10 +69,13 @@ def _record(what: str):
         gm = read_map(DATA / "outpost-maps" / f"{trace.map_name}.txt", game="outpost")
         return trace_to_record(trace, gm)
     gm = read_map(ROOT / "maps" / "outpost" / "lakes.txt", game="outpost")
+    if what == "a radius of 2**62":  # past the board's span: every cell within reach
+        mover = random_mover("outpost")
+        return play_record("outpost", gm, 5, params={"r": 2**62, "T": 40}, chooser=mover)
     return play_record("outpost", gm, 11, chooser=random_mover("outpost"))
 
 
-@pytest.mark.parametrize("what", [*TRACES, "500 turns"])
+@pytest.mark.parametrize("what", [*TRACES, "500 turns", "a radius of 2**62"])
 def test_every_frame_is_the_frame_python_draws(page, what):
     record = _record(what)
     states = replay_states(record)

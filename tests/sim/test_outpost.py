@@ -415,3 +415,29 @@ def test_turns_recomputing_only_around_moves_agree_with_the_analysis(
             inf.disputed.tolist(),
         )
         s = t
+
+
+@pytest.mark.parametrize("huge", [199, 2**31, 2**62])
+def test_a_radius_past_the_board_plays_and_replays_as_the_whole_board(map1, huge):
+    """Past rows + cols every cell is within reach of every outpost, so any larger
+    radius owns the board alike.  A radius of 2**62 overflowed the kernels' packed
+    distances: the game played, and its record no longer replayed."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
+    from render_helpers import play_record, random_mover
+
+    from atlas.sim.records import replay_states, verify_record
+
+    games = {
+        r: play_record(
+            "outpost", map1, 3, params={"r": r, "T": 25}, chooser=random_mover("outpost")
+        )
+        for r in (200, huge)
+    }
+    verify_record(games[huge])
+    ends = {r: replay_states(g)[-1] for r, g in games.items()}
+    assert [t.moves for t in games[huge].turns] == [t.moves for t in games[200].turns]
+    np.testing.assert_array_equal(ends[huge].owner, ends[200].owner)
+    assert ends[huge].land.tolist() == ends[200].land.tolist()
+    check_invariants(ends[huge])

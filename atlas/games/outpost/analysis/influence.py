@@ -87,6 +87,7 @@ __all__ = [
     "UNLIMITED",
     "Influence",
     "influence",
+    "reach",
     "affordable",
     "supply_lines",
     "default_homes",
@@ -230,7 +231,7 @@ def influence(water: npt.ArrayLike, outposts: Sequence[npt.ArrayLike], r: int) -
     ([[0, 0, -2, 1, 1]], [2, 2])
     """
     wat = as_free_grid(water, "water")
-    r = _check_radius(r)
+    r = reach(_check_radius(r), wat.shape)
     cells = outpost_cells(outposts, wat.shape)
     land_flat, stride = pad_free(~wat)
     board_flat, _ = pad_free(np.ones_like(wat))
@@ -251,6 +252,21 @@ def _check_radius(r: object) -> int:
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 0:
         raise GridError(f"radius r must be a whole number >= 0, got {r!r}")
     return int(r)
+
+
+def reach(r: int, shape: tuple[int, ...]) -> int:
+    """The radius the kernels are given for the radius ``r`` on a board of ``shape``:
+    ``r``, or ``rows + cols`` when ``r`` is larger.
+
+    No two cells of the board are that far apart, so every cell is then within reach of
+    every outpost, as with any larger radius, and the ownership is the same.  The
+    kernels pack ``distance << 8`` in 32 bits and stamp ``(2r + 1)^2`` templates: a
+    radius of ``2**62`` would overflow the one and exhaust memory with the other.
+
+    >>> reach(10, (100, 100)), reach(2**62, (100, 100))
+    (10, 200)
+    """
+    return min(int(r), int(shape[0]) + int(shape[1]))
 
 
 def affordable(land: int, water: int, L: int, W: int, *, official: bool = False) -> int:

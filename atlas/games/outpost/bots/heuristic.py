@@ -37,6 +37,7 @@ import numpy as np
 from ....bots.base import BotBase
 from ....bots.search import clock, stop_time
 from ....jit import numba
+from ..analysis.influence import reach
 from ..analysis.kernels import ownership_update
 from ..rules.kernels import Position, _box, own, supplied
 
@@ -339,7 +340,9 @@ class OutpostPlanner(BotBase):
         bufs = np.zeros((7, size), dtype=np.int32)
         homes = np.asarray(b.homes_flat, dtype=np.int64)
         p = state.params
-        pos = Position(b.land_flat, b.board_flat, stride, int(p.r), homes, bufs)
+        pos = Position(
+            b.land_flat, b.board_flat, stride, reach(p.r, b.water.shape), homes, bufs
+        )
         weight = 0.0 if field is None else self.field_weight
         h = Scoring(
             player,

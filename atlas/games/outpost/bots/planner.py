@@ -52,6 +52,7 @@ import numpy as np
 from ....analysis.distances import bfs_kernel
 from ....bots.base import BotBase
 from ....bots.search import clock, gc_paused, stop_time
+from ..analysis.influence import reach as radius_on
 from ..rules.kernels import Position
 from .heuristic import moved_steps
 from .plan_kernels import (
@@ -194,7 +195,7 @@ class PlannerOutpostBot(BotBase):
         self._my_dist = np.zeros(size, np.int32)
         homes = np.asarray(b.homes_flat, np.int64)
         self._homes = homes
-        r = int(state.params.r)
+        r = radius_on(state.params.r, b.water.shape)
         self._pos = Position(b.land_flat, b.board_flat, stride, r, homes, self._bufs)
         self._board = tuple(self._pos)  # what evaluate takes (a plain tuple)
         # land distance from every home; the home prior
@@ -261,7 +262,7 @@ class PlannerOutpostBot(BotBase):
         b = state.board
         p = state.params
         stride = self._stride
-        r = int(p.r)
+        r = radius_on(p.r, b.water.shape)
         a, e = int(starts[player]), int(starts[player + 1])
         n = e - a
         mine = cells[a:e]

@@ -104,7 +104,7 @@ from ....sim.base import (
     _to_json,
 )
 from ....types import Cell, Grid, IntGrid, PlayerId
-from ..analysis import NEUTRAL, affordable, default_homes
+from ..analysis import NEUTRAL, affordable, default_homes, reach
 from .kernels import _ABORT, _ERR_TEXT, _MISSING, _turn_kernel
 from .moves import (
     _NO_ENDS,
@@ -361,7 +361,8 @@ def _run(
     owner = np.empty_like(state.owner_flat)
     counts = state.counts.copy()
     # a Position and an Ownership, as plain tuples (see _turn_kernel)
-    board = (b.land_flat, b.board_flat, b.stride, state.params.r, b.homes_flat, bufs)
+    radius = reach(state.params.r, b.water.shape)  # the same ownership, in 32 bits
+    board = (b.land_flat, b.board_flat, b.stride, radius, b.homes_flat, bufs)
     ownership = (state.owner_flat, key_old, src, owner, key, counts)
     code, k, seat, fresh, new_rc, new_starts, new_src = _turn_kernel(
         board, ownership, state.params.official, rc, starts, steps, ends
