@@ -10,8 +10,9 @@ path): the median wall time and the median CPU time of the process (user + syste
 the machine's load does not inflate) are printed as "warm".  Also, for ``atlas bot tron
 frontline``, the time from ``Popen`` to its first answer.  Targets: ``validate`` and
 ``analyze --json`` under 0.5 s warm (issue 14); the first ``atlas play tron ... apex
-voronoi --time 0.1`` at most 15 s cold (issue 25).  ``--only WORD`` runs the commands
-whose label contains WORD.
+voronoi --time 0.1`` at most 15 s cold (issue 25); the first strong game of each game,
+its strongest bot at its default effort, at most 8 s cold (issue 33).  ``--only WORD``
+runs the commands whose label contains WORD.
 
 ``--sizes 50 100 200 300`` also times the analysis of square tron maps of those sides
 (random walls, two starts) in fresh processes, once as plain Python and once compiled
@@ -95,6 +96,30 @@ COMMANDS = [
         [
             *("-m", "atlas", "play", "outpost", "maps/outpost/delta.txt"),
             *("planner", "balanced", "--time", "0.1"),
+        ],
+    ),
+    # the first strong game of each game (issue 33, target 8 s cold): its strongest bot
+    # at its default effort, the whole game included
+    (
+        "first strong game: atlas play tron maps/tron/duel.txt apex voronoi",
+        ["-m", "atlas", "play", "tron", "maps/tron/duel.txt", "apex", "voronoi"],
+    ),
+    (
+        "first strong game: atlas play isolation maps/isolation/queen8.txt strong phased",
+        ["-m", "atlas", "play", "isolation", "maps/isolation/queen8.txt", "strong", "phased"],
+    ),
+    (
+        "first strong game: atlas play connect5 maps/connect5/standard.txt strong window4",
+        [
+            *("-m", "atlas", "play", "connect5", "maps/connect5/standard.txt"),
+            *("strong", "window4"),
+        ],
+    ),
+    (
+        "first strong game: atlas play outpost maps/outpost/delta.txt planner x4",
+        [
+            *("-m", "atlas", "play", "outpost", "maps/outpost/delta.txt"),
+            *("planner",) * 4,
         ],
     ),
 ]
