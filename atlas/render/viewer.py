@@ -3,8 +3,8 @@
 :func:`viewer_data` gives it in a readable form, :func:`pack_viewer` in the compact one
 the game page embeds.  The game page embeds this JSON in a
 ``<script type="application/json">`` element (no
-``fetch()``, so the viewer works from ``file://``); ``templates/static/viewer.js``
-rebuilds any turn by applying the differences from the first frame and draws it on a
+``fetch()``, so the viewer works from ``file://``); ``templates/static/frames.js``
+rebuilds any turn from the data, and ``templates/static/viewer.js`` draws it on a
 ``<canvas>`` with the same palette and mark shapes as the GIF.
 
 Format (``"version": 3``; 2 had no ``predict``)::

@@ -45,7 +45,12 @@ OVERLAY_TURNS = (0.25, 0.5, 0.75, 1.0)
 
 
 def _land_grid(game_map: GameMap) -> I.IndexImage:
-    return np.where(game_map.blocked, P.WATER, P.LAND).astype(np.uint8)
+    return _ground(game_map.blocked)
+
+
+def _ground(water: npt.NDArray[np.bool_]) -> I.IndexImage:
+    """Land and water, no one's: the bare board's palette indices."""
+    return np.where(water, P.WATER, P.LAND).astype(np.uint8)
 
 
 def outpost_picture(
@@ -121,7 +126,7 @@ def territory_grid(game_map: GameMap, owner: npt.ArrayLike) -> I.IndexImage:
 def _territory(water: npt.NDArray[np.bool_], owner: npt.ArrayLike) -> I.IndexImage:
     own = np.asarray(owner)
     land = ~water
-    grid = np.where(water, P.WATER, P.LAND).astype(np.uint8)
+    grid = _ground(water)
     for seat in range(4):
         grid[(own == seat) & land] = P.PLAYER_TINT[seat]
         grid[(own == seat) & ~land] = P.PLAYER_WATER[seat]
