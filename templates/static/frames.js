@@ -27,10 +27,16 @@
      keeps the ground's colour.  A held cell takes its seat's tint on land (the ground's
      colour `land`) and its water colour elsewhere; a disputed one `disputed`.  A mark
      is a seat's piece when its shape and colour are one of `posts` ([shape, colour,
-     seat]).  atlas.games.outpost.analysis.influence and territory_grid. */
+     seat]).  atlas.games.outpost.analysis.influence and territory_grid.
+     Few pieces stamp their diamonds; many, or a wide radius, take a two-pass
+     city-block transform instead, each cell keeping the bits of the seats at its
+     distance: exact for the Manhattan metric (a seat nearest to a cell is nearest to
+     every cell of a shortest path to it), and two sweeps of the board whatever the
+     radius and however many pieces.  The kernel in Python switches the same way. */
   function influence(rule, ground, W, H, styles) {
-    // a radius past the board's span reaches every cell alike (and fits the Int32 grid)
-    var r = Math.max(0, Math.min(W + H, Math.floor(+rule.r) || 0)), N = W * H, seats = [], q;
+    var N = W * H, seats = [], q, far = W + H + 1;
+    // a radius past the board's span reaches every cell alike
+    var r = Math.max(0, Math.min(W + H, Math.floor(+rule.r) || 0));
     var posts = rule.posts || [];
     for (q = 0; q < styles.length; q++) {
       seats[q] = -1;
@@ -39,32 +45,62 @@
       }
     }
     var dist = new Int32Array(N), bits = new Int32Array(N), out = new Uint8Array(N);
-    return function (cells, marks) {
-      dist.fill(r + 1);
-      bits.fill(0);
-      for (var j = 0; j < cells.length; j++) {
-        var s = seats[marks[j]];
-        if (s === undefined || s < 0 || s > 30) { continue; }
-        var row = Math.floor(cells[j] / W), col = cells[j] - row * W, bit = 1 << s;
-        for (var y = Math.max(0, row - r); y <= Math.min(H - 1, row + r); y++) {
-          var dy = Math.abs(y - row), span = r - dy;
-          var x1 = Math.min(W - 1, col + span), at = y * W;
-          for (var x = Math.max(0, col - span); x <= x1; x++) {
-            var d = dy + (x < col ? col - x : x - col);
-            if (d < dist[at + x]) { dist[at + x] = d; bits[at + x] = bit; }
-            else if (d === dist[at + x]) { bits[at + x] |= bit; }
-          }
+    function relax(c, n) {
+      var d = dist[n] + 1;
+      if (d < dist[c]) { dist[c] = d; bits[c] = bits[n]; }
+      else if (d === dist[c]) { bits[c] |= bits[n]; }
+    }
+    function stamp(at, bit) {    // the piece's diamond of radius r
+      var row = Math.floor(at / W), col = at - row * W;
+      for (var y = Math.max(0, row - r); y <= Math.min(H - 1, row + r); y++) {
+        var dy = Math.abs(y - row), span = r - dy, x1 = Math.min(W - 1, col + span), o = y * W;
+        for (var x = Math.max(0, col - span); x <= x1; x++) {
+          var d = dy + (x < col ? col - x : x - col);
+          if (d < dist[o + x]) { dist[o + x] = d; bits[o + x] = bit; }
+          else if (d === dist[o + x]) { bits[o + x] |= bit; }
         }
       }
-      for (var c = 0; c < N; c++) {
+    }
+    var diamond = Math.min(N, (2 * r + 1) * (2 * r + 1));
+    return function (cells, marks) {
+      dist.fill(far);
+      bits.fill(0);
+      var pieces = [], j, c;
+      for (j = 0; j < cells.length; j++) {
+        var s = seats[marks[j]], at = cells[j];
+        if (s === undefined || s < 0 || s > 30 || !(at >= 0 && at < N)) { continue; }
+        pieces.push(at, 1 << s);
+      }
+      if (pieces.length / 2 * diamond <= 2 * N) {
+        for (j = 0; j < pieces.length; j += 2) { stamp(pieces[j], pieces[j + 1]); }
+      } else {
+        for (j = 0; j < pieces.length; j += 2) { dist[pieces[j]] = 0; bits[pieces[j]] |= pieces[j + 1]; }
+        transform();
+      }
+      for (c = 0; c < N; c++) {
         var b = bits[c];
-        if (!b) { out[c] = ground[c]; continue; }
+        if (dist[c] > r || !b) { out[c] = ground[c]; continue; }
         if (b & (b - 1)) { out[c] = rule.disputed; continue; }
         var seat = 31 - Math.clz32(b);
         out[c] = ground[c] === rule.land ? rule.tints[seat] : rule.waters[seat];
       }
       return out;
     };
+    function transform() {
+      var x, y, c;
+      for (y = 0, c = 0; y < H; y++) {          // from above and from the left
+        for (x = 0; x < W; x++, c++) {
+          if (y > 0) { relax(c, c - W); }
+          if (x > 0) { relax(c, c - 1); }
+        }
+      }
+      for (y = H - 1, c = N - 1; y >= 0; y--) { // from below and from the right
+        for (x = W - 1; x >= 0; x--, c--) {
+          if (y < H - 1) { relax(c, c + W); }
+          if (x < W - 1) { relax(c, c + 1); }
+        }
+      }
+    }
   }
   var RULES = { influence: influence };
 
