@@ -12,13 +12,14 @@ import numpy.typing as npt
 
 from ...analysis.components import label_components
 from ...analysis.distances import bfs_distances
+from ...analysis.grid import pad_free
 from ...maps import GameMap
 from ...render import images as I
 from ...render import palette as P
 from ...render.frames import Frame, Mark
 from ...render.painter import FrameRule, GameRender, Painter, Series, SitePlan, cells_of
 from ...render.viewer import SHAPES
-from .analysis import influence
+from .analysis import influence, ownership_kernel, reach
 from .format import HOMES as OUTPOST_HOMES
 from .format import QUARTER as OUTPOST_QUARTER
 from .format import line_xy as outpost_line_xy
@@ -367,16 +368,41 @@ class OutpostRender(GameRender):
         radius = int(r)
         posts = [[SHAPES.index(P.PLAYER_SHAPES[s]), P.PLAYER[s], s] for s in range(4)]
         seat_of = {(shape, colour): seat for shape, colour, seat in posts}
-        water = game_map.blocked
+        water = np.asarray(game_map.blocked, dtype=bool)
+        h, w = water.shape
+        # influence()'s kernel on arrays made once a game, not once a turn
+        land_flat, stride = pad_free(~water)
+        board_flat, _ = pad_free(np.ones_like(water))
+        owner = np.empty(land_flat.shape[0], np.int32)
+        bufs = np.empty((3, land_flat.shape[0]), np.int32)
+        counts = np.zeros((4, 3), np.int64)
+        kernel_r = reach(radius, water.shape)
+        # owner code + 2 (disputed, neutral, seats 0..3) to its colour on land and water
+        on_land = np.array([P.DISPUTED, P.LAND, *P.PLAYER_TINT], np.uint8)
+        on_water = np.array([P.DISPUTED, P.WATER, *P.PLAYER_WATER], np.uint8)
 
         def grid(marks: Sequence[Sequence[Any]]) -> np.ndarray:
-            outposts: list[list[tuple[int, int]]] = [[] for _ in range(4)]
+            flat, emps = [], []
             for m in marks:
                 seat = seat_of.get((m[2], m[3]))
                 if seat is not None:
-                    outposts[seat].append((int(m[0]), int(m[1])))
-            cells = [np.asarray(o, dtype=np.int32).reshape(-1, 2) for o in outposts]
-            return _territory(water, influence(water, cells, radius).owner)
+                    flat.append((int(m[0]) + 1) * stride + int(m[1]) + 1)
+                    emps.append(seat)
+            ownership_kernel(
+                land_flat,
+                board_flat,
+                stride,
+                kernel_r,
+                np.array(flat, np.int64),
+                np.array(emps, np.int64),
+                owner,
+                bufs[0],
+                bufs[1],
+                bufs[2],
+                counts,
+            )
+            code = owner.reshape(h + 2, w + 2)[1:-1, 1:-1] + 2
+            return np.where(water, on_water[code], on_land[code])
 
         spec = {
             "kind": "influence",
