@@ -34,6 +34,13 @@
      every cell of a shortest path to it), and two sweeps of the board whatever the
      radius and however many pieces.  The kernel in Python switches the same way. */
   function influence(rule, ground, W, H, styles) {
+    var whole = function (v) { return typeof v === "number" && v >= 0 && v < 256 && v === Math.floor(v); };
+    var colours = function (a) { return Array.isArray(a) && a.length >= 4 && a.length <= 31 && a.every(whole); };
+    if (!colours(rule.tints) || !colours(rule.waters) || rule.tints.length !== rule.waters.length ||
+        !whole(rule.land) || !whole(rule.disputed) || !Array.isArray(rule.posts) ||
+        !rule.posts.every(function (p) { return Array.isArray(p) && p.length === 3 && p.every(whole) && p[2] < rule.tints.length; })) {
+      return null;             // a page whose rule is damaged: create() says so
+    }
     var N = W * H, seats = [], q, far = W + H + 1;
     // a radius past the board's span reaches every cell alike
     var r = Math.max(0, Math.min(W + H, Math.floor(+rule.r) || 0));
@@ -138,9 +145,13 @@
     }
     var base = bytesOf(data.base), problem = null, rule = null;
     if (data.predict) {
-      var make = RULES[data.predict.kind];
-      if (make) { rule = make(data.predict, base, W, H, data.styles || []); }
-      else { problem = "the frames' rule \u201c" + String(data.predict.kind).slice(0, 40) + "\u201d is unknown: the board shows its changes only"; }
+      var kind = String(data.predict.kind).slice(0, 40);
+      if (!Object.prototype.hasOwnProperty.call(RULES, data.predict.kind)) {
+        problem = "the frames' rule \u201c" + kind + "\u201d is unknown: the board shows its changes only";
+      } else {
+        rule = RULES[data.predict.kind](data.predict, base, W, H, data.styles || []);
+        if (!rule) { problem = "the frames' rule \u201c" + kind + "\u201d is damaged: the board shows its changes only"; }
+      }
     }
     var grid, gridOf;
     if (data.predict) {        // each frame: the rule's cells, then where it differs

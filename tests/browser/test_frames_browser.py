@@ -94,12 +94,71 @@ def test_every_frame_is_the_frame_python_draws(page, what):
         assert np.array_equal(grid, frame.grid), (what, i, int((grid != frame.grid).sum()))
 
 
-def test_a_rule_the_script_does_not_know_is_said_and_the_board_still_drawn(page):
+@pytest.mark.parametrize(
+    "predict,said",
+    [
+        ({"kind": "<b>tomorrow's rule</b>" * 10}, "is unknown"),
+        ({"kind": "constructor"}, "is unknown"),  # not a rule, though every object has it
+        ({"kind": "toString"}, "is unknown"),
+        ({"kind": "influence", "r": "ten", "posts": "x"}, "is damaged"),
+        (
+            {
+                "kind": "influence",
+                "r": 10,
+                "land": 20,
+                "posts": [[0, 5, 9]],
+                "disputed": 18,
+                "tints": [9, 10, 11, 12],
+                "waters": [56, 57, 58, 59],
+            },
+            "is damaged",
+        ),
+    ],
+)
+def test_a_rule_the_script_cannot_apply_is_said_and_the_board_still_drawn(page, predict, said):
     gm = read_map(ROOT / "maps" / "outpost" / "delta.txt", game="outpost")
     record = play_record("outpost", gm, 2, params={"T": 20}, chooser=random_mover("outpost"))
     packed = pack_viewer(viewer_data(record))
-    packed["predict"] = {"kind": "<b>tomorrow's rule</b>" * 10}
+    packed["predict"] = predict
     got = page.evaluate(DECODE, json.dumps(packed))
-    assert "is unknown" in got["problem"] and "<b>" in got["problem"]  # text, never HTML
+    assert said in got["problem"]
     assert len(got["problem"]) < 200
     assert len(got["grids"]) == packed["count"] and page.errors == []
+    # what is drawn is the bare map with each frame's stored changes: no script error
+    first = np.frombuffer(base64.b64decode(got["grids"][0]), dtype=np.uint8)
+    assert first.size == gm.width * gm.height
+
+
+def test_the_viewer_says_the_problem_as_text_never_html(page, tmp_path):
+    """A page whose rule names markup: the viewer shows the words, makes no element of
+    them, and still draws every turn."""
+    import re
+
+    from atlas.api.display import replay_page
+    from atlas.render.viewer import read_page_json
+
+    gm = read_map(ROOT / "maps" / "outpost" / "delta.txt", game="outpost")
+    record = play_record("outpost", gm, 2, params={"T": 5}, chooser=random_mover("outpost"))
+    html = replay_page(record)
+    found = re.search(
+        r'(<script type="application/json" id="replay-data">)(.*?)(</script>)', html, re.S
+    )
+    data = read_page_json(found.group(2))
+    data["predict"] = {"kind": "<img src=x onerror=window.hit=1>"}
+    html = html[: found.start(2)] + page_json(data) + html[found.end(2) :]
+    path = tmp_path / "tampered.html"
+    path.write_text(html, encoding="utf-8")
+    pg = page.context.browser.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(path.as_uri() + "#turn=5")
+        pg.wait_for_selector("#board[data-ready='1']")
+        notes = pg.locator("#viewer p.note").all_text_contents()
+        assert any("<img src=x" in n and "is unknown" in n for n in notes), notes
+        assert pg.locator("#viewer img").count() == 0
+        assert pg.evaluate("window.hit === undefined")
+        assert pg.locator("#board").get_attribute("data-turn") == "5"
+        assert errors == []
+    finally:
+        pg.close()
