@@ -12,14 +12,13 @@ import numpy.typing as npt
 
 from ...analysis.components import label_components
 from ...analysis.distances import bfs_distances
-from ...analysis.grid import pad_free
 from ...maps import GameMap
 from ...render import images as I
 from ...render import palette as P
 from ...render.frames import Frame, Mark
 from ...render.painter import FrameRule, GameRender, Painter, Series, SitePlan, cells_of
 from ...render.viewer import SHAPES
-from .analysis import influence, ownership_kernel, reach
+from .analysis import OwnershipBoard, influence
 from .format import HOMES as OUTPOST_HOMES
 from .format import QUARTER as OUTPOST_QUARTER
 from .format import line_xy as outpost_line_xy
@@ -46,12 +45,7 @@ OVERLAY_TURNS = (0.25, 0.5, 0.75, 1.0)
 
 
 def _land_grid(game_map: GameMap) -> I.IndexImage:
-    return _ground(game_map.blocked)
-
-
-def _ground(water: npt.NDArray[np.bool_]) -> I.IndexImage:
-    """Land and water, no one's: the bare board's palette indices."""
-    return np.where(water, P.WATER, P.LAND).astype(np.uint8)
+    return np.where(game_map.blocked, P.WATER, P.LAND).astype(np.uint8)
 
 
 def outpost_picture(
@@ -124,14 +118,14 @@ def territory_grid(game_map: GameMap, owner: npt.ArrayLike) -> I.IndexImage:
     return _territory(game_map.blocked, owner)
 
 
+#: Owner code + 2 (disputed, neutral, seats 0..3) to its colour, on land and on water.
+_ON_LAND = np.array([P.DISPUTED, P.LAND, *P.PLAYER_TINT], np.uint8)
+_ON_WATER = np.array([P.DISPUTED, P.WATER, *P.PLAYER_WATER], np.uint8)
+
+
 def _territory(water: npt.NDArray[np.bool_], owner: npt.ArrayLike) -> I.IndexImage:
-    own = np.asarray(owner)
-    land = ~water
-    grid = _ground(water)
-    for seat in range(4):
-        grid[(own == seat) & land] = P.PLAYER_TINT[seat]
-        grid[(own == seat) & ~land] = P.PLAYER_WATER[seat]
-    grid[(own == -2)] = P.DISPUTED
+    code = np.asarray(owner) + 2
+    grid: I.IndexImage = np.where(water, _ON_WATER[code], _ON_LAND[code])
     return grid
 
 
@@ -369,17 +363,8 @@ class OutpostRender(GameRender):
         posts = [[SHAPES.index(P.PLAYER_SHAPES[s]), P.PLAYER[s], s] for s in range(4)]
         seat_of = {(shape, colour): seat for shape, colour, seat in posts}
         water = np.asarray(game_map.blocked, dtype=bool)
-        h, w = water.shape
-        # influence()'s kernel on arrays made once a game, not once a turn
-        land_flat, stride = pad_free(~water)
-        board_flat, _ = pad_free(np.ones_like(water))
-        owner = np.empty(land_flat.shape[0], np.int32)
-        bufs = np.empty((3, land_flat.shape[0]), np.int32)
-        counts = np.zeros((4, 3), np.int64)
-        kernel_r = reach(radius, water.shape)
-        # owner code + 2 (disputed, neutral, seats 0..3) to its colour on land and water
-        on_land = np.array([P.DISPUTED, P.LAND, *P.PLAYER_TINT], np.uint8)
-        on_water = np.array([P.DISPUTED, P.WATER, *P.PLAYER_WATER], np.uint8)
+        board = OwnershipBoard(water, radius)  # made once a game, not once a turn
+        stride, counts = board.stride, np.zeros((4, 3), np.int64)
 
         def grid(marks: Sequence[Sequence[Any]]) -> np.ndarray:
             flat, emps = [], []
@@ -388,21 +373,8 @@ class OutpostRender(GameRender):
                 if seat is not None:
                     flat.append((int(m[0]) + 1) * stride + int(m[1]) + 1)
                     emps.append(seat)
-            ownership_kernel(
-                land_flat,
-                board_flat,
-                stride,
-                kernel_r,
-                np.array(flat, np.int64),
-                np.array(emps, np.int64),
-                owner,
-                bufs[0],
-                bufs[1],
-                bufs[2],
-                counts,
-            )
-            code = owner.reshape(h + 2, w + 2)[1:-1, 1:-1] + 2
-            return np.where(water, on_water[code], on_land[code])
+            owner = board.owner(np.array(flat, np.int64), np.array(emps, np.int64), counts)
+            return _territory(water, owner)
 
         spec = {
             "kind": "influence",

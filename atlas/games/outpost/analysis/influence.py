@@ -87,6 +87,7 @@ __all__ = [
     "UNLIMITED",
     "Influence",
     "influence",
+    "OwnershipBoard",
     "reach",
     "affordable",
     "supply_lines",
@@ -231,21 +232,65 @@ def influence(water: npt.ArrayLike, outposts: Sequence[npt.ArrayLike], r: int) -
     ([[0, 0, -2, 1, 1]], [2, 2])
     """
     wat = as_free_grid(water, "water")
-    r = reach(_check_radius(r), wat.shape)
+    board = OwnershipBoard(wat, _check_radius(r))
     cells = outpost_cells(outposts, wat.shape)
-    land_flat, stride = pad_free(~wat)
-    board_flat, _ = pad_free(np.ones_like(wat))
-    flat, emp = _flat_cells(cells, stride)
-    n = land_flat.shape[0]
-    owner = np.empty(n, np.int32)
-    bufs = np.empty((3, n), np.int32)
+    flat, emp = _flat_cells(cells, board.stride)
     counts = np.zeros((len(cells), 3), np.int64)
-    ownership_kernel(
-        land_flat, board_flat, stride, r, flat, emp, owner, bufs[0], bufs[1], bufs[2], counts
-    )
-    h, w = wat.shape
-    grid = owner.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()
+    grid = board.owner(flat, emp, counts).copy()
     return Influence(grid, counts[:, 0].copy(), counts[:, 1].copy(), counts[:, 2].copy())
+
+
+class OwnershipBoard:
+    """:func:`influence`'s kernel on one board, its padded grids and buffers made once:
+    the ownership of many positions of one game (a replay's 500 turns).
+
+    Parameters
+    ----------
+    water : ndarray of bool, shape (rows, cols)
+        ``True`` for water (checked by the caller: :func:`influence` checks it).
+    r : int
+        Radius of influence, ``r >= 0``.
+
+    Examples
+    --------
+    >>> board = OwnershipBoard(np.zeros((1, 5), bool), 3)
+    >>> cells = np.array([board.stride + 1, board.stride + 5])  # (0, 0) and (0, 4)
+    >>> board.owner(cells, np.array([0, 1]), np.zeros((2, 3), np.int64)).tolist()
+    [[0, 0, -2, 1, 1]]
+    """
+
+    def __init__(self, water: npt.NDArray[np.bool_], r: int) -> None:
+        self.shape = water.shape
+        self.r = reach(r, water.shape)
+        self.land_flat, self.stride = pad_free(~water)
+        self.board_flat, _ = pad_free(np.ones_like(water))
+        n = self.land_flat.shape[0]
+        self._owner = np.empty(n, np.int32)
+        self._bufs = np.empty((3, n), np.int32)
+
+    def owner(
+        self, flat: npt.NDArray[np.int64], empires: npt.NDArray[np.int64], counts: np.ndarray
+    ) -> IntGrid:
+        """The owner of every cell (a view the next call overwrites) of the outposts at
+        the padded flat cells ``flat`` (``(row + 1) * stride + col + 1``) of
+        ``empires``; ``counts[e]`` (``int64``, one row per empire) receives empire e's
+        land, water and disputed cells."""
+        b = self._bufs
+        ownership_kernel(
+            self.land_flat,
+            self.board_flat,
+            self.stride,
+            self.r,
+            flat,
+            empires,
+            self._owner,
+            b[0],
+            b[1],
+            b[2],
+            counts,
+        )
+        h, w = self.shape
+        return self._owner.reshape(h + 2, w + 2)[1:-1, 1:-1]
 
 
 def _check_radius(r: object) -> int:
