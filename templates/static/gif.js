@@ -4,7 +4,8 @@
    the game's GIFs sample them, each cell scaled by whole pixels with its marks, the
    caption band above and the legend below, in the one fixed palette.  The captions'
    glyphs come from static/gif-font.js (atlas/render/gif.py font_script), the rest from
-   the data's "gif" entry (gif_spec).  Encoded here (GIF89a, LZW); no network.
+   the data's "gif" entry (gif_spec); static/frames.js reads the frames and the glyphs'
+   base64.  Encoded here (GIF89a, LZW); no network.
    window.atlasGif.make(data) gives the bytes (Encoder is the GIF writer alone); the
    page's "GIF" button (#v-gif) offers them as a download and keeps the last ones in
    window.atlasGif.last. */
@@ -17,11 +18,6 @@
     if (d > 0.5) { return f + 1; }
     if (d < 0.5) { return f; }
     return f % 2 === 0 ? f : f + 1;
-  }
-  function bytesOf(b64) {
-    var s = atob(b64), out = new Uint8Array(s.length);
-    for (var i = 0; i < s.length; i++) { out[i] = s.charCodeAt(i); }
-    return out;
   }
 
   // ---------------------------------------------------------------- marks
@@ -95,7 +91,7 @@
   function glyphOf(font, extra, ch) {
     var g = extra[ch] || font.glyphs[ch];
     if (!g) { throw new Error("no glyph for " + JSON.stringify(ch)); }
-    if (!g.ink) { g.ink = bytesOf(g[6]); }
+    if (!g.ink) { g.ink = window.atlasFrames.bytesOf(g[6]); }  // static/frames.js
     return g;
   }
   // the text's ramp levels (0: no ink), `width` pixels wide, font.height high
