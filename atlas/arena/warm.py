@@ -73,10 +73,14 @@ def warm_up_cold(
     """Compile the kernels of the built-in bots ``names`` (one per seat; programs and
     unknown names are left alone) before their game, on two cores, when numba's cache
     is empty and there are two different bots to compile: a worker process warms the
-    others (:func:`warm_bots`) while this process warms the first.  Does nothing
+    others (:func:`warm_bots`) while this process warms the first, going through its
+    warm-up from the last part back (:func:`atlas.bots.warming.warming`): the kernels
+    the bots share with the first part (tron's endgame) are then the worker's to
+    compile, and this process loads them from numba's cache.  Does nothing
     otherwise (a warm cache loads in a fraction of a second; one bot compiles as it
     plays).  Returns whether it warmed.  Never raises for a bot: the game reports it."""
     from ..bots.registry import bot_table
+    from ..bots.warming import warming
 
     table = bot_table(game)
     builtin = list(dict.fromkeys(n for n in names if n in table))
@@ -93,7 +97,8 @@ def warm_up_cold(
     )
     child.start()
     try:
-        warm_bots(game, map_text, map_name, [first], dict(params))
+        with warming("reversed"):
+            warm_bots(game, map_text, map_name, [first], dict(params))
         child.join()
     finally:
         if child.is_alive():  # an interrupt: the worker goes with it

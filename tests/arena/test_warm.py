@@ -65,3 +65,61 @@ def test_nothing_is_started_for_one_bot_or_a_warm_cache(monkeypatch):
     monkeypatch.setattr(warm, "_cache_is_empty", lambda: True)
     assert not warm.warm_up_cold("tron", TINY, "tiny", ["wallhugger", "voronoi"], {})
     assert started == []
+
+
+def _record_warm_boards(monkeypatch) -> list[tuple[str, str]]:
+    """Each tiny board a tron bot warms up on, as ``(bot, part)``, in order; the tron
+    bots' warm-ups as in a fresh process (every class not warmed yet)."""
+    from atlas.games.tron.bots import common
+    from atlas.games.tron.bots.apex import ApexBot
+    from atlas.games.tron.bots.voronoi import VoronoiBot
+
+    parts = {(5, 6): "endgame", (3, 12): "far", (4, 4): "search"}
+    seen: list[tuple[str, str]] = []
+
+    def choose(self, grid, me, opp, ws, stop):
+        seen.append((self.name, parts.get((ws.height, ws.width), "game")))
+        return 1
+
+    monkeypatch.setattr(common, "_WARM", {})
+    for cls in (ApexBot, VoronoiBot):
+        monkeypatch.setattr(cls, "choose", choose)
+    return seen
+
+
+def test_the_first_seat_warms_its_parts_last_first_while_the_worker_warms_the_others(
+    monkeypatch,
+):
+    """On two cores the worker compiles the other seats' bots from the first part of
+    their warm-up (the endgame's kernels, which tron's bots share) while this process
+    compiles the first seat's from its last part back: each shared kernel is compiled
+    by one of them, and the other loads it from numba's cache."""
+    seen = _record_warm_boards(monkeypatch)
+    children: list[tuple] = []
+
+    class Worker:  # stands in for the worker process: records what it is given
+        def __init__(self, target, args, name, daemon):
+            children.append((target, args))
+
+        def start(self):
+            pass
+
+        def join(self, timeout=None):
+            pass
+
+        def is_alive(self):
+            return False
+
+    monkeypatch.setattr(warm, "_cache_is_empty", lambda: True)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(
+        "atlas.arena.pool.pool_context", lambda: type("C", (), {"Process": Worker})
+    )
+    assert warm.warm_up_cold("tron", TINY, "tiny", ["apex", "voronoi"], {})
+    assert seen[:3] == [("apex", "search"), ("apex", "far"), ("apex", "endgame")]
+    [(target, args)] = children
+    assert target is warm._warm_child and args[3] == ["voronoi"]
+    # the worker's bots, made outside the block, go through their parts in their order
+    seen.clear()
+    warm.warm_bots("tron", TINY, "tiny", ["voronoi"], {})
+    assert seen[:3] == [("voronoi", "endgame"), ("voronoi", "far"), ("voronoi", "search")]

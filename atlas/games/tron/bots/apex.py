@@ -155,7 +155,7 @@ def apex_evaluate(grid, me, opp, off, w2, ibuf, bbuf, ev):
     return float(va - vb)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _order(s, base, key, kill):
     """Directions of a frame in search order: the table's move, the killer, the rest."""
     idx = key & np.uint64(s.tt_key.shape[0] - 1)

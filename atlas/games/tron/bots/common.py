@@ -41,6 +41,7 @@ from ....analysis.parity import parity_kernel
 from ....analysis.voronoi import voronoi_kernel
 from ....bots.base import BotBase
 from ....bots.search import clock_now, effort_active, gc_paused, on_clock, stop_time
+from ....bots.warming import warm_phases
 from ....jit import numba
 from ..rules import follows
 
@@ -404,9 +405,13 @@ class TronBot(BotBase):
         self.warm_up()
 
     def warm_up(self) -> None:
-        """Load (or compile, the first time) this bot's kernels on a tiny board.
+        """Load (or compile, the first time) this bot's kernels on tiny boards.
 
         Done once per process and class, when the bot is made, so that no move pays it.
+        Three parts, each on its own board: ``endgame`` (the heads walled apart),
+        ``far`` (heads 11 steps apart) and ``search`` (a small open room); the order is
+        :func:`atlas.bots.warming.warm_phases`'s (a first game's two processes go
+        through them in opposite orders).
         """
         cls = type(self)
         if _WARM.get(cls.__name__):
@@ -414,12 +419,13 @@ class TronBot(BotBase):
         separated = np.zeros((5, 6), dtype=bool)
         separated[2, :] = True  # the endgame kernels
         far = np.zeros((3, 12), dtype=bool)  # heads 11 steps apart: far-apart play
-        boards = (
-            (separated, [[1, 1], [3, 4]]),
-            (far, [[1, 0], [1, 11]]),
-            (np.zeros((4, 4), dtype=bool), [[0, 0], [3, 3]]),
-        )
-        for blocked, heads in boards:
+        boards = {
+            "endgame": (separated, [[1, 1], [3, 4]]),
+            "far": (far, [[1, 0], [1, 11]]),
+            "search": (np.zeros((4, 4), dtype=bool), [[0, 0], [3, 3]]),
+        }
+        for phase in warm_phases(tuple(boards)):
+            blocked, heads = boards[phase]
             grid, me, opp = board_from_state(_Board(blocked, np.array(heads, np.int32)), 0)
             # A generous deadline: loading the kernels may take a while on a busy
             # machine, and the tiny boards end the searches long before it.

@@ -267,7 +267,12 @@ def _walk(grid, head, off, ibuf, max_steps, exact, art_w, stop):
     """
     trail = ibuf[R_STACK]
     n = grid.shape[0]
-    stamp = ibuf[R_MARK].max() + 1
+    marks = ibuf[R_MARK]
+    stamp = marks[0]
+    for i in range(1, marks.shape[0]):  # marks.max(): numba's compiles four kernels more
+        if marks[i] > stamp:
+            stamp = marks[i]
+    stamp += 1
     steps = 0
     c = head
     while steps < max_steps and steps < n:

@@ -463,7 +463,7 @@ def turn_search(
     return built(search, name, cache=True, _nrt=False)
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _take_back(grid, t, s, me, opp):  # pragma: no cover - numba
     """Take a turn's two moves (``t`` mine, ``s`` the opponent's, from ``me`` and
     ``opp``) back off the board; a square entered behind its owner (the official
@@ -474,7 +474,7 @@ def _take_back(grid, t, s, me, opp):  # pragma: no cover - numba
         grid[s] = 1
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _improve(s, sp, base, ret, sign, bound):
     """A child's value ``ret`` back in frame ``sp`` of :func:`turn_search`'s stack
     (``sign`` 1.0 a max frame, -1.0 a min frame; ``base`` its directions in ``s.ford``):
@@ -499,7 +499,7 @@ def _store(key, move, tt_key, tt_move):
         tt_move[idx] = move
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _rotation(s, base, key, kill):
     """The killer direction first, then the others clockwise from it."""
     for j in range(4):
