@@ -19,6 +19,7 @@ loads them from numba's cache instead of compiling them at the same time.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
@@ -27,22 +28,26 @@ __all__ = ["WarmOrder", "warm_phases", "warming"]
 #: ``forward``: the bot's own order; ``reversed``: the last part first.
 WarmOrder = Literal["forward", "reversed"]
 
-_ORDER: list[WarmOrder] = ["forward"]
+#: The order of the innermost :func:`warming` block (of this thread or task).
+_ORDER: contextvars.ContextVar[WarmOrder] = contextvars.ContextVar(
+    "atlas_warm_order", default="forward"
+)
 
 
 @contextlib.contextmanager
 def warming(order: WarmOrder) -> Iterator[None]:
-    """Bots made within the block go through their warm-up's parts in ``order``."""
+    """Bots made within the block (in this thread) go through their warm-up's parts
+    in ``order``."""
     if order not in ("forward", "reversed"):
         raise ValueError(f"warm order: expected forward or reversed, got {order!r}")
-    _ORDER.append(order)
+    token = _ORDER.set(order)
     try:
         yield
     finally:
-        _ORDER.pop()
+        _ORDER.reset(token)
 
 
 def warm_phases(phases: Sequence[str]) -> list[str]:
     """The parts ``phases`` of a bot's warm-up (in its own order), in the order to go
     through them now."""
-    return list(reversed(phases)) if _ORDER[-1] == "reversed" else list(phases)
+    return list(reversed(phases)) if _ORDER.get() == "reversed" else list(phases)

@@ -123,3 +123,25 @@ def test_the_first_seat_warms_its_parts_last_first_while_the_worker_warms_the_ot
     seen.clear()
     warm.warm_bots("tron", TINY, "tiny", ["voronoi"], {})
     assert seen[:3] == [("voronoi", "endgame"), ("voronoi", "far"), ("voronoi", "search")]
+
+
+def test_a_warming_block_orders_its_own_thread_alone():
+    """The order is the block's, in the block's thread: bots made meanwhile by another
+    thread (``atlas serve``'s) keep their own order; a wrong order is refused."""
+    import threading
+
+    import pytest
+
+    from atlas.bots.warming import warm_phases, warming
+
+    parts = ("endgame", "far", "search")
+    seen: list[list[str]] = []
+    with warming("reversed"):
+        other = threading.Thread(target=lambda: seen.append(warm_phases(parts)))
+        other.start()
+        other.join()
+        assert warm_phases(parts) == ["search", "far", "endgame"]
+    assert seen == [["endgame", "far", "search"]]
+    assert warm_phases(parts) == list(parts)
+    with pytest.raises(ValueError, match="warm order"), warming("backwards"):  # type: ignore[arg-type]
+        pass
