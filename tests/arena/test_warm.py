@@ -145,3 +145,48 @@ def test_a_warming_block_orders_its_own_thread_alone():
     assert warm_phases(parts) == list(parts)
     with pytest.raises(ValueError, match="warm order"), warming("backwards"):  # type: ignore[arg-type]
         pass
+
+
+def test_isolation_searches_warm_before_the_walk_the_bots_share_when_reversed(monkeypatch):
+    """An isolation bot's warm-up moves compile the separated-board walk, which every
+    isolation bot shares, before its search: the first seat's process, warming in
+    reverse, warms the search alone first, and a forward warm-up never apart."""
+    from atlas.bots.warming import warming
+    from atlas.games.isolation.bots.strong import StrongIsolationBot
+
+    seen: list[str] = []
+    monkeypatch.setattr(StrongIsolationBot, "move", lambda self, *a: seen.append("move"))
+    monkeypatch.setattr(
+        StrongIsolationBot, "warm_search", lambda self, s: seen.append("search")
+    )
+    StrongIsolationBot().start()  # no map: both variants' 3 x 3 boards, two positions each
+    assert seen == ["move"] * 4
+    seen.clear()
+    with warming("reversed"):
+        StrongIsolationBot().start()
+    assert seen == ["search", "search", "move", "move"] * 2
+
+
+def test_a_strong_isolation_bot_warmed_in_reverse_plays_as_one_warmed_forward():
+    """The search warmed alone leaves nothing behind: the bot's table is cleared as
+    after any warm-up, and it chooses the same moves as a bot warmed in order."""
+    import time
+
+    from atlas.bots.warming import warming
+    from atlas.games.isolation.bots.strong import StrongIsolationBot
+    from atlas.maps import read_map
+    from atlas.sim import get_game
+
+    game_map = read_map(ROOT / "maps" / "isolation" / "queen8.txt", game="isolation")
+    forward = StrongIsolationBot()
+    forward.start(game_map)
+    with warming("reversed"):
+        backward = StrongIsolationBot()
+        backward.start(game_map)
+    assert not backward.tt.any() and not backward.tt_key.any()
+    state = get_game("isolation").initial_state(game_map, {})
+    for bot in (forward, backward):
+        bot.max_depth = 3
+    far = time.perf_counter() + 60
+    assert forward.move(state.copy(), 0, far) == backward.move(state.copy(), 0, far)
+    assert forward.last_pv == backward.last_pv and len(backward.last_pv) == 3

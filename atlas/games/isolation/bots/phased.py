@@ -38,6 +38,7 @@ from ....bots.search import (
     sort_moves,
     stop_time,
 )
+from ....bots.warming import warm_phases
 from ....jit import numba
 from ..rules import KNIGHT_JUMPS, QUEEN_DIRECTIONS
 
@@ -494,8 +495,27 @@ class IsolationBot(DeepeningBot):
                 continue
             self._warmed.add(kind)  # first: the warm-up's own moves do not start again
             variant, rows, cols = kind
-            for corner in (["0.#", "###", "#.1"], ["0..", "...", "..1"]):
-                self.move(warm_state(corner, variant, rows, cols), 0, clock() + 0.02)
+            states = [
+                warm_state(corner, variant, rows, cols)
+                for corner in (["0.#", "###", "#.1"], ["0..", "...", "..1"])
+            ]
+            # two parts: whole moves, whose separated-board walk compiles the kernels
+            # every isolation bot shares, and the bot's own search alone; in this
+            # order a move has loaded the search already, in the other
+            # (atlas.bots.warming, a first game's own process) the search is compiled
+            # while the other process compiles what the bots share
+            moved = False
+            for part in warm_phases(("moves", "search")):
+                for state in states:
+                    if part == "moves":
+                        self.move(state, 0, clock() + 0.02)
+                    elif not moved:
+                        self.warm_search(state)
+                moved = moved or part == "moves"
+
+    def warm_search(self, state: Any) -> None:
+        """Load this bot's search alone on ``state`` (a warm-up position), without the
+        kernels of the moves around it (:meth:`start`).  Default: nothing apart."""
 
     def move(self, state: Any, player: int, deadline: float) -> tuple[int, int]:
         raise NotImplementedError

@@ -370,6 +370,20 @@ class StrongIsolationBot(IsolationBot):
         walk = separated_walk(board, player, stop)
         if walk is not None:
             return board.cell(walk if walk >= 0 else fallback)
+        best = self._search(board, player, stop, fallback)
+        self.last_pv = [board.cell(c) for c in self.line]
+        self.last_seconds = float(clock() - start)
+        return board.cell(best)
+
+    def warm_search(self, state: Any) -> None:
+        """The search alone on the warm-up position ``state``: its kernels compiled
+        before those of the separated-board walk, which the isolation bots share."""
+        board = flat_board(state)
+        self._search(board, 0, clock() + 0.02, max(self.fallback(board, 0), 0))
+
+    def _search(self, board: Board, player: int, stop: float, fallback: int) -> int:
+        """The square the search chooses for ``player`` by ``stop`` (``fallback`` if no
+        depth finishes)."""
         self._zobrist(board.free.size)
         key = self._key(board, player)
         empties = int(board.free.sum())
@@ -410,9 +424,6 @@ class StrongIsolationBot(IsolationBot):
                 return int(array_search(g, player, depth, 0, -(WIN + 1), WIN + 1))
 
         limit = empties if self.max_depth is None else min(empties, self.max_depth)
-        best = self.deepen(
+        return self.deepen(
             run, status, limit, fallback, lambda score: abs(score) >= WIN - 1000, pv
         )
-        self.last_pv = [board.cell(c) for c in self.line]
-        self.last_seconds = float(clock() - start)
-        return board.cell(best)
