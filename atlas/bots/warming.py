@@ -1,8 +1,9 @@
 """In which order a bot goes through the parts of its warm-up.
 
 A bot whose kernels compile in separate parts (tron's: the endgame's, the far-apart
-play's, the search's) names them in its ``warm_up`` and asks :func:`warm_phases` in
-which order to go through them: its own order, unless a :func:`warming` block says
+play's, the search's; isolation's: whole moves, which walk separated boards first, and
+the search alone) names them in its warm-up and asks :func:`warm_phases` in which
+order to go through them: its own order, unless a :func:`warming` block says
 ``reversed``.  :func:`atlas.arena.warm.warm_up_cold` compiles a newcomer's first game
 on two cores: a worker process warms the other seats' bots in their order while this
 process warms the first seat's bot from its last part back, so that the kernels the
