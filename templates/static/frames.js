@@ -44,7 +44,7 @@
     var N = W * H, seats = [], q, far = W + H + 1;
     // a radius past the board's span reaches every cell alike
     var r = Math.max(0, Math.min(W + H, Math.floor(+rule.r) || 0));
-    var posts = rule.posts || [];
+    var posts = rule.posts;  // checked above
     for (q = 0; q < styles.length; q++) {
       seats[q] = -1;
       for (var p = 0; p < posts.length; p++) {

@@ -500,18 +500,15 @@ class IsolationBot(DeepeningBot):
                 for corner in (["0.#", "###", "#.1"], ["0..", "...", "..1"])
             ]
             # two parts: whole moves, whose separated-board walk compiles the kernels
-            # every isolation bot shares, and the bot's own search alone; in this
-            # order a move has loaded the search already, in the other
-            # (atlas.bots.warming, a first game's own process) the search is compiled
-            # while the other process compiles what the bots share
-            moved = False
-            for part in warm_phases(("moves", "search")):
+            # every isolation bot shares, and the bot's own search alone.  The moves
+            # load the search too, so the search goes apart only when it comes first
+            # (atlas.bots.warming reversed: a first game's own process compiles it
+            # while the other process compiles what the bots share)
+            if warm_phases(("moves", "search"))[0] == "search":
                 for state in states:
-                    if part == "moves":
-                        self.move(state, 0, clock() + 0.02)
-                    elif not moved:
-                        self.warm_search(state)
-                moved = moved or part == "moves"
+                    self.warm_search(state)
+            for state in states:
+                self.move(state, 0, clock() + 0.02)
 
     def warm_search(self, state: Any) -> None:
         """Load this bot's search alone on ``state`` (a warm-up position), without the

@@ -378,8 +378,8 @@ class StrongIsolationBot(IsolationBot):
     def warm_search(self, state: Any) -> None:
         """The search alone on the warm-up position ``state``: its kernels compiled
         before those of the separated-board walk, which the isolation bots share."""
-        board = flat_board(state)
-        self._search(board, 0, clock() + 0.02, max(self.fallback(board, 0), 0))
+        # the answer is thrown away: no fallback drawn (it would take from the rng)
+        self._search(flat_board(state), 0, clock() + 0.02, 0)
 
     def _search(self, board: Board, player: int, stop: float, fallback: int) -> int:
         """The square the search chooses for ``player`` by ``stop`` (``fallback`` if no
