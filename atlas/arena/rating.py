@@ -163,10 +163,26 @@ def _bt_newton(
     :data:`CHORD_UNTIL`; Newton's steps then settle it to ``tol`` in one or two.  The
     gradient and the Hessian are summed over the pairs that met (a season's 300 players
     meet a few of the others each)."""
+    ii, jj = np.nonzero(np.triu(games, 1))
+    return _bt_pairs(ii, jj, games[ii, jj], points, prior, tol, max_iter, start, chord)
+
+
+def _bt_pairs(
+    ii: np.ndarray,
+    jj: np.ndarray,
+    met: np.ndarray,
+    points: np.ndarray,
+    prior: float,
+    tol: float,
+    max_iter: int,
+    start: np.ndarray | None = None,
+    chord: np.ndarray | None = None,
+) -> np.ndarray:
+    """:func:`_bt_newton` with the games given by pair: ``met[p]`` comparisons between
+    ``ii[p]`` and ``jj[p]`` (a pair with none adds nothing; the bootstrap's refits keep
+    the pairs of the whole fit, without a ``k`` by ``k`` table each)."""
     k = len(points)
     wins = points + 0.5 * prior
-    ii, jj = np.nonzero(np.triu(games, 1))
-    met = games[ii, jj]
 
     def loglik(theta: np.ndarray) -> tuple[float, np.ndarray]:
         """The log-likelihood at ``theta`` and P(i beats j) for each pair met, from
@@ -185,6 +201,7 @@ def _bt_newton(
     # a refit (from a start) may end a Newton step early; a fit from nothing goes to the
     # end, so that a refit of the same games from it stays where it is
     chords = 0 if chord is None else CHORD_STEPS
+    moved = math.inf
     for _ in range(max_iter):
         q = 1.0 / (1.0 + np.exp(-theta))  # P(i beats the anchor)
         won = met * p
@@ -210,9 +227,9 @@ def _bt_newton(
                 break
             step = step / 2.0
         theta, best, p = trial, value, beats
-        moved = float(np.max(np.abs(step), initial=0.0))
-        if chords > 0 and moved <= CHORD_UNTIL:
-            chords = 0  # close: Newton's steps from here
+        moved, last = float(np.max(np.abs(step), initial=0.0)), moved
+        if chords > 0 and (moved <= CHORD_UNTIL or moved > CHORD_SLOW * last):
+            chords = 0  # close, or closing slowly: Newton's steps from here
         elif chords == 0 and (moved <= tol or (refit and moved * moved <= NEWTON_SQUARE * tol)):
             break  # a refit's next step would move less than ``tol``: Newton's squares it
     return theta
@@ -221,6 +238,10 @@ def _bt_newton(
 #: Chord steps a fit takes at most (:func:`_bt_newton`), and the move below which it
 #: turns to Newton's steps.
 CHORD_STEPS, CHORD_UNTIL = 40, 1e-5
+#: A chord step that moves more than this share of the last one's turns to Newton's
+#: steps too: the refit's Hessian is far from the chord's (a sparse table: few games a
+#: pair), and the chord would take dozens of steps.
+CHORD_SLOW = 0.7
 #: A Newton step of ``m`` leaves about ``m * m`` to go; one that moved less than
 #: ``sqrt(NEWTON_SQUARE * tol)`` ends a refit started from another fit (the step after
 #: it would move less than ``tol / 100``: a bootstrap's refits solve one system, not
@@ -488,28 +509,31 @@ class DuelFit:
         arr = np.array(rows, dtype=np.float64).reshape(-1, 4)
         i, j = arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64)
         s, owner = arr[:, 2], arr[:, 3].astype(np.int64)
-        flat_ij, flat_ji = i * k + j, j * k + i
+        # the pairs that met, each once (lower number first, in order), and each
+        # comparison's pair
+        cells, pair = np.unique(np.minimum(i, j) * k + np.maximum(i, j), return_inverse=True)
+        ii, jj = cells // k, cells % k
 
         def played_of(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             w = counts[owner].astype(np.float64)
-            played = np.bincount(flat_ij, w, minlength=k * k) + np.bincount(
-                flat_ji, w, minlength=k * k
-            )
+            met = np.bincount(pair, w, minlength=len(cells))
             points = np.bincount(i, w * s, minlength=k) + np.bincount(
                 j, w * (1 - s), minlength=k
             )
-            return played.reshape(k, k), points
+            return met, points
 
         def theta_of(counts: np.ndarray, start: Any = None, chord: Any = None) -> np.ndarray:
-            played, points = played_of(counts)
-            return _bt_newton(played, points, 1.0, 1e-10, 10_000, start, chord)
+            met, points = played_of(counts)
+            return _bt_pairs(ii, jj, met, points, 1.0, 1e-10, 10_000, start, chord)
 
         # every refit starts from the fit of every game once, its chord that fit's
         # Hessian: fewer and cheaper steps to the same maximum (the likelihood is
         # strictly concave with the prior)
         once = np.ones(len(games), np.int64)
         whole = theta_of(once)
-        chord = _minus_hessian_inverse(played_of(once)[0], whole, 1.0)
+        table = np.zeros((k, k))
+        table[ii, jj] = table[jj, ii] = played_of(once)[0]
+        chord = _minus_hessian_inverse(table, whole, 1.0)
 
         def refit(counts: np.ndarray) -> np.ndarray:
             logs = theta_of(counts, whole, chord) / math.log(10.0)

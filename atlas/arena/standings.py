@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from ..sim.records import PlayerEntry, Record
 from ..types import JSONObject, JSONValue
 from .paired import paired_interval
@@ -67,6 +69,9 @@ SCORE_METHOD = (
 #: A row is told apart from the next when it is stronger in at least this share of the
 #: bootstrap's refits (its likelihood of superiority).
 SEPARATED = 0.95
+
+#: The results of a two-seat game's seats (0 won, 1 drawn, 2 lost) by its winner.
+_TWO_SEATS: dict[int | None, tuple[int, int]] = {0: (0, 2), 1: (2, 0), None: (1, 1)}
 
 #: The result detail of a game that could not be played starts with this.
 ERROR_PREFIX = "error: "
@@ -491,37 +496,95 @@ def standings(
     for r in played:
         entries.extend(r.players)
     label = labels_of({id(e): e for e in entries}.values())  # each value once, in order
-    tally: dict[str, list[float]] = {}
     identity_of: dict[str, str] = {}
     for e in entries:
         identity = ident(e)
-        tally.setdefault(label[identity], [0, 0, 0, 0, 0.0])
-        identity_of[label[identity]] = identity
-    h2h: dict[str, dict[str, list[int]]] = {}
+        identity_of.setdefault(label[identity], identity)
+    # every name a number, in order of first appearance; the games as flat arrays (a
+    # season's 100,000 records are one pass in Python, the counting numpy's)
+    row_names = list(identity_of)
+    number = {name: k for k, name in enumerate(row_names)}
     duels: list[list[tuple[str, str, float]]] = []
     finishes = []
     multi = any(len(i) > 2 for i in played_ids)
+    seat_of: list[int] = []  # each seat's player, game after game
+    seat_col: list[int] = []  # 0 won, 1 drawn, 2 lost; 3 a seat of more than two
+    seat_points: list[float] = []
+    seen: dict[tuple[str, ...], tuple[list[str], list[int]]] = {}  # a season repeats them
     for record, identities in zip(played, played_ids):
-        names = [label[i] for i in identities]
-        winner = record.result.winner
-        pairwise = len(identities) > 2
-        for seat, name in enumerate(names):
-            t = tally[name]
-            t[0] += 1
-            if not pairwise:
-                t[1 if winner == seat else 2 if winner is None else 3] += 1
-            t[4] += record.result.scores[seat]
-        comps = pairwise_comparisons(names, record.result.scores)
-        duels.append(comps)
+        got = seen.get(identities)
+        if got is None:
+            names = [label[i] for i in identities]
+            got = seen[identities] = (names, [number[n] for n in names])
+        names, numbers = got
+        result = record.result
+        scores = result.scores
+        seat_of.extend(numbers)
+        seat_points.extend(scores)
+        if len(names) == 2:
+            seat_col.extend(_TWO_SEATS.get(result.winner, (2, 2)))
+            a, b = names
+            if a != b:  # :func:`pairwise_comparisons` of two seats
+                sa, sb = scores
+                duels.append([(a, b, 1.0 if sa > sb else 0.0 if sa < sb else 0.5)])
+            else:
+                duels.append([])
+        else:
+            winner = result.winner
+            seat_col.extend(
+                [
+                    (0 if winner == s else 1 if winner is None else 2) if len(names) < 2 else 3
+                    for s in range(len(names))
+                ]
+            )
+            duels.append(pairwise_comparisons(names, scores))
         if multi:  # the finishing orders rate games of more seats only
-            finishes.append(ranking_of(names, record.result.scores))
-        for a, b, s in comps:
-            for x, y, v in ((a, b, s), (b, a, 1.0 - s)):
-                col = 0 if v == 1.0 else 1 if v == 0.5 else 2
-                cell = h2h.setdefault(x, {}).setdefault(y, [0, 0, 0])
-                cell[col] += 1
-                if pairwise:
-                    tally[x][1 + col] += 1
+            finishes.append(ranking_of(names, scores))
+    k = len(row_names)
+    seats = np.array(seat_of, dtype=np.int64)
+    cols = np.array(seat_col, dtype=np.int64)
+    results = np.bincount(seats * 4 + cols, minlength=4 * k).reshape(k, 4)
+    # the points in the order of the games (numpy adds a bin's weights in turn)
+    points = np.bincount(seats, np.array(seat_points, dtype=np.float64), minlength=k)
+    comps_a, comps_b, comps_share, comps_game = _comparison_arrays(duels, number)
+    comps_col = np.where(comps_share == 1.0, 0, np.where(comps_share == 0.5, 1, 2))
+    many = np.array([len(i) > 2 for i in played_ids], dtype=bool)
+    comps_pair = many[comps_game]  # a comparison of a game of more than two seats
+    # head to head: each comparison counted for both sides, the second's result
+    # mirrored (the cells met only: a table of thousands of players is sparse)
+    cells, counts = np.unique(
+        np.concatenate(
+            [
+                (comps_a * k + comps_b) * 3 + comps_col,
+                (comps_b * k + comps_a) * 3 + 2 - comps_col,
+            ]
+        ),
+        return_counts=True,
+    )
+    h2h: dict[str, dict[str, list[int]]] = {}
+    for cell, count in zip(cells.tolist(), counts.tolist()):
+        pair, col = divmod(cell, 3)
+        x, y = divmod(pair, k)
+        row = h2h.setdefault(row_names[x], {})
+        got = row.get(row_names[y])
+        if got is None:
+            got = row[row_names[y]] = [0, 0, 0]
+        got[col] = count
+    # a seat among more than two counts its comparisons as wins, draws and losses
+    pa, pb, pc = comps_a[comps_pair], comps_b[comps_pair], comps_col[comps_pair]
+    pair_results = np.bincount(
+        np.concatenate([pa * 3 + pc, pb * 3 + 2 - pc]), minlength=3 * k
+    ).reshape(k, 3)
+    tally = {
+        name: [
+            int(results[n].sum()),
+            int(results[n, 0] + pair_results[n, 0]),
+            int(results[n, 1] + pair_results[n, 1]),
+            int(results[n, 2] + pair_results[n, 2]),
+            float(points[n]),
+        ]
+        for name, n in number.items()
+    }
     clusters = None
     if paired:  # each parameters object's text made once (heads of a season share them)
         texts: dict[int, str] = {}
@@ -531,7 +594,7 @@ def standings(
             if text is None:
                 text = texts[id(r.params)] = _params_text(r.params)
             clusters.append(_pair_key(r, i, text))
-    scores = _paired_scores(duels, clusters)
+    scores = _paired_scores(comps_a, comps_b, comps_share, comps_game, clusters, row_names)
     names = sorted(tally)
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
     if multi:
@@ -586,34 +649,59 @@ def standings(
     )
 
 
+def _comparison_arrays(
+    duels: Sequence[Sequence[tuple[str, str, float]]], number: Mapping[str, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The comparisons of every game (``duels``) as flat arrays, in order: the first
+    and the second player's numbers (``number``), the first's share of the points, and
+    the game's index in ``duels``."""
+    flat = [(number[a], number[b], s, g) for g, comps in enumerate(duels) for a, b, s in comps]
+    arr = np.array(flat, dtype=np.float64).reshape(-1, 4)
+    index = arr[:, [0, 1, 3]].astype(np.int64)
+    return index[:, 0], index[:, 1], arr[:, 2], index[:, 2]
+
+
 def _paired_scores(
-    duels: Sequence[Sequence[tuple[str, str, float]]],
+    first: np.ndarray,
+    second: np.ndarray,
+    share: np.ndarray,
+    game: np.ndarray,
     clusters: Sequence[Any] | None,
+    names: Sequence[str],
 ) -> dict[str, tuple[float, float, float]]:
     """Each player's score with its 95 % interval: its share of the points of its
-    comparisons (``duels``, each game's :func:`~atlas.arena.rating.pairwise_comparisons`)
-    in each group of games that share their
+    comparisons (``first`` took ``share`` of the points against ``second`` in
+    ``game``; :func:`_comparison_arrays`) in each group of games that share their
     ``clusters`` entry (their :func:`pair_key`; each game alone when ``clusters`` is
-    None) is one observation of :func:`~atlas.arena.paired.paired_interval`."""
-    # per player and group: the sum of its shares, in order, and their number
-    groups: dict[str, dict[Any, list[float]]] = {}
-    for k, comps in enumerate(duels):
-        key = k if clusters is None else clusters[k]
-        for a, b, share in comps:
-            for name, v in ((a, share), (b, 1.0 - share)):
-                mine = groups.get(name)
-                if mine is None:
-                    mine = groups[name] = {}
-                cell = mine.get(key)
-                if cell is None:
-                    mine[key] = [v, 1]
-                else:
-                    cell[0] += v
-                    cell[1] += 1
+    None) is one observation of :func:`~atlas.arena.paired.paired_interval`, the groups
+    in the order each player first played in them."""
+    if clusters is None:
+        group = game
+    else:
+        codes: dict[Any, int] = {}
+        group = np.array([codes.setdefault(c, len(codes)) for c in clusters], dtype=np.int64)
+        group = group[game] if len(game) else group[:0]
+    # each comparison twice, once for each side, in turn: (player, group, value)
+    player = np.stack([first, second], axis=1).ravel()
+    value = np.stack([share, 1.0 - share], axis=1).ravel()
+    groups = int(group.max()) + 1 if len(group) else 1
+    keys = player * groups + np.repeat(group, 2)
+    cells, first_at, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    # a cell's sum adds its values in turn, as they came
+    totals = np.bincount(inverse, value, minlength=len(cells))
+    sizes = np.bincount(inverse, minlength=len(cells))
+    means = np.clip(totals / np.maximum(sizes, 1), 0.0, 1.0)
+    owner = cells // groups
+    # each player's cells in the order it first met them
+    order = np.lexsort((first_at, owner))
+    owner, means = owner[order], means[order]
+    bounds = np.flatnonzero(np.diff(owner)) + 1
     out = {}
-    for name, by_group in groups.items():
-        values = [min(1.0, max(0.0, t / n)) for t, n in by_group.values()]
-        score = paired_interval(values)
+    for part_owner, part in zip(np.split(owner, bounds), np.split(means, bounds)):
+        if not len(part):
+            continue
+        score = paired_interval(part.tolist())
+        name = names[int(part_owner[0])]
         out[name] = (0.5 if score.mean is None else score.mean, score.low, score.high)
     return out
 
