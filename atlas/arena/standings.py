@@ -518,14 +518,14 @@ def standings(
             got = seen[identities] = (names, [number[n] for n in names])
         names, numbers = got
         result = record.result
-        scores = result.scores
+        marks = result.scores
         seat_of.extend(numbers)
-        seat_points.extend(scores)
+        seat_points.extend(marks)
         if len(names) == 2:
             seat_col.extend(_TWO_SEATS.get(result.winner, (2, 2)))
             a, b = names
             if a != b:  # :func:`pairwise_comparisons` of two seats
-                sa, sb = scores
+                sa, sb = marks
                 duels.append([(a, b, 1.0 if sa > sb else 0.0 if sa < sb else 0.5)])
             else:
                 duels.append([])
@@ -537,9 +537,9 @@ def standings(
                     for s in range(len(names))
                 ]
             )
-            duels.append(pairwise_comparisons(names, scores))
+            duels.append(pairwise_comparisons(names, marks))
         if multi:  # the finishing orders rate games of more seats only
-            finishes.append(ranking_of(names, scores))
+            finishes.append(ranking_of(names, marks))
     k = len(row_names)
     seats = np.array(seat_of, dtype=np.int64)
     cols = np.array(seat_col, dtype=np.int64)
@@ -566,10 +566,10 @@ def standings(
         pair, col = divmod(cell, 3)
         x, y = divmod(pair, k)
         row = h2h.setdefault(row_names[x], {})
-        got = row.get(row_names[y])
-        if got is None:
-            got = row[row_names[y]] = [0, 0, 0]
-        got[col] = count
+        cell_counts = row.get(row_names[y])
+        if cell_counts is None:
+            cell_counts = row[row_names[y]] = [0, 0, 0]
+        cell_counts[col] = count
     # a seat among more than two counts its comparisons as wins, draws and losses
     pa, pb, pc = comps_a[comps_pair], comps_b[comps_pair], comps_col[comps_pair]
     pair_results = np.bincount(
