@@ -7,13 +7,19 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["LOCK", "load_numba", "make_dispatcher", "dispatcher_class"]
+__all__ = ["LOCK", "load_numba", "numba_loaded", "make_dispatcher", "dispatcher_class"]
 
 #: Held while numba is loaded and while a kernel's dispatcher is made.
 LOCK = threading.RLock()
 
 _NUMBA: Any = None
 _DISPATCHER: Any = None
+
+
+def numba_loaded() -> bool:
+    """Whether :func:`load_numba` has loaded numba in this process (a kernel used
+    compiled since)."""
+    return _NUMBA is not None
 
 
 def load_numba() -> Any:

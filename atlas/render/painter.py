@@ -135,9 +135,16 @@ class GameRender(abc.ABC):
         How ``atlas build`` plays the game's built-in tournament.
     game_pictures_title, game_pictures_note : str
         The heading and the explanation of :meth:`game_pictures` on a map page.
+    plain_draw_rate : float or None
+        About how many seconds drawing a game takes with its kernels run as plain
+        Python, per turn and per character of its map's text; a build draws a few new
+        games so when that takes less than loading numba
+        (:func:`atlas.render.site.replays.render_games`).  None (the default): always
+        compiled.  The drawing is the same either way.
     """
 
     site_plan = SitePlan()
+    plain_draw_rate: float | None = None
     game_pictures_title = ""
     game_pictures_note = ""
     pictures: Mapping[str, str] = {

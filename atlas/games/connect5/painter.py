@@ -84,6 +84,7 @@ class Connect5Render(GameRender):
     pictures = {"thumb": "", "plain": "The empty board"}
     #: Both searches in both seats on every board at 0.05 s a move; random, a gauntlet.
     site_plan = SitePlan(time=0.05, top=2)
+    plain_draw_rate = 3e-5  # seconds a turn and map character, measured
 
     def series(
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]

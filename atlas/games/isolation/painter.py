@@ -101,6 +101,7 @@ def mobility_series(states: Sequence[Any]) -> Series:
 class IsolationRender(DuelRender):
     #: Both searches in both seats on every map at 0.05 s a move; random, a gauntlet.
     site_plan = SitePlan(time=0.05, top=2)
+    plain_draw_rate = 1e-5  # seconds a turn and map character, measured
 
     def series(
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]

@@ -147,6 +147,7 @@ class TronRender(DuelRender):
     #: The three searches play one game per map (their pairings dealt out over the
     #: maps in turn), at the ladder's 0.1 s a move; the two simple bots, a gauntlet.
     site_plan = SitePlan(time=0.1, top=4, top_per_map=1)
+    plain_draw_rate = 5e-6  # seconds a turn and map character, measured
 
     def series(
         self, game_map: GameMap, params: Mapping[str, Any], states: Sequence[Any]

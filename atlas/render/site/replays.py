@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import AtlasError
+from ...jit.lazy import interpreted
 from ...sim.registry import get_info
 from ..images import png_bytes
 from ..registry import render_of
@@ -122,6 +123,34 @@ def _render_json(
 #: costs more than it saves).
 PARALLEL_REPLAYS = 48
 
+#: About what loading numba and a game's kernels from its cache costs, in seconds: the
+#: games a build draws in its own process are drawn as plain Python when, by their
+#: games' :attr:`~atlas.render.painter.GameRender.plain_draw_rate`, that takes less.
+PLAIN_DRAWING_SECONDS = 0.5
+
+
+def _plain_drawing(todo: Sequence[GameEntry]) -> bool:
+    """Whether to draw ``todo`` with the kernels run as plain Python: numba is not
+    loaded yet, and every game's drawing is light enough that all of them take less
+    than loading it would (:data:`PLAIN_DRAWING_SECONDS`)."""
+    from ...jit.load import numba_loaded
+
+    if numba_loaded():
+        return False
+    from ...sim.registry import game_names
+
+    known = game_names()
+    seconds = 0.0
+    for e in todo:
+        rate = render_of(e.head.game).plain_draw_rate if e.head.game in known else None
+        if rate is None:
+            return False
+        record = e.record  # read now or to draw: a game drawn here is read whole
+        seconds += rate * len(record.turns) * len(record.map.text)
+        if seconds > PLAIN_DRAWING_SECONDS:
+            return False
+    return True
+
 
 def render_games(
     entries: list[GameEntry],
@@ -178,9 +207,12 @@ def render_games(
     elif len(todo) >= PARALLEL_REPLAYS and workers > 1 and ctx.cache.root is not None:
         _render_in_workers(todo, ctx, workers, refused, metas, gifs)
     else:
+        # a few games of light kernels are drawn faster as plain Python than numba loads
+        plain = _plain_drawing(todo)
         for e in progress_bar(todo, "replays", ctx.progress):
             # a record read by the build was checked field by field as it was read
-            res = _render_json(e.record, gifs)
+            with interpreted(plain):
+                res = _render_json(e.record, gifs)
             if isinstance(res, str):
                 refused(e, res)
                 continue
