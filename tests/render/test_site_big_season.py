@@ -103,3 +103,68 @@ def test_a_small_table_keeps_its_matrix():
     assert pages.opponents_met(t, "a") == ["b"]
     t["h2h"]["a"]["b"] = [0, 0, 0]
     assert pages.opponents_met(t, "a") == []
+
+
+def _rebuild(season_root, site):
+    return build_site(
+        season_root / "maps",
+        site,
+        records_dir=season_root / "records",
+        cache_dir=season_root / "cache",
+        tournament=False,
+        progress=False,
+        log=lambda m: None,
+    )
+
+
+def test_a_rebuild_takes_the_standings_from_the_cache(season, monkeypatch):
+    """The season's table is kept by its games: a rebuild of the same games computes
+    none (a computation would fail here) and writes the same page."""
+    import atlas.arena.tournament as tournament
+
+    site, _games, _names = season
+    before = (site / "standings.html").read_bytes()
+
+    def no_table(*args, **kwargs):
+        raise AssertionError("the standings were computed again")
+
+    monkeypatch.setattr(tournament, "standings", no_table)
+    result = _rebuild(site.parent, site)
+    assert result.cache_misses == 0
+    assert (site / "standings.html").read_bytes() == before
+
+
+def test_kept_standings_read_back_equal_and_damage_is_a_miss(season):
+    from atlas.arena.tournament import standings as table_of
+
+    site, games, _names = season
+    table = table_of(games)
+    assert pages._standings_of(pages._standings_json(table)) == table
+    # through JSON's text, as the cache keeps it: every float as it was
+    import json
+
+    text = json.dumps(pages._standings_json(table))
+    assert pages._standings_of(json.loads(text)) == table
+    for damaged in (
+        None,
+        [],
+        [1, 2, 3, 4, 5, 6, 7],
+        {"rows": []},
+        [[["x"]], {}, 0, "m", [], [], None],
+    ):
+        assert pages._standings_of(damaged) is None
+
+
+def test_damaged_kept_standings_are_computed_again(season):
+    site, _games, _names = season
+    before = (site / "standings.html").read_bytes()
+    kept = list((site.parent / "cache").rglob("standings/*/*"))
+    assert kept  # the season's table is kept
+    for f in kept:
+        f.write_bytes(b'[["not", "a table"]]')
+    _rebuild(site.parent, site)
+    assert (site / "standings.html").read_bytes() == before
+    # and kept again, whole
+    import json
+
+    assert all(pages._standings_of(json.loads(f.read_bytes())) is not None for f in kept)

@@ -384,7 +384,12 @@ def write_site(b: Build) -> None:
         if e.error:
             e.error = shown(e.error)
     write_pages(
-        b.ctx.out, b.maps, b.games, [shown(p) for p in b.problems], code=b.ctx.version["pages"]
+        b.ctx.out,
+        b.maps,
+        b.games,
+        [shown(p) for p in b.problems],
+        code=b.ctx.version["pages"],
+        cache=b.ctx.cache,
     )
     b.ctx.out.finish()
     out = Path(b.options.out_dir)

@@ -31,7 +31,7 @@ from ..gif import font_script
 from ..registry import render_of
 from ..svg import chamber_tree_svg
 from ..viewer import page_json
-from .cache import content_key
+from .cache import code_version, content_key
 
 __all__ = [
     "write_pages",
@@ -306,13 +306,22 @@ def _page_table(
 
 
 def standings(
-    game_entries: Sequence[Any], slugger: Any, *, samples: int | None = None
+    game_entries: Sequence[Any],
+    slugger: Any,
+    *,
+    samples: int | None = None,
+    cache: Any = None,
 ) -> dict[str, dict[str, Any]]:
     """Per game, the tournament's standings (:func:`atlas.arena.tournament.standings`) as
     the pages show them (:func:`_page_table`): rows with 95 % intervals and rank
     ranges, the head-to-head table, the names in order, whether the game compares seats
     pairwise (more than two seats), how the intervals were computed and the rows the
-    games cannot separate."""
+    games cannot separate.
+
+    With a ``cache`` (:class:`~atlas.render.site.cache.Cache`) a game's table is kept
+    by its games' content keys (in any order: the standings do not depend on it) and
+    atlas's code: a season's rebuild computes only the tables of games that changed
+    (a table of 300 players takes a second or more, most of it in the bootstrap)."""
     from ...arena.tournament import standings as table_of
 
     by_game: dict[str, list[Any]] = defaultdict(list)
@@ -320,15 +329,73 @@ def standings(
         if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
             continue  # a bot against itself: evidence on the map, not on the bots
         if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
-            by_game[g.head.game].append(g.head)
+            by_game[g.head.game].append(g)
     out: dict[str, dict[str, Any]] = {}
     for game in game_names():
-        records = by_game.get(game, [])
-        if not records:
+        entries = by_game.get(game, [])
+        if not entries:
             continue
-        table = table_of(records, samples=samples)
+        digests = [getattr(g, "digest", None) for g in entries]
+        known = [d for d in digests if isinstance(d, str) and d]
+        key = None
+        if cache is not None and len(known) == len(entries):
+            key = content_key(
+                "standings", code_version(), samples, game, "\n".join(sorted(known))
+            )
+        table = _standings_of(cache.get_json("standings", key)) if key else None
+        if table is None:
+            table = table_of([g.head for g in entries], samples=samples)
+            if key:
+                cache.put_json("standings", key, _standings_json(table))
         out[game] = _page_table(table, game, slugger)
     return out
+
+
+def _standings_json(table: Any) -> list[Any]:
+    """A :class:`~atlas.arena.standings.Standings` as the cache keeps it: every field,
+    each float as it is (:func:`_standings_of` reads it back, equal)."""
+    return [
+        [list(vars(r).values()) for r in table.rows],
+        {a: {b: list(v) for b, v in row.items()} for a, row in table.head_to_head.items()},
+        table.errors,
+        table.model,
+        list(vars(table.interval).values()),
+        [list(v) for v in table.voided],
+        table.void_under_load,
+    ]
+
+
+def _standings_of(data: Any) -> Any:
+    """The standings :func:`_standings_json` kept, or None (no entry, or a damaged one)."""
+    from dataclasses import fields
+
+    from ...arena.standings import Interval, StandingRow, Standings
+
+    if not isinstance(data, list) or len(data) != 7:
+        return None
+    try:
+        rows, h2h, errors, model, interval, voided, load = data
+        width = len(fields(StandingRow))
+        if not (
+            all(isinstance(r, list) and len(r) == width and isinstance(r[0], str) for r in rows)
+            and isinstance(h2h, dict)
+            and isinstance(errors, int)
+            and isinstance(model, str)
+            and isinstance(interval, list)
+            and len(interval) == len(fields(Interval))
+        ):
+            return None
+        return Standings(
+            tuple(StandingRow(*r) for r in rows),
+            {a: {b: (v[0], v[1], v[2]) for b, v in row.items()} for a, row in h2h.items()},
+            errors,
+            model,
+            Interval(*interval),
+            tuple((k, why) for k, why in voided),
+            load,
+        )
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return None
 
 
 def event_standings(
@@ -492,9 +559,11 @@ def write_pages(
     games: Sequence[Any],
     problems: Sequence[str],
     code: str | None = None,
+    cache: Any = None,
 ) -> None:
     """Write every page, the site index and the static files through ``out`` (a
-    :class:`~atlas.render.site.output.SiteWriter`)."""
+    :class:`~atlas.render.site.output.SiteWriter`); the standings are kept in
+    ``cache``, when one is given (:func:`standings`)."""
     env = environment()
     code = code or pages_version()
     static = templates_dir() / "static"
@@ -514,7 +583,7 @@ def write_pages(
             bot_slugs[key] = slugify(stem, taken)
         return bot_slugs[key]
 
-    table = standings(games, bot_slug)
+    table = standings(games, bot_slug, cache=cache)
     events = event_standings(games, bot_slug)
     map_by_slug = {m.slug: m for m in maps}
     games = list(games)
