@@ -168,3 +168,45 @@ def test_damaged_kept_standings_are_computed_again(season):
     import json
 
     assert all(pages._standings_of(json.loads(f.read_bytes())) is not None for f in kept)
+
+
+def test_a_rebuild_renders_no_player_page_whose_content_it_knows(season, monkeypatch):
+    """Each player's page is keyed by what it shows: a rebuild of the same games
+    renders none of them (rendering one would fail here), and a new game rewrites the
+    pages of the players it changed, with their new counts."""
+    site, games, names = season
+    bots = sorted((site / "bots").glob("*.html"))
+    before = {p.name: p.read_bytes() for p in bots}
+    real = pages.environment
+
+    def no_bot_pages():
+        env = real()
+        get = env.get_template
+
+        def get_template(name, *args, **kwargs):
+            assert name != "bot.html", "a player's page was rendered again"
+            return get(name, *args, **kwargs)
+
+        env.get_template = get_template
+        return env
+
+    with monkeypatch.context() as m:
+        m.setattr(pages, "environment", no_bot_pages)
+        _rebuild(site.parent, site)
+    assert {p.name: p.read_bytes() for p in bots} == before
+    # one more game: its players' pages say so
+    recs = site.parent / "records"
+    gm = parse_map(SMALL, game="tron", name="room")
+    extra = play_record("tron", gm, seed=99, players=(names[0], names[1]))
+    save_record(extra, recs / "extra.json")
+    try:
+        _rebuild(site.parent, site)
+        played = Counter(p.name for rec in [*games, extra] for p in rec.players)
+        for name in (names[0], names[1]):
+            page = next(site / "bots" / f for f in before if f.endswith(f"-{name}.html"))
+            text = page.read_text()
+            assert f'<h2>Games <span class="count">{played[name]}</span></h2>' in text
+            assert page.read_bytes() != before[page.name]
+    finally:
+        (recs / "extra.json").unlink()
+        _rebuild(site.parent, site)

@@ -716,19 +716,51 @@ def write_pages(
         for e in games:
             for name in dict.fromkeys(p.name for p in e.head.players):
                 played.setdefault(name, []).append(e)
+        game, event = context["game"], context["event"]
         for row in t["rows"]:
             mine = played.get(row["name"], [])
-            write(
-                f"bots/{row['slug']}.html",
-                "bot.html",
-                title=f"{row['name']} ({where})",
-                nav="standings",
-                row=row,
-                t=t,
-                games=mine,
-                **context,
-                **common,
+            rel, title = f"bots/{row['slug']}.html", f"{row['name']} ({where})"
+            # what the page shows (its games' list is the site index's, but for the
+            # first 100 its fallback lists): a season's rebuild writes the pages of
+            # the players whose rows, opponents or games changed, not every player's
+            faced = t["h2h"].get(row["name"], {})
+            met = [
+                [b, bot_slug(game, b, event), faced[b]] for b in opponents_met(t, row["name"])
+            ]
+            shown = [
+                [e.page, e.ident, [p.name for p in e.head.players], _result_text(e.head)]
+                for e in mine[:100]
+            ]
+            key = content_key(
+                "bot-page",
+                code,
+                rel,
+                title,
+                row,
+                met,
+                len(t["names"]),
+                len(mine),
+                shown,
+                [game, event, list(context["back"])],
+                fairness_pages,
             )
+
+            def page(
+                rel: str = rel, title: str = title, row: Any = row, mine: Any = mine
+            ) -> str:
+                return render(
+                    rel,
+                    "bot.html",
+                    title=title,
+                    nav="standings",
+                    row=row,
+                    t=t,
+                    games=mine,
+                    **context,
+                    **common,
+                )
+
+            out.put(rel, page, key=key)
 
     for game, t in table.items():
         builtin = [e for e in games_by_game[game] if e.event is None]
