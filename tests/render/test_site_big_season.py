@@ -167,7 +167,7 @@ def test_damaged_kept_standings_are_computed_again(season):
     # and kept again, whole
     import json
 
-    assert all(pages._standings_of(json.loads(f.read_bytes())) is not None for f in kept)
+    assert all(pages._standings_of(json.loads(f.read_bytes())[1]) is not None for f in kept)
 
 
 def test_a_rebuild_renders_no_player_page_whose_content_it_knows(season, monkeypatch):
@@ -207,6 +207,8 @@ def test_a_rebuild_renders_no_player_page_whose_content_it_knows(season, monkeyp
             text = page.read_text()
             assert f'<h2>Games <span class="count">{played[name]}</span></h2>' in text
             assert page.read_bytes() != before[page.name]
+        # the table of the new games replaced the old one: one entry a game
+        assert len(list((site.parent / "cache").rglob("standings/*/*"))) == 1
     finally:
         (recs / "extra.json").unlink()
         _rebuild(site.parent, site)

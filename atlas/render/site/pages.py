@@ -318,10 +318,11 @@ def standings(
     pairwise (more than two seats), how the intervals were computed and the rows the
     games cannot separate.
 
-    With a ``cache`` (:class:`~atlas.render.site.cache.Cache`) a game's table is kept
-    by its games' content keys (in any order: the standings do not depend on it) and
-    atlas's code: a season's rebuild computes only the tables of games that changed
-    (a table of 300 players takes a second or more, most of it in the bootstrap)."""
+    With a ``cache`` (:class:`~atlas.render.site.cache.Cache`) each game's last table is
+    kept, with the content keys of its games (in any order: the standings do not depend
+    on it), under atlas's code: a season's rebuild computes only the tables of games
+    that changed (a table of 300 players takes a second or more, most of it in the
+    bootstrap)."""
     from ...arena.tournament import standings as table_of
 
     by_game: dict[str, list[Any]] = defaultdict(list)
@@ -337,16 +338,19 @@ def standings(
             continue
         digests = [getattr(g, "digest", None) for g in entries]
         known = [d for d in digests if isinstance(d, str) and d]
-        key = None
+        table = slot = None
         if cache is not None and len(known) == len(entries):
-            key = content_key(
-                "standings", code_version(), samples, game, "\n".join(sorted(known))
-            )
-        table = _standings_of(cache.get_json("standings", key)) if key else None
+            # one entry a game, overwritten when its games change: a site rebuilt at
+            # every save (``atlas serve``) keeps one table, not one a rebuild
+            slot = content_key("standings", code_version(), samples, game)
+            key = content_key("standings-games", "\n".join(sorted(known)))
+            kept = cache.get_json("standings", slot)
+            if isinstance(kept, list) and len(kept) == 2 and kept[0] == key:
+                table = _standings_of(kept[1])
         if table is None:
             table = table_of([g.head for g in entries], samples=samples)
-            if key:
-                cache.put_json("standings", key, _standings_json(table))
+            if slot is not None:
+                cache.put_json("standings", slot, [key, _standings_json(table)])
         out[game] = _page_table(table, game, slugger)
     return out
 
