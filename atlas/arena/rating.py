@@ -142,29 +142,12 @@ def bradley_terry(
 
 
 def _bt_newton(
-    games: np.ndarray,
-    points: np.ndarray,
-    prior: float,
-    tol: float,
-    max_iter: int,
-    start: np.ndarray | None = None,
-    chord: np.ndarray | None = None,
+    games: np.ndarray, points: np.ndarray, prior: float, tol: float, max_iter: int
 ) -> np.ndarray:
-    """The log-strengths ``theta`` that maximise the Bradley-Terry likelihood of
-    ``games[i, j]`` comparisons between ``i`` and ``j`` in which ``i`` made
-    ``points[i]`` points in all, with ``prior`` virtual draws against an anchor
-    (``theta = 0``) each: Newton's method on the concave log-likelihood, each step
-    halved until the likelihood does not fall, from ``start`` (default all 0: the
-    bootstrap starts its refits from the whole fit's).
-
-    ``chord``, the inverse of minus the Hessian at ``start`` (the bootstrap's refits
-    share the whole fit's), makes the first steps chord steps: no new matrix to solve
-    (``O(k^2)``, not ``O(k^3)``) while they still move ``theta`` by more than
-    :data:`CHORD_UNTIL`; Newton's steps then settle it to ``tol`` in one or two.  The
-    gradient and the Hessian are summed over the pairs that met (a season's 300 players
-    meet a few of the others each)."""
+    """:func:`_bt_pairs` of the games given as a table: ``games[i, j]`` comparisons
+    between ``i`` and ``j`` (the pairs that met are its cells above the diagonal)."""
     ii, jj = np.nonzero(np.triu(games, 1))
-    return _bt_pairs(ii, jj, games[ii, jj], points, prior, tol, max_iter, start, chord)
+    return _bt_pairs(ii, jj, games[ii, jj], points, prior, tol, max_iter)
 
 
 def _bt_pairs(
@@ -178,9 +161,20 @@ def _bt_pairs(
     start: np.ndarray | None = None,
     chord: np.ndarray | None = None,
 ) -> np.ndarray:
-    """:func:`_bt_newton` with the games given by pair: ``met[p]`` comparisons between
-    ``ii[p]`` and ``jj[p]`` (a pair with none adds nothing; the bootstrap's refits keep
-    the pairs of the whole fit, without a ``k`` by ``k`` table each)."""
+    """The log-strengths ``theta`` that maximise the Bradley-Terry likelihood of
+    ``met[p]`` comparisons between ``ii[p]`` and ``jj[p]`` (a pair with none adds
+    nothing: the bootstrap's refits keep the pairs of the whole fit) in which ``i``
+    made ``points[i]`` points in all, with ``prior`` virtual draws against an anchor
+    (``theta = 0``) each: Newton's method on the concave log-likelihood, each step
+    halved until the likelihood does not fall, from ``start`` (default all 0: the
+    bootstrap starts its refits from the whole fit's).
+
+    ``chord``, the inverse of minus the Hessian at ``start`` (the bootstrap's refits
+    share the whole fit's), makes the first steps chord steps: no new matrix to solve
+    (``O(k^2)``, not ``O(k^3)``) while they still move ``theta`` by more than
+    :data:`CHORD_UNTIL` and close fast enough (:data:`CHORD_SLOW`); Newton's steps then
+    settle it to ``tol`` in one or two.  The gradient and the Hessian are summed over
+    the pairs (a season's 300 players meet a few of the others each)."""
     k = len(points)
     wins = points + 0.5 * prior
 
@@ -235,7 +229,7 @@ def _bt_pairs(
     return theta
 
 
-#: Chord steps a fit takes at most (:func:`_bt_newton`), and the move below which it
+#: Chord steps a fit takes at most (:func:`_bt_pairs`), and the move below which it
 #: turns to Newton's steps.
 CHORD_STEPS, CHORD_UNTIL = 40, 1e-5
 #: A chord step that moves more than this share of the last one's turns to Newton's
@@ -250,7 +244,7 @@ NEWTON_SQUARE = 1e-2
 
 
 def _minus_hessian_inverse(games: np.ndarray, theta: np.ndarray, prior: float) -> np.ndarray:
-    """The inverse of minus the Hessian of :func:`_bt_newton`'s likelihood at ``theta``
+    """The inverse of minus the Hessian of :func:`_bt_pairs`'s likelihood at ``theta``
     (with a ``prior``, positive definite): the chord of the bootstrap's refits."""
     k = len(theta)
     p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))

@@ -203,11 +203,13 @@ def test_refits_started_from_the_whole_fit_and_its_chord_reach_the_same_ratings(
 
     names, games = _season(60, 400)
     warm = bootstrap_ratings(names, games, rating.duel_fit, samples=30)
-    real = rating._bt_newton
+    real = rating._bt_pairs
     monkeypatch.setattr(
         rating,
-        "_bt_newton",
-        lambda g, p, prior, tol, it, start=None, chord=None: real(g, p, prior, tol, it),
+        "_bt_pairs",
+        lambda i, j, m, p, prior, tol, it, start=None, chord=None: real(
+            i, j, m, p, prior, tol, it
+        ),
     )
     cold = bootstrap_ratings(names, games, rating.duel_fit, samples=30)
     assert np.allclose(warm.draws, cold.draws, atol=1e-6)
