@@ -164,5 +164,11 @@ def test_json_depth_counts_brackets_outside_strings_as_a_state_machine_does():
     cases += [
         bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 60))) for _ in range(3000)
     ]
+    # and texts without a backslash, which take the quotes' count (every quote opens or
+    # closes a string), unclosed strings included
+    cases += [
+        bytes(rng.choice(b'[]{}"a,') for _ in range(rng.randrange(1, 60))) for _ in range(3000)
+    ]
+    cases += [b'["]"', b'[{"a":"]]}"}]', b'"[[["', b'[[]]"', b'{"a":[1,{"b":"}"}]}']
     for data in cases:
         assert json_depth(data) == _depth_by_hand(data), data
