@@ -563,6 +563,23 @@ def test_slugify_is_safe_and_unique():
     assert slugify("Ring 2 / ../x", taken) == "ring-2-x-2"
     assert slugify("<b>", taken) == "b"
     assert slugify("", None) == "x"
+    # a text that is a slug already is itself (the fast way); any other text is made
+    # one character at a time: the two ways agree on every text
+    assert slugify("tron-room1-0123abcd", taken) == "tron-room1-0123abcd"
+    assert slugify("tron-room1-0123abcd", taken) == "tron-room1-0123abcd-2"
+    import random
+
+    def by_hand(text):
+        out = "".join(c if c in "abcdefghijklmnopqrstuvwxyz0123456789-_" else "-" for c in text)
+        out = out.strip("-_")
+        while "--" in out:
+            out = out.replace("--", "-")
+        return out[:60] or "x"
+
+    rng = random.Random(60)
+    for _ in range(20000):
+        text = "".join(rng.choice("ab09-_AZ é./") for _ in range(rng.randrange(0, 70)))
+        assert slugify(text) == by_hand(text.lower()), text
 
 
 def test_a_page_without_scripts_lists_its_first_100_games_only():

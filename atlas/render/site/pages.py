@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
@@ -76,14 +77,22 @@ def picture_titles() -> dict[str, dict[str, str]]:
     return out
 
 
+#: A text :func:`slugify` leaves as it is (up to 60 characters and no ``--``): a
+#: season's game names, a map's slug and a content key, are mostly such.
+_SLUG_ALREADY = re.compile(r"[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?")
+
+
 def slugify(text: str, taken: set[str] | None = None) -> str:
     """A file-name-safe, lower-case form of ``text``; unique within ``taken``."""
-    out = "".join(
-        ch if (ch.isascii() and ch.isalnum()) or ch in "-_" else "-" for ch in text.lower()
-    ).strip("-_")
-    while "--" in out:
-        out = out.replace("--", "-")
-    out = out[:60] or "x"
+    if len(text) <= 60 and "--" not in text and _SLUG_ALREADY.fullmatch(text):
+        out = text
+    else:
+        out = "".join(
+            ch if (ch.isascii() and ch.isalnum()) or ch in "-_" else "-" for ch in text.lower()
+        ).strip("-_")
+        while "--" in out:
+            out = out.replace("--", "-")
+        out = out[:60] or "x"
     if taken is not None:
         base, n = out, 2
         while out in taken:
