@@ -61,7 +61,7 @@ class Counting:
         monkeypatch.setattr(Cache, "put_json", put)
 
 
-def test_a_head_comes_back_from_its_json_as_it_was(games):
+def test_a_head_comes_back_from_its_row_as_it_was(games):
     rec = games[0]
     players = (
         PlayerEntry("apex", effort=100),
@@ -69,17 +69,52 @@ def test_a_head_comes_back_from_its_json_as_it_was(games):
     )
     rec = dataclasses.replace(rec, players=players)
     head = RecordHead.of(rec)
-    shared: dict = {}
-    again = RecordHead.from_json(json.loads(json.dumps(head.to_json())), shared)
-    assert again == head and again.players[0].effort == 100
-    # parts shared between heads keep their types: scores of 1 and of 1.0 print apart
-    data = head.to_json()
-    data["result"][2] = [1, 0]
-    ints = RecordHead.from_json(json.loads(json.dumps(data)), shared)
-    data["result"][2] = [1.0, 0.0]
-    floats = RecordHead.from_json(json.loads(json.dumps(data)), shared)
-    assert [type(s) for s in ints.result.scores] == [int, int]
-    assert [type(s) for s in floats.result.scores] == [float, float]
+    parts: dict = {}
+    row = head.to_row("d" * 64, parts)
+    assert len(parts) == 4 and all(key in parts for key in row[2:5] + row[7:])
+    index = json.loads(json.dumps({"x" * 64: row, **parts}))  # as the cache keeps it
+    made: dict = {}
+    again, digest = RecordHead.from_row(index["x" * 64], index, made)
+    assert again == head and digest == "d" * 64 and again.players[0].effort == 100
+    # another game of the same players on the same map shares their parts
+    other = RecordHead.of(games[1])
+    other = dataclasses.replace(other, players=players)
+    other_row = other.to_row("e" * 64, parts)
+    assert other_row[2:5] == row[2:5] and len(parts) <= 5
+    twice = RecordHead.from_row(json.loads(json.dumps(other_row)), index | parts, made)
+    assert twice is not None and twice[0].players is again.players
+    # parts keep their types: scores of 1 and of 1.0 print apart, and are parts apart
+    ints = dataclasses.replace(head, result=dataclasses.replace(head.result, scores=(1, 0)))
+    floats = dataclasses.replace(
+        ints, result=dataclasses.replace(ints.result, scores=(1.0, 0.0))
+    )
+    rows = [h.to_row("d" * 64, parts) for h in (ints, floats)]
+    assert rows[0][7] != rows[1][7]
+    index = json.loads(json.dumps(parts))
+    back = [RecordHead.from_row(r, index, made)[0] for r in rows]
+    assert [type(s) for s in back[0].result.scores] == [int, int]
+    assert [type(s) for s in back[1].result.scores] == [float, float]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda row, index: row[:7],  # too short
+        lambda row, index: [5, *row[1:]],  # the digest not a text
+        lambda row, index: [*row[:5], "1", *row[6:]],  # the seed not a number
+        lambda row, index: index.pop(row[4]) and row,  # a part gone
+        lambda row, index: index.update({row[2]: [1, 2]}) or row,  # a map of numbers
+        lambda row, index: [*row[:2], row[4], row[3], row[2], *row[5:]],  # parts swapped
+        lambda row, index: index.update({row[7]: [[0, "nonsense", [1], ""], []]}) or row,
+    ],
+)
+def test_a_damaged_row_or_part_is_no_head(games, damage):
+    parts: dict = {}
+    row = RecordHead.of(games[0]).to_row("d" * 64, parts)
+    index = json.loads(json.dumps(parts))
+    assert RecordHead.from_row(json.loads(json.dumps(row)), index, {}) is not None
+    row = damage(json.loads(json.dumps(row)), index)
+    assert RecordHead.from_row(row, index, {}) is None
 
 
 def test_the_index_reads_each_file_once_and_writes_only_what_changed(
@@ -163,13 +198,19 @@ def test_a_damaged_index_reads_the_files_again(games, tmp_path, damage):
             p.write_text(json.dumps(damage))
     assert _load(folder, cache) == good
     # entries that parse but hold nonsense for a file's own bytes
+    damaged = False
     for p in (tmp_path / "cache" / "record-heads").rglob("*"):
         if p.is_file():
             data = json.loads(p.read_text())
-            if isinstance(data, dict) and isinstance(data.get("heads"), dict):
-                data["heads"] = {sha: [{"game": 1}, 5] for sha in data["heads"]}
+            if isinstance(data, dict) and isinstance(data.get("items"), dict):
+                items = data["items"]
+                if all(key.endswith(".json") for key in items):  # the files: other bytes
+                    data["items"] = {rel: [1, 2, 3, 4, "0" * 64] for rel in items}
+                else:  # the heads: rows and parts of nonsense
+                    data["items"] = {key: [{"game": 1}, 5] for key in items}
                 p.write_text(json.dumps(data))
-    assert _load(folder, cache) == good
+                damaged = True
+    assert damaged and _load(folder, cache) == good
 
 
 def test_a_delta_over_another_base_is_not_read(tmp_path):

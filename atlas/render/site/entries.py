@@ -19,7 +19,7 @@ from ...errors import located
 from ...maps import GameMap
 from ...sim.base import Outcome, reason_of, status_of
 from ...sim.records import MapRef, PlayerEntry, SeatStatus
-from .cache import Cache
+from .cache import Cache, content_key
 from .output import SiteWriter
 
 __all__ = ["MapEntry", "GameEntry", "RecordHead", "TurnCount", "BuildContext", "progress_bar"]
@@ -153,61 +153,97 @@ class RecordHead:
             "statuses": [[str(s.status), s.turn, s.detail] for s in self.statuses],
         }
 
-    @classmethod
-    def from_json(
-        cls, data: Mapping[str, Any], shared: dict[Any, Any] | None = None
-    ) -> RecordHead:
-        """The head :meth:`to_json` wrote (from the build's own cache).
+    def to_row(self, digest: str, parts: dict[str, Any]) -> list[Any]:
+        """The head as a row of the build's index of records (:meth:`from_row`):
+        ``[digest, game, map, params, players, seed, turns, ends]``, where ``digest``
+        is the record's content key and the map, the parameters, the players and the
+        ends (result and statuses) are keys of parts put into ``parts`` (key -> JSON),
+        which a season's heads share: a few maps, a pairing a part, one part for each
+        result's text."""
+        data = self.to_json()
+        keys = []
+        for kind, part in zip(ROW_PARTS, (data["map"], data["params"], data["players"])):
+            keys.append(_part_key(kind, part, parts))
+        ends = _part_key("e", [data["result"], data["statuses"]], parts)
+        return [digest, self.game, *keys, self.seed, len(self.turns), ends]
 
-        ``shared`` (a dict the caller keeps across calls) holds the parts already made:
-        the heads of a season share a few maps, players, results and statuses, and each
-        is made once (they are frozen values)."""
-        memo: dict[Any, Any] = {} if shared is None else shared
-        # by what prints: a score of 1 is not one of 1.0 (nor True); the players, and
-        # the result with the statuses, are each looked up as one
-        name, hash_ = data["map"]
-        key: Any = (MapRef, name, hash_) if type(name) is type(hash_) is str else None
-        where = memo.get(key) if key is not None else None
-        if where is None:
-            where = MapRef(name, hash_, "")
-            if key is not None:
-                memo[key] = where
-        params_json = data["params"]
-        key = (dict, repr(params_json))  # shared, as every part: nothing changes a head
-        params = memo.get(key)
-        if params is None:
-            params = memo[key] = params_json
-        players_json = data["players"]
-        key = (PlayerEntry, repr(players_json))
-        players = memo.get(key)
-        if players is None:  # a new pairing: each player still made once
-            made = []
-            for p in players_json:
-                one = (PlayerEntry, repr(p))
-                entry = memo.get(one)
-                if entry is None:
-                    entry = memo[one] = PlayerEntry(*p)
-                made.append(entry)
-            players = memo[key] = tuple(made)
-        result_json, statuses_json = data["result"], data["statuses"]
-        key = (Outcome, repr(result_json), repr(statuses_json))
-        ends = memo.get(key)
-        if ends is None:
-            winner, reason, scores, detail = result_json
-            ends = memo[key] = (
-                Outcome(winner, reason_of(reason), tuple(scores), detail),
-                tuple([SeatStatus(status_of(st), turn, d) for st, turn, d in statuses_json]),
+    @classmethod
+    def from_row(
+        cls, row: Any, parts: Mapping[str, Any], made: dict[str, Any]
+    ) -> tuple[RecordHead, str] | None:
+        """The head and the content key of a row :meth:`to_row` wrote, its parts read
+        from ``parts``; None when the row or a part it names is damaged (a reader then
+        reads the record again).  ``made`` (a dict the caller keeps across calls) holds
+        each part made already, so that a season's heads share them (they are frozen
+        values)."""
+        if type(row) is not list or len(row) != 8:
+            return None
+        digest, game, where, params, players, seed, turns, ends = row
+        if not (type(digest) is type(game) is str and type(seed) is type(turns) is int):
+            return None
+        got = []
+        for key in (where, params, players, ends):
+            part = made.get(key) if type(key) is str else None
+            if part is None:
+                part = _make_part(key, parts.get(key)) if type(key) is str else None
+                if part is None:
+                    return None
+                made[key] = part
+            got.append(part)
+        where, params, players, ends = got
+        if not (
+            type(where) is MapRef
+            and type(params) is dict
+            and type(players) is tuple
+            and type(ends) is _Ends
+        ):
+            return None  # a part of another kind where the row names it
+        head = cls(game, where, params, players, seed, TurnCount(turns), ends[0], ends[1])
+        return head, digest
+
+
+#: The kinds of a row's shared parts, before its ends (``"e"``): each part's key starts
+#: with its kind (:meth:`RecordHead.to_row`).
+ROW_PARTS = ("m", "a", "p")
+
+
+class _Ends(tuple[Any, ...]):
+    """A head's result and statuses, as one part of the index (:meth:`RecordHead.from_row`)."""
+
+
+def _part_key(kind: str, part: Any, parts: dict[str, Any]) -> str:
+    """The key of a part of a head's row (its kind, then a digest of its JSON, which
+    tells a score of 1 from one of 1.0), the part put into ``parts`` under it."""
+    key = kind + content_key("head-part", kind, part)[:24]
+    parts[key] = part
+    return key
+
+
+def _make_part(key: str, data: Any) -> Any:
+    """The part ``data`` of the kind its ``key`` names, or None when it is not one."""
+    kind = key[:1]
+    try:
+        if kind == "m":
+            name, hash_ = data
+            if type(name) is type(hash_) is str:
+                return MapRef(name, hash_, "")
+        elif kind == "a":
+            if type(data) is dict:
+                return data
+        elif kind == "p":
+            if type(data) is list:
+                return tuple([PlayerEntry(*p) for p in data])
+        elif kind == "e":
+            (winner, reason, scores, detail), statuses = data
+            return _Ends(
+                (
+                    Outcome(winner, reason_of(reason), tuple(scores), detail),
+                    tuple([SeatStatus(status_of(st), turn, d) for st, turn, d in statuses]),
+                )
             )
-        return cls(
-            data["game"],
-            where,
-            params,
-            players,
-            data["seed"],
-            TurnCount(data["turns"]),
-            ends[0],
-            ends[1],
-        )
+    except (KeyError, TypeError, ValueError):
+        return None
+    return None
 
 
 #: What the build's index of every game's meta data keeps (the rest, which a game's

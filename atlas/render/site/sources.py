@@ -52,6 +52,10 @@ class LoadedRecord:
         return record
 
 
+#: The form of the rows of the records' index in the cache (part of its key: an index
+#: of another form is not read).
+HEAD_INDEX_FORMAT = 2
+
 #: Records in a folder up to which :func:`load_records` keeps each one it parses whole
 #: (beyond, only its head: a 100,000-game season's records held whole took 2.8 GB).
 KEEP_WHOLE = 2_000
@@ -85,15 +89,16 @@ def load_records(
 
     top = records_dir.resolve()
     files = _record_files(records_dir, top, problems)
-    # the index of the last build of this folder: heads by the bytes' SHA-256, files by
-    # their path in the folder (each a mapping kept as a base and a small delta)
-    index_key = content_key("record-heads", version, str(top))
+    # the index of the last build of this folder: heads by the bytes' SHA-256 (rows of
+    # RecordHead.to_row, beside the parts they share), files by their path in the
+    # folder (each a mapping kept as a base and a small delta)
+    index_key = content_key("record-heads", HEAD_INDEX_FORMAT, version, str(top))
     kept_heads = KeptMapping(cache, "record-heads", index_key)
     kept_files = KeptMapping(cache, "record-heads", content_key("record-files", index_key))
     seen, known = kept_heads.load(), kept_files.load()
     heads: dict[str, Any] = {}
     stats: dict[str, Any] = {}
-    shared: dict[Any, Any] = {}  # the parts the heads share (RecordHead.from_json)
+    made: dict[str, Any] = {}  # the parts the rows share, each made once
     out = []
     for p, rel, st in files:
         try:
@@ -103,19 +108,20 @@ def load_records(
             was = known.get(rel)
             sha = was[4] if isinstance(was, list) and len(was) == 5 and was[:4] == mark else ""
             sha = sha if isinstance(sha, str) else ""  # a damaged index reads the file
-            loaded = _from_index(seen.get(sha), p, shared) if sha else None
-            if loaded is None:
+            row = seen.get(sha) if sha else None
+            found = RecordHead.from_row(row, seen, made) if row is not None else None
+            if found is None:
                 raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
                 sha = hashlib.sha256(raw).hexdigest()
-                loaded = _from_index(seen.get(sha), p, shared)
-            if loaded is not None:
-                out.append(loaded)
-                head_json, digest = seen[sha][0], loaded.digest
+                row = seen.get(sha)
+                found = RecordHead.from_row(row, seen, made) if row is not None else None
+            if found is not None:
+                out.append(LoadedRecord(p, *found))
             else:
                 record = record_from_bytes(raw, p)
                 head = RecordHead.of(record)
                 digest = content_key("record", public_json(record))
-                head_json = head.to_json()
+                row = head.to_row(digest, heads)
                 whole = record if len(files) <= KEEP_WHOLE else None
                 out.append(LoadedRecord(p, head, digest, whole))
         except (RecordError, OSError) as exc:
@@ -124,8 +130,11 @@ def load_records(
             else:
                 problems.append(f"record {p}: cannot read file: {exc.strerror or exc}")
             continue
-        heads[sha] = [head_json, digest]
+        heads[sha] = row
         stats[rel] = [*mark, sha]
+    for key in made:  # the parts of the rows read from the index, as it holds them
+        if key not in heads:
+            heads[key] = seen[key]
     kept_heads.save(heads)
     kept_files.save(stats)
     return out
@@ -182,21 +191,6 @@ def _record_files(
                     problems.append(f"record {e.path}: cannot read file: {exc.strerror or exc}")
         todo.extend(reversed(folders))
     return out
-
-
-def _from_index(entry: Any, source: str, shared: dict[Any, Any]) -> LoadedRecord | None:
-    """The record ``source`` as the index's ``entry`` for its bytes has it (``[head,
-    content key]``), or None: no entry, or one the index's damage left unreadable
-    (the file is then read again)."""
-    if entry is None:
-        return None
-    try:
-        head_json, digest = entry
-        if not isinstance(digest, str):
-            return None
-        return LoadedRecord(source, RecordHead.from_json(head_json, shared), digest)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
 
 
 def shown_paths(roots: Sequence[Path]) -> Callable[[str], str]:
