@@ -209,5 +209,5 @@ class SiteWriter:
 
     def finish(self) -> None:
         """Write the manifest of the keyed files."""
-        text = json.dumps(dict(sorted(self.keys.items())), separators=(",", ":"))
+        text = json.dumps(self.keys, separators=(",", ":"), sort_keys=True)
         self.put(MANIFEST, text)
