@@ -487,7 +487,16 @@ def standings(
     # a canonical order, so that the bootstrap draws the same games whatever order the
     # records came in (each record's identities made once: a season has 100,000)
     good = [r for r in records if not is_error(r)]
-    ids = [tuple([ident(p) for p in r.players]) for r in good]
+    # a season's heads share their players' tuples: each tuple's identities made once
+    # (kept with the tuple, so that its id stays its own)
+    pairings: dict[int, tuple[Any, tuple[str, ...]]] = {}
+    ids = []
+    for r in good:
+        pairing = r.players
+        made = pairings.get(id(pairing))
+        if made is None:
+            made = pairings[id(pairing)] = (pairing, tuple([ident(p) for p in pairing]))
+        ids.append(made[1])
     order = sorted(range(len(good)), key=lambda k: _order_key(good[k], ids[k]))
     played = [good[k] for k in order]
     played_ids = [ids[k] for k in order]
@@ -495,7 +504,8 @@ def standings(
     entries.extend(voided_players)  # a player of voided games only still has a row
     for r in played:
         entries.extend(r.players)
-    label = labels_of({id(e): e for e in entries}.values())  # each value once, in order
+    entries = list({id(e): e for e in entries}.values())  # each value once, in order
+    label = labels_of(entries)
     identity_of: dict[str, str] = {}
     for e in entries:
         identity = ident(e)
