@@ -104,6 +104,7 @@ def test_a_head_comes_back_from_its_row_as_it_was(games):
         lambda row, index: [*row[:5], "1", *row[6:]],  # the seed not a number
         lambda row, index: index.pop(row[4]) and row,  # a part gone
         lambda row, index: index.update({row[2]: [1, 2]}) or row,  # a map of numbers
+        lambda row, index: index.update({row[4]: ["abcdef", "ghijkl"]}) or row,  # players
         lambda row, index: [*row[:2], row[4], row[3], row[2], *row[5:]],  # parts swapped
         lambda row, index: index.update({row[7]: [[0, "nonsense", [1], ""], []]}) or row,
     ],

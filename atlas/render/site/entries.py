@@ -231,7 +231,7 @@ def _make_part(key: str, data: Any) -> Any:
             if type(data) is dict:
                 return data
         elif kind == "p":
-            if type(data) is list:
+            if type(data) is list and all(type(p) is list for p in data):
                 return tuple([PlayerEntry(*p) for p in data])
         elif kind == "e":
             (winner, reason, scores, detail), statuses = data
