@@ -83,6 +83,11 @@ def test_a_head_comes_back_from_its_row_as_it_was(games):
     assert other_row[2:5] == row[2:5] and len(parts) <= 5
     twice = RecordHead.from_row(json.loads(json.dumps(other_row)), index | parts, made)
     assert twice is not None and twice[0].players is again.players
+    # another pairing of the same players shares each player (what counts by player)
+    swapped = dataclasses.replace(other, players=players[::-1])
+    third = RecordHead.from_row(swapped.to_row("f" * 64, parts), index | parts, made)
+    assert third is not None and third[0].players == players[::-1]
+    assert [id(p) for p in third[0].players] == [id(p) for p in again.players[::-1]]
     # parts keep their types: scores of 1 and of 1.0 print apart, and are parts apart
     ints = dataclasses.replace(head, result=dataclasses.replace(head.result, scores=(1, 0)))
     floats = dataclasses.replace(
@@ -106,6 +111,7 @@ def test_a_head_comes_back_from_its_row_as_it_was(games):
         lambda row, index: index.update({row[2]: [1, 2]}) or row,  # a map of numbers
         lambda row, index: index.update({row[4]: ["abcdef", "ghijkl"]}) or row,  # players
         lambda row, index: [*row[:2], row[4], row[3], row[2], *row[5:]],  # parts swapped
+        lambda row, index: [*row[:3], "players", *row[4:]],  # not a part's key
         lambda row, index: index.update({row[7]: [[0, "nonsense", [1], ""], []]}) or row,
     ],
 )

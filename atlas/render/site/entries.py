@@ -183,9 +183,11 @@ class RecordHead:
             return None
         got = []
         for key in (where, params, players, ends):
-            part = made.get(key) if type(key) is str else None
+            if type(key) is not str or len(key) != PART_KEY_LENGTH:
+                return None
+            part = made.get(key)
             if part is None:
-                part = _make_part(key, parts.get(key)) if type(key) is str else None
+                part = _make_part(key, parts.get(key), made)
                 if part is None:
                     return None
                 made[key] = part
@@ -202,6 +204,9 @@ class RecordHead:
         return head, digest
 
 
+#: The length of a part's key: its kind, then 24 hex digits.
+PART_KEY_LENGTH = 25
+
 #: The kinds of a row's shared parts, before its ends (``"e"``): each part's key starts
 #: with its kind (:meth:`RecordHead.to_row`).
 ROW_PARTS = ("m", "a", "p")
@@ -214,13 +219,20 @@ class _Ends(tuple[Any, ...]):
 def _part_key(kind: str, part: Any, parts: dict[str, Any]) -> str:
     """The key of a part of a head's row (its kind, then a digest of its JSON, which
     tells a score of 1 from one of 1.0), the part put into ``parts`` under it."""
-    key = kind + content_key("head-part", kind, part)[:24]
+    key = kind + content_key("head-part", kind, part)[: PART_KEY_LENGTH - 1]
     parts[key] = part
     return key
 
 
-def _make_part(key: str, data: Any) -> Any:
-    """The part ``data`` of the kind its ``key`` names, or None when it is not one."""
+#: The key under which :meth:`RecordHead.from_row`'s ``made`` keeps each player made
+#: (by its fields), so that the pairings share their players, as the records do (no
+#: part's key: those are a kind and 24 hex digits).
+PLAYERS_MADE = "players"
+
+
+def _make_part(key: str, data: Any, made: dict[str, Any]) -> Any:
+    """The part ``data`` of the kind its ``key`` names, or None when it is not one;
+    players come from ``made`` when made already (:data:`PLAYERS_MADE`)."""
     kind = key[:1]
     try:
         if kind == "m":
@@ -232,7 +244,15 @@ def _make_part(key: str, data: Any) -> Any:
                 return data
         elif kind == "p":
             if type(data) is list and all(type(p) is list for p in data):
-                return tuple([PlayerEntry(*p) for p in data])
+                players = made.setdefault(PLAYERS_MADE, {})
+                seats = []
+                for p in data:
+                    fields = tuple(p)
+                    entry = players.get(fields)
+                    if entry is None:
+                        entry = players[fields] = PlayerEntry(*p)
+                    seats.append(entry)
+                return tuple(seats)
         elif kind == "e":
             (winner, reason, scores, detail), statuses = data
             return _Ends(

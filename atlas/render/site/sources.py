@@ -133,7 +133,7 @@ def load_records(
         heads[sha] = row
         stats[rel] = [*mark, sha]
     for key in made:  # the parts of the rows read from the index, as it holds them
-        if key not in heads:
+        if key in seen and key not in heads:
             heads[key] = seen[key]
     kept_heads.save(heads)
     kept_files.save(stats)
