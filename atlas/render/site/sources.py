@@ -109,12 +109,12 @@ def load_records(
             sha = was[4] if isinstance(was, list) and len(was) == 5 and was[:4] == mark else ""
             sha = sha if isinstance(sha, str) else ""  # a damaged index reads the file
             row = seen.get(sha) if sha else None
-            found = RecordHead.from_row(row, seen, made) if row is not None else None
+            found = RecordHead.from_row(row, seen, made)  # None without a row
             if found is None:
                 raw = read_regular_file(p, MAX_RECORD_BYTES, RecordError, what="record")
                 sha = hashlib.sha256(raw).hexdigest()
                 row = seen.get(sha)
-                found = RecordHead.from_row(row, seen, made) if row is not None else None
+                found = RecordHead.from_row(row, seen, made)  # None without a row
             if found is not None:
                 out.append(LoadedRecord(p, *found))
             else:

@@ -29,7 +29,7 @@ import errno
 import json
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +134,7 @@ def written_list(site: Path) -> tuple[frozenset[str] | None, str | None]:
     return frozenset(os.path.normpath(f) for f in files), None
 
 
-def _plain_paths(files: list[str]) -> bool:
+def _plain_paths(files: Collection[str]) -> bool:
     """Whether every path of ``files`` is relative, inside its folder and normal (what
     :func:`os.path.normpath` leaves as it is): no part empty (a path that starts or ends
     with ``/``, or holds ``//``), ``.`` or ``..``.  The paths are looked at joined,
@@ -293,7 +293,7 @@ def in_place_files(out: Path) -> tuple[frozenset[str], tuple[int, int, int] | No
     listed, _ = written_list(out)
     if listed is None or len(listed) < IN_PLACE_FILES:
         return None
-    if not _plain_paths(list(listed)) and not all(_inside(f) for f in listed):
+    if not _plain_paths(listed) and not all(_inside(f) for f in listed):
         return None  # a marker naming what is not in the site
     return listed, signature
 
