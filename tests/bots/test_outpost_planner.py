@@ -210,6 +210,37 @@ def test_greedy_from_cells_already_won_matches_recounting():
     assert (w == won).all()
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_greedy_in_any_candidate_order_ties_to_the_earlier_candidate(seed):
+    # candidates shuffled (the earlier candidate is not the earlier cell), plateaus of
+    # equal gains (open land, all cells worth 1, no bonus) and a few bonuses: each pick
+    # is the first candidate of the greatest recounted gain
+    rng, state, elim = _random_board(40 + seed, 18, 22, 0.1, 4, [(9, 11)])
+    b = state.board
+    s = b.stride
+    size = len(b.land_flat)
+    value = (b.board_flat != 0).astype(np.float64)
+    cand = rng.permutation(np.flatnonzero(b.land_flat)).astype(np.int64)
+    bonus = np.where(rng.random(len(cand)) < 0.05, 1.0, 0.0)
+    won = np.zeros(size, np.uint8)
+    out = np.zeros(12, np.int64)
+    got = greedy_targets(b.board_flat, s, 4, value, elim, won, cand, bonus, 12, 1.0, out)
+    w = np.zeros(size, np.uint8)
+    expected = []
+    for _ in range(12):
+        gains = np.array([diamond_gain(b.board_flat, s, 4, value, elim, w, c) for c in cand])
+        keys = gains + bonus
+        keys[expected] = -np.inf  # taken
+        best = int(np.argmax(keys))
+        if keys[best] < 1.0:
+            break
+        expected.append(best)
+        _win(b, elim, 4, cand[best], w)
+    assert got == len(expected) > 3
+    assert out[:got].tolist() == expected
+    assert (w == won).all()
+
+
 def test_robust_supply_sees_a_cut_one_enemy_step_away():
     # a dead-end corridor of land along row 0, reached from the rest of the board only
     # through home (0, 0); our outposts on home and (0, 9), r = 3

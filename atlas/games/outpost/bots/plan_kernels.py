@@ -190,8 +190,8 @@ def greedy_targets(
 
     Every cell's gain is kept up to date (:func:`gain_field`, once): a pick wins a few
     cells, and each takes its value off the gains of the cells within its reach (a row
-    segment each, through a difference array), so a pick costs a scan of the candidates
-    and ``O(r^3)`` updates, where a lazy greedy (Minoux 1978) recounts whole plateaus
+    segment each, through a difference array), so a pick costs a scan of the rows' best
+    candidates and ``O(r^3)`` updates, where a lazy greedy (Minoux 1978) recounts whole plateaus
     of equal gains, common on open land, at ``O(r^2)`` each."""
     field = np.empty(board_flat.shape[0], np.float64)
     gain_field(board_flat, stride, r, value, elim, won, field)
@@ -206,29 +206,47 @@ def greedy_from(
 ):  # pragma: no cover - compiled
     """:func:`greedy_targets` from ``field``, the :func:`gain_field` of ``value`` and
     ``won`` (updated in place as cells are won): for a caller that has it already, or
-    adds it up from the fields of several values (the field is linear in the value)."""
+    adds it up from the fields of several values (the field is linear in the value).
+    ``cand`` holds distinct cells.
+
+    Each row keeps its best free candidate (the greatest key, then the earliest), so a
+    pick scans the rows, not the candidates; a pick changes the gains of the rows within
+    ``2 r`` of it alone, and those rows' bests are found again as their gains are
+    settled."""
     n = board_flat.shape[0]
     rows = n // stride - 2
     cols = stride - 2
     m = cand.shape[0]
     diff = np.zeros(n + 1, np.float64)
-    free = np.ones(m, np.uint8)
+    at = np.full(n, -1, np.int64)  # the free candidate on each cell, -1 for none
+    for i in range(m):
+        at[cand[i]] = i
+    row_best = np.full(rows + 2, -1, np.int64)  # each row's best free candidate
+    row_key = np.zeros(rows + 2, np.float64)
+    for i in range(m):
+        rr = cand[i] // stride
+        key = field[cand[i]] + bonus[i]
+        j = row_best[rr]
+        if j < 0 or key > row_key[rr] or (key == row_key[rr] and i < j):
+            row_best[rr] = i
+            row_key[rr] = key
     taken = 0
     while taken < k:
         best = -1
         best_key = 0.0
-        for i in range(m):
-            if free[i] != 0:
-                key = field[cand[i]] + bonus[i]
-                if best < 0 or key > best_key:
-                    best = i
-                    best_key = key
+        for rr in range(rows + 2):
+            j = row_best[rr]
+            if j >= 0 and (
+                best < 0 or row_key[rr] > best_key or (row_key[rr] == best_key and j < best)
+            ):
+                best = j
+                best_key = row_key[rr]
         if best < 0 or best_key < min_gain:
             break
         out[taken] = best
         taken += 1
-        free[best] = 0
         c = cand[best]
+        at[c] = -1
         r0 = c // stride
         c0 = c - r0 * stride
         for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
@@ -242,7 +260,27 @@ def greedy_from(
                     won[x] = 1
                     if value[x] != 0.0:
                         _spread(diff, stride, rows, cols, x, min(r, e - 1), -value[x])
-        _settle(diff, field, stride, cols, max(1, r0 - 2 * r), min(rows, r0 + 2 * r))
+        # settle the rows the pick changed, and find their best candidates again
+        for rr in range(max(0, r0 - 2 * r), min(rows + 1, r0 + 2 * r) + 1):
+            base = rr * stride
+            acc = 0.0
+            bj = -1
+            bk = 0.0
+            for cc in range(stride):
+                x = base + cc
+                if 1 <= rr <= rows and cc >= 1:
+                    acc += diff[x]
+                    diff[x] = 0.0
+                    if cc <= cols:
+                        field[x] += acc
+                j = at[x]
+                if j >= 0:
+                    key = field[x] + bonus[j]
+                    if bj < 0 or key > bk or (key == bk and j < bj):
+                        bj = j
+                        bk = key
+            row_best[rr] = bj
+            row_key[rr] = bk
     return taken
 
 
