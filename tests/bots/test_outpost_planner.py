@@ -167,7 +167,10 @@ def test_greedy_takes_the_best_gain_at_every_pick():
     assert (w == won).all()
 
 
-@pytest.mark.parametrize(("rows", "cols", "r"), [(23, 31, 10), (17, 9, 4), (6, 40, 7)])
+@pytest.mark.parametrize(
+    ("rows", "cols", "r"),
+    [(23, 31, 10), (17, 9, 4), (6, 40, 7), (9, 5, 8), (12, 13, 1), (7, 8, 2), (1, 30, 3)],
+)
 def test_gain_field_is_every_cells_diamond_gain(rows, cols, r):
     # the row-sum field against diamond_gain cell by cell: water, half-integer values,
     # enemies near the edges (elim from 0 to r + 1) and cells already won

@@ -139,17 +139,27 @@ def _settle(diff, field, stride, cols, lo, hi):
 @numba.njit(cache=True)
 def gain_field(board_flat, stride, r, value, elim, won, field):  # pragma: no cover - compiled
     """``field[c]``: :func:`diamond_gain` of every interior cell ``c`` at once, in
-    ``O(cells * r)`` rather than ``O(cells * r^2)``.
+    ``O(cells)`` rather than ``O(cells * r^2)``.
 
-    A cell not won at ``elim > r`` counts for every candidate within ``r``: its value
-    goes into row prefix sums, and a candidate adds up one row segment per row of its
-    diamond.  A cell at ``elim <= r`` (near an enemy) counts for the candidates nearer
+    A cell not won at ``elim > r`` counts for every candidate within ``r``.  The first
+    candidate of a row adds up one row segment (row prefix sums) per row of its diamond;
+    each next one, a step to the east, gains the cells of its diamond's eastern edge and
+    loses those of the western edge of the one before, two diagonal segments each, read
+    off prefix sums down the diagonals and the anti-diagonals of a grid padded by
+    ``r + 1``.  A cell at ``elim <= r`` (near an enemy) counts for the candidates nearer
     than ``elim``: it spreads its value over that smaller diamond through row difference
     arrays.  The sums hold the same terms as :func:`diamond_gain`'s, in another order
     (exact for the planner's values, multiples of one half)."""
     n = board_flat.shape[0]
     rows = n // stride - 2
     cols = stride - 2
+    pad = r + 1
+    h = rows + 2 * pad + 2
+    w = cols + 2 * pad + 2
+    # the values that count for all, padded: summed down the diagonals (row - col fixed)
+    # and the anti-diagonals (row + col fixed) below
+    diag = np.zeros((h, w), np.float64)
+    anti = np.zeros((h, w), np.float64)
     # prefix[y + 1] - prefix[x]: the values of the cells x..y of a row that count for all
     prefix = np.zeros(n + 1, np.float64)
     diff = np.zeros(n + 1, np.float64)
@@ -164,18 +174,35 @@ def gain_field(board_flat, stride, r, value, elim, won, field):  # pragma: no co
                 e = elim[x]
                 if e > r:
                     acc += v
+                    diag[rr + pad, cc + pad] = v
+                    anti[rr + pad, cc + pad] = v
                 elif e > 0:
                     _spread(diff, stride, rows, cols, x, e - 1, v)
             prefix[x + 1] = acc
     _settle(diff, field, stride, cols, 1, rows)
+    for i in range(1, h):
+        for j in range(1, w):
+            diag[i, j] += diag[i - 1, j - 1]
+        for j in range(w - 1):
+            anti[i, j] += anti[i - 1, j + 1]
     for r0 in range(1, rows + 1):
-        for c0 in range(1, cols + 1):
-            g = 0.0
-            for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
-                span = r - abs(rr - r0)
-                base = rr * stride
-                g += prefix[base + min(cols, c0 + span) + 1] - prefix[base + max(1, c0 - span)]
-            field[r0 * stride + c0] += g
+        g = 0.0  # the diamond of the row's first cell, a row segment a row
+        for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
+            span = r - abs(rr - r0)
+            base = rr * stride
+            g += prefix[base + min(cols, 1 + span) + 1] - prefix[base + 1]
+        field[r0 * stride + 1] += g
+        y = r0 + pad
+        for c0 in range(1, cols):
+            x = c0 + pad  # from the diamond of (y, x) to that of (y, x + 1):
+            # its eastern edge, north half down a diagonal, south half an anti-diagonal
+            g += diag[y, x + 1 + r] - diag[y - r - 1, x]
+            g += anti[y + r, x + 1] - anti[y, x + r + 1]
+            # less the western edge of (y, x), north half up an anti-diagonal, south half
+            # down a diagonal
+            g -= anti[y, x - r] - anti[y - r - 1, x + 1]
+            g -= diag[y + r, x] - diag[y, x - r]
+            field[r0 * stride + c0 + 1] += g
 
 
 @numba.njit(cache=True)
