@@ -17,6 +17,7 @@ from atlas.games.outpost.bots.plan_kernels import (
     gain_field,
     greedy_targets,
     l1_field,
+    near_field,
     robust_supply,
     simulate_plan,
 )
@@ -98,6 +99,29 @@ def test_l1_field_is_manhattan_distance_over_water():
     want = np.minimum(abs(rr - 5) + abs(cc - 2), abs(rr - 0) + abs(cc - 11))
     assert (grid == want).all()
     assert dist.reshape(14, 14)[0, 0] == FAR  # the border
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "r", "sources"),
+    [(9, 17, 3, 2), (16, 5, 10, 5), (1, 12, 2, 1), (7, 7, 4, 0)],
+)
+def test_near_field_is_the_l1_field_up_to_the_radius(rows, cols, r, sources):
+    # random sources (repeats allowed) on boards of several shapes; beyond r, r + 1
+    rng = np.random.default_rng(rows * cols + sources)
+    water = rng.random((rows, cols)) < 0.3
+    state = GAME.initial_state(GameMap("outpost", "n", water), {"r": r, "L": 1, "W": 1})
+    b = state.board
+    src = _flat(
+        state, [(int(rng.integers(rows)), int(rng.integers(cols))) for _ in range(sources)]
+    )
+    full = np.zeros(len(b.land_flat), np.int32)
+    l1_field(b.board_flat, b.stride, src, full, np.zeros(len(full), np.int32))
+    near = np.full(len(full), -7, np.int32)
+    near_field(b.stride, r, src, near)
+    inside = b.board_flat != 0
+    assert (near[inside] == np.minimum(full[inside], r + 1)).all()
+    assert (near[~inside] == r + 1).all()
+    assert (near[inside] <= r).any() == (sources > 0)
 
 
 def test_greedy_targets_spread_and_respect_the_enemy():

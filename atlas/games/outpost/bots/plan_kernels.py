@@ -5,7 +5,8 @@ Conventions of :mod:`atlas.games.outpost.analysis`: padded flat grids of stride 
 indices, ``int32`` buffers as long as the grids.
 
 * :func:`l1_field` -- Manhattan distance from every board cell to the nearest source
-  (a breadth-first search over the whole board, which water does not block).
+  (a breadth-first search over the whole board, which water does not block);
+  :func:`near_field` the same up to a radius.
 * :func:`greedy_targets` -- the facility-location step: ``k`` target cells that win the
   most value against fixed enemy distances, chosen greedily (gains kept up to date).
 * :func:`assign` -- minimum-cost assignment of rows to distinct columns (Hungarian).
@@ -36,6 +37,7 @@ from ..rules.kernels import Position, own, supplied, supply_lines
 
 __all__ = [
     "l1_field",
+    "near_field",
     "greedy_targets",
     "greedy_from",
     "diamond_gain",
@@ -70,6 +72,30 @@ def l1_field(board_flat, stride, sources, dist, queue):
     search over the board (:func:`atlas.analysis.distances.bfs_kernel`)."""
     bfs_kernel(board_flat, stride, sources, dist, queue)
     _far(dist)
+
+
+@numba.njit(cache=True)
+def near_field(stride, r, sources, dist):
+    """``dist[i]``: Manhattan distance from cell ``i`` to the nearest of ``sources``
+    where it is at most ``r``, else ``r + 1`` (the border too): what
+    :func:`robust_supply` reads of our distances, one diamond stamped a source, where
+    :func:`l1_field` searches the whole board."""
+    n = dist.shape[0]
+    rows = n // stride - 2
+    cols = stride - 2
+    dist[:] = r + 1
+    for k in range(sources.shape[0]):
+        c = sources[k]
+        r0 = c // stride
+        c0 = c - r0 * stride
+        for rr in range(max(1, r0 - r), min(rows, r0 + r) + 1):
+            dr = abs(rr - r0)
+            span = r - dr
+            base = rr * stride
+            for cc in range(max(1, c0 - span), min(cols, c0 + span) + 1):
+                d = dr + abs(cc - c0)
+                if d < dist[base + cc]:
+                    dist[base + cc] = d
 
 
 @numba.njit(cache=True)
@@ -493,15 +519,14 @@ def robust_supply(
 
 class Weighing(NamedTuple):
     """What :func:`evaluate` reads besides the board and the outposts: our empire, each
-    cell's value, the distance fields of the enemy outposts and (scratch) of ours, a
-    queue, ownership rows and supply flags, and the weights of an outpost that one enemy
+    cell's value, the distance fields of the enemy outposts and (scratch) of ours,
+    ownership rows and supply flags, and the weights of an outpost that one enemy
     step could cut off, of an enemy outpost cut off and of one of ours cut off."""
 
     me: int
     value: np.ndarray
     en_dist: np.ndarray
     my_dist: np.ndarray
-    queue: np.ndarray
     owner: np.ndarray
     counts: np.ndarray
     alive: np.ndarray
@@ -541,7 +566,7 @@ def evaluate(board, weighing, cells, emps, starts):
                 kept = supplied(pos, owner, e, cells, starts, w.alive)
                 total += w.cut_w * ((starts[e + 1] - starts[e]) - kept)
     if w.robust_w != 0.0 and b > a:
-        l1_field(pos.board_flat, pos.stride, cells[a:b], w.my_dist, w.queue)
+        near_field(pos.stride, pos.r, cells[a:b], w.my_dist)
         kept = robust_supply(
             pos, w.my_dist, w.en_dist, me, cells[a:b], w.alive[a:b], pos.bufs[2]
         )

@@ -557,7 +557,6 @@ class PlannerOutpostBot(BotBase):
             value,
             en_dist,
             self._my_dist,
-            self._queue,
             self._owner,
             counts,
             alive,
