@@ -253,6 +253,13 @@ def greedy_targets(
     )
 
 
+@numba.njit(cache=True, inline="always")
+def _before(key, j, best_key, best):
+    """Candidate ``j`` of ``key`` goes before ``best`` of ``best_key`` (-1 for none):
+    the greater key, then the earlier candidate."""
+    return best < 0 or key > best_key or (key == best_key and j < best)
+
+
 @numba.njit(cache=True)
 def greedy_from(
     field, board_flat, stride, r, value, elim, won, cand, bonus, k, min_gain, out
@@ -263,9 +270,9 @@ def greedy_from(
     ``cand`` holds distinct cells.
 
     Each row keeps its best free candidate (the greatest key, then the earliest), so a
-    pick scans the rows, not the candidates; a pick changes the gains of the rows within
-    ``2 r`` of it alone, and those rows' bests are found again as their gains are
-    settled."""
+    pick scans the rows, not the candidates.  A pick changes the gains within ``2 r`` of
+    it alone: that window is settled, and its rows' bests found again, in the window
+    unless the best lay inside it."""
     n = board_flat.shape[0]
     rows = n // stride - 2
     cols = stride - 2
@@ -279,8 +286,7 @@ def greedy_from(
     for i in range(m):
         rr = cand[i] // stride
         key = field[cand[i]] + bonus[i]
-        j = row_best[rr]
-        if j < 0 or key > row_key[rr] or (key == row_key[rr] and i < j):
+        if _before(key, i, row_key[rr], row_best[rr]):
             row_best[rr] = i
             row_key[rr] = key
     taken = 0
@@ -289,9 +295,7 @@ def greedy_from(
         best_key = 0.0
         for rr in range(rows + 2):
             j = row_best[rr]
-            if j >= 0 and (
-                best < 0 or row_key[rr] > best_key or (row_key[rr] == best_key and j < best)
-            ):
+            if j >= 0 and _before(row_key[rr], j, best_key, best):
                 best = j
                 best_key = row_key[rr]
         if best < 0 or best_key < min_gain:
@@ -313,23 +317,31 @@ def greedy_from(
                     won[x] = 1
                     if value[x] != 0.0:
                         _spread(diff, stride, rows, cols, x, min(r, e - 1), -value[x])
-        # settle the rows the pick changed, and find their best candidates again
+        # the pick changed the gains within 2r of it alone: settle that window, and find
+        # the best of each of its rows again (in the whole row when its best lay inside)
+        lo_c = max(1, c0 - 2 * r)
+        hi_c = min(cols + 1, c0 + 2 * r + 1)
         for rr in range(max(0, r0 - 2 * r), min(rows + 1, r0 + 2 * r) + 1):
             base = rr * stride
-            acc = 0.0
-            bj = -1
-            bk = 0.0
-            for cc in range(stride):
-                x = base + cc
-                if 1 <= rr <= rows and cc >= 1:
+            if 1 <= rr <= rows:
+                acc = 0.0
+                for x in range(base + lo_c, base + hi_c + 1):
                     acc += diff[x]
                     diff[x] = 0.0
-                    if cc <= cols:
-                        field[x] += acc
+                    field[x] += acc  # at column cols + 1, the border: never read
+            bj = row_best[rr]
+            bk = row_key[rr]
+            lo_x = base + lo_c
+            hi_x = base + hi_c
+            if bj >= 0 and lo_x <= cand[bj] <= hi_x:
+                lo_x = base
+                hi_x = base + stride - 1
+                bj = -1
+            for x in range(lo_x, hi_x + 1):
                 j = at[x]
                 if j >= 0:
                     key = field[x] + bonus[j]
-                    if bj < 0 or key > bk or (key == bk and j < bj):
+                    if _before(key, j, bk, bj):
                         bj = j
                         bk = key
             row_best[rr] = bj
