@@ -17,31 +17,59 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["WARM_UP_MOVE", "warm_bots", "warm_up_cold"]
+__all__ = ["WARM_UP_MOVE", "OTHER_MAP_MOVE", "warm_bots", "warm_up_cold"]
 
 #: Seconds a bot may think on its warm-up move (:func:`warm_bots`).
 WARM_UP_MOVE = 0.2
 
+#: Seconds a bot may think on its warm-up move on each further map (:func:`warm_bots`).
+OTHER_MAP_MOVE = 0.01
+
 
 def warm_bots(
-    game: str, map_text: str, map_name: str, names: Sequence[str], params: dict[str, Any]
+    game: str,
+    map_text: str,
+    map_name: str,
+    names: Sequence[str],
+    params: dict[str, Any],
+    others: Sequence[tuple[str, str]] = (),
 ) -> float:
     """Make each bot of ``names`` and ask it for one move on ``map_text`` (a worker's
     job before the tournament): this compiles its numba kernels into numba's cache once,
-    so no game pays for it and no first move runs out of time compiling.  Any error is
-    left for the real games to meet.  Returns the seconds it took."""
+    so no game pays for it and no first move runs out of time compiling.  Then the same
+    on each of ``others`` (map texts and names), with :data:`OTHER_MAP_MOVE` a move: a
+    bot may take other kernels on another kind of board (an isolation queen's board
+    against a knight's), and those compile whatever the clock says, where the kernels
+    already compiled cost next to nothing.  Any error is left for the real games to
+    meet.  Returns the seconds it took."""
+    t0 = time.perf_counter()
+    _warm_on(game, map_text, map_name, names, params, WARM_UP_MOVE)
+    for text, name in others:
+        _warm_on(game, text, name, names, params, OTHER_MAP_MOVE)
+    return time.perf_counter() - t0
+
+
+def _warm_on(
+    game: str,
+    map_text: str,
+    map_name: str,
+    names: Sequence[str],
+    params: dict[str, Any],
+    seconds: float,
+) -> None:
+    """Each bot of ``names`` made and asked for one move of ``seconds`` on ``map_text``
+    (:func:`warm_bots`)."""
     from ..bots.registry import make_bot
     from ..maps import parse_map
     from ..sim.registry import get_game
 
-    t0 = time.perf_counter()
     try:
         g = get_game(game)
         gm = parse_map(map_text, game=game, name=map_name)
         state = g.initial_state(gm, params)
         seats = list(g.to_move(state)) or [0]
     except Exception:  # the real games report what is wrong
-        return time.perf_counter() - t0
+        return
     for name in names:
         try:
             bot = make_bot(game, name, 0)
@@ -49,11 +77,10 @@ def warm_bots(
             bot.start(gm, dict(params), seat)
             # a short deadline: compiling happens when a kernel is first called,
             # whatever the clock says, and the search then stops at once
-            bot.move(state.copy(), seat, time.perf_counter() + WARM_UP_MOVE)
+            bot.move(state.copy(), seat, time.perf_counter() + seconds)
             bot.close()
         except Exception:
             continue
-    return time.perf_counter() - t0
 
 
 def _cache_is_empty() -> bool:

@@ -142,6 +142,59 @@ def test_warm_bots_asks_each_bot_once_and_never_fails():
     assert warm_bots("tron", "not a map", "bad", ["random"], {}) >= 0
 
 
+def test_warm_bots_warms_on_the_other_maps_briefly(monkeypatch):
+    """A bot may take other kernels on another kind of board (isolation's queen boards
+    against its knight boards): the build warms each bot on every map its games are
+    played on, the smallest first at the warm-up's move, the others at a short one."""
+    import time
+    from pathlib import Path
+
+    import atlas.bots.registry as registry
+    from atlas.arena.warm import OTHER_MAP_MOVE, WARM_UP_MOVE
+    from atlas.render.site.analysis import load_maps
+    from atlas.render.site.cache import Cache
+    from atlas.render.site.tournament import plan_tournament, warm_bots
+
+    root = Path(__file__).resolve().parents[2] / "maps"
+    entries = [e for e in load_maps(root) if e.game == "isolation"]
+    plan = plan_tournament(
+        entries,
+        games_per=1,
+        cache=Cache(None),
+        version={"game": "v"},
+        bots={"isolation": ["random", "strong"]},
+        time_limit=None,
+        game_filter=None,
+    )
+    text, name, bots, params, others = plan.warm["isolation"]
+    assert (name, bots) == ("knight7", ["random", "strong"])  # 49 squares, the smallest
+    assert [n for _, n in others] == ["queen8", "cross9"]
+    assert text.startswith("isolation 7 7 knight")
+
+    asked = []
+
+    class Bot:
+        def __init__(self, name):
+            self.name = name
+
+        def start(self, game_map, params, seat):
+            self.map = game_map.name
+
+        def move(self, state, seat, deadline):
+            asked.append((self.name, self.map, deadline - time.perf_counter()))
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(registry, "make_bot", lambda game, name, seed: Bot(name))
+    warm_bots("isolation", text, name, bots, params, others)
+    assert [(b, m) for b, m, _ in asked] == [
+        (b, m) for m in ("knight7", "queen8", "cross9") for b in ("random", "strong")
+    ]
+    assert all(0 < s <= WARM_UP_MOVE for _, m, s in asked if m == "knight7")
+    assert all(s <= OTHER_MAP_MOVE for _, m, s in asked if m != "knight7")
+
+
 def test_the_fairness_games_seat_the_games_fairness_bot_or_else_the_strongest():
     """``atlas build --fairness N``: Outpost's fairness games seat ``defender`` in
     every seat (its ``SitePlan.fairness_bot``: 2 s a 500-turn game where ``planner``

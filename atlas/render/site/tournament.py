@@ -61,7 +61,9 @@ class SiteTournament:
     done: dict[int, Any] = field(default_factory=dict)
     todo: list[tuple[int, str, Any]] = field(default_factory=list)
     cost: dict[str, float] = field(default_factory=dict)
-    warm: dict[str, tuple[str, str, list[str], dict[str, Any]]] = field(default_factory=dict)
+    warm: dict[str, tuple[str, str, list[str], dict[str, Any], tuple[tuple[str, str], ...]]] = (
+        field(default_factory=dict)
+    )
     fairness: set[int] = field(default_factory=set)
     records: dict[int, Any] = field(default_factory=dict)
 
@@ -142,7 +144,14 @@ def plan_tournament(
                 plan.specs.append(spec)
         if len(plan.specs) == first:
             continue
-        smallest = min(maps, key=lambda m: (m.shape[0] * m.shape[1], m.name))
+        # the bots warm on the smallest map their games are played on, then briefly on
+        # the others (another kind of board may take other kernels)
+        played = {spec.map_name for spec in plan.specs[first:]}
+        by_size = sorted(
+            [m for m in maps if m.name in played] or maps,
+            key=lambda m: (m.shape[0] * m.shape[1], m.name),
+        )
+        smallest = by_size[0]
         plan.warm[game] = (
             format_map(smallest),
             smallest.name,
@@ -155,6 +164,7 @@ def plan_tournament(
                 }
             ),
             game_params,
+            tuple((format_map(m), m.name) for m in by_size[1:]),
         )
     for i, spec in enumerate(plan.specs):
         key = game_key(spec, version)
