@@ -68,7 +68,7 @@ class SitePlan:
         The bot that sits in every seat of the build's fairness games (``atlas build
         --fairness N``) when the build has it; ``None``: the strongest bot.  Outpost's
         is ``defender``: the strongest of its heuristics plays a 500-turn game in every
-        seat in about 2 s, ``planner`` in about 18 s (``atlas fairness --bots planner``
+        seat in about 2 s, ``planner`` in about 13 s (``atlas fairness --bots planner``
         asks the strongest).
     """
 
