@@ -12,11 +12,15 @@ from atlas.bots import make_bot
 from atlas.games.outpost.bots.plan_kernels import (
     FAR,
     Lookahead,
+    Weighing,
     assign,
     diamond_gain,
+    evaluate_moved,
+    evaluate_toward,
     gain_field,
     greedy_targets,
     l1_field,
+    land_field,
     near_field,
     robust_supply,
     simulate_plan,
@@ -266,6 +270,133 @@ def test_greedy_in_any_candidate_order_ties_to_the_earlier_candidate(seed):
     assert got == len(expected) > 3
     assert out[:got].tolist() == expected
     assert (w == won).all()
+
+
+def _scoring(state, me, rng, cells, emps):
+    """A Position and a Weighing of their own buffers for ``state``'s board, as tuples."""
+    b = state.board
+    size = len(b.land_flat)
+    bufs = np.zeros((7, size), np.int32)
+    bufs[6] = -1
+    pos = Position(b.land_flat, b.board_flat, b.stride, state.params.r, b.homes_flat, bufs)
+    en = np.zeros(size, np.int32)
+    l1_field(b.board_flat, b.stride, cells[emps != me], en, np.zeros(size, np.int32))
+    value = (b.board_flat != 0) * rng.choice([0.5, 1.0, 3.0], size)
+    w = Weighing(
+        me,
+        value,
+        en,
+        np.zeros(size, np.int32),
+        np.zeros(size, np.int32),
+        np.zeros((4, 3), np.int64),
+        np.zeros(len(cells), np.uint8),
+        120.0,
+        150.0,
+        1e7,
+    )
+    return pos, w
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_step_scored_in_its_box_scores_as_counted_anew(seed):
+    # evaluate_moved (the ownership updated in the box of one outpost's step) against
+    # evaluate_toward on buffers of its own: the same score, our counts, and the
+    # ownership held put back as it was, or kept as the step's when asked
+    rng = np.random.default_rng(seed)
+    _, state, _ = _random_board(60 + seed, 40, 44, 0.25, 6, [])
+    b = state.board
+    s = b.stride
+    land = np.flatnonzero(b.land_flat)
+    per = [3, 5, 4, 2]
+    cells = rng.choice(land, sum(per), replace=False).astype(np.int64)
+    emps = np.repeat(np.arange(4), per).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
+    me = 1
+    a = int(starts[me])
+    pos, w = _scoring(state, me, rng, cells, emps)
+    targets = rng.choice(land, 3, replace=False)
+    fields = np.zeros((3, len(b.land_flat)), np.int32)
+    for t in range(3):
+        land_field(
+            b.land_flat, s, int(targets[t]), fields[t], np.zeros(len(b.land_flat), np.int32)
+        )
+    slot = rng.integers(0, 3, per[me]).astype(np.int64)
+    board, weighing = tuple(pos), tuple(w)
+    boxes = np.zeros((1, 4), np.int64)
+    got = np.zeros(2, np.int64)
+    evaluate_toward(board, weighing, cells, emps, starts, fields, slot, a, 12.0)
+    held = (w.owner.copy(), w.counts.copy(), pos.bufs[0].copy())
+    moves = 0
+    for j in range(a, a + per[me]):
+        for step in (-s, 1, s, -1):
+            dst = int(cells[j]) + step
+            if not b.land_flat[dst] or dst in cells:
+                continue
+            moved = cells.copy()
+            moved[j] = dst
+            got_score = evaluate_moved(
+                board,
+                weighing,
+                moved,
+                emps,
+                starts,
+                fields,
+                slot,
+                a,
+                12.0,
+                j,
+                int(cells[j]),
+                boxes,
+                got,
+                False,
+            )
+            ref_pos, ref_w = _scoring(state, me, np.random.default_rng(seed), cells, emps)
+            ref_w = ref_w._replace(value=w.value)
+            want = evaluate_toward(
+                tuple(ref_pos), tuple(ref_w), moved, emps, starts, fields, slot, a, 12.0
+            )
+            assert got_score == want
+            assert got.tolist() == ref_w.counts[me, :2].tolist()
+            assert (w.owner == held[0]).all() and (w.counts == held[1]).all()
+            assert (pos.bufs[0] == held[2]).all()
+            moves += 1
+    assert moves >= 6
+    # a kept step: the ownership held becomes the step's, as counted anew
+    j = a
+    dst = next(int(cells[j]) + d for d in (-s, 1, s, -1) if b.land_flat[int(cells[j]) + d])
+    moved = cells.copy()
+    moved[j] = dst
+    kept = evaluate_moved(
+        board,
+        weighing,
+        moved,
+        emps,
+        starts,
+        fields,
+        slot,
+        a,
+        12.0,
+        j,
+        int(cells[j]),
+        boxes,
+        got,
+        True,
+    )
+    ref_pos, ref_w = _scoring(state, me, np.random.default_rng(seed), cells, emps)
+    want = evaluate_toward(
+        tuple(ref_pos),
+        tuple(ref_w._replace(value=w.value)),
+        moved,
+        emps,
+        starts,
+        fields,
+        slot,
+        a,
+        12.0,
+    )
+    assert kept == want
+    assert (w.owner == ref_w.owner).all() and (w.counts == ref_w.counts).all()
+    assert (pos.bufs[0] == ref_pos.bufs[0]).all()
 
 
 def test_robust_supply_sees_a_cut_one_enemy_step_away():

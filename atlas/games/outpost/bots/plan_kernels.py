@@ -15,7 +15,8 @@ indices, ``int32`` buffers as long as the grids.
   what territory a plan leads to.
 * :func:`robust_supply` -- which of our outposts keep their supply line whatever
   single step every enemy outpost takes (each enemy distance one shorter).
-* :func:`evaluate` -- the score of our candidate positions for the coming turn.
+* :func:`evaluate` -- the score of our candidate positions for the coming turn;
+  :func:`evaluate_moved` the same for a position one step from the last scored.
 
 References
 ----------
@@ -27,13 +28,14 @@ Hungarian method for the assignment problem.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ....analysis.distances import bfs_blocked_kernel, bfs_kernel
 from ....jit import numba
-from ..rules.kernels import Position, own, supplied, supply_lines
+from ..analysis.kernels import ownership_update
+from ..rules.kernels import Position, _box, own, supplied, supply_lines
 
 __all__ = [
     "l1_field",
@@ -47,6 +49,7 @@ __all__ = [
     "robust_supply",
     "evaluate",
     "evaluate_toward",
+    "evaluate_moved",
     "Lookahead",
     "Weighing",
     "step_toward",
@@ -547,24 +550,79 @@ class Weighing(NamedTuple):
     lost_w: float
 
 
-@numba.njit(cache=True)
-def evaluate(board, weighing, cells, emps, starts):
+def evaluate(board: tuple, weighing: tuple, cells: Any, emps: Any, starts: Any) -> float:
     """Score of a position for empire ``w.me`` after our moves, the enemies held still:
     the value of the cells we control, minus ``w.lost_w`` per outpost of ours cut off,
     minus ``w.robust_w`` per outpost that one enemy step could cut off
     (:func:`robust_supply`), plus ``w.cut_w`` per enemy outpost cut off.  Returns the
-    score and leaves ``w.counts`` (land, water per empire) of the position.
+    score and leaves the position's ownership in ``w.owner``, ``w.counts`` (land, water
+    per empire) and the packed grid ``pos.bufs[0]``, as :func:`evaluate_moved` takes it.
 
     ``board`` and ``weighing`` are the fields of a
     :class:`~atlas.games.outpost.rules.kernels.Position`
     (``pos``) and of a :class:`Weighing` (``w``) as plain tuples: numba's dispatcher
     types a plain tuple faster than a named one (``docs/outpost.md``), and a move scores
-    hundreds of positions.
+    hundreds of positions.  (:func:`evaluate_moved` counting the ownership anew.)
     """
-    pos = Position(*board)
-    w = Weighing(*weighing)
+    return float(
+        evaluate_moved(
+            board,
+            weighing,
+            cells,
+            emps,
+            starts,
+            np.zeros((0, 0), np.int32),
+            np.zeros(0, np.int64),
+            0,
+            0.0,
+            -1,
+            -1,
+            np.zeros((1, 4), np.int64),
+            np.zeros(2, np.int64),
+            False,
+        )
+    )
+
+
+def evaluate_toward(
+    board: tuple,
+    weighing: tuple,
+    cells: Any,
+    emps: Any,
+    starts: Any,
+    fields: Any,
+    slot: Any,
+    a: int,
+    progress: float,
+) -> float:
+    """:func:`evaluate` less ``progress`` per step each of our outposts (``cells[a:]``,
+    as many as ``slot``) still has to walk to its target (``fields[slot[i]]``, land
+    distances): the planner's score of a candidate move (:func:`evaluate_moved`
+    counting the ownership anew)."""
+    return float(
+        evaluate_moved(
+            board,
+            weighing,
+            cells,
+            emps,
+            starts,
+            fields,
+            slot,
+            a,
+            progress,
+            -1,
+            -1,
+            np.zeros((1, 4), np.int64),
+            np.zeros(2, np.int64),
+            False,
+        )
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def _owned_score(pos, w, cells, starts):
+    """:func:`evaluate` of a position whose ownership ``w.owner`` holds already."""
     me, owner = w.me, w.owner
-    own(pos, cells, emps, owner, pos.bufs[0], w.counts)
     total = 0.0
     for x in range(owner.shape[0]):
         if owner[x] == me:
@@ -586,12 +644,46 @@ def evaluate(board, weighing, cells, emps, starts):
     return total
 
 
+@numba.njit(cache=True, inline="always")
+def _step_owned(pos, w, cells, emps, j, src, boxes):
+    """The ownership held (``w.owner``, ``w.counts``, ``pos.bufs[0]``), that of ``cells``
+    with outpost ``j`` on ``src``, brought up to date for ``cells``: recounted in the
+    box of the two diamonds alone (:func:`~atlas.games.outpost.analysis.ownership_update`,
+    the rules' own update); ``boxes`` is ``(1, 4)`` ``int64`` scratch."""
+    stride = pos.stride
+    rows = pos.land_flat.shape[0] // stride - 2
+    _box(stride, rows, stride - 2, pos.r, src, cells[j], boxes, 0)
+    ownership_update(
+        pos.land_flat, stride, pos.r, cells, emps, boxes, w.owner, pos.bufs[0], w.counts
+    )
+
+
 @numba.njit(cache=True)
-def evaluate_toward(board, weighing, cells, emps, starts, fields, slot, a, progress):
-    """:func:`evaluate` less ``progress`` per step each of our outposts (``cells[a:]``,
-    as many as ``slot``) still has to walk to its target (``fields[slot[i]]``, land
-    distances): the planner's score of a candidate move, in one call."""
-    s = evaluate(board, weighing, cells, emps, starts)
+def evaluate_moved(
+    board, weighing, cells, emps, starts, fields, slot, a, progress, j, src, boxes, got, keep
+):
+    """:func:`evaluate_toward` of ``cells``, the planner's one scoring kernel.
+
+    With ``j < 0`` the ownership is counted anew and held after.  Else the ownership
+    held must be that of ``cells`` with outpost ``j`` on ``src`` (a position scored
+    before): it is brought up to date in the box of the step alone, the position
+    scored, and the ownership put back, unless ``keep`` (a step the planner keeps).
+    The same score either way, at a box's cost for the ownership.  ``got`` gets our
+    land and water counts of ``cells``; ``boxes`` is ``(1, 4)`` ``int64`` scratch."""
+    pos = Position(*board)
+    w = Weighing(*weighing)
+    if j < 0:
+        own(pos, cells, emps, w.owner, pos.bufs[0], w.counts)
+    else:
+        _step_owned(pos, w, cells, emps, j, src, boxes)
+    s = _owned_score(pos, w, cells, starts)
     for i in range(slot.shape[0]):
         s -= progress * fields[slot[i], cells[a + i]]
+    got[0] = w.counts[w.me, 0]
+    got[1] = w.counts[w.me, 1]
+    if j >= 0 and not keep:
+        dst = cells[j]
+        cells[j] = src
+        _step_owned(pos, w, cells, emps, j, dst, boxes)  # back
+        cells[j] = dst
     return s

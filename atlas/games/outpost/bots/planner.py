@@ -61,7 +61,7 @@ from .plan_kernels import (
     Weighing,
     assign,
     evaluate,
-    evaluate_toward,
+    evaluate_moved,
     gain_field,
     greedy_from,
     l1_field,
@@ -176,6 +176,7 @@ class PlannerOutpostBot(BotBase):
         self._key: Any = None
         self._prev_targets: np.ndarray = np.zeros(0, np.int64)
         self.last_plan: dict[str, Any] = {}
+        self._warm = False  # the kernels of a step scored in its box have run
 
     # ----------------------------------------------------------------- per-map data
 
@@ -466,20 +467,41 @@ class PlannerOutpostBot(BotBase):
         plain = tuple(weighing)  # what evaluate takes
 
         scored = 0  # positions scored (the report's nodes)
+        boxes = np.zeros((1, 4), np.int64)
+        got = np.zeros(2, np.int64)
 
-        def score(pos: np.ndarray) -> float:
-            nonlocal scored
-            scored += 1
-            if fields is not None:  # the walks to the targets, in the same call
-                s = evaluate_toward(
-                    self._board, plain, pos, emps, starts, fields, slot, a, cfg.progress
-                )
-            else:
-                s = evaluate(self._board, plain, pos, emps, starts)
+        def season(s: float, land: int, water: int) -> float:
             if season_turn:
-                aff = _afford(int(counts[player, 0]), int(counts[player, 1]), p.L, p.W)
+                aff = _afford(land, water, p.L, p.W)
                 s += cfg.season_w * max(-3, min(aff - n, 1))
             return s
+
+        def score(pos: np.ndarray, j: int = -1, src: int = -1) -> float:
+            """The score of ``pos``: its ownership counted anew and held after, or with
+            ``j >= 0``, one step from the position whose ownership is held (outpost
+            ``j`` on ``src`` there), the same score at a box's cost."""
+            nonlocal scored
+            scored += 1
+            if fields is None:
+                s = evaluate(self._board, plain, pos, emps, starts)
+                return season(s, int(counts[player, 0]), int(counts[player, 1]))
+            s = evaluate_moved(
+                self._board,
+                plain,
+                pos,
+                emps,
+                starts,
+                fields,
+                slot,
+                a,
+                cfg.progress,
+                j,
+                src,
+                boxes,
+                got,
+                False,
+            )
+            return season(s, int(got[0]), int(got[1]))
 
         pos = cells.copy()
         # first guess: everyone steps toward its target
@@ -496,6 +518,27 @@ class PlannerOutpostBot(BotBase):
         if cur <= -_LOST / 2:  # the first guess cuts one of ours: start from standing still
             pos = cells.copy()
             cur = score(pos)
+        # the ownership held is that of pos from here on (score keeps it so)
+        if fields is not None and not self._warm and n > 0:
+            # a step in place, unscored: its kernels compile now, whatever the clock
+            # says (the warm-up's move stops before the passes), not in a later move
+            self._warm = True
+            evaluate_moved(
+                self._board,
+                plain,
+                pos,
+                emps,
+                starts,
+                fields,
+                slot,
+                a,
+                0.0,
+                a,
+                int(pos[a]),
+                boxes,
+                got,
+                False,
+            )
         for _ in range(cfg.passes):
             improved = False
             for i in range(n):
@@ -509,13 +552,30 @@ class PlannerOutpostBot(BotBase):
                     if c == keep or not land_flat[c]:
                         continue
                     pos[a + i] = c
-                    v = score(pos)
+                    v = score(pos, a + i, keep)
                     if v > best_v + 1e-9:
                         best_c, best_v = c, v
                 pos[a + i] = best_c
                 if best_c != keep:
                     cur = best_v
                     improved = True
+                    if fields is not None:  # the ownership held becomes the step's
+                        evaluate_moved(
+                            self._board,
+                            plain,
+                            pos,
+                            emps,
+                            starts,
+                            fields,
+                            slot,
+                            a,
+                            cfg.progress,
+                            a + i,
+                            keep,
+                            boxes,
+                            got,
+                            True,
+                        )
             if not improved:
                 break
         self._report(player, pos, emps, starts, scored, robust_w, cut_w)
