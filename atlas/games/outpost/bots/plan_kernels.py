@@ -167,8 +167,9 @@ def _settle(diff, field, stride, cols, lo, hi):
 
 @numba.njit(cache=True)
 def gain_field(board_flat, stride, r, value, elim, won, field):  # pragma: no cover - compiled
-    """``field[c]``: :func:`diamond_gain` of every interior cell ``c`` at once, in
-    ``O(cells)`` rather than ``O(cells * r^2)``.
+    """``field[c]``: :func:`diamond_gain` of every interior cell ``c`` at once: ``O(1)``
+    a cell that counts for all, ``O(r)`` a cell near an enemy, rather than ``O(r^2)``
+    a candidate.
 
     A cell not won at ``elim > r`` counts for every candidate within ``r``.  The first
     candidate of a row adds up one row segment (row prefix sums) per row of its diamond;
