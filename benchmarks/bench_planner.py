@@ -8,7 +8,10 @@ call of the planner's target choice in that game is kept, and then timed again a
 against ``lazy_greedy`` below, Minoux's lazy greedy that the planner used before
 (a max-heap of stale gains, the best counted again until it is up to date), on the
 same inputs.  Both must
-choose the same targets: the script says so, or stops.  Medians of several repeats,
+choose the same targets: the script says so, or stops.  One candidate step in 50 that
+the planner scored is kept too, and scored again apart: the ownership brought up to date
+in the step's box (as the planner does) against counted anew; the same score, or it
+stops.  Medians of several repeats,
 with the load average beside them; compile first (the warm-up game is not timed).
 
 Usage::
@@ -107,16 +110,30 @@ def main() -> None:
         calls.append(tuple(a.copy() if isinstance(a, np.ndarray) else a for a in rest))
         return real(field, *rest)
 
+    steps: list[tuple] = []  # one in STEP_SAMPLE of the candidate steps scored
+    seen = [0]
+    real_score = planner_module.evaluate_moved
+
+    def kept_step(board, weighing, cells, *rest):
+        if rest[6] >= 0:  # j: a step from the position held
+            seen[0] += 1
+            if seen[0] % STEP_SAMPLE == 0:
+                copied = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in weighing)
+                steps.append((board, copied, cells.copy(), *rest[:8]))
+        return real_score(board, weighing, cells, *rest)
+
     game_map = read_map(ROOT / "maps" / "outpost" / f"{args.map}.txt", game="outpost")
     names = ["greedy", "balanced", "defender", "planner"]
     efforts = bot_efforts("outpost")
     play_game("outpost", game_map, names, params={"T": 20}, effort=[efforts[n] for n in names])
     print(f"load average {os.getloadavg()[0]:.2f} before the game", flush=True)
     planner_module.greedy_from = kept
+    planner_module.evaluate_moved = kept_step
     try:
         record = play_game("outpost", game_map, names, effort=[efforts[n] for n in names])
     finally:
         planner_module.greedy_from = real
+        planner_module.evaluate_moved = real_score
     seat = names.index("planner")
     times = [t.times[seat] for t in record.turns if seat in t.times]
     print(
@@ -161,7 +178,50 @@ def main() -> None:
         f"  gain field kept up to date: {1e3 * new:6.2f} ms a call (median of {args.repeats})"
     )
     print(f"  lazy greedy (before):       {1e3 * old:6.2f} ms a call   ratio {old / new:4.1f}x")
+    step_t, anew_t = [], []
+    for _ in range(args.repeats):
+        timed = [score_both(s, real_score) for s in steps]
+        step_t.append(sum(t[0] for t in timed) / len(timed))
+        anew_t.append(sum(t[1] for t in timed) / len(timed))
+    step, anew = statistics.median(step_t), statistics.median(anew_t)
+    print(
+        f"a candidate step's score, {len(steps)} of the game's {seen[0]}, the same score "
+        f"both ways:"
+    )
+    print(f"  ownership in the step's box: {1e6 * step:6.1f} us a score")
+    print(
+        f"  ownership counted anew:      {1e6 * anew:6.1f} us a score   ratio {anew / step:4.2f}x"
+    )
     print(f"load average {os.getloadavg()[0]:.2f} after")
+
+
+#: One candidate step in this many is kept for timing apart.
+STEP_SAMPLE = 50
+
+
+def score_both(step: tuple, score: object) -> tuple[float, float]:
+    """A kept step's score ten times with the ownership brought up to date in its box
+    (held: its position before the step), then ten times counted anew: the seconds a
+    score each way; stops if the two scores differ."""
+    board, weighing, cells, emps, starts, fields, slot, a, progress, j, src = step
+    boxes = np.zeros((1, 4), np.int64)
+    got = np.zeros(2, np.int64)
+    before = cells.copy()
+    before[j] = src
+    args = (board, weighing)
+    tail = (emps, starts, fields, slot, a, progress)
+    score(*args, before, *tail, -1, -1, boxes, got, False)  # the ownership held
+    t = time.perf_counter()
+    for _ in range(10):
+        in_box = score(*args, cells, *tail, j, src, boxes, got, False)
+    t_box = (time.perf_counter() - t) / 10
+    t = time.perf_counter()
+    for _ in range(10):
+        counted = score(*args, cells, *tail, -1, -1, boxes, got, False)
+    t_anew = (time.perf_counter() - t) / 10
+    if in_box != counted:
+        raise SystemExit("a step's score in its box differs from the score counted anew")
+    return t_box, t_anew
 
 
 if __name__ == "__main__":
