@@ -248,8 +248,8 @@ def greedy_targets(
     Every cell's gain is kept up to date (:func:`gain_field`, once): a pick wins a few
     cells, and each takes its value off the gains of the cells within its reach (a row
     segment each, through a difference array), so a pick costs a scan of the rows' best
-    candidates and ``O(r^3)`` updates, where a lazy greedy (Minoux 1978) recounts whole plateaus
-    of equal gains, common on open land, at ``O(r^2)`` each."""
+    candidates and ``O(r^3)`` updates, where a lazy greedy (Minoux 1978) recounts whole
+    plateaus of equal gains, common on open land, at ``O(r^2)`` each."""
     field = np.empty(board_flat.shape[0], np.float64)
     gain_field(board_flat, stride, r, value, elim, won, field)
     return greedy_from(

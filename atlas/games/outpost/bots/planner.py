@@ -476,6 +476,27 @@ class PlannerOutpostBot(BotBase):
                 s += cfg.season_w * max(-3, min(aff - n, 1))
             return s
 
+        def moved(pos: np.ndarray, j: int, src: int, hold: bool = False) -> float:
+            """:func:`evaluate_moved` of ``pos`` (``j < 0``: counted anew)."""
+            return float(
+                evaluate_moved(
+                    self._board,
+                    plain,
+                    pos,
+                    emps,
+                    starts,
+                    fields,
+                    slot,
+                    a,
+                    cfg.progress,
+                    j,
+                    src,
+                    boxes,
+                    got,
+                    hold,
+                )
+            )
+
         def score(pos: np.ndarray, j: int = -1, src: int = -1) -> float:
             """The score of ``pos``: its ownership counted anew and held after, or with
             ``j >= 0``, one step from the position whose ownership is held (outpost
@@ -485,23 +506,7 @@ class PlannerOutpostBot(BotBase):
             if fields is None:
                 s = evaluate(self._board, plain, pos, emps, starts)
                 return season(s, int(counts[player, 0]), int(counts[player, 1]))
-            s = evaluate_moved(
-                self._board,
-                plain,
-                pos,
-                emps,
-                starts,
-                fields,
-                slot,
-                a,
-                cfg.progress,
-                j,
-                src,
-                boxes,
-                got,
-                False,
-            )
-            return season(s, int(got[0]), int(got[1]))
+            return season(moved(pos, j, src), int(got[0]), int(got[1]))
 
         pos = cells.copy()
         # first guess: everyone steps toward its target
@@ -523,22 +528,7 @@ class PlannerOutpostBot(BotBase):
             # a step in place, unscored: its kernels compile now, whatever the clock
             # says (the warm-up's move stops before the passes), not in a later move
             self._warm = True
-            evaluate_moved(
-                self._board,
-                plain,
-                pos,
-                emps,
-                starts,
-                fields,
-                slot,
-                a,
-                0.0,
-                a,
-                int(pos[a]),
-                boxes,
-                got,
-                False,
-            )
+            moved(pos, a, int(pos[a]))
         for _ in range(cfg.passes):
             improved = False
             for i in range(n):
@@ -560,22 +550,7 @@ class PlannerOutpostBot(BotBase):
                     cur = best_v
                     improved = True
                     if fields is not None:  # the ownership held becomes the step's
-                        evaluate_moved(
-                            self._board,
-                            plain,
-                            pos,
-                            emps,
-                            starts,
-                            fields,
-                            slot,
-                            a,
-                            cfg.progress,
-                            a + i,
-                            keep,
-                            boxes,
-                            got,
-                            True,
-                        )
+                        moved(pos, a + i, keep, hold=True)
             if not improved:
                 break
         self._report(player, pos, emps, starts, scored, robust_w, cut_w)
