@@ -272,7 +272,7 @@ def test_greedy_in_any_candidate_order_ties_to_the_earlier_candidate(seed):
     assert (w == won).all()
 
 
-def _scoring(state, me, rng, cells, emps):
+def _scoring(state, me, value, cells, emps):
     """A Position and a Weighing of their own buffers for ``state``'s board, as tuples."""
     b = state.board
     size = len(b.land_flat)
@@ -281,7 +281,6 @@ def _scoring(state, me, rng, cells, emps):
     pos = Position(b.land_flat, b.board_flat, b.stride, state.params.r, b.homes_flat, bufs)
     en = np.zeros(size, np.int32)
     l1_field(b.board_flat, b.stride, cells[emps != me], en, np.zeros(size, np.int32))
-    value = (b.board_flat != 0) * rng.choice([0.5, 1.0, 3.0], size)
     w = Weighing(
         me,
         value,
@@ -313,7 +312,8 @@ def test_a_step_scored_in_its_box_scores_as_counted_anew(seed):
     starts = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
     me = 1
     a = int(starts[me])
-    pos, w = _scoring(state, me, rng, cells, emps)
+    value = (b.board_flat != 0) * rng.choice([0.5, 1.0, 3.0], len(b.land_flat))
+    pos, w = _scoring(state, me, value, cells, emps)
     targets = rng.choice(land, 3, replace=False)
     fields = np.zeros((3, len(b.land_flat)), np.int32)
     for t in range(3):
@@ -321,10 +321,20 @@ def test_a_step_scored_in_its_box_scores_as_counted_anew(seed):
             b.land_flat, s, int(targets[t]), fields[t], np.zeros(len(b.land_flat), np.int32)
         )
     slot = rng.integers(0, 3, per[me]).astype(np.int64)
-    board, weighing = tuple(pos), tuple(w)
+    tail = (emps, starts, fields, slot, a, 12.0)
     boxes = np.zeros((1, 4), np.int64)
     got = np.zeros(2, np.int64)
-    evaluate_toward(board, weighing, cells, emps, starts, fields, slot, a, 12.0)
+
+    def in_box(moved, j, keep):  # the step of outpost j from cells[j], on the held ownership
+        return evaluate_moved(
+            tuple(pos), tuple(w), moved, *tail, j, int(cells[j]), boxes, got, keep
+        )
+
+    def anew(moved):  # counted on buffers of their own: the score and its weighing
+        ref_pos, ref_w = _scoring(state, me, value, cells, emps)
+        return evaluate_toward(tuple(ref_pos), tuple(ref_w), moved, *tail), ref_pos, ref_w
+
+    evaluate_toward(tuple(pos), tuple(w), cells, *tail)
     held = (w.owner.copy(), w.counts.copy(), pos.bufs[0].copy())
     moves = 0
     for j in range(a, a + per[me]):
@@ -334,27 +344,8 @@ def test_a_step_scored_in_its_box_scores_as_counted_anew(seed):
                 continue
             moved = cells.copy()
             moved[j] = dst
-            got_score = evaluate_moved(
-                board,
-                weighing,
-                moved,
-                emps,
-                starts,
-                fields,
-                slot,
-                a,
-                12.0,
-                j,
-                int(cells[j]),
-                boxes,
-                got,
-                False,
-            )
-            ref_pos, ref_w = _scoring(state, me, np.random.default_rng(seed), cells, emps)
-            ref_w = ref_w._replace(value=w.value)
-            want = evaluate_toward(
-                tuple(ref_pos), tuple(ref_w), moved, emps, starts, fields, slot, a, 12.0
-            )
+            got_score = in_box(moved, j, False)
+            want, _, ref_w = anew(moved)
             assert got_score == want
             assert got.tolist() == ref_w.counts[me, :2].tolist()
             assert (w.owner == held[0]).all() and (w.counts == held[1]).all()
@@ -366,34 +357,8 @@ def test_a_step_scored_in_its_box_scores_as_counted_anew(seed):
     dst = next(int(cells[j]) + d for d in (-s, 1, s, -1) if b.land_flat[int(cells[j]) + d])
     moved = cells.copy()
     moved[j] = dst
-    kept = evaluate_moved(
-        board,
-        weighing,
-        moved,
-        emps,
-        starts,
-        fields,
-        slot,
-        a,
-        12.0,
-        j,
-        int(cells[j]),
-        boxes,
-        got,
-        True,
-    )
-    ref_pos, ref_w = _scoring(state, me, np.random.default_rng(seed), cells, emps)
-    want = evaluate_toward(
-        tuple(ref_pos),
-        tuple(ref_w._replace(value=w.value)),
-        moved,
-        emps,
-        starts,
-        fields,
-        slot,
-        a,
-        12.0,
-    )
+    kept = in_box(moved, j, True)
+    want, ref_pos, ref_w = anew(moved)
     assert kept == want
     assert (w.owner == ref_w.owner).all() and (w.counts == ref_w.counts).all()
     assert (pos.bufs[0] == ref_pos.bufs[0]).all()

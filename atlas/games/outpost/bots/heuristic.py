@@ -219,7 +219,8 @@ def _plan(pos, h, cells, emps, starts, order, guard_radius, deadline, boxes):
 @numba.njit(cache=True, inline="always")
 def _update(pos, h, cells, emps, boxes):
     """The ownership of ``cells`` brought up to date in ``boxes`` (``h.owner``,
-    ``h.counts`` and the packed grid ``pos.bufs[0]``)."""
+    ``h.counts`` and the packed grid ``pos.bufs[0]``; ``h`` a :class:`Scoring`, or any
+    tuple with those fields: the planner's ``Weighing``)."""
     ownership_update(
         pos.land_flat, pos.stride, pos.r, cells, emps, boxes, h.owner, pos.bufs[0], h.counts
     )

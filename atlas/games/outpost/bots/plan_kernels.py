@@ -34,8 +34,8 @@ import numpy as np
 
 from ....analysis.distances import bfs_blocked_kernel, bfs_kernel
 from ....jit import numba
-from ..analysis.kernels import ownership_update
 from ..rules.kernels import Position, _box, own, supplied, supply_lines
+from .heuristic import _update
 
 __all__ = [
     "l1_field",
@@ -649,14 +649,13 @@ def _owned_score(pos, w, cells, starts):
 def _step_owned(pos, w, cells, emps, j, src, boxes):
     """The ownership held (``w.owner``, ``w.counts``, ``pos.bufs[0]``), that of ``cells``
     with outpost ``j`` on ``src``, brought up to date for ``cells``: recounted in the
-    box of the two diamonds alone (:func:`~atlas.games.outpost.analysis.ownership_update`,
-    the rules' own update); ``boxes`` is ``(1, 4)`` ``int64`` scratch."""
+    box of the two diamonds alone, as the heuristic bots' steps are
+    (:func:`~atlas.games.outpost.bots.heuristic._update`); ``boxes`` is ``(1, 4)``
+    ``int64`` scratch."""
     stride = pos.stride
     rows = pos.land_flat.shape[0] // stride - 2
     _box(stride, rows, stride - 2, pos.r, src, cells[j], boxes, 0)
-    ownership_update(
-        pos.land_flat, stride, pos.r, cells, emps, boxes, w.owner, pos.bufs[0], w.counts
-    )
+    _update(pos, w, cells, emps, boxes)
 
 
 @numba.njit(cache=True)
