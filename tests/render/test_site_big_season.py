@@ -212,3 +212,171 @@ def test_a_rebuild_renders_no_player_page_whose_content_it_knows(season, monkeyp
     finally:
         (recs / "extra.json").unlink()
         _rebuild(site.parent, site)
+
+
+# ------------------------------------------------------------------ standings worked out ahead
+
+
+def _entries(games):
+    """The season's games as the build hands them to the standings."""
+    from types import SimpleNamespace
+
+    return [
+        SimpleNamespace(head=rec, digest=f"game{k:03d}", origin="imported", event=None)
+        for k, rec in enumerate(games)
+    ]
+
+
+def _slugger(game, name, event=None):
+    return f"{game}-{name}"
+
+
+@pytest.fixture
+def one_thread(monkeypatch):
+    """The test process as a build's: no other thread (a test run may keep some)."""
+    import threading
+
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+
+
+def test_standings_worked_out_ahead_are_the_ones_worked_out_in_place(
+    season, one_thread, monkeypatch
+):
+    import atlas.arena.tournament as tournament
+
+    _site, games, _names = season
+    entries = _entries(games)
+    in_place = pages.standings(entries, _slugger)
+    ahead = pages.standings_ahead(entries, least=1)
+    assert ahead is not None
+    try:
+        # the child has the tables: none is worked out here
+        def no_table(*args, **kwargs):
+            raise AssertionError("the standings were computed in place")
+
+        monkeypatch.setattr(tournament, "standings", no_table)
+        assert pages.standings(entries, _slugger, ahead=ahead) == in_place
+    finally:
+        ahead.close()
+
+
+def test_standings_ahead_of_other_games_are_not_taken(season, one_thread):
+    _site, games, _names = season
+    entries = _entries(games)
+    ahead = pages.standings_ahead(entries, least=1)
+    assert ahead is not None
+    try:
+        fewer = entries[:-1]  # a game refused by its replay, say
+        assert pages.standings(fewer, _slugger, ahead=ahead) == pages.standings(fewer, _slugger)
+        assert pages.standings(fewer, _slugger) != pages.standings(entries, _slugger)
+    finally:
+        ahead.close()
+
+
+def test_a_child_that_fails_leaves_the_standings_to_the_build(season, one_thread, monkeypatch):
+    import atlas.arena.tournament as tournament
+
+    _site, games, _names = season
+    entries = _entries(games)
+    expected = pages.standings(entries, _slugger)
+    real = tournament.standings
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the child's table fails")
+
+    monkeypatch.setattr(tournament, "standings", broken)
+    ahead = pages.standings_ahead(entries, least=1)  # the child inherits the failure
+    monkeypatch.setattr(tournament, "standings", real)
+    assert ahead is not None
+    try:
+        assert ahead.table("tron", pages._games_key(entries)) is None
+        assert pages.standings(entries, _slugger, ahead=ahead) == expected
+    finally:
+        ahead.close()
+
+
+def test_closing_ends_a_child_still_at_work(season, one_thread, monkeypatch):
+    import os
+    import time
+
+    import atlas.arena.tournament as tournament
+
+    _site, games, _names = season
+
+    def slow(*args, **kwargs):
+        for _ in range(600):  # a minute, unless ended
+            time.sleep(0.1)
+        raise AssertionError("the child was not ended")
+
+    monkeypatch.setattr(tournament, "standings", slow)
+    ahead = pages.standings_ahead(_entries(games), least=1)
+    assert ahead is not None
+    pid = ahead._pid
+    t = time.perf_counter()
+    ahead.close()
+    assert time.perf_counter() - t < 30.0  # ended, not waited for
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # and reaped
+    assert ahead.table("tron", "any") is None
+    ahead.close()  # twice is harmless
+
+
+def test_no_child_for_small_tables_kept_tables_or_a_process_with_threads(season, monkeypatch):
+    import threading
+
+    site, games, _names = season
+    entries = _entries(games)
+    # below the size worth a process
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert pages.standings_ahead(entries) is None
+    assert len(entries) < pages.AHEAD_GAMES
+    # a table the cache keeps for these games
+    from atlas.render.site.cache import Cache
+
+    cache = Cache(site.parent / "ahead-cache")
+    try:
+        pages.standings(entries, _slugger, cache=cache)
+        assert pages.standings_ahead(entries, cache=cache, least=1) is None
+    finally:
+        cache.close()
+    # another thread running (atlas serve's builds): forking would copy it half-way
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert pages.standings_ahead(entries, least=1) is None
+
+
+def test_a_build_with_standings_ahead_writes_the_same_pages(season, one_thread, monkeypatch):
+    """The build takes the child's tables: the same standings and player pages as a
+    build that works them out in place (``jobs=1``)."""
+    site, _games, _names = season
+    root = site.parent
+    sites = {}
+    for jobs in (1, 2):
+        with monkeypatch.context() as m:
+            m.setattr(pages, "AHEAD_GAMES", 1)
+            calls = []
+            real = pages.standings_ahead
+
+            def counted(*args, real=real, calls=calls, **kwargs):
+                ahead = real(*args, **kwargs)
+                calls.append(ahead is not None)  # a child was started
+                return ahead
+
+            m.setattr(pages, "standings_ahead", counted)
+            out = root / f"ahead-{jobs}"
+            build_site(
+                root / "maps",
+                out,
+                records_dir=root / "records",
+                cache_dir=root / f"ahead-cache-{jobs}",
+                tournament=False,
+                progress=False,
+                log=lambda m: None,
+                jobs=jobs,
+            )
+            assert calls == ([True] if jobs != 1 else [])
+        sites[jobs] = {
+            p.relative_to(out).as_posix(): p.read_bytes()
+            for p in [out / "standings.html", *sorted((out / "bots").glob("*.html"))]
+        }
+    assert len(sites[1]) > 30
+    assert sites[2] == sites[1]

@@ -314,12 +314,202 @@ def _page_table(
     }
 
 
+def _rated_games(game_entries: Sequence[Any]) -> dict[str, list[Any]]:
+    """The games each game's standings rate: neither fairness games (a bot against
+    itself: evidence on the map, not on the bots) nor organisers' tournaments (they
+    stand apart)."""
+    by_game: dict[str, list[Any]] = defaultdict(list)
+    for g in game_entries:
+        if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
+            continue
+        if getattr(g, "event", None) is None:
+            by_game[g.head.game].append(g)
+    return by_game
+
+
+def _games_key(entries: Sequence[Any]) -> str | None:
+    """The content key of a table's games (their digests, in any order: the standings
+    do not depend on it), or None when a game has no digest."""
+    known = [
+        d for d in (getattr(g, "digest", None) for g in entries) if isinstance(d, str) and d
+    ]
+    if len(known) != len(entries):
+        return None
+    return content_key("standings-games", "\n".join(sorted(known)))
+
+
+def _kept_table(cache: Any, slot: str, key: str) -> Any:
+    """The standings ``cache`` keeps in ``slot`` for the games of ``key``, as
+    :func:`_standings_of` reads them (None: none, another set of games, or damaged)."""
+    kept = cache.get_json("standings", slot)
+    if isinstance(kept, list) and len(kept) == 2 and kept[0] == key:
+        return _standings_of(kept[1])
+    return None
+
+
+def _slot(game: str, samples: int | None) -> str:
+    """The cache entry of ``game``'s standings: one a game, overwritten when its games
+    change (a site rebuilt at every save, ``atlas serve``, keeps one table, not one a
+    rebuild)."""
+    return content_key("standings", code_version(), samples, game)
+
+
+#: A game's standings of at least this many games are worked out ahead, in a child
+#: process, while the build draws its replays (:func:`standings_ahead`): a season's
+#: table of 300 players takes seconds, most of them in the bootstrap's refits.
+AHEAD_GAMES = 5000
+
+
+class StandingsAhead:
+    """Standings worked out in a child process forked by :func:`standings_ahead`:
+    :meth:`table` waits for them; :meth:`close` ends the child if they were not asked
+    for (a build that fails before its pages)."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self._pid, self._fd = pid, fd
+        self._tables: dict[str, Any] | None = None
+
+    def table(self, game: str, key: str) -> Any:
+        """The standings of ``game`` (as :func:`_standings_json` writes them) if the
+        child worked them out for the games of ``key``, else None (another set of
+        games, or a child that failed: the caller works them out itself)."""
+        if self._tables is None:
+            self._tables = self._collect()
+        got = self._tables.get(game)
+        return got[1] if isinstance(got, list) and len(got) == 2 and got[0] == key else None
+
+    def _collect(self) -> dict[str, Any]:
+        import pickle
+
+        data = b""
+        try:
+            with open(self._fd, "rb", closefd=True) as f:
+                data = f.read()
+        except OSError:
+            pass
+        finally:
+            self._fd = -1
+        if self._reap(block=True) != 0 or not data:
+            return {}
+        try:
+            # the child is this process, forked: the bytes are its own pickling
+            tables = pickle.loads(data)
+        except Exception:  # a child cut short
+            return {}
+        return tables if isinstance(tables, dict) else {}
+
+    def _reap(self, block: bool) -> int:
+        """Wait for the child (``block``) or end it, and return its exit status."""
+        import os
+        import signal
+
+        if self._pid <= 0:
+            return -1
+        pid, self._pid = self._pid, -1
+        if not block:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:
+            return -1
+        return os.waitstatus_to_exitcode(status)
+
+    def close(self) -> None:
+        """End the child, unless its standings were collected, and free its pipe."""
+        import os
+
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+        if self._tables is None:
+            self._tables = {}
+        self._reap(block=False)
+
+
+def standings_ahead(
+    game_entries: Sequence[Any],
+    *,
+    samples: int | None = None,
+    cache: Any = None,
+    least: int | None = None,
+) -> StandingsAhead | None:
+    """Start working out, in a child process, the standings :func:`standings` will
+    need and ``cache`` does not keep: those of every game with at least ``least``
+    rated games (default :data:`AHEAD_GAMES`).  A season's rebuild does its tables on
+    the second core while it draws its new games; :func:`standings` takes them when
+    they are for the same games.
+
+    The child is this process, forked (no game is copied to it): so only where the
+    system forks and this process runs no other thread (``atlas serve`` does; its
+    builds work their tables out in place).  None when nothing is worth it, or on one
+    core."""
+    import os
+    import threading
+
+    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+        return None
+    least = AHEAD_GAMES if least is None else least
+    todo: dict[str, tuple[str, list[Any]]] = {}
+    for game, entries in _rated_games(game_entries).items():
+        key = _games_key(entries)
+        if key is None or len(entries) < least:
+            continue
+        if cache is not None and _kept_table(cache, _slot(game, samples), key) is not None:
+            continue
+        todo[game] = (key, entries)
+    if not todo:
+        return None
+    # what the child runs, imported here: it then imports nothing
+    from ...arena.pool import die_with_parent
+    from ...arena.tournament import standings as table_of
+
+    read, write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        return None
+    if pid == 0:  # pragma: no cover - the child (its work is checked by its tables)
+        code = 1
+        try:
+            os.close(read)
+            die_with_parent()
+            _ahead_child(todo, samples, write, table_of)
+            code = 0
+        finally:
+            os._exit(code)  # none of the parent's clean-up: its files are its own
+    os.close(write)
+    return StandingsAhead(pid, read)
+
+
+def _ahead_child(
+    todo: Mapping[str, tuple[str, list[Any]]], samples: int | None, fd: int, table_of: Any
+) -> None:  # pragma: no cover - runs in the child of :func:`standings_ahead`
+    """Work out each table of ``todo`` with ``table_of`` and write them, pickled, to
+    ``fd``."""
+    import pickle
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # the parent decides; it ends us
+    tables = {
+        game: [key, _standings_json(table_of([g.head for g in entries], samples=samples))]
+        for game, (key, entries) in todo.items()
+    }
+    with open(fd, "wb", closefd=True) as f:
+        f.write(pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 def standings(
     game_entries: Sequence[Any],
     slugger: Any,
     *,
     samples: int | None = None,
     cache: Any = None,
+    ahead: StandingsAhead | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Per game, the tournament's standings (:func:`atlas.arena.tournament.standings`) as
     the pages show them (:func:`_page_table`): rows with 95 % intervals and rank
@@ -331,35 +521,29 @@ def standings(
     kept, with the content keys of its games (in any order: the standings do not depend
     on it), under atlas's code: a season's rebuild computes only the tables of games
     that changed (a table of 300 players takes a second or more, most of it in the
-    bootstrap)."""
+    bootstrap).  A table :func:`standings_ahead` worked out for the same games is
+    taken from ``ahead``."""
     from ...arena.tournament import standings as table_of
 
-    by_game: dict[str, list[Any]] = defaultdict(list)
-    for g in game_entries:
-        if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
-            continue  # a bot against itself: evidence on the map, not on the bots
-        if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
-            by_game[g.head.game].append(g)
+    by_game = _rated_games(game_entries)
     out: dict[str, dict[str, Any]] = {}
     for game in game_names():
         entries = by_game.get(game, [])
         if not entries:
             continue
-        digests = [getattr(g, "digest", None) for g in entries]
-        known = [d for d in digests if isinstance(d, str) and d]
+        key = _games_key(entries) if cache is not None or ahead is not None else None
         table = slot = None
-        if cache is not None and len(known) == len(entries):
-            # one entry a game, overwritten when its games change: a site rebuilt at
-            # every save (``atlas serve``) keeps one table, not one a rebuild
-            slot = content_key("standings", code_version(), samples, game)
-            key = content_key("standings-games", "\n".join(sorted(known)))
-            kept = cache.get_json("standings", slot)
-            if isinstance(kept, list) and len(kept) == 2 and kept[0] == key:
-                table = _standings_of(kept[1])
+        if cache is not None and key is not None:
+            slot = _slot(game, samples)
+            table = _kept_table(cache, slot, key)
+            if table is not None:
+                slot = None  # kept already
+        if table is None and ahead is not None and key is not None:
+            table = _standings_of(ahead.table(game, key))
         if table is None:
             table = table_of([g.head for g in entries], samples=samples)
-            if slot is not None:
-                cache.put_json("standings", slot, [key, _standings_json(table)])
+        if slot is not None:
+            cache.put_json("standings", slot, [key, _standings_json(table)])
         out[game] = _page_table(table, game, slugger)
     return out
 
@@ -573,10 +757,12 @@ def write_pages(
     problems: Sequence[str],
     code: str | None = None,
     cache: Any = None,
+    ahead: StandingsAhead | None = None,
 ) -> None:
     """Write every page, the site index and the static files through ``out`` (a
     :class:`~atlas.render.site.output.SiteWriter`); the standings are kept in
-    ``cache``, when one is given (:func:`standings`)."""
+    ``cache``, when one is given, and taken from ``ahead`` when it worked them out
+    (:func:`standings`)."""
     env = environment()
     code = code or pages_version()
     static = templates_dir() / "static"
@@ -596,7 +782,7 @@ def write_pages(
             bot_slugs[key] = slugify(stem, taken)
         return bot_slugs[key]
 
-    table = standings(games, bot_slug, cache=cache)
+    table = standings(games, bot_slug, cache=cache, ahead=ahead)
     events = event_standings(games, bot_slug)
     map_by_slug = {m.slug: m for m in maps}
     games = list(games)
