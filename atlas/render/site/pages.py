@@ -151,7 +151,7 @@ def environment() -> Any:
     )
     env.filters["move"] = _move_text
     env.globals["game_links"] = game_links
-    env.globals["opponents_met"] = opponents_met
+    env.globals["opponent_rows"] = opponent_rows
     env.globals["h2h_max"] = H2H_MAX
     return env
 
@@ -186,6 +186,22 @@ def game_links(root: str, games: Sequence[Any], result_text: Any = None) -> Any:
             item += f" — {escape(result_text(head))}"
         parts.append(item + "</li>")
     return Markup("".join(parts))
+
+
+def opponent_rows(met: Sequence[Sequence[Any]]) -> Any:
+    """The rows of a player's table of opponents, ``met`` being ``[name, page slug,
+    [wins, draws, losses]]`` for each opponent it met, escaped: written here rather than
+    by a template loop (a season's 300 players have met 300 each)."""
+    from markupsafe import Markup, escape
+
+    return Markup(
+        "".join(
+            f'<tr><td><a href="{escape(slug)}.html">{escape(name)}</a></td>'
+            f'<td class="num">{int(x[0])}</td><td class="num">{int(x[1])}</td>'
+            f'<td class="num">{int(x[2])}</td></tr>'
+            for name, slug, x in met
+        )
+    )
 
 
 def _move_text(move: Any, game: str | None = None, limit: int = 60) -> str:
@@ -936,16 +952,21 @@ def write_pages(
                 rel,
                 title,
                 row,
-                met,
+                # the long parts as one text each: json's encoder writes them at once
+                json.dumps(met, separators=(",", ":"), ensure_ascii=False),
                 len(t["names"]),
                 len(mine),
-                shown,
+                json.dumps(shown, separators=(",", ":"), ensure_ascii=False),
                 [game, event, list(context["back"])],
                 fairness_pages,
             )
 
             def page(
-                rel: str = rel, title: str = title, row: Any = row, mine: Any = mine
+                rel: str = rel,
+                title: str = title,
+                row: Any = row,
+                mine: Any = mine,
+                met: Any = met,
             ) -> str:
                 return render(
                     rel,
@@ -954,6 +975,7 @@ def write_pages(
                     nav="standings",
                     row=row,
                     t=t,
+                    met=met,
                     games=mine,
                     **context,
                     **common,
