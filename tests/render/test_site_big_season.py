@@ -214,7 +214,7 @@ def test_a_rebuild_renders_no_player_page_whose_content_it_knows(season, monkeyp
         _rebuild(site.parent, site)
 
 
-# ------------------------------------------------------------------ standings worked out ahead
+# ------------------------------------------------------------------ standings started ahead
 
 
 def _entries(games):
@@ -231,18 +231,8 @@ def _slugger(game, name, event=None):
     return f"{game}-{name}"
 
 
-@pytest.fixture
-def one_thread(monkeypatch):
-    """The test process as a build's: no other thread (a test run may keep some)."""
-    import threading
-
-    monkeypatch.setattr(threading, "active_count", lambda: 1)
-
-
-def test_standings_worked_out_ahead_are_the_ones_worked_out_in_place(
-    season, one_thread, monkeypatch
-):
-    import atlas.arena.tournament as tournament
+def test_standings_started_ahead_are_the_ones_counted_in_place(season, monkeypatch):
+    from atlas.arena.rating import RefitJob
 
     _site, games, _names = season
     entries = _entries(games)
@@ -250,17 +240,17 @@ def test_standings_worked_out_ahead_are_the_ones_worked_out_in_place(
     ahead = pages.standings_ahead(entries, least=1)
     assert ahead is not None
     try:
-        # the child has the tables: none is worked out here
-        def no_table(*args, **kwargs):
-            raise AssertionError("the standings were computed in place")
+        # the worker runs the refits: none is run here
+        def no_refits(self):
+            raise AssertionError("the refits ran in the build's process")
 
-        monkeypatch.setattr(tournament, "standings", no_table)
+        monkeypatch.setattr(RefitJob, "run", no_refits)
         assert pages.standings(entries, _slugger, ahead=ahead) == in_place
     finally:
         ahead.close()
 
 
-def test_standings_ahead_of_other_games_are_not_taken(season, one_thread):
+def test_standings_ahead_of_other_games_are_not_taken(season):
     _site, games, _names = season
     entries = _entries(games)
     ahead = pages.standings_ahead(entries, least=1)
@@ -273,63 +263,44 @@ def test_standings_ahead_of_other_games_are_not_taken(season, one_thread):
         ahead.close()
 
 
-def test_a_child_that_fails_leaves_the_standings_to_the_build(season, one_thread, monkeypatch):
-    import atlas.arena.tournament as tournament
-
+def test_a_worker_that_dies_leaves_the_refits_to_the_build(season):
     _site, games, _names = season
     entries = _entries(games)
     expected = pages.standings(entries, _slugger)
-    real = tournament.standings
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("the child's table fails")
-
-    monkeypatch.setattr(tournament, "standings", broken)
-    ahead = pages.standings_ahead(entries, least=1)  # the child inherits the failure
-    monkeypatch.setattr(tournament, "standings", real)
+    ahead = pages.standings_ahead(entries, least=1)
     assert ahead is not None
     try:
-        assert ahead.table("tron", pages._games_key(entries)) is None
+        ahead._worker.kill()  # killed before it answered, or after: nothing to read
+        ahead._worker.join()
         assert pages.standings(entries, _slugger, ahead=ahead) == expected
     finally:
         ahead.close()
 
 
-def test_closing_ends_a_child_still_at_work(season, one_thread, monkeypatch):
-    import os
+def test_closing_ends_a_worker_still_at_work(season):
     import time
 
-    import atlas.arena.tournament as tournament
-
     _site, games, _names = season
-
-    def slow(*args, **kwargs):
-        for _ in range(600):  # a minute, unless ended
-            time.sleep(0.1)
-        raise AssertionError("the child was not ended")
-
-    monkeypatch.setattr(tournament, "standings", slow)
-    ahead = pages.standings_ahead(_entries(games), least=1)
+    entries = _entries(games)
+    # 200,000 refits: the worker is at them for a while, unless ended
+    ahead = pages.standings_ahead(entries, least=1, samples=200_000)
     assert ahead is not None
-    pid = ahead._pid
+    worker = ahead._worker
     t = time.perf_counter()
     ahead.close()
     assert time.perf_counter() - t < 30.0  # ended, not waited for
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)  # and reaped
-    assert ahead.table("tron", "any") is None
+    assert not worker.is_alive() and worker.exitcode is not None
+    key = pages._games_key(entries)
+    assert ahead.table("tron", key) is None  # dropped, not run here
     ahead.close()  # twice is harmless
 
 
-def test_no_child_for_small_tables_kept_tables_or_a_process_with_threads(season, monkeypatch):
-    import threading
-
+def test_no_worker_for_small_tables_or_kept_tables(season):
     site, games, _names = season
     entries = _entries(games)
     # below the size worth a process
-    monkeypatch.setattr(threading, "active_count", lambda: 1)
-    assert pages.standings_ahead(entries) is None
     assert len(entries) < pages.AHEAD_GAMES
+    assert pages.standings_ahead(entries) is None
     # a table the cache keeps for these games
     from atlas.render.site.cache import Cache
 
@@ -339,14 +310,11 @@ def test_no_child_for_small_tables_kept_tables_or_a_process_with_threads(season,
         assert pages.standings_ahead(entries, cache=cache, least=1) is None
     finally:
         cache.close()
-    # another thread running (atlas serve's builds): forking would copy it half-way
-    monkeypatch.setattr(threading, "active_count", lambda: 2)
-    assert pages.standings_ahead(entries, least=1) is None
 
 
-def test_a_build_with_standings_ahead_writes_the_same_pages(season, one_thread, monkeypatch):
-    """The build takes the child's tables: the same standings and player pages as a
-    build that works them out in place (``jobs=1``)."""
+def test_a_build_with_standings_ahead_writes_the_same_pages(season, monkeypatch):
+    """The build takes the worker's refits: the same standings and player pages as a
+    build that runs them in place (``jobs=1``)."""
     site, _games, _names = season
     root = site.parent
     sites = {}
@@ -358,7 +326,7 @@ def test_a_build_with_standings_ahead_writes_the_same_pages(season, one_thread, 
 
             def counted(*args, real=real, calls=calls, **kwargs):
                 ahead = real(*args, **kwargs)
-                calls.append(ahead is not None)  # a child was started
+                calls.append(ahead is not None)  # a worker was started
                 return ahead
 
             m.setattr(pages, "standings_ahead", counted)

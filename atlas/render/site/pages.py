@@ -370,79 +370,72 @@ def _slot(game: str, samples: int | None) -> str:
     return content_key("standings", code_version(), samples, game)
 
 
-#: A game's standings of at least this many games are worked out ahead, in a child
-#: process, while the build draws its replays (:func:`standings_ahead`): a season's
-#: table of 300 players takes seconds, most of them in the bootstrap's refits.
+#: A game's standings of at least this many games have their bootstrap's refits run
+#: ahead, in a worker process, while the build draws its replays
+#: (:func:`standings_ahead`): a season's table of 300 players takes seconds, most of
+#: them in the refits.
 AHEAD_GAMES = 5000
 
 
 class StandingsAhead:
-    """Standings worked out in a child process forked by :func:`standings_ahead`:
-    :meth:`table` waits for them; :meth:`close` ends the child if they were not asked
-    for (a build that fails before its pages)."""
+    """Standings whose bootstrap's refits run in a worker process, started by
+    :func:`standings_ahead`: :meth:`table` waits for them and finishes the table;
+    :meth:`close` ends the worker if they were not asked for (a build that fails
+    before its pages)."""
 
-    def __init__(self, pid: int, fd: int) -> None:
-        self._pid, self._fd = pid, fd
-        self._tables: dict[str, Any] | None = None
+    def __init__(self, todo: dict[str, tuple[str, Any, Any]], worker: Any, conn: Any) -> None:
+        self._todo = todo  # game: (key of its games, its steps, the job they yielded)
+        self._worker, self._conn = worker, conn
+        self._tables: dict[str, tuple[str, Any]] | None = None
 
     def table(self, game: str, key: str) -> Any:
-        """The standings of ``game`` (as :func:`_standings_json` writes them) if the
-        child worked them out for the games of ``key``, else None (another set of
-        games, or a child that failed: the caller works them out itself)."""
+        """The standings of ``game`` (:class:`~atlas.arena.standings.Standings`) when
+        they were started for the games of ``key``, else None."""
         if self._tables is None:
-            self._tables = self._collect()
+            self._tables = self._finish()
         got = self._tables.get(game)
-        return got[1] if isinstance(got, list) and len(got) == 2 and got[0] == key else None
+        return got[1] if got is not None and got[0] == key else None
 
-    def _collect(self) -> dict[str, Any]:
-        import pickle
-
-        data = b""
-        try:
-            with open(self._fd, "rb", closefd=True) as f:
-                data = f.read()
-        except OSError:
-            pass
-        finally:
-            self._fd = -1
-        if self._reap(block=True) != 0 or not data:
-            return {}
-        try:
-            # the child is this process, forked: the bytes are its own pickling
-            tables = pickle.loads(data)
-        except Exception:  # a child cut short
-            return {}
-        return tables if isinstance(tables, dict) else {}
-
-    def _reap(self, block: bool) -> int:
-        """Wait for the child (``block``) or end it, and return its exit status."""
-        import os
-        import signal
-
-        if self._pid <= 0:
-            return -1
-        pid, self._pid = self._pid, -1
-        if not block:
+    def _finish(self) -> dict[str, tuple[str, Any]]:
+        """Each table, its steps sent the worker's draws (or, from a worker that
+        failed, nothing: the refits then run here)."""
+        draws: list[Any] = []
+        if self._conn is not None:
             try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
+                got = self._conn.recv()
+                if isinstance(got, list) and len(got) == len(self._todo):
+                    draws = got
+            except (EOFError, OSError):
                 pass
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:
-            return -1
-        return os.waitstatus_to_exitcode(status)
+            self._stop(answered=True)
+        tables: dict[str, tuple[str, Any]] = {}
+        for k, (game, (key, steps, _job)) in enumerate(self._todo.items()):
+            try:
+                steps.send(draws[k] if k < len(draws) else None)
+            except StopIteration as done:
+                tables[game] = (key, done.value)
+        self._todo = {}
+        return tables
+
+    def _stop(self, answered: bool) -> None:
+        """Free the pipe and end the worker: at once, unless it ``answered`` (it then
+        ends by itself)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if self._worker is not None:
+            if not answered and self._worker.is_alive():
+                self._worker.kill()
+            self._worker.join()
+            self._worker = None
 
     def close(self) -> None:
-        """End the child, unless its standings were collected, and free its pipe."""
-        import os
-
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+        """End the worker, unless its refits were collected; the tables not finished
+        are dropped (:meth:`table` then gives None)."""
+        self._stop(answered=False)
         if self._tables is None:
             self._tables = {}
-        self._reap(block=False)
+            self._todo = {}
 
 
 def standings_ahead(
@@ -452,71 +445,70 @@ def standings_ahead(
     cache: Any = None,
     least: int | None = None,
 ) -> StandingsAhead | None:
-    """Start working out, in a child process, the standings :func:`standings` will
-    need and ``cache`` does not keep: those of every game with at least ``least``
-    rated games (default :data:`AHEAD_GAMES`).  A season's rebuild does its tables on
-    the second core while it draws its new games; :func:`standings` takes them when
-    they are for the same games.
-
-    The child is this process, forked (no game is copied to it): so only where the
-    system forks and this process runs no other thread (``atlas serve`` does; its
-    builds work their tables out in place).  None when nothing is worth it, or on one
-    core."""
+    """Start the standings :func:`standings` will need and ``cache`` does not keep,
+    for every game with at least ``least`` rated games (default
+    :data:`AHEAD_GAMES`): each table is counted here, up to its bootstrap
+    (:func:`atlas.arena.standings.standings_steps`), and the refits of two-seat games
+    run in a worker process, on the other core, while the build draws its new games.
+    :func:`standings` takes a table when it is for the same games.  None when no table
+    is worth it, or on one core."""
     import os
-    import threading
 
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+    if (os.cpu_count() or 1) < 2:
         return None
+    from ...arena.rating import DuelRefit
+    from ...arena.standings import standings_steps
+
     least = AHEAD_GAMES if least is None else least
-    todo: dict[str, tuple[str, list[Any]]] = {}
+    todo: dict[str, tuple[str, Any, Any]] = {}
     for game, entries in _rated_games(game_entries).items():
         key = _games_key(entries)
         if key is None or len(entries) < least:
             continue
         if cache is not None and _kept_table(cache, _slot(game, samples), key) is not None:
             continue
-        todo[game] = (key, entries)
+        steps = standings_steps([g.head for g in entries], samples=samples)
+        try:
+            job = next(steps)
+        except StopIteration:
+            continue  # no refits: the pages count it in no time
+        if isinstance(job.refit, DuelRefit):  # plain arrays: another process can run them
+            todo[game] = (key, steps, job)
+        else:
+            steps.close()
     if not todo:
         return None
-    # what the child runs, imported here: it then imports nothing
-    from ...arena.pool import die_with_parent
-    from ...arena.tournament import standings as table_of
+    from ...arena.pool import pool_context
 
-    read, write = os.pipe()
+    ctx = pool_context()
+    receive, send = ctx.Pipe(duplex=False)
+    jobs = [job for _key, _steps, job in todo.values()]
+    worker = ctx.Process(target=_run_refits, args=(send, jobs), name="atlas-standings")
+    worker.daemon = True
     try:
-        pid = os.fork()
-    except OSError:
-        os.close(read)
-        os.close(write)
-        return None
-    if pid == 0:  # pragma: no cover - the child (its work is checked by its tables)
-        code = 1
-        try:
-            os.close(read)
-            die_with_parent()
-            _ahead_child(todo, samples, write, table_of)
-            code = 0
-        finally:
-            os._exit(code)  # none of the parent's clean-up: its files are its own
-    os.close(write)
-    return StandingsAhead(pid, read)
+        worker.start()
+    except OSError:  # no process to be had: the refits run here, when asked for
+        receive.close()
+        send.close()
+        return StandingsAhead(todo, None, None)
+    send.close()
+    return StandingsAhead(todo, worker, receive)
 
 
-def _ahead_child(
-    todo: Mapping[str, tuple[str, list[Any]]], samples: int | None, fd: int, table_of: Any
-) -> None:  # pragma: no cover - runs in the child of :func:`standings_ahead`
-    """Work out each table of ``todo`` with ``table_of`` and write them, pickled, to
-    ``fd``."""
-    import pickle
+def _run_refits(conn: Any, jobs: Sequence[Any]) -> None:  # pragma: no cover - a worker
+    """The worker of :func:`standings_ahead`: each job's refits, sent back in order."""
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # the parent decides; it ends us
-    tables = {
-        game: [key, _standings_json(table_of([g.head for g in entries], samples=samples))]
-        for game, (key, entries) in todo.items()
-    }
-    with open(fd, "wb", closefd=True) as f:
-        f.write(pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL))
+    from ...arena.pool import die_with_parent
+
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build decides when it stops
+    try:
+        draws: Any = [job.run() for job in jobs]
+    except Exception:  # the build runs them itself: it reports what goes wrong
+        draws = None
+    conn.send(draws)
+    conn.close()
 
 
 def standings(
@@ -537,8 +529,8 @@ def standings(
     kept, with the content keys of its games (in any order: the standings do not depend
     on it), under atlas's code: a season's rebuild computes only the tables of games
     that changed (a table of 300 players takes a second or more, most of it in the
-    bootstrap).  A table :func:`standings_ahead` worked out for the same games is
-    taken from ``ahead``."""
+    bootstrap).  A table :func:`standings_ahead` started for the same games is
+    finished from ``ahead``."""
     from ...arena.tournament import standings as table_of
 
     by_game = _rated_games(game_entries)
@@ -555,7 +547,7 @@ def standings(
             if table is not None:
                 slot = None  # kept already
         if table is None and ahead is not None and key is not None:
-            table = _standings_of(ahead.table(game, key))
+            table = ahead.table(game, key)
         if table is None:
             table = table_of([g.head for g in entries], samples=samples)
         if slot is not None:
