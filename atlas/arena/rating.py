@@ -18,7 +18,7 @@ of refits where it is rated higher).  ``docs/ratings.md`` has the formulas.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,11 +37,7 @@ __all__ = [
     "ranking_of",
     "BootstrapRatings",
     "bootstrap_ratings",
-    "bootstrap_steps",
-    "RefitJob",
-    "run_steps",
     "DuelFit",
-    "DuelRefit",
     "duel_fit",
     "PlackettLuceFit",
     "plackett_luce_fit",
@@ -491,7 +487,9 @@ class DuelFit:
     ) -> dict[str, float]:
         return bradley_terry(names, [c for g in games for c in g])
 
-    def prepare(self, names: Sequence[str], games: Sequence[Sequence[Comparison]]) -> DuelRefit:
+    def prepare(
+        self, names: Sequence[str], games: Sequence[Sequence[Comparison]]
+    ) -> Callable[[np.ndarray], np.ndarray]:
         """``refit(counts) -> ratings`` (in the order of ``names``), ``counts[g]``
         being how many times game ``g`` was drawn."""
         index = {name: k for k, name in enumerate(names)}
@@ -509,95 +507,38 @@ class DuelFit:
         # comparison's pair
         cells, pair = np.unique(np.minimum(i, j) * k + np.maximum(i, j), return_inverse=True)
         ii, jj = cells // k, cells % k
-        refit = DuelRefit(k, ii, jj, pair, i, j, s, owner, np.zeros(0), np.zeros((0, 0)))
+
+        def played_of(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            w = counts[owner].astype(np.float64)
+            met = np.bincount(pair, w, minlength=len(cells))
+            points = np.bincount(i, w * s, minlength=k) + np.bincount(
+                j, w * (1 - s), minlength=k
+            )
+            return met, points
+
+        def theta_of(counts: np.ndarray, start: Any = None, chord: Any = None) -> np.ndarray:
+            met, points = played_of(counts)
+            return _bt_pairs(ii, jj, met, points, 1.0, 1e-10, 10_000, start, chord)
+
         # every refit starts from the fit of every game once, its chord that fit's
         # Hessian: fewer and cheaper steps to the same maximum (the likelihood is
         # strictly concave with the prior)
         once = np.ones(len(games), np.int64)
-        refit.whole = refit.theta(once)
+        whole = theta_of(once)
         table = np.zeros((k, k))
-        table[ii, jj] = table[jj, ii] = refit.played(once)[0]
-        refit.chord = _minus_hessian_inverse(table, refit.whole, 1.0)
+        table[ii, jj] = table[jj, ii] = played_of(once)[0]
+        chord = _minus_hessian_inverse(table, whole, 1.0)
+
+        def refit(counts: np.ndarray) -> np.ndarray:
+            logs = theta_of(counts, whole, chord) / math.log(10.0)
+            out: np.ndarray = RATING_BASE + RATING_SCALE * (logs - logs.mean())
+            return out
+
         return refit
-
-
-@dataclass(eq=False)
-class DuelRefit:
-    """A refit of :class:`DuelFit` from how many times each game was drawn
-    (``refit(counts) -> ratings``, in the order of the names): the comparisons as
-    arrays, the whole fit and its chord.  Plain arrays, so that a bootstrap's refits
-    can run in another process (:class:`RefitJob`)."""
-
-    k: int  # players
-    ii: np.ndarray  # the pairs that met, each once (lower number first)
-    jj: np.ndarray
-    pair: np.ndarray  # each comparison's pair
-    i: np.ndarray  # each comparison's players, the first's share and game
-    j: np.ndarray
-    s: np.ndarray
-    owner: np.ndarray
-    whole: np.ndarray  # the fit of every game once
-    chord: np.ndarray  # the inverse of minus its Hessian
-
-    def played(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The comparisons of each pair and each player's points, ``counts[g]`` being
-        how many times game ``g`` was drawn."""
-        w = counts[self.owner].astype(np.float64)
-        met = np.bincount(self.pair, w, minlength=len(self.ii))
-        points = np.bincount(self.i, w * self.s, minlength=self.k) + np.bincount(
-            self.j, w * (1 - self.s), minlength=self.k
-        )
-        return met, points
-
-    def theta(self, counts: np.ndarray, start: Any = None, chord: Any = None) -> np.ndarray:
-        """The log-strengths of the games drawn ``counts`` times."""
-        met, points = self.played(counts)
-        return _bt_pairs(self.ii, self.jj, met, points, 1.0, 1e-10, 10_000, start, chord)
-
-    def __call__(self, counts: np.ndarray) -> np.ndarray:
-        logs = self.theta(counts, self.whole, self.chord) / math.log(10.0)
-        out: np.ndarray = RATING_BASE + RATING_SCALE * (logs - logs.mean())
-        return out
 
 
 #: The two-seat fit of the standings (:class:`DuelFit`).
 duel_fit = DuelFit()
-
-
-@dataclass(eq=False)
-class RefitJob:
-    """The refits of a bootstrap (:func:`bootstrap_steps`): ``samples`` draws of
-    ``units`` units with replacement from a generator seeded ``seed``, each refit by
-    ``refit`` from how many times each game was drawn (``owner[g]``: game ``g``'s
-    unit).  :meth:`run` returns them, refits x names; the same job gives the same
-    draws in any process."""
-
-    refit: Callable[[np.ndarray], np.ndarray]
-    owner: np.ndarray
-    units: int
-    samples: int
-    seed: int
-    width: int  # names
-
-    def run(self) -> np.ndarray:
-        """The refits' ratings, one row a refit."""
-        rng = np.random.default_rng(self.seed)
-        draws = np.empty((self.samples, self.width))
-        for s in range(self.samples):
-            pick = rng.integers(0, self.units, size=self.units)
-            draws[s] = self.refit(np.bincount(pick, minlength=self.units)[self.owner])
-        return draws
-
-
-def run_steps(steps: Generator[RefitJob, np.ndarray, Any]) -> Any:
-    """The value of ``steps`` (:func:`bootstrap_steps`, or a function built on it),
-    each job it yields run here."""
-    try:
-        job = next(steps)
-        while True:
-            job = steps.send(job.run())
-    except StopIteration as done:
-        return done.value
 
 
 def bootstrap_ratings(
@@ -609,34 +550,7 @@ def bootstrap_ratings(
     seed: int = 0,
     clusters: Sequence[Hashable] | None = None,
 ) -> BootstrapRatings:
-    """Ratings with 95 % intervals, rank ranges and likelihoods of superiority:
-    :func:`bootstrap_steps`, its refits run here.
-
-    >>> rated = bootstrap_ratings(["a", "b"], [[("a", "b", 1.0)], [("a", "b", 0.5)]], duel_fit)
-    >>> rated.ratings["a"] > rated.ratings["b"], rated.low["a"] <= rated.ratings["a"]
-    (True, True)
-    """
-    result: BootstrapRatings = run_steps(
-        bootstrap_steps(names, games, fit, samples=samples, seed=seed, clusters=clusters)
-    )
-    return result
-
-
-def bootstrap_steps(
-    names: Sequence[str],
-    games: Sequence[Any],
-    fit: Callable[[Sequence[str], Sequence[Any]], dict[str, float]],
-    *,
-    samples: int = BOOTSTRAP_SAMPLES,
-    seed: int = 0,
-    clusters: Sequence[Hashable] | None = None,
-) -> Generator[RefitJob, np.ndarray, BootstrapRatings]:
-    """Ratings with 95 % intervals, rank ranges and likelihoods of superiority, as a
-    generator: with a ``fit`` that has a ``prepare`` method it yields its refits
-    (:class:`RefitJob`) and takes their draws back, so that a caller may run them
-    elsewhere (a site's build, on its other core) while it does other work; it returns
-    the :class:`BootstrapRatings` (:func:`run_steps`; :func:`bootstrap_ratings` does
-    both).
+    """Ratings with 95 % intervals, rank ranges and likelihoods of superiority.
 
     Parameters
     ----------
@@ -690,23 +604,23 @@ def bootstrap_steps(
             groups,
             singles,
         )
+    rng = np.random.default_rng(seed)
+    draws = np.empty((samples, len(names)))
     prepare = getattr(fit, "prepare", None)
-    if prepare is not None:
-        job = RefitJob(prepare(names, games), owner, len(unit_of), samples, seed, len(names))
-        draws = yield job
-        if not (isinstance(draws, np.ndarray) and draws.shape == (samples, len(names))):
-            draws = job.run()  # what was sent back is not the job's: run it here
-    else:
+    refit_counts = prepare(names, games) if prepare is not None else None
+    if refit_counts is None:
         # each unit's games, in order (one stable sort, not a pass over the games a unit)
         by_unit = np.argsort(owner, kind="stable")
         members = np.split(by_unit, np.cumsum(np.bincount(owner, minlength=len(unit_of)))[:-1])
-        rng = np.random.default_rng(seed)
-        draws = np.empty((samples, len(names)))
-        for s in range(samples):
-            pick = rng.integers(0, len(unit_of), size=len(unit_of))
-            chosen = [g for u in pick for g in members[u]]
-            refit = fit(names, [games[g] for g in chosen])
-            draws[s] = [refit[n] for n in names]
+    for s in range(samples):
+        pick = rng.integers(0, len(unit_of), size=len(unit_of))
+        if refit_counts is not None:
+            counts = np.bincount(pick, minlength=len(unit_of))[owner]
+            draws[s] = refit_counts(counts)
+            continue
+        chosen = [g for u in pick for g in members[u]]
+        refit = fit(names, [games[g] for g in chosen])
+        draws[s] = [refit[n] for n in names]
     low = np.percentile(draws, 2.5, axis=0)
     high = np.percentile(draws, 97.5, axis=0)
     # refits x names; a tie could go either way: the best rank counts only the names

@@ -26,7 +26,7 @@ by each seat counts as one even result, not as two independent games.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -38,20 +38,17 @@ from ..types import JSONObject, JSONValue
 from .paired import paired_interval
 from .rating import (
     BOOTSTRAP_SAMPLES,
-    RefitJob,
-    bootstrap_steps,
+    bootstrap_ratings,
     duel_fit,
     pairwise_comparisons,
     plackett_luce_fit,
     ranking_of,
-    run_steps,
 )
 
 __all__ = [
     "StandingRow",
     "Standings",
     "standings",
-    "standings_steps",
     "ERROR_PREFIX",
     "is_error",
     "labels_of",
@@ -427,27 +424,7 @@ def standings(
     paired: bool = True,
     void_under_load: float | None = None,
 ) -> Standings:
-    """Wins, draws, losses, points and ratings per player, and head to head:
-    :func:`standings_steps`, the bootstrap's refits run here."""
-    table: Standings = run_steps(
-        standings_steps(
-            records, bots, samples=samples, paired=paired, void_under_load=void_under_load
-        )
-    )
-    return table
-
-
-def standings_steps(
-    records: Iterable[Record],
-    bots: Sequence[Any] | None = None,
-    *,
-    samples: int | None = None,
-    paired: bool = True,
-    void_under_load: float | None = None,
-) -> Generator[RefitJob, np.ndarray, Standings]:
-    """Wins, draws, losses, points and ratings per player, and head to head, as a
-    generator that yields the bootstrap's refits (:func:`atlas.arena.rating.bootstrap_steps`:
-    a caller may run them elsewhere) and returns the :class:`Standings`.
+    """Wins, draws, losses, points and ratings per player, and head to head.
 
     In a two-seat game a seat wins when it is the game's winner, draws when the game has
     no winner, and loses otherwise.  In a game of more seats (Outpost) every pair of
@@ -631,13 +608,11 @@ def standings_steps(
     names = sorted(tally)
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
     if multi:
-        rated = yield from bootstrap_steps(
+        rated = bootstrap_ratings(
             names, finishes, plackett_luce_fit, samples=refits, clusters=clusters
         )
     else:
-        rated = yield from bootstrap_steps(
-            names, duels, duel_fit, samples=refits, clusters=clusters
-        )
+        rated = bootstrap_ratings(names, duels, duel_fit, samples=refits, clusters=clusters)
     rows = [
         StandingRow(
             name,

@@ -236,34 +236,3 @@ def test_refits_that_stop_one_newton_step_early_agree_with_refits_run_to_the_end
     one = [[("a", "b", 1.0)], [("b", "a", 0.0)]]  # every refit draws the same games
     alone = bootstrap_ratings(["a", "b"], one, rating.duel_fit, samples=5, clusters=[0, 0])
     assert alone.low["a"] <= alone.ratings["a"] <= alone.high["a"]
-
-
-def test_a_bootstrap_whose_refits_run_elsewhere_gives_the_same_ratings():
-    """bootstrap_steps yields its refits as a job of plain arrays: pickled (as a
-    worker process gets it) and run there, its draws give bit for bit the ratings
-    of bootstrap_ratings; draws of another shape are not taken (the job runs here)."""
-    import pickle
-
-    from atlas.arena.rating import RefitJob, bootstrap_steps, duel_fit
-
-    names, games = _season(12, 150)
-    clusters = [k // 2 for k in range(len(games))]  # pairs drawn together
-    whole = bootstrap_ratings(names, games, duel_fit, samples=40, seed=7, clusters=clusters)
-    for sent in ("pickled", "wrong shape"):
-        steps = bootstrap_steps(names, games, duel_fit, samples=40, seed=7, clusters=clusters)
-        job = next(steps)
-        assert isinstance(job, RefitJob) and (job.samples, job.width) == (40, len(names))
-        if sent == "pickled":
-            draws = pickle.loads(pickle.dumps(job)).run()
-        else:
-            draws = np.zeros((3, 3))
-        with pytest.raises(StopIteration) as done:
-            steps.send(draws)
-        rated = done.value.value
-        assert np.array_equal(rated.draws, whole.draws)
-        assert (rated.low, rated.high, rated.rank_low, rated.rank_high) == (
-            whole.low,
-            whole.high,
-            whole.rank_low,
-            whole.rank_high,
-        )

@@ -269,9 +269,6 @@ class Build:
     #: The previous site's files and marker, when the site is updated in place
     #: (:func:`~atlas.render.site.swap.in_place_files`).
     in_place: Any = None
-    #: The standings of a big season, worked out in a child process while the replays
-    #: are drawn (:func:`~atlas.render.site.pages.standings_ahead`).
-    ahead: Any = None
 
 
 # --------------------------------------------------------------------------- stages
@@ -361,10 +358,6 @@ def draw_replays(b: Build) -> None:
     """Render every game (those whose records do not replay are refused and left out),
     pick each map's featured game and publish the GIFs ``gifs`` asks for."""
     o = b.options
-    if o.jobs != 1:  # a big season's standings, on the other core meanwhile
-        from .pages import standings_ahead
-
-        b.ahead = standings_ahead(b.games, cache=b.ctx.cache)
     b.problems += render_games(b.games, b.ctx, o.jobs, o.scheduler, gifs=o.gifs == "all")
     b.games = [g for g in b.games if not g.refused]
     for e in b.maps:
@@ -397,7 +390,6 @@ def write_site(b: Build) -> None:
         [shown(p) for p in b.problems],
         code=b.ctx.version["pages"],
         cache=b.ctx.cache,
-        ahead=b.ahead,
     )
     b.ctx.out.finish()
     out = Path(b.options.out_dir)
@@ -544,8 +536,6 @@ def build(options: BuildOptions) -> BuildResult:
             b.early.stop()  # and so are workers playing
         raise
     finally:
-        if b.ahead is not None:
-            b.ahead.close()  # a child still working is ended
         work.remove()  # the old site, swapped into it, goes with it
         cache.close()
     result = BuildResult(

@@ -330,194 +330,12 @@ def _page_table(
     }
 
 
-def _rated_games(game_entries: Sequence[Any]) -> dict[str, list[Any]]:
-    """The games each game's standings rate: neither fairness games (a bot against
-    itself: evidence on the map, not on the bots) nor organisers' tournaments (they
-    stand apart)."""
-    by_game: dict[str, list[Any]] = defaultdict(list)
-    for g in game_entries:
-        if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
-            continue
-        if getattr(g, "event", None) is None:
-            by_game[g.head.game].append(g)
-    return by_game
-
-
-def _games_key(entries: Sequence[Any]) -> str | None:
-    """The content key of a table's games (their digests, in any order: the standings
-    do not depend on it), or None when a game has no digest."""
-    known = [
-        d for d in (getattr(g, "digest", None) for g in entries) if isinstance(d, str) and d
-    ]
-    if len(known) != len(entries):
-        return None
-    return content_key("standings-games", "\n".join(sorted(known)))
-
-
-def _kept_table(cache: Any, slot: str, key: str) -> Any:
-    """The standings ``cache`` keeps in ``slot`` for the games of ``key``, as
-    :func:`_standings_of` reads them (None: none, another set of games, or damaged)."""
-    kept = cache.get_json("standings", slot)
-    if isinstance(kept, list) and len(kept) == 2 and kept[0] == key:
-        return _standings_of(kept[1])
-    return None
-
-
-def _slot(game: str, samples: int | None) -> str:
-    """The cache entry of ``game``'s standings: one a game, overwritten when its games
-    change (a site rebuilt at every save, ``atlas serve``, keeps one table, not one a
-    rebuild)."""
-    return content_key("standings", code_version(), samples, game)
-
-
-#: A game's standings of at least this many games have their bootstrap's refits run
-#: ahead, in a worker process, while the build draws its replays
-#: (:func:`standings_ahead`): a season's table of 300 players takes seconds, most of
-#: them in the refits.
-AHEAD_GAMES = 5000
-
-
-class StandingsAhead:
-    """Standings whose bootstrap's refits run in a worker process, started by
-    :func:`standings_ahead`: :meth:`table` waits for them and finishes the table;
-    :meth:`close` ends the worker if they were not asked for (a build that fails
-    before its pages)."""
-
-    def __init__(self, todo: dict[str, tuple[str, Any, Any]], worker: Any, conn: Any) -> None:
-        self._todo = todo  # game: (key of its games, its steps, the job they yielded)
-        self._worker, self._conn = worker, conn
-        self._tables: dict[str, tuple[str, Any]] | None = None
-
-    def table(self, game: str, key: str) -> Any:
-        """The standings of ``game`` (:class:`~atlas.arena.standings.Standings`) when
-        they were started for the games of ``key``, else None."""
-        if self._tables is None:
-            self._tables = self._finish()
-        got = self._tables.get(game)
-        return got[1] if got is not None and got[0] == key else None
-
-    def _finish(self) -> dict[str, tuple[str, Any]]:
-        """Each table, its steps sent the worker's draws (or, from a worker that
-        failed, nothing: the refits then run here)."""
-        draws: list[Any] = []
-        if self._conn is not None:
-            try:
-                got = self._conn.recv()
-                if isinstance(got, list) and len(got) == len(self._todo):
-                    draws = got
-            except (EOFError, OSError):
-                pass
-            self._stop(answered=True)
-        tables: dict[str, tuple[str, Any]] = {}
-        for k, (game, (key, steps, _job)) in enumerate(self._todo.items()):
-            try:
-                steps.send(draws[k] if k < len(draws) else None)
-            except StopIteration as done:
-                tables[game] = (key, done.value)
-        self._todo = {}
-        return tables
-
-    def _stop(self, answered: bool) -> None:
-        """Free the pipe and end the worker: at once, unless it ``answered`` (it then
-        ends by itself)."""
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-        if self._worker is not None:
-            if not answered and self._worker.is_alive():
-                self._worker.kill()
-            self._worker.join()
-            self._worker = None
-
-    def close(self) -> None:
-        """End the worker, unless its refits were collected; the tables not finished
-        are dropped (:meth:`table` then gives None)."""
-        self._stop(answered=False)
-        if self._tables is None:
-            self._tables = {}
-            self._todo = {}
-
-
-def standings_ahead(
-    game_entries: Sequence[Any],
-    *,
-    samples: int | None = None,
-    cache: Any = None,
-    least: int | None = None,
-) -> StandingsAhead | None:
-    """Start the standings :func:`standings` will need and ``cache`` does not keep,
-    for every game with at least ``least`` rated games (default
-    :data:`AHEAD_GAMES`): each table is counted here, up to its bootstrap
-    (:func:`atlas.arena.standings.standings_steps`), and the refits of two-seat games
-    run in a worker process, on the other core, while the build draws its new games.
-    :func:`standings` takes a table when it is for the same games.  None when no table
-    is worth it, or on one core."""
-    import os
-
-    if (os.cpu_count() or 1) < 2:
-        return None
-    from ...arena.rating import DuelRefit
-    from ...arena.standings import standings_steps
-
-    least = AHEAD_GAMES if least is None else least
-    todo: dict[str, tuple[str, Any, Any]] = {}
-    for game, entries in _rated_games(game_entries).items():
-        key = _games_key(entries)
-        if key is None or len(entries) < least:
-            continue
-        if cache is not None and _kept_table(cache, _slot(game, samples), key) is not None:
-            continue
-        steps = standings_steps([g.head for g in entries], samples=samples)
-        try:
-            job = next(steps)
-        except StopIteration:
-            continue  # no refits: the pages count it in no time
-        if isinstance(job.refit, DuelRefit):  # plain arrays: another process can run them
-            todo[game] = (key, steps, job)
-        else:
-            steps.close()
-    if not todo:
-        return None
-    from ...arena.pool import pool_context
-
-    ctx = pool_context()
-    receive, send = ctx.Pipe(duplex=False)
-    jobs = [job for _key, _steps, job in todo.values()]
-    worker = ctx.Process(target=_run_refits, args=(send, jobs), name="atlas-standings")
-    worker.daemon = True
-    try:
-        worker.start()
-    except OSError:  # no process to be had: the refits run here, when asked for
-        receive.close()
-        send.close()
-        return StandingsAhead(todo, None, None)
-    send.close()
-    return StandingsAhead(todo, worker, receive)
-
-
-def _run_refits(conn: Any, jobs: Sequence[Any]) -> None:  # pragma: no cover - a worker
-    """The worker of :func:`standings_ahead`: each job's refits, sent back in order."""
-    import signal
-
-    from ...arena.pool import die_with_parent
-
-    die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the build decides when it stops
-    try:
-        draws: Any = [job.run() for job in jobs]
-    except Exception:  # the build runs them itself: it reports what goes wrong
-        draws = None
-    conn.send(draws)
-    conn.close()
-
-
 def standings(
     game_entries: Sequence[Any],
     slugger: Any,
     *,
     samples: int | None = None,
     cache: Any = None,
-    ahead: StandingsAhead | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Per game, the tournament's standings (:func:`atlas.arena.tournament.standings`) as
     the pages show them (:func:`_page_table`): rows with 95 % intervals and rank
@@ -529,29 +347,35 @@ def standings(
     kept, with the content keys of its games (in any order: the standings do not depend
     on it), under atlas's code: a season's rebuild computes only the tables of games
     that changed (a table of 300 players takes a second or more, most of it in the
-    bootstrap).  A table :func:`standings_ahead` started for the same games is
-    finished from ``ahead``."""
+    bootstrap)."""
     from ...arena.tournament import standings as table_of
 
-    by_game = _rated_games(game_entries)
+    by_game: dict[str, list[Any]] = defaultdict(list)
+    for g in game_entries:
+        if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
+            continue  # a bot against itself: evidence on the map, not on the bots
+        if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
+            by_game[g.head.game].append(g)
     out: dict[str, dict[str, Any]] = {}
     for game in game_names():
         entries = by_game.get(game, [])
         if not entries:
             continue
-        key = _games_key(entries) if cache is not None or ahead is not None else None
+        digests = [getattr(g, "digest", None) for g in entries]
+        known = [d for d in digests if isinstance(d, str) and d]
         table = slot = None
-        if cache is not None and key is not None:
-            slot = _slot(game, samples)
-            table = _kept_table(cache, slot, key)
-            if table is not None:
-                slot = None  # kept already
-        if table is None and ahead is not None and key is not None:
-            table = ahead.table(game, key)
+        if cache is not None and len(known) == len(entries):
+            # one entry a game, overwritten when its games change: a site rebuilt at
+            # every save (``atlas serve``) keeps one table, not one a rebuild
+            slot = content_key("standings", code_version(), samples, game)
+            key = content_key("standings-games", "\n".join(sorted(known)))
+            kept = cache.get_json("standings", slot)
+            if isinstance(kept, list) and len(kept) == 2 and kept[0] == key:
+                table = _standings_of(kept[1])
         if table is None:
             table = table_of([g.head for g in entries], samples=samples)
-        if slot is not None:
-            cache.put_json("standings", slot, [key, _standings_json(table)])
+            if slot is not None:
+                cache.put_json("standings", slot, [key, _standings_json(table)])
         out[game] = _page_table(table, game, slugger)
     return out
 
@@ -765,12 +589,10 @@ def write_pages(
     problems: Sequence[str],
     code: str | None = None,
     cache: Any = None,
-    ahead: StandingsAhead | None = None,
 ) -> None:
     """Write every page, the site index and the static files through ``out`` (a
     :class:`~atlas.render.site.output.SiteWriter`); the standings are kept in
-    ``cache``, when one is given, and taken from ``ahead`` when it worked them out
-    (:func:`standings`)."""
+    ``cache``, when one is given (:func:`standings`)."""
     env = environment()
     code = code or pages_version()
     static = templates_dir() / "static"
@@ -790,7 +612,7 @@ def write_pages(
             bot_slugs[key] = slugify(stem, taken)
         return bot_slugs[key]
 
-    table = standings(games, bot_slug, cache=cache, ahead=ahead)
+    table = standings(games, bot_slug, cache=cache)
     events = event_standings(games, bot_slug)
     map_by_slug = {m.slug: m for m in maps}
     games = list(games)
