@@ -212,3 +212,23 @@ def test_a_rebuild_renders_no_player_page_whose_content_it_knows(season, monkeyp
     finally:
         (recs / "extra.json").unlink()
         _rebuild(site.parent, site)
+
+
+def test_the_opponents_rows_are_the_template_loop_they_replace():
+    """Written in Python for speed, the rows are what the template's loop wrote,
+    escaping included (names and page names come from files)."""
+    import jinja2
+
+    met = [
+        ["a<b>&c", "tron-a-b-c", [3, 0, 1]],
+        ['q"uote', "tron-q-uote", [0, 2, 0]],
+        ["plain", "tron-plain", [0, 0, 5]],
+    ]
+    loop = jinja2.Environment(autoescape=True).from_string(
+        '{% for b, slug, x in met %}<tr><td><a href="{{ slug }}.html">{{ b }}</a></td>'
+        '<td class="num">{{ x[0] }}</td><td class="num">{{ x[1] }}</td>'
+        '<td class="num">{{ x[2] }}</td></tr>{% endfor %}'
+    )
+    assert str(pages.opponent_rows(met)) == loop.render(met=met)
+    assert "a&lt;b&gt;&amp;c" in pages.opponent_rows(met)
+    assert pages.opponent_rows([]) == ""
