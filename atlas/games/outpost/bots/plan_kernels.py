@@ -563,26 +563,10 @@ def evaluate(board: tuple, weighing: tuple, cells: Any, emps: Any, starts: Any) 
     :class:`~atlas.games.outpost.rules.kernels.Position`
     (``pos``) and of a :class:`Weighing` (``w``) as plain tuples: numba's dispatcher
     types a plain tuple faster than a named one (``docs/outpost.md``), and a move scores
-    hundreds of positions.  (:func:`evaluate_moved` counting the ownership anew.)
+    hundreds of positions.  (:func:`evaluate_toward` with no walk to a target.)
     """
-    return float(
-        evaluate_moved(
-            board,
-            weighing,
-            cells,
-            emps,
-            starts,
-            np.zeros((0, 0), np.int32),
-            np.zeros(0, np.int64),
-            0,
-            0.0,
-            -1,
-            -1,
-            np.zeros((1, 4), np.int64),
-            np.zeros(2, np.int64),
-            False,
-        )
-    )
+    no_fields, no_slot = np.zeros((0, 0), np.int32), np.zeros(0, np.int64)
+    return evaluate_toward(board, weighing, cells, emps, starts, no_fields, no_slot, 0, 0.0)
 
 
 def evaluate_toward(
