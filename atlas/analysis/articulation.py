@@ -49,7 +49,7 @@ def _mark_cut(is_cut, b, c, params, v, u, root_child):  # type: ignore[no-untype
 _cut_walk = hopcroft_tarjan(enter_nothing, _mark_cut, inner_nothing)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _cuts_from(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]
     """Mark the cut cells of the component of ``root``; returns the next free timer."""
     timer, children = _cut_walk(is_cut, disc, low, (), stride, root, timer, disc, low, stack)
@@ -58,7 +58,7 @@ def _cuts_from(stride, root, timer, disc, low, stack, is_cut):  # type: ignore[n
     return timer
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def articulation_kernel(free_flat, stride, disc, low, stack, is_cut):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):

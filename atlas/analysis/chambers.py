@@ -116,7 +116,7 @@ def _pop_block(work, counts, c, params, v, u, root_child):  # type: ignore[no-un
 _block_walk = hopcroft_tarjan(_push_cell, _pop_block, inner_nothing)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def chamber_kernel(free_flat, stride, me, opp, work):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     disc = work[ROW_DISC]

@@ -53,7 +53,7 @@ def _fill(stride, start, value, mark, queue):  # type: ignore[no-untyped-def]
     return np.int64(t)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def components_kernel(free_flat, stride, labels, queue):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):

@@ -158,7 +158,7 @@ def source_indices(grid: Grid, sources: Sequence[object], caller: str) -> npt.ND
     return np.array([flat_index(c, stride) for c in cells], dtype=np.int64)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def pad_kernel(free2d, out):  # type: ignore[no-untyped-def]
     h, w = free2d.shape
     stride = w + 2

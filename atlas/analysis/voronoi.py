@@ -135,7 +135,7 @@ def voronoi_kernel(free_flat, stride, a, b, dist_a, dist_b, queue):  # type: ign
     return counts
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def voronoi_partition_kernel(free_flat, stride, sources, dist, owner, queue):  # type: ignore[no-untyped-def]
     n = free_flat.shape[0]
     for i in range(n):

@@ -156,7 +156,7 @@ def _diamond_template(r):  # type: ignore[no-untyped-def]
     return tmpl
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  # type: ignore[no-untyped-def]
     """Each outpost's diamond into the packed grid ``dist``, row by row: each diamond
     row is a slice combined with the same row of a template of ``distance << 8``
@@ -183,7 +183,7 @@ def _stamp_packed(dist, stride, rows, cols, r, cells, empires, covered_rows):  #
                 seg[t] = _merge_masks(seg[t], tm[t] | bit)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-untyped-def]
     """Owners of cells ``lo`` to ``hi - 1`` off the packed grid for at most 4 empires,
     in one branch-free pass whose sums are int32 scalars (so the loop vectorises);
@@ -231,7 +231,7 @@ def _read_owners4(land_flat, dist, far, owner, lo, hi, acc):  # type: ignore[no-
         acc[k] += sums[k]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _box_counts(land_flat, dist, far, owner, stride, r0, r1, c0, c1, counts, sign):  # type: ignore[no-untyped-def]
     """Add ``sign`` times the counts of the cells of a box (rows ``r0..r1``, columns
     ``c0..c1``, padded coordinates) read off the packed grid; with ``sign > 0`` also
@@ -328,7 +328,7 @@ def _merge_masks(old, key):  # type: ignore[no-untyped-def]
     return i32(((old | key) & tie) | (nearer & ~tie))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _sweep_columns(dist, stride, rows, cols):  # type: ignore[no-untyped-def]
     """1-D min-plus sweeps down and up every column at once, a row at a time (each row
     is one vectorised loop over the row above or below it)."""
@@ -345,7 +345,7 @@ def _sweep_columns(dist, stride, rows, cols):  # type: ignore[no-untyped-def]
             row[i] = _merge(row[i], down[i] + step)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _transpose(src, dst, rows, cols):  # type: ignore[no-untyped-def]
     """Interior of the padded ``rows x cols`` grid ``src`` into the padded ``cols x rows``
     grid ``dst``."""
@@ -358,7 +358,7 @@ def _transpose(src, dst, rows, cols):  # type: ignore[no-untyped-def]
                 dst[cc * d + rr] = src[rr * s + cc]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _transform(dist, tmp, stride, rows, cols):  # type: ignore[no-untyped-def]
     """Exact L1 nearest distance and nearest set: 1-D min-plus sweeps down and up the
     columns, then along the rows as columns of the transposed grid in ``tmp``

@@ -78,7 +78,7 @@ class Scoring(NamedTuple):
     field_w: float
 
 
-@numba.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, inline="always")
 def _score(pos, h, cells, emps, starts, strict):
     """Score of the position for empire ``h.me`` (``_INVALID`` if strict and an own
     outpost is cut off); see the module docstring.  Leaves the position's ownership in

@@ -105,7 +105,7 @@ class Ownership(NamedTuple):
     counts: np.ndarray
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def own(pos, cells, emps, owner, key, counts):  # type: ignore[no-untyped-def]
     """Ownership of the outposts ``cells`` (empires ``emps``) into ``owner``, ``key``
     (the packed grid, or scratch) and ``counts``
@@ -126,7 +126,7 @@ def own(pos, cells, emps, owner, key, counts):  # type: ignore[no-untyped-def]
     )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def supply_lines(pos, owner, e, cells, alive):  # type: ignore[no-untyped-def]
     """How many of ``cells``, outposts of empire ``e``, keep their supply line home under
     ``owner``; ``alive`` marks them (:func:`~atlas.games.outpost.analysis.supply.supply_core`, on
@@ -138,7 +138,7 @@ def supply_lines(pos, owner, e, cells, alive):  # type: ignore[no-untyped-def]
     )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def supplied(pos, owner, e, cells, starts, alive):  # type: ignore[no-untyped-def]
     """:func:`supply_lines` of empire ``e``'s outposts ``cells[starts[e]:starts[e + 1]]``."""
     a = starts[e]
@@ -199,7 +199,7 @@ def _move_steps(land_flat, stride, official, cells, starts, steps, ends):  # typ
     return 0, -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _own(pos, cells, emps, owner_old, key_old, copy, owner, key, counts, boxes, nb, area):  # type: ignore[no-untyped-def]
     """Ownership of ``cells`` into ``owner``, ``key`` and ``counts``: from the previous
     ``owner_old``/``key_old`` (copied first if ``copy``, else the same arrays) with only
@@ -235,7 +235,7 @@ def _box(stride, rows, cols, r, a, b, boxes, nb):  # type: ignore[no-untyped-def
     return (boxes[nb, 1] - boxes[nb, 0] + 1) * (boxes[nb, 3] - boxes[nb, 2] + 1)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _recount(pos, o, cells, emps):  # type: ignore[no-untyped-def]
     """Ownership of the outposts ``cells``/``emps`` into ``o.owner``, ``o.key`` and
     ``o.counts``, from the ownership ``o.owner_old``/``o.key_old`` of the outposts
@@ -273,7 +273,7 @@ def _recount(pos, o, cells, emps):  # type: ignore[no-untyped-def]
     )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _settle(pos, o, cells, emps, starts):  # type: ignore[no-untyped-def]
     """Ownership, supply lines, removal of the cut-off outposts, ownership again, into
     ``o.owner``, ``o.key`` and ``o.counts`` (an :class:`Ownership`).
