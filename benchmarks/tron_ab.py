@@ -41,28 +41,15 @@ for _path in (ROOT, ROOT / "benchmarks"):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from tron_outside import map_set, pair_values, parse_settings  # noqa: E402
+from tron_outside import apply_settings, map_set, pair_values, parse_settings  # noqa: E402
 
 __all__ = ["play_pair", "report", "main"]
 
 
 def _bot(name: str, settings: Mapping[str, Any], seed: int) -> Any:
-    import numpy as np
-
     from atlas.bots import make_bot
 
-    bot = make_bot("tron", name, seed)
-    for key, value in settings.items():
-        if not hasattr(bot, key):
-            raise ValueError(f"{name} has no setting {key!r}")
-        now = getattr(bot, key)
-        if isinstance(now, np.ndarray):
-            # an array setting (apex's weights ``ev``) keeps its type and shape
-            value = np.asarray(value, dtype=now.dtype)
-            if value.shape != now.shape:
-                raise ValueError(f"{name}.{key}: expected {now.shape[0]} values")
-        setattr(bot, key, value)
-    return bot
+    return apply_settings(make_bot("tron", name, seed), name, settings)
 
 
 def play_pair(

@@ -84,6 +84,7 @@ __all__ = [
     "GracedBot",
     "parse_outside",
     "parse_settings",
+    "apply_settings",
     "Watched",
     "schedule",
     "run_game",
@@ -273,6 +274,24 @@ def parse_settings(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def apply_settings(bot: Any, name: str, settings: Mapping[str, Any]) -> Any:
+    """Set ``settings`` (:func:`parse_settings`) on the built-in ``bot`` named ``name``;
+    an array setting (apex's weights ``ev``) keeps its type and shape, as its kernels
+    are compiled for that type.  Returns the bot."""
+    import numpy as np
+
+    for key, value in settings.items():
+        if not hasattr(bot, key):
+            raise ValueError(f"{name} has no setting {key!r}")
+        now = getattr(bot, key)
+        if isinstance(now, np.ndarray):
+            value = np.asarray(value, dtype=now.dtype)
+            if value.shape != now.shape:
+                raise ValueError(f"{name}.{key}: expected {now.shape[0]} values")
+        setattr(bot, key, value)
+    return bot
+
+
 def schedule(
     bots: Sequence[str],
     outside: Mapping[str, str],
@@ -330,10 +349,7 @@ def run_game(job: OutsideGame) -> dict[str, Any]:
     bot = make_bot("tron", job.bot, bot_seed(job.seed, job.seat))
     if job.depth > 0 and hasattr(bot, "fixed_depth"):
         bot.fixed_depth = job.depth
-    for key, value in job.settings:
-        if not hasattr(bot, key):
-            raise ValueError(f"--set {key}: {job.bot} has no such setting")
-        setattr(bot, key, value)
+    apply_settings(bot, job.bot, dict(job.settings))
     mine = Watched(bot, job.time_limit if processor else None)
     players: list[Any] = [mine, other] if job.seat == 0 else [other, mine]
     t0 = time.perf_counter()
