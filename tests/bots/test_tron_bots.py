@@ -843,21 +843,21 @@ def test_outside_games_set_array_settings_with_their_type():
     # --set "ev=[...]" reads a JSON list; apex's kernels are compiled for an int64
     # array, so the list must become one (a list made every game crash)
     from atlas.bots import make_bot
+    from atlas.games.tron.bots.apex import ApexBot
 
     bench = benchmark_module("tron_outside")
+
+    def apex(settings: dict[str, object]) -> ApexBot:
+        return bench.apply_settings(make_bot("tron", "apex", 0), "apex", settings)
+
     weights = [55, 150, 1, 1, 1_000_000]
-    bot = bench.apply_settings(make_bot("tron", "apex", 0), "apex", {"ev": weights})
+    bot = apex({"ev": weights})
     assert bot.ev.dtype == np.int64 and bot.ev.tolist() == weights
-    assert (
-        bench.apply_settings(
-            make_bot("tron", "apex", 0), "apex", {"tie_break": False}
-        ).tie_break
-        is False
-    )
+    assert apex({"tie_break": False}).tie_break is False
     with pytest.raises(ValueError, match="expected 5 values"):
-        bench.apply_settings(make_bot("tron", "apex", 0), "apex", {"ev": [1, 2]})
+        apex({"ev": [1, 2]})
     with pytest.raises(ValueError, match="no setting"):
-        bench.apply_settings(make_bot("tron", "apex", 0), "apex", {"no_such": 1})
+        apex({"no_such": 1})
 
 
 def test_map_set_is_the_map_s_folder_in_the_repository():
