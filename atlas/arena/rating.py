@@ -11,12 +11,14 @@ g)``, so a 400-point gap means 10:1 odds.  A fit depends only on the multiset of
 it is deterministic and independent of the order games finished in.
 
 :func:`bootstrap_ratings` gives each rating a 95 % interval by refitting on games drawn
-with replacement, and the likelihood of superiority of one bot over another (the share
-of refits where it is rated higher).  ``docs/ratings.md`` has the formulas.
+with replacement (each game a Poisson number of times, from a hash of the game), and
+the likelihood of superiority of one bot over another (the share of refits where it is
+rated higher).  ``docs/ratings.md`` has the formulas.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -541,6 +543,48 @@ class DuelFit:
 duel_fit = DuelFit()
 
 
+#: Poisson(1)'s distribution function at 0, 1, 2, ... (a count is the number of its
+#: values a uniform draw passes; the tail beyond 19 is below 1e-17).
+_POISSON_CDF = np.cumsum([math.exp(-1.0) / math.factorial(j) for j in range(20)])
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+
+
+def _unit_keys(labels: Sequence[Hashable], seed: int) -> np.ndarray:
+    """A 64-bit key for each unit of a bootstrap: its label's text hashed with the seed
+    (``repr`` of the label, so the same label gives the same key in every process)."""
+    salt = f"{seed}:".encode()
+    return np.array(
+        [
+            int.from_bytes(
+                hashlib.blake2b(salt + repr(label).encode(), digest_size=8).digest(), "little"
+            )
+            for label in labels
+        ],
+        dtype=np.uint64,
+    )
+
+
+def poisson_counts(keys: np.ndarray, refit: int) -> np.ndarray:
+    """How many times each unit is drawn in refit number ``refit`` of a Poisson
+    bootstrap: a Poisson(1) count per unit, a function of the unit's key
+    (:func:`_unit_keys`) and ``refit`` alone (SplitMix64's finaliser makes the uniform
+    draw).  So a unit is drawn the same in every refit whatever other units there are,
+    and a season's standings with ten more games move by what those games say, not by
+    the generator's noise.
+
+    >>> poisson_counts(np.array([1, 2, 3], dtype=np.uint64), 0).tolist()
+    [1, 1, 0]
+    """
+    x = keys + np.uint64((_GOLDEN * (refit + 1)) & _MASK)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x = x ^ (x >> np.uint64(31))
+    uniform = (x >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    counts: np.ndarray = np.searchsorted(_POISSON_CDF, uniform, side="right").astype(np.int64)
+    return counts
+
+
 def bootstrap_ratings(
     names: Sequence[str],
     games: Sequence[Any],
@@ -562,20 +606,31 @@ def bootstrap_ratings(
         ``fit(names, games) -> {name: rating}``; one with a ``prepare(names, games)``
         method (:class:`DuelFit`) refits from each game's count instead.
     samples, seed
-        Refits on games drawn with replacement, from a seeded generator (the same
-        games give the same intervals).
+        Refits on games drawn with replacement (a Poisson bootstrap, see Notes); the
+        same games and ``seed`` give the same intervals.
     clusters : sequence of hashable, optional
         A label per game: games with one label are drawn together, as one unit (games
         played in swapped seats, whose results are correlated); by default every game
-        is a unit of its own.
+        is a unit of its own, labelled by its position.
 
     Notes
     -----
-    Each refit draws as many units as there are, with replacement, and fits their
-    games.  Drawing the seat-swapped games of a pair together keeps what the pair
-    shares: when each pair is one win of each seat (a seat that decides the game, not
-    the bots), every pair is one win each and the refits barely move, where drawing the
-    games apart mixes wins and losses at random and widens the interval for nothing; on
+    Each refit draws every unit a Poisson(1) number of times (mean 1, so as many units
+    as there are on average, with replacement) and fits their games: Hanley and
+    MacGibbon's Poisson bootstrap, which agrees with drawing exactly as many units as
+    there are but for a spread of ±√n in the total, negligible past a few dozen units.
+    A unit's count in a refit follows from its label, ``seed`` and the refit's number
+    alone (:func:`poisson_counts`), not from a generator's stream: with ``clusters``
+    the refits do not depend on the order of the games, and games added to a season
+    (or, by position, at the end of ``games``) leave the other units' counts as they
+    were, so the intervals of the bots they do not concern stay where they were (a
+    season's site rewrites the pages whose figures moved, not every player's).  Labels
+    are told apart by their ``repr``.
+
+    Drawing the seat-swapped games of a pair together keeps what the pair shares: when
+    each pair is one win of each seat (a seat that decides the game, not the bots),
+    every pair is one win each and the refits barely move, where drawing the games
+    apart mixes wins and losses at random and widens the interval for nothing; on
     games that share nothing, the two ways agree (``docs/ratings.md``).
     """
     names = tuple(names)
@@ -604,7 +659,6 @@ def bootstrap_ratings(
             groups,
             singles,
         )
-    rng = np.random.default_rng(seed)
     draws = np.empty((samples, len(names)))
     prepare = getattr(fit, "prepare", None)
     refit_counts = prepare(names, games) if prepare is not None else None
@@ -612,13 +666,13 @@ def bootstrap_ratings(
         # each unit's games, in order (one stable sort, not a pass over the games a unit)
         by_unit = np.argsort(owner, kind="stable")
         members = np.split(by_unit, np.cumsum(np.bincount(owner, minlength=len(unit_of)))[:-1])
+    keys = _unit_keys(list(unit_of), seed)
     for s in range(samples):
-        pick = rng.integers(0, len(unit_of), size=len(unit_of))
+        drawn = poisson_counts(keys, s)
         if refit_counts is not None:
-            counts = np.bincount(pick, minlength=len(unit_of))[owner]
-            draws[s] = refit_counts(counts)
+            draws[s] = refit_counts(drawn[owner])
             continue
-        chosen = [g for u in pick for g in members[u]]
+        chosen = [g for u in np.flatnonzero(drawn) for g in members[u] for _ in range(drawn[u])]
         refit = fit(names, [games[g] for g in chosen])
         draws[s] = [refit[n] for n in names]
     low = np.percentile(draws, 2.5, axis=0)

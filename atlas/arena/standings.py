@@ -138,7 +138,7 @@ class Interval:
         if self.units == "games":
             n = self.singles
             return (
-                f"95 % bootstrap interval: the {n} game{'s' if n != 1 else ''} drawn "
+                f"95 % Poisson bootstrap interval: the {n} game{'s' if n != 1 else ''} drawn "
                 f"with replacement one by one, {self.samples} refits"
             )
         what, how = (
@@ -152,7 +152,7 @@ class Interval:
             else ""
         )
         return (
-            f"95 % bootstrap interval over {what}: the games played {how} (same map, "
+            f"95 % Poisson bootstrap interval over {what}: the games played {how} (same map, "
             f"seed and players) are drawn together, {self.pairs} "
             f"{'pairs' if self.seats == 2 else 'groups'}{rest}, {self.samples} refits"
         )
@@ -497,7 +497,8 @@ def standings(
         if made is None:
             made = pairings[id(pairing)] = (pairing, tuple([ident(p) for p in pairing]))
         ids.append(made[1])
-    order = sorted(range(len(good)), key=lambda k: _order_key(good[k], ids[k]))
+    order_keys = [_order_key(r, i) for r, i in zip(good, ids)]
+    order = sorted(range(len(good)), key=order_keys.__getitem__)
     played = [good[k] for k in order]
     played_ids = [ids[k] for k in order]
     errors = len(records) - len(played)
@@ -595,10 +596,16 @@ def standings(
         ]
         for name, n in number.items()
     }
-    clusters = None
-    if paired:  # each parameters object's text made once (heads of a season share them)
+    # the bootstrap's units by what they are, not by their place in the season (its
+    # counts follow from the labels: games added leave the others' as they were)
+    clusters: list[Any] = []
+    if not paired:  # each game its own unit: copies of one game told apart by number
+        copies: dict[Any, int] = {}
+        for k in order:
+            copies[order_keys[k]] = copies.get(order_keys[k], -1) + 1
+            clusters.append((order_keys[k], copies[order_keys[k]]))
+    else:  # each parameters object's text made once (heads of a season share them)
         texts: dict[int, str] = {}
-        clusters = []
         for r, i in zip(played, played_ids):
             text = texts.get(id(r.params))
             if text is None:

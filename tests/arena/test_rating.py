@@ -90,6 +90,7 @@ def test_pairwise_comparisons_rank_by_score_and_skip_same_bot():
 
 # --------------------------------------------------------------------------- Plackett-Luce
 
+from atlas.arena import rating as rating_mod  # noqa: E402
 from atlas.arena.rating import bootstrap_ratings, plackett_luce, ranking_of  # noqa: E402
 
 
@@ -236,3 +237,60 @@ def test_refits_that_stop_one_newton_step_early_agree_with_refits_run_to_the_end
     one = [[("a", "b", 1.0)], [("b", "a", 0.0)]]  # every refit draws the same games
     alone = bootstrap_ratings(["a", "b"], one, rating.duel_fit, samples=5, clusters=[0, 0])
     assert alone.low["a"] <= alone.ratings["a"] <= alone.high["a"]
+
+
+def test_poisson_counts_are_poisson_one_and_a_function_of_the_key_alone():
+    from atlas.arena.rating import _unit_keys, poisson_counts
+
+    keys = _unit_keys(range(20_000), seed=0)
+    counts = np.stack([poisson_counts(keys, s) for s in range(10)])
+    # Poisson(1): mean 1, variance 1, P(0) = P(1) = 1/e, P(2) = 1/(2e)
+    assert counts.mean() == pytest.approx(1.0, abs=0.02)
+    assert counts.var() == pytest.approx(1.0, abs=0.03)
+    for j, p in enumerate([math.exp(-1), math.exp(-1), math.exp(-1) / 2]):
+        assert np.mean(counts == j) == pytest.approx(p, abs=0.01)
+    # refits differ, and a key's count does not depend on the other keys
+    assert not np.array_equal(counts[0], counts[1])
+    assert np.array_equal(poisson_counts(keys[5000:], 3), counts[3][5000:])
+    # the seed and the label's text make the key, in any process
+    assert _unit_keys(["a", ("b", 1)], 0).tolist() == _unit_keys(["a", ("b", 1)], 0).tolist()
+    assert _unit_keys(["a"], 0)[0] != _unit_keys(["a"], 1)[0]
+
+
+def test_games_added_between_other_players_leave_the_other_refits_as_they_were():
+    # a Poisson bootstrap keyed by the units' labels: games of two newcomers added to a
+    # season move no other unit's counts, so each refit of the others only shifts all
+    # together (the ratings are centred on the mean); a generator's stream would
+    # redraw every game and move every interval by the bootstrap's noise
+    names, games = _season(30, 300)
+    labels = [("season", g) for g in range(len(games))]
+    before = bootstrap_ratings(names, games, rating_mod.duel_fit, samples=50, clusters=labels)
+    extra = [[("new1", "new2", 1.0)], [("new2", "new1", 0.5)], [("new1", "new2", 0.0)]]
+    after = bootstrap_ratings(
+        [*names, "new1", "new2"],
+        games + extra,
+        rating_mod.duel_fit,
+        samples=50,
+        clusters=labels + [("extra", g) for g in range(3)],
+    )
+    old = len(names)
+    moved = after.draws[:, :old] - before.draws  # each refit shifted all together
+    assert np.allclose(moved, moved[:, :1], atol=1e-6)
+    assert np.ptp(moved[:, 0]) > 1.0  # by the newcomers' share of the centring
+    for n in names:
+        assert after.ratings[n] - after.ratings[names[0]] == pytest.approx(
+            before.ratings[n] - before.ratings[names[0]]
+        )
+    assert after.rank_low["p3"] >= before.rank_low["p3"]  # newcomers can only push down
+    # and the order the games come in does not matter, with labels
+    order = np.random.default_rng(1).permutation(len(games))
+    shuffled = bootstrap_ratings(
+        names,
+        [games[k] for k in order],
+        rating_mod.duel_fit,
+        samples=50,
+        clusters=[labels[k] for k in order],
+    )
+    assert shuffled.low == pytest.approx(before.low) and shuffled.high == pytest.approx(
+        before.high
+    )

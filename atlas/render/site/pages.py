@@ -164,9 +164,24 @@ H2H_MAX = 30
 
 def opponents_met(t: Mapping[str, Any], name: str) -> list[str]:
     """The players of the standings table ``t`` (a page's, :func:`_page_table`) that
-    ``name`` met, in the table's order."""
+    ``name`` met, in the order of their names (``bot2`` before ``bot10``): not the
+    table's, which ten more games of a season reshuffle among players of near ratings,
+    so that every player's page would be written again for them.
+
+    >>> t = {"names": ["b10", "a", "b2"], "h2h": {"a": {"b10": [1, 0, 0], "b2": [0, 1, 0]}}}
+    >>> opponents_met(t, "a")
+    ['b2', 'b10']
+    """
     row = t["h2h"].get(name, {})
-    return [b for b in t["names"] if b != name and sum(row.get(b, (0, 0, 0))) > 0]
+    met = [b for b in t["names"] if b != name and sum(row.get(b, (0, 0, 0))) > 0]
+    return sorted(met, key=name_order)
+
+
+def name_order(name: str) -> tuple[Any, ...]:
+    """A name's place in a list of names: case aside, its runs of digits as numbers
+    (``bot2`` before ``bot10``), then the name itself (one order for every name)."""
+    parts = re.split(r"(\d+)", name.casefold())  # the runs of digits at odd places
+    return (tuple((0, int(p), "") if k % 2 else (1, 0, p) for k, p in enumerate(parts)), name)
 
 
 def game_links(root: str, games: Sequence[Any], result_text: Any = None) -> Any:
