@@ -543,11 +543,20 @@ class DuelFit:
 duel_fit = DuelFit()
 
 
-#: Poisson(1)'s distribution function at 0, 1, 2, ... (a count is the number of its
-#: values a uniform draw passes; the tail beyond 19 is below 1e-17).
-_POISSON_CDF = np.cumsum([math.exp(-1.0) / math.factorial(j) for j in range(20)])
+#: Poisson(1)'s distribution function at 0, 1, 2, ... in units of 2**-53, rounded up: a
+#: count is the number of these a uniform 53-bit draw reaches (the tail beyond 19 is
+#: below 1e-17).
+_POISSON_STEPS = np.array(
+    [
+        math.ceil(c * 2.0**53)
+        for c in np.cumsum([math.exp(-1.0) / math.factorial(j) for j in range(20)])
+    ],
+    dtype=np.uint64,
+)
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
+#: SplitMix64's finaliser: its multipliers and shifts.
+_MIX = tuple(np.uint64(v) for v in (0xBF58476D1CE4E5B9, 0x94D049BB133111EB, 30, 27, 31, 11))
 
 
 def _unit_keys(labels: Sequence[Hashable], seed: int) -> np.ndarray:
@@ -565,23 +574,31 @@ def _unit_keys(labels: Sequence[Hashable], seed: int) -> np.ndarray:
     )
 
 
-def poisson_counts(keys: np.ndarray, refit: int) -> np.ndarray:
+def poisson_counts(
+    keys: np.ndarray, refit: int, work: tuple[np.ndarray, np.ndarray] | None = None
+) -> np.ndarray:
     """How many times each unit is drawn in refit number ``refit`` of a Poisson
     bootstrap: a Poisson(1) count per unit, a function of the unit's key
     (:func:`_unit_keys`) and ``refit`` alone (SplitMix64's finaliser makes the uniform
     draw).  So a unit is drawn the same in every refit whatever other units there are,
     and a season's standings with ten more games move by what those games say, not by
-    the generator's noise.
+    the generator's noise.  ``work``: two uint64 arrays the size of ``keys`` to reuse
+    (a bootstrap's refits draw 200 times).
 
     >>> poisson_counts(np.array([1, 2, 3], dtype=np.uint64), 0).tolist()
     [1, 1, 0]
     """
-    x = keys + np.uint64((_GOLDEN * (refit + 1)) & _MASK)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    x = x ^ (x >> np.uint64(31))
-    uniform = (x >> np.uint64(11)).astype(np.float64) * 2.0**-53
-    counts: np.ndarray = np.searchsorted(_POISSON_CDF, uniform, side="right").astype(np.int64)
+    x, tmp = work if work is not None else (np.empty_like(keys), np.empty_like(keys))
+    m1, m2, s30, s27, s31, s11 = _MIX
+    np.add(keys, np.uint64((_GOLDEN * (refit + 1)) & _MASK), out=x)
+    for shift, times in ((s30, m1), (s27, m2)):
+        np.right_shift(x, shift, out=tmp)
+        x ^= tmp
+        x *= times
+    np.right_shift(x, s31, out=tmp)
+    x ^= tmp
+    x >>= s11  # 53 uniform bits
+    counts: np.ndarray = np.searchsorted(_POISSON_STEPS, x, side="right")
     return counts
 
 
@@ -667,8 +684,9 @@ def bootstrap_ratings(
         by_unit = np.argsort(owner, kind="stable")
         members = np.split(by_unit, np.cumsum(np.bincount(owner, minlength=len(unit_of)))[:-1])
     keys = _unit_keys(list(unit_of), seed)
+    work = (np.empty_like(keys), np.empty_like(keys))
     for s in range(samples):
-        drawn = poisson_counts(keys, s)
+        drawn = poisson_counts(keys, s, work)
         if refit_counts is not None:
             draws[s] = refit_counts(drawn[owner])
             continue

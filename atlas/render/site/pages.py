@@ -173,8 +173,8 @@ def opponents_met(t: Mapping[str, Any], name: str) -> list[str]:
     ['b2', 'b10']
     """
     row = t["h2h"].get(name, {})
-    met = [b for b in t["names"] if b != name and sum(row.get(b, (0, 0, 0))) > 0]
-    return sorted(met, key=name_order)
+    names = t.get("by_name") or sorted(t["names"], key=name_order)  # once, in the table
+    return [b for b in names if b != name and sum(row.get(b, (0, 0, 0))) > 0]
 
 
 def name_order(name: str) -> tuple[Any, ...]:
@@ -337,6 +337,7 @@ def _page_table(
         "rows": rows,
         "h2h": h2h,
         "names": names,
+        "by_name": sorted(names, key=name_order),
         "pairwise": get_info(game).num_players > 2,
         "interval": table.interval.text,
         "score_method": table.interval.score_text,
