@@ -628,7 +628,9 @@ def bootstrap_ratings(
     clusters : sequence of hashable, optional
         A label per game: games with one label are drawn together, as one unit (games
         played in swapped seats, whose results are correlated); by default every game
-        is a unit of its own, labelled by its position.
+        is a unit of its own, labelled by its position.  A label's ``repr`` makes its
+        draws: use labels whose ``repr`` is the same in every process (strings,
+        numbers, tuples of them), not objects shown by their address.
 
     Notes
     -----
@@ -641,8 +643,7 @@ def bootstrap_ratings(
     the refits do not depend on the order of the games, and games added to a season
     (or, by position, at the end of ``games``) leave the other units' counts as they
     were, so the intervals of the bots they do not concern stay where they were (a
-    season's site rewrites the pages whose figures moved, not every player's).  Labels
-    are told apart by their ``repr``.
+    season's site rewrites the pages whose figures moved, not every player's).
 
     Drawing the seat-swapped games of a pair together keeps what the pair shares: when
     each pair is one win of each seat (a seat that decides the game, not the bots),
