@@ -105,6 +105,25 @@ def test_a_small_table_keeps_its_matrix():
     assert pages.opponents_met(t, "a") == []
 
 
+def test_opponents_are_listed_by_name_whatever_the_names_hold():
+    names = ["bot10", "Bot2", "bot2", "a", "bot" + "9" * 5000, "bot" + "1" * 5001, "", "b٣"]
+    t = {"names": ["me", *names], "h2h": {"me": {n: [0, 1, 0] for n in names}}}
+    # digits by their value (bot2 before bot10, 5,000 nines before 5,001 ones), case
+    # aside, ties by the name itself; the standings' order plays no part
+    assert pages.opponents_met(t, "me") == [
+        "",
+        "a",
+        "b٣",
+        "Bot2",
+        "bot2",
+        "bot10",
+        "bot" + "9" * 5000,
+        "bot" + "1" * 5001,
+    ]
+    t["names"] = ["me", *reversed(names)]
+    assert pages.opponents_met(t, "me")[-1] == "bot" + "1" * 5001
+
+
 def _rebuild(season_root, site):
     return build_site(
         season_root / "maps",

@@ -181,7 +181,12 @@ def name_order(name: str) -> tuple[Any, ...]:
     """A name's place in a list of names: case aside, its runs of digits as numbers
     (``bot2`` before ``bot10``), then the name itself (one order for every name)."""
     parts = re.split(r"(\d+)", name.casefold())  # the runs of digits at odd places
-    return (tuple((0, int(p), "") if k % 2 else (1, 0, p) for k, p in enumerate(parts)), name)
+    # a run compared as a number without making one (a name may hold 10,000 digits)
+    runs = [
+        (0, len(p.lstrip("0")), p.lstrip("0")) if k % 2 else (1, 0, p)
+        for k, p in enumerate(parts)
+    ]
+    return (tuple(runs), name)
 
 
 def game_links(root: str, games: Sequence[Any], result_text: Any = None) -> Any:
