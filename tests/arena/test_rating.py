@@ -252,8 +252,21 @@ def test_poisson_counts_are_poisson_one_and_a_function_of_the_key_alone():
     # refits differ, and a key's count does not depend on the other keys
     assert not np.array_equal(counts[0], counts[1])
     assert np.array_equal(poisson_counts(keys[5000:], 3), counts[3][5000:])
-    # the seed and the label's text make the key, in any process
-    assert _unit_keys(["a", ("b", 1)], 0).tolist() == _unit_keys(["a", ("b", 1)], 0).tolist()
+    # the seed and the label's text make the key, the same in a process whose string
+    # hashes are salted otherwise (Python's own hash() would differ there)
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from atlas.arena.rating import _unit_keys; "
+        "print(_unit_keys(['a', ('b', 1)], 0).tolist())"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    there = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True
+    )
+    assert there.stdout.strip() == str(_unit_keys(["a", ("b", 1)], 0).tolist())
     assert _unit_keys(["a"], 0)[0] != _unit_keys(["a"], 1)[0]
 
 
