@@ -680,19 +680,15 @@ def bootstrap_ratings(
     draws = np.empty((samples, len(names)))
     prepare = getattr(fit, "prepare", None)
     refit_counts = prepare(names, games) if prepare is not None else None
-    if refit_counts is None:
-        # each unit's games, in order (one stable sort, not a pass over the games a unit)
-        by_unit = np.argsort(owner, kind="stable")
-        members = np.split(by_unit, np.cumsum(np.bincount(owner, minlength=len(unit_of)))[:-1])
     keys = _unit_keys(list(unit_of), seed)
     work = (np.empty_like(keys), np.empty_like(keys))
+    every = np.arange(len(games))
     for s in range(samples):
-        drawn = poisson_counts(keys, s, work)
+        counts = poisson_counts(keys, s, work)[owner]  # each game its unit's count
         if refit_counts is not None:
-            draws[s] = refit_counts(drawn[owner])
+            draws[s] = refit_counts(counts)
             continue
-        chosen = [g for u in np.flatnonzero(drawn) for g in members[u] for _ in range(drawn[u])]
-        refit = fit(names, [games[g] for g in chosen])
+        refit = fit(names, [games[g] for g in np.repeat(every, counts).tolist()])
         draws[s] = [refit[n] for n in names]
     low = np.percentile(draws, 2.5, axis=0)
     high = np.percentile(draws, 97.5, axis=0)
