@@ -55,10 +55,10 @@ def _warm_on(
     map_name: str,
     names: Sequence[str],
     params: dict[str, Any],
-    seconds: float,
+    seconds: float | None,
 ) -> None:
     """Each bot of ``names`` made and asked for one move of ``seconds`` on ``map_text``
-    (:func:`warm_bots`)."""
+    (:func:`warm_bots`; made and started only, with ``seconds`` None)."""
     from ..bots.registry import make_bot
     from ..maps import parse_map
     from ..sim.registry import get_game
@@ -77,7 +77,8 @@ def _warm_on(
             bot.start(gm, dict(params), seat)
             # a short deadline: compiling happens when a kernel is first called,
             # whatever the clock says, and the search then stops at once
-            bot.move(state.copy(), seat, time.perf_counter() + seconds)
+            if seconds is not None:
+                bot.move(state.copy(), seat, time.perf_counter() + seconds)
             bot.close()
         except Exception:
             continue
@@ -94,54 +95,109 @@ def _cache_is_empty() -> bool:
         return False
 
 
+def _warms_apart(game: str, name: str) -> bool:
+    """Whether built-in bot ``name`` of ``game`` warms the first part of its warm-up
+    apart (:attr:`atlas.bots.base.BotBase.warm_apart`)."""
+    import importlib
+
+    from ..bots.registry import bot_table
+
+    module, _, attr = bot_table(game).get(name, "").partition(":")
+    try:
+        factory = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError, ValueError):  # make_bot reports it
+        return False
+    return bool(getattr(factory, "warm_apart", False))
+
+
 def warm_up_cold(
     game: str, map_text: str, map_name: str, names: Sequence[str], params: dict[str, Any]
 ) -> bool:
     """Compile the kernels of the built-in bots ``names`` (one per seat; programs and
     unknown names are left alone) before their game, on two cores, when numba's cache
-    is empty and there are two different bots to compile: a worker process warms the
-    others (:func:`warm_bots`) while this process warms the first, going through its
-    warm-up from the last part back (:func:`atlas.bots.warming.warming`): the kernels
-    the bots share with the first part (tron's endgame) are then the worker's to
-    compile, and this process loads them from numba's cache.  Does nothing
-    otherwise (a warm cache loads in a fraction of a second; one bot compiles as it
+    is empty: a worker process warms the others (:func:`warm_bots`) while this process
+    warms the first, going through its warm-up from the last part back
+    (:mod:`atlas.bots.warming`): the kernels the bots share with the first part
+    (tron's endgame) are then the worker's to compile, and this process loads them
+    from numba's cache.  A first bot whose first part compiles kernels of its own
+    (:attr:`~atlas.bots.base.BotBase.warm_apart`: tron's endgame) warms that part
+    last, in whichever of the two processes is free first (the worker after the
+    others), even when it is the only bot; this process loads it, if the worker
+    compiled it, once the worker is done, before the game's clock starts.  Does nothing when there
+    is nothing to share (one bot that warms as a whole), on one core, or with a warm
+    cache (a warm cache loads in a fraction of a second; one bot compiles as it
     plays).  Returns whether it warmed.  Never raises for a bot: the game reports it."""
     from ..bots.registry import bot_table
     from ..bots.warming import warming
 
     table = bot_table(game)
     builtin = list(dict.fromkeys(n for n in names if n in table))
-    if len(builtin) < 2 or (os.cpu_count() or 1) < 2 or not _cache_is_empty():
+    if not builtin or (os.cpu_count() or 1) < 2:
+        return False
+    first, others = builtin[0], builtin[1:]
+    apart = _warms_apart(game, first)
+    if not (others or apart) or not _cache_is_empty():
         return False
     from .pool import pool_context
 
-    first, others = builtin[0], builtin[1:]
-    child = pool_context().Process(
+    ctx = pool_context()
+    # the first part of the first bot goes to whichever process is free first
+    claim = ctx.Value("b", 0) if apart else None
+    child = ctx.Process(
         target=_warm_child,
-        args=(game, map_text, map_name, others, dict(params)),
+        args=(game, map_text, map_name, others, dict(params), first, claim),
         name="atlas-warm",
         daemon=True,
     )
     child.start()
     try:
-        with warming("reversed"):
+        with warming("later"):
             warm_bots(game, map_text, map_name, [first], dict(params))
+        if _claimed(claim):
+            with warming("first"):
+                _warm_on(game, map_text, map_name, [first], dict(params), None)
         child.join()
     finally:
         if child.is_alive():  # an interrupt: the worker goes with it
             child.terminate()
             child.join(1.0)
+    if apart:  # the part the worker compiled, loaded (a move with no time to think)
+        _warm_on(game, map_text, map_name, [first], dict(params), 0.0)
     return True
 
 
+def _claimed(claim: Any) -> bool:
+    """Whether this process takes the part ``claim`` (a shared byte, or None: no part
+    to take) stands for: the first to ask takes it."""
+    if claim is None:
+        return False
+    with claim.get_lock():
+        if claim.value:
+            return False
+        claim.value = 1
+        return True
+
+
 def _warm_child(
-    game: str, map_text: str, map_name: str, names: Sequence[str], params: dict[str, Any]
+    game: str,
+    map_text: str,
+    map_name: str,
+    names: Sequence[str],
+    params: dict[str, Any],
+    first: str = "",
+    claim: Any = None,
 ) -> None:
-    """The worker's side of :func:`warm_up_cold`."""
+    """The worker's side of :func:`warm_up_cold`: the bots ``names``, then the first
+    part of bot ``first``'s warm-up alone (made, not asked for a move) unless the other
+    process took it (``claim``)."""
     import signal
 
+    from ..bots.warming import warming
     from .pool import die_with_parent
 
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when it stops
     warm_bots(game, map_text, map_name, names, params)
+    if _claimed(claim):
+        with warming("first"):
+            _warm_on(game, map_text, map_name, [first], params, None)

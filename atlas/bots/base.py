@@ -85,6 +85,10 @@ class BotBase(abc.ABC):
         About how many seconds of one core numba takes to compile the bot's kernels
         from an empty cache (what a command's first use says it waits for:
         :func:`atlas.bots.registry.compile_seconds`); 0 for a bot without kernels.
+    warm_apart : bool
+        Whether the first part of the bot's warm-up compiles kernels of its own, which
+        another process may compile while this one compiles the rest
+        (:mod:`atlas.bots.warming`: a newcomer's first game on two cores).
     """
 
     name: str
@@ -97,6 +101,7 @@ class BotBase(abc.ABC):
     fixed_depth: int = 0
     effort: int = 0
     compile_seconds: float = 0.0
+    warm_apart: bool = False
     win_score: float = 0.0
 
     def start(  # noqa: B027 - a hook: doing nothing is the documented default

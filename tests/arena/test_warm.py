@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from atlas.arena import warm
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,18 +19,26 @@ TINY = "7 4\n#######\n#1    #\n#    2#\n#######\n"
 SCRIPT = """
 import sys
 from atlas.arena.warm import warm_up_cold
-first = warm_up_cold("tron", sys.argv[1], "tiny", ["random", "wallhugger"], {})
-again = warm_up_cold("tron", sys.argv[1], "tiny", ["random", "wallhugger"], {})
+bots = sys.argv[2:]
+first = warm_up_cold("tron", sys.argv[1], "tiny", bots, {})
+again = warm_up_cold("tron", sys.argv[1], "tiny", bots, {})
 print(first, again)
 """
 
 
-def test_a_cold_cache_is_warmed_by_a_worker_for_the_other_seats(tmp_path):
+@pytest.mark.parametrize(
+    "bots",
+    [
+        ["random", "wallhugger"],  # the worker warms wallhugger, this process random
+        ["wallhugger", "wallhugger"],  # one bot: its endgame part goes to either
+    ],
+)
+def test_a_cold_cache_is_warmed_on_two_cores(tmp_path, bots):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["ATLAS_CACHE_DIR"] = str(tmp_path / "cache")
     env["PYTHONPATH"] = str(ROOT)
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, TINY],
+        [sys.executable, "-c", SCRIPT, TINY, *bots],
         env=env,
         cwd=tmp_path,
         capture_output=True,
@@ -36,11 +46,12 @@ def test_a_cold_cache_is_warmed_by_a_worker_for_the_other_seats(tmp_path):
         timeout=600,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    # the first call warmed (this process the random bot, which compiles nothing; the
-    # worker wallhugger); the second found the cache filled, and started nothing
+    # the first call warmed (with two bots, this process the random bot, which
+    # compiles nothing, and the worker wallhugger; with one, its parts shared); the
+    # second found the cache filled, and started nothing
     assert done.stdout.split() == ["True", "False"]
     names = {p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.nbi")}
-    assert "fill.filler_move" in names  # wallhugger's kernel, compiled by the worker
+    assert "fill.filler_move" in names  # wallhugger's kernel, in numba's cache
 
 
 def test_nothing_is_started_for_one_bot_or_a_warm_cache(monkeypatch):
@@ -55,10 +66,13 @@ def test_nothing_is_started_for_one_bot_or_a_warm_cache(monkeypatch):
     monkeypatch.setattr(
         "atlas.arena.pool.pool_context", lambda: type("C", (), {"Process": Refused})
     )
-    # one built-in bot (a program and an unknown name are not warmed), or one bot twice
-    assert not warm.warm_up_cold("tron", TINY, "tiny", ["wallhugger", "cmd:./bot"], {})
-    assert not warm.warm_up_cold("tron", TINY, "tiny", ["wallhugger", "wallhugger"], {})
-    assert not warm.warm_up_cold("tron", TINY, "tiny", ["wallhugger", "nosuchbot"], {})
+    # one built-in bot that warms as a whole (a program and an unknown name are not
+    # warmed), or one such bot twice
+    c5 = "7 6\n"
+    assert not warm.warm_up_cold("connect5", c5, "tiny", ["window4", "cmd:./bot"], {})
+    assert not warm.warm_up_cold("connect5", c5, "tiny", ["window4", "window4"], {})
+    assert not warm.warm_up_cold("connect5", c5, "tiny", ["window4", "nosuchbot"], {})
+    assert not warm.warm_up_cold("tron", TINY, "tiny", ["cmd:./bot", "nosuchbot"], {})
     monkeypatch.setattr(warm, "_cache_is_empty", lambda: False)
     assert not warm.warm_up_cold("tron", TINY, "tiny", ["wallhugger", "voronoi"], {})
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
@@ -110,19 +124,129 @@ def test_the_first_seat_warms_its_parts_last_first_while_the_worker_warms_the_ot
         def is_alive(self):
             return False
 
-    monkeypatch.setattr(warm, "_cache_is_empty", lambda: True)
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(
-        "atlas.arena.pool.pool_context", lambda: type("C", (), {"Process": Worker})
-    )
+    _fake_pool(monkeypatch, Worker)
     assert warm.warm_up_cold("tron", TINY, "tiny", ["apex", "voronoi"], {})
-    assert seen[:3] == [("apex", "search"), ("apex", "far"), ("apex", "endgame")]
+    # the later parts, a move on the map, then the endgame (the stand-in never asks)
+    assert seen[:4] == [
+        ("apex", "search"),
+        ("apex", "far"),
+        ("apex", "game"),
+        ("apex", "endgame"),
+    ]
     [(target, args)] = children
-    assert target is warm._warm_child and args[3] == ["voronoi"]
+    assert target is warm._warm_child and args[3] == ["voronoi"] and args[5] == "apex"
     # the worker's bots, made outside the block, go through their parts in their order
     seen.clear()
     warm.warm_bots("tron", TINY, "tiny", ["voronoi"], {})
     assert seen[:3] == [("voronoi", "endgame"), ("voronoi", "far"), ("voronoi", "search")]
+
+
+def _fake_pool(monkeypatch, worker: type) -> None:
+    """A cold cache on two cores, with ``worker`` standing in for the worker process."""
+    import multiprocessing
+
+    monkeypatch.setattr(warm, "_cache_is_empty", lambda: True)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    context = type("C", (), {"Process": worker, "Value": staticmethod(multiprocessing.Value)})
+    monkeypatch.setattr("atlas.arena.pool.pool_context", lambda: context)
+
+
+def _worker_doing(work):
+    """A stand-in for the worker process that runs ``work(args)`` when joined."""
+
+    class Worker:
+        def __init__(self, target, args, name, daemon):
+            self.args = args
+
+        def start(self):
+            pass
+
+        def join(self, timeout=None):
+            work(self.args)
+
+        def is_alive(self):
+            return False
+
+    return Worker
+
+
+def test_one_bot_leaves_its_endgame_to_the_worker_when_the_worker_is_free_first(
+    monkeypatch,
+):
+    """A tron bot alone (both seats) still warms on two cores: its endgame's kernels,
+    the first part of its warm-up and its own, go to whichever process is free first.
+    When the worker takes them, this process warms the later parts, then, the worker
+    done, goes through every part (loading the endgame from numba's cache) before the
+    game; the bot then counts itself warmed."""
+    from atlas.games.tron.bots import common
+
+    seen = _record_warm_boards(monkeypatch)
+    worker_parts: list[list[tuple[str, str]]] = []
+
+    def in_the_worker(args):  # the worker asked first: it takes the endgame
+        game, text, name, others, params, first, claim = args
+        assert (others, first) == ([], "apex") and claim.value == 0
+        mark = len(seen)
+        warm._warm_child(game, text, name, others, params, first, claim)
+        worker_parts.append(seen[mark:])
+        assert claim.value == 1
+
+    class Early(_worker_doing(lambda args: None)):  # claims as it starts
+        def start(self):
+            in_the_worker(self.args)
+
+    _fake_pool(monkeypatch, Early)
+    assert warm.warm_up_cold("tron", TINY, "tiny", ["apex", "apex"], {})
+    # the worker's part: the endgame alone, the bot made and started, asked no move;
+    # then this process: the later parts and a move on the map, and, the worker done,
+    # every part (the endgame loaded) and a move with no time to think
+    assert worker_parts == [[("apex", "endgame")]]
+    assert seen == [
+        ("apex", "endgame"),
+        ("apex", "search"),
+        ("apex", "far"),
+        ("apex", "game"),
+        ("apex", "endgame"),
+        ("apex", "far"),
+        ("apex", "search"),
+        ("apex", "game"),
+    ]
+    assert common._WARM.get("ApexBot")
+
+
+def test_this_process_takes_the_endgame_when_it_is_free_first(monkeypatch):
+    """The worker still busy with the other seats' bots when this process is done with
+    its later parts: this process warms the first bot's endgame itself, and the
+    worker, asking after it, does not."""
+    seen = _record_warm_boards(monkeypatch)
+    asked: list[bool] = []
+
+    def late(args):  # the worker asks once this process has taken it
+        asked.append(warm._claimed(args[6]))
+
+    _fake_pool(monkeypatch, _worker_doing(late))
+    assert warm.warm_up_cold("tron", TINY, "tiny", ["apex", "voronoi"], {})
+    assert asked == [False]
+    assert seen[:4] == [
+        ("apex", "search"),
+        ("apex", "far"),
+        ("apex", "game"),
+        ("apex", "endgame"),
+    ]
+
+
+def test_a_bot_that_warms_as_a_whole_goes_through_every_part_in_each_order():
+    """An isolation bot's moves load its search too: nothing of it is apart, so the
+    worker's ``first`` share of it is nothing and this process's ``later`` share is
+    every part, last first (the order ``reversed``)."""
+    from atlas.bots.warming import warm_phases, warming
+
+    parts = ("moves", "search")
+    with warming("first"):
+        assert warm_phases(parts) == [] and warm_phases(parts, apart=True) == ["moves"]
+    with warming("later"):
+        assert warm_phases(parts) == ["search", "moves"]
+        assert warm_phases(parts, apart=True) == ["search"]
 
 
 def test_a_warming_block_orders_its_own_thread_alone():

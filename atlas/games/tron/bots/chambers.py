@@ -24,11 +24,13 @@ from __future__ import annotations
 import numpy as np
 
 from ....bots.search import PV_PLIES, clock, clock_now
+from ....bots.warming import warm_phases
 from ....jit import numba
 from .common import (
     INF,
     R_TRAIL,
     SEAT_FAIR,
+    WARM_PARTS,
     TronBot,
     Workspace,
     _Board,
@@ -194,8 +196,8 @@ class ChambersBot(TronBot):
         move's time several times over.
         """
         super().warm_up()
-        if _ROLLOUT_WARM:
-            return
+        if _ROLLOUT_WARM or "far" not in warm_phases(WARM_PARTS, apart=True):
+            return  # loaded, or the far-apart play is another process's to warm
         blocked = np.zeros((3, 12), dtype=bool)
         grid, me, opp = board_from_state(
             _Board(blocked, np.array([[1, 0], [1, 11]], np.int32)), 0

@@ -46,6 +46,7 @@ from ....jit import numba
 from ..rules import follows
 
 __all__ = [
+    "WARM_PARTS",
     "FREE",
     "BLOCKED",
     "INF",
@@ -371,6 +372,11 @@ class _Board:
         self.heads = heads
 
 
+#: The parts of a tron bot's warm-up (:meth:`TronBot.warm_up`), in its order: the first
+#: compiles the endgame's kernels, apart from the rest.
+WARM_PARTS = ("endgame", "far", "search")
+
+
 class TronBot(BotBase):
     """Common Python side of the tron bots: board conversion, workspace, warm-up.
 
@@ -379,6 +385,9 @@ class TronBot(BotBase):
     """
 
     name = "tron"
+    #: The endgame's kernels, the first part of the warm-up, are the bot's own: a first
+    #: game's worker process may compile them (:mod:`atlas.bots.warming`).
+    warm_apart = True
     #: When positive, the alpha-beta searches go to exactly this many turns, whatever
     #: the clock says (``benchmarks/ladder.py --depth``: the evaluations compared apart
     #: from their speed); the rest of the bot's play keeps at most
@@ -408,10 +417,13 @@ class TronBot(BotBase):
         """Load (or compile, the first time) this bot's kernels on tiny boards.
 
         Done once per process and class, when the bot is made, so that no move pays it.
-        Three parts, each on its own board: ``endgame`` (the heads walled apart),
-        ``far`` (heads 11 steps apart) and ``search`` (a small open room); the order is
+        Three parts (:data:`WARM_PARTS`), each on its own board: ``endgame`` (the heads
+        walled apart), ``far`` (heads 11 steps apart) and ``search`` (a small open
+        room); which of them, in which order, is
         :func:`atlas.bots.warming.warm_phases`'s (a first game's two processes go
-        through them in opposite orders).
+        through them in opposite orders, and the endgame's kernels, the bot's own, may
+        be left to the other process: the bot then counts itself warmed only when a
+        later warm-up has gone through them all).
         """
         cls = type(self)
         if _WARM.get(cls.__name__):
@@ -424,12 +436,15 @@ class TronBot(BotBase):
             "far": (far, [[1, 0], [1, 11]]),
             "search": (np.zeros((4, 4), dtype=bool), [[0, 0], [3, 3]]),
         }
-        for phase in warm_phases(tuple(boards)):
+        parts = warm_phases(WARM_PARTS, apart=True)
+        for phase in parts:
             blocked, heads = boards[phase]
             grid, me, opp = board_from_state(_Board(blocked, np.array(heads, np.int32)), 0)
             # A generous deadline: loading the kernels may take a while on a busy
             # machine, and the tiny boards end the searches long before it.
             self.choose(grid, me, opp, Workspace(*blocked.shape), clock_now() + 60.0)
+        if len(parts) < len(WARM_PARTS):
+            return  # a part left to another process: warmed again once it is done
         _WARM[cls.__name__] = True
         # The compiled code and everything loaded so far lives as long as the process:
         # keep it out of later full collections.
