@@ -53,6 +53,7 @@ Usage::
         benchmarks/data/tron-maps/*.txt --bots apex --time 0.1 --clock processor \\
         --outside winner=cmd:WINNER_CPU_BUILD/MyTronBot --jobs 2 --out games.jsonl
     python benchmarks/tron_outside.py --report games.jsonl more.jsonl
+    python benchmarks/tron_outside.py --compare changed.jsonl before.jsonl
     python benchmarks/tron_outside.py tests/data/tron-maps/box.txt --bots apex \\
         --engine jar --jar TRON_JAR --outside winner=cmd:WINNER_BUILD/MyTronBot --time 0.1
 
@@ -597,6 +598,51 @@ def pair_values(results: Sequence[dict[str, Any]]) -> list[float]:
     return [sum(v) / len(v) for _, v in sorted(groups.items())]
 
 
+def compare_runs(
+    first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]
+) -> list[str]:
+    """Two runs of the same games (a change against the code before it, each against
+    the same outside program) compared pair by pair: for each set of maps and for all
+    of them, each run's score over the seat-swapped pairs both played in both seats,
+    the difference (first minus second) with a 95 % normal interval over those pairs
+    (the mean of the pairs' differences, plus or minus 1.96 of their standard
+    deviations over the square root of their number: most pairs are the same games
+    in both runs, and a bound on the variance would take the interval for their
+    spread), and how many pairs went better, worse or the same.  A pair is one map and
+    seed; a pair one run lacks is left out."""
+    from atlas.arena.paired import Z95
+
+    def pairs(results: Sequence[dict[str, Any]]) -> dict[tuple[str, str, int], float]:
+        seats: dict[tuple[str, str, int], dict[int, float]] = {}
+        for r in results:
+            key = (r.get("maps", ""), r["map"], int(r["seed"]))
+            seats.setdefault(key, {})[int(r["seat"])] = float(r["score"])
+        return {k: (v[0] + v[1]) / 2 for k, v in seats.items() if set(v) == {0, 1}}
+
+    a, b = pairs(first), pairs(second)
+    both = sorted(set(a) & set(b))
+    sets = sorted({k[0] for k in both})
+    lines = []
+    for name in [*sets, None] if len(sets) > 1 else sets:
+        keys = [k for k in both if name is None or k[0] == name]
+        diffs = [a[k] - b[k] for k in keys]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 1.0
+        half = Z95 * sd / math.sqrt(n)
+        mean_a = 100 * sum(a[k] for k in keys) / n
+        mean_b = 100 * sum(b[k] for k in keys) / n
+        lines.append(
+            f"{'on ' + name if name is not None else 'on all the maps'}: {n} pairs, "
+            f"first {mean_a:.1f} %, second {mean_b:.1f} %, first - second "
+            f"{100 * mean:+.1f} points [95 % interval {100 * max(mean - half, -1.0):+.1f}, "
+            f"{100 * min(mean + half, 1.0):+.1f}]; pairs "
+            f"better {sum(d > 0 for d in diffs)}, worse {sum(d < 0 for d in diffs)}, "
+            f"the same {sum(d == 0 for d in diffs)}"
+        )
+    return lines or ["no pair played in both seats in both runs"]
+
+
 def summarise(results: Sequence[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
     """Per (bot, outside program): W/D/L, score with interval, failures, slowest moves.
 
@@ -810,7 +856,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="JSONL",
         help="play nothing: report the games of these --out files together",
     )
+    ap.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("FIRST", "SECOND"),
+        help="play nothing: compare two --out files pair by pair (a change, then the "
+        "code before it)",
+    )
     args = ap.parse_args(argv)
+    if args.compare:
+        runs = []
+        for name in args.compare:
+            with open(name, encoding="utf-8") as fh:
+                runs.append([json.loads(line) for line in fh if line.strip()])
+        print("\n".join(compare_runs(*runs)))
+        return 0
     if args.report:
         results = []
         for name in args.report:

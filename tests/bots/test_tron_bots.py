@@ -839,6 +839,51 @@ def test_outside_report_pairs_the_seats_and_keeps_the_map_sets_apart():
     assert len(blocks) == 4  # the per-map tables, then each set and all of them
 
 
+def test_outside_runs_compare_pair_by_pair():
+    """Two runs of the same games: the pairs both played in both seats, each set of
+    maps and all of them, the difference with the normal interval over the pairs."""
+    bench = benchmark_module("tron_outside")
+    ours = "benchmarks/data/tron-maps"
+    before = [
+        _result("box", 0, 1.0),
+        _result("box", 1, 0.0),  # pair 0.5
+        _result("ring", 0, 0.5),
+        _result("ring", 1, 0.5),  # pair 0.5
+        _result("oval", 0, 1.0),
+        _result("oval", 1, 1.0),  # pair 1.0
+        _result("maze", 0, 0.0, maps=ours),
+        _result("maze", 1, 0.5, maps=ours),  # pair 0.25
+        _result("lanes", 0, 1.0, maps=ours),  # one seat only: left out
+    ]
+    after = [
+        _result("box", 0, 1.0),
+        _result("box", 1, 1.0),  # pair 1.0: +0.5
+        _result("ring", 0, 0.5),
+        _result("ring", 1, 0.5),  # the same
+        _result("oval", 0, 1.0),
+        _result("oval", 1, 0.0),  # pair 0.5: -0.5
+        _result("maze", 0, 1.0, maps=ours),
+        _result("maze", 1, 0.5, maps=ours),  # pair 0.75: +0.5
+        _result("lanes", 0, 1.0, maps=ours),
+        _result("lanes", 1, 1.0, maps=ours),
+    ]
+    lines = bench.compare_runs(after, before)
+    assert len(lines) == 3  # each set, then all the maps
+    # the contest's three pairs: differences +0.5, 0, -0.5 (mean 0, sd 0.5)
+    half = 1.959963984540054 * 0.5 / 3**0.5
+    assert lines[1] == (
+        "on tests/data/tron-maps: 3 pairs, first 66.7 %, second 66.7 %, first - second "
+        f"+0.0 points [95 % interval {-100 * half:+.1f}, {100 * half:+.1f}]; pairs "
+        "better 1, worse 1, the same 1"
+    )
+    assert lines[0].startswith("on benchmarks/data/tron-maps: 1 pairs, first 75.0 %")
+    assert "+50.0 points" in lines[0]
+    assert lines[2].startswith("on all the maps: 4 pairs, first 68.8 %, second 56.2 %")
+    assert bench.compare_runs(after[:1], before[:1]) == [
+        "no pair played in both seats in both runs"
+    ]
+
+
 def test_outside_games_set_array_settings_with_their_type():
     # --set "ev=[...]" reads a JSON list; apex's kernels are compiled for an int64
     # array, so the list must become one (a list made every game crash)
