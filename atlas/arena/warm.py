@@ -56,17 +56,23 @@ def _warm_on(
     names: Sequence[str],
     params: dict[str, Any],
     seconds: float | None,
+    rules_elsewhere: bool = False,
 ) -> None:
     """Each bot of ``names`` made and asked for one move of ``seconds`` on ``map_text``
-    (:func:`warm_bots`; made and started only, with ``seconds`` None)."""
+    (:func:`warm_bots`; made and started only, with ``seconds`` None).  With
+    ``rules_elsewhere`` the game's first state is made by plain Python (the rules'
+    kernels interpreted, :func:`atlas.jit.interpreted`): another process compiles
+    them."""
     from ..bots.registry import make_bot
+    from ..jit import interpreted
     from ..maps import parse_map
     from ..sim.registry import get_game
 
     try:
         g = get_game(game)
         gm = parse_map(map_text, game=game, name=map_name)
-        state = g.initial_state(gm, params)
+        with interpreted(rules_elsewhere):
+            state = g.initial_state(gm, params)
         seats = list(g.to_move(state)) or [0]
     except Exception:  # the real games report what is wrong
         return
@@ -95,9 +101,9 @@ def _cache_is_empty() -> bool:
         return False
 
 
-def _warms_apart(game: str, name: str) -> bool:
-    """Whether built-in bot ``name`` of ``game`` warms the first part of its warm-up
-    apart (:attr:`atlas.bots.base.BotBase.warm_apart`)."""
+def _bot_says(game: str, name: str, what: str) -> bool:
+    """Built-in bot ``name`` of ``game``'s class attribute ``what``
+    (:attr:`atlas.bots.base.BotBase.warm_apart`, ``warm_alone``), False if none."""
     import importlib
 
     from ..bots.registry import bot_table
@@ -107,7 +113,18 @@ def _warms_apart(game: str, name: str) -> bool:
         factory = getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError, ValueError):  # make_bot reports it
         return False
-    return bool(getattr(factory, "warm_apart", False))
+    return bool(getattr(factory, what, False))
+
+
+def _rules_on(game: str, map_text: str, map_name: str, params: dict[str, Any]) -> None:
+    """The game's first state on ``map_text``: its rules' kernels compiled (or loaded)."""
+    from ..maps import parse_map
+    from ..sim.registry import get_game
+
+    try:
+        get_game(game).initial_state(parse_map(map_text, game=game, name=map_name), params)
+    except Exception:  # the real game reports what is wrong
+        return
 
 
 def warm_up_cold(
@@ -119,14 +136,22 @@ def warm_up_cold(
     warms the first, going through its warm-up from the last part back
     (:mod:`atlas.bots.warming`): the kernels the bots share with the first part
     (tron's endgame) are then the worker's to compile, and this process loads them
-    from numba's cache.  A first bot whose first part compiles kernels of its own
-    (:attr:`~atlas.bots.base.BotBase.warm_apart`: tron's endgame) warms that part
-    last, in whichever of the two processes is free first (the worker after the
-    others), even when it is the only bot; this process loads it, if the worker
-    compiled it, once the worker is done, before the game's clock starts.  Does nothing when there
-    is nothing to share (one bot that warms as a whole), on one core, or with a warm
-    cache (a warm cache loads in a fraction of a second; one bot compiles as it
-    plays).  Returns whether it warmed.  Never raises for a bot: the game reports it."""
+    from numba's cache.
+
+    A first bot whose first part compiles kernels of its own
+    (:attr:`~atlas.bots.base.BotBase.warm_apart`: tron's endgame) has that part warmed
+    last, by whichever of the two processes is free first (the worker after the other
+    seats' bots), even when it is the only bot; this process loads it, if the worker
+    compiled it, once the worker is done and before the game's clock starts.  One
+    bot in every seat whose kernels share none with the game's rules
+    (:attr:`~atlas.bots.base.BotBase.warm_alone`: Outpost's planner) is warmed whole
+    by the worker, on a first state made by plain Python, while this process compiles
+    the rules, making the game's first state; then this process loads the bot.
+
+    Does nothing when there is nothing to share (one bot that warms as a whole), on
+    one core, or with a warm cache (a warm cache loads in a fraction of a second; one
+    bot compiles as it plays).  Returns whether it warmed.  Never raises for a bot: the
+    game reports it."""
     from ..bots.registry import bot_table
     from ..bots.warming import warming
 
@@ -135,8 +160,9 @@ def warm_up_cold(
     if not builtin or (os.cpu_count() or 1) < 2:
         return False
     first, others = builtin[0], builtin[1:]
-    apart = _warms_apart(game, first)
-    if not (others or apart) or not _cache_is_empty():
+    apart = _bot_says(game, first, "warm_apart")
+    alone = not others and not apart and _bot_says(game, first, "warm_alone")
+    if not (others or apart or alone) or not _cache_is_empty():
         return False
     from .pool import pool_context
 
@@ -145,14 +171,26 @@ def warm_up_cold(
     claim = ctx.Value("b", 0) if apart else None
     child = ctx.Process(
         target=_warm_child,
-        args=(game, map_text, map_name, others, dict(params), first, claim),
+        args=(
+            game,
+            map_text,
+            map_name,
+            [first] if alone else others,
+            dict(params),
+            first,
+            claim,
+            alone,
+        ),
         name="atlas-warm",
         daemon=True,
     )
     child.start()
     try:
-        with warming("later"):
-            warm_bots(game, map_text, map_name, [first], dict(params))
+        if alone:  # the rules here, the bot there
+            _rules_on(game, map_text, map_name, dict(params))
+        else:
+            with warming("later"):
+                warm_bots(game, map_text, map_name, [first], dict(params))
         if _claimed(claim):
             with warming("first"):
                 _warm_on(game, map_text, map_name, [first], dict(params), None)
@@ -161,7 +199,7 @@ def warm_up_cold(
         if child.is_alive():  # an interrupt: the worker goes with it
             child.terminate()
             child.join(1.0)
-    if apart:  # the part the worker compiled, loaded (a move with no time to think)
+    if apart or alone:  # what the worker compiled, loaded (a move with no time to think)
         _warm_on(game, map_text, map_name, [first], dict(params), 0.0)
     return True
 
@@ -186,10 +224,12 @@ def _warm_child(
     params: dict[str, Any],
     first: str = "",
     claim: Any = None,
+    rules_elsewhere: bool = False,
 ) -> None:
-    """The worker's side of :func:`warm_up_cold`: the bots ``names``, then the first
-    part of bot ``first``'s warm-up alone (made, not asked for a move) unless the other
-    process took it (``claim``)."""
+    """The worker's side of :func:`warm_up_cold`: the bots ``names`` (with
+    ``rules_elsewhere``, on a first state made by plain Python: the other process
+    compiles the rules), then the first part of bot ``first``'s warm-up alone (made,
+    not asked for a move) unless the other process took it (``claim``)."""
     import signal
 
     from ..bots.warming import warming
@@ -197,7 +237,7 @@ def _warm_child(
 
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when it stops
-    warm_bots(game, map_text, map_name, names, params)
+    _warm_on(game, map_text, map_name, names, params, WARM_UP_MOVE, rules_elsewhere)
     if _claimed(claim):
         with warming("first"):
             _warm_on(game, map_text, map_name, [first], params, None)

@@ -89,6 +89,10 @@ class BotBase(abc.ABC):
         Whether the first part of the bot's warm-up compiles kernels of its own, which
         another process may compile while this one compiles the rest
         (:mod:`atlas.bots.warming`: a newcomer's first game on two cores).
+    warm_alone : bool
+        Whether the bot's kernels are its own, none of its game's rules': a first game
+        with this bot in every seat has them compiled by a worker process while this
+        one compiles the rules (:func:`atlas.arena.warm.warm_up_cold`).
     """
 
     name: str
@@ -102,6 +106,7 @@ class BotBase(abc.ABC):
     effort: int = 0
     compile_seconds: float = 0.0
     warm_apart: bool = False
+    warm_alone: bool = False
     win_score: float = 0.0
 
     def start(  # noqa: B027 - a hook: doing nothing is the documented default

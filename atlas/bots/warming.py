@@ -11,11 +11,12 @@ kernels the bots share with their first parts are compiled once, by the worker, 
 this process loads them from numba's cache instead of compiling them at the same time.
 
 A bot whose first part compiles kernels of its own, apart from the rest (``apart``:
-tron's endgame), leaves that part to the worker as well: this process goes through
-the ``later`` parts, the worker through the ``first`` one after its own bots, and this
-process loads it from numba's cache once the worker is done.  A bot told to leave a
-part out does not count itself warmed, so its next warm-up goes through them all
-(those compiled cost next to nothing).
+tron's endgame), has that part warmed on its own: this process goes through the
+``later`` parts, then whichever of the two processes is free first (the worker after
+its own bots) goes through the ``first`` one, and this process loads it from numba's
+cache once the worker is done.  A bot told to leave a part out does not count itself
+warmed, so its next warm-up goes through them all (those compiled cost next to
+nothing).
 
 >>> parts = ("endgame", "far", "search")
 >>> warm_phases(parts)

@@ -184,8 +184,8 @@ def test_one_bot_leaves_its_endgame_to_the_worker_when_the_worker_is_free_first(
     worker_parts: list[list[tuple[str, str]]] = []
 
     def in_the_worker(args):  # the worker asked first: it takes the endgame
-        game, text, name, others, params, first, claim = args
-        assert (others, first) == ([], "apex") and claim.value == 0
+        game, text, name, others, params, first, claim, elsewhere = args
+        assert (others, first, elsewhere) == ([], "apex", False) and claim.value == 0
         mark = len(seen)
         warm._warm_child(game, text, name, others, params, first, claim)
         worker_parts.append(seen[mark:])
@@ -233,6 +233,59 @@ def test_this_process_takes_the_endgame_when_it_is_free_first(monkeypatch):
         ("apex", "game"),
         ("apex", "endgame"),
     ]
+
+
+def test_a_planner_in_every_seat_compiles_in_the_worker_while_the_rules_compile_here(
+    monkeypatch,
+):
+    """Outpost's planner shares no kernel with the game's rules: with the planner in
+    every seat, the worker warms it whole while this process makes the game's first
+    state (compiling the turn kernel), then this process loads the planner."""
+    calls: list[tuple] = []
+    monkeypatch.setattr(warm, "_rules_on", lambda *a: calls.append(("rules", a[0])))
+    monkeypatch.setattr(
+        warm,
+        "_warm_on",
+        lambda game, text, name, names, params, seconds, rules_elsewhere=False: calls.append(
+            ("warm", list(names), seconds, rules_elsewhere)
+        ),
+    )
+
+    def in_the_worker(args):
+        calls.append(("worker", args[3], args[5], args[6], args[7]))
+
+    _fake_pool(monkeypatch, _worker_doing(in_the_worker))
+    text = (ROOT / "maps" / "outpost" / "delta.txt").read_text()
+    assert warm.warm_up_cold("outpost", text, "delta", ["planner"] * 4, {})
+    assert calls == [
+        ("rules", "outpost"),  # here, while the worker warms the planner
+        ("worker", ["planner"], "planner", None, True),  # its first state interpreted
+        ("warm", ["planner"], 0.0, False),  # then loaded, before the game
+    ]
+    # bots that are not alone keep the split by seats (no worker for one of them)
+    calls.clear()
+    assert not warm.warm_up_cold("outpost", text, "delta", ["greedy"] * 4, {})
+    assert calls == []
+
+
+def test_the_worker_makes_its_first_state_by_plain_python(monkeypatch):
+    """The worker's bots warm on a first state made with the lazy kernels
+    interpreted, so that the rules' kernels are compiled by this process alone."""
+    from atlas.jit.lazy import is_interpreted
+    from atlas.sim import get_game
+
+    game = type(get_game("tron"))
+    made: list[bool] = []
+    original = game.initial_state
+
+    def initial_state(self, *args, **kwargs):
+        made.append(is_interpreted())
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(game, "initial_state", initial_state)
+    warm._warm_on("tron", TINY, "tiny", [], {}, None, rules_elsewhere=True)
+    warm._warm_on("tron", TINY, "tiny", [], {}, None)
+    assert made == [True, False] and not is_interpreted()
 
 
 def test_a_bot_that_warms_as_a_whole_goes_through_every_part_in_each_order():

@@ -163,6 +163,9 @@ class PlannerOutpostBot(BotBase):
     #: Seconds of one core to compile its kernels from an empty cache (measured alone, the
     #: game's rules included: ``warm_bots`` of this bot only).
     compile_seconds = 13.2
+    #: Its kernels (``plan_kernels``) are its own: a first game of planners compiles
+    #: them in a worker while the game's turn kernel compiles here.
+    warm_alone = True
 
     def __init__(
         self,
