@@ -1,6 +1,8 @@
 """Warming the bots before a game: on a first run (numba's cache empty), ``atlas play``
-compiles the second seat's bot in a worker process while it compiles the first's; with
-a warm cache, or one bot to compile, it starts no process."""
+compiles the second seat's bot in a worker process while it compiles the first's, and
+a part of the first bot that warms apart (tron's endgame) or a bot that shares no
+kernel with the rules (Outpost's planner) goes to the worker too; with a warm cache,
+or one bot that warms as a whole, it starts no process."""
 
 from __future__ import annotations
 
