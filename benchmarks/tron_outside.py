@@ -588,13 +588,17 @@ def score_interval(scores: Sequence[float]) -> tuple[float, float, float]:
     return max(mean - half, 0.0), mean, min(mean + half, 1.0)
 
 
+def pair_key(result: dict[str, Any]) -> tuple[str, str, int]:
+    """The seat-swapped group a game belongs to: its set of maps, map and seed."""
+    return (result.get("maps", ""), result["map"], int(result["seed"]))
+
+
 def pair_values(results: Sequence[dict[str, Any]]) -> list[float]:
     """The mean score of each group of seat-swapped games (same map and seed): a pair
     when both seats were played, one game when a seat is missing."""
     groups: dict[tuple[str, str, int], list[float]] = {}
     for r in results:
-        key = (r.get("maps", ""), r["map"], int(r["seed"]))
-        groups.setdefault(key, []).append(float(r["score"]))
+        groups.setdefault(pair_key(r), []).append(float(r["score"]))
     return [sum(v) / len(v) for _, v in sorted(groups.items())]
 
 
@@ -615,8 +619,7 @@ def compare_runs(
     def pairs(results: Sequence[dict[str, Any]]) -> dict[tuple[str, str, int], float]:
         seats: dict[tuple[str, str, int], dict[int, float]] = {}
         for r in results:
-            key = (r.get("maps", ""), r["map"], int(r["seed"]))
-            seats.setdefault(key, {})[int(r["seat"])] = float(r["score"])
+            seats.setdefault(pair_key(r), {})[int(r["seat"])] = float(r["score"])
         return {k: (v[0] + v[1]) / 2 for k, v in seats.items() if set(v) == {0, 1}}
 
     a, b = pairs(first), pairs(second)

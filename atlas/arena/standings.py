@@ -602,8 +602,9 @@ def standings(
     if not paired:  # each game its own unit: copies of one game told apart by number
         copies: dict[Any, int] = {}
         for k in order:
-            copies[order_keys[k]] = copies.get(order_keys[k], -1) + 1
-            clusters.append((order_keys[k], copies[order_keys[k]]))
+            key = order_keys[k]
+            copies[key] = copies.get(key, -1) + 1
+            clusters.append((key, copies[key]))
     else:  # each parameters object's text made once (heads of a season share them)
         texts: dict[int, str] = {}
         for r, i in zip(played, played_ids):

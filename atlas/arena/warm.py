@@ -104,27 +104,14 @@ def _cache_is_empty() -> bool:
 def _bot_says(game: str, name: str, what: str) -> bool:
     """Built-in bot ``name`` of ``game``'s class attribute ``what``
     (:attr:`atlas.bots.base.BotBase.warm_apart`, ``warm_alone``), False if none."""
-    import importlib
+    from ..bots.registry import bot_factory
 
-    from ..bots.registry import bot_table
-
-    module, _, attr = bot_table(game).get(name, "").partition(":")
-    try:
-        factory = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError, ValueError):  # make_bot reports it
-        return False
-    return bool(getattr(factory, what, False))
+    return bool(getattr(bot_factory(game, name), what, False))
 
 
 def _rules_on(game: str, map_text: str, map_name: str, params: dict[str, Any]) -> None:
     """The game's first state on ``map_text``: its rules' kernels compiled (or loaded)."""
-    from ..maps import parse_map
-    from ..sim.registry import get_game
-
-    try:
-        get_game(game).initial_state(parse_map(map_text, game=game, name=map_name), params)
-    except Exception:  # the real game reports what is wrong
-        return
+    _warm_on(game, map_text, map_name, (), params, None)
 
 
 def warm_up_cold(

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from ..errors import UnknownNameError
 from ..sim.registry import game_modules
@@ -31,6 +32,7 @@ __all__ = [
     "bot_about",
     "served_note",
     "make_bot",
+    "bot_factory",
     "compile_seconds",
 ]
 
@@ -136,9 +138,30 @@ def make_bot(game: str, name: str, seed: int = 0) -> BotBase:
         target = table[name]
     except (KeyError, TypeError):
         raise UnknownNameError("bot", str(name), table, where=game) from None
+    return as_bot(_factory(target)(game=game, seed=seed))
+
+
+def _factory(target: str) -> Any:
+    """The factory a ``BOTS`` entry ``"module:attribute"`` names (its module imported)."""
     module, _, attr = target.partition(":")
-    factory = getattr(importlib.import_module(module), attr)
-    return as_bot(factory(game=game, seed=seed))
+    return getattr(importlib.import_module(module), attr)
+
+
+def bot_factory(game: str, name: str) -> Any | None:
+    """The factory of built-in bot ``name`` of ``game`` (its class, whose attributes
+    say what the bot is without making one), or None: no such bot, or its module does
+    not import (:func:`make_bot` reports why).
+
+    >>> bot_factory("tron", "apex").__name__, bot_factory("tron", "nosuchbot")
+    ('ApexBot', None)
+    """
+    target = bot_table(game).get(name)
+    if target is None:
+        return None
+    try:
+        return _factory(target)
+    except (ImportError, AttributeError):
+        return None
 
 
 def compile_seconds(game: str, names: Iterable[str]) -> float:
@@ -154,9 +177,9 @@ def compile_seconds(game: str, names: Iterable[str]) -> float:
         target = table.get(name)
         if target is None:
             continue
-        module, _, attr = target.partition(":")
+        module = target.partition(":")[0]
         try:
-            factory = getattr(importlib.import_module(module), attr)
+            factory = _factory(target)
         except (ImportError, AttributeError):  # make_bot reports it
             continue
         seconds = float(getattr(factory, "compile_seconds", 0.0))
