@@ -1,4 +1,5 @@
-"""The content cache on a failed write: nothing stored, no temporary file left behind."""
+"""The content cache on a failed write: nothing stored, no temporary file left behind;
+and a worker's drawings stored through one temporary folder, gone when the worker ends."""
 
 from __future__ import annotations
 
@@ -53,3 +54,61 @@ def test_a_cache_folder_that_cannot_be_made_is_a_miss_not_an_error(tmp_path):
     assert cache.get_json("analysis", content_key("m")) is None
     assert (tmp_path / "c").read_text() == "a file where the cache folder should be"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c"]
+
+
+def _temporaries(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if p.name.startswith(TEMPORARY_PREFIX))
+
+
+def _tiny_games(n: int) -> list[dict]:
+    from atlas.arena.runner import play_game
+    from atlas.maps import parse_map
+
+    box = parse_map("6 5\n######\n#1  2#\n#    #\n#    #\n######\n", game="tron", name="box")
+    return [
+        play_game("tron", box, ["random", "random"], seed=s, time_limit=5.0).public_json()
+        for s in range(n)
+    ]
+
+
+def test_a_process_draws_its_games_through_one_temporary_folder(tmp_path):
+    # the cache of a worker's drawings is made once a process: every game it stores goes
+    # through one marked temporary folder, not a folder made and removed for each game
+    from atlas.render.site.replays import _worker_cache
+
+    root = str(tmp_path / "c")
+    cache = _worker_cache(root)
+    assert _worker_cache(root) is cache
+    for i in range(3):
+        cache.put_json("meta", content_key("game", i), {"turns": i})
+    assert len(_temporaries(tmp_path / "c")) == 1
+    assert [Cache(root).get_json("meta", content_key("game", i)) for i in range(3)] == [
+        {"turns": 0},
+        {"turns": 1},
+        {"turns": 2},
+    ]
+    cache.close()  # what the process's finalizer does when it ends
+    assert _temporaries(tmp_path / "c") == []
+
+
+def test_a_worker_that_drew_games_leaves_no_temporary_when_the_pool_ends(tmp_path):
+    # games drawn in a pool's worker (as a build draws its replays): each drawing stored,
+    # and the worker's temporary folder gone with the worker
+    from atlas.arena.pool import run_pool
+    from atlas.render.site.replays import _render_job
+
+    root = tmp_path / "c"
+    jobs = []
+    for data in _tiny_games(3):
+        digest = content_key("record", data)
+        jobs.append((str(root), content_key("replay", digest), None, digest, data, False))
+    done: dict[int, object] = {}
+    failed: dict[int, str] = {}
+    run_pool(jobs, _render_job, 1, done.__setitem__, failed.__setitem__)
+    assert failed == {} and sorted(done) == [0, 1, 2]
+    for i, job in enumerate(jobs):
+        meta, gif = done[i]
+        assert gif is None
+        assert Cache(root).get_json("meta", job[1]) == meta
+        assert Cache(root).get_json("viewer", job[1]) is not None
+    assert _temporaries(root) == []

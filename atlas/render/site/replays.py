@@ -389,7 +389,6 @@ def _render_job(
     """A worker's job: draw one game (with its GIF when asked), store the drawing in
     the cache at ``root``, and return its meta data and GIF (or why the record is
     refused)."""
-    from .cache import Cache
 
     root, key, source, digest, data, gifs = job
     record = _job_record(source, digest, data)
@@ -400,15 +399,35 @@ def _render_job(
         return res
     gif, viewer, meta = res
     meta["record_bytes"] = len(_record_bytes(record))
-    cache = Cache(root)
-    try:
-        if gif is not None:
-            cache.put_bytes("gif", key, gif)
-        cache.put_json("viewer", key, viewer)
-        cache.put_json("meta", key, meta)
-    finally:
-        cache.close()
+    cache = _worker_cache(root)
+    if gif is not None:
+        cache.put_bytes("gif", key, gif)
+    cache.put_json("viewer", key, viewer)
+    cache.put_json("meta", key, meta)
     return meta, gif
+
+
+#: This process's :class:`~atlas.render.site.cache.Cache` of each root its jobs store
+#: drawings in (:func:`_worker_cache`).
+_WORKER_CACHES: dict[str, Any] = {}
+
+
+def _worker_cache(root: str) -> Any:
+    """The cache at ``root`` for this process's jobs, made once: its marked temporary
+    folder (:class:`~atlas.fsutil.Temporary`) serves every game the process draws, where
+    a cache a job made and removed a folder for each game (a season's build draws
+    100,000).  The folder goes when the process ends: a pool's worker runs
+    multiprocessing's finalizers then (:func:`multiprocessing.util.Finalize`), and one
+    killed leaves it unlocked, for the next build's :meth:`Cache.remove_stale`."""
+    from multiprocessing import util
+
+    from .cache import Cache
+
+    cache = _WORKER_CACHES.get(root)
+    if cache is None:
+        cache = _WORKER_CACHES[root] = Cache(root)
+        util.Finalize(cache, cache.close, exitpriority=0)
+    return cache
 
 
 def _attach(entry: GameEntry, ctx: BuildContext) -> None:
