@@ -4,6 +4,8 @@ and a worker's drawings stored through one temporary folder, gone when the worke
 from __future__ import annotations
 
 import errno
+import gzip
+import json
 import os
 from pathlib import Path
 
@@ -107,8 +109,11 @@ def test_a_worker_that_drew_games_leaves_no_temporary_when_the_pool_ends(tmp_pat
     run_pool(jobs, _render_job, 1, done.__setitem__, failed.__setitem__)
     assert failed == {} and sorted(done) == [0, 1, 2]
     for i, job in enumerate(jobs):
-        meta, gif = done[i]
+        meta, gif, raw = done[i]
         assert gif is None
         assert Cache(root).get_json("meta", job[1]) == meta
         assert Cache(root).get_json("viewer", job[1]) is not None
+        # the public record the site publishes comes back made: the game's own JSON
+        assert meta["record_bytes"] == len(raw)
+        assert json.loads(gzip.decompress(raw)) == job[4]
     assert _temporaries(root) == []

@@ -217,8 +217,9 @@ def render_games(
                 refused(e, res)
                 continue
             gif, viewer, meta = res
-            meta["record_bytes"] = len(_record_bytes(e.record))
-            _keep_drawing(e, ctx, meta, gif, viewer, metas)
+            raw = _record_bytes(e.record)
+            meta["record_bytes"] = len(raw)
+            _keep_drawing(e, ctx, meta, gif, viewer, metas, raw)
     kept.save(metas)
     return problems
 
@@ -259,13 +260,15 @@ def _keep_drawing(
     gif: bytes | None,
     viewer: dict[str, Any],
     metas: dict[str, Any],
+    record_bytes: bytes | None = None,
 ) -> None:
     """Store a game drawn in this process or sent back by a Dask worker (its GIF when
-    drawn, its viewer data and meta data) in the cache, and publish it."""
+    drawn, its viewer data and meta data) in the cache, and publish it (with its public
+    record's bytes when they were made already)."""
     key = e.replay_key or ""
     _store_drawing(ctx, key, meta, gif, viewer)
     e.meta, e.viewer = meta, viewer
-    _attach(e, ctx)
+    _attach(e, ctx, record_bytes)
     if gif is not None:
         _put_gif(e, ctx, gif)
     metas[key] = _indexed(meta)
@@ -301,9 +304,9 @@ def _render_in_workers(
         if isinstance(value, str):
             refused(e, value)
             return
-        meta, gif = value
+        meta, gif, raw = value
         e.meta = meta
-        _attach(e, ctx)
+        _attach(e, ctx, raw)
         if gif is not None:
             _put_gif(e, ctx, gif)
         metas[e.replay_key or ""] = _indexed(meta)
@@ -387,8 +390,9 @@ def _render_job(
     job: tuple[str, str, str | None, str, dict[str, Any] | None, bool],
 ) -> Any:
     """A worker's job: draw one game (with its GIF when asked), store the drawing in
-    the cache at ``root``, and return its meta data and GIF (or why the record is
-    refused)."""
+    the cache at ``root``, and return its meta data, GIF and public record's bytes
+    (:func:`_record_bytes`, which the site publishes: made here, not again by the
+    build's own process), or why the record is refused."""
 
     root, key, source, digest, data, gifs = job
     record = _job_record(source, digest, data)
@@ -398,13 +402,14 @@ def _render_job(
     if isinstance(res, str):
         return res
     gif, viewer, meta = res
-    meta["record_bytes"] = len(_record_bytes(record))
+    raw = _record_bytes(record)
+    meta["record_bytes"] = len(raw)
     cache = _worker_cache(root)
     if gif is not None:
         cache.put_bytes("gif", key, gif)
     cache.put_json("viewer", key, viewer)
     cache.put_json("meta", key, meta)
-    return meta, gif
+    return meta, gif, raw
 
 
 #: This process's :class:`~atlas.render.site.cache.Cache` of each root its jobs store
@@ -430,13 +435,15 @@ def _worker_cache(root: str) -> Any:
     return cache
 
 
-def _attach(entry: GameEntry, ctx: BuildContext) -> None:
+def _attach(entry: GameEntry, ctx: BuildContext, raw: bytes | None = None) -> None:
     """Write the game's public record (kept from the previous site when its key did not
-    change)."""
+    change): ``raw``, its bytes (:func:`_record_bytes`) when the caller made them."""
     rec_rel = f"games/{entry.ident}.json.gz"
     if "record_bytes" not in entry.meta:
-        entry.meta["record_bytes"] = len(_record_bytes(entry.record_once()))
-    ctx.out.put(rec_rel, lambda: _record_bytes(entry.record_once()), key=entry.digest)
+        raw = _record_bytes(entry.record_once()) if raw is None else raw
+        entry.meta["record_bytes"] = len(raw)
+    data = raw if raw is not None else (lambda: _record_bytes(entry.record_once()))
+    ctx.out.put(rec_rel, data, key=entry.digest)
     entry.record_file = rec_rel
     entry.record_kb = max(1, round(entry.meta["record_bytes"] / 1024))
 
