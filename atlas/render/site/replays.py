@@ -17,7 +17,7 @@ from ...jit.lazy import interpreted
 from ...sim.registry import get_info
 from ..images import png_bytes
 from ..registry import render_of
-from .cache import KeptMapping, content_key
+from .cache import Cache, KeptMapping, content_key
 from .entries import INDEXED_META, BuildContext, GameEntry, MapEntry, progress_bar
 from .sources import public_json
 
@@ -412,12 +412,12 @@ def _render_job(
     return meta, gif, raw
 
 
-#: This process's :class:`~atlas.render.site.cache.Cache` of each root its jobs store
+#: This process's :class:`~atlas.render.site.cache.Cache` for each root its jobs store
 #: drawings in (:func:`_worker_cache`).
-_WORKER_CACHES: dict[str, Any] = {}
+_WORKER_CACHES: dict[str, Cache] = {}
 
 
-def _worker_cache(root: str) -> Any:
+def _worker_cache(root: str) -> Cache:
     """The cache at ``root`` for this process's jobs, made once: its marked temporary
     folder (:class:`~atlas.fsutil.Temporary`) serves every game the process draws, where
     a cache a job made and removed a folder for each game (a season's build draws
@@ -425,8 +425,6 @@ def _worker_cache(root: str) -> Any:
     multiprocessing's finalizers then (:func:`multiprocessing.util.Finalize`), and one
     killed leaves it unlocked, for the next build's :meth:`Cache.remove_stale`."""
     from multiprocessing import util
-
-    from .cache import Cache
 
     cache = _WORKER_CACHES.get(root)
     if cache is None:
