@@ -174,14 +174,10 @@ def compile_seconds(game: str, names: Iterable[str]) -> float:
     table = bot_table(game)
     found: dict[str, float] = {}
     for name in sorted(set(names)):
-        target = table.get(name)
-        if target is None:
+        factory = bot_factory(game, name)
+        if factory is None:  # not a built-in bot, or one make_bot reports
             continue
-        module = target.partition(":")[0]
-        try:
-            factory = _factory(target)
-        except (ImportError, AttributeError):  # make_bot reports it
-            continue
+        module = table[name].partition(":")[0]
         seconds = float(getattr(factory, "compile_seconds", 0.0))
         found[module] = max(found.get(module, 0.0), seconds)
     return sum(found.values())

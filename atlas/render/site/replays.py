@@ -108,15 +108,21 @@ def gif_of(record: Any) -> bytes:
 
 def _render_json(
     data: Any, gif: bool
-) -> tuple[bytes | None, dict[str, Any], dict[str, Any]] | str:
-    """Draw a record (or its JSON data, read first), or say why it is refused."""
+) -> tuple[bytes | None, dict[str, Any], dict[str, Any], bytes] | str:
+    """Draw a record (or its JSON data, read first), or say why it is refused: its GIF
+    (or None), viewer data, meta data and the public record's bytes as the site
+    publishes them (:func:`_record_bytes`; their size is the meta data's
+    ``record_bytes``)."""
     from ...sim.records import Record, record_from_json
 
     try:
         record = data if isinstance(data, Record) else record_from_json(data)
-        return render_replay(record, gif=gif)
+        gif_bytes, viewer, meta = render_replay(record, gif=gif)
     except (AtlasError, ValueError, KeyError, IndexError, TypeError) as exc:
         return str(exc)
+    raw = _record_bytes(record)
+    meta["record_bytes"] = len(raw)
+    return gif_bytes, viewer, meta, raw
 
 
 #: Games to draw below which a build draws them in its own process (starting workers
@@ -216,10 +222,7 @@ def render_games(
             if isinstance(res, str):
                 refused(e, res)
                 continue
-            gif, viewer, meta = res
-            raw = _record_bytes(e.record)
-            meta["record_bytes"] = len(raw)
-            _keep_drawing(e, ctx, meta, gif, viewer, metas, raw)
+            _keep_drawing(e, ctx, *res, metas)
     kept.save(metas)
     return problems
 
@@ -238,8 +241,7 @@ def predraw(record: Any, ctx: BuildContext) -> None:
     res = _render_json(record, False)
     if isinstance(res, str):
         return
-    _, viewer, meta = res
-    meta["record_bytes"] = len(_record_bytes(record))
+    _, viewer, meta, _ = res
     _store_drawing(ctx, key, meta, None, viewer)
 
 
@@ -256,19 +258,19 @@ def _store_drawing(
 def _keep_drawing(
     e: GameEntry,
     ctx: BuildContext,
-    meta: dict[str, Any],
     gif: bytes | None,
     viewer: dict[str, Any],
+    meta: dict[str, Any],
+    raw: bytes,
     metas: dict[str, Any],
-    record_bytes: bytes | None = None,
 ) -> None:
-    """Store a game drawn in this process or sent back by a Dask worker (its GIF when
-    drawn, its viewer data and meta data) in the cache, and publish it (with its public
-    record's bytes when they were made already)."""
+    """Store a game drawn in this process or sent back by a Dask worker
+    (:func:`_render_json`'s drawing: its GIF when drawn, its viewer data and meta data)
+    in the cache, and publish it with its public record's bytes ``raw``."""
     key = e.replay_key or ""
     _store_drawing(ctx, key, meta, gif, viewer)
     e.meta, e.viewer = meta, viewer
-    _attach(e, ctx, record_bytes)
+    _attach(e, ctx, raw)
     if gif is not None:
         _put_gif(e, ctx, gif)
     metas[key] = _indexed(meta)
@@ -341,8 +343,8 @@ def _render_on_dask(
         if isinstance(value, str):
             refused(e, value)
             return
-        meta, gif, viewer = value
-        _keep_drawing(e, ctx, meta, gif, viewer, metas)
+        gif, viewer, meta, raw = value
+        _keep_drawing(e, ctx, gif, viewer, meta, raw, metas)
 
     items = [(e.record_once().public_json(), gifs) for e in todo]
     run_on_dask(items, render_data_job, scheduler, done, lambda i, why: refused(todo[i], why))
@@ -350,18 +352,13 @@ def _render_on_dask(
 
 def render_data_job(item: tuple[dict[str, Any], bool]) -> Any:
     """A remote worker's job: draw one game from its record's JSON data (with its GIF
-    when asked); its meta data, GIF bytes or ``None`` and viewer data (or why the record
-    is refused)."""
+    when asked): :func:`_render_json`'s drawing, the public record's bytes included
+    (this process publishes them as they are), or why the record is refused."""
     data, gifs = item
     record = _job_record(None, "", data)
     if isinstance(record, str):
         return record
-    res = _render_json(record, gifs)
-    if isinstance(res, str):
-        return res
-    gif, viewer, meta = res
-    meta["record_bytes"] = len(_record_bytes(record))
-    return meta, gif, viewer
+    return _render_json(record, gifs)
 
 
 def _record_job(e: GameEntry) -> dict[str, Any] | None:
@@ -401,9 +398,7 @@ def _render_job(
     res = _render_json(record, gifs)
     if isinstance(res, str):
         return res
-    gif, viewer, meta = res
-    raw = _record_bytes(record)
-    meta["record_bytes"] = len(raw)
+    gif, viewer, meta, raw = res
     cache = _worker_cache(root)
     if gif is not None:
         cache.put_bytes("gif", key, gif)
@@ -437,8 +432,9 @@ def _attach(entry: GameEntry, ctx: BuildContext, raw: bytes | None = None) -> No
     """Write the game's public record (kept from the previous site when its key did not
     change): ``raw``, its bytes (:func:`_record_bytes`) when the caller made them."""
     rec_rel = f"games/{entry.ident}.json.gz"
-    if "record_bytes" not in entry.meta:
-        raw = _record_bytes(entry.record_once()) if raw is None else raw
+    if raw is None and "record_bytes" not in entry.meta:
+        raw = _record_bytes(entry.record_once())
+    if raw is not None:
         entry.meta["record_bytes"] = len(raw)
     data = raw if raw is not None else (lambda: _record_bytes(entry.record_once()))
     ctx.out.put(rec_rel, data, key=entry.digest)
