@@ -396,11 +396,11 @@ def run_games(
     scheduler started with ``distributed.scheduler.worker-saturation: 1.0`` gives each
     worker only what it plays, so a lost worker costs only the games it was playing.
     """
-    from tqdm import tqdm
+    from ..progress import progress_bar_of
 
     specs = list(specs)
     results: list[Record | None] = [None] * len(specs)
-    bar = tqdm(
+    bar = progress_bar_of(
         total=len(specs), file=sys.stderr, disable=not progress, unit="game", dynamic_ncols=True
     )
 

@@ -398,8 +398,8 @@ def progress_bar(
     """``items``, with a progress bar on standard error when ``progress``."""
     if not progress:
         return items
-    from tqdm import tqdm
+    from ...progress import progress_bar_of
 
-    return tqdm(
+    return progress_bar_of(
         items, desc=desc, total=total, unit="", leave=False, file=sys.stderr, dynamic_ncols=True
     )

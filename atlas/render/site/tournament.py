@@ -368,9 +368,8 @@ def _wait_early(
     have ended (a bar counts them, those ended already included).  While games are
     still playing, ``meanwhile(record)`` is called on each game that has ended (the
     build draws it), in the order they end."""
-    from tqdm import tqdm
-
     from ...arena.tournament import _from_json, error_record, is_error
+    from ...progress import progress_bar_of
 
     specs = early.specs
     records: dict[int, Any] = {}
@@ -381,7 +380,7 @@ def _wait_early(
             records[j] = _from_json(specs[j], value) if ok else error_record(specs[j], value)
         return records[j]
 
-    bar = tqdm(
+    bar = progress_bar_of(
         total=len(specs), file=sys.stderr, disable=not progress, unit="game", dynamic_ncols=True
     )
     drawn = 0  # games of early.ended handed to meanwhile
