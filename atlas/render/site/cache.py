@@ -20,7 +20,7 @@ import json
 import math
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ __all__ = [
     "Cache",
     "check_cache_root",
     "content_key",
+    "content_key_of",
     "code_version",
     "code_files",
     "CODE_PARTS",
@@ -69,6 +70,7 @@ CODE_PARTS = {
 CODE_EXCLUDED = (
     "arena/fairness.py",
     "arena/paired.py",
+    "render/site/ahead.py",
     "render/site/build.py",
     "render/site/fairness.py",
     "render/site/pages.py",
@@ -191,6 +193,35 @@ def content_key(*parts: Any) -> str:
     if text:
         h.update("".join(text).encode("ascii"))
     return h.hexdigest()
+
+
+def content_key_of(*fixed: Any) -> Callable[..., str]:
+    """:func:`content_key` with its first parts ``fixed`` (not bytes): ``content_key_of(a,
+    b)(c, d) == content_key(a, b, c, d)``, the fixed parts' text made once and each
+    text part written without a call where it is a string (a season's build keys its
+    100,000 game pages with the same two first parts).
+
+    >>> key = content_key_of("replay")
+    >>> key("ab" * 32, "v1") == content_key("replay", "ab" * 32, "v1")
+    True
+    """
+    if any(isinstance(part, bytes) for part in fixed):
+        raise TypeError("content_key_of: fixed parts are not bytes")
+    head = "".join(["j" + _json_text(part) + "\0" for part in fixed])
+    encode, text_of, sha256 = _encode_string, _json_text, hashlib.sha256
+
+    def key(*parts: Any) -> str:
+        text = [head]
+        for part in parts:
+            if type(part) is str:
+                text.append(f"j{encode(part)}\0")
+            elif isinstance(part, bytes):
+                return content_key(*fixed, *parts)
+            else:
+                text.append(f"j{text_of(part)}\0")
+        return sha256("".join(text).encode("ascii")).hexdigest()
+
+    return key
 
 
 def check_cache_root(root: str | os.PathLike[str] | None) -> None:

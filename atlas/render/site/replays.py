@@ -17,7 +17,7 @@ from ...jit.lazy import interpreted
 from ...sim.registry import get_info
 from ..images import png_bytes
 from ..registry import render_of
-from .cache import Cache, KeptMapping, content_key
+from .cache import Cache, KeptMapping, content_key, content_key_of
 from .entries import INDEXED_META, BuildContext, GameEntry, MapEntry, progress_bar
 from .sources import public_json
 
@@ -188,8 +188,9 @@ def render_games(
     )
     index = kept.load()
     metas: dict[str, Any] = {}
+    replay_key, version = content_key_of("replay"), ctx.version["replay"]
     for e in entries:
-        e.replay_key = content_key("replay", e.digest, ctx.version["replay"])
+        e.replay_key = replay_key(e.digest, version)
         e._cache = ctx.cache
         meta = index.get(e.replay_key)
         part = isinstance(meta, dict)
@@ -200,7 +201,8 @@ def render_games(
         else:
             e.meta, e.meta_part = meta, part
             _attach(e, ctx)
-            metas[e.replay_key] = _indexed(e.meta)
+            # the index's own entry as it is (what _indexed made of it when it was put)
+            metas[e.replay_key] = meta if part else _indexed(meta)
 
     def refused(e: GameEntry, why: str) -> None:
         what = f"record {e.source}" if e.source else f"game {e.ident} ({e.origin})"
