@@ -64,7 +64,7 @@ from .cache import Cache, check_cache_root, code_version, collector_paused
 from .entries import BuildContext, GameEntry, MapEntry
 from .fairness import fairness_sections
 from .output import SiteWriter
-from .pages import FAIRNESS_ORIGIN
+from .pages import FAIRNESS_ORIGIN, standings_ahead
 from .replays import (
     GIF_CHOICES,
     feature_games,
@@ -269,6 +269,9 @@ class Build:
     #: The previous site's files and marker, when the site is updated in place
     #: (:func:`~atlas.render.site.swap.in_place_files`).
     in_place: Any = None
+    #: A season's standings, worked out in a forked child from the games stage on
+    #: (:func:`~atlas.render.site.pages.standings_ahead`).
+    ahead: Any = None
 
 
 # --------------------------------------------------------------------------- stages
@@ -352,6 +355,9 @@ def collect_games(b: Build) -> None:
             if rule is not None:
                 g.voided = void_reason(g.record, rule)
             b.games.append(g)
+    # a season's standings meanwhile, on the other core, while its games are drawn and
+    # paged here
+    b.ahead = standings_ahead(b.games, cache=b.ctx.cache)
 
 
 def draw_replays(b: Build) -> None:
@@ -383,6 +389,8 @@ def write_site(b: Build) -> None:
         e.shown_path = shown(e.path)
         if e.error:
             e.error = shown(e.error)
+    ahead = b.ahead.result() if b.ahead is not None else None
+    b.ahead = None
     write_pages(
         b.ctx.out,
         b.maps,
@@ -390,6 +398,7 @@ def write_site(b: Build) -> None:
         [shown(p) for p in b.problems],
         code=b.ctx.version["pages"],
         cache=b.ctx.cache,
+        ahead=ahead,
     )
     b.ctx.out.finish()
     out = Path(b.options.out_dir)
@@ -534,6 +543,8 @@ def build(options: BuildOptions) -> BuildResult:
         stop_warm_up(b.warm)  # workers compiling are ended, not waited for
         if b.early is not None:
             b.early.stop()  # and so are workers playing
+        if b.ahead is not None:
+            b.ahead.stop()  # and the standings' child
         raise
     finally:
         work.remove()  # the old site, swapped into it, goes with it

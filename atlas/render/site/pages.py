@@ -32,7 +32,8 @@ from ..gif import font_script
 from ..registry import render_of
 from ..svg import chamber_tree_svg
 from ..viewer import page_json
-from .cache import code_version, content_key
+from .ahead import Ahead, can_fork
+from .cache import code_version, content_key, content_key_of
 
 __all__ = [
     "write_pages",
@@ -351,12 +352,87 @@ def _page_table(
     }
 
 
+def _standing_groups(game_entries: Sequence[Any]) -> dict[str, list[Any]]:
+    """The games each game's standings count, in :func:`game_names`'s order: neither
+    fairness games (a bot against itself: evidence on the map, not on the bots) nor an
+    organiser's tournament's (they stand apart)."""
+    by_game: dict[str, list[Any]] = defaultdict(list)
+    for g in game_entries:
+        if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
+            continue
+        if getattr(g, "event", None) is None:
+            by_game[g.head.game].append(g)
+    return {game: by_game[game] for game in game_names() if by_game.get(game)}
+
+
+def _games_key(entries: Sequence[Any]) -> str | None:
+    """The content key of a table's games, in any order (the standings do not depend
+    on it), or None when one of them has no content key."""
+    digests = [getattr(g, "digest", None) for g in entries]
+    known = [d for d in digests if isinstance(d, str) and d]
+    if len(known) != len(entries):
+        return None
+    return content_key("standings-games", "\n".join(sorted(known)))
+
+
+def _table_slot(game: str, samples: int | None) -> str:
+    """The cache's entry of a game's last table: one a game, overwritten when its games
+    change (a site rebuilt at every save, ``atlas serve``, keeps one table, not one a
+    rebuild)."""
+    return content_key("standings", code_version(), samples, game)
+
+
+def _kept_table(cache: Any, game: str, samples: int | None, key: str) -> Any:
+    """The table the cache keeps for ``game``'s games of content key ``key``, or None."""
+    kept = cache.get_json("standings", _table_slot(game, samples))
+    if isinstance(kept, list) and len(kept) == 2 and kept[0] == key:
+        return _standings_of(kept[1])
+    return None
+
+
+#: Games of one kind from which a build works their standings out ahead, in a forked
+#: child (:func:`standings_ahead`): a table of fewer takes well under a second.
+AHEAD_GAMES = 5_000
+
+
+def _tables(todo: dict[str, tuple[str, list[Any]]], samples: int | None) -> dict[str, Any]:
+    """Each game's table of ``todo`` (its games' key and heads), with that key."""
+    from ...arena.tournament import standings as table_of
+
+    return {
+        game: (key, table_of(heads, samples=samples)) for game, (key, heads) in todo.items()
+    }
+
+
+def standings_ahead(
+    game_entries: Sequence[Any], *, samples: int | None = None, cache: Any = None
+) -> Ahead | None:
+    """The standings tables :func:`standings` will need and the ``cache`` lacks, worked
+    out in a forked child (:class:`~atlas.render.site.ahead.Ahead`) while the build draws
+    and pages its games; None when there is nothing worth it (tables of fewer than
+    :data:`AHEAD_GAMES` games each, all kept) or no ``fork``.  :func:`standings` takes a
+    table from the child's result only for the same games (a game refused meanwhile
+    changes the key: that table is worked out again)."""
+    if not can_fork():
+        return None
+    todo: dict[str, tuple[str, list[Any]]] = {}
+    for game, entries in _standing_groups(game_entries).items():
+        key = _games_key(entries)
+        if key is None or len(entries) < AHEAD_GAMES:
+            continue
+        if cache is not None and _kept_table(cache, game, samples, key) is not None:
+            continue
+        todo[game] = (key, [g.head for g in entries])
+    return Ahead(_tables, todo, samples) if todo else None
+
+
 def standings(
     game_entries: Sequence[Any],
     slugger: Any,
     *,
     samples: int | None = None,
     cache: Any = None,
+    ahead: Mapping[str, tuple[str, Any]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Per game, the tournament's standings (:func:`atlas.arena.tournament.standings`) as
     the pages show them (:func:`_page_table`): rows with 95 % intervals and rank
@@ -368,35 +444,26 @@ def standings(
     kept, with the content keys of its games (in any order: the standings do not depend
     on it), under atlas's code: a season's rebuild computes only the tables of games
     that changed (a table of 300 players takes a second or more, most of it in the
-    bootstrap)."""
+    bootstrap).  ``ahead``: tables worked out before, each with its games' key
+    (:func:`standings_ahead`'s result), taken for those same games only."""
     from ...arena.tournament import standings as table_of
 
-    by_game: dict[str, list[Any]] = defaultdict(list)
-    for g in game_entries:
-        if getattr(g, "origin", None) == FAIRNESS_ORIGIN:
-            continue  # a bot against itself: evidence on the map, not on the bots
-        if getattr(g, "event", None) is None:  # organisers' tournaments stand apart
-            by_game[g.head.game].append(g)
     out: dict[str, dict[str, Any]] = {}
-    for game in game_names():
-        entries = by_game.get(game, [])
-        if not entries:
-            continue
-        digests = [getattr(g, "digest", None) for g in entries]
-        known = [d for d in digests if isinstance(d, str) and d]
-        table = slot = None
-        if cache is not None and len(known) == len(entries):
-            # one entry a game, overwritten when its games change: a site rebuilt at
-            # every save (``atlas serve``) keeps one table, not one a rebuild
-            slot = content_key("standings", code_version(), samples, game)
-            key = content_key("standings-games", "\n".join(sorted(known)))
-            kept = cache.get_json("standings", slot)
-            if isinstance(kept, list) and len(kept) == 2 and kept[0] == key:
-                table = _standings_of(kept[1])
+    for game, entries in _standing_groups(game_entries).items():
+        key = _games_key(entries)
+        table = None
+        if cache is not None and key is not None:
+            table = _kept_table(cache, game, samples, key)
         if table is None:
-            table = table_of([g.head for g in entries], samples=samples)
-            if slot is not None:
-                cache.put_json("standings", slot, [key, _standings_json(table)])
+            found = (ahead or {}).get(game)
+            if key is not None and found is not None and found[0] == key:
+                table = found[1]
+            else:
+                table = table_of([g.head for g in entries], samples=samples)
+            if cache is not None and key is not None:
+                cache.put_json(
+                    "standings", _table_slot(game, samples), [key, _standings_json(table)]
+                )
         out[game] = _page_table(table, game, slugger)
     return out
 
@@ -610,10 +677,12 @@ def write_pages(
     problems: Sequence[str],
     code: str | None = None,
     cache: Any = None,
+    ahead: Mapping[str, tuple[str, Any]] | None = None,
 ) -> None:
     """Write every page, the site index and the static files through ``out`` (a
     :class:`~atlas.render.site.output.SiteWriter`); the standings are kept in
-    ``cache``, when one is given (:func:`standings`)."""
+    ``cache``, when one is given, and taken from ``ahead`` when it has them
+    (:func:`standings`)."""
     env = environment()
     code = code or pages_version()
     static = templates_dir() / "static"
@@ -633,10 +702,19 @@ def write_pages(
             bot_slugs[key] = slugify(stem, taken)
         return bot_slugs[key]
 
-    table = standings(games, bot_slug, cache=cache)
-    events = event_standings(games, bot_slug)
-    map_by_slug = {m.slug: m for m in maps}
+    # every player's page named first, in one order (not the standings', which follow
+    # the ratings): of two names of one slug, the same one gets the plain slug at every
+    # build (a season's heads share their players' tuples: each looked at once)
     games = list(games)
+    pairings = {(id(e.head.players), e.head.game, e.event): e for e in games}
+    players = {
+        (e.head.game, p.name, e.event) for e in pairings.values() for p in e.head.players
+    }
+    for game, name, event in sorted(
+        players, key=lambda k: (k[2] is not None, k[2] or "", k[:2])
+    ):
+        bot_slug(game, name, event)
+    map_by_slug = {m.slug: m for m in maps}
     known = game_names()
     titles = game_titles()
     by_game = {g: [m for m in maps if m.game == g] for g in known}
@@ -687,13 +765,17 @@ def write_pages(
             overlay_note=render_of(m.game).game_pictures_note if m.game in known else "",
             **common,
         )
+    page_key = content_key_of("game-page", code)
+    # a season's heads share their players' tuples (across games: the slugs are not)
+    slugs_of: dict[tuple[int, str, str | None], list[str]] = {}
     for e in games:
         head = e.head
-        slugs = [bot_slug(head.game, p.name, e.event) for p in head.players]
+        slugs = slugs_of.get((id(head.players), head.game, e.event))
+        if slugs is None:
+            slugs = [bot_slug(head.game, p.name, e.event) for p in head.players]
+            slugs_of[id(head.players), head.game, e.event] = slugs
         # the drawing (its meta data: series, timing) follows from ``replay_key``
-        key = content_key(
-            "game-page",
-            code,
+        key = page_key(
             e.replay_key,
             e.ident,
             e.origin,
@@ -733,6 +815,9 @@ def write_pages(
             return html
 
         out.put(e.page, page, key=key)
+    # the standings after the games' pages: a season's are worked out meanwhile (ahead)
+    table = standings(games, bot_slug, cache=cache, ahead=ahead)
+    events = event_standings(games, bot_slug)
     write(
         "games.html",
         "games.html",
