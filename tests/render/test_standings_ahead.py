@@ -250,3 +250,17 @@ def test_no_fork_beside_other_threads_and_atlas_bars_start_none(monkeypatch):
     finally:
         stop.set()
         other.join()
+
+
+def test_a_fork_refused_leaves_the_tables_to_the_build(monkeypatch):
+    from atlas.render.site import ahead
+
+    def no_fork(self, *args):
+        raise OSError(11, "Resource temporarily unavailable")
+
+    _fork_anyway(monkeypatch)
+    monkeypatch.setattr(ahead.Ahead, "__init__", no_fork)
+    entries = _entries(6)
+    assert pages.standings_ahead(entries, samples=20) is None
+    slug = lambda game, name, event=None: f"{game}-{name}"  # noqa: E731
+    assert pages.standings(entries, slug, samples=20)["tron"]["rows"]

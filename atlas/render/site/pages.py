@@ -423,7 +423,12 @@ def standings_ahead(
         if cache is not None and _kept_table(cache, game, samples, key) is not None:
             continue
         todo[game] = (key, [g.head for g in entries])
-    return Ahead(_tables, todo, samples) if todo else None
+    if not todo:
+        return None
+    try:
+        return Ahead(_tables, todo, samples)
+    except OSError:  # no fork now (no memory, too many processes): worked out here
+        return None
 
 
 def standings(
