@@ -36,6 +36,7 @@ LAYERS = {
     "games": 0,
     "deprecation": 0,
     "display": 0,
+    "progress": 0,
     "maps": 1,
     "analysis": 2,
     # the old path of analysis, kept for one release (its modules alias the new ones)
