@@ -709,9 +709,14 @@ def write_pages(
 
     # every player's page named first, in one order (not the standings', which follow
     # the ratings): of two names of one slug, the same one gets the plain slug at every
-    # build (a season's heads share their players' tuples: each looked at once)
+    # build.  A season's heads share their players' tuples (across games, whose slugs
+    # differ): each pairing is looked at once, and its slugs made once, for its pages
     games = list(games)
-    pairings = {(id(e.head.players), e.head.game, e.event): e for e in games}
+
+    def pairing(e: Any) -> tuple[int, str, str | None]:
+        return id(e.head.players), e.head.game, e.event
+
+    pairings = {pairing(e): e for e in games}
     players = {
         (e.head.game, p.name, e.event) for e in pairings.values() for p in e.head.players
     }
@@ -719,6 +724,10 @@ def write_pages(
         players, key=lambda k: (k[2] is not None, k[2] or "", k[:2])
     ):
         bot_slug(game, name, event)
+    slugs_of = {
+        k: [bot_slug(e.head.game, p.name, e.event) for p in e.head.players]
+        for k, e in pairings.items()
+    }
     map_by_slug = {m.slug: m for m in maps}
     known = game_names()
     titles = game_titles()
@@ -771,14 +780,8 @@ def write_pages(
             **common,
         )
     page_key = content_key_of("game-page", code)
-    # a season's heads share their players' tuples (across games: the slugs are not)
-    slugs_of: dict[tuple[int, str, str | None], list[str]] = {}
     for e in games:
-        head = e.head
-        slugs = slugs_of.get((id(head.players), head.game, e.event))
-        if slugs is None:
-            slugs = [bot_slug(head.game, p.name, e.event) for p in head.players]
-            slugs_of[id(head.players), head.game, e.event] = slugs
+        slugs = slugs_of[pairing(e)]
         # the drawing (its meta data: series, timing) follows from ``replay_key``
         key = page_key(
             e.replay_key,
