@@ -403,7 +403,7 @@ def write_site(b: Build) -> None:
     b.ctx.out.finish()
     out = Path(b.options.out_dir)
     with writing_in(out, "the site"):
-        mark_site(b.tmp, b.ctx.out.files)
+        mark_site(b.tmp, b.ctx.out.listed())
         if b.in_place is None:
             move_into_place(b.tmp, out, b.tmp.parent / "old")
         else:

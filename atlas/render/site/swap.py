@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import AtlasError, OutputFolderError, located
-from .output import MANIFEST
+from .output import MANIFEST, manifest_keys
 
 __all__ = [
     "SITE_MARKER",
@@ -90,8 +90,14 @@ def _written_files(folder: Path) -> list[str]:
 
 def mark_site(tmp: Path, files: Sequence[str] | None = None) -> None:
     """Write the site's marker: the list of the files atlas wrote (``files``, or every
-    file under ``tmp``)."""
-    listed = sorted(set(files)) if files is not None else _written_files(tmp)
+    file under ``tmp``), sorted, each once.  ``files`` sorted already
+    (:meth:`~atlas.render.site.output.SiteWriter.listed`) cost one pass."""
+    if files is None:
+        listed = _written_files(tmp)
+    else:
+        listed = sorted(files)
+        if len(set(listed)) < len(listed):
+            listed = sorted(set(listed))
     data = {"format": "atlas-site", "version": 1, "files": listed}
     (tmp / SITE_MARKER).write_text(
         json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8"
@@ -112,15 +118,22 @@ def written_list(site: Path) -> tuple[frozenset[str] | None, str | None]:
     when the marker is missing or damaged (not a regular file, not JSON, nested too
     deep, not atlas's form).  Read within the readers' limits; never raises for what
     the marker holds."""
+    files, problem, _ = _written(site)
+    return files, problem
+
+
+def _written(site: Path) -> tuple[frozenset[str] | None, str | None, bool]:
+    """:func:`written_list`, and whether its paths were plain as listed
+    (:func:`_plain_paths`: none left the folder)."""
     from ...fsutil import read_json_file
 
     marker = site / SITE_MARKER
     if not marker.exists() and not marker.is_symlink():
-        return None, f"{marker}: missing"
+        return None, f"{marker}: missing", False
     try:
         data = read_json_file(marker, MAX_MARKER_BYTES, _damaged)
     except AtlasError as exc:
-        return None, str(exc)
+        return None, str(exc), False
     files = data.get("files") if isinstance(data, dict) else None
     if (
         not isinstance(data, dict)
@@ -128,10 +141,10 @@ def written_list(site: Path) -> tuple[frozenset[str] | None, str | None]:
         or not isinstance(files, list)
         or not all(isinstance(f, str) for f in files)
     ):
-        return None, f"{marker}: not the list of files of a site atlas built"
+        return None, f"{marker}: not the list of files of a site atlas built", False
     if _plain_paths(files):  # atlas's own list: every path is normal already
-        return frozenset(files), None
-    return frozenset(os.path.normpath(f) for f in files), None
+        return frozenset(files), None, True
+    return frozenset(os.path.normpath(f) for f in files), None, False
 
 
 def _plain_paths(files: Collection[str]) -> bool:
@@ -155,9 +168,8 @@ def _manifest_keys(site: Path) -> frozenset[str] | None:
         data = read_json_file(site / MANIFEST, MAX_MARKER_BYTES, _damaged)
     except AtlasError:
         return None
-    if not isinstance(data, dict):
-        return None
-    return frozenset(os.path.normpath(str(k)) for k in data)
+    keys = manifest_keys(data)
+    return None if keys is None else frozenset(os.path.normpath(k) for k in keys)
 
 
 def _foreign_files(old: Path, new: Path | None = None) -> list[str]:
@@ -290,10 +302,10 @@ def in_place_files(out: Path) -> tuple[frozenset[str], tuple[int, int, int] | No
     if not out.is_dir() or out.is_symlink():
         return None
     signature = _signature(out / SITE_MARKER)
-    listed, _ = written_list(out)
+    listed, _, plain = _written(out)
     if listed is None or len(listed) < IN_PLACE_FILES:
         return None
-    if not _plain_paths(listed) and not all(_inside(f) for f in listed):
+    if not plain and not all(_inside(f) for f in listed):
         return None  # a marker naming what is not in the site
     return listed, signature
 
