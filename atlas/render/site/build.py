@@ -59,6 +59,7 @@ from typing import Any
 from ...errors import ArgumentError
 from ...fsutil import Temporary, default_mode, remove_stale_temporaries, writing_in
 from ...types import GifChoice
+from .ahead import Ahead, can_fork
 from .analysis import analyse_maps, figures_of, load_maps, validate_maps
 from .cache import Cache, check_cache_root, code_version, collector_paused
 from .entries import BuildContext, GameEntry, MapEntry
@@ -75,7 +76,15 @@ from .replays import (
     render_games,
     render_replay,
 )
-from .sources import event_void_rule, game_entries, load_event, load_records, shown_paths
+from .sources import (
+    event_void_rule,
+    game_entries,
+    load_event,
+    load_records,
+    packed_record_files,
+    shown_paths,
+    unpacked_record_files,
+)
 from .swap import (
     SITE_MARKER,
     check_site_folder,
@@ -272,6 +281,9 @@ class Build:
     #: A season's standings, worked out in a forked child from the games stage on
     #: (:func:`~atlas.render.site.pages.standings_ahead`).
     ahead: Any = None
+    #: The records folder's files, listed and stat-ed in a forked child from the start
+    #: (:func:`walk_ahead`).
+    walk: Any = None
 
 
 # --------------------------------------------------------------------------- stages
@@ -338,7 +350,13 @@ def collect_games(b: Build) -> None:
             b.plan_entries.update((i, e) for (i, _), e in zip(chosen, entries))
     version = b.ctx.version["replay"]
     if o.records_dir is not None:
-        recs = load_records(Path(o.records_dir), b.problems, b.ctx.cache, version)
+        records_dir = Path(o.records_dir)
+
+        def walked() -> Any:  # asked once the cache's indexes are read
+            walk, b.walk = b.walk, None  # (until then, an error ends the child)
+            return unpacked_record_files(records_dir, walk.result()) if walk else None
+
+        recs = load_records(records_dir, b.problems, b.ctx.cache, version, walked)
         b.games += game_entries(recs, "imported", b.maps, taken)
     events: list[str] = []
     for folder in o.tournaments:
@@ -438,6 +456,20 @@ SITE_FOLDERS = (
 # --------------------------------------------------------------------------- build
 
 
+def walk_ahead(records_dir: str | os.PathLike[str] | None) -> Ahead | None:
+    """The records folder's files (:func:`~atlas.render.site.sources.record_files`,
+    packed), listed and stat-ed in a forked child (:class:`~atlas.render.site.ahead.Ahead`)
+    while the build reads the previous site's lists, its caches' indexes and the maps;
+    None without a records folder or ``fork`` (the games stage then walks it itself,
+    as it does when the child fails)."""
+    if records_dir is None or not can_fork():
+        return None
+    try:
+        return Ahead(packed_record_files, Path(records_dir))
+    except OSError:  # no fork now (no memory, too many processes): walked there
+        return None
+
+
 def check_input_folders(options: BuildOptions) -> None:
     """The maps and the records the build is given exist: a folder that does not is a
     mistake in the command, not a site with nothing on it.  ``gifs`` is one of
@@ -508,24 +540,31 @@ def build(options: BuildOptions) -> BuildResult:
     check_site_folder(out)  # before any work: atlas writes only where it may
     check_input_folders(options)
     check_cache_root(options.cache_dir)
-    # a big site is updated in place (its marker read once: 200,000 names in a season)
-    in_place = in_place_files(out)
-    distrust = None if in_place is not None else _marker_problem(out)
-    cache = Cache(options.cache_dir)
-    cache.remove_stale()
-    version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
-    version["pages"] = pages_version()
-    stages: dict[str, float] = {}
-    mark = time.perf_counter()
-    with writing_in(out, "the site"):
-        work = Temporary(out.parent, "site", out.name)
-        tmp = work.path / "site"
-        tmp.mkdir(mode=default_mode(directory=True))
-        os.chmod(tmp, default_mode(directory=True))
+    walk = walk_ahead(options.records_dir)
+    try:
+        # a big site is updated in place (its marker read once: 200,000 names in a season)
+        in_place = in_place_files(out)
+        distrust = None if in_place is not None else _marker_problem(out)
+        cache = Cache(options.cache_dir)
+        cache.remove_stale()
+        version = {kind: code_version(kind) for kind in ("analysis", "game", "replay")}
+        version["pages"] = pages_version()
+        stages: dict[str, float] = {}
+        mark = time.perf_counter()
+        with writing_in(out, "the site"):
+            work = Temporary(out.parent, "site", out.name)
+            tmp = work.path / "site"
+            tmp.mkdir(mode=default_mode(directory=True))
+            os.chmod(tmp, default_mode(directory=True))
+    except BaseException:
+        if walk is not None:
+            walk.stop()
+        raise
     listed = None if in_place is None else in_place[0]
     writer = SiteWriter(tmp, out if out.is_dir() else None, out, in_place=listed)
     b = Build(options, tmp, BuildContext(writer, cache, version, options.progress))
     b.in_place = in_place
+    b.walk = walk
     if distrust is not None:
         b.problems.append(distrust)
     try:
@@ -543,8 +582,9 @@ def build(options: BuildOptions) -> BuildResult:
         stop_warm_up(b.warm)  # workers compiling are ended, not waited for
         if b.early is not None:
             b.early.stop()  # and so are workers playing
-        if b.ahead is not None:
-            b.ahead.stop()  # and the standings' child
+        for child in (b.ahead, b.walk):
+            if child is not None:
+                child.stop()  # and the standings' child, and the records' walk
         raise
     finally:
         work.remove()  # the old site, swapped into it, goes with it
