@@ -264,3 +264,34 @@ def test_a_fork_refused_leaves_the_tables_to_the_build(monkeypatch):
     assert pages.standings_ahead(entries, samples=20) is None
     slug = lambda game, name, event=None: f"{game}-{name}"  # noqa: E731
     assert pages.standings(entries, slug, samples=20)["tron"]["rows"]
+
+
+def test_the_site_index_made_ahead_is_the_one_made_here(tmp_path, monkeypatch):
+    maps, recs = _season(tmp_path / "in", ["ann", "bob", "cy"])
+    monkeypatch.setattr(pages, "can_fork", lambda: False)
+    alone = _build(maps, recs, tmp_path / "alone", tmp_path / "c1")
+    assert "site-index.js" in alone and "index/games-0.js" in alone
+    parent, made_by = os.getpid(), []
+    index_of = pages._index_of
+
+    def counted(*args):
+        made_by.append(os.getpid())  # the child's list is its own: seen in the parent only
+        if os.getpid() != parent:
+            with open(tmp_path / "pids", "a") as fh:
+                fh.write(f"{os.getpid()}\n")
+        return index_of(*args)
+
+    monkeypatch.setattr(pages, "_index_of", counted)
+    _fork_anyway(monkeypatch)
+    assert _build(maps, recs, tmp_path / "ahead", tmp_path / "c2") == alone
+    assert made_by == [] and (tmp_path / "pids").read_text().strip()  # by the child alone
+
+    def fails_in_a_child(*args):
+        if os.getpid() != parent:
+            raise MemoryError("the child's own trouble")
+        made_by.append(parent)
+        return index_of(*args)
+
+    monkeypatch.setattr(pages, "_index_of", fails_in_a_child)
+    assert _build(maps, recs, tmp_path / "again", tmp_path / "c3") == alone
+    assert made_by == [parent]  # made here after the child failed

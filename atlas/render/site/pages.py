@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...maps.validation import validating_games, validator_of
 from ...sim.registry import game_names, get_info
@@ -657,6 +657,32 @@ def _script_data(data: Any) -> str:
     return "JSON.parse(" + json.dumps(script_json(data), ensure_ascii=True) + ")"
 
 
+def _index_of(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> dict[str, str]:
+    """The site index's files (:func:`index_files` of :func:`site_index`)."""
+    return index_files(site_index(maps, games, bot_slug))
+
+
+def index_ahead(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> Ahead | None:
+    """The site index's files (:func:`_index_of`) made in a forked child
+    (:class:`~atlas.render.site.ahead.Ahead`) while the build pages the games, for a
+    site of :data:`AHEAD_GAMES` games or more (0.4 s of a season's rebuild); None for
+    a smaller site or without ``fork``.  ``bot_slug`` has named every player's page
+    already: the child only looks the names up."""
+    if len(games) < AHEAD_GAMES or not can_fork():
+        return None
+    try:
+        return Ahead(_index_of, maps, games, bot_slug)
+    except OSError:  # no fork now (no memory, too many processes): made here
+        return None
+
+
+def _index_sent(index: Any) -> TypeGuard[dict[str, str]]:
+    """Whether a child sent the site index's files: paths and texts."""
+    return isinstance(index, dict) and all(
+        type(k) is str and type(v) is str for k, v in index.items()
+    )
+
+
 def index_files(data: dict[str, Any]) -> dict[str, str]:
     """The site index's files (path in the site -> text) for :func:`site_index`'s
     ``data``: ``site-index.js`` sets ``window.ATLAS_INDEX`` to everything but the games
@@ -750,8 +776,8 @@ def write_pages(
         "index_file": INDEX_FILE,
         "fairness_pages": fairness_pages,
     }
-    for rel, text in index_files(site_index(maps, games, bot_slug)).items():
-        out.put(rel, text)
+    # a season's site index is made on the other core while the games are paged here
+    index_job = index_ahead(maps, games, bot_slug)
     write(
         "index.html",
         "index.html",
@@ -823,6 +849,11 @@ def write_pages(
             return html
 
         out.put(e.page, page, key=key)
+    sent = index_job.result() if index_job is not None else None
+    # no child, or one that failed: made here
+    index = sent if _index_sent(sent) else _index_of(maps, games, bot_slug)
+    for rel, text in index.items():
+        out.put(rel, text)
     # the standings after the games' pages: a season's are worked out meanwhile (ahead)
     table = standings(games, bot_slug, cache=cache, ahead=ahead)
     events = event_standings(games, bot_slug)
