@@ -76,6 +76,7 @@ def test_a_head_comes_back_from_its_row_as_it_was(games):
     made: dict = {}
     again, digest = RecordHead.from_row(index["x" * 64], index, made)
     assert again == head and digest == "d" * 64 and again.players[0].effort == 100
+    assert vars(again) == vars(head)  # every field, as the dataclass's __init__ sets them
     # another game of the same players on the same map shares their parts
     other = RecordHead.of(games[1])
     other = dataclasses.replace(other, players=players)
@@ -294,3 +295,26 @@ def test_a_page_written_from_the_index_of_meta_data_is_the_page_first_written(tm
     assert {g.page: (tmp_path / "site" / g.page).read_bytes() for g in again.games} == pages
     # what the build keeps of each game afterwards is the index's part alone
     assert all(set(g.meta) <= set(INDEXED_META) and g.meta_part for g in again.games)
+
+
+def test_a_featured_games_sentence_reads_its_measure_from_the_games_own_entry(tmp_path):
+    """A season's index keeps only what picks the featured game: the sentence on why a
+    map features it names the charted measure, read from the game's own cache entry."""
+    from atlas.render.site.cache import Cache
+    from atlas.render.site.entries import INDEXED_META, GameEntry
+    from atlas.render.site.pages import _why_featured
+
+    whole = {
+        "interest": {"clean": True, "comeback": 0.25, "decisive": True, "turns": 9},
+        "series": [{"name": "Territory", "phrase": "Voronoi territory", "unit": "cells"}],
+        "has_cpu": True,
+        "record_bytes": 700,
+    }
+    cache = Cache(tmp_path / "cache")
+    cache.put_json("meta", "k" * 64, whole)
+    part = {k: whole[k] for k in INDEXED_META}
+    assert "series" not in part
+    e = GameEntry("g", None, meta=part, replay_key="k" * 64, _cache=cache, meta_part=True)
+    said = _why_featured(e)
+    assert "25 % of the total in Voronoi territory" in said
+    assert said == _why_featured(GameEntry("g", None, meta=dict(whole)))

@@ -423,8 +423,12 @@ class KeptMapping:
         returned, the delta from the base when it is small, else a new base."""
         if self.cache is None or items == self.loaded:
             return
-        changed = {k: v for k, v in items.items() if self.base.get(k, _NONE) != v}
-        gone = [k for k in self.base if k not in items]
+        base = self.base
+        changed = {k: v for k, v in items.items() if base.get(k, _NONE) != v}
+        # the base's keys that items lack, looked for only when some are: a season that
+        # grows by ten games keeps every key of its base
+        fresh = sum(1 for k in changed if k not in base)
+        gone = [k for k in base if k not in items] if len(items) - fresh < len(base) else []
         limit = max(self.DELTA_MIN, self.DELTA_SHARE * len(items))
         if self.stamp is not None and len(changed) + len(gone) <= limit:
             delta = {"base": self.stamp, "set": changed, "gone": gone}

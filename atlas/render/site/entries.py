@@ -200,9 +200,23 @@ class RecordHead:
             and type(ends) is _Ends
         ):
             return None  # a part of another kind where the row names it
-        head = cls(game, where, params, players, seed, TurnCount(turns), ends[0], ends[1])
+        # the fields set as the frozen dataclass's __init__ sets them, at half its cost
+        # (a season reads 100,000 heads from its index)
+        head = _new(cls)
+        head.__dict__.update(
+            game=game,
+            map=where,
+            params=params,
+            players=players,
+            seed=seed,
+            turns=TurnCount(turns),
+            result=ends[0],
+            statuses=ends[1],
+        )
         return head, digest
 
+
+_new = object.__new__
 
 #: The length of a part's key: its kind, then 24 hex digits.
 PART_KEY_LENGTH = 25
@@ -266,10 +280,13 @@ def _make_part(key: str, data: Any, made: dict[str, Any]) -> Any:
     return None
 
 
-#: What the build's index of every game's meta data keeps (the rest, which a game's
-#: page alone needs, is in the game's own cache entry): a season's index of whole meta
-#: data was 75 MB of JSON, read by every build.
-INDEXED_META = ("interest", "series", "has_cpu", "has_info", "record_bytes")
+#: What the build's index of every game's meta data keeps: what picks each map's
+#: featured game and sizes its record for its page's link.  The rest, which only the
+#: pages written (the game's own, and the sentence on a featured game) need, is in the
+#: game's own cache entry (:meth:`GameEntry.whole_meta`): a season's index of whole
+#: meta data was 75 MB of JSON, read by every build, and 29 MB with the charts' names
+#: and the timing flags.
+INDEXED_META = ("interest", "record_bytes")
 
 
 @dataclass
@@ -278,11 +295,12 @@ class GameEntry:
 
     ``head`` is what lists and standings read (:class:`RecordHead`); :attr:`record`,
     the whole record, is loaded when first asked for (``loader``) unless it was given.
-    ``meta`` holds what the index and the map pages need without the viewer data:
-    ``interest`` (:func:`atlas.render.viewer.interest`), ``has_info``, ``has_cpu``, ``series``
-    (the charted measures' names and units), ``record_bytes``; and, once
-    :meth:`whole_meta` has read them for the game's page, ``turns_text``, ``turning``,
-    ``overlays`` and ``failures``.  ``viewer`` (the packed viewer data) is read from the
+    ``meta`` holds what the index and the lists need without the viewer data:
+    ``interest`` (:func:`atlas.render.viewer.interest`) and ``record_bytes``; and,
+    once :meth:`whole_meta` has read them for a page written, ``has_info``,
+    ``has_cpu``, ``series`` (the charted measures' names and units), ``turns_text``,
+    ``turning``, ``overlays`` and ``failures`` (a game drawn by this build has them
+    all).  ``viewer`` (the packed viewer data) is read from the
     cache when the game's page is written (:meth:`viewer_data`).
     """
 
@@ -316,10 +334,10 @@ class GameEntry:
     meta_part: bool = field(default=False, repr=False, compare=False)
 
     def whole_meta(self) -> dict[str, Any]:
-        """``meta`` with what only the game's page needs (``turning``, ``turns_text``,
-        ``overlays``, ``failures``), read from the game's own cache entry when ``meta``
-        came from the build's index of every game (a season's index holds only
-        :data:`INDEXED_META`)."""
+        """``meta`` with what only the pages written need (``series``, ``has_cpu``,
+        ``turning``, ``turns_text``, ``overlays``, ``failures``...), read from the game's
+        own cache entry when ``meta`` came from the build's index of every game (a
+        season's index holds only :data:`INDEXED_META`)."""
         if self.meta_part and self._cache is not None and self.replay_key:
             whole = self._cache.get_json("meta", self.replay_key)
             if isinstance(whole, dict):

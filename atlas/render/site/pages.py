@@ -278,9 +278,11 @@ def _result_text(rec: Any) -> str:
 
 def _why_featured(e: Any) -> str:
     """One sentence on why a map page features game ``e`` (see
-    :func:`atlas.render.site.build.featured_game`)."""
-    it = e.meta.get("interest", {})
-    first = (e.meta.get("series") or [{}])[0]
+    :func:`atlas.render.site.build.featured_game`): its charted measure is read from
+    the game's whole meta data (a season's index keeps only what picks the game)."""
+    meta = e.whole_meta()
+    it = meta.get("interest", {})
+    first = (meta.get("series") or [{}])[0]
     measure = first.get("phrase") or first.get("name", "")
     if it.get("comeback", 0) > 0 and measure:
         return (
