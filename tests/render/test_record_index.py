@@ -318,3 +318,44 @@ def test_a_featured_games_sentence_reads_its_measure_from_the_games_own_entry(tm
     said = _why_featured(e)
     assert "25 % of the total in Voronoi territory" in said
     assert said == _why_featured(GameEntry("g", None, meta=dict(whole)))
+
+
+def test_the_meta_index_keeps_rows_that_give_back_each_games_part(tmp_path):
+    """Each game's row in the index of meta data gives back what the game's own entry
+    holds of INDEXED_META (its interest as atlas.render.viewer.interest made it); a
+    damaged row sends the build to the game's own entry, with the same pages."""
+    from atlas.render.site.build import build_site
+    from atlas.render.site.cache import Cache
+    from atlas.render.site.entries import INDEXED_META, meta_of_row
+
+    golden = Path(__file__).resolve().parents[1] / "sim" / "golden"
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "recs").mkdir()
+    for name in ("tron-cross-voronoi-chambers", "outpost-lakes-random"):
+        (tmp_path / "recs" / f"{name}.json.gz").write_bytes(
+            (golden / f"{name}.json.gz").read_bytes()
+        )
+    options = dict(
+        records_dir=tmp_path / "recs",
+        cache_dir=tmp_path / "cache",
+        games=0,
+        progress=False,
+        log=lambda m: None,
+    )
+    first = build_site(tmp_path / "maps", tmp_path / "site", **options)
+    cache = Cache(tmp_path / "cache")
+    [index_file] = [p for p in (tmp_path / "cache" / "replay-metas").rglob("*") if p.is_file()]
+    items = json.loads(index_file.read_text())["items"]
+    assert len(items) == 2
+    for g in first.games:
+        whole = cache.get_json("meta", g.replay_key)
+        assert meta_of_row(items[g.replay_key]) == {k: whole[k] for k in INDEXED_META}
+        assert whole["interest"]["key"][3] == whole["interest"]["turns"] > 0
+    pages = {g.page: (tmp_path / "site" / g.page).read_bytes() for g in first.games}
+    damaged = {k: "not a row" for k in items}
+    index_file.write_text(json.dumps({"stamp": "s", "items": damaged}))
+    for rel in pages:
+        (tmp_path / "site" / rel).unlink()
+    again = build_site(tmp_path / "maps", tmp_path / "site", **options)
+    assert {g.page: (tmp_path / "site" / g.page).read_bytes() for g in again.games} == pages
+    assert [g.meta_part for g in again.games] == [False, False]  # read whole instead

@@ -289,6 +289,58 @@ def _make_part(key: str, data: Any, made: dict[str, Any]) -> Any:
 INDEXED_META = ("interest", "record_bytes")
 
 
+def meta_row(meta: Mapping[str, Any]) -> list[Any] | None:
+    """What the index of every game's meta data keeps of ``meta`` (:data:`INDEXED_META`)
+    as a row of five values: ``[clean, comeback, decisive, turns, record_bytes]``
+    (a season's 100,000 rows read in a quarter of the time of as many small objects);
+    None when ``meta`` lacks them (the game's own cache entry then stands alone).
+
+    >>> meta = {"interest": {"clean": True, "comeback": 0.25, "decisive": True,
+    ...     "turns": 9, "key": [1, 0.25, 1, 9]}, "record_bytes": 700, "series": []}
+    >>> meta_row(meta)
+    [True, 0.25, True, 9, 700]
+    >>> meta_of_row(meta_row(meta)) == {k: meta[k] for k in INDEXED_META}
+    True
+    """
+    it = meta.get("interest")
+    size = meta.get("record_bytes")
+    if not isinstance(it, dict) or type(size) is not int:
+        return None
+    row: list[Any] = [it.get(k) for k in ("clean", "comeback", "decisive", "turns")]
+    row.append(size)
+    again = meta_of_row(row)
+    return row if again is not None and again["interest"] == it else None
+
+
+def meta_of_row(row: Any) -> dict[str, Any] | None:
+    """The meta data a row of :func:`meta_row` keeps (``interest`` whole, its ``key``
+    made again, and ``record_bytes``); None for a row that is not one (a damaged
+    index: the game's own cache entry is read instead)."""
+    if type(row) is not list or len(row) != 5:
+        return None
+    clean, comeback, decisive, turns, size = row
+    if not (
+        type(clean) is bool
+        and type(decisive) is bool
+        and type(comeback) in (float, int)
+        and type(turns) is int
+        and type(size) is int
+    ):
+        return None
+    return {"interest": _interest(clean, comeback, decisive, turns), "record_bytes": size}
+
+
+def _interest(clean: bool, comeback: float, decisive: bool, turns: int) -> dict[str, Any]:
+    """:func:`atlas.render.viewer.interest`'s value from its four parts."""
+    return {
+        "clean": clean,
+        "comeback": comeback,
+        "decisive": decisive,
+        "turns": turns,
+        "key": [int(clean), comeback, int(decisive), turns],
+    }
+
+
 @dataclass
 class GameEntry:
     """A played game as the site shows it.

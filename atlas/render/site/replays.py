@@ -18,7 +18,7 @@ from ...sim.registry import get_info
 from ..images import png_bytes
 from ..registry import render_of
 from .cache import Cache, KeptMapping, content_key, content_key_of
-from .entries import INDEXED_META, BuildContext, GameEntry, MapEntry, progress_bar
+from .entries import BuildContext, GameEntry, MapEntry, meta_of_row, meta_row, progress_bar
 from .sources import public_json
 
 __all__ = [
@@ -183,8 +183,9 @@ def render_games(
     # the meta data of every game of the last build, in one cache entry: a site of many
     # games reads one file here, not one per game (each game's own entry stays the
     # reference when the index lacks it)
+    # (rows of meta_row, by replay key)
     kept = KeptMapping(
-        ctx.cache, "replay-metas", content_key("replay-metas", ctx.version["replay"])
+        ctx.cache, "replay-metas", content_key("replay-metas", "rows", ctx.version["replay"])
     )
     index = kept.load()
     metas: dict[str, Any] = {}
@@ -192,8 +193,9 @@ def render_games(
     for e in entries:
         e.replay_key = replay_key(e.digest, version)
         e._cache = ctx.cache
-        meta = index.get(e.replay_key)
-        part = isinstance(meta, dict)
+        row = index.get(e.replay_key)
+        meta = meta_of_row(row) if row is not None else None
+        part = meta is not None
         if not part:
             meta = ctx.cache.get_json("meta", e.replay_key)
         if meta is None:
@@ -201,8 +203,9 @@ def render_games(
         else:
             e.meta, e.meta_part = meta, part
             _attach(e, ctx)
-            # the index's own entry as it is (what _indexed made of it when it was put)
-            metas[e.replay_key] = meta if part else _indexed(meta)
+            row = row if part else meta_row(e.meta)  # the index's own row as it is
+            if row is not None:
+                metas[e.replay_key] = row
 
     def refused(e: GameEntry, why: str) -> None:
         what = f"record {e.source}" if e.source else f"game {e.ident} ({e.origin})"
@@ -275,13 +278,15 @@ def _keep_drawing(
     _attach(e, ctx, raw)
     if gif is not None:
         _put_gif(e, ctx, gif)
-    metas[key] = _indexed(meta)
+    _index_meta(metas, key, meta)
 
 
-def _indexed(meta: dict[str, Any]) -> dict[str, Any]:
-    """What the index of every game's meta data keeps of ``meta``
-    (:data:`~atlas.render.site.entries.INDEXED_META`)."""
-    return {k: meta[k] for k in INDEXED_META if k in meta}
+def _index_meta(metas: dict[str, Any], key: str, meta: dict[str, Any]) -> None:
+    """Put the row of ``meta`` (:func:`~atlas.render.site.entries.meta_row`) in the
+    index ``metas`` under ``key``, when it has one."""
+    row = meta_row(meta)
+    if row is not None:
+        metas[key] = row
 
 
 def _render_in_workers(
@@ -313,7 +318,7 @@ def _render_in_workers(
         _attach(e, ctx, raw)
         if gif is not None:
             _put_gif(e, ctx, gif)
-        metas[e.replay_key or ""] = _indexed(meta)
+        _index_meta(metas, e.replay_key or "", meta)
 
     def failed(i: int, why: str) -> None:
         if bar is not None:
