@@ -752,8 +752,10 @@ def write_pages(
         players, key=lambda k: (k[2] is not None, k[2] or "", k[:2])
     ):
         bot_slug(game, name, event)
+    # each pairing's slugs as one JSON text, for the pages' keys: a list of strings
+    # encoded anew for each of a season's 100,000 keys took 0.2 s
     slugs_of = {
-        k: [bot_slug(e.head.game, p.name, e.event) for p in e.head.players]
+        k: json.dumps([bot_slug(e.head.game, p.name, e.event) for p in e.head.players])
         for k, e in pairings.items()
     }
     map_by_slug = {m.slug: m for m in maps}
@@ -809,14 +811,13 @@ def write_pages(
         )
     page_key = content_key_of("game-page", code)
     for e in games:
-        slugs = slugs_of[pairing(e)]
         # the drawing (its meta data: series, timing) follows from ``replay_key``
         key = page_key(
             e.replay_key,
             e.ident,
             e.origin,
             e.map_slug,
-            slugs,
+            slugs_of[pairing(e)],
             e.gif,
             e.record_file,
             e.record_kb,
