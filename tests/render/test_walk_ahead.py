@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
 import pytest
 from render_helpers import play_record
 
@@ -132,9 +131,11 @@ def test_a_build_that_stops_ends_its_walk(tmp_path, monkeypatch):
     [
         None,
         3,
-        ("g1.json", "not an array", []),
-        ("g1.json\0g2.json", np.zeros((1, 4), dtype=np.int64), []),  # two paths, one mark
-        ("g1.json", np.zeros((1, 4), dtype=np.int64), [1]),  # a problem that is no text
+        ("g1.json", [[1, 2, 3, 4]], []),  # the paths not a list
+        (["g1.json", "g2.json"], [[1, 2, 3, 4]], []),  # two paths, one mark
+        (["g1.json"], ["1 2 3 4"], []),  # a mark that is no list
+        (["g1.json"], [[1, 2, 3, 4]], [1]),  # a problem that is no text
+        ([1], [[1, 2, 3, 4]], []),  # a path that is no text
     ],
 )
 def test_a_child_that_sends_something_else_is_walked_again(tmp_path, junk):
