@@ -70,6 +70,7 @@ class SiteWriter:
         previous: Path | None,
         site: Path | None = None,
         in_place: frozenset[str] | None = None,
+        trusted: frozenset[str] = frozenset(),
     ) -> None:
         self.tmp = tmp
         #: The folder the site goes to, which a failed write names (``tmp`` is beside it,
@@ -95,6 +96,9 @@ class SiteWriter:
         # found there that the marker lists
         self._listed: set[str] = set()
         self._there: set[str] = set()
+        # the previous site's folders as the build that wrote it left them
+        # (:func:`~atlas.render.site.swap.trusted_folders`): not listed
+        self._trusted = trusted if self.in_place is not None else frozenset()
         self.kept = 0
         # plain strings and a set of folders made: a site of many thousand files is
         # mostly files kept, and each costs a link, not the path objects around it
@@ -130,9 +134,11 @@ class SiteWriter:
         each folder, not a call per file: the listing's paths that the marker names go
         into one set, so a season's 200,000 files kept cost a lookup each."""
         assert self._prev is not None and self.in_place is not None
+        folder = rel.rpartition("/")[0]  # a site's paths are written with "/"
+        if folder in self._trusted:  # as the last build left it: the marker's word
+            return rel in self.in_place
         if rel in self._there:
             return True
-        folder = rel.rpartition("/")[0]  # a site's paths are written with "/"
         if folder in self._listed:
             return False
         self._listed.add(folder)
@@ -150,6 +156,12 @@ class SiteWriter:
         mine = self.in_place
         self._there.update(p for p in map(prefix.__add__, names) if p in mine)
         return rel in self._there
+
+    def folders_seen(self) -> set[str]:
+        """The previous site's folders this writer found its kept files in (listed, or
+        trusted): the folders a build updating in place records for the next one
+        (:func:`~atlas.render.site.swap.remember_folders`)."""
+        return self._listed | self._trusted
 
     def _old_size(self, rel: str) -> int | None:
         """The size of the previous site's regular file ``rel``, or None."""

@@ -29,7 +29,9 @@ import errno
 import json
 import os
 import stat
-from collections.abc import Collection, Sequence
+import sys
+import time
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,8 @@ from ...errors import AtlasError, OutputFolderError, located
 from .output import MANIFEST, manifest_keys
 
 __all__ = [
+    "remember_folders",
+    "trusted_folders",
     "SITE_MARKER",
     "written_list",
     "check_site_folder",
@@ -510,3 +514,98 @@ class _locked:
     def __exit__(self, *exc: object) -> None:
         if self.fd is not None:
             os.close(self.fd)  # the lock goes with it
+
+
+#: Linux's coarse real-time clock (``CLOCK_REALTIME_COARSE``), the clock that stamps a
+#: folder's changes on most file systems: a change made after it passed a folder's
+#: modification time gets a later one.
+_COARSE_CLOCK = 5
+
+#: How long a build waits, at most, for that clock to pass the times of the folders
+#: it just changed, before it records them (:func:`remember_folders`).
+RECORD_WAIT = 0.05
+
+
+def _folder_mark(path: str) -> list[int] | None:
+    """The inode, modification and change times of the folder ``path`` (not a link), or
+    None."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return [st.st_ino, st.st_mtime_ns, st.st_ctime_ns] if stat.S_ISDIR(st.st_mode) else None
+
+
+def _with_ancestors(folders: Iterable[str]) -> set[str]:
+    """``folders`` (paths in a site, ``""`` its top) and every folder above them."""
+    out = {""}
+    for f in folders:
+        while f not in out:
+            out.add(f)
+            f = f.rpartition("/")[0]
+    return out
+
+
+def _folders_key(site: Path) -> str:
+    from .cache import content_key
+
+    return content_key("site-folders", 1, os.fspath(site.resolve()))
+
+
+def remember_folders(cache: Any, site: Path, folders: Iterable[str]) -> None:
+    """Record in ``cache`` the site's marker and its ``folders`` (and the folders above
+    them) as they are, just after a build put its files in place: a folder found as
+    recorded has had no file added, removed, renamed or replaced since
+    (:func:`trusted_folders`).
+
+    Only on Linux, and only once the coarse clock that stamps a folder's changes has
+    passed their times (a change in the same tick would keep a folder's time): the build
+    waits for it at most :data:`RECORD_WAIT` seconds, and records nothing otherwise."""
+    if not sys.platform.startswith("linux") or getattr(cache, "root", None) is None:
+        return
+    top = os.fspath(site)
+    names = sorted(_with_ancestors(folders))
+    marks = {f: _folder_mark(os.path.join(top, f) if f else top) for f in names}
+    latest = max((m[1] for m in marks.values() if m is not None), default=0)
+    deadline = time.monotonic() + RECORD_WAIT
+    try:
+        while time.clock_gettime_ns(_COARSE_CLOCK) <= latest:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.002)
+    except OSError:  # no coarse clock here
+        return
+    again = {f: _folder_mark(os.path.join(top, f) if f else top) for f in names}
+    marker = _signature(site / SITE_MARKER)
+    if again != marks or marker is None:
+        return  # something changed them meanwhile: nothing is trusted next time
+    found = {f: m for f, m in again.items() if m is not None}  # (a folder gone: not)
+    cache.put_json(
+        "site-folders", _folders_key(site), {"marker": list(marker), "folders": found}
+    )
+
+
+def trusted_folders(
+    cache: Any, site: Path, signature: tuple[int, int, int] | None
+) -> frozenset[str]:
+    """The folders of the site ``site`` that are as the build that wrote its marker
+    (whose signature is ``signature``) recorded them, and so are every folder above
+    them (:func:`remember_folders`): the files the marker lists in such a folder are
+    there as that build left them, and a build updating the site in place need not list
+    it (a season's ``games/`` holds 200,000 files).  Empty when the cache has no record
+    for this marker."""
+    if signature is None or getattr(cache, "root", None) is None:
+        return frozenset()
+    found = cache.get_json("site-folders", _folders_key(site))
+    if not isinstance(found, dict) or found.get("marker") != list(signature):
+        return frozenset()
+    recorded = found.get("folders")
+    if not isinstance(recorded, dict):
+        return frozenset()
+    top = os.fspath(site)
+    same = {
+        f
+        for f, mark in recorded.items()
+        if isinstance(f, str) and mark == _folder_mark(os.path.join(top, f) if f else top)
+    }
+    return frozenset(f for f in same if _with_ancestors([f]) <= same)
