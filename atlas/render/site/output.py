@@ -182,19 +182,22 @@ class SiteWriter:
         calling ``data``; otherwise a previous file with the same bytes is kept.
         """
         self.files.append(rel)
+        in_place = self.in_place is not None
         if key is None:
             self._plain[rel] = None
-        in_place = self.in_place is not None
-        if not in_place:  # the whole site goes into the temporary: its folder first
-            self._folder_of(rel)
-        if key is not None:
+        else:  # first what a season does 200,000 times: a file kept by its key
             self.keys[rel] = key
-            if self._prev is not None and self.old_keys.get(rel) == key:
-                if in_place and self._present(rel):
-                    self.kept += 1
-                    return
-                if not in_place and self._keep(rel):  # counted there
-                    return
+            if self.old_keys.get(rel) == key and self._prev is not None:
+                if in_place:
+                    if self._present(rel):
+                        self.kept += 1
+                        return
+                else:  # the whole site goes into the temporary: its folder first
+                    self._folder_of(rel)
+                    if self._keep(rel):  # counted there
+                        return
+        if not in_place:
+            self._folder_of(rel)
         if callable(data):
             data = data()
         raw = data.encode("utf-8") if isinstance(data, str) else data
