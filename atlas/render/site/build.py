@@ -569,16 +569,16 @@ def build(options: BuildOptions) -> BuildResult:
             tmp = work.path / "site"
             tmp.mkdir(mode=default_mode(directory=True))
             os.chmod(tmp, default_mode(directory=True))
+        listed = None if in_place is None else in_place[0]
+        # the folders the last build left as they are: its marker's word is taken there
+        trusted = frozenset() if in_place is None else trusted_folders(cache, out, in_place[1])
+        writer = SiteWriter(
+            tmp, out if out.is_dir() else None, out, in_place=listed, trusted=trusted
+        )
     except BaseException:
         if walk is not None:
             walk.stop()
         raise
-    listed = None if in_place is None else in_place[0]
-    # the folders the last build left as they are: its marker's word is taken for them
-    trusted = frozenset() if in_place is None else trusted_folders(cache, out, in_place[1])
-    writer = SiteWriter(
-        tmp, out if out.is_dir() else None, out, in_place=listed, trusted=trusted
-    )
     b = Build(options, tmp, BuildContext(writer, cache, version, options.progress))
     b.in_place = in_place
     b.walk = walk
