@@ -113,3 +113,41 @@ def test_nothing_is_recorded_before_the_clock_passes_the_folders_times(
         m.setattr(swap_module.time, "clock_gettime_ns", lambda clock: 0)
         assert main(ARGV) == 0  # in place, and its folders not recorded: the clock stood
     assert _trusted(site) == frozenset()
+
+
+def test_a_manifest_made_by_a_child_is_the_one_made_here(site, tmp_path, monkeypatch):
+    """A site updated in place with many keyed files has its manifest made by a forked
+    child while the build lists its files: the same bytes, and the build writes it
+    itself when the child fails."""
+    import os
+
+    monkeypatch.setattr(output_module, "AHEAD_FILES", 1)
+    monkeypatch.setattr(output_module, "can_fork", lambda: True)  # beside the suite's threads
+    parent, made_in = os.getpid(), tmp_path / "made-in"
+    by_child = output_module._manifest_by
+
+    def counted(writer):
+        made_in.write_text(str(os.getpid()))
+        return by_child(writer)
+
+    monkeypatch.setattr(output_module, "_manifest_by", counted)
+    (tmp_path / "recs" / "tron-duel-random.json.gz").unlink()  # the manifest changes
+    assert main(ARGV) == 0
+    assert int(made_in.read_text()) != parent
+    assert _bytes(site) == _fresh(tmp_path)
+
+    def fails(writer):
+        raise OSError("the child's disk is full")
+
+    monkeypatch.setattr(output_module, "_manifest_by", fails)
+    shutil.copy(GOLDEN / "tron-duel-random.json.gz", tmp_path / "recs")
+    assert main(ARGV) == 0  # written here after the child failed
+    assert _bytes(site) == _fresh(tmp_path)
+    monkeypatch.setattr(output_module, "_manifest_by", counted)
+    made_in.unlink()
+    before = (site / ".atlas-manifest.json").stat()
+    assert main(ARGV) == 0  # nothing changed: the child keeps the manifest as it is
+    after = (site / ".atlas-manifest.json").stat()
+    assert int(made_in.read_text()) != parent
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert _bytes(site) == _fresh(tmp_path)

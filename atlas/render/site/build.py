@@ -420,10 +420,13 @@ def write_site(b: Build) -> None:
         cache=b.ctx.cache,
         ahead=ahead,
     )
-    b.ctx.out.finish()
+    manifest = b.ctx.out.finish()  # (a season's is written by a child meanwhile)
     out = Path(b.options.out_dir)
     with writing_in(out, "the site"):
-        mark_site(b.tmp, b.ctx.out.listed())
+        try:
+            mark_site(b.tmp, b.ctx.out.listed())
+        finally:
+            manifest()  # the child done before anything else, whatever happened
         if b.in_place is None:
             move_into_place(b.tmp, out, b.tmp.parent / "old")
         else:
