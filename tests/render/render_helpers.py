@@ -209,3 +209,24 @@ def read_site_index(out):
             games.append(row)
     assert len(games) == head["count"]
     return {**head, "games": games}
+
+
+def build_records_site(maps, recs, site, cache):
+    """Build the site of the maps folder ``maps`` and the records folder ``recs`` into
+    ``site`` (no tournament, quiet); returns its files (path in the site -> bytes) and
+    the build's result."""
+    from atlas.render.site.build import build_site
+
+    result = build_site(
+        maps,
+        site,
+        records_dir=recs,
+        cache_dir=cache,
+        tournament=False,
+        progress=False,
+        log=lambda m: None,
+    )
+    files = {
+        p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()
+    }
+    return files, result

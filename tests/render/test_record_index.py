@@ -261,6 +261,25 @@ def test_a_kept_mapping_writes_a_delta_until_it_grows_then_a_new_base(tmp_path, 
     assert written == [base, delta, delta, base, delta, delta, delta, base]
 
 
+def _two_golden_games(tmp_path):
+    """A records folder of two golden games (one tron, one Outpost) and no maps; the
+    options of build_site that build it quietly, with a cache of its own."""
+    golden = Path(__file__).resolve().parents[1] / "sim" / "golden"
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "recs").mkdir()
+    for name in ("tron-cross-voronoi-chambers", "outpost-lakes-random"):
+        (tmp_path / "recs" / f"{name}.json.gz").write_bytes(
+            (golden / f"{name}.json.gz").read_bytes()
+        )
+    return dict(
+        records_dir=tmp_path / "recs",
+        cache_dir=tmp_path / "cache",
+        games=0,
+        progress=False,
+        log=lambda m: None,
+    )
+
+
 def test_a_page_written_from_the_index_of_meta_data_is_the_page_first_written(tmp_path):
     """The index of every game's meta data keeps only what lists and keys need; a game
     page written again from it (its file gone from the site) reads the rest from the
@@ -269,20 +288,7 @@ def test_a_page_written_from_the_index_of_meta_data_is_the_page_first_written(tm
     from atlas.render.site.build import build_site
     from atlas.render.site.entries import INDEXED_META
 
-    golden = Path(__file__).resolve().parents[1] / "sim" / "golden"
-    (tmp_path / "maps").mkdir()
-    (tmp_path / "recs").mkdir()
-    for name in ("tron-cross-voronoi-chambers", "outpost-lakes-random"):
-        (tmp_path / "recs" / f"{name}.json.gz").write_bytes(
-            (golden / f"{name}.json.gz").read_bytes()
-        )
-    options = dict(
-        records_dir=tmp_path / "recs",
-        cache_dir=tmp_path / "cache",
-        games=0,
-        progress=False,
-        log=lambda m: None,
-    )
+    options = _two_golden_games(tmp_path)
     first = build_site(tmp_path / "maps", tmp_path / "site", **options)
     pages = {g.page: (tmp_path / "site" / g.page).read_bytes() for g in first.games}
     assert len(pages) == 2  # with what only the page needs: turning points, overlays
@@ -328,20 +334,7 @@ def test_the_meta_index_keeps_rows_that_give_back_each_games_part(tmp_path):
     from atlas.render.site.cache import Cache
     from atlas.render.site.entries import INDEXED_META, meta_of_row
 
-    golden = Path(__file__).resolve().parents[1] / "sim" / "golden"
-    (tmp_path / "maps").mkdir()
-    (tmp_path / "recs").mkdir()
-    for name in ("tron-cross-voronoi-chambers", "outpost-lakes-random"):
-        (tmp_path / "recs" / f"{name}.json.gz").write_bytes(
-            (golden / f"{name}.json.gz").read_bytes()
-        )
-    options = dict(
-        records_dir=tmp_path / "recs",
-        cache_dir=tmp_path / "cache",
-        games=0,
-        progress=False,
-        log=lambda m: None,
-    )
+    options = _two_golden_games(tmp_path)
     first = build_site(tmp_path / "maps", tmp_path / "site", **options)
     cache = Cache(tmp_path / "cache")
     [index_file] = [p for p in (tmp_path / "cache" / "replay-metas").rglob("*") if p.is_file()]

@@ -12,12 +12,11 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from render_helpers import play_record
+from render_helpers import build_records_site, play_record
 
 from atlas.maps import parse_map
 from atlas.render.site import pages
 from atlas.render.site.ahead import Ahead, can_fork
-from atlas.render.site.build import build_site
 from atlas.render.site.entries import RecordHead
 from atlas.sim.records import save_record
 from atlas.sim.registry import get_game
@@ -146,18 +145,7 @@ def _season(tmp, names, flip: bool = False):
 
 
 def _build(maps, recs, site, cache):
-    build_site(
-        maps,
-        site,
-        records_dir=recs,
-        cache_dir=cache,
-        tournament=False,
-        progress=False,
-        log=lambda m: None,
-    )
-    return {
-        p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()
-    }
+    return build_records_site(maps, recs, site, cache)[0]
 
 
 def test_a_season_built_with_its_standings_ahead_is_the_same_site(tmp_path, monkeypatch):

@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 
 import pytest
-from render_helpers import play_record
+from render_helpers import build_records_site, play_record
 
 from atlas.maps import parse_map
 from atlas.render.site import build as build_mod
 from atlas.render.site import sources
 from atlas.render.site.ahead import can_fork
-from atlas.render.site.build import build_site
 from atlas.sim.records import save_record
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="a forked child: Linux only")
@@ -41,18 +40,7 @@ def _inputs(tmp):
 
 
 def _build(maps, recs, site, cache):
-    result = build_site(
-        maps,
-        site,
-        records_dir=recs,
-        cache_dir=cache,
-        tournament=False,
-        progress=False,
-        log=lambda m: None,
-    )
-    files = {
-        p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()
-    }
+    files, result = build_records_site(maps, recs, site, cache)
     return files, [p.replace(os.fspath(maps.parent), "") for p in result.problems]
 
 

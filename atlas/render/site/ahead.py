@@ -72,6 +72,15 @@ class Ahead:
         send.close()
         self._done = False
 
+    @classmethod
+    def start(cls, fn: Callable[..., Any], *args: Any) -> Ahead | None:
+        """``Ahead(fn, *args)``, or None when the system refuses the fork (no memory,
+        too many processes): the caller then does the work itself."""
+        try:
+            return cls(fn, *args)
+        except OSError:
+            return None
+
     def result(self, wait: float = WAIT) -> Any:
         """The child's result, or ``None`` when it failed or sent nothing within
         ``wait`` seconds (then it is ended); once."""

@@ -470,10 +470,7 @@ def walk_ahead(records_dir: str | os.PathLike[str] | None) -> Ahead | None:
     as it does when the child fails)."""
     if records_dir is None or not can_fork():
         return None
-    try:
-        return Ahead(_walk_in_child, Path(records_dir))
-    except OSError:  # no fork now (no memory, too many processes): walked there
-        return None
+    return Ahead.start(_walk_in_child, Path(records_dir))
 
 
 def _walk_in_child(records_dir: Path) -> Any:

@@ -247,10 +247,7 @@ class SiteWriter:
         keys = self.keys
         job = None
         if self.in_place is not None and len(keys) >= AHEAD_FILES and can_fork():
-            try:
-                job = Ahead(_manifest_by, self)
-            except OSError:  # no fork now: written here
-                job = None
+            job = Ahead.start(_manifest_by, self)
         self._keyed = sorted(keys)  # the paths alone, not (path, key) pairs: 4 times faster
         if job is None:
             self._put_manifest()

@@ -427,10 +427,7 @@ def standings_ahead(
         todo[game] = (key, [g.head for g in entries])
     if not todo:
         return None
-    try:
-        return Ahead(_tables, todo, samples)
-    except OSError:  # no fork now (no memory, too many processes): worked out here
-        return None
+    return Ahead.start(_tables, todo, samples)
 
 
 def standings(
@@ -672,10 +669,7 @@ def index_ahead(maps: Sequence[Any], games: Sequence[Any], bot_slug: Any) -> Ahe
     already: the child only looks the names up."""
     if len(games) < AHEAD_GAMES or not can_fork():
         return None
-    try:
-        return Ahead(_index_of, maps, games, bot_slug)
-    except OSError:  # no fork now (no memory, too many processes): made here
-        return None
+    return Ahead.start(_index_of, maps, games, bot_slug)
 
 
 def _index_sent(index: Any) -> TypeGuard[dict[str, str]]:

@@ -526,11 +526,11 @@ _COARSE_CLOCK = 5
 RECORD_WAIT = 0.05
 
 
-def _folder_mark(path: str) -> list[int] | None:
-    """The inode, modification and change times of the folder ``path`` (not a link), or
-    None."""
+def _folder_mark(top: str, folder: str) -> list[int] | None:
+    """The inode, modification and change times of the folder ``folder`` of the site at
+    ``top`` (``""``: the top itself; not a link), or None."""
     try:
-        st = os.lstat(path)
+        st = os.lstat(os.path.join(top, folder) if folder else top)
     except OSError:
         return None
     return [st.st_ino, st.st_mtime_ns, st.st_ctime_ns] if stat.S_ISDIR(st.st_mode) else None
@@ -565,7 +565,7 @@ def remember_folders(cache: Any, site: Path, folders: Iterable[str]) -> None:
         return
     top = os.fspath(site)
     names = sorted(_with_ancestors(folders))
-    marks = {f: _folder_mark(os.path.join(top, f) if f else top) for f in names}
+    marks = {f: _folder_mark(top, f) for f in names}
     latest = max((m[1] for m in marks.values() if m is not None), default=0)
     deadline = time.monotonic() + RECORD_WAIT
     try:
@@ -575,7 +575,7 @@ def remember_folders(cache: Any, site: Path, folders: Iterable[str]) -> None:
             time.sleep(0.002)
     except OSError:  # no coarse clock here
         return
-    again = {f: _folder_mark(os.path.join(top, f) if f else top) for f in names}
+    again = {f: _folder_mark(top, f) for f in names}
     marker = _signature(site / SITE_MARKER)
     if again != marks or marker is None:
         return  # something changed them meanwhile: nothing is trusted next time
@@ -604,8 +604,6 @@ def trusted_folders(
         return frozenset()
     top = os.fspath(site)
     same = {
-        f
-        for f, mark in recorded.items()
-        if isinstance(f, str) and mark == _folder_mark(os.path.join(top, f) if f else top)
+        f for f, mark in recorded.items() if isinstance(f, str) and mark == _folder_mark(top, f)
     }
     return frozenset(f for f in same if _with_ancestors([f]) <= same)
