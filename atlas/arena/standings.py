@@ -38,6 +38,7 @@ from ..types import JSONObject, JSONValue
 from .paired import paired_interval
 from .rating import (
     BOOTSTRAP_SAMPLES,
+    Spread,
     bootstrap_ratings,
     duel_fit,
     pairwise_comparisons,
@@ -423,6 +424,7 @@ def standings(
     samples: int | None = None,
     paired: bool = True,
     void_under_load: float | None = None,
+    spread: Spread | None = None,
 ) -> Standings:
     """Wins, draws, losses, points and ratings per player, and head to head.
 
@@ -451,6 +453,10 @@ def standings(
         Leave out the games lost on time while the machine's 1-minute load average was
         above this many tasks a core (:func:`atlas.arena.timing.void_reason`); they are
         listed in :attr:`Standings.voided`, and their players still get a row.
+    spread : callable, optional
+        How the bootstrap's refits are worked out (:func:`bootstrap_ratings`'s
+        ``spread``): the same standings, in less time where a caller has cores to
+        spare.
     """
     from .players import parse_player
     from .timing import void_reason
@@ -617,10 +623,12 @@ def standings(
     refits = BOOTSTRAP_SAMPLES if samples is None else max(0, int(samples))
     if multi:
         rated = bootstrap_ratings(
-            names, finishes, plackett_luce_fit, samples=refits, clusters=clusters
+            names, finishes, plackett_luce_fit, samples=refits, clusters=clusters, spread=spread
         )
     else:
-        rated = bootstrap_ratings(names, duels, duel_fit, samples=refits, clusters=clusters)
+        rated = bootstrap_ratings(
+            names, duels, duel_fit, samples=refits, clusters=clusters, spread=spread
+        )
     rows = [
         StandingRow(
             name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -268,6 +269,55 @@ def test_poisson_counts_are_poisson_one_and_a_function_of_the_key_alone():
     )
     assert there.stdout.strip() == str(_unit_keys(["a", ("b", 1)], 0).tolist())
     assert _unit_keys(["a"], 0)[0] != _unit_keys(["a"], 1)[0]
+
+
+def test_poisson_counts_are_the_steps_each_draw_reaches_tail_included():
+    # counted by comparison for the first three steps and searched past them: the same
+    # counts as a search of every step, for draws that reach far into the tail
+    from atlas.arena import rating
+
+    keys = rating._unit_keys(range(50_000), seed=7)
+    counts = np.concatenate([rating.poisson_counts(keys, s) for s in range(20)])
+    assert counts.max() >= 6  # the tail is there: P(6 or more) = 6e-4 a draw
+    m1, m2, s30, s27, s31, s11 = rating._MIX
+    for s in range(20):
+        x = keys + np.uint64((rating._GOLDEN * (s + 1)) & rating._MASK)
+        x = (x ^ (x >> s30)) * m1
+        x = (x ^ (x >> s27)) * m2
+        x = (x ^ (x >> s31)) >> s11
+        searched = np.searchsorted(rating._POISSON_STEPS, x, side="right")
+        assert np.array_equal(rating.poisson_counts(keys, s), searched)
+
+
+def _duels(n_players: int, n_games: int, seed: int = 0) -> tuple[list[str], list[Any]]:
+    rng = np.random.default_rng(seed)
+    names = [f"p{k}" for k in range(n_players)]
+    games = []
+    for _ in range(n_games):
+        a, b = rng.choice(n_players, 2, replace=False)
+        games.append([(names[a], names[b], float(rng.choice([0.0, 0.5, 1.0])))])
+    return names, games
+
+
+def test_a_spread_of_the_refits_gives_the_same_ratings_and_a_wrong_one_is_refused():
+    from atlas.arena.rating import bootstrap_ratings, duel_fit
+
+    names, games = _duels(6, 120)
+    here = bootstrap_ratings(names, games, duel_fit, samples=30)
+    asked = []
+
+    def by_parts(refits, samples):  # three parts, worked out backwards
+        bounds = [0, 7, 19, samples]
+        parts = [refits(a, b) for a, b in reversed(list(zip(bounds, bounds[1:])))]
+        asked.append(samples)
+        return np.concatenate(parts[::-1])
+
+    spread = bootstrap_ratings(names, games, duel_fit, samples=30, spread=by_parts)
+    assert asked == [30]
+    assert np.array_equal(spread.draws, here.draws)
+    assert (spread.low, spread.high, spread.rank_low) == (here.low, here.high, here.rank_low)
+    with pytest.raises(ValueError, match="30 refits"):
+        bootstrap_ratings(names, games, duel_fit, samples=30, spread=lambda f, n: f(0, n - 1))
 
 
 def test_games_added_between_other_players_leave_the_other_refits_as_they_were():
