@@ -16,7 +16,7 @@ from render_helpers import build_records_site, play_record
 
 from atlas.maps import parse_map
 from atlas.render.site import pages
-from atlas.render.site.ahead import Ahead, can_fork
+from atlas.render.site.ahead import Ahead, can_fork, in_two
 from atlas.render.site.entries import RecordHead
 from atlas.sim.records import save_record
 from atlas.sim.registry import get_game
@@ -60,6 +60,56 @@ def test_a_child_that_does_not_answer_in_time_is_ended():
     job = Ahead(time.sleep, 60)
     assert job.result(wait=0.2) is None  # it sleeps a minute: no answer in 0.2 s
     assert not job._proc.is_alive()
+
+
+def _rows_by(parent: int, fail: str = ""):
+    """``work`` for :func:`in_two`: row ``s`` is ``[s, s * s, pid]``, the pid 0 in
+    this process; in a child it fails as ``fail`` says (raises, dies, or sends rows of
+    another shape)."""
+
+    def work(first: int, end: int) -> np.ndarray:
+        child = os.getpid() != parent
+        if child and fail == "raise":
+            raise ValueError("the child's own error")
+        if child and fail == "die":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if child and fail == "shape":
+            return np.zeros((1, 3))
+        rows = [[s, s * s, os.getpid() if child else 0] for s in range(first, end)]
+        return np.array(rows, dtype=np.float64).reshape(-1, 3)
+
+    return work
+
+
+def test_in_two_works_the_second_half_out_in_a_child(monkeypatch):
+    monkeypatch.setattr("atlas.render.site.ahead.can_fork", lambda: True)
+    rows = in_two(_rows_by(os.getpid()), 9)
+    assert rows[:, 0].tolist() == list(range(9)) and rows[:, 1].tolist() == [
+        s * s for s in range(9)
+    ]
+    here, there = rows[:4, 2], rows[4:, 2]
+    assert set(here.tolist()) == {0} and 0 not in set(there.tolist())  # a child's half
+    assert in_two(_rows_by(os.getpid()), 1)[:, 2].tolist() == [0]  # nothing to split
+
+
+@pytest.mark.parametrize("fail", ["raise", "die", "shape"])
+def test_in_two_works_a_failed_childs_half_out_itself(monkeypatch, capfd, fail):
+    monkeypatch.setattr("atlas.render.site.ahead.can_fork", lambda: True)
+    rows = in_two(_rows_by(os.getpid(), fail), 7)
+    assert rows.tolist() == [[s, s * s, 0] for s in range(7)]
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""  # no traceback from the child
+
+
+def test_standings_with_refits_in_two_are_the_same(monkeypatch):
+    from atlas.arena.tournament import standings as table_of
+
+    monkeypatch.setattr("atlas.render.site.ahead.can_fork", lambda: True)
+    heads = [e.head for e in _entries(60)]
+    here = table_of(heads, samples=40)
+    spread = table_of(heads, samples=40, spread=in_two)
+    assert spread == here
+    assert spread.rows[0].low < spread.rows[0].rating < spread.rows[0].high
 
 
 def _entries(n: int, seed: int = 0) -> list[SimpleNamespace]:

@@ -14,12 +14,14 @@ the build works the result out itself, the same as it would have.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Ahead", "can_fork", "WAIT"]
+__all__ = ["Ahead", "can_fork", "in_two", "WAIT"]
 
 #: Seconds a build waits for a child's result before it takes the child for stuck, ends
 #: it and works the result out itself (a season's standings take a few seconds).
@@ -112,3 +114,59 @@ class Ahead:
         if self._proc.is_alive():
             self._proc.terminate()
         self._proc.join()
+
+
+def in_two(work: Callable[[int, int], Any], count: int) -> Any:
+    """``work(0, count)`` (an array, a row for each of ``count`` parts) with its second
+    half worked out by a forked child meanwhile, the rows stacked in order: a
+    bootstrap's refits (:func:`atlas.arena.rating.bootstrap_ratings`'s ``spread``) on
+    both cores, in the standings' child while the build waits for its tables.
+
+    ``work`` must give the same rows for a range wherever it runs (the refits are
+    functions of their numbers).  Where no child can be forked, or it fails or sends
+    something else, this process works that half out itself: the same array."""
+    import pickle
+
+    import numpy as np
+
+    half = count // 2
+    if half < 1 or not can_fork():
+        return work(0, count)
+    read, write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        return work(0, count)
+    if pid == 0:  # the child: its half, pickled into the pipe, and nothing else
+        code = 1
+        try:
+            os.close(read)
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(pickle.dumps(work(half, count), protocol=pickle.HIGHEST_PROTOCOL))
+            code = 0
+        finally:
+            os._exit(code)  # no cleanup of the parent's state, no traceback
+    os.close(write)
+    try:
+        first = work(0, half)
+        with os.fdopen(read, "rb") as pipe:
+            data = pipe.read()
+    except BaseException:
+        os.kill(pid, signal.SIGTERM)
+        raise
+    finally:
+        os.waitpid(pid, 0)
+    try:
+        rest = pickle.loads(data)
+    except Exception:  # a child gone before it finished: its half done here
+        rest = None
+    if not (
+        isinstance(rest, np.ndarray)
+        and isinstance(first, np.ndarray)
+        and rest.shape == (count - half, *first.shape[1:])
+        and rest.dtype == first.dtype
+    ):
+        rest = work(half, count)
+    return np.concatenate([first, rest])

@@ -409,8 +409,8 @@ def write_site(b: Build) -> None:
         e.shown_path = shown(e.path)
         if e.error:
             e.error = shown(e.error)
-    ahead = b.ahead.result() if b.ahead is not None else None
-    b.ahead = None
+    # the standings' child is asked for its tables only when the pages need them, after
+    # the games' pages (an error on the way ends it: :func:`build`)
     write_pages(
         b.ctx.out,
         b.maps,
@@ -418,8 +418,9 @@ def write_site(b: Build) -> None:
         [shown(p) for p in b.problems],
         code=b.ctx.version["pages"],
         cache=b.ctx.cache,
-        ahead=ahead,
+        ahead=b.ahead,
     )
+    b.ahead = None
     manifest = b.ctx.out.finish()  # (a season's is written by a child meanwhile)
     out = Path(b.options.out_dir)
     with writing_in(out, "the site"):

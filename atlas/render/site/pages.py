@@ -32,7 +32,7 @@ from ..gif import font_script
 from ..registry import render_of
 from ..svg import chamber_tree_svg
 from ..viewer import page_json
-from .ahead import Ahead, can_fork
+from .ahead import Ahead, can_fork, in_two
 from .cache import code_version, content_key, content_key_of
 
 __all__ = [
@@ -402,7 +402,8 @@ def _tables(todo: dict[str, tuple[str, list[Any]]], samples: int | None) -> dict
     from ...arena.tournament import standings as table_of
 
     return {
-        game: (key, table_of(heads, samples=samples)) for game, (key, heads) in todo.items()
+        game: (key, table_of(heads, samples=samples, spread=in_two))
+        for game, (key, heads) in todo.items()
     }
 
 
@@ -704,12 +705,13 @@ def write_pages(
     problems: Sequence[str],
     code: str | None = None,
     cache: Any = None,
-    ahead: Mapping[str, tuple[str, Any]] | None = None,
+    ahead: Mapping[str, tuple[str, Any]] | Ahead | None = None,
 ) -> None:
     """Write every page, the site index and the static files through ``out`` (a
     :class:`~atlas.render.site.output.SiteWriter`); the standings are kept in
     ``cache``, when one is given, and taken from ``ahead`` when it has them
-    (:func:`standings`)."""
+    (:func:`standings`): the tables, or the child working them out
+    (:func:`standings_ahead`), asked for them once the games' pages are written."""
     env = environment()
     code = code or pages_version()
     static = templates_dir() / "static"
@@ -852,7 +854,8 @@ def write_pages(
     for rel, text in index.items():
         out.put(rel, text)
     # the standings after the games' pages: a season's are worked out meanwhile (ahead)
-    table = standings(games, bot_slug, cache=cache, ahead=ahead)
+    tables = ahead.result() if isinstance(ahead, Ahead) else ahead
+    table = standings(games, bot_slug, cache=cache, ahead=tables)
     events = event_standings(games, bot_slug)
     write(
         "games.html",
