@@ -741,19 +741,31 @@ def write_pages(
         return id(e.head.players), e.head.game, e.event
 
     pairings = {pairing(e): e for e in games}
+    # each player value once per game and tournament (a 300-player season has 65,000
+    # pairings of 900 players' values)
+    values: dict[tuple[str, str | None], dict[int, Any]] = defaultdict(dict)
+    for (_, game, event), e in pairings.items():
+        of = values[game, event]
+        for p in e.head.players:
+            of[id(p)] = p
     players = {
-        (e.head.game, p.name, e.event) for e in pairings.values() for p in e.head.players
+        (game, p.name, event) for (game, event), of in values.items() for p in of.values()
     }
     for game, name, event in sorted(
         players, key=lambda k: (k[2] is not None, k[2] or "", k[:2])
     ):
         bot_slug(game, name, event)
-    # each pairing's slugs as one JSON text, for the pages' keys: a list of strings
-    # encoded anew for each of a season's 100,000 keys took 0.2 s
-    slugs_of = {
-        k: json.dumps([bot_slug(e.head.game, p.name, e.event) for p in e.head.players])
-        for k, e in pairings.items()
+    # each pairing's slugs as one JSON text, for the pages' keys (a list of strings
+    # encoded anew for each of a season's 100,000 keys took 0.2 s), joined from each
+    # player's slug encoded once: the text json.dumps gives the list
+    texts = {
+        ge: {i: json.dumps(bot_slug(ge[0], p.name, ge[1])) for i, p in of.items()}
+        for ge, of in values.items()
     }
+    slugs_of: dict[tuple[int, str, str | None], str] = {}
+    for k, e in pairings.items():
+        encoded = texts[k[1], k[2]]
+        slugs_of[k] = "[" + ", ".join([encoded[id(p)] for p in e.head.players]) + "]"
     map_by_slug = {m.slug: m for m in maps}
     known = game_names()
     titles = game_titles()
