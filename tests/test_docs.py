@@ -25,6 +25,13 @@ def test_the_quickstart_runs_as_written():
     assert result.attempted >= 20 and result.failed == 0
 
 
+def test_the_ratings_page_examples_run_as_written():
+    result = doctest.testfile(
+        str(DOCS / "ratings.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert result.attempted >= 7 and result.failed == 0
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("docs") / "html"
