@@ -101,6 +101,56 @@ def test_in_two_works_a_failed_childs_half_out_itself(monkeypatch, capfd, fail):
     assert out == "" and err == ""  # no traceback from the child
 
 
+_ORPHAN = """
+import os, sys, time
+import numpy as np
+from atlas.render.site.ahead import in_two
+
+def work(first, end):
+    if first > 0:  # the child's half: say where it is, then work on for a minute
+        with open(sys.argv[1] + ".tmp", "w") as f:
+            f.write(str(os.getpid()))
+        os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+        time.sleep(60)
+    else:
+        time.sleep(60)
+    return np.zeros((end - first, 1))
+
+in_two(work, 4)
+"""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")  # ended, unreaped
+    except OSError:
+        return True
+
+
+def test_in_twos_child_ends_when_its_parent_is_killed(tmp_path):
+    import subprocess
+    import sys
+
+    said = tmp_path / "child.pid"
+    parent = subprocess.Popen([sys.executable, "-c", _ORPHAN, str(said)])
+    try:
+        for _ in range(600):  # the child says its pid within a minute
+            if said.exists() or parent.poll() is not None:
+                break
+            time.sleep(0.1)
+        child = int(said.read_text())
+        assert not _gone(child)
+    finally:
+        parent.kill()
+        parent.wait()
+    for _ in range(100):  # the kernel ends the child with its parent, within seconds
+        if _gone(child):
+            break
+        time.sleep(0.1)
+    assert _gone(child)
+
+
 def test_standings_with_refits_in_two_are_the_same(monkeypatch):
     from atlas.arena.tournament import standings as table_of
 

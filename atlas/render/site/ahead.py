@@ -132,6 +132,7 @@ def in_two(work: Callable[[int, int], Any], count: int) -> Any:
     half = count // 2
     if half < 1 or not can_fork():
         return work(0, count)
+    parent = os.getpid()
     read, write = os.pipe()
     try:
         pid = os.fork()
@@ -142,6 +143,7 @@ def in_two(work: Callable[[int, int], Any], count: int) -> Any:
     if pid == 0:  # the child: its half, pickled into the pipe, and nothing else
         code = 1
         try:
+            _end_with(parent)
             os.close(read)
             with os.fdopen(write, "wb") as pipe:
                 pipe.write(pickle.dumps(work(half, count), protocol=pickle.HIGHEST_PROTOCOL))
@@ -170,3 +172,17 @@ def in_two(work: Callable[[int, int], Any], count: int) -> Any:
     ):
         rest = work(half, count)
     return np.concatenate([first, rest])
+
+
+def _end_with(parent: int) -> None:
+    """Have the kernel end this process when its parent ends (Linux's
+    ``PR_SET_PDEATHSIG``): a child of :func:`in_two` whose parent was killed (a build
+    ended from outside) does not work on alone.  A parent gone already ends it now."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the child ends when its work does
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
