@@ -267,6 +267,20 @@ def flatten(data: Any, prefix: str = "") -> list[tuple[str, str]]:
     return [(prefix, text)]
 
 
+def _compact_json(value: Any) -> str:
+    """``value`` as compact JSON text (no spaces, any character as it is): a list's
+    text is its items' texts joined by commas in brackets, so parts of a key's long
+    lists can be encoded once and joined.
+
+    >>> items = [["a", 1], ["é", [2, 3]]]
+    >>> _compact_json(items)
+    '[["a",1],["é",[2,3]]]'
+    >>> _compact_json(items) == "[" + ",".join([_compact_json(i) for i in items]) + "]"
+    True
+    """
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def _result_text(rec: Any) -> str:
     r = rec.result
     if r.winner is not None:
@@ -899,10 +913,31 @@ def write_pages(
         """A page for each bot of the standings table ``t``, with its games of ``games``;
         ``context``: the table's ``game``, its ``event`` and the ``back`` link."""
         played: dict[str, list[Any]] = {}  # each player's games, in order (one pass)
+        names_of: dict[int, tuple[str, ...]] = {}  # each players' tuple's names once
         for e in games:
-            for name in dict.fromkeys(p.name for p in e.head.players):
+            players = e.head.players
+            names = names_of.get(id(players))
+            if names is None:
+                names = names_of[id(players)] = tuple(dict.fromkeys(p.name for p in players))
+            for name in names:
                 played.setdefault(name, []).append(e)
         game, event = context["game"], context["event"]
+        slug_of = {b: bot_slug(game, b, event) for b in t["names"]}
+        # each game's line of the lists, encoded once (a game is on two players' pages)
+        line_of: dict[int, str] = {}
+
+        def line(e: Any) -> str:
+            text = line_of.get(id(e))
+            if text is None:
+                shown = [
+                    e.page,
+                    e.ident,
+                    [p.name for p in e.head.players],
+                    _result_text(e.head),
+                ]
+                text = line_of[id(e)] = _compact_json(shown)
+            return text
+
         for row in t["rows"]:
             mine = played.get(row["name"], [])
             rel, title = f"bots/{row['slug']}.html", f"{row['name']} ({where})"
@@ -910,13 +945,7 @@ def write_pages(
             # first 100 its fallback lists): a season's rebuild writes the pages of
             # the players whose rows, opponents or games changed, not every player's
             faced = t["h2h"].get(row["name"], {})
-            met = [
-                [b, bot_slug(game, b, event), faced[b]] for b in opponents_met(t, row["name"])
-            ]
-            shown = [
-                [e.page, e.ident, [p.name for p in e.head.players], _result_text(e.head)]
-                for e in mine[:100]
-            ]
+            met = [[b, slug_of[b], faced[b]] for b in opponents_met(t, row["name"])]
             key = content_key(
                 "bot-page",
                 code,
@@ -924,10 +953,10 @@ def write_pages(
                 title,
                 row,
                 # the long parts as one text each: json's encoder writes them at once
-                json.dumps(met, separators=(",", ":"), ensure_ascii=False),
+                _compact_json(met),
                 len(t["names"]),
                 len(mine),
-                json.dumps(shown, separators=(",", ":"), ensure_ascii=False),
+                "[" + ",".join([line(e) for e in mine[:100]]) + "]",
                 [game, event, list(context["back"])],
                 fairness_pages,
             )
