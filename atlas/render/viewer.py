@@ -77,6 +77,7 @@ __all__ = [
     "page_json",
     "read_page_json",
     "interest",
+    "interest_of",
     "varints",
     "SHAPES",
     "VIEWER_VERSION",
@@ -175,12 +176,22 @@ def interest(record: Any, series: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 comeback = round(max(0.0, lead) / total, 4)
     turns = len(record.turns)
     clean = all(getattr(s, "status", "ok") == "ok" for s in getattr(record, "statuses", ()))
+    return interest_of(clean, comeback, winner is not None, turns)
+
+
+def interest_of(clean: bool, comeback: float, decisive: bool, turns: int) -> dict[str, Any]:
+    """:func:`interest`'s value from its four parts, ``key`` made from them (a site's
+    index keeps the parts alone).
+
+    >>> interest_of(True, 0.25, False, 9)["key"]
+    [1, 0.25, 0, 9]
+    """
     return {
         "clean": clean,
         "comeback": comeback,
-        "decisive": winner is not None,
+        "decisive": decisive,
         "turns": turns,
-        "key": [int(clean), comeback, int(winner is not None), turns],
+        "key": [int(clean), comeback, int(decisive), turns],
     }
 
 

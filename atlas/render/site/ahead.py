@@ -132,6 +132,8 @@ def in_two(work: Callable[[int, int], Any], count: int) -> Any:
     half = count // 2
     if half < 1 or not can_fork():
         return work(0, count)
+    # a fork of its own, not an :class:`Ahead`: the standings' child is a daemonic
+    # process, which multiprocessing forbids to start one
     parent = os.getpid()
     read, write = os.pipe()
     try:

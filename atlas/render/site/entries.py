@@ -19,6 +19,7 @@ from ...errors import located
 from ...maps import GameMap
 from ...sim.base import Outcome, reason_of, status_of
 from ...sim.records import MapRef, PlayerEntry, SeatStatus
+from ..viewer import interest_of
 from .cache import Cache, content_key
 from .output import SiteWriter
 
@@ -327,18 +328,7 @@ def meta_of_row(row: Any) -> dict[str, Any] | None:
         and type(size) is int
     ):
         return None
-    return {"interest": _interest(clean, comeback, decisive, turns), "record_bytes": size}
-
-
-def _interest(clean: bool, comeback: float, decisive: bool, turns: int) -> dict[str, Any]:
-    """:func:`atlas.render.viewer.interest`'s value from its four parts."""
-    return {
-        "clean": clean,
-        "comeback": comeback,
-        "decisive": decisive,
-        "turns": turns,
-        "key": [int(clean), comeback, int(decisive), turns],
-    }
+    return {"interest": interest_of(clean, comeback, decisive, turns), "record_bytes": size}
 
 
 @dataclass

@@ -203,9 +203,10 @@ def render_games(
         else:
             e.meta, e.meta_part = meta, part
             _attach(e, ctx)
-            row = row if part else meta_row(e.meta)  # the index's own row as it is
-            if row is not None:
+            if part:  # the index's own row as it is
                 metas[e.replay_key] = row
+            else:
+                _index_meta(metas, e.replay_key, e.meta)
 
     def refused(e: GameEntry, why: str) -> None:
         what = f"record {e.source}" if e.source else f"game {e.ident} ({e.origin})"
